@@ -1,0 +1,272 @@
+import { z } from 'zod';
+
+/**
+ * Operator (admin) API bodies and records, camelCase (DECISIONS.md "Wire format"). Objects are not
+ * strict: unknown keys are ignored, while a missing field or a wrong type is a 400 naming the field.
+ * Free-text fields refuse control characters because PostgreSQL cannot store NUL in text and a name
+ * with a line break only ever forges log lines.
+ */
+
+// Unicode category Cc: C0 and C1 controls and DEL (NUL included).
+const CONTROL_CHARS = /\p{Cc}/u;
+
+/** A trimmed, single-line string of `min`..`max` characters. */
+function text(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((value) => !CONTROL_CHARS.test(value), { message: 'must not contain control characters' });
+}
+
+/** Lowercase a-z, 0-9 and single inner hyphens, 1-63 characters (a DNS label, so it fits a hostname too). */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const slugSchema = z.string().trim().min(1).max(63).regex(SLUG_PATTERN, {
+  message: 'must be lowercase letters, digits and single hyphens (for example acme-corp)',
+});
+
+const DOMAIN_PATTERN =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A DNS domain name (internationalized names in their `xn--` form), lower-cased. */
+export const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(DOMAIN_PATTERN, { message: 'must be a DNS domain such as example.com' });
+
+/** An email address as typed (trimmed); the lookup key is derived from it server-side. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .pipe(z.email({ message: 'must be a valid email address' }).max(320));
+
+/**
+ * An absolute URI without a fragment (RFC 6749 §3.1.2, RFC 8707 §2), stored exactly as given because
+ * redirect URIs are compared as exact strings. Any scheme parses (native apps use private-use schemes,
+ * RFC 8252) except the script-bearing ones; `http:` is accepted for every host, and policy on
+ * plain-HTTP redirects belongs to the authorization endpoint, not to registration.
+ */
+export const absoluteUriSchema = z
+  .string()
+  .min(1)
+  .max(2048)
+  .superRefine((value, ctx) => {
+    if (/[\s\p{Cc}]/u.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must not contain whitespace or control characters' });
+      return;
+    }
+    if (!URL.canParse(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute URI' });
+      return;
+    }
+    if (value.includes('#')) ctx.addIssue({ code: 'custom', message: 'must not contain a fragment' });
+    const scheme = new URL(value).protocol;
+    if (scheme === 'javascript:' || scheme === 'data:' || scheme === 'vbscript:' || scheme === 'file:') {
+      ctx.addIssue({ code: 'custom', message: `the ${scheme} scheme is not allowed` });
+    }
+  });
+
+/** RFC 6749 §3.3 scope-token: 1*( %x21 / %x23-5B / %x5D-7E ). */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** A scope token; `auth:*` scopes are internal to Svc and cannot be granted to a client by an operator. */
+export const scopeTokenSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(SCOPE_TOKEN, { message: 'must be an RFC 6749 scope token (no spaces, quotes or backslashes)' })
+  .refine((scope) => !scope.startsWith('auth:'), {
+    message: 'auth:* scopes are internal and cannot be assigned',
+  });
+
+function uniqueList<T extends z.ZodType<string>>(item: T, max: number) {
+  return z
+    .array(item)
+    .max(max)
+    .transform((values) => [...new Set(values)]);
+}
+
+export const tokenEndpointAuthMethodSchema = z.enum(['none', 'client_secret_basic', 'client_secret_post']);
+export type TokenEndpointAuthMethod = z.output<typeof tokenEndpointAuthMethodSchema>;
+
+/**
+ * Scopes a client may ask for when the operator names none: an OpenID login. offline_access is not in
+ * it: refresh tokens are always issued to code-flow clients, and SPEC.md advertises offline_access only
+ * when a client allowlists it explicitly.
+ */
+export const DEFAULT_CLIENT_SCOPES: readonly string[] = Object.freeze(['openid', 'profile', 'email']);
+
+// ---- Request bodies -------------------------------------------------------------------------------
+
+/**
+ * An optional string field: null, omitted, '' and whitespace all mean "none" (null), because forms
+ * send empty inputs as ''; anything else must pass `schema`.
+ */
+function optionalText<T extends z.ZodType<string, string>>(schema: T) {
+  return z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? null : value))
+    .pipe(schema.nullable())
+    .nullish()
+    .transform((value) => value ?? null);
+}
+
+/** POST /organizations. `slug` null or omitted = generated from the name. */
+export const createOrganizationBodySchema = z.object({
+  name: text(1, 200),
+  slug: optionalText(slugSchema),
+  primaryDomain: optionalText(domainSchema),
+});
+export type CreateOrganizationBody = z.input<typeof createOrganizationBodySchema>;
+export type CreateOrganizationInput = z.output<typeof createOrganizationBodySchema>;
+
+/** POST /users. `password` null or omitted = a user who signs in without a password. */
+export const createUserBodySchema = z.object({
+  displayName: text(1, 200),
+  email: emailSchema,
+  // Not trimmed: every character of a password counts.
+  password: z
+    .string()
+    .min(8)
+    .max(1024)
+    .nullish()
+    .transform((v) => v ?? null),
+});
+export type CreateUserBody = z.input<typeof createUserBodySchema>;
+export type CreateUserInput = z.output<typeof createUserBodySchema>;
+
+const idSchema = text(1, 200);
+
+/** A role name, trimmed and lower-cased so that policy checks (`owner`, `admin`) cannot be dodged by case. */
+export const roleSchema = text(1, 64).transform((role) => role.toLowerCase());
+
+/** POST /memberships. */
+export const createMembershipBodySchema = z.object({
+  organizationId: idSchema,
+  userId: idSchema,
+  role: roleSchema,
+});
+export type CreateMembershipBody = z.input<typeof createMembershipBodySchema>;
+export type CreateMembershipInput = z.output<typeof createMembershipBodySchema>;
+
+/**
+ * POST /clients: SPEC.md's fields plus the optional ones of DECISIONS.md. A confidential client
+ * (`tokenEndpointAuthMethod` other than `none`) gets a generated secret, returned once.
+ */
+export const createClientBodySchema = z.object({
+  clientId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' }),
+  name: text(1, 200),
+  audience: text(1, 2048),
+  redirectUris: uniqueList(absoluteUriSchema, 50),
+  isFirstParty: z.boolean().default(false),
+  allowedScopes: uniqueList(scopeTokenSchema, 64).default([...DEFAULT_CLIENT_SCOPES]),
+  allowedResources: uniqueList(absoluteUriSchema, 50).default([]),
+  tokenEndpointAuthMethod: tokenEndpointAuthMethodSchema.default('none'),
+  allowDeviceAuthorization: z.boolean().default(false),
+  allowClientCredentials: z.boolean().default(false),
+});
+export type CreateClientBody = z.input<typeof createClientBodySchema>;
+export type CreateClientInput = z.output<typeof createClientBodySchema>;
+
+/** PUT /settings/security: integers; ranges and cross-field rules are checked by the server. */
+export const securitySettingsUpdateBodySchema = z.object({
+  refreshTokenLifetimeMinutes: z.number().int(),
+  sessionIdleTimeoutMinutes: z.number().int(),
+  sessionAbsoluteLifetimeMinutes: z.number().int(),
+  signingKeyRotationIntervalDays: z.number().int(),
+  signingKeyGraceWindowDays: z.number().int(),
+  signingKeyRetiredCleanupDays: z.number().int(),
+  /** Optional; 30 when omitted (SPEC.md). */
+  refreshTokenGraceWindowSeconds: z.number().int().optional(),
+});
+export type SecuritySettingsUpdateBody = z.input<typeof securitySettingsUpdateBodySchema>;
+
+// ---- Records --------------------------------------------------------------------------------------
+
+const timestamp = z.iso.datetime();
+
+export const svcOrganizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  primaryDomain: z.string().nullable(),
+  createdAt: timestamp,
+});
+export type SvcOrganization = z.output<typeof svcOrganizationSchema>;
+
+/** A user as operators see it: never a password hash, only whether one is set. */
+export const svcUserSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  hasPassword: z.boolean(),
+  isOperator: z.boolean(),
+  active: z.boolean(),
+  createdAt: timestamp,
+});
+export type SvcUser = z.output<typeof svcUserSchema>;
+
+export const svcMembershipSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  userId: z.string(),
+  role: z.string(),
+  active: z.boolean(),
+  createdAt: timestamp,
+});
+export type SvcMembership = z.output<typeof svcMembershipSchema>;
+
+export const svcClientSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  name: z.string(),
+  audience: z.string(),
+  redirectUris: z.array(z.string()),
+  isFirstParty: z.boolean(),
+  allowedScopes: z.array(z.string()),
+  allowedResources: z.array(z.string()),
+  tokenEndpointAuthMethod: tokenEndpointAuthMethodSchema,
+  allowDeviceAuthorization: z.boolean(),
+  allowClientCredentials: z.boolean(),
+  createdAt: timestamp,
+});
+export type SvcClient = z.output<typeof svcClientSchema>;
+
+/** The 201 answer of POST /clients: `clientSecret` is present once, for confidential clients only. */
+export const svcCreatedClientSchema = svcClientSchema.extend({ clientSecret: z.string().optional() });
+export type SvcCreatedClient = z.output<typeof svcCreatedClientSchema>;
+
+/** SPEC.md SvcOrganizationOption: an organization a user may sign in to, with the user's role in it. */
+export const svcOrganizationOptionSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  role: z.string(),
+});
+export type SvcOrganizationOption = z.output<typeof svcOrganizationOptionSchema>;
+
+/** The persisted security settings, as GET and PUT /settings/security answer them. */
+export const svcSecuritySettingsSchema = z.object({
+  refreshTokenLifetimeMinutes: z.number().int(),
+  sessionIdleTimeoutMinutes: z.number().int(),
+  sessionAbsoluteLifetimeMinutes: z.number().int(),
+  signingKeyRotationIntervalDays: z.number().int(),
+  signingKeyGraceWindowDays: z.number().int(),
+  signingKeyRetiredCleanupDays: z.number().int(),
+  refreshTokenGraceWindowSeconds: z.number().int(),
+});
+export type SvcSecuritySettings = z.output<typeof svcSecuritySettingsSchema>;
+
+/** The schema of one page of a list (`data` newest first, `nextCursor` null on the last page). */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), nextCursor: z.string().nullable() });
+}

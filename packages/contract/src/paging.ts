@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** Query of every paged list: `limit` (1-200, default 50) and the opaque `cursor` of the previous page. */
+export const pageQuerySchema = z.object({
+  limit: z.coerce
+    .number({ message: 'limit must be a whole number from 1 to 200' })
+    .int({ message: 'limit must be a whole number from 1 to 200' })
+    .min(1, { message: 'limit must be a whole number from 1 to 200' })
+    .max(200, { message: 'limit must be a whole number from 1 to 200' })
+    .default(50),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512, { message: 'cursor is not valid; pass the nextCursor of the previous page' })
+    .optional(),
+});
+export type PageQuery = z.output<typeof pageQuerySchema>;
+
+/** A page of a list: newest first; `nextCursor` is null on the last page. */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}

@@ -1,0 +1,34 @@
+import type { AuditEventInput, AuditLog } from '../audit/audit-log.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Ids } from '../kernel/ids.js';
+import type { AdminRepositories } from './repository.js';
+
+/** What every admin service takes: storage through its interfaces, time, randomness and the audit log. */
+export interface AdminDeps {
+  readonly repositories: AdminRepositories;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly audit: AuditLog;
+}
+
+/**
+ * Who performs an admin operation, for the audit trail. The HTTP routes pass the operator and the
+ * client address; in-process callers (the host application, the CLI, the demo seed) may pass nothing,
+ * which records the `system` actor.
+ */
+export interface AdminActor {
+  readonly actorType?: 'operator' | 'system';
+  readonly actorId?: string;
+  readonly ipAddress?: string;
+}
+
+/** The actor part of an audit event, without undefined properties (exactOptionalPropertyTypes). */
+export function actorFields(
+  actor: AdminActor | undefined,
+): Pick<AuditEventInput, 'actorType' | 'actorId' | 'ipAddress'> {
+  return {
+    actorType: actor?.actorType ?? 'system',
+    ...(actor?.actorId === undefined ? {} : { actorId: actor.actorId }),
+    ...(actor?.ipAddress === undefined ? {} : { ipAddress: actor.ipAddress }),
+  };
+}

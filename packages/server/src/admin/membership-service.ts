@@ -1,0 +1,66 @@
+import type { CreateMembershipInput, SvcOrganizationOption } from '@svc/contract';
+import { SvcNotFoundError } from '../kernel/errors.js';
+import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
+import type { MembershipRecord } from './repository.js';
+
+/** The result of creating a membership: `created` is false when an existing one was updated. */
+export interface MembershipResult {
+  readonly membership: MembershipRecord;
+  readonly created: boolean;
+}
+
+/** Memberships of users in organizations, and the questions sign-in asks about them. */
+export class MembershipService {
+  readonly #deps: AdminDeps;
+
+  constructor(deps: AdminDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Adds the user to the organization with the role. Both must exist (404 naming which does not). When
+   * the pair already has a membership, that membership is returned with the new role and reactivated,
+   * keeping its id and createdAt: creating a membership is idempotent rather than a 409, so that
+   * provisioning scripts can be re-run.
+   */
+  async create(input: CreateMembershipInput, actor?: AdminActor): Promise<MembershipResult> {
+    const { organizations, users, memberships } = this.#deps.repositories;
+    if ((await organizations.findById(input.organizationId)) === undefined) {
+      throw new SvcNotFoundError(`Organization '${input.organizationId}' was not found.`);
+    }
+    if ((await users.findById(input.userId)) === undefined) {
+      throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
+    }
+    const now = this.#deps.clock.now();
+    const id = this.#deps.ids.id('mem');
+    const membership = await memberships.upsert({
+      id,
+      organizationId: input.organizationId,
+      userId: input.userId,
+      role: input.role,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const created = membership.id === id;
+    await this.#deps.audit.record({
+      kind: created ? 'admin.membership.created' : 'admin.membership.updated',
+      ...actorFields(actor),
+      organizationId: membership.organizationId,
+      userId: membership.userId,
+      data: { membershipId: membership.id, role: membership.role },
+    });
+    return { membership, created };
+  }
+
+  /** SPEC.md GetUserOrganizationsAsync: active memberships of active organizations, by name. */
+  async userOrganizations(userId: string): Promise<SvcOrganizationOption[]> {
+    const rows = await this.#deps.repositories.memberships.listUserOrganizations(userId);
+    return rows.map((row) => ({ id: row.id, slug: row.slug, name: row.name, role: row.role }));
+  }
+
+  /** SPEC.md UserHasMembershipAsync: an active membership in an active organization. */
+  userHasMembership(userId: string, organizationId: string): Promise<boolean> {
+    return this.#deps.repositories.memberships.hasActiveMembership(userId, organizationId);
+  }
+}

@@ -1,0 +1,124 @@
+import type { Page, TokenEndpointAuthMethod } from '@svc/contract';
+
+/**
+ * The storage the admin domain owns. Times are epoch milliseconds. Inserts that can hit a unique key
+ * answer `false` instead of throwing, so that the domain decides what a duplicate means (409, retry
+ * with the next slug…) without knowing any database's error codes.
+ */
+
+/** A paged list request: newest first, keyset on (createdAt, id); `cursor` is the previous page's. */
+export interface ListQuery {
+  readonly limit: number;
+  readonly cursor?: string | undefined;
+}
+
+export interface OrganizationRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly slug: string;
+  readonly primaryDomain: string | null;
+  readonly active: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface OrganizationRepository {
+  /** Inserts the organization; false when its slug is taken. */
+  insertIfSlugFree(organization: OrganizationRecord): Promise<boolean>;
+  findById(id: string): Promise<OrganizationRecord | undefined>;
+  findBySlug(slug: string): Promise<OrganizationRecord | undefined>;
+  /** The slugs equal to `base` or starting with `base-`, to pick the next free suffix in one query. */
+  slugsLike(base: string): Promise<string[]>;
+  list(query: ListQuery): Promise<Page<OrganizationRecord>>;
+}
+
+export interface UserRecord {
+  readonly id: string;
+  readonly displayName: string;
+  /** As typed (trimmed); shown and used for delivery. */
+  readonly email: string;
+  /** The lookup key (SPEC.md: trim, then invariant upper-case); unique. */
+  readonly emailKey: string;
+  readonly emailVerified: boolean;
+  readonly passwordHash: string | null;
+  readonly isOperator: boolean;
+  readonly active: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface UserRepository {
+  /** Inserts the user; false when the email key is taken. */
+  insertIfEmailFree(user: UserRecord): Promise<boolean>;
+  findById(id: string): Promise<UserRecord | undefined>;
+  findByEmailKey(emailKey: string): Promise<UserRecord | undefined>;
+  /** Marks the user an operator; returns the updated user, or undefined when there is no such user. */
+  setOperator(id: string, now: number): Promise<UserRecord | undefined>;
+  list(query: ListQuery): Promise<Page<UserRecord>>;
+}
+
+export interface MembershipRecord {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly userId: string;
+  readonly role: string;
+  readonly active: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** An organization a user belongs to, with the role held there. */
+export interface UserOrganizationRecord {
+  readonly id: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly role: string;
+}
+
+export interface MembershipRepository {
+  /**
+   * Inserts the membership or, when the organization and user already have one, sets its role,
+   * reactivates it and keeps its id and createdAt. Atomic (one upsert), so concurrent calls agree.
+   */
+  upsert(membership: MembershipRecord): Promise<MembershipRecord>;
+  find(organizationId: string, userId: string): Promise<MembershipRecord | undefined>;
+  /** Active memberships in active organizations, ordered by organization name. */
+  listUserOrganizations(userId: string): Promise<UserOrganizationRecord[]>;
+  /** True when the user has an active membership in the organization and the organization is active. */
+  hasActiveMembership(userId: string, organizationId: string): Promise<boolean>;
+}
+
+export interface ClientRecord {
+  readonly id: string;
+  readonly clientId: string;
+  readonly name: string;
+  readonly audience: string;
+  readonly redirectUris: readonly string[];
+  readonly isFirstParty: boolean;
+  readonly allowedScopes: readonly string[];
+  readonly allowedResources: readonly string[];
+  readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+  /** SHA-256 hex of the secret of a confidential client; null for public clients. */
+  readonly clientSecretHash: string | null;
+  readonly allowDeviceAuthorization: boolean;
+  readonly allowClientCredentials: boolean;
+  readonly active: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface ClientRepository {
+  /** Inserts the client; false when its clientId is taken. */
+  insertIfClientIdFree(client: ClientRecord): Promise<boolean>;
+  findById(id: string): Promise<ClientRecord | undefined>;
+  findByClientId(clientId: string): Promise<ClientRecord | undefined>;
+  list(query: ListQuery): Promise<Page<ClientRecord>>;
+}
+
+/** Everything the admin services read and write. */
+export interface AdminRepositories {
+  readonly organizations: OrganizationRepository;
+  readonly users: UserRepository;
+  readonly memberships: MembershipRepository;
+  readonly clients: ClientRepository;
+}

@@ -1,0 +1,76 @@
+import {
+  createClientBodySchema,
+  createMembershipBodySchema,
+  createOrganizationBodySchema,
+  createUserBodySchema,
+  pageQuerySchema,
+  securitySettingsUpdateBodySchema,
+} from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import { parseBody, parseQuery } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+import type { AdminActor } from './deps.js';
+
+/** The audit actor of an operator request; the guard in front of this plugin has authorized it. */
+function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+/** A list page request without undefined properties (exactOptionalPropertyTypes). */
+function pageRequest(query: unknown): { limit: number; cursor?: string } {
+  const { limit, cursor } = parseQuery(pageQuerySchema, query);
+  return cursor === undefined ? { limit } : { limit, cursor };
+}
+
+/**
+ * The operator API of SPEC.md "Operator (admin) HTTP APIs" for organizations, users, memberships,
+ * clients and security settings. The app registers it at `/svc/admin/auth/api` behind the operator
+ * guard; this plugin only parses (contract schemas, field names case-insensitive), calls the facade
+ * and answers. Errors are `{ error, message, details? }` with 400/404/409, never a 5xx for bad input.
+ *
+ * Lists take `limit` (1-200, default 50) and `cursor`, and answer `{ data, nextCursor }`, newest first.
+ */
+export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+  const { admin } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    // Answers carry personal data and, once, client secrets: no cache may keep them.
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.get('/organizations', async (request) => admin.listOrganizationsAsync(pageRequest(request.query)));
+
+    app.post('/organizations', async (request, reply) => {
+      const body = parseBody(createOrganizationBodySchema, request.body);
+      return reply.code(201).send(await admin.createOrganizationAsync(body, operatorActor(request)));
+    });
+
+    app.get('/users', async (request) => admin.listUsersAsync(pageRequest(request.query)));
+
+    app.post('/users', async (request, reply) => {
+      const body = parseBody(createUserBodySchema, request.body);
+      return reply.code(201).send(await admin.createUserAsync(body, operatorActor(request)));
+    });
+
+    app.post('/memberships', async (request, reply) => {
+      const body = parseBody(createMembershipBodySchema, request.body);
+      return reply.code(201).send(await admin.createMembershipAsync(body, operatorActor(request)));
+    });
+
+    app.get('/clients', async (request) => admin.listClientsAsync(pageRequest(request.query)));
+
+    app.post('/clients', async (request, reply) => {
+      const body = parseBody(createClientBodySchema, request.body);
+      return reply.code(201).send(await admin.createClientAsync(body, operatorActor(request)));
+    });
+
+    app.get('/settings/security', async () => admin.getSecuritySettingsAsync());
+
+    app.put('/settings/security', async (request) => {
+      const body = parseBody(securitySettingsUpdateBodySchema, request.body);
+      return admin.updateSecuritySettingsAsync(body, operatorActor(request));
+    });
+  };
+}

@@ -1,0 +1,121 @@
+import type { CreateUserInput, Page } from '@svc/contract';
+import { SvcConflictError } from '../kernel/errors.js';
+import { hashPassword } from '../signin/password-hasher.js';
+import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
+import { emailLookupKey } from './email-key.js';
+import type { ListQuery, UserRecord } from './repository.js';
+
+const DUPLICATE_EMAIL = 'A user with this email address already exists.';
+
+/** Creates users, finds them by email and marks operators. */
+export class UserService {
+  readonly #deps: AdminDeps;
+
+  constructor(deps: AdminDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Creates a user. The email is deduplicated on its lookup key (trim + invariant upper-case), so
+   * `Ann@X.io` and ` ann@x.io ` are the same address (409). The password, when given, is stored only
+   * as an argon2id hash.
+   */
+  async create(input: CreateUserInput, actor?: AdminActor): Promise<UserRecord> {
+    const emailKey = emailLookupKey(input.email);
+    // Checked first so that a duplicate costs no password hash; the unique index still decides races.
+    if ((await this.#deps.repositories.users.findByEmailKey(emailKey)) !== undefined) {
+      throw new SvcConflictError(DUPLICATE_EMAIL);
+    }
+    const passwordHash = input.password === null ? null : await hashPassword(input.password);
+    const user = await this.#insert({
+      displayName: input.displayName,
+      email: input.email.trim(),
+      passwordHash,
+      isOperator: false,
+    });
+    if (user === undefined) throw new SvcConflictError(DUPLICATE_EMAIL);
+    await this.#recordCreated(user, actor);
+    return user;
+  }
+
+  findByEmail(email: string): Promise<UserRecord | undefined> {
+    return this.#deps.repositories.users.findByEmailKey(emailLookupKey(email));
+  }
+
+  get(id: string): Promise<UserRecord | undefined> {
+    return this.#deps.repositories.users.findById(id);
+  }
+
+  /** Newest first; `nextCursor` is null on the last page. */
+  list(query: ListQuery): Promise<Page<UserRecord>> {
+    return this.#deps.repositories.users.list(query);
+  }
+
+  /**
+   * Marks the user with this email an operator (`svc operator add <email>`), creating a user without
+   * a password when there is none; the display name of a new user is the local part of the address.
+   * Idempotent: an operator stays an operator and nothing is recorded twice.
+   */
+  async setOperator(email: string, actor?: AdminActor): Promise<UserRecord> {
+    const users = this.#deps.repositories.users;
+    // Two attempts: a concurrent creation of the same address makes the insert lose, then the update wins.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const existing = await users.findByEmailKey(emailLookupKey(email));
+      if (existing !== undefined) {
+        if (existing.isOperator) return existing;
+        const updated = (await users.setOperator(existing.id, this.#deps.clock.now())) ?? existing;
+        await this.#recordOperatorGranted(updated, actor);
+        return updated;
+      }
+      const trimmed = email.trim();
+      const displayName = trimmed.slice(0, trimmed.lastIndexOf('@')) || trimmed;
+      const created = await this.#insert({
+        displayName,
+        email: trimmed,
+        passwordHash: null,
+        isOperator: true,
+      });
+      if (created !== undefined) {
+        await this.#recordCreated(created, actor);
+        await this.#recordOperatorGranted(created, actor);
+        return created;
+      }
+    }
+    throw new SvcConflictError('The user changed concurrently; try again.');
+  }
+
+  async #insert(
+    fields: Pick<UserRecord, 'displayName' | 'email' | 'passwordHash' | 'isOperator'>,
+  ): Promise<UserRecord | undefined> {
+    const now = this.#deps.clock.now();
+    const user: UserRecord = {
+      id: this.#deps.ids.id('usr'),
+      ...fields,
+      emailKey: emailLookupKey(fields.email),
+      emailVerified: false,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return (await this.#deps.repositories.users.insertIfEmailFree(user)) ? user : undefined;
+  }
+
+  async #recordCreated(user: UserRecord, actor: AdminActor | undefined): Promise<void> {
+    // No email or name in the data: the event points at the user, whose record holds the personal data.
+    await this.#deps.audit.record({
+      kind: 'admin.user.created',
+      ...actorFields(actor),
+      userId: user.id,
+      // `passwordSet`, not `hasPassword`: the audit log redacts any key ending in "password".
+      data: { passwordSet: user.passwordHash !== null, isOperator: user.isOperator },
+    });
+  }
+
+  async #recordOperatorGranted(user: UserRecord, actor: AdminActor | undefined): Promise<void> {
+    await this.#deps.audit.record({
+      kind: 'admin.user.operator_granted',
+      ...actorFields(actor),
+      userId: user.id,
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import type { SvcClient, SvcMembership, SvcOrganization, SvcUser } from '@svc/contract';
+import { toIso } from '../kernel/clock.js';
+import type { ClientRecord, MembershipRecord, OrganizationRecord, UserRecord } from './repository.js';
+
+/** Records as the operator API shows them: ISO-8601 UTC times, never a hash. */
+
+export function toSvcOrganization(record: OrganizationRecord): SvcOrganization {
+  return {
+    id: record.id,
+    name: record.name,
+    slug: record.slug,
+    primaryDomain: record.primaryDomain,
+    createdAt: toIso(record.createdAt),
+  };
+}
+
+export function toSvcUser(record: UserRecord): SvcUser {
+  return {
+    id: record.id,
+    displayName: record.displayName,
+    email: record.email,
+    emailVerified: record.emailVerified,
+    hasPassword: record.passwordHash !== null,
+    isOperator: record.isOperator,
+    active: record.active,
+    createdAt: toIso(record.createdAt),
+  };
+}
+
+export function toSvcMembership(record: MembershipRecord): SvcMembership {
+  return {
+    id: record.id,
+    organizationId: record.organizationId,
+    userId: record.userId,
+    role: record.role,
+    active: record.active,
+    createdAt: toIso(record.createdAt),
+  };
+}
+
+export function toSvcClient(record: ClientRecord): SvcClient {
+  return {
+    id: record.id,
+    clientId: record.clientId,
+    name: record.name,
+    audience: record.audience,
+    redirectUris: [...record.redirectUris],
+    isFirstParty: record.isFirstParty,
+    allowedScopes: [...record.allowedScopes],
+    allowedResources: [...record.allowedResources],
+    tokenEndpointAuthMethod: record.tokenEndpointAuthMethod,
+    allowDeviceAuthorization: record.allowDeviceAuthorization,
+    allowClientCredentials: record.allowClientCredentials,
+    createdAt: toIso(record.createdAt),
+  };
+}

@@ -1,0 +1,128 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { createAuditLog } from '../audit/audit-service.js';
+import { loadMasterKey } from '../config/master-key.js';
+import { optionsFromEnv } from '../config/env.js';
+import type { SvcOptions } from '../config/options.js';
+import { resolveConfig, type SvcConfig } from '../config/resolve.js';
+import { HOUR_MS } from '../kernel/clock.js';
+import { SecretBox } from '../kernel/crypto.js';
+import { Discovery } from '../oauth/discovery/discovery.js';
+import { SigningKeys } from '../oauth/keys/signing-keys.js';
+import { TokenService } from '../oauth/tokens/token-service.js';
+import { SecuritySettingsService } from '../settings/security-settings-service.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { auditEventsRepository } from '../storage/repositories/audit-events.js';
+import { grantableScopesSource } from '../storage/repositories/grantable-scopes.js';
+import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
+import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
+import { buildStandaloneApp, svcHttpPlugin } from './http.js';
+import { seedDemo, type DemoSeed } from './seed-demo.js';
+import type { SvcServices } from './services.js';
+import { wireAdmin } from './wire-admin.js';
+
+/** How often a node checks whether the signing key is due for rotation or cleanup. */
+const KEY_MAINTENANCE_INTERVAL_MS = HOUR_MS;
+
+export interface Svc extends SvcServices {
+  readonly config: SvcConfig;
+  readonly database: DatabaseHandle;
+  /** What the demo seed created on this start, when `seedDemo` is on. */
+  readonly demo: DemoSeed | undefined;
+  /** Mount Svc in a host Fastify app: `await host.register(svc.plugin)`. Routes live under the dashboard base. */
+  readonly plugin: FastifyPluginAsync;
+  /** The standalone Fastify instance (used by the CLI, `inject()` in tests, and the Node handler). */
+  readonly app: FastifyInstance;
+  /** A plain Node `(req, res)` handler for `http.createServer()` or any framework that forwards raw requests. */
+  readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
+  /** Listens on the configured host and port; resolves to the address. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface CreateSvcContext {
+  /** Environment to read SVC_* variables from. @default process.env; pass {} to ignore the environment. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The one app factory: configuration, storage, services and HTTP. The CLI, the standalone server and
+ * every HTTP test build Svc through this function.
+ */
+export async function createSvc(options: SvcOptions = {}, context: CreateSvcContext = {}): Promise<Svc> {
+  const config = resolveConfig({ ...optionsFromEnv(context.env ?? process.env), ...options });
+  const secretBox = new SecretBox(loadMasterKey(config));
+  const database = openDatabase(config.database);
+  try {
+    if (config.migrateOnStart) await migrateToLatest(database.db);
+    const { db } = database;
+    const { clock, ids } = config;
+
+    const securitySettings = new SecuritySettingsService({
+      repository: securitySettingsRepository(db),
+      clock,
+      defaults: config.securityDefaults,
+    });
+    await securitySettings.initialize();
+    const audit = createAuditLog({ repository: auditEventsRepository(db), clock, ids });
+    const signingKeys = new SigningKeys({
+      repository: signingKeyRepository(db),
+      secretBox,
+      clock,
+      settings: () => securitySettings.get(),
+    });
+    await signingKeys.ensureActiveKey();
+    await signingKeys.maintain();
+    const tokens = new TokenService({ keys: signingKeys, issuer: config.issuer, clock, ids });
+    const discovery = new Discovery({
+      issuer: config.issuer,
+      openIdEnabled: config.openId.enabled,
+      scopes: grantableScopesSource(db),
+      contributions: [{ jwks_uri: `${config.issuer}/.well-known/jwks.json` }],
+      clock,
+    });
+    const admin = wireAdmin({
+      db,
+      clock,
+      ids,
+      audit,
+      securitySettings,
+      onClientsChanged: () => discovery.invalidate(),
+    });
+    const services: SvcServices = { admin, audit, securitySettings, signingKeys, tokens, discovery };
+
+    const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;
+    const plugin = svcHttpPlugin(config, services);
+    const app = await buildStandaloneApp(config, plugin);
+
+    const timer = config.keyRotationSchedule
+      ? setInterval(() => {
+          signingKeys
+            .maintain()
+            .catch((error: unknown) => app.log.error({ err: error }, 'signing key maintenance failed'));
+        }, KEY_MAINTENANCE_INTERVAL_MS).unref()
+      : undefined;
+
+    let closed = false;
+    return {
+      ...services,
+      config,
+      database,
+      demo,
+      plugin,
+      app,
+      handler: (request, response) => app.routing(request, response),
+      listen: () => app.listen({ port: config.port, host: config.host }),
+      async close() {
+        if (closed) return;
+        closed = true;
+        clearInterval(timer);
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,172 @@
+import {
+  createClientBodySchema,
+  createMembershipBodySchema,
+  createOrganizationBodySchema,
+  createUserBodySchema,
+  emailSchema,
+  pageQuerySchema,
+  securitySettingsUpdateBodySchema,
+  type CreateClientBody,
+  type CreateMembershipBody,
+  type CreateOrganizationBody,
+  type CreateUserBody,
+  type Page,
+  type SecuritySettingsUpdateBody,
+  type SvcClient,
+  type SvcCreatedClient,
+  type SvcMembership,
+  type SvcOrganization,
+  type SvcOrganizationOption,
+  type SvcSecuritySettings,
+  type SvcUser,
+} from '@svc/contract';
+import type { ClientService } from '../../admin/client-service.js';
+import { actorFields, type AdminActor } from '../../admin/deps.js';
+import type { MembershipService } from '../../admin/membership-service.js';
+import type { OrganizationService } from '../../admin/organization-service.js';
+import type { UserService } from '../../admin/user-service.js';
+import { parseRequest } from '../../admin/validate.js';
+import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import type {
+  ResolvedSecuritySettings,
+  SecuritySettingsService,
+} from '../../settings/security-settings-service.js';
+
+export type { AdminActor } from '../../admin/deps.js';
+
+/** A page request of the list operations: `limit` 1-200 (default 50) and the previous page's `nextCursor`. */
+export interface SvcPageRequest {
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+export interface SvcAdminServiceDeps {
+  readonly organizations: OrganizationService;
+  readonly users: UserService;
+  readonly memberships: MembershipService;
+  readonly clients: ClientService;
+  readonly securitySettings: SecuritySettingsService;
+  readonly audit: AuditLog;
+}
+
+/**
+ * SPEC.md's SvcAdminService: the in-process operator API, and what the operator HTTP routes call.
+ * Every request is validated with the same contract schema as the HTTP body, so an in-process caller
+ * gets the same 400s ({@link SvcValidationError}) as a caller over HTTP. Errors: SvcValidationError
+ * (400), SvcNotFoundError (404), SvcConflictError (409).
+ *
+ * The optional `actor` of the write operations is recorded in the audit log; without it the actor is
+ * `system`.
+ */
+export class SvcAdminService {
+  readonly #deps: SvcAdminServiceDeps;
+
+  constructor(deps: SvcAdminServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** CreateOrganizationAsync: `slug` null or omitted is generated from the name; a taken slug is a 409. */
+  async createOrganizationAsync(
+    request: CreateOrganizationBody,
+    actor?: AdminActor,
+  ): Promise<SvcOrganization> {
+    const input = parseRequest(createOrganizationBodySchema, request, 'organization');
+    return toSvcOrganization(await this.#deps.organizations.create(input, actor));
+  }
+
+  /** Organizations, newest first. */
+  async listOrganizationsAsync(request: SvcPageRequest = {}): Promise<Page<SvcOrganization>> {
+    const page = await this.#deps.organizations.list(parseRequest(pageQuerySchema, request, 'page request'));
+    return { data: page.data.map(toSvcOrganization), nextCursor: page.nextCursor };
+  }
+
+  /** CreateUserAsync: the email is normalized and deduplicated (409); a null password means passwordless. */
+  async createUserAsync(request: CreateUserBody, actor?: AdminActor): Promise<SvcUser> {
+    const input = parseRequest(createUserBodySchema, request, 'user');
+    return toSvcUser(await this.#deps.users.create(input, actor));
+  }
+
+  /** Users, newest first. */
+  async listUsersAsync(request: SvcPageRequest = {}): Promise<Page<SvcUser>> {
+    const page = await this.#deps.users.list(parseRequest(pageQuerySchema, request, 'page request'));
+    return { data: page.data.map(toSvcUser), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * CreateMembershipAsync, taking one request object `{ organizationId, userId, role }` (the shape of
+   * the HTTP body) rather than SPEC.md's organizationId argument plus a body, so that both callers share
+   * one schema. A missing organization or user is a 404 naming which. An existing membership of the
+   * same user in the same organization is updated to the role, reactivated and returned (not a 409).
+   */
+  async createMembershipAsync(request: CreateMembershipBody, actor?: AdminActor): Promise<SvcMembership> {
+    const input = parseRequest(createMembershipBodySchema, request, 'membership');
+    const { membership } = await this.#deps.memberships.create(input, actor);
+    return toSvcMembership(membership);
+  }
+
+  /**
+   * CreateClientAsync: the clientId is unique (409); `isFirstParty` defaults to false and
+   * `tokenEndpointAuthMethod` to `none`. A confidential client's generated secret is in the result's
+   * `clientSecret`, once: only its hash is stored.
+   */
+  async createClientAsync(request: CreateClientBody, actor?: AdminActor): Promise<SvcCreatedClient> {
+    const input = parseRequest(createClientBodySchema, request, 'client');
+    const { client, clientSecret } = await this.#deps.clients.create(input, actor);
+    return clientSecret === undefined ? toSvcClient(client) : { ...toSvcClient(client), clientSecret };
+  }
+
+  /** Clients, newest first (never a secret). */
+  async listClientsAsync(request: SvcPageRequest = {}): Promise<Page<SvcClient>> {
+    const page = await this.#deps.clients.list(parseRequest(pageQuerySchema, request, 'page request'));
+    return { data: page.data.map(toSvcClient), nextCursor: page.nextCursor };
+  }
+
+  /** GetUserOrganizationsAsync: the user's active memberships in active organizations, by name. */
+  getUserOrganizationsAsync(userId: string): Promise<SvcOrganizationOption[]> {
+    return this.#deps.memberships.userOrganizations(userId);
+  }
+
+  /** UserHasMembershipAsync: true for an active membership in an active organization. */
+  userHasMembershipAsync(userId: string, organizationId: string): Promise<boolean> {
+    return this.#deps.memberships.userHasMembership(userId, organizationId);
+  }
+
+  /**
+   * Marks the user with this email an operator (`svc operator add <email>`), creating a user without a
+   * password when none exists. Idempotent.
+   */
+  async setOperatorAsync(email: string, actor?: AdminActor): Promise<SvcUser> {
+    const address = parseRequest(emailSchema, email, 'email');
+    return toSvcUser(await this.#deps.users.setOperator(address, actor));
+  }
+
+  /** GetResolvedSecuritySettingsAsync: the persisted settings plus the spans in milliseconds. */
+  getResolvedSecuritySettingsAsync(): Promise<ResolvedSecuritySettings> {
+    return this.#deps.securitySettings.getResolved();
+  }
+
+  /** The persisted security settings, as GET /settings/security shows them. */
+  async getSecuritySettingsAsync(): Promise<SvcSecuritySettings> {
+    return { ...(await this.#deps.securitySettings.get()) };
+  }
+
+  /**
+   * UpdateSecuritySettingsAsync: validates the whole record (ranges; the signing-key grace window must
+   * be shorter than the rotation interval), defaults `refreshTokenGraceWindowSeconds` to 30 and returns
+   * the persisted settings.
+   */
+  async updateSecuritySettingsAsync(
+    request: SecuritySettingsUpdateBody,
+    actor?: AdminActor,
+  ): Promise<SvcSecuritySettings> {
+    const input = parseRequest(securitySettingsUpdateBodySchema, request, 'security settings');
+    const saved = { ...(await this.#deps.securitySettings.update(input)) };
+    await this.#deps.audit.record({
+      kind: 'admin.security_settings.updated',
+      ...actorFields(actor),
+      data: saved,
+    });
+    return saved;
+  }
+}

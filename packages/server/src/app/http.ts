@@ -1,0 +1,69 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { auditApiRoutes } from '../audit/routes.js';
+import { adminApiRoutes } from '../admin/routes.js';
+import type { SvcConfig } from '../config/resolve.js';
+import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
+import { loggerOptions } from '../http/logging.js';
+import { requireOperator } from '../http/operator-guard.js';
+import { discoveryRoutes } from '../oauth/discovery/routes.js';
+import type { SvcServices } from './services.js';
+
+/** Request bodies above this are refused with 413 before parsing. */
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * Every Svc surface as one encapsulated Fastify plugin, mounted at the dashboard base. Each surface is a
+ * plugin of its own with its own error mapper; unknown routes under the base answer the one 404 body
+ * that unauthorized admin calls also get.
+ */
+export function svcHttpPlugin(config: SvcConfig, services: SvcServices): FastifyPluginAsync {
+  const authPath = config.authBase.slice(config.dashboardBase.length);
+  return async (host) => {
+    await host.register(
+      async (svc) => {
+        svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
+        svc.setErrorHandler(jsonErrorHandler);
+        await svc.register(
+          discoveryRoutes({
+            discovery: services.discovery,
+            keys: services.signingKeys,
+            publishOpenIdConfiguration: config.openId.enabled && config.openId.publishDiscoveryDocument,
+          }),
+          { prefix: authPath },
+        );
+        await svc.register(
+          async (admin) => {
+            requireOperator(admin, config.adminToken);
+            await admin.register(adminApiRoutes({ admin: services.admin }));
+          },
+          { prefix: '/admin/auth/api' },
+        );
+        await svc.register(
+          async (audit) => {
+            requireOperator(audit, config.adminToken);
+            await audit.register(auditApiRoutes({ audit: services.audit }));
+          },
+          { prefix: '/admin/audit/api' },
+        );
+      },
+      { prefix: config.dashboardBase },
+    );
+  };
+}
+
+/** The standalone server: a Fastify instance holding only Svc. */
+export async function buildStandaloneApp(
+  config: SvcConfig,
+  plugin: FastifyPluginAsync,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+  });
+  app.setNotFoundHandler((_request, reply) => sendNotFound(reply));
+  app.setErrorHandler(jsonErrorHandler);
+  await app.register(plugin);
+  await app.ready();
+  return app;
+}

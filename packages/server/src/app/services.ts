@@ -1,0 +1,16 @@
+import type { createAuditLog } from '../audit/audit-service.js';
+import type { Discovery } from '../oauth/discovery/discovery.js';
+import type { SigningKeys } from '../oauth/keys/signing-keys.js';
+import type { TokenService } from '../oauth/tokens/token-service.js';
+import type { SecuritySettingsService } from '../settings/security-settings-service.js';
+import type { SvcAdminService } from './facades/svc-admin-service.js';
+
+/** The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these. */
+export interface SvcServices {
+  readonly admin: SvcAdminService;
+  readonly audit: ReturnType<typeof createAuditLog>;
+  readonly securitySettings: SecuritySettingsService;
+  readonly signingKeys: SigningKeys;
+  readonly tokens: TokenService;
+  readonly discovery: Discovery;
+}

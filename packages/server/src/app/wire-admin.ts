@@ -1,0 +1,48 @@
+import { ClientService } from '../admin/client-service.js';
+import type { AdminDeps } from '../admin/deps.js';
+import { MembershipService } from '../admin/membership-service.js';
+import { OrganizationService } from '../admin/organization-service.js';
+import { UserService } from '../admin/user-service.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Ids } from '../kernel/ids.js';
+import type { SecuritySettingsService } from '../settings/security-settings-service.js';
+import type { Db } from '../storage/database.js';
+import { clientRepository } from '../storage/repositories/clients.js';
+import { membershipRepository } from '../storage/repositories/memberships.js';
+import { organizationRepository } from '../storage/repositories/organizations.js';
+import { userRepository } from '../storage/repositories/users.js';
+import { SvcAdminService } from './facades/svc-admin-service.js';
+
+export interface WireAdminContext {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly audit: AuditLog;
+  readonly securitySettings: SecuritySettingsService;
+  /** Called after a client is created (discovery caches the union of allowed scopes). */
+  readonly onClientsChanged?: () => void;
+}
+
+/** Builds the admin repositories and services over the database and returns the SvcAdminService facade. */
+export function wireAdmin(ctx: WireAdminContext): SvcAdminService {
+  const deps: AdminDeps = {
+    repositories: {
+      organizations: organizationRepository(ctx.db),
+      users: userRepository(ctx.db),
+      memberships: membershipRepository(ctx.db),
+      clients: clientRepository(ctx.db),
+    },
+    clock: ctx.clock,
+    ids: ctx.ids,
+    audit: ctx.audit,
+  };
+  return new SvcAdminService({
+    organizations: new OrganizationService(deps),
+    users: new UserService(deps),
+    memberships: new MembershipService(deps),
+    clients: new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged }),
+    securitySettings: ctx.securitySettings,
+    audit: ctx.audit,
+  });
+}

@@ -1,0 +1,59 @@
+import type { SvcOptions } from './options.js';
+import { SvcConfigError } from '../kernel/errors.js';
+
+/** The one table of SVC_* variables; each maps onto the option of the same meaning. */
+export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
+  const options: SvcOptions = {};
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const port = text('SVC_PORT');
+  if (port !== undefined) options.port = parsePort(port);
+  assign(options, 'host', text('SVC_HOST'));
+  assign(options, 'publicOrigin', text('SVC_PUBLIC_ORIGIN'));
+  assign(options, 'dashboardBase', text('SVC_DASHBOARD_BASE'));
+  assign(options, 'databaseUrl', text('SVC_DATABASE_URL'));
+  assign(options, 'dataDir', text('SVC_DATA_DIR'));
+  assign(options, 'adminToken', text('SVC_ADMIN_TOKEN'));
+  assign(options, 'secretKey', text('SVC_SECRET_KEY'));
+  assign(options, 'smtpUrl', text('SVC_SMTP_URL'));
+  const seed = text('SVC_SEED_DEMO');
+  if (seed !== undefined) options.seedDemo = parseFlag('SVC_SEED_DEMO', seed);
+  const level = text('SVC_LOG_LEVEL');
+  if (level !== undefined) options.logLevel = parseLogLevel(level);
+  return options;
+}
+
+function assign<K extends keyof SvcOptions>(
+  options: SvcOptions,
+  key: K,
+  value: SvcOptions[K] | undefined,
+): void {
+  if (value !== undefined) options[key] = value;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new SvcConfigError(`SVC_PORT must be a port number between 0 and 65535, got "${value}".`);
+  }
+  return port;
+}
+
+function parseFlag(name: string, value: string): boolean {
+  if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+  throw new SvcConfigError(`${name} must be 1/true/on or 0/false/off, got "${value}".`);
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+function parseLogLevel(value: string): NonNullable<SvcOptions['logLevel']> {
+  if (value === 'silent' || value === 'off') return false;
+  const level = LEVELS.find((l) => l === value);
+  if (level === undefined) {
+    throw new SvcConfigError(`SVC_LOG_LEVEL must be one of ${LEVELS.join(', ')} or off, got "${value}".`);
+  }
+  return level;
+}

@@ -1,0 +1,74 @@
+import type { Clock } from '../kernel/clock.js';
+import type { Ids } from '../kernel/ids.js';
+
+/** Signing-key and session lifetimes: the initial security settings, stored on first start. */
+export interface SecurityDefaultsOptions {
+  /** @default 43200 (30 days) */
+  refreshTokenLifetimeMinutes?: number;
+  /** @default 20160 (14 days) */
+  sessionIdleTimeoutMinutes?: number;
+  /** @default 129600 (90 days) */
+  sessionAbsoluteLifetimeMinutes?: number;
+  /** @default 90 */
+  signingKeyRotationIntervalDays?: number;
+  /** @default 7; must be shorter than the rotation interval */
+  signingKeyGraceWindowDays?: number;
+  /** @default 30 */
+  signingKeyRetiredCleanupDays?: number;
+  /** @default 30 */
+  refreshTokenGraceWindowSeconds?: number;
+}
+
+/** OpenID provider mode and what it publishes. */
+export interface OpenIdOptions {
+  /** OpenID provider mode: ID tokens, userinfo, the openid-configuration document. @default true */
+  enabled?: boolean;
+  /** Publish `/.well-known/openid-configuration`. @default true */
+  publishDiscoveryDocument?: boolean;
+  /** Map `/userinfo` (needs provider mode). @default true */
+  enableUserInfoEndpoint?: boolean;
+}
+
+/**
+ * Options of `createSvc()`. Every option has an `SVC_*` environment variable of the same meaning
+ * (see config/env.ts); an option given here wins over the environment.
+ */
+export interface SvcOptions {
+  /** Listen port of the standalone server. @default 8080 (SVC_PORT) */
+  port?: number;
+  /** Listen address of the standalone server. @default '127.0.0.1' (SVC_HOST) */
+  host?: string;
+  /** Public origin; the issuer is this plus the auth base. @default `http://localhost:<port>` (SVC_PUBLIC_ORIGIN) */
+  publicOrigin?: string;
+  /** An explicit issuer; must be absolute and its path must equal the auth base. @default publicOrigin + auth base */
+  issuer?: string;
+  /** Dashboard base path; the auth base is always `<dashboardBase>/auth`. @default '/svc' (SVC_DASHBOARD_BASE) */
+  dashboardBase?: string;
+  /** `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. @default 'sqlite:./data/svc.db' (SVC_DATABASE_URL) */
+  databaseUrl?: string;
+  /** Folder for the generated master key and the default SQLite file. @default './data' (SVC_DATA_DIR) */
+  dataDir?: string;
+  /** Operator bearer token for the admin APIs; unset = no bearer access (SVC_ADMIN_TOKEN) */
+  adminToken?: string;
+  /** Master key (32 bytes as base64, base64url or 64 hex digits) that encrypts secrets at rest (SVC_SECRET_KEY) */
+  secretKey?: string;
+  /** SMTP delivery URL; unset = the outbox (SVC_SMTP_URL) */
+  smtpUrl?: string;
+  /** Seed the demo organization, user and clients. @default false (SVC_SEED_DEMO; `npm start` turns it on) */
+  seedDemo?: boolean;
+  /** Apply pending migrations when the service starts. @default true */
+  migrateOnStart?: boolean;
+  /** Run the signing-key rotation schedule in this process. @default true */
+  keyRotationSchedule?: boolean;
+  openId?: OpenIdOptions;
+  /** Initial security settings (stored on first start; later changed through the operator API). */
+  security?: SecurityDefaultsOptions;
+  /** Log level of the HTTP server; false turns logging off. @default 'info' in production, 'warn' otherwise (SVC_LOG_LEVEL) */
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | false;
+  /** Development mode relaxes Secure cookies on loopback. @default NODE_ENV !== 'production' */
+  development?: boolean;
+  /** Injected time source. @default the system clock */
+  clock?: Clock;
+  /** Injected id and secret generator. @default crypto-random */
+  ids?: Ids;
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { SvcConfigError } from '../kernel/errors.js';
+import { optionsFromEnv } from './env.js';
+import { resolveConfig } from './resolve.js';
+
+describe('configuration', () => {
+  it('defaults to the documented issuer, database and paths', () => {
+    const config = resolveConfig({});
+    expect(config.issuer).toBe('http://localhost:8080/svc/auth');
+    expect(config.authBase).toBe('/svc/auth');
+    expect(config.adminAuthBase).toBe('/svc/admin/auth');
+    expect(config.database.kind).toBe('sqlite');
+    expect(config.database.kind === 'sqlite' && config.database.filename.endsWith('/data/svc.db')).toBe(true);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.securityDefaults.refreshTokenGraceWindowSeconds).toBe(30);
+  });
+
+  it('derives the issuer from the public origin and the dashboard base', () => {
+    const config = resolveConfig({ publicOrigin: 'https://id.example.com/', dashboardBase: '/identity/' });
+    expect(config.issuer).toBe('https://id.example.com/identity/auth');
+    expect(config.authBase).toBe('/identity/auth');
+  });
+
+  it.each([
+    [{ issuer: 'id.example.com/svc/auth' }, /must be an absolute URI/],
+    [{ issuer: 'https://id.example.com/other' }, /path must equal the auth base "\/svc\/auth"/],
+    [{ issuer: 'ftp://id.example.com/svc/auth' }, /http or https/],
+    [{ publicOrigin: 'https://id.example.com/base' }, /origin only/],
+    [{ publicOrigin: 'not a url' }, /absolute URL/],
+    [{ dashboardBase: 'svc' }, /SVC_DASHBOARD_BASE must be a path/],
+    [{ databaseUrl: 'mysql://localhost/db' }, /unknown scheme "mysql".*sqlite:<path>.*postgres:\/\//],
+    [{ databaseUrl: 'sqlite:' }, /needs a path/],
+    [
+      { security: { signingKeyRotationIntervalDays: 7, signingKeyGraceWindowDays: 7 } },
+      /signingKeyGraceWindowDays must be shorter than signingKeyRotationIntervalDays/,
+    ],
+    [{ adminToken: 'short' }, /at least 16 characters/],
+  ])('refuses %j with a message that says what to fix', (options, message) => {
+    expect(() => resolveConfig(options)).toThrow(SvcConfigError);
+    expect(() => resolveConfig(options)).toThrow(message);
+  });
+
+  it('accepts an explicit issuer whose path is the auth base', () => {
+    expect(resolveConfig({ issuer: 'https://login.example.com/svc/auth' }).issuer).toBe(
+      'https://login.example.com/svc/auth',
+    );
+  });
+
+  it('reads the SVC_* environment and rejects malformed values', () => {
+    expect(
+      optionsFromEnv({
+        SVC_PORT: '9090',
+        SVC_HOST: '0.0.0.0',
+        SVC_SEED_DEMO: 'on',
+        SVC_DATABASE_URL: 'sqlite::memory:',
+        SVC_LOG_LEVEL: 'off',
+      }),
+    ).toEqual({
+      port: 9090,
+      host: '0.0.0.0',
+      seedDemo: true,
+      databaseUrl: 'sqlite::memory:',
+      logLevel: false,
+    });
+    expect(() => optionsFromEnv({ SVC_PORT: 'eighty' })).toThrow(/SVC_PORT must be a port number/);
+    expect(() => optionsFromEnv({ SVC_SEED_DEMO: 'maybe' })).toThrow(/SVC_SEED_DEMO must be/);
+    expect(() => optionsFromEnv({ SVC_LOG_LEVEL: 'loud' })).toThrow(/SVC_LOG_LEVEL must be one of/);
+    expect(resolveConfig(optionsFromEnv({ SVC_PUBLIC_ORIGIN: 'https://id.example.com' })).issuer).toBe(
+      'https://id.example.com/svc/auth',
+    );
+  });
+});

@@ -1,0 +1,184 @@
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { SvcConfigError } from '../kernel/errors.js';
+import { systemClock, type Clock } from '../kernel/clock.js';
+import { randomIds, type Ids } from '../kernel/ids.js';
+import {
+  DEFAULT_SECURITY_SETTINGS,
+  securitySettingsIssues,
+  type SecuritySettings,
+} from '../settings/security-settings.js';
+import type { SvcOptions } from './options.js';
+
+export type DatabaseTarget =
+  | { readonly kind: 'sqlite'; readonly filename: string; readonly url: string }
+  | { readonly kind: 'postgres'; readonly connectionString: string; readonly url: string };
+
+/** Everything createSvc() needs, validated once at start. */
+export interface SvcConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly publicOrigin: string;
+  readonly issuer: string;
+  readonly dashboardBase: string;
+  readonly authBase: string;
+  readonly adminAuthBase: string;
+  readonly adminAuditBase: string;
+  readonly database: DatabaseTarget;
+  readonly dataDir: string;
+  readonly adminToken: string | undefined;
+  readonly secretKey: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly seedDemo: boolean;
+  readonly migrateOnStart: boolean;
+  readonly keyRotationSchedule: boolean;
+  readonly openId: {
+    readonly enabled: boolean;
+    readonly publishDiscoveryDocument: boolean;
+    readonly enableUserInfoEndpoint: boolean;
+  };
+  readonly securityDefaults: SecuritySettings;
+  readonly logLevel: NonNullable<SvcOptions['logLevel']>;
+  readonly development: boolean;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+/** Merges options over environment-derived options and validates; errors say what to fix. */
+export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_ENV): SvcConfig {
+  const development = options.development ?? nodeEnv !== 'production';
+  const port = options.port ?? 8080;
+  const dashboardBase = normalizeBasePath(options.dashboardBase ?? '/svc');
+  const authBase = `${dashboardBase}/auth`;
+  const publicOrigin = resolvePublicOrigin(options.publicOrigin ?? `http://localhost:${port}`);
+  const issuer = resolveIssuer(options.issuer ?? `${publicOrigin}${authBase}`, authBase);
+  const dataDir = resolvePath(options.dataDir ?? './data');
+  const securityDefaults: SecuritySettings = {
+    ...DEFAULT_SECURITY_SETTINGS,
+    ...definedOnly(options.security ?? {}),
+  };
+  const issues = securitySettingsIssues(securityDefaults);
+  if (issues.length > 0) {
+    throw new SvcConfigError(`Invalid security settings: ${issues.map((i) => i.message).join(' ')}`);
+  }
+  if (options.adminToken !== undefined && options.adminToken.length < 16) {
+    throw new SvcConfigError(
+      'SVC_ADMIN_TOKEN must be at least 16 characters; generate one with `openssl rand -hex 32`.',
+    );
+  }
+  return {
+    port,
+    host: options.host ?? '127.0.0.1',
+    publicOrigin,
+    issuer,
+    dashboardBase,
+    authBase,
+    adminAuthBase: `${dashboardBase}/admin/auth`,
+    adminAuditBase: `${dashboardBase}/admin/audit`,
+    database: resolveDatabase(options.databaseUrl ?? 'sqlite:./data/svc.db'),
+    dataDir,
+    adminToken: options.adminToken,
+    secretKey: options.secretKey,
+    smtpUrl: options.smtpUrl,
+    seedDemo: options.seedDemo ?? false,
+    migrateOnStart: options.migrateOnStart ?? true,
+    keyRotationSchedule: options.keyRotationSchedule ?? true,
+    openId: {
+      enabled: options.openId?.enabled ?? true,
+      publishDiscoveryDocument: options.openId?.publishDiscoveryDocument ?? true,
+      enableUserInfoEndpoint: options.openId?.enableUserInfoEndpoint ?? true,
+    },
+    securityDefaults,
+    logLevel: options.logLevel ?? (development ? 'warn' : 'info'),
+    development,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? randomIds,
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function normalizeBasePath(value: string): string {
+  const trimmed = value.trim().replace(/\/+$/, '');
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) {
+    throw new SvcConfigError(
+      `SVC_DASHBOARD_BASE must be a path such as "/svc" (leading slash, no trailing slash, no query), got "${value}".`,
+    );
+  }
+  return trimmed;
+}
+
+function resolvePublicOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SvcConfigError(
+      `SVC_PUBLIC_ORIGIN must be an absolute URL such as https://id.example.com, got "${value}".`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SvcConfigError(`SVC_PUBLIC_ORIGIN must use http or https, got "${value}".`);
+  }
+  if (
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    throw new SvcConfigError(
+      `SVC_PUBLIC_ORIGIN must be an origin only (scheme, host and port; no path, query or user info), got "${value}".`,
+    );
+  }
+  return url.origin;
+}
+
+function resolveIssuer(value: string, authBase: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SvcConfigError(
+      `The issuer must be an absolute URI such as https://id.example.com${authBase}, got "${value}".`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SvcConfigError(`The issuer must be an http or https URI, got "${value}".`);
+  }
+  if (url.pathname !== authBase || url.search !== '' || url.hash !== '') {
+    throw new SvcConfigError(
+      `The issuer's path must equal the auth base "${authBase}" (no query or fragment), got "${value}". ` +
+        'Set SVC_DASHBOARD_BASE to move the auth base, or fix the issuer.',
+    );
+  }
+  return `${url.origin}${authBase}`;
+}
+
+function resolveDatabase(url: string): DatabaseTarget {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (path === '')
+      throw new SvcConfigError(
+        'SVC_DATABASE_URL "sqlite:" needs a path, e.g. sqlite:./data/svc.db or sqlite::memory:.',
+      );
+    return {
+      kind: 'sqlite',
+      filename: path === ':memory:' ? ':memory:' : isAbsolute(path) ? path : resolvePath(path),
+      url,
+    };
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    try {
+      new URL(url);
+    } catch {
+      throw new SvcConfigError('SVC_DATABASE_URL is not a valid postgres:// URL.');
+    }
+    return { kind: 'postgres', connectionString: url, url };
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1] ?? '(none)';
+  throw new SvcConfigError(
+    `SVC_DATABASE_URL has an unknown scheme "${scheme}": use sqlite:<path>, sqlite::memory: or postgres://user:password@host:5432/db.`,
+  );
+}

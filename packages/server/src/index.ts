@@ -1,0 +1,26 @@
+/**
+ * The public API of the Svc server package: the app factory, the in-process facades, their types and
+ * errors. Everything else is internal.
+ */
+export { createSvc, type Svc, type CreateSvcContext } from './app/create-svc.js';
+export type { SvcServices } from './app/services.js';
+export { SvcAdminService } from './app/facades/svc-admin-service.js';
+export type { SvcOptions, OpenIdOptions, SecurityDefaultsOptions } from './config/options.js';
+export type { SvcConfig } from './config/resolve.js';
+export type { Clock } from './kernel/clock.js';
+export type { Ids } from './kernel/ids.js';
+export {
+  SvcError,
+  SvcValidationError,
+  SvcNotFoundError,
+  SvcConflictError,
+  SvcPublicAuthError,
+  SvcClientAuthenticationError,
+  SvcInvalidOperationError,
+  SvcConfigError,
+} from './kernel/errors.js';
+export type { SecuritySettings } from './settings/security-settings.js';
+export type { ResolvedSecuritySettings } from './settings/security-settings-service.js';
+export type { TokenService, SignOptions, VerifyOptions } from './oauth/tokens/token-service.js';
+export type { AuditEventInput, AuditLog } from './audit/audit-log.js';
+export { SVC_VERSION } from './version.js';

@@ -1,0 +1,82 @@
+/**
+ * One base class for every error Svc raises on purpose. `expose` says whether `message` may be shown to
+ * the caller; an unexposed error is answered with a generic message and logged once.
+ */
+export class SvcError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly expose: boolean;
+
+  constructor(
+    code: string,
+    message: string,
+    options: { status?: number; expose?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.status = options.status ?? 400;
+    this.expose = options.expose ?? this.status < 500;
+  }
+}
+
+/** Input that breaks a rule of the domain (duplicate email, unknown organization…). */
+export class SvcValidationError extends SvcError {
+  readonly details: readonly ValidationIssue[];
+
+  constructor(message: string, details: readonly ValidationIssue[] = []) {
+    super('invalid_request', message, { status: 400 });
+    this.details = details;
+  }
+}
+
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A resource that the caller named does not exist. */
+export class SvcNotFoundError extends SvcError {
+  constructor(message: string) {
+    super('not_found', message, { status: 404 });
+  }
+}
+
+/** A unique value (slug, email, clientId) that is already taken. */
+export class SvcConflictError extends SvcError {
+  constructor(message: string) {
+    super('conflict', message, { status: 409 });
+  }
+}
+
+/** Public auth failure of the in-process API (`error`, `status`, `message`), per DECISIONS.md. */
+export class SvcPublicAuthError extends SvcError {
+  get error(): string {
+    return this.code;
+  }
+
+  constructor(error: string, message: string, status = 400) {
+    super(error, message, { status });
+  }
+}
+
+/** A confidential client presented no or wrong credentials. */
+export class SvcClientAuthenticationError extends SvcError {
+  constructor(message = 'Client authentication failed.') {
+    super('invalid_client', message, { status: 401 });
+  }
+}
+
+/** An operation that cannot run in the current state (for example 'The selected organization requires MFA.'). */
+export class SvcInvalidOperationError extends SvcError {
+  constructor(message: string) {
+    super('invalid_operation', message, { status: 400 });
+  }
+}
+
+/** Configuration that cannot work; the message says what to fix. */
+export class SvcConfigError extends SvcError {
+  constructor(message: string) {
+    super('invalid_configuration', message, { status: 500, expose: true });
+  }
+}

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = new URL('.', import.meta.url).pathname;
+const INFRASTRUCTURE = ['fastify', 'kysely', 'pg', 'better-sqlite3', 'node:http', '@fastify/'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function imports(text: string, valuesOnly: boolean): string[] {
+  const pattern = valuesOnly
+    ? /^\s*(?:import|export)\s+(?!type\b)[^'"]*from\s+'([^']+)'/gm
+    : /^\s*(?:import|export)[^'"]*from\s+'([^']+)'/gm;
+  return [...text.matchAll(pattern)].map((m) => m[1] ?? '');
+}
+
+const files = sourceFiles(SRC).map((path) => {
+  const text = readFileSync(path, 'utf8');
+  return { path: relative(SRC, path), imports: imports(text, false), valueImports: imports(text, true) };
+});
+const isInfra = (specifier: string) =>
+  INFRASTRUCTURE.some((p) => specifier === p || specifier.startsWith(p.endsWith('/') ? p : `${p}/`));
+
+/** ARCHITECTURE.md "Layering (checked by a test that scans imports)". */
+describe('layering', () => {
+  it('domain code never imports fastify, kysely, pg, better-sqlite3 or node:http', () => {
+    const adapters = /^(app|storage|http|cli|test-support)\/|\/routes\.ts$|^index\.ts$/;
+    const offenders = files
+      .filter((f) => !adapters.test(f.path))
+      .flatMap((f) => f.imports.filter(isInfra).map((i) => `${f.path} imports ${i}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('routes never touch storage', () => {
+    const offenders = files
+      .filter((f) => f.path.endsWith('routes.ts') || f.path.startsWith('http/'))
+      .flatMap((f) =>
+        f.imports
+          .filter((i) => i.includes('/storage/') || i === 'kysely')
+          .map((i) => `${f.path} imports ${i}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('storage knows no services and no HTTP', () => {
+    const offenders = files
+      .filter((f) => f.path.startsWith('storage/'))
+      .flatMap((f) =>
+        f.imports
+          .filter((i) => /fastify|\/http\/|\/app\/|service/.test(i) && !i.endsWith('/repository.js'))
+          .map((i) => `${f.path} imports ${i}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('only app/ wires capabilities together: outside app/ and cli/, app/ is used for types only', () => {
+    const offenders = files
+      .filter((f) => !/^(app|cli|test-support)\//.test(f.path) && f.path !== 'index.ts')
+      .flatMap((f) => f.valueImports.filter((i) => i.includes('/app/')).map((i) => `${f.path} imports ${i}`));
+    expect(offenders).toEqual([]);
+  });
+});

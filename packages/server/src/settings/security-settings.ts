@@ -1,0 +1,65 @@
+import { SvcValidationError, type ValidationIssue } from '../kernel/errors.js';
+
+/** The persisted security settings (SPEC.md "Security settings"); spans in the units of their names. */
+export interface SecuritySettings {
+  refreshTokenLifetimeMinutes: number;
+  sessionIdleTimeoutMinutes: number;
+  sessionAbsoluteLifetimeMinutes: number;
+  signingKeyRotationIntervalDays: number;
+  signingKeyGraceWindowDays: number;
+  signingKeyRetiredCleanupDays: number;
+  refreshTokenGraceWindowSeconds: number;
+}
+
+/** DECISIONS.md defaults: 30 days / 14 days / 90 days; keys 90 / 7 / 30 days; replay grace 30 s. */
+export const DEFAULT_SECURITY_SETTINGS: Readonly<SecuritySettings> = Object.freeze({
+  refreshTokenLifetimeMinutes: 30 * 24 * 60,
+  sessionIdleTimeoutMinutes: 14 * 24 * 60,
+  sessionAbsoluteLifetimeMinutes: 90 * 24 * 60,
+  signingKeyRotationIntervalDays: 90,
+  signingKeyGraceWindowDays: 7,
+  signingKeyRetiredCleanupDays: 30,
+  refreshTokenGraceWindowSeconds: 30,
+});
+
+const TEN_YEARS_MINUTES = 10 * 366 * 24 * 60;
+
+/** Inclusive bounds per field; the lower bounds keep every lifetime usable. */
+const BOUNDS: Record<keyof SecuritySettings, readonly [number, number]> = {
+  refreshTokenLifetimeMinutes: [1, TEN_YEARS_MINUTES],
+  sessionIdleTimeoutMinutes: [1, TEN_YEARS_MINUTES],
+  sessionAbsoluteLifetimeMinutes: [1, TEN_YEARS_MINUTES],
+  signingKeyRotationIntervalDays: [2, 3660],
+  signingKeyGraceWindowDays: [1, 3660],
+  signingKeyRetiredCleanupDays: [0, 3660],
+  refreshTokenGraceWindowSeconds: [0, 3600],
+};
+
+/** Rules every stored settings record obeys; the issues name the field so that the caller can fix it. */
+export function securitySettingsIssues(settings: SecuritySettings): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const [field, [min, max]] of Object.entries(BOUNDS) as [
+    keyof SecuritySettings,
+    readonly [number, number],
+  ][]) {
+    const value = settings[field];
+    if (!Number.isInteger(value) || value < min || value > max) {
+      issues.push({ path: field, message: `${field} must be an integer from ${min} to ${max}.` });
+    }
+  }
+  // SPEC.md: "SigningKeyGraceWindowDays (must be shorter than the rotation interval)".
+  if (settings.signingKeyGraceWindowDays >= settings.signingKeyRotationIntervalDays) {
+    issues.push({
+      path: 'signingKeyGraceWindowDays',
+      message: 'signingKeyGraceWindowDays must be shorter than signingKeyRotationIntervalDays.',
+    });
+  }
+  return issues;
+}
+
+export function assertValidSecuritySettings(settings: SecuritySettings): void {
+  const issues = securitySettingsIssues(settings);
+  if (issues.length > 0) {
+    throw new SvcValidationError(issues.map((issue) => issue.message).join(' '), issues);
+  }
+}

@@ -1,0 +1,54 @@
+import { SvcValidationError } from '../kernel/errors.js';
+
+/**
+ * Keyset paging over (time, id), newest first: the cursor is the last row's position, so a page costs
+ * the same however deep it is and rows inserted meanwhile never shift the next page.
+ */
+export interface Cursor {
+  readonly at: number;
+  readonly id: string;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.at, cursor.id]), 'utf8').toString('base64url');
+}
+
+// Row ids are `<prefix>_<hex>`; anything else in a cursor was not issued by a list (and a NUL would make
+// PostgreSQL fail the query with a 500 instead of the 400 a bad cursor deserves).
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
+
+export function decodeCursor(value: string | undefined): Cursor | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      Number.isSafeInteger(parsed[0]) &&
+      typeof parsed[1] === 'string' &&
+      ID_PATTERN.test(parsed[1])
+    ) {
+      return { at: parsed[0] as number, id: parsed[1] };
+    }
+  } catch {
+    // fall through to the validation error below
+  }
+  throw new SvcValidationError('The cursor is not valid; pass the nextCursor of the previous page.', [
+    { path: 'cursor', message: 'not a cursor issued by this list' },
+  ]);
+}
+
+/** Splits `limit + 1` fetched rows into a page and the cursor of the next one. */
+export function toPage<Row, T>(
+  rows: readonly Row[],
+  limit: number,
+  position: (row: Row) => Cursor,
+  map: (row: Row) => T,
+): { data: T[]; nextCursor: string | null } {
+  const pageRows = rows.slice(0, limit);
+  const last = pageRows.at(-1);
+  return {
+    data: pageRows.map(map),
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(position(last)) : null,
+  };
+}

@@ -1,0 +1,100 @@
+import type { Selectable } from 'kysely';
+import type { TokenEndpointAuthMethod } from '@svc/contract';
+import type { ClientRecord, ClientRepository } from '../../admin/repository.js';
+import { isUniqueViolation, type Db } from '../database.js';
+import { decodeCursor, toPage } from '../paging.js';
+import type { ClientsTable } from '../schema.js';
+import { parseStringList } from './json-columns.js';
+
+const AUTH_METHODS: readonly string[] = ['none', 'client_secret_basic', 'client_secret_post'];
+
+function toRecord(row: Selectable<ClientsTable>): ClientRecord {
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    name: row.name,
+    audience: row.audience,
+    redirectUris: parseStringList(row.redirectUrisJson),
+    isFirstParty: row.isFirstParty === 1,
+    allowedScopes: parseStringList(row.allowedScopesJson),
+    allowedResources: parseStringList(row.allowedResourcesJson),
+    // A value written by a newer version reads as the strictest known method rather than as 'none'.
+    tokenEndpointAuthMethod: (AUTH_METHODS.includes(row.tokenEndpointAuthMethod)
+      ? row.tokenEndpointAuthMethod
+      : 'client_secret_basic') as TokenEndpointAuthMethod,
+    clientSecretHash: row.clientSecretHash,
+    allowDeviceAuthorization: row.allowDeviceAuthorization === 1,
+    allowClientCredentials: row.allowClientCredentials === 1,
+    active: row.active === 1,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** OAuth clients in the `clients` table; lists are JSON text, the secret only as its SHA-256 hash. */
+export function clientRepository(db: Db): ClientRepository {
+  return {
+    async insertIfClientIdFree(client) {
+      try {
+        await db
+          .insertInto('clients')
+          .values({
+            id: client.id,
+            clientId: client.clientId,
+            name: client.name,
+            audience: client.audience,
+            redirectUrisJson: JSON.stringify(client.redirectUris),
+            isFirstParty: client.isFirstParty ? 1 : 0,
+            allowedScopesJson: JSON.stringify(client.allowedScopes),
+            allowedResourcesJson: JSON.stringify(client.allowedResources),
+            tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+            clientSecretHash: client.clientSecretHash,
+            allowDeviceAuthorization: client.allowDeviceAuthorization ? 1 : 0,
+            allowClientCredentials: client.allowClientCredentials ? 1 : 0,
+            active: client.active ? 1 : 0,
+            createdAt: client.createdAt,
+            updatedAt: client.updatedAt,
+          })
+          .execute();
+        return true;
+      } catch (error) {
+        // The id is random, so the only unique key that can collide is the clientId.
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    async findById(id) {
+      const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async findByClientId(clientId) {
+      const row = await db
+        .selectFrom('clients')
+        .selectAll()
+        .where('clientId', '=', clientId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async list({ limit, cursor }) {
+      const after = decodeCursor(cursor);
+      let query = db.selectFrom('clients').selectAll();
+      if (after !== undefined) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('createdAt', '<', after.at),
+            eb.and([eb('createdAt', '=', after.at), eb('id', '<', after.id)]),
+          ]),
+        );
+      }
+      const rows = await query
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1)
+        .execute();
+      return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), toRecord);
+    },
+  };
+}

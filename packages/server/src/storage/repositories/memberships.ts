@@ -1,0 +1,83 @@
+import type { Selectable } from 'kysely';
+import type { MembershipRecord, MembershipRepository } from '../../admin/repository.js';
+import type { Db } from '../database.js';
+import type { MembershipsTable } from '../schema.js';
+
+function toRecord(row: Selectable<MembershipsTable>): MembershipRecord {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    userId: row.userId,
+    role: row.role,
+    active: row.active === 1,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Memberships in the `memberships` table, unique per (organization, user). */
+export function membershipRepository(db: Db): MembershipRepository {
+  return {
+    async upsert(membership) {
+      // ON CONFLICT … DO UPDATE … RETURNING works on SQLite ≥ 3.35 and PostgreSQL alike, and is one
+      // statement, so two concurrent creations end with one row and both callers see it.
+      const row = await db
+        .insertInto('memberships')
+        .values({
+          id: membership.id,
+          organizationId: membership.organizationId,
+          userId: membership.userId,
+          role: membership.role,
+          active: membership.active ? 1 : 0,
+          createdAt: membership.createdAt,
+          updatedAt: membership.updatedAt,
+        })
+        .onConflict((oc) =>
+          oc.columns(['organizationId', 'userId']).doUpdateSet({
+            role: membership.role,
+            active: membership.active ? 1 : 0,
+            updatedAt: membership.updatedAt,
+          }),
+        )
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    },
+
+    async find(organizationId, userId) {
+      const row = await db
+        .selectFrom('memberships')
+        .selectAll()
+        .where('organizationId', '=', organizationId)
+        .where('userId', '=', userId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async listUserOrganizations(userId) {
+      return db
+        .selectFrom('memberships as m')
+        .innerJoin('organizations as o', 'o.id', 'm.organizationId')
+        .select(['o.id as id', 'o.slug as slug', 'o.name as name', 'm.role as role'])
+        .where('m.userId', '=', userId)
+        .where('m.active', '=', 1)
+        .where('o.active', '=', 1)
+        .orderBy('o.name')
+        .orderBy('o.id')
+        .execute();
+    },
+
+    async hasActiveMembership(userId, organizationId) {
+      const row = await db
+        .selectFrom('memberships as m')
+        .innerJoin('organizations as o', 'o.id', 'm.organizationId')
+        .select('m.id')
+        .where('m.userId', '=', userId)
+        .where('m.organizationId', '=', organizationId)
+        .where('m.active', '=', 1)
+        .where('o.active', '=', 1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}

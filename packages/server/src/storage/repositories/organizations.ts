@@ -1,0 +1,87 @@
+import type { Selectable } from 'kysely';
+import type { OrganizationRecord, OrganizationRepository } from '../../admin/repository.js';
+import { isUniqueViolation, type Db } from '../database.js';
+import { decodeCursor, toPage } from '../paging.js';
+import type { OrganizationsTable } from '../schema.js';
+
+function toRecord(row: Selectable<OrganizationsTable>): OrganizationRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    primaryDomain: row.primaryDomain,
+    active: row.active === 1,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Organizations in the `organizations` table. */
+export function organizationRepository(db: Db): OrganizationRepository {
+  return {
+    async insertIfSlugFree(org) {
+      try {
+        await db
+          .insertInto('organizations')
+          .values({
+            id: org.id,
+            name: org.name,
+            slug: org.slug,
+            primaryDomain: org.primaryDomain,
+            active: org.active ? 1 : 0,
+            createdAt: org.createdAt,
+            updatedAt: org.updatedAt,
+          })
+          .execute();
+        return true;
+      } catch (error) {
+        // The id is random, so the only unique key that can collide is the slug.
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    async findById(id) {
+      const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async findBySlug(slug) {
+      const row = await db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('slug', '=', slug)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async slugsLike(base) {
+      // Slugs hold only [a-z0-9-], so `base` carries no LIKE wildcard.
+      const rows = await db
+        .selectFrom('organizations')
+        .select('slug')
+        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+        .execute();
+      return rows.map((row) => row.slug);
+    },
+
+    async list({ limit, cursor }) {
+      const after = decodeCursor(cursor);
+      let query = db.selectFrom('organizations').selectAll();
+      if (after !== undefined) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('createdAt', '<', after.at),
+            eb.and([eb('createdAt', '=', after.at), eb('id', '<', after.id)]),
+          ]),
+        );
+      }
+      const rows = await query
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1)
+        .execute();
+      return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), toRecord);
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, inject } from 'vitest';
+import type { DatabaseTarget } from '../config/resolve.js';
+import type { Dialect } from '../storage/database.js';
+
+export interface TestDatabase {
+  readonly target: DatabaseTarget;
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database of the given kind that belongs to one test. */
+export async function createTestDatabase(kind: Dialect): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-sqlite-'));
+    const filename = join(dir, 'svc.db');
+    const url = `sqlite:${filename}`;
+    return {
+      target: { kind, filename, url },
+      url,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const admin = inject('postgresAdminUrl');
+  if (admin === '') throw new Error('PostgreSQL is not available in this run.');
+  const name = `svc_t_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(admin, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  const connectionString = url.toString();
+  return {
+    target: { kind, connectionString, url: connectionString },
+    url: connectionString,
+    drop: () =>
+      withAdminClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
+  };
+}
+
+async function withAdminClient<T>(url: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await action(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs a suite once on SQLite and once on PostgreSQL. Without PostgreSQL the second run is reported as
+ * skipped with the reason (global setup already failed the run if SVC_REQUIRE_POSTGRES=1).
+ */
+export function describeEachDatabase(name: string, suite: (kind: Dialect) => void): void {
+  describe(`${name} [sqlite]`, () => suite('sqlite'));
+  const reason = inject('postgresSkipReason');
+  if (reason === '') describe(`${name} [postgres]`, () => suite('postgres'));
+  else describe.skip(`${name} [postgres] (skipped: ${reason})`, () => suite('postgres'));
+}
