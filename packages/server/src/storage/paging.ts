@@ -1,4 +1,6 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { SvcValidationError } from '../kernel/errors.js';
+import type { Database } from './schema.js';
 
 /**
  * Keyset paging over (time, id), newest first: the cursor is the last row's position, so a page costs
@@ -39,7 +41,7 @@ export function decodeCursor(value: string | undefined): Cursor | undefined {
 }
 
 /** Splits `limit + 1` fetched rows into a page and the cursor of the next one. */
-export function toPage<Row, T>(
+function toPage<Row, T>(
   rows: readonly Row[],
   limit: number,
   position: (row: Row) => Cursor,
@@ -51,4 +53,30 @@ export function toPage<Row, T>(
     data: pageRows.map(map),
     nextCursor: rows.length > limit && last !== undefined ? encodeCursor(position(last)) : null,
   };
+}
+
+/**
+ * Runs `query` as one keyset page, newest first on (`timeColumn`, id): strictly after the cursor's row,
+ * `limit + 1` rows fetched to learn whether another page follows. A bad cursor is a 400 before any query.
+ */
+export async function fetchNewestFirst<TB extends keyof Database, Row extends { id: string }, T>(
+  query: SelectQueryBuilder<Database, TB, Row>,
+  timeColumn: string,
+  page: { readonly limit: number; readonly cursor?: string | undefined },
+  time: (row: Row) => number,
+  map: (row: Row) => T,
+): Promise<{ data: T[]; nextCursor: string | null }> {
+  const after = decodeCursor(page.cursor);
+  const at = sql.ref(timeColumn);
+  const id = sql.ref('id');
+  const bounded =
+    after === undefined
+      ? query
+      : query.where(sql<boolean>`(${at} < ${after.at} or (${at} = ${after.at} and ${id} < ${after.id}))`);
+  const rows = await bounded
+    .orderBy(at, 'desc')
+    .orderBy(id, 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  return toPage(rows, page.limit, (row) => ({ at: time(row), id: row.id }), map);
 }

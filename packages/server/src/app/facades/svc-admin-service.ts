@@ -25,7 +25,7 @@ import { actorFields, type AdminActor } from '../../admin/deps.js';
 import type { MembershipService } from '../../admin/membership-service.js';
 import type { OrganizationService } from '../../admin/organization-service.js';
 import type { UserService } from '../../admin/user-service.js';
-import { parseRequest } from '../../admin/validate.js';
+import { validate } from '../../kernel/validation.js';
 import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type {
@@ -71,25 +71,25 @@ export class SvcAdminService {
     request: CreateOrganizationBody,
     actor?: AdminActor,
   ): Promise<SvcOrganization> {
-    const input = parseRequest(createOrganizationBodySchema, request, 'organization');
+    const input = validate(createOrganizationBodySchema, request, 'organization');
     return toSvcOrganization(await this.#deps.organizations.create(input, actor));
   }
 
   /** Organizations, newest first. */
   async listOrganizationsAsync(request: SvcPageRequest = {}): Promise<Page<SvcOrganization>> {
-    const page = await this.#deps.organizations.list(parseRequest(pageQuerySchema, request, 'page request'));
+    const page = await this.#deps.organizations.list(validate(pageQuerySchema, request, 'page request'));
     return { data: page.data.map(toSvcOrganization), nextCursor: page.nextCursor };
   }
 
   /** CreateUserAsync: the email is normalized and deduplicated (409); a null password means passwordless. */
   async createUserAsync(request: CreateUserBody, actor?: AdminActor): Promise<SvcUser> {
-    const input = parseRequest(createUserBodySchema, request, 'user');
+    const input = validate(createUserBodySchema, request, 'user');
     return toSvcUser(await this.#deps.users.create(input, actor));
   }
 
   /** Users, newest first. */
   async listUsersAsync(request: SvcPageRequest = {}): Promise<Page<SvcUser>> {
-    const page = await this.#deps.users.list(parseRequest(pageQuerySchema, request, 'page request'));
+    const page = await this.#deps.users.list(validate(pageQuerySchema, request, 'page request'));
     return { data: page.data.map(toSvcUser), nextCursor: page.nextCursor };
   }
 
@@ -100,7 +100,7 @@ export class SvcAdminService {
    * same user in the same organization is updated to the role, reactivated and returned (not a 409).
    */
   async createMembershipAsync(request: CreateMembershipBody, actor?: AdminActor): Promise<SvcMembership> {
-    const input = parseRequest(createMembershipBodySchema, request, 'membership');
+    const input = validate(createMembershipBodySchema, request, 'membership');
     const { membership } = await this.#deps.memberships.create(input, actor);
     return toSvcMembership(membership);
   }
@@ -111,14 +111,14 @@ export class SvcAdminService {
    * `clientSecret`, once: only its hash is stored.
    */
   async createClientAsync(request: CreateClientBody, actor?: AdminActor): Promise<SvcCreatedClient> {
-    const input = parseRequest(createClientBodySchema, request, 'client');
+    const input = validate(createClientBodySchema, request, 'client');
     const { client, clientSecret } = await this.#deps.clients.create(input, actor);
     return clientSecret === undefined ? toSvcClient(client) : { ...toSvcClient(client), clientSecret };
   }
 
   /** Clients, newest first (never a secret). */
   async listClientsAsync(request: SvcPageRequest = {}): Promise<Page<SvcClient>> {
-    const page = await this.#deps.clients.list(parseRequest(pageQuerySchema, request, 'page request'));
+    const page = await this.#deps.clients.list(validate(pageQuerySchema, request, 'page request'));
     return { data: page.data.map(toSvcClient), nextCursor: page.nextCursor };
   }
 
@@ -137,7 +137,7 @@ export class SvcAdminService {
    * password when none exists. Idempotent.
    */
   async setOperatorAsync(email: string, actor?: AdminActor): Promise<SvcUser> {
-    const address = parseRequest(emailSchema, email, 'email');
+    const address = validate(emailSchema, email, 'email');
     return toSvcUser(await this.#deps.users.setOperator(address, actor));
   }
 
@@ -160,7 +160,7 @@ export class SvcAdminService {
     request: SecuritySettingsUpdateBody,
     actor?: AdminActor,
   ): Promise<SvcSecuritySettings> {
-    const input = parseRequest(securitySettingsUpdateBodySchema, request, 'security settings');
+    const input = validate(securitySettingsUpdateBodySchema, request, 'security settings');
     const saved = { ...(await this.#deps.securitySettings.update(input)) };
     await this.#deps.audit.record({
       kind: 'admin.security_settings.updated',

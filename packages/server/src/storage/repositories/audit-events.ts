@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AuditActorType } from '../../audit/audit-log.js';
 import type { AuditRecord, AuditRepository } from '../../audit/repository.js';
 import type { Db } from '../database.js';
-import { decodeCursor, toPage } from '../paging.js';
+import { fetchNewestFirst } from '../paging.js';
 import type { AuditEventsTable } from '../schema.js';
 
 const ACTOR_TYPES: ReadonlySet<string> = new Set<AuditActorType>(['operator', 'user', 'client', 'system']);
@@ -40,9 +40,7 @@ export function auditEventsRepository(db: Db): AuditRepository {
         .execute();
     },
 
-    async list(filter, page) {
-      // Decode first: a bad cursor is the caller's 400, found before any query runs.
-      const cursor = decodeCursor(page.cursor);
+    list(filter, page) {
       let query = db.selectFrom('auditEvents').selectAll();
       if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
       if (filter.kindPrefix !== undefined) {
@@ -51,21 +49,7 @@ export function auditEventsRepository(db: Db): AuditRepository {
       }
       if (filter.from !== undefined) query = query.where('occurredAt', '>=', filter.from);
       if (filter.to !== undefined) query = query.where('occurredAt', '<', filter.to);
-      if (cursor !== undefined) {
-        // Keyset: strictly after the last row of the previous page in (occurredAt desc, id desc) order.
-        query = query.where((eb) =>
-          eb.or([
-            eb('occurredAt', '<', cursor.at),
-            eb.and([eb('occurredAt', '=', cursor.at), eb('id', '<', cursor.id)]),
-          ]),
-        );
-      }
-      const rows = await query
-        .orderBy('occurredAt', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1)
-        .execute();
-      return toPage(rows, page.limit, (row) => ({ at: row.occurredAt, id: row.id }), toRecord);
+      return fetchNewestFirst(query, 'occurredAt', page, (row) => row.occurredAt, toRecord);
     },
   };
 }

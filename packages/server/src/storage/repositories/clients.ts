@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { TokenEndpointAuthMethod } from '@svc/contract';
 import type { ClientRecord, ClientRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
-import { decodeCursor, toPage } from '../paging.js';
+import { fetchNewestFirst } from '../paging.js';
 import type { ClientsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
@@ -78,23 +78,14 @@ export function clientRepository(db: Db): ClientRepository {
       return row === undefined ? undefined : toRecord(row);
     },
 
-    async list({ limit, cursor }) {
-      const after = decodeCursor(cursor);
-      let query = db.selectFrom('clients').selectAll();
-      if (after !== undefined) {
-        query = query.where((eb) =>
-          eb.or([
-            eb('createdAt', '<', after.at),
-            eb.and([eb('createdAt', '=', after.at), eb('id', '<', after.id)]),
-          ]),
-        );
-      }
-      const rows = await query
-        .orderBy('createdAt', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit + 1)
-        .execute();
-      return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), toRecord);
+    list(page) {
+      return fetchNewestFirst(
+        db.selectFrom('clients').selectAll(),
+        'createdAt',
+        page,
+        (row) => row.createdAt,
+        toRecord,
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { OrganizationRecord, OrganizationRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
-import { decodeCursor, toPage } from '../paging.js';
+import { fetchNewestFirst } from '../paging.js';
 import type { OrganizationsTable } from '../schema.js';
 
 function toRecord(row: Selectable<OrganizationsTable>): OrganizationRecord {
@@ -65,23 +65,14 @@ export function organizationRepository(db: Db): OrganizationRepository {
       return rows.map((row) => row.slug);
     },
 
-    async list({ limit, cursor }) {
-      const after = decodeCursor(cursor);
-      let query = db.selectFrom('organizations').selectAll();
-      if (after !== undefined) {
-        query = query.where((eb) =>
-          eb.or([
-            eb('createdAt', '<', after.at),
-            eb.and([eb('createdAt', '=', after.at), eb('id', '<', after.id)]),
-          ]),
-        );
-      }
-      const rows = await query
-        .orderBy('createdAt', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit + 1)
-        .execute();
-      return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }), toRecord);
+    list(page) {
+      return fetchNewestFirst(
+        db.selectFrom('organizations').selectAll(),
+        'createdAt',
+        page,
+        (row) => row.createdAt,
+        toRecord,
+      );
     },
   };
 }
