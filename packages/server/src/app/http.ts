@@ -21,6 +21,11 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
   return async (host) => {
     await host.register(
       async (svc) => {
+        // The body limit holds for Svc's routes in a host app too, whose own bodyLimit (Fastify's 1 MiB
+        // default, or whatever the host chose) would otherwise apply: a route-level limit wins over it.
+        svc.addHook('onRoute', (route) => {
+          route.bodyLimit ??= BODY_LIMIT_BYTES;
+        });
         svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
         svc.setErrorHandler(jsonErrorHandler);
         await svc.register(
@@ -60,6 +65,9 @@ export async function buildStandaloneApp(
     logger: loggerOptions(config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    // Errors Fastify raises before routing (a URL with broken percent-encoding) get Svc's
+    // `{ error, message }` body too, instead of Fastify's own shape.
+    frameworkErrors: (error, request, reply) => jsonErrorHandler(error, request, reply),
   });
   app.setNotFoundHandler((_request, reply) => sendNotFound(reply));
   app.setErrorHandler(jsonErrorHandler);

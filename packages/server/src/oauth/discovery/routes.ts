@@ -10,6 +10,17 @@ export interface DiscoveryRoutesDeps {
   readonly publishOpenIdConfiguration: boolean;
 }
 
+/**
+ * RFC 9110 §13.1.2: If-None-Match is `*` or a comma-separated list of entity tags, compared weakly (a
+ * `W/` prefix does not matter). A cache revalidating with several stored tags, or with `*`, must get the
+ * 304 too, not only a client that echoes the single current tag.
+ */
+function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
 function sendCached(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -21,7 +32,7 @@ function sendCached(
     .header('cache-control', `public, max-age=${maxAge}`)
     .header('etag', doc.etag)
     .header('access-control-allow-origin', '*');
-  if (request.headers['if-none-match'] === doc.etag) return reply.code(304).send();
+  if (ifNoneMatchHits(request.headers['if-none-match'], doc.etag)) return reply.code(304).send();
   return reply.send(doc.body);
 }
 

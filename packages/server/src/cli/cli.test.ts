@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../storage/database.js';
+
+/** The built CLI, as `npm start` runs it (npm test builds before testing). */
+const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function svc(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('svc CLI', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const database = () =>
+    openDatabase({ kind: 'sqlite', filename: join(dir, 'svc.db'), url: `sqlite:${join(dir, 'svc.db')}` });
+
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does).`);
+  });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+    env = { SVC_DATABASE_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_DATA_DIR: dir, SVC_LOG_LEVEL: 'off' };
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('explains its commands with --help', async () => {
+    const run = await svc(['--help'], env);
+    expect(run.code).toBe(0);
+    for (const command of ['serve', 'migrate', 'seed-demo', 'operator', 'keys'])
+      expect(run.stdout).toContain(command);
+    const keys = await svc(['keys', '--help'], env);
+    expect(keys.stdout).toContain('rotate');
+  });
+
+  it('migrates, then reports the database up to date', async () => {
+    const first = await svc(['migrate'], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Applied 1 migration(s): 0001-spine');
+    expect((await svc(['migrate'], env)).stdout).toContain('Database is up to date.');
+  });
+
+  it('refuses a bad configuration with a message that says what to fix', async () => {
+    const run = await svc(['migrate'], { ...env, SVC_DATABASE_URL: 'mysql://localhost/svc' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/svc: SVC_DATABASE_URL has an unknown scheme "mysql"/);
+    const unknown = await svc(['fly'], env);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("unknown command 'fly'");
+  });
+
+  it('marks an operator, creating a passwordless user when missing', async () => {
+    const run = await svc(['operator', 'add', '  Ops@Example.com '], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/ops@example\.com \(id usr_\w+\) is now an operator\./i);
+    const handle = database();
+    const user = await handle.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
+    await handle.close();
+    expect(user).toMatchObject({ emailKey: 'OPS@EXAMPLE.COM', isOperator: 1, passwordHash: null });
+  });
+
+  it('rotates the signing key, keeping the old one published', async () => {
+    await svc(['migrate'], env);
+    const run = await svc(['keys', 'rotate'], env);
+    expect(run.code).toBe(0);
+    const kid = /New signing key (\S+) is active/.exec(run.stdout)?.[1];
+    const handle = database();
+    const keys = await handle.db.selectFrom('signingKeys').selectAll().execute();
+    await handle.close();
+    expect(keys).toHaveLength(2);
+    expect(keys.find((k) => k.activeSlot === 1)?.kid).toBe(kid);
+    expect(keys.find((k) => k.kid !== kid)?.rotatedOutAt).not.toBeNull();
+  });
+
+  it('seeds the demo once', async () => {
+    const first = await svc(['seed-demo'], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Demo data seeded:');
+    expect(first.stdout).toContain('demo@demo.example  password: svc-demo-password');
+    expect(first.stdout).toMatch(/demo-partner \(third-party, confidential, secret: [\w-]{43}\)/);
+    const second = await svc(['seed-demo'], env);
+    expect(second.stdout).toContain('Demo data (already seeded):');
+    const handle = database();
+    const clients = await handle.db.selectFrom('clients').select('clientId').orderBy('clientId').execute();
+    await handle.close();
+    expect(clients.map((c) => c.clientId)).toEqual(['demo-device', 'demo-partner', 'demo-web']);
+  });
+
+  it('serves discovery and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--seed-demo'], {
+      env: { PATH: process.env.PATH, ...env, SVC_PORT: '0' },
+    });
+    let stdout = '';
+    const address = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(stdout);
+        if (match?.[1] !== undefined) resolve(match[1]);
+      });
+      child.on('close', (code) => reject(new Error(`serve exited ${code}: ${stdout}`)));
+    });
+    const response = await fetch(`${address}/svc/auth/.well-known/openid-configuration`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { jwks_uri: string }).jwks_uri).toMatch(
+      /\/svc\/auth\/\.well-known\/jwks\.json$/,
+    );
+    expect(stdout).toContain('development operator token:');
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
