@@ -12,8 +12,5 @@ const stale =
 
 if (stale) {
   console.log('Installing dependencies (npm ci; the SQLite driver compiles natively, about a minute) …');
-  execSync('npm ci --include=dev --no-audit --no-fund', {
-    stdio: 'inherit',
-    env: { ...process.env, npm_config_production: 'false' },
-  });
+  execSync('npm ci --include=dev --no-audit --no-fund', { stdio: 'inherit' });
 }
