@@ -5,6 +5,7 @@ import { loadMasterKey } from '../config/master-key.js';
 import { optionsFromEnv } from '../config/env.js';
 import type { SvcOptions } from '../config/options.js';
 import { resolveConfig, type SvcConfig } from '../config/resolve.js';
+import { Antiforgery, deriveHostedKey } from '../hosted/antiforgery.js';
 import { HOUR_MS } from '../kernel/clock.js';
 import { SecretBox } from '../kernel/crypto.js';
 import { Discovery } from '../oauth/discovery/discovery.js';
@@ -51,7 +52,8 @@ export interface CreateSvcContext {
  */
 export async function createSvc(options: SvcOptions = {}, context: CreateSvcContext = {}): Promise<Svc> {
   const config = resolveConfig({ ...optionsFromEnv(context.env ?? process.env), ...options });
-  const secretBox = new SecretBox(loadMasterKey(config));
+  const masterKey = loadMasterKey(config);
+  const secretBox = new SecretBox(masterKey);
   const database = openDatabase(config.database);
   try {
     if (config.migrateOnStart) await migrateToLatest(database.db);
@@ -89,7 +91,21 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       onClientsChanged: () => discovery.invalidate(),
     });
-    const services: SvcServices = { admin, audit, securitySettings, signingKeys, tokens, discovery };
+    const antiforgery = new Antiforgery({
+      key: deriveHostedKey(masterKey, 'antiforgery'),
+      clock,
+      ids,
+      publicOrigin: config.publicOrigin,
+    });
+    const services: SvcServices = {
+      admin,
+      audit,
+      securitySettings,
+      signingKeys,
+      tokens,
+      discovery,
+      antiforgery,
+    };
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;
     const plugin = svcHttpPlugin(config, services);

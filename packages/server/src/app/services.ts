@@ -1,4 +1,5 @@
 import type { createAuditLog } from '../audit/audit-service.js';
+import type { Antiforgery } from '../hosted/antiforgery.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -13,4 +14,6 @@ export interface SvcServices {
   readonly signingKeys: SigningKeys;
   readonly tokens: TokenService;
   readonly discovery: Discovery;
+  /** Checks hosted form posts (double-submit, keyed by the master key, so valid on every node). */
+  readonly antiforgery: Antiforgery;
 }

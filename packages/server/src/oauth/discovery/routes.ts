@@ -1,3 +1,4 @@
+import { ifNoneMatchHits } from '../../http/conditional.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import { oauthErrorHandler } from '../../http/oauth-error-handler.js';
@@ -8,17 +9,6 @@ export interface DiscoveryRoutesDeps {
   readonly keys: SigningKeys;
   /** OpenID provider mode and PublishDiscoveryDocument both on. */
   readonly publishOpenIdConfiguration: boolean;
-}
-
-/**
- * RFC 9110 §13.1.2: If-None-Match is `*` or a comma-separated list of entity tags, compared weakly (a
- * `W/` prefix does not matter). A cache revalidating with several stored tags, or with `*`, must get the
- * 304 too, not only a client that echoes the single current tag.
- */
-function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
 function sendCached(

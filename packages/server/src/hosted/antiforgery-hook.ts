@@ -1,0 +1,66 @@
+import { ANTIFORGERY_FIELD, type Antiforgery } from './antiforgery.js';
+import {
+  readAntiforgeryCookie,
+  setAntiforgeryCookie,
+  type CookieReply,
+  type CookieRequest,
+  type CookieSite,
+} from './cookies.js';
+import { HostedAntiforgeryError } from './errors.js';
+
+/**
+ * The part of a request the check reads. Fastify's request (with @fastify/cookie and a parsed form body)
+ * fits; the structural type keeps this module free of Fastify (layering rule 1).
+ */
+export interface AntiforgeryRequest extends CookieRequest {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: unknown;
+}
+
+/** Methods that never change state and therefore need no token. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  // A repeated Origin header is not one origin: keep it as a value that matches nothing.
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function formField(body: unknown, name: string): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  return Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/**
+ * A hook that refuses any unsafe-method request without a valid antiforgery cookie, form field and
+ * origin, by throwing HostedAntiforgeryError (400, rendered by the hosted error handler). Register it as
+ * `preValidation` (the form body is parsed by then, and nothing of the route has run), so that SPEC.md's
+ * "return 400 before any processing" holds; GET, HEAD and OPTIONS pass untouched.
+ */
+export function requireAntiforgery(antiforgery: Antiforgery): (request: AntiforgeryRequest) => Promise<void> {
+  return async (request) => {
+    if (SAFE_METHODS.has(request.method.toUpperCase())) return;
+    const verdict = antiforgery.verify({
+      cookieId: readAntiforgeryCookie(request),
+      token: formField(request.body, ANTIFORGERY_FIELD),
+      origin: singleHeader(request.headers.origin),
+      referer: singleHeader(request.headers.referer),
+    });
+    if (!verdict.ok) throw new HostedAntiforgeryError(verdict.reason);
+  };
+}
+
+/**
+ * For a GET page with a form: reuses or sets the browser's antiforgery cookie and returns the token to
+ * put in the form's `_csrf` field (see `hiddenFormFields`).
+ */
+export function issueAntiforgeryToken(
+  antiforgery: Antiforgery,
+  site: CookieSite,
+  request: CookieRequest,
+  reply: CookieReply,
+): string {
+  const issued = antiforgery.issue(readAntiforgeryCookie(request));
+  if (issued.newCookie) setAntiforgeryCookie(reply, site, issued.cookieId);
+  return issued.token;
+}

@@ -1,0 +1,60 @@
+import { ANTIFORGERY_FIELD } from './antiforgery.js';
+import { html, type SafeHtml } from './html.js';
+
+/**
+ * Form field names of the hosted posts (SPEC.md: "Form field names of the hosted posts: not shown").
+ * snake_case like the OAuth parameters the same pages carry along.
+ */
+export const HOSTED_FIELDS = Object.freeze({
+  antiforgery: ANTIFORGERY_FIELD,
+  requestId: 'request_id',
+  email: 'email',
+  password: 'password',
+  organizationId: 'organization_id',
+});
+
+/** What every hosted form needs: where to post and the two hidden fields. */
+export interface HostedFormContext {
+  /** The auth base path (for example `/svc/auth`): form actions and links are built under it. */
+  readonly authBase: string;
+  /** From `issueAntiforgeryToken()` on the GET that renders the form. */
+  readonly antiforgeryToken: string;
+  /** The authorization request the page belongs to. */
+  readonly requestId: string;
+  /** Further hidden fields a flow needs to carry (name → value); escaped like everything else. */
+  readonly hidden?: Readonly<Record<string, string>>;
+}
+
+/** The hidden fields of a hosted form: the antiforgery token, the request id and any extras. */
+export function hiddenFormFields(context: HostedFormContext): SafeHtml {
+  const extras = Object.entries(context.hidden ?? {}).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+  );
+  return html`<input type="hidden" name="${HOSTED_FIELDS.antiforgery}" value="${context.antiforgeryToken}" />
+    <input type="hidden" name="${HOSTED_FIELDS.requestId}" value="${context.requestId}" />${extras}`;
+}
+
+/** An inline error above a form, announced by screen readers; nothing when there is no error. */
+export function formError(message: string | undefined): SafeHtml {
+  return html`${message !== undefined && html`<p class="error" id="form-error" role="alert">${message}</p>`}`;
+}
+
+/** Attributes that tie an invalid field to the inline error. */
+export function invalidAttributes(message: string | undefined): SafeHtml {
+  return html`${message !== undefined && html` aria-invalid="true" aria-describedby="form-error"`}`;
+}
+
+/** The sign-in page of a request: the identify step, where "Use a different account" leads. */
+export function loginHref(authBase: string, requestId: string): string {
+  return `${authBase}/login?${new URLSearchParams({ [HOSTED_FIELDS.requestId]: requestId }).toString()}`;
+}
+
+/** Copy for inline errors that the sign-in routes show, in one place so that pages and tests agree. */
+export const HOSTED_MESSAGES = Object.freeze({
+  invalidCredentials: 'Email or password is incorrect.',
+  emailRequired: 'Enter your email address.',
+  emailInvalid: 'Enter an email address in the format name@example.com.',
+  passwordRequired: 'Enter your password.',
+  organizationRequired: 'Choose an organization to continue.',
+  accountUnavailable: 'This account cannot sign in here. Contact your administrator.',
+});

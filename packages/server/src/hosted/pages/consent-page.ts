@@ -1,0 +1,61 @@
+import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
+import { html } from '../html.js';
+import { renderLayout } from '../layout.js';
+import { describeScopes } from './scope-descriptions.js';
+
+export interface ConsentPageInput extends HostedFormContext {
+  readonly clientName: string;
+  /** The scopes the client asks for (after intersection with its allow-list). */
+  readonly scopes: readonly string[];
+  /** Who is signed in, so that a shared computer does not grant someone else's account. */
+  readonly userEmail?: string;
+  readonly organizationName?: string;
+  /** Descriptions that win over the standard ones (for example operator-managed display names). */
+  readonly scopeDescriptions?: Readonly<Record<string, string>>;
+  readonly error?: string;
+}
+
+/**
+ * Consent: the client, the signed-in account and the requested scopes in words (openid, profile, email,
+ * offline_access) or by raw name. One form posts to /consent/approve; the Deny button posts the same
+ * fields to /consent/deny through `formaction` (HTML, no JavaScript). Approve comes first, so Enter in
+ * the form approves only what is listed on screen.
+ */
+export function renderConsentPage(input: ConsentPageInput): string {
+  const scopes = describeScopes(input.scopes, input.scopeDescriptions);
+  const account =
+    input.userEmail === undefined
+      ? html``
+      : html`<p class="lead">
+          Signed in as
+          <strong>${input.userEmail}</strong
+          >${input.organizationName !== undefined && html` in <strong>${input.organizationName}</strong>`}
+        </p>`;
+  const list =
+    scopes.length === 0
+      ? html`<p class="muted">${input.clientName} is not asking for access to any of your information.</p>`
+      : html`<p><strong>${input.clientName}</strong> is asking to:</p>
+          <ul class="scopes">
+            ${scopes.map(({ scope, description }) =>
+              description === undefined
+                ? html`<li><span class="scope-name">${scope}</span></li> `
+                : html`<li>${description}</li> `,
+            )}
+          </ul>`;
+  const body = html`${account} ${list}
+    <form method="post" action="${input.authBase}/consent/approve">
+      ${hiddenFormFields(input)} ${formError(input.error)}
+      <div class="actions">
+        <button class="button button-primary" type="submit">Approve</button>
+        <button class="button button-secondary" type="submit" formaction="${input.authBase}/consent/deny">
+          Deny
+        </button>
+      </div>
+    </form>`;
+  return renderLayout({
+    authBase: input.authBase,
+    title: 'Allow access',
+    heading: `Allow ${input.clientName} to access your account?`,
+    body,
+  });
+}

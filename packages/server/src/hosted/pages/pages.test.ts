@@ -1,0 +1,301 @@
+import { describe, expect, it } from 'vitest';
+import { HOSTED_MESSAGES } from '../form.js';
+import { STYLESHEET_PATH } from '../styles.js';
+import { renderConsentPage } from './consent-page.js';
+import { isSafeBackHref, renderErrorPage } from './error-page.js';
+import { renderIdentifyPage } from './identify-page.js';
+import { renderLoggedOutPage } from './logged-out-page.js';
+import { renderPasswordPage } from './password-page.js';
+import { renderSelectOrganizationPage } from './select-organization-page.js';
+
+const VOID = new Set(['meta', 'link', 'input', 'br', 'hr', 'img']);
+const TAG = /^<(\/?)([a-z][a-z0-9]*)((?:\s+[a-z][a-z0-9-]*(?:="[^"<>]*")?)*)\s*(\/?)>/;
+const ATTRIBUTE = /\s+([a-z][a-z0-9-]*)(?:="([^"]*)")?/g;
+const ENTITY = /^&(?:amp|lt|gt|quot|#39|#96);/;
+
+interface Element {
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+/**
+ * A strict checker for the markup the renderers write: a doctype, then only well-formed tags with
+ * double-quoted attributes, balanced nesting, known entities, no stray `<` or `>` in text and unique ids.
+ * Returns the elements in document order for further assertions.
+ */
+function parseWellFormed(page: string): Element[] {
+  expect(page.startsWith('<!doctype html>\n')).toBe(true);
+  let rest = page.slice('<!doctype html>'.length);
+  const stack: string[] = [];
+  const elements: Element[] = [];
+  const ids = new Set<string>();
+  while (rest.length > 0) {
+    if (rest.startsWith('<')) {
+      const match = TAG.exec(rest);
+      if (match === null) throw new Error(`Malformed tag at: ${rest.slice(0, 60)}`);
+      const [whole, closing, name = '', attributeText = '', selfClosing] = match;
+      if (selfClosing === '/') expect(VOID.has(name), `<${name} /> is not a void element`).toBe(true);
+      if (closing === '/') {
+        expect(stack.pop(), `closing </${name}>`).toBe(name);
+      } else {
+        const attributes: Record<string, string> = {};
+        for (const [, key = '', value = ''] of attributeText.matchAll(ATTRIBUTE)) {
+          expect(Object.hasOwn(attributes, key), `duplicate attribute ${key} on <${name}>`).toBe(false);
+          for (const amp of value.matchAll(/&/g)) expect(value.slice(amp.index)).toMatch(ENTITY);
+          attributes[key] = value;
+        }
+        if (attributes.id !== undefined) {
+          expect(ids.has(attributes.id), `duplicate id ${attributes.id}`).toBe(false);
+          ids.add(attributes.id);
+        }
+        elements.push({ name, attributes });
+        if (!VOID.has(name)) stack.push(name);
+      }
+      rest = rest.slice(whole.length);
+    } else {
+      const end = rest.indexOf('<');
+      const text = end === -1 ? rest : rest.slice(0, end);
+      expect(text, 'text').not.toContain('>');
+      for (const amp of text.matchAll(/&/g)) expect(text.slice(amp.index)).toMatch(ENTITY);
+      rest = end === -1 ? '' : rest.slice(end);
+    }
+  }
+  expect(stack, 'unclosed elements').toEqual([]);
+  return elements;
+}
+
+/** Whitespace-insensitive markup: runs of whitespace become one space, none before `>` or `/>`. */
+const squash = (markup: string) => markup.replace(/\s+/g, ' ').replace(/ (\/?>)/g, '$1');
+
+/** The text a browser shows (tags dropped, entities decoded, whitespace collapsed). */
+const visibleText = (markup: string) =>
+  decode(markup.replace(/<\/?(?:strong|span|a|b)\b[^>]*>/g, '').replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+
+const decode = (value: string) =>
+  value
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&#96;', '`')
+    .replaceAll('&amp;', '&');
+
+const XSS = `"'><script>alert(1)</script>&\``;
+const XSS_ESCAPED = '&quot;&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#96;';
+const AUTH_BASE = '/svc/auth';
+const FORM = { authBase: AUTH_BASE, antiforgeryToken: '1767268800000.tok_en-1', requestId: `req_${XSS}` };
+
+function find(elements: Element[], predicate: (e: Element) => boolean): Element {
+  const found = elements.find(predicate);
+  expect(found).toBeDefined();
+  return found as Element;
+}
+
+function hidden(elements: Element[], name: string): string | undefined {
+  return elements.find(
+    (e) => e.name === 'input' && e.attributes.type === 'hidden' && e.attributes.name === name,
+  )?.attributes.value;
+}
+
+/** What every hosted page has: layout, brand, title, stylesheet, no script and no raw user data. */
+function expectPage(page: string, title: string): Element[] {
+  const elements = parseWellFormed(page);
+  const flat = squash(page);
+  expect(find(elements, (e) => e.name === 'html').attributes).toEqual({ lang: 'en' });
+  expect(elements).toContainEqual({ name: 'meta', attributes: { charset: 'utf-8' } });
+  expect(elements).toContainEqual({
+    name: 'meta',
+    attributes: { name: 'viewport', content: 'width=device-width, initial-scale=1' },
+  });
+  expect(/<title>(.*?)<\/title>/.exec(flat)?.[1]).toBe(`${title} · Svc`);
+  expect(flat).toContain('<p class="brand">Svc</p>');
+  expect(elements).toContainEqual({
+    name: 'link',
+    attributes: { rel: 'stylesheet', href: `${AUTH_BASE}${STYLESHEET_PATH}` },
+  });
+  expect(elements.filter((e) => e.name === 'h1')).toHaveLength(1);
+  expect(page).not.toContain('<script');
+  expect(page).not.toContain('style=');
+  return elements;
+}
+
+/** A form's action, method and hidden fields (decoded). */
+function expectForm(elements: Element[], action: string) {
+  expect(elements).toContainEqual({ name: 'form', attributes: { method: 'post', action } });
+  expect(hidden(elements, '_csrf')).toBe(FORM.antiforgeryToken);
+  expect(decode(hidden(elements, 'request_id') ?? '')).toBe(FORM.requestId);
+}
+
+describe('hosted page renderers', () => {
+  it('identify step: email prefilled from login_hint, client named, inline error tied to the field', () => {
+    const page = renderIdentifyPage({
+      ...FORM,
+      email: XSS,
+      clientName: XSS,
+      error: HOSTED_MESSAGES.emailInvalid,
+    });
+    const elements = expectPage(page, 'Sign in');
+    expectForm(elements, `${AUTH_BASE}/login/identify`);
+    const email = find(elements, (e) => e.attributes.id === 'email');
+    expect(email.attributes).toMatchObject({
+      name: 'email',
+      type: 'email',
+      autocomplete: 'username',
+      required: '',
+      'aria-invalid': 'true',
+      'aria-describedby': 'form-error',
+    });
+    expect(decode(email.attributes.value ?? '')).toBe(XSS);
+    expect(find(elements, (e) => e.name === 'label').attributes).toEqual({ for: 'email' });
+    expect(squash(page)).toContain(
+      `<p class="error" id="form-error" role="alert">${HOSTED_MESSAGES.emailInvalid}</p>`,
+    );
+    expect(squash(page)).toContain(`to continue to <strong>${XSS_ESCAPED}</strong>`);
+    expect(visibleText(page)).toContain('Email Continue');
+  });
+
+  it('identify step without hint, client or error has an empty field and no error', () => {
+    const page = renderIdentifyPage(FORM);
+    const elements = expectPage(page, 'Sign in');
+    expect(find(elements, (e) => e.attributes.id === 'email').attributes.value).toBe('');
+    expect(page).not.toContain('role="alert"');
+    expect(page).not.toContain('aria-invalid');
+    expect(page).not.toContain('continue to');
+  });
+
+  it('password step: email read-only and posted again, "Use a different account" back to this request', () => {
+    const page = renderPasswordPage({ ...FORM, email: XSS, error: HOSTED_MESSAGES.invalidCredentials });
+    const elements = expectPage(page, 'Sign in');
+    expect(visibleText(page)).toContain('Enter your password');
+    expectForm(elements, `${AUTH_BASE}/login/password`);
+    const email = find(elements, (e) => e.attributes.id === 'email');
+    expect(email.attributes).toMatchObject({ name: 'email', readonly: '' });
+    expect(decode(email.attributes.value ?? '')).toBe(XSS);
+    expect(find(elements, (e) => e.attributes.id === 'password').attributes).toMatchObject({
+      name: 'password',
+      type: 'password',
+      autocomplete: 'current-password',
+      'aria-invalid': 'true',
+    });
+    expect(visibleText(page)).toContain('Email or password is incorrect.');
+    const link = find(elements, (e) => e.name === 'a');
+    const href = new URL(decode(link.attributes.href ?? ''), 'http://localhost');
+    expect(href.pathname).toBe(`${AUTH_BASE}/login`);
+    expect(href.searchParams.get('request_id')).toBe(FORM.requestId);
+    expect(visibleText(page)).toContain('Sign in Use a different account');
+  });
+
+  it('select organization: one submit button per organization carrying its id', () => {
+    const organizations = [
+      { id: 'org_1', name: XSS, slug: 'acme', role: 'admin' },
+      { id: `org_${XSS}`, name: 'Globex' },
+    ];
+    const page = renderSelectOrganizationPage({ ...FORM, organizations, clientName: 'Todo app' });
+    const elements = expectPage(page, 'Choose an organization');
+    expectForm(elements, `${AUTH_BASE}/login/select-organization`);
+    const buttons = elements.filter((e) => e.name === 'button');
+    expect(
+      buttons.map((b) => [b.attributes.type, b.attributes.name, decode(b.attributes.value ?? '')]),
+    ).toEqual([
+      ['submit', 'organization_id', 'org_1'],
+      ['submit', 'organization_id', `org_${XSS}`],
+    ]);
+    const flat = squash(page);
+    expect(flat).toContain(
+      `<span class="choice-name">${XSS_ESCAPED}</span><span class="choice-meta">acme · admin</span>`,
+    );
+    expect(flat).toMatch(/<span class="choice-name">Globex<\/span>\s*<\/button>/);
+    expect(visibleText(page)).toContain('Choose the organization to use with Todo app.');
+    const withoutClient = renderSelectOrganizationPage({ ...FORM, organizations });
+    expectPage(withoutClient, 'Choose an organization');
+    expect(visibleText(withoutClient)).toContain('more than one organization. Choose one to continue.');
+  });
+
+  it('consent: client, account and scopes in words or raw names, Approve and Deny', () => {
+    const page = renderConsentPage({
+      ...FORM,
+      clientName: XSS,
+      userEmail: 'ada@example.com',
+      organizationName: 'Acme',
+      scopes: ['openid', 'profile', 'email', 'offline_access', 'read:todos', 'profile', XSS],
+    });
+    const elements = expectPage(page, 'Allow access');
+    expectForm(elements, `${AUTH_BASE}/consent/approve`);
+    const flat = squash(page);
+    expect(flat).toContain(`<h1 id="page-title">Allow ${XSS_ESCAPED} to access your account?</h1>`);
+    expect(visibleText(page)).toContain('Signed in as ada@example.com in Acme');
+    const items = [...flat.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]);
+    expect(items).toEqual([
+      'Confirm who you are when you sign in',
+      'See your name and username',
+      'See your email address',
+      'Keep access while you are not using it',
+      '<span class="scope-name">read:todos</span>',
+      `<span class="scope-name">${XSS_ESCAPED}</span>`,
+    ]);
+    const buttons = elements.filter((e) => e.name === 'button');
+    expect(buttons.map((b) => b.attributes)).toEqual([
+      { class: 'button button-primary', type: 'submit' },
+      { class: 'button button-secondary', type: 'submit', formaction: `${AUTH_BASE}/consent/deny` },
+    ]);
+    expect(visibleText(page)).toMatch(/Approve Deny$/);
+  });
+
+  it('consent: operator display names win, and an empty list says so', () => {
+    const named = renderConsentPage({
+      ...FORM,
+      clientName: 'Todo app',
+      scopes: ['read:todos', 'email'],
+      scopeDescriptions: { 'read:todos': 'Read your <todos>' },
+    });
+    expectPage(named, 'Allow access');
+    expect(squash(named)).toContain('<li>Read your &lt;todos&gt;</li>');
+    const empty = renderConsentPage({ ...FORM, clientName: 'Todo app', scopes: [] });
+    expectPage(empty, 'Allow access');
+    expect(empty).not.toContain('<ul class="scopes">');
+    expect(visibleText(empty)).toContain('Todo app is not asking for access to any of your information.');
+  });
+
+  it('logged-out page', () => {
+    const page = renderLoggedOutPage({ authBase: AUTH_BASE });
+    expectPage(page, 'Signed out');
+    expect(visibleText(page)).toContain('You are signed out');
+    expect(page).not.toContain('<form');
+  });
+
+  it('error page: title and message escaped, a back link only when it stays on this origin', () => {
+    const page = renderErrorPage({
+      authBase: AUTH_BASE,
+      title: XSS,
+      message: XSS,
+      backHref: '/svc/auth/login?a=1&b=2',
+    });
+    const elements = expectPage(page, XSS_ESCAPED);
+    expect(find(elements, (e) => e.name === 'a').attributes.href).toBe('/svc/auth/login?a=1&amp;b=2');
+    expect(visibleText(page)).toContain(`${XSS} ${XSS} Go back`);
+    for (const unsafe of [
+      '//evil.example/x',
+      '/\\evil.example',
+      'https://evil.example',
+      'javascript:alert(1)',
+      '/a\nb',
+      'x',
+    ]) {
+      expect(isSafeBackHref(unsafe), unsafe).toBe(false);
+      expect(
+        renderErrorPage({ authBase: AUTH_BASE, title: 'T', message: 'M', backHref: unsafe }),
+      ).not.toContain('<a ');
+    }
+    expect(renderErrorPage({ authBase: AUTH_BASE, title: 'T', message: 'M' })).not.toContain('<a ');
+  });
+
+  it('the checker itself rejects broken markup', () => {
+    expect(() => parseWellFormed('<!doctype html>\n<p><b></p></b>')).toThrow();
+    expect(() => parseWellFormed('<!doctype html>\n<p>a > b</p>')).toThrow();
+    expect(() => parseWellFormed('<!doctype html>\n<p title=x>a</p>')).toThrow();
+    expect(() => parseWellFormed('<!doctype html>\n<p>&nbsp</p>')).toThrow();
+    expect(() => parseWellFormed('<!doctype html>\n<div />')).toThrow();
+  });
+});

@@ -1,0 +1,92 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import { ifNoneMatchHits } from '../http/conditional.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Antiforgery } from './antiforgery.js';
+import { requireAntiforgery } from './antiforgery-hook.js';
+import { errorPageContent } from './error-content.js';
+import { HostedAntiforgeryError } from './errors.js';
+import { renderErrorPage } from './pages/error-page.js';
+import { renderLoggedOutPage } from './pages/logged-out-page.js';
+import { sendPage } from './reply.js';
+import { HOSTED_SECURITY_HEADERS } from './security-headers.js';
+import { HOSTED_CSS, HOSTED_CSS_HASH, STYLESHEET_PATH } from './styles.js';
+
+export interface HostedRoutesDeps {
+  /**
+   * The absolute auth base path the plugin is mounted at (for example `/svc/auth`): form actions, links,
+   * the stylesheet and the cookies' Path are built from it.
+   */
+  readonly authBase: string;
+  /** Checks every hosted POST (and issues tokens for the GET pages). */
+  readonly antiforgery: Antiforgery;
+  /**
+   * Route plugins of the sign-in flow, registered inside this plugin so that they inherit its form
+   * parser, cookies, security headers, antiforgery check and error page.
+   */
+  readonly routes?: readonly FastifyPluginAsync[];
+}
+
+const STYLESHEET_ETAG = `"${HOSTED_CSS_HASH}"`;
+
+/**
+ * The hosted error mapper: renders the error page with the right status, never internals. Antiforgery
+ * refusals are logged at info with their reason (the page says the same for every reason); unexpected
+ * errors once at error with the request id.
+ */
+export function hostedErrorHandler(
+  authBase: string,
+): (error: unknown, request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  return (error, request, reply) => {
+    const content = errorPageContent(error);
+    if (error instanceof HostedAntiforgeryError) {
+      request.log.info(
+        { reason: error.reason, reqId: request.id },
+        'hosted form refused by the antiforgery check',
+      );
+    } else if (content.status >= 500) {
+      request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    }
+    for (const [name, value] of Object.entries(HOSTED_SECURITY_HEADERS)) reply.header(name, value);
+    return sendPage(reply, renderErrorPage({ authBase, ...content }), content.status);
+  };
+}
+
+/**
+ * The hosted pages as one encapsulated plugin, mounted by the lead at the auth base. It brings its own
+ * form parser and cookie support (only when the parent scope has none, so a host that registered them
+ * already keeps working), sets the security headers on every response, refuses any POST without a valid
+ * antiforgery token before the route runs (SPEC.md "Hosted pages": "400 before any processing"), and
+ * renders errors as the hosted error page.
+ *
+ * Routes today: the stylesheet and GET /logged-out. The sign-in routes (/login, /login/identify,
+ * /login/password, /login/select-organization, /consent/approve|deny, /logout) join through
+ * `deps.routes` once the sign-in engine exists, so that they inherit all of the above.
+ */
+export function hostedRoutes(deps: HostedRoutesDeps): FastifyPluginAsync {
+  return async (app) => {
+    if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(fastifyFormbody);
+    if (!app.hasReplyDecorator('setCookie')) await app.register(fastifyCookie);
+    app.setErrorHandler(hostedErrorHandler(deps.authBase));
+    app.addHook('onRequest', async (_request, reply) => {
+      for (const [name, value] of Object.entries(HOSTED_SECURITY_HEADERS)) reply.header(name, value);
+    });
+    // preValidation: after the body is parsed, before any schema or handler of the route.
+    app.addHook('preValidation', requireAntiforgery(deps.antiforgery));
+
+    app.get(STYLESHEET_PATH, async (request, reply) => {
+      // The path carries the content hash, so the file never changes under it: cache it for a year.
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('etag', STYLESHEET_ETAG)
+        .header('content-type', 'text/css; charset=utf-8');
+      if (ifNoneMatchHits(request.headers['if-none-match'], STYLESHEET_ETAG)) return reply.code(304).send();
+      return reply.send(HOSTED_CSS);
+    });
+
+    app.get('/logged-out', async (_request, reply) =>
+      sendPage(reply, renderLoggedOutPage({ authBase: deps.authBase })),
+    );
+    for (const routes of deps.routes ?? []) await app.register(routes);
+  };
+}

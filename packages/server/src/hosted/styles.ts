@@ -1,0 +1,160 @@
+import { sha256Hex } from '../kernel/crypto.js';
+
+/**
+ * The one stylesheet of the hosted pages. It is served from a path that carries its hash, so it can be
+ * cached for a year (`immutable`) and a new release can never be shown with an old stylesheet; the
+ * Content-Security-Policy then needs only `style-src 'self'` (no inline styles, no nonce).
+ *
+ * Design: the system font stack, one centered card, clear focus rings, inline error text, full-width
+ * buttons; light and dark follow `prefers-color-scheme`; on narrow screens the card fills the screen.
+ * Colour pairs meet WCAG AA contrast (4.5:1 for text) in both schemes.
+ */
+export const HOSTED_CSS = `:root {
+  color-scheme: light dark;
+  --bg: #f3f4f6;
+  --card: #ffffff;
+  --text: #1b1f24;
+  --muted: #57606a;
+  --border: #d0d7de;
+  --field: #ffffff;
+  --accent: #2f5bd3;
+  --accent-hover: #2549ad;
+  --accent-text: #ffffff;
+  --danger: #b42318;
+  --danger-bg: #fef3f2;
+  --focus: #2f5bd3;
+  --shadow: 0 1px 3px rgb(0 0 0 / 6%), 0 8px 24px rgb(0 0 0 / 6%);
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0f1115;
+    --card: #181b21;
+    --text: #e6e8eb;
+    --muted: #a3acb9;
+    --border: #353c47;
+    --field: #111318;
+    --accent: #7aa2ff;
+    --accent-hover: #9bb8ff;
+    --accent-text: #0b1020;
+    --danger: #ff8a80;
+    --danger-bg: #2a1614;
+    --focus: #9bb8ff;
+    --shadow: none;
+  }
+}
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+body {
+  margin: 0;
+  min-height: 100vh;
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  padding: 2rem 1rem;
+  background: var(--bg);
+  color: var(--text);
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", Arial, sans-serif;
+  font-size: 1rem;
+  line-height: 1.5;
+}
+.card {
+  width: 100%;
+  max-width: 26rem;
+  padding: 2rem;
+  background: var(--card);
+  border: 1px solid var(--border);
+  border-radius: 12px;
+  box-shadow: var(--shadow);
+}
+.brand { margin: 0 0 1.5rem; font-size: 1.125rem; font-weight: 700; letter-spacing: 0.02em; }
+h1 { margin: 0 0 0.5rem; font-size: 1.5rem; line-height: 1.25; }
+.lead { margin: 0 0 1.5rem; color: var(--muted); }
+.lead strong { color: var(--text); }
+p { margin: 0 0 1rem; }
+a { color: var(--accent); text-underline-offset: 0.15em; }
+a:hover { text-decoration-thickness: 2px; }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+form { margin: 0; }
+.field { margin: 0 0 1rem; }
+label { display: block; margin: 0 0 0.375rem; font-size: 0.9375rem; font-weight: 600; }
+input[type="email"], input[type="password"], input[type="text"] {
+  display: block;
+  width: 100%;
+  padding: 0.625rem 0.75rem;
+  font: inherit;
+  color: var(--text);
+  background: var(--field);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+}
+input[readonly] { background: transparent; color: var(--muted); }
+input[aria-invalid="true"] { border-color: var(--danger); }
+input:focus-visible { outline-offset: 0; border-color: var(--focus); }
+.error {
+  margin: 0 0 1rem;
+  padding: 0.625rem 0.75rem;
+  color: var(--danger);
+  background: var(--danger-bg);
+  border-left: 4px solid var(--danger);
+  border-radius: 6px;
+  font-weight: 500;
+}
+.button {
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  width: 100%;
+  min-height: 2.75rem;
+  padding: 0.625rem 1rem;
+  font: inherit;
+  font-weight: 600;
+  text-decoration: none;
+  border: 1px solid transparent;
+  border-radius: 8px;
+  cursor: pointer;
+}
+.button-primary { color: var(--accent-text); background: var(--accent); }
+.button-primary:hover { background: var(--accent-hover); }
+.button-secondary { color: var(--text); background: transparent; border-color: var(--border); }
+.button-secondary:hover { background: var(--bg); }
+.actions { display: flex; gap: 0.75rem; margin-top: 1.5rem; }
+.actions > * { flex: 1 1 0; }
+.alt { margin: 1.25rem 0 0; font-size: 0.9375rem; text-align: center; }
+.choices { display: grid; gap: 0.5rem; margin: 0; padding: 0; list-style: none; }
+.choice {
+  display: flex;
+  flex-direction: column;
+  align-items: flex-start;
+  width: 100%;
+  padding: 0.75rem 1rem;
+  font: inherit;
+  text-align: left;
+  color: var(--text);
+  background: var(--field);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+  cursor: pointer;
+}
+.choice:hover { border-color: var(--accent); }
+.choice-name { font-weight: 600; overflow-wrap: anywhere; }
+.choice-meta { font-size: 0.875rem; color: var(--muted); }
+.scopes { margin: 0 0 1rem; padding: 0; list-style: none; border: 1px solid var(--border); border-radius: 8px; }
+.scopes li { padding: 0.625rem 0.875rem; border-top: 1px solid var(--border); overflow-wrap: anywhere; }
+.scopes li:first-child { border-top: 0; }
+.scope-name { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.875rem; }
+.muted { color: var(--muted); font-size: 0.9375rem; }
+@media (max-width: 30rem) {
+  body { align-items: stretch; padding: 0; }
+  .card { min-height: 100vh; padding: 1.5rem 1.25rem; border: 0; border-radius: 0; box-shadow: none; }
+  .actions { flex-direction: column; }
+}
+@media (forced-colors: active) {
+  .button, .choice { border-color: ButtonText; }
+}
+`;
+
+/** First 16 hex digits of the stylesheet's SHA-256: names the cached file and is its ETag. */
+export const HOSTED_CSS_HASH = sha256Hex(HOSTED_CSS).slice(0, 16);
+
+/** The stylesheet's path relative to the auth base; a changed stylesheet gets a new path. */
+export const STYLESHEET_PATH = `/assets/svc-${HOSTED_CSS_HASH}.css`;
