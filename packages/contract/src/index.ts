@@ -2,3 +2,4 @@ export * from './paging.js';
 export * from './audit.js';
 export * from './headless.js';
 export * from './admin.js';
+export * from './auth.js';

@@ -5,6 +5,7 @@
 export { createSvc, type Svc, type CreateSvcContext } from './app/create-svc.js';
 export type { SvcServices } from './app/services.js';
 export { SvcAdminService } from './app/facades/svc-admin-service.js';
+export { SvcAuthService, type SvcAuthCallContext } from './app/facades/svc-auth-service.js';
 export type { SvcOptions, OpenIdOptions, SecurityDefaultsOptions } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';

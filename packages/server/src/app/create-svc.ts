@@ -21,6 +21,7 @@ import { buildStandaloneApp, svcHttpPlugin } from './http.js';
 import { seedDemo, type DemoSeed } from './seed-demo.js';
 import type { SvcServices } from './services.js';
 import { wireAdmin } from './wire-admin.js';
+import { wireAuth } from './wire-auth.js';
 
 /** How often a node checks whether the signing key is due for rotation or cleanup. */
 const KEY_MAINTENANCE_INTERVAL_MS = HOUR_MS;
@@ -91,6 +92,16 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       onClientsChanged: () => discovery.invalidate(),
     });
+    const { auth, engine: authEngine } = wireAuth({
+      db,
+      clock,
+      ids,
+      audit,
+      securitySettings,
+      tokens,
+      config,
+      admin,
+    });
     const antiforgery = new Antiforgery({
       key: deriveHostedKey(masterKey, 'antiforgery'),
       clock,
@@ -98,6 +109,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       publicOrigin: config.publicOrigin,
     });
     const services: SvcServices = {
+      auth,
+      authEngine,
       admin,
       audit,
       securitySettings,

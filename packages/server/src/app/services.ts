@@ -5,10 +5,15 @@ import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import type { SvcAdminService } from './facades/svc-admin-service.js';
+import type { SvcAuthService } from './facades/svc-auth-service.js';
+import type { AuthEngine } from './wire-auth.js';
 
 /** The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these. */
 export interface SvcServices {
   readonly admin: SvcAdminService;
+  readonly auth: SvcAuthService;
+  /** The sign-in and token engine under the HTTP adapters (not a public API). */
+  readonly authEngine: AuthEngine;
   readonly audit: ReturnType<typeof createAuditLog>;
   readonly securitySettings: SecuritySettingsService;
   readonly signingKeys: SigningKeys;

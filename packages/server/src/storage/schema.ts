@@ -92,6 +92,98 @@ export interface AuditEventsTable {
   dataJson: string;
 }
 
+/** A token session: the refresh-token family of one sign-in of one user at one client (0002). */
+export interface SessionsTable {
+  id: string;
+  userId: string;
+  /** The OAuth client_id string (not the clients row id). */
+  clientId: string;
+  organizationId: string | null;
+  /** JSON list of the granted scopes; NULL for a session created before scopes were recorded. */
+  grantedScopesJson: string | null;
+  /** The RFC 8707 resource the family is bound to (the access tokens' aud); NULL = the client's audience. */
+  resource: string | null;
+  amrJson: string;
+  /** When the user originally authenticated (epoch ms). */
+  authTime: number;
+  userAgent: string | null;
+  ipAddress: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+  idleExpiresAt: number;
+  absoluteExpiresAt: number;
+  revokedAt: number | null;
+  revokedReason: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  sessionId: string;
+  /** SHA-256 hex of the token; the token itself is never stored. */
+  tokenHash: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface AuthorizationCodesTable {
+  /** SHA-256 hex of the code. */
+  codeHash: string;
+  clientId: string;
+  userId: string;
+  organizationId: string | null;
+  redirectUri: string;
+  /** The S256 challenge; NULL when the code is not PKCE-bound. */
+  codeChallenge: string | null;
+  scopeJson: string;
+  resource: string | null;
+  nonce: string | null;
+  authTime: number;
+  amrJson: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+  /** The session its redemption created, so that a replay can revoke it. */
+  sessionId: string | null;
+}
+
+export interface PendingAuthTokensTable {
+  tokenHash: string;
+  /** 'organization_selection' now; the MFA issue adds its own purposes. */
+  purpose: string;
+  userId: string;
+  clientId: string;
+  /** The sign-in context needed to continue (flow, amr, auth time, the caller's resume data). */
+  contextJson: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+/** The issuer session behind the hosted pages' session cookie. */
+export interface BrowserSessionsTable {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  amrJson: string;
+  authTime: number;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+/** A user's consent to a client's scopes; at most one active (unrevoked) grant per user and client. */
+export interface ConsentGrantsTable {
+  id: string;
+  userId: string;
+  clientId: string;
+  scopesJson: string;
+  grantedAt: number;
+  updatedAt: number;
+  revokedAt: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -100,4 +192,10 @@ export interface Database {
   securitySettings: SecuritySettingsTable;
   signingKeys: SigningKeysTable;
   auditEvents: AuditEventsTable;
+  sessions: SessionsTable;
+  refreshTokens: RefreshTokensTable;
+  authorizationCodes: AuthorizationCodesTable;
+  pendingAuthTokens: PendingAuthTokensTable;
+  browserSessions: BrowserSessionsTable;
+  consentGrants: ConsentGrantsTable;
 }

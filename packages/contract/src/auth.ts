@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { emailSchema, svcOrganizationOptionSchema } from './admin.js';
+
+/**
+ * Direct JSON helper records (SPEC.md "Request records", "Token response", "Login result"), camelCase on
+ * the wire (DECISIONS.md "Wire format"). The in-process SvcAuthService validates its arguments with the
+ * same schemas, so both kinds of caller meet the same rules. Objects are not strict: unknown keys are
+ * ignored; a missing field or a wrong type is a 400 naming the field.
+ */
+
+// Unicode category Cc: C0 and C1 controls and DEL (NUL included; PostgreSQL cannot store it).
+const CONTROL_CHARS = /\p{Cc}/u;
+
+/** A trimmed, single-line string of `min`..`max` characters. */
+function line(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((value) => !CONTROL_CHARS.test(value), { message: 'must not contain control characters' });
+}
+
+/** An opaque token Svc issued (refresh, pending, MFA): printable ASCII, at most 512 characters. */
+export const opaqueTokenSchema = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[\x21-\x7e]+$/, { message: 'must be a token issued by Svc' });
+
+/** A record id (`org_…`, `usr_…`, `cgr_…`). */
+const recordIdSchema = line(1, 200);
+
+/** An OAuth client_id: printable ASCII, at most 256 characters. */
+export const clientIdSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' });
+
+/** Not trimmed: every character of a password counts. */
+const passwordSchema = z.string().min(1).max(1024);
+
+/** Optional and nullable on the wire; null in the parsed output when omitted. */
+function nullable<T extends z.ZodType>(schema: T) {
+  return schema
+    .nullish()
+    .transform((value): z.output<T> | null => (value === undefined ? null : (value as z.output<T> | null)));
+}
+
+// ---- Requests -------------------------------------------------------------------------------------
+
+/** SvcPasswordLoginRequest: `organizationId`, when set, skips organization selection. */
+export const svcPasswordLoginRequestSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  clientId: nullable(clientIdSchema),
+  organizationId: nullable(recordIdSchema),
+});
+export type SvcPasswordLoginRequest = z.input<typeof svcPasswordLoginRequestSchema>;
+export type SvcPasswordLoginInput = z.output<typeof svcPasswordLoginRequestSchema>;
+
+/**
+ * SvcSignupRequest. SPEC.md: "OrganizationId must be null (a supplied value is rejected; self-service
+ * signup never joins an existing organization)". `organizationName`, when set, creates an organization
+ * with the new user as its owner. The password follows the rule of the operator API (8-1024 characters).
+ */
+export const svcSignupRequestSchema = z.object({
+  displayName: line(1, 200),
+  email: emailSchema,
+  password: z.string().min(8).max(1024),
+  organizationName: z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? null : value))
+    .pipe(line(1, 200).nullable())
+    .nullish()
+    .transform((value) => value ?? null),
+  clientId: nullable(clientIdSchema),
+  organizationId: z
+    .null({
+      error:
+        'must be null or omitted: self-service signup never joins an existing organization (use organizationName to create one)',
+    })
+    .optional()
+    .transform(() => null),
+});
+export type SvcSignupRequest = z.input<typeof svcSignupRequestSchema>;
+export type SvcSignupInput = z.output<typeof svcSignupRequestSchema>;
+
+/** SvcSelectOrganizationRequest: the pending token of organization_selection and the chosen organization. */
+export const svcSelectOrganizationRequestSchema = z.object({
+  pendingAuthToken: opaqueTokenSchema,
+  organizationId: recordIdSchema,
+});
+export type SvcSelectOrganizationRequest = z.input<typeof svcSelectOrganizationRequestSchema>;
+
+/** SvcRefreshRequest: `organizationId` switches the session's organization (an active membership). */
+export const svcRefreshRequestSchema = z.object({
+  refreshToken: opaqueTokenSchema,
+  organizationId: nullable(recordIdSchema),
+});
+export type SvcRefreshRequest = z.input<typeof svcRefreshRequestSchema>;
+
+/** POST /logout body: `{ refreshToken? }`; unknown or missing tokens are no-ops. */
+export const svcLogoutRequestSchema = z.object({
+  refreshToken: nullable(opaqueTokenSchema),
+});
+export type SvcLogoutRequest = z.input<typeof svcLogoutRequestSchema>;
+
+/**
+ * In-process LogoutAsync: a refresh token or a session id, at least one (SPEC.md "In-process operations").
+ * The HTTP route never passes a caller-supplied sessionId.
+ */
+export const svcLogoutOperationSchema = z
+  .object({
+    refreshToken: nullable(opaqueTokenSchema),
+    sessionId: nullable(recordIdSchema),
+  })
+  .refine((value) => value.refreshToken !== null || value.sessionId !== null, {
+    message: 'pass a refreshToken or a sessionId',
+  });
+export type SvcLogoutOperation = z.input<typeof svcLogoutOperationSchema>;
+
+/** POST /logout-all and POST /account/grants: `{ refreshToken }` proves the session. */
+export const svcRefreshTokenProofSchema = z.object({
+  refreshToken: opaqueTokenSchema,
+});
+export type SvcRefreshTokenProof = z.input<typeof svcRefreshTokenProofSchema>;
+
+/** POST /account/grants/revoke. */
+export const svcRevokeAccountGrantRequestSchema = z.object({
+  refreshToken: opaqueTokenSchema,
+  grantId: recordIdSchema,
+});
+export type SvcRevokeAccountGrantRequest = z.input<typeof svcRevokeAccountGrantRequestSchema>;
+
+// ---- Results --------------------------------------------------------------------------------------
+
+const timestamp = z.iso.datetime();
+
+/** SvcTokenResponse (in-process and direct JSON). ID tokens are not part of it. */
+export const svcTokenResponseSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  sessionId: z.string(),
+  clientId: z.string(),
+  organizationId: z.string().nullable(),
+  accessTokenExpiresAt: timestamp,
+  refreshTokenExpiresAt: timestamp,
+});
+export type SvcTokenResponse = z.output<typeof svcTokenResponseSchema>;
+
+/**
+ * SvcLoginResult, the login state machine record. Every key is always present: `tokens` only in the
+ * complete state, `pendingAuthToken` and `organizations` only in organization_selection, the MFA fields
+ * only in the mfa states (false / null otherwise).
+ */
+export const svcLoginResultSchema = z.object({
+  requiresOrganizationSelection: z.boolean(),
+  pendingAuthToken: z.string().nullable(),
+  organizations: z.array(svcOrganizationOptionSchema),
+  tokens: svcTokenResponseSchema.nullable(),
+  requiresMfa: z.boolean(),
+  mfaToken: z.string().nullable(),
+  requiresMfaEnrollment: z.boolean(),
+  mfaMethods: z.array(z.string()).nullable(),
+});
+export type SvcLoginResult = z.output<typeof svcLoginResultSchema>;
+
+/** A consent grant (SPEC.md "Consent grants and scope display names"). */
+export const svcConsentGrantSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  scopes: z.array(z.string()),
+  grantedAt: timestamp,
+  updatedAt: timestamp,
+});
+export type SvcConsentGrant = z.output<typeof svcConsentGrantSchema>;
+
+/** The answer of a grant revocation. */
+export const svcConsentGrantRevokeResultSchema = z.object({
+  id: z.string(),
+  revokedAt: timestamp,
+});
+export type SvcConsentGrantRevokeResult = z.output<typeof svcConsentGrantRevokeResultSchema>;
+
+/**
+ * SvcValidatedToken: the result of session-aware access-token validation. `principal` holds the verified
+ * JWT claims (iss, sub, aud, exp, iat, jti, sid, client_id, scope, org_id…).
+ */
+export interface SvcValidatedToken {
+  readonly principal: Readonly<Record<string, unknown>>;
+  readonly sessionId: string;
+  readonly userId: string | null;
+  readonly organizationId: string | null;
+  readonly clientId: string | null;
+  readonly audience: string | null;
+}

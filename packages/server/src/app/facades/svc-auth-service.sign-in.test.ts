@@ -1,0 +1,257 @@
+import { svcLoginResultSchema, svcTokenResponseSchema } from '@svc/contract';
+import { decodeJwt } from 'jose';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { SvcConflictError, SvcPublicAuthError, SvcValidationError } from '../../kernel/errors.js';
+import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../test-support/auth-harness.js';
+import { describeEachDatabase } from '../../test-support/databases.js';
+
+describeEachDatabase('SvcAuthService sign-in', (kind) => {
+  let h: AuthHarness;
+  let web: { clientId: string };
+
+  beforeEach(async () => {
+    h = await createAuthHarness(kind);
+    web = await h.given.client({ allowedScopes: ['openid', 'profile', 'api:read'] });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  const errorOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  const rejectionEvents = async () =>
+    h.db.selectFrom('auditEvents').selectAll().where('kind', '=', 'oauth.direct_login.rejected').execute();
+  const sessionCount = async () => (await h.db.selectFrom('sessions').select('id').execute()).length;
+
+  it('signs a user in with a password and returns the complete login result with tokens', async () => {
+    const user = await h.given.user({ email: 'ann@example.com' });
+    const result = await h.auth.loginWithPasswordAsync({
+      email: 'ANN@example.com',
+      password: TEST_PASSWORD,
+      clientId: web.clientId,
+    });
+    expect(svcLoginResultSchema.parse(result)).toEqual(result);
+    expect(result).toMatchObject({
+      requiresOrganizationSelection: false,
+      pendingAuthToken: null,
+      organizations: [],
+      requiresMfa: false,
+      mfaToken: null,
+      requiresMfaEnrollment: false,
+      mfaMethods: null,
+      tokens: { clientId: web.clientId, organizationId: null },
+    });
+    const tokens = svcTokenResponseSchema.parse(result.tokens);
+    expect(Object.keys(tokens)).not.toContain('idToken');
+    // DECISIONS.md "Scope of direct sign-in": the client's whole allow-list.
+    expect(decodeJwt(tokens.accessToken)).toMatchObject({
+      sub: user.id,
+      scope: 'openid profile api:read',
+      sid: tokens.sessionId,
+    });
+  });
+
+  it('answers every credential failure with the same invalid_credentials 401', async () => {
+    await h.given.user({ email: 'ann@example.com' });
+    for (const [email, password] of [
+      ['ann@example.com', 'wrong-password'],
+      ['nobody@example.com', TEST_PASSWORD],
+    ] as const) {
+      const error = await errorOf(h.auth.loginWithPasswordAsync({ email, password, clientId: web.clientId }));
+      expect(error).toBeInstanceOf(SvcPublicAuthError);
+      expect(error).toMatchObject({
+        code: 'invalid_credentials',
+        status: 401,
+        message: 'The email or password is incorrect.',
+      });
+    }
+  });
+
+  it('rejects clients that are not first-party before any credential check, with one audit event each', async () => {
+    await h.given.user({ email: 'ann@example.com' });
+    const thirdParty = await h.given.client({ isFirstParty: false });
+    const cases: [string | null, string][] = [
+      [thirdParty.clientId, thirdParty.clientId],
+      ['no-such-client', 'no-such-client'],
+      [null, ''],
+    ];
+    for (const [clientId] of cases) {
+      // A wrong password too: the client check comes first, so the answer is invalid_client.
+      const error = await errorOf(
+        h.auth.loginWithPasswordAsync(
+          { email: 'ann@example.com', password: 'wrong', clientId },
+          { route: '/svc/auth/password/login' },
+        ),
+      );
+      expect(error).toBeInstanceOf(SvcPublicAuthError);
+      expect(error).toMatchObject({ code: 'invalid_client', status: 400 });
+    }
+    const events = await rejectionEvents();
+    expect(events).toHaveLength(3);
+    const data = events.map((event) => JSON.parse(event.dataJson) as Record<string, unknown>);
+    expect(data.map((d) => d.client_id).sort()).toEqual([null, 'no-such-client', thirdParty.clientId].sort());
+    expect(new Set(data.map((d) => d.route))).toEqual(new Set(['/svc/auth/password/login']));
+    expect(events.find((e) => e.clientId === thirdParty.clientId)).toBeDefined();
+    expect(await sessionCount()).toBe(0);
+
+    // Signup is refused before the account exists; the in-process default route is the operation name.
+    const signup = await errorOf(
+      h.auth.signUpAsync({
+        displayName: 'Eve',
+        email: 'eve@example.com',
+        password: TEST_PASSWORD,
+        clientId: thirdParty.clientId,
+      }),
+    );
+    expect(signup).toMatchObject({ code: 'invalid_client' });
+    expect(await h.admin.listUsersAsync()).toMatchObject({ data: [{ email: 'ann@example.com' }] });
+    const routes = (await rejectionEvents()).map((e) => (JSON.parse(e.dataJson) as { route: string }).route);
+    expect(routes.filter((route) => route === 'signUpAsync')).toHaveLength(1);
+    expect(routes).toHaveLength(4);
+  });
+
+  it('runs organization selection through the pending token and the token-only wrapper', async () => {
+    const user = await h.given.user({ email: 'ann@example.com' });
+    const [a, b] = [await h.given.organization('Alpha'), await h.given.organization('Beta')];
+    await h.given.membership(a.id, user.id, 'owner');
+    await h.given.membership(b.id, user.id);
+
+    const first = await h.auth.loginWithPasswordAsync({
+      email: 'ann@example.com',
+      password: TEST_PASSWORD,
+      clientId: web.clientId,
+    });
+    expect(svcLoginResultSchema.parse(first)).toEqual(first);
+    expect(first).toMatchObject({
+      requiresOrganizationSelection: true,
+      tokens: null,
+      organizations: [
+        { id: a.id, name: 'Alpha', role: 'owner' },
+        { id: b.id, name: 'Beta', role: 'member' },
+      ],
+    });
+    const selected = await h.auth.selectOrganizationForLoginAsync({
+      pendingAuthToken: first.pendingAuthToken ?? '',
+      organizationId: b.id,
+    });
+    expect(selected).toMatchObject({
+      requiresOrganizationSelection: false,
+      tokens: { organizationId: b.id },
+    });
+    expect(decodeJwt(selected.tokens?.accessToken ?? '').org_id).toBe(b.id);
+    expect(
+      await errorOf(
+        h.auth.selectOrganizationForLoginAsync({
+          pendingAuthToken: first.pendingAuthToken ?? '',
+          organizationId: b.id,
+        }),
+      ),
+    ).toMatchObject({ code: 'invalid_token' });
+
+    const second = await h.auth.loginWithPasswordAsync({
+      email: 'ann@example.com',
+      password: TEST_PASSWORD,
+      clientId: web.clientId,
+    });
+    const tokens = await h.auth.selectOrganizationAsync({
+      pendingAuthToken: second.pendingAuthToken ?? '',
+      organizationId: a.id,
+    });
+    expect(svcTokenResponseSchema.parse(tokens)).toMatchObject({
+      organizationId: a.id,
+      clientId: web.clientId,
+    });
+
+    // A requested organization skips the selection.
+    const direct = await h.auth.loginWithPasswordAsync({
+      email: 'ann@example.com',
+      password: TEST_PASSWORD,
+      clientId: web.clientId,
+      organizationId: a.id,
+    });
+    expect(direct.tokens?.organizationId).toBe(a.id);
+  });
+
+  it('does not let a direct helper continue a pending token of another flow', async () => {
+    const user = await h.given.user();
+    const [a, b] = [await h.given.organization(), await h.given.organization()];
+    await h.given.membership(a.id, user.id);
+    await h.given.membership(b.id, user.id);
+    const hosted = await h.engine.signIn.signIn({
+      userId: user.id,
+      clientId: web.clientId,
+      requestedOrganizationId: null,
+      amr: ['pwd'],
+      authTime: h.clock.now(),
+      flow: 'authorize',
+    });
+    if (hosted.kind !== 'organization_selection') throw new Error('expected a selection');
+    expect(
+      await errorOf(
+        h.auth.selectOrganizationForLoginAsync({
+          pendingAuthToken: hosted.pendingAuthToken,
+          organizationId: a.id,
+        }),
+      ),
+    ).toMatchObject({ code: 'invalid_token', status: 400 });
+    expect(await sessionCount()).toBe(0);
+  });
+
+  it('signs up with and without an organization, and refuses an organizationId and a taken email', async () => {
+    const withOrg = await h.auth.signUpAsync({
+      displayName: 'Ann',
+      email: 'ann@example.com',
+      password: TEST_PASSWORD,
+      organizationName: 'Ann & Co',
+      clientId: web.clientId,
+    });
+    const organizationId = withOrg.tokens?.organizationId ?? '';
+    expect(organizationId).toMatch(/^org_/);
+    const userId = decodeJwt(withOrg.tokens?.accessToken ?? '').sub ?? '';
+    expect(await h.admin.getUserOrganizationsAsync(userId)).toEqual([
+      { id: organizationId, slug: 'ann-and-co', name: 'Ann & Co', role: 'owner' },
+    ]);
+
+    const alone = await h.auth.signUpAsync({
+      displayName: 'Bob',
+      email: 'bob@example.com',
+      password: TEST_PASSWORD,
+      clientId: web.clientId,
+    });
+    expect(alone.tokens?.organizationId).toBeNull();
+    expect(
+      (
+        await h.auth.loginWithPasswordAsync({
+          email: 'bob@example.com',
+          password: TEST_PASSWORD,
+          clientId: web.clientId,
+        })
+      ).tokens,
+    ).not.toBeNull();
+
+    const withId = await errorOf(
+      h.auth.signUpAsync({
+        displayName: 'Eve',
+        email: 'eve@example.com',
+        password: TEST_PASSWORD,
+        clientId: web.clientId,
+        organizationId: organizationId as unknown as null,
+      }),
+    );
+    expect(withId).toBeInstanceOf(SvcValidationError);
+    expect((withId as Error).message).toContain('organizationId');
+    expect(
+      await errorOf(
+        h.auth.signUpAsync({
+          displayName: 'Ann 2',
+          email: ' ANN@example.com',
+          password: TEST_PASSWORD,
+          clientId: web.clientId,
+        }),
+      ),
+    ).toBeInstanceOf(SvcConflictError);
+  });
+});

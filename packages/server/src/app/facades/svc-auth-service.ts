@@ -1,0 +1,285 @@
+import {
+  svcLogoutOperationSchema,
+  svcPasswordLoginRequestSchema,
+  svcRefreshRequestSchema,
+  svcRefreshTokenProofSchema,
+  svcRevokeAccountGrantRequestSchema,
+  svcSelectOrganizationRequestSchema,
+  svcSignupRequestSchema,
+  type SecuritySettingsUpdateBody,
+  type SvcConsentGrant,
+  type SvcConsentGrantRevokeResult,
+  type SvcLoginResult,
+  type SvcLogoutOperation,
+  type SvcPasswordLoginRequest,
+  type SvcRefreshRequest,
+  type SvcRefreshTokenProof,
+  type SvcRevokeAccountGrantRequest,
+  type SvcSecuritySettings,
+  type SvcSelectOrganizationRequest,
+  type SvcSignupRequest,
+  type SvcTokenResponse,
+  type SvcValidatedToken,
+} from '@svc/contract';
+import type { AdminActor } from '../../admin/deps.js';
+import { SvcInvalidOperationError, SvcValidationError } from '../../kernel/errors.js';
+import { validate } from '../../kernel/validation.js';
+import type { ValidatedAccessToken } from '../../oauth/tokens/access-token-validator.js';
+import { toSvcTokenResponse } from '../../oauth/tokens/issued-tokens.js';
+import type { TokenEngine } from '../../oauth/tokens/token-engine.js';
+import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
+import type { BrowserSessions } from '../../signin/browser-sessions.js';
+import type { ConsentGrants } from '../../signin/consent-grants.js';
+import type { DirectCallContext, DirectLoginOutcome, DirectSignIn } from '../../signin/direct-sign-in.js';
+import type { SvcAdminService } from './svc-admin-service.js';
+
+/** Where an in-process or HTTP call comes from; the direct routes pass their route and the client address. */
+export interface SvcAuthCallContext {
+  /** Recorded in audit events (for example `/svc/auth/password/login`); defaults to the operation name. */
+  readonly route?: string;
+  readonly ipAddress?: string;
+  readonly userAgent?: string;
+}
+
+export interface SvcAuthServiceDeps {
+  readonly direct: DirectSignIn;
+  readonly tokens: TokenEngine;
+  readonly browserSessions: BrowserSessions;
+  readonly consents: ConsentGrants;
+  /** Security settings are read and updated (with validation and audit) through the admin facade. */
+  readonly admin: Pick<SvcAdminService, 'getResolvedSecuritySettingsAsync' | 'updateSecuritySettingsAsync'>;
+}
+
+/** The record of a state that needs no tokens yet; the MFA fields stay false/null until MFA exists. */
+const EMPTY_RESULT = {
+  requiresOrganizationSelection: false,
+  pendingAuthToken: null,
+  organizations: [],
+  tokens: null,
+  requiresMfa: false,
+  mfaToken: null,
+  requiresMfaEnrollment: false,
+  mfaMethods: null,
+} satisfies SvcLoginResult;
+
+function toLoginResult(outcome: DirectLoginOutcome): SvcLoginResult {
+  if (outcome.kind === 'organization_selection') {
+    return {
+      ...EMPTY_RESULT,
+      requiresOrganizationSelection: true,
+      pendingAuthToken: outcome.pendingAuthToken,
+      organizations: outcome.organizations,
+    };
+  }
+  return { ...EMPTY_RESULT, tokens: toSvcTokenResponse(outcome.tokens) };
+}
+
+function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedToken | null {
+  if (validated === null) return null;
+  return {
+    principal: { ...validated.claims },
+    sessionId: validated.session.id,
+    userId: validated.session.userId,
+    organizationId: validated.session.organizationId,
+    clientId: validated.session.clientId,
+    audience: validated.audience,
+  };
+}
+
+function directContext(operation: string, context: SvcAuthCallContext | undefined): DirectCallContext {
+  return {
+    operation: context?.route ?? operation,
+    ipAddress: context?.ipAddress ?? null,
+    userAgent: context?.userAgent ?? null,
+  };
+}
+
+/**
+ * SPEC.md's SvcAuthService: the in-process sign-in and session API, and what the direct JSON helper
+ * routes call. Requests are validated with the contract schemas (400 SvcValidationError).
+ *
+ * Errors: SvcPublicAuthError — `invalid_client` (400, a client that is not first-party on a sign-in
+ * operation; audited as `oauth.direct_login.rejected`), `invalid_credentials` (401, any failed password
+ * sign-in), `access_denied` (403, an organization without an active membership), `invalid_token` (400
+ * for a stale pending token, 401 for an inactive refresh token); SvcConflictError (409, signup with a
+ * taken email); OAuthError `invalid_grant` / `invalid_target` (refresh); SvcClientAuthenticationError
+ * (401, a confidential client's token at refresh); SvcInvalidOperationError (MFA wrapper).
+ */
+export class SvcAuthService {
+  readonly #deps: SvcAuthServiceDeps;
+
+  constructor(deps: SvcAuthServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** SignUpAsync: creates the user (and organization, owned by the user) and signs in. First-party clients only. */
+  async signUpAsync(request: SvcSignupRequest, context?: SvcAuthCallContext): Promise<SvcLoginResult> {
+    const input = validate(svcSignupRequestSchema, request, 'signup request');
+    return toLoginResult(await this.#deps.direct.signUp(input, directContext('signUpAsync', context)));
+  }
+
+  /** LoginWithPasswordAsync: complete with tokens, or organization_selection. First-party clients only. */
+  async loginWithPasswordAsync(
+    request: SvcPasswordLoginRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcLoginResult> {
+    const input = validate(svcPasswordLoginRequestSchema, request, 'password login request');
+    return toLoginResult(
+      await this.#deps.direct.loginWithPassword(input, directContext('loginWithPasswordAsync', context)),
+    );
+  }
+
+  /** SelectOrganizationForLoginAsync: consumes the pending token; the result keeps any MFA state. */
+  async selectOrganizationForLoginAsync(
+    request: SvcSelectOrganizationRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcLoginResult> {
+    const input = validate(svcSelectOrganizationRequestSchema, request, 'organization selection request');
+    return toLoginResult(
+      await this.#deps.direct.selectOrganization(
+        input,
+        directContext('selectOrganizationForLoginAsync', context),
+      ),
+    );
+  }
+
+  /**
+   * SelectOrganizationAsync, the token-only wrapper: throws SvcInvalidOperationError('The selected
+   * organization requires MFA.') when the selection leads to an MFA state.
+   */
+  async selectOrganizationAsync(
+    request: SvcSelectOrganizationRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcTokenResponse> {
+    const result = await this.selectOrganizationForLoginAsync(request, {
+      ...context,
+      route: context?.route ?? 'selectOrganizationAsync',
+    });
+    if (result.requiresMfa || result.tokens === null) {
+      throw new SvcInvalidOperationError('The selected organization requires MFA.');
+    }
+    return result.tokens;
+  }
+
+  /**
+   * RefreshAsync: rotates a public client's refresh token (optionally switching organization). There is
+   * no client authentication in-process, so a confidential client's token raises
+   * SvcClientAuthenticationError (audited as `oauth.client_authentication.failed`) and is not consumed.
+   */
+  async refreshAsync(request: SvcRefreshRequest, context?: SvcAuthCallContext): Promise<SvcTokenResponse> {
+    const input = validate(svcRefreshRequestSchema, request, 'refresh request');
+    return toSvcTokenResponse(await this.#deps.direct.refresh(input, directContext('refreshAsync', context)));
+  }
+
+  /**
+   * LogoutAsync(refreshToken or sessionId; at least one, else SvcValidationError): revokes the session.
+   * Unknown values are no-ops.
+   */
+  async logoutAsync(request: SvcLogoutOperation): Promise<void> {
+    const input = validate(svcLogoutOperationSchema, request, 'logout request');
+    await this.#deps.tokens.revocation.logout(input);
+  }
+
+  /** LogoutAllAsync(userId): revokes every session of the user, and the user's issuer sessions. */
+  async logoutAllAsync(userId: string): Promise<void> {
+    if (typeof userId !== 'string' || userId === '') throw new SvcValidationError('userId is required.');
+    await this.#deps.tokens.revocation.logoutAll(userId);
+    await this.#deps.browserSessions.endAllForUser(userId);
+  }
+
+  /** POST /logout-all: the user is derived from an active refresh token (401 `invalid_token` otherwise). */
+  async logoutAllWithRefreshTokenAsync(request: SvcRefreshTokenProof): Promise<void> {
+    const input = validate(svcRefreshTokenProofSchema, request, 'logout-all request');
+    const userId = await this.#deps.tokens.revocation.logoutAllByRefreshToken(input.refreshToken);
+    await this.#deps.browserSessions.endAllForUser(userId);
+  }
+
+  /** POST /account/grants: the active consent grants of the session's user (401 without an active first-party session). */
+  async listAccountGrantsAsync(request: SvcRefreshTokenProof): Promise<{ data: SvcConsentGrant[] }> {
+    const input = validate(svcRefreshTokenProofSchema, request, 'account grants request');
+    const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
+    return { data: await this.#deps.consents.list(session.userId) };
+  }
+
+  /** POST /account/grants/revoke: 401 without an active first-party session; 400 for an unknown or revoked grant. */
+  async revokeAccountGrantAsync(request: SvcRevokeAccountGrantRequest): Promise<SvcConsentGrantRevokeResult> {
+    const input = validate(svcRevokeAccountGrantRequestSchema, request, 'grant revocation request');
+    const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
+    return this.#deps.consents.revoke(session.userId, input.grantId);
+  }
+
+  /**
+   * ValidateAccessTokenAsync(rawToken, expectedAudience): signature, issuer, audience, lifetime (one
+   * minute of skew), and a live session (exists, not revoked, not past its absolute expiry; the user
+   * active). Updates the session's lastSeenAt; never checks or extends its idle deadline. Any failure is
+   * null. The audience is required (SvcValidationError when empty).
+   */
+  async validateAccessTokenAsync(
+    rawToken: string,
+    expectedAudience: string,
+  ): Promise<SvcValidatedToken | null> {
+    if (typeof expectedAudience !== 'string' || expectedAudience === '') {
+      throw new SvcValidationError(
+        'expectedAudience is required: a resource server must name the audience it expects.',
+      );
+    }
+    return toValidatedToken(
+      await this.#deps.tokens.accessTokens.validate(rawToken, { audience: expectedAudience }),
+    );
+  }
+
+  /**
+   * The same validation without an audience check (any audience is accepted).
+   *
+   * @deprecated Diagnostics only. A resource server must always supply its expected audience
+   * (SPEC.md Authentication 2); use {@link SvcAuthService.validateAccessTokenAsync}.
+   */
+  async validateAccessTokenWithoutAudienceAsync(rawToken: string): Promise<SvcValidatedToken | null> {
+    return toValidatedToken(await this.#deps.tokens.accessTokens.validate(rawToken, { audience: null }));
+  }
+
+  /**
+   * CreateSessionTokensForUserAsync(user, client, organizationId, authenticationMethod, userAgent,
+   * ipAddress, resource?): the privileged escape hatch for a host that authenticated the user itself.
+   * Skips organization selection and the first-party rule; never exposed as a route. The session is
+   * granted the client's allow-list; `authenticationMethod` becomes its amr.
+   */
+  async createSessionTokensForUserAsync(
+    user: string | { readonly id: string },
+    client: string | { readonly clientId: string },
+    organizationId: string | null,
+    authenticationMethod: string,
+    userAgent: string | null,
+    ipAddress: string | null,
+    resource?: string | null,
+  ): Promise<SvcTokenResponse> {
+    if (typeof authenticationMethod !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(authenticationMethod)) {
+      throw new SvcValidationError(
+        'authenticationMethod must be a short method name such as pwd, otp or sso.',
+      );
+    }
+    const issued = await this.#deps.direct.createSessionTokensForUser({
+      userId: typeof user === 'string' ? user : user.id,
+      clientId: typeof client === 'string' ? client : client.clientId,
+      organizationId,
+      authenticationMethod,
+      userAgent,
+      ipAddress,
+      resource: resource ?? null,
+    });
+    return toSvcTokenResponse(issued);
+  }
+
+  /** GetResolvedSecuritySettingsAsync: the persisted settings plus the spans in milliseconds. */
+  getResolvedSecuritySettingsAsync(): Promise<ResolvedSecuritySettings> {
+    return this.#deps.admin.getResolvedSecuritySettingsAsync();
+  }
+
+  /** UpdateSecuritySettingsAsync: validated, audited, and returns the persisted settings. */
+  updateSecuritySettingsAsync(
+    request: SecuritySettingsUpdateBody,
+    actor?: AdminActor,
+  ): Promise<SvcSecuritySettings> {
+    return this.#deps.admin.updateSecuritySettingsAsync(request, actor);
+  }
+}

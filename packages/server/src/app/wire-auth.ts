@@ -1,0 +1,130 @@
+import type { AdminDeps } from '../admin/deps.js';
+import { MembershipService } from '../admin/membership-service.js';
+import { OrganizationService } from '../admin/organization-service.js';
+import { UserService } from '../admin/user-service.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { SvcConfig } from '../config/resolve.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Ids } from '../kernel/ids.js';
+import type { TokenEngineDeps } from '../oauth/tokens/deps.js';
+import { createTokenEngine, type TokenEngine } from '../oauth/tokens/token-engine.js';
+import type { TokenService } from '../oauth/tokens/token-service.js';
+import type { SecuritySettingsService } from '../settings/security-settings-service.js';
+import { BrowserSessions } from '../signin/browser-sessions.js';
+import { ConsentGrants } from '../signin/consent-grants.js';
+import { DirectSignIn } from '../signin/direct-sign-in.js';
+import { OrganizationPolicy } from '../signin/organization-policy.js';
+import { PasswordAuthenticator } from '../signin/password-authenticator.js';
+import { PendingAuthTokens } from '../signin/pending-auth-tokens.js';
+import { SignInEngine } from '../signin/sign-in-engine.js';
+import { SignupService } from '../signin/signup.js';
+import type { Db } from '../storage/database.js';
+import { browserSessionRepository } from '../storage/repositories/browser-sessions.js';
+import { clientRepository } from '../storage/repositories/clients.js';
+import { consentGrantRepository } from '../storage/repositories/consent-grants.js';
+import { membershipRepository } from '../storage/repositories/memberships.js';
+import { organizationRepository } from '../storage/repositories/organizations.js';
+import { pendingAuthTokenRepository } from '../storage/repositories/pending-auth-tokens.js';
+import { tokenStore } from '../storage/repositories/token-store.js';
+import { userRepository } from '../storage/repositories/users.js';
+import { SvcAuthService, type SvcAuthServiceDeps } from './facades/svc-auth-service.js';
+
+export interface WireAuthContext {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly audit: AuditLog;
+  readonly securitySettings: SecuritySettingsService;
+  readonly tokens: TokenService;
+  readonly config: Pick<SvcConfig, 'openId'>;
+  /** The admin facade: security settings are read and updated (validated, audited) through it. */
+  readonly admin: SvcAuthServiceDeps['admin'];
+}
+
+/** The sign-in and token engine objects the adapters (/authorize, /token, /userinfo, hosted, headless, direct) use. */
+export interface AuthEngine {
+  /** Sessions, codes, refresh, access-token validation, revocation. */
+  readonly tokens: TokenEngine;
+  /** The login state machine (signIn, selectOrganization, pendingSelection). */
+  readonly signIn: SignInEngine;
+  readonly passwords: PasswordAuthenticator;
+  readonly signup: SignupService;
+  readonly organizations: OrganizationPolicy;
+  readonly browserSessions: BrowserSessions;
+  readonly consents: ConsentGrants;
+  /** The direct JSON helpers' first-party gate and flows. */
+  readonly direct: DirectSignIn;
+}
+
+/** Builds the sign-in and token engine over the database and returns it with the SvcAuthService facade. */
+export function wireAuth(ctx: WireAuthContext): { auth: SvcAuthService; engine: AuthEngine } {
+  const { db, clock, ids, audit } = ctx;
+  const users = userRepository(db);
+  const memberships = membershipRepository(db);
+  const clients = clientRepository(db);
+
+  const tokenDeps: TokenEngineDeps = {
+    store: tokenStore(db),
+    users,
+    memberships,
+    tokens: ctx.tokens,
+    settings: ctx.securitySettings,
+    audit,
+    clock,
+    ids,
+    openIdEnabled: ctx.config.openId.enabled,
+  };
+  const tokens = createTokenEngine(tokenDeps);
+
+  // Signup creates accounts exactly as the admin domain does (normalized, deduplicated email; argon2id;
+  // generated slug), with the `system` actor in the audit trail.
+  const adminDeps: AdminDeps = {
+    repositories: { organizations: organizationRepository(db), users, memberships, clients },
+    clock,
+    ids,
+    audit,
+  };
+  const userService = new UserService(adminDeps);
+  const organizationService = new OrganizationService(adminDeps);
+  const membershipService = new MembershipService(adminDeps);
+  const signup = new SignupService({
+    createUser: (input) => userService.create(input),
+    createOrganization: async (name) =>
+      (await organizationService.create({ name, slug: null, primaryDomain: null })).id,
+    addMembership: async (organizationId, userId, role) => {
+      await membershipService.create({ organizationId, userId, role });
+    },
+  });
+
+  const organizations = new OrganizationPolicy({ memberships });
+  const passwords = new PasswordAuthenticator({ users, ids });
+  const signIn = new SignInEngine({
+    organizations,
+    pending: new PendingAuthTokens({ store: pendingAuthTokenRepository(db), clock, ids }),
+  });
+  const browserSessions = new BrowserSessions({
+    store: browserSessionRepository(db),
+    users,
+    settings: ctx.securitySettings,
+    clock,
+    ids,
+  });
+  const consents = new ConsentGrants({ store: consentGrantRepository(db), audit, clock, ids });
+  const direct = new DirectSignIn({
+    clients,
+    users,
+    passwords,
+    signup,
+    engine: signIn,
+    organizations,
+    tokens,
+    audit,
+    clock,
+  });
+
+  const auth = new SvcAuthService({ direct, tokens, browserSessions, consents, admin: ctx.admin });
+  return {
+    auth,
+    engine: { tokens, signIn, passwords, signup, organizations, browserSessions, consents, direct },
+  };
+}

@@ -1,0 +1,199 @@
+import type { ClientRecord } from '../../admin/repository.js';
+import { sha256Hex } from '../../kernel/crypto.js';
+import { oauthError } from '../errors.js';
+import { isValidCodeVerifier, verifyPkce } from '../pkce.js';
+import type { TokenEngineDeps } from './deps.js';
+import type { IssuedTokens } from './issued-tokens.js';
+import type { AuthorizationCodeRecord } from './repository.js';
+import type { SessionIssuer } from './session-issuer.js';
+import { AUTHORIZATION_CODE_LIFETIME_MS } from './token-policy.js';
+
+/** What a completed authorization request binds to its code. */
+export interface AuthorizationCodeInput {
+  readonly clientId: string;
+  readonly userId: string;
+  readonly organizationId: string | null;
+  /** The exact redirect_uri of the request. */
+  readonly redirectUri: string;
+  /** The S256 code_challenge; null only for a request that was not PKCE-bound. */
+  readonly codeChallenge: string | null;
+  /** The granted scopes. */
+  readonly scopes: readonly string[];
+  readonly resource: string | null;
+  readonly nonce: string | null;
+  /** Epoch milliseconds of the original authentication. */
+  readonly authTime: number;
+  readonly amr: readonly string[];
+}
+
+export interface IssuedAuthorizationCode {
+  /** The raw code, for the redirect only; storage keeps its SHA-256. */
+  readonly code: string;
+  readonly expiresAt: number;
+}
+
+export interface RedeemInput {
+  readonly code: string;
+  /** The client the token endpoint authenticated (confidential) or identified (public). */
+  readonly client: ClientRecord;
+  /** SPEC.md "redirect_uri (if supplied must match)". */
+  readonly redirectUri?: string | null;
+  readonly codeVerifier?: string | null;
+  /** SPEC.md "resource (must match original)". */
+  readonly resource?: string | null;
+  readonly userAgent?: string | null;
+  readonly ipAddress?: string | null;
+}
+
+const INVALID = 'The authorization code is not valid.';
+
+/**
+ * Authorization codes: 5 minutes, single use (DECISIONS.md). Redemption rules, in order:
+ *
+ * - unknown → invalid_grant
+ * - already consumed (reuse) → invalid_grant, and the session its first redemption created is revoked
+ *   (RFC 6749 §4.1.2; an `oauth.authorization_code.reuse_detected` event is recorded)
+ * - expired, issued to another client, or `redirect_uri` supplied and different → invalid_grant
+ * - PKCE: a bound code needs a `code_verifier` of 43-128 RFC 7636 unreserved characters (missing or
+ *   malformed → invalid_request) whose S256 challenge equals the stored one in constant time (else
+ *   invalid_grant); a verifier for a code that was not PKCE-bound → invalid_grant
+ * - `resource` supplied and different from the code's → invalid_target
+ * - user deactivated or organization membership gone → invalid_grant
+ * - otherwise, in one transaction: the code is consumed by a conditional UPDATE, the session and its
+ *   first refresh token are created and remembered on the code; then the tokens are signed, with an ID
+ *   token (echoing the nonce) when provider mode is on and `openid` was granted.
+ *
+ * Checks that can fail run before the code is consumed, so a mistaken request does not burn it.
+ */
+export class AuthorizationCodes {
+  readonly #deps: TokenEngineDeps;
+  readonly #issuer: SessionIssuer;
+
+  constructor(deps: TokenEngineDeps, issuer: SessionIssuer) {
+    this.#deps = deps;
+    this.#issuer = issuer;
+  }
+
+  /** Issues the code of a completed authorization request. */
+  async issue(input: AuthorizationCodeInput): Promise<IssuedAuthorizationCode> {
+    const now = this.#deps.clock.now();
+    const code = this.#deps.ids.secret();
+    const expiresAt = now + AUTHORIZATION_CODE_LIFETIME_MS;
+    await this.#deps.store.insertAuthorizationCode({
+      codeHash: sha256Hex(code),
+      clientId: input.clientId,
+      userId: input.userId,
+      organizationId: input.organizationId,
+      redirectUri: input.redirectUri,
+      codeChallenge: input.codeChallenge,
+      scopes: [...input.scopes],
+      resource: input.resource,
+      nonce: input.nonce,
+      authTime: input.authTime,
+      amr: [...input.amr],
+      createdAt: now,
+      expiresAt,
+      consumedAt: null,
+      sessionId: null,
+    });
+    return { code, expiresAt };
+  }
+
+  /** Exchanges a code for tokens (grant_type=authorization_code). */
+  async redeem(input: RedeemInput): Promise<IssuedTokens> {
+    const { store, clock } = this.#deps;
+    const now = clock.now();
+    const codeHash = sha256Hex(input.code);
+    const code = await store.findAuthorizationCode(codeHash);
+    if (code === undefined) throw oauthError.invalidGrant(INVALID);
+    if (code.consumedAt !== null) return this.#reuse(codeHash, now);
+    if (now >= code.expiresAt) throw oauthError.invalidGrant('The authorization code has expired.');
+    if (code.clientId !== input.client.clientId || !input.client.active) {
+      throw oauthError.invalidGrant('The authorization code was not issued to this client.');
+    }
+    if (
+      input.redirectUri !== undefined &&
+      input.redirectUri !== null &&
+      input.redirectUri !== code.redirectUri
+    ) {
+      throw oauthError.invalidGrant('The redirect_uri does not match the one of the authorization request.');
+    }
+    checkPkce(code, input.codeVerifier ?? null);
+    if (input.resource !== undefined && input.resource !== null && input.resource !== code.resource) {
+      throw oauthError.invalidTarget('The resource does not match the one of the authorization request.');
+    }
+    const user = await this.#issuer.activeUser(code.userId);
+    await this.#issuer.assertMembership(code.userId, code.organizationId);
+    const settings = await this.#deps.settings.getResolved();
+
+    const created = await store.transaction(async (tx) => {
+      if (!(await tx.consumeAuthorizationCode(codeHash, now))) return undefined;
+      const result = await this.#issuer.createSession(
+        tx,
+        {
+          userId: code.userId,
+          client: input.client,
+          organizationId: code.organizationId,
+          scopes: code.scopes,
+          resource: code.resource,
+          amr: code.amr,
+          authTime: code.authTime,
+          includeIdToken: false,
+          userAgent: input.userAgent ?? null,
+          ipAddress: input.ipAddress ?? null,
+        },
+        now,
+        settings,
+      );
+      await tx.setAuthorizationCodeSession(codeHash, result.session.id);
+      return result;
+    });
+    // Lost a race with a concurrent redemption of the same code: that is a reuse too.
+    if (created === undefined) return this.#reuse(codeHash, now);
+
+    return this.#issuer.mint(created.session, input.client, user, {
+      refreshToken: created.refreshToken,
+      includeIdToken: this.#issuer.wantsIdToken(code.scopes),
+      nonce: code.nonce,
+    });
+  }
+
+  /** RFC 6749 §4.1.2: deny, and revoke what the first redemption issued. */
+  async #reuse(codeHash: string, now: number): Promise<never> {
+    const code = await this.#deps.store.findAuthorizationCode(codeHash);
+    if (
+      code?.sessionId != null &&
+      (await this.#deps.store.revokeSession(code.sessionId, now, 'authorization_code_reuse'))
+    ) {
+      await this.#deps.audit.record({
+        kind: 'oauth.authorization_code.reuse_detected',
+        actorType: 'client',
+        actorId: code.clientId,
+        userId: code.userId,
+        clientId: code.clientId,
+        ...(code.organizationId === null ? {} : { organizationId: code.organizationId }),
+        data: { sessionId: code.sessionId },
+      });
+    }
+    throw oauthError.invalidGrant('The authorization code was already used.');
+  }
+}
+
+/** RFC 7636 §4.6 with S256 only. */
+function checkPkce(code: AuthorizationCodeRecord, verifier: string | null): void {
+  if (code.codeChallenge === null) {
+    if (verifier !== null) {
+      throw oauthError.invalidGrant('The authorization request carried no code_challenge.');
+    }
+    return;
+  }
+  if (verifier === null) throw oauthError.invalidRequest('code_verifier is required.');
+  if (!isValidCodeVerifier(verifier)) {
+    throw oauthError.invalidRequest(
+      'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636).',
+    );
+  }
+  if (!verifyPkce(verifier, code.codeChallenge)) {
+    throw oauthError.invalidGrant('The code_verifier does not match the code_challenge.');
+  }
+}

@@ -1,0 +1,161 @@
+import type { ClientRecord } from '../../admin/repository.js';
+import { sha256Hex } from '../../kernel/crypto.js';
+import { SvcPublicAuthError } from '../../kernel/errors.js';
+import { oauthError } from '../errors.js';
+import type { TokenEngineDeps } from './deps.js';
+import type { IssuedTokens } from './issued-tokens.js';
+import type { SessionRecord } from './repository.js';
+import type { NewRefreshToken, SessionIssuer } from './session-issuer.js';
+import { sessionState } from './token-policy.js';
+
+export interface RefreshInput {
+  readonly refreshToken: string;
+  /** The client the caller authenticated (confidential) or identified (public). */
+  readonly client: ClientRecord;
+  /** Switch the session to this organization (an active membership); null or omitted keeps it. */
+  readonly organizationId?: string | null;
+  /** RFC 8707: may repeat the family's binding, never introduce or change it. */
+  readonly resource?: string | null;
+}
+
+/** Who a refresh token belongs to, read without using it (the direct helper's confidential-client check). */
+export interface RefreshTokenOwner {
+  readonly sessionId: string;
+  readonly clientId: string;
+  readonly userId: string;
+}
+
+const INVALID = 'The refresh token is not valid.';
+
+/**
+ * Refresh-token rotation (SPEC.md "Refresh token: refresh succeeds … old token consumed, new pair issued;
+ * session idle deadline becomes now plus SessionIdleTimeout").
+ *
+ * Transitions of a presented token:
+ * - unknown, revoked, expired, or another client's → invalid_grant
+ * - consumed, presented again within RefreshTokenGraceWindowSeconds of its consumption → invalid_grant,
+ *   and the family stays intact. This is the documented grace-window rule: a client that lost the answer
+ *   of a refresh, or raced itself, is not signed out, and it never receives a second valid token (so
+ *   concurrent replays yield exactly one new token).
+ * - consumed, presented after the grace window → treated as theft: the whole session (family) is revoked,
+ *   an `oauth.refresh_token.reuse_detected` event recorded, and invalid_grant
+ * - session revoked, past its idle deadline or past its absolute lifetime → invalid_grant (refused)
+ * - resource differing from the family's binding (or introducing one) → invalid_target
+ * - user deactivated, or the session's organization membership gone → invalid_grant
+ * - organization switch to an organization without an active membership → access_denied (403); the
+ *   token is not consumed
+ * - otherwise: in one transaction the old token is consumed by a conditional UPDATE (the race guard),
+ *   a new token joins the family (expiring at min(now + RefreshTokenLifetime, absolute deadline)) and
+ *   the idle deadline becomes min(now + SessionIdleTimeout, absolute deadline); then a new access token
+ *   and, when the session's grant includes openid in provider mode, an ID token without nonce. The scope
+ *   echoes the session's original grant.
+ */
+export class RefreshRotation {
+  readonly #deps: TokenEngineDeps;
+  readonly #issuer: SessionIssuer;
+
+  constructor(deps: TokenEngineDeps, issuer: SessionIssuer) {
+    this.#deps = deps;
+    this.#issuer = issuer;
+  }
+
+  /** The session, client and user a refresh token belongs to, in any state; undefined when unknown. */
+  async owner(refreshToken: string): Promise<RefreshTokenOwner | undefined> {
+    const found = await this.#deps.store.findRefreshToken(sha256Hex(refreshToken));
+    return found === undefined
+      ? undefined
+      : { sessionId: found.session.id, clientId: found.session.clientId, userId: found.session.userId };
+  }
+
+  async refresh(input: RefreshInput): Promise<IssuedTokens> {
+    const { store, clock } = this.#deps;
+    const now = clock.now();
+    const settings = await this.#deps.settings.getResolved();
+    const found = await store.findRefreshToken(sha256Hex(input.refreshToken));
+    if (found === undefined) throw oauthError.invalidGrant(INVALID);
+    const { token, session } = found;
+    if (session.clientId !== input.client.clientId || !input.client.active) {
+      throw oauthError.invalidGrant('The refresh token was not issued to this client.');
+    }
+    if (token.revokedAt !== null) throw oauthError.invalidGrant(INVALID);
+    if (token.consumedAt !== null) {
+      if (now - token.consumedAt <= settings.refreshTokenGraceWindowSeconds * 1000) {
+        throw oauthError.invalidGrant('The refresh token was already used.');
+      }
+      await this.#revokeFamily(session, now);
+      throw oauthError.invalidGrant('The refresh token was already used; the session has been revoked.');
+    }
+    if (now >= token.expiresAt) throw oauthError.invalidGrant('The refresh token has expired.');
+    const state = sessionState(session, now);
+    if (state !== 'active') throw oauthError.invalidGrant(SESSION_MESSAGES[state]);
+    if (input.resource !== undefined && input.resource !== null && input.resource !== session.resource) {
+      throw oauthError.invalidTarget(
+        'The resource of a refresh must be the one the session was granted for; it cannot be introduced or changed.',
+      );
+    }
+
+    const user = await this.#issuer.activeUser(session.userId);
+    const organizationId = await this.#organizationAfterRefresh(session, input.organizationId ?? null);
+
+    const refreshed = await store.transaction(async (tx) => {
+      // The race guard: of any number of concurrent refreshes with this token exactly one consumes it.
+      if (!(await tx.consumeRefreshToken(token.id, now))) {
+        throw oauthError.invalidGrant('The refresh token was already used.');
+      }
+      const updated: SessionRecord = {
+        ...session,
+        organizationId,
+        lastSeenAt: now,
+        idleExpiresAt: Math.min(now + settings.sessionIdleTimeoutMs, session.absoluteExpiresAt),
+      };
+      if (!(await tx.refreshSession(session.id, updated))) {
+        throw oauthError.invalidGrant(SESSION_MESSAGES.revoked);
+      }
+      const next: NewRefreshToken = await this.#issuer.addRefreshToken(tx, updated, now, settings);
+      return { session: updated, refreshToken: next };
+    });
+
+    return this.#issuer.mint(refreshed.session, input.client, user, {
+      refreshToken: refreshed.refreshToken,
+      includeIdToken: this.#issuer.wantsIdToken(refreshed.session.grantedScopes),
+      // SPEC.md: "a refresh-minted ID token carries no nonce".
+      nonce: null,
+    });
+  }
+
+  /** The organization after the refresh: a switch needs an active membership; the current one is re-checked. */
+  async #organizationAfterRefresh(session: SessionRecord, requested: string | null): Promise<string | null> {
+    if (requested === null || requested === session.organizationId) {
+      await this.#issuer.assertMembership(session.userId, session.organizationId);
+      return session.organizationId;
+    }
+    if (!(await this.#deps.memberships.hasActiveMembership(session.userId, requested))) {
+      throw new SvcPublicAuthError(
+        'access_denied',
+        'The user is not an active member of the requested organization.',
+        403,
+      );
+    }
+    return requested;
+  }
+
+  async #revokeFamily(session: SessionRecord, now: number): Promise<void> {
+    if (await this.#deps.store.revokeSession(session.id, now, 'refresh_token_reuse')) {
+      await this.#deps.audit.record({
+        kind: 'oauth.refresh_token.reuse_detected',
+        actorType: 'client',
+        actorId: session.clientId,
+        userId: session.userId,
+        clientId: session.clientId,
+        ...(session.organizationId === null ? {} : { organizationId: session.organizationId }),
+        data: { sessionId: session.id },
+      });
+    }
+  }
+}
+
+const SESSION_MESSAGES = {
+  revoked: 'The session has been revoked.',
+  idle_expired: 'The session expired after inactivity.',
+  absolute_expired: 'The session reached its maximum lifetime.',
+} as const;

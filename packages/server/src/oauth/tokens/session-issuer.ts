@@ -1,0 +1,214 @@
+import type { ClientRecord, UserRecord } from '../../admin/repository.js';
+import { sha256Hex } from '../../kernel/crypto.js';
+import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
+import { oauthError } from '../errors.js';
+import type { TokenEngineDeps } from './deps.js';
+import type { IssuedTokens } from './issued-tokens.js';
+import type { SessionRecord, TokenStore } from './repository.js';
+import { accessTokenClaims, idTokenClaims } from './token-claims.js';
+import {
+  ACCESS_TOKEN_LIFETIME_SECONDS,
+  ACCESS_TOKEN_TYP,
+  ID_TOKEN_LIFETIME_SECONDS,
+  TOKEN_TYPE,
+} from './token-policy.js';
+
+/** A sign-in that is complete and may get a session: who, at which client, with what grant. */
+export interface NewSessionInput {
+  readonly userId: string;
+  readonly client: ClientRecord;
+  /** Null for a user-scoped session. The caller ran the organization policy. */
+  readonly organizationId: string | null;
+  /** The granted scopes (already intersected with the client's allow-list). */
+  readonly scopes: readonly string[];
+  /** The RFC 8707 resource to bind the family to; null = the client's audience. */
+  readonly resource: string | null;
+  readonly amr: readonly string[];
+  /** Epoch milliseconds of the original authentication. */
+  readonly authTime: number;
+  /** The authorization request's nonce, echoed by the ID token. */
+  readonly nonce?: string | null;
+  /** The caller decides: OpenID provider mode on and `openid` granted (see {@link SessionIssuer.wantsIdToken}). */
+  readonly includeIdToken: boolean;
+  readonly userAgent?: string | null;
+  readonly ipAddress?: string | null;
+}
+
+/** A refresh token as handed out once: the raw value never reaches storage. */
+export interface NewRefreshToken {
+  readonly value: string;
+  readonly expiresAt: number;
+}
+
+export interface MintOptions {
+  readonly refreshToken: NewRefreshToken;
+  readonly includeIdToken: boolean;
+  readonly nonce: string | null;
+}
+
+/** The latest a refresh token may live: its own lifetime, never past the session's absolute lifetime. */
+function refreshTokenExpiry(
+  now: number,
+  settings: ResolvedSecuritySettings,
+  absoluteExpiresAt: number,
+): number {
+  return Math.min(now + settings.refreshTokenLifetimeMs, absoluteExpiresAt);
+}
+
+/**
+ * Creates token sessions and mints their tokens.
+ *
+ * A new session gets its idle deadline at now + SessionIdleTimeout and its absolute deadline at now +
+ * SessionAbsoluteLifetime (SPEC.md "Security settings"); its first refresh token (256 random bits, stored
+ * as SHA-256) expires at min(now + RefreshTokenLifetime, absolute deadline). Access tokens are RS256 JWTs
+ * (`typ` at+jwt) whose `aud` is the bound resource or else the client's audience; they live 15 minutes.
+ */
+export class SessionIssuer {
+  readonly #deps: TokenEngineDeps;
+
+  constructor(deps: TokenEngineDeps) {
+    this.#deps = deps;
+  }
+
+  /** SPEC.md: an ID token only "when OpenID provider mode is enabled and the granted scope includes openid". */
+  wantsIdToken(scopes: readonly string[] | null): boolean {
+    return this.#deps.openIdEnabled && scopes !== null && scopes.includes('openid');
+  }
+
+  /** Creates a session and its first refresh token, then mints the access (and ID) token. */
+  async issueForNewSession(input: NewSessionInput): Promise<IssuedTokens> {
+    const user = await this.activeUser(input.userId);
+    const settings = await this.#deps.settings.getResolved();
+    const created = await this.createSession(this.#deps.store, input, this.#deps.clock.now(), settings);
+    return this.mint(created.session, input.client, user, {
+      refreshToken: created.refreshToken,
+      includeIdToken: input.includeIdToken,
+      nonce: input.nonce ?? null,
+    });
+  }
+
+  /**
+   * Writes the session and its first refresh token through `store` (which may be a transaction) and
+   * returns them; signs nothing, so that it can run inside a transaction.
+   */
+  async createSession(
+    store: TokenStore,
+    input: NewSessionInput,
+    now: number,
+    settings: ResolvedSecuritySettings,
+  ): Promise<{ session: SessionRecord; refreshToken: NewRefreshToken }> {
+    const absoluteExpiresAt = now + settings.sessionAbsoluteLifetimeMs;
+    const session: SessionRecord = {
+      id: this.#deps.ids.id('ses'),
+      userId: input.userId,
+      clientId: input.client.clientId,
+      organizationId: input.organizationId,
+      grantedScopes: [...input.scopes],
+      resource: input.resource,
+      amr: [...input.amr],
+      authTime: input.authTime,
+      userAgent: input.userAgent ?? null,
+      ipAddress: input.ipAddress ?? null,
+      createdAt: now,
+      lastSeenAt: now,
+      idleExpiresAt: Math.min(now + settings.sessionIdleTimeoutMs, absoluteExpiresAt),
+      absoluteExpiresAt,
+      revokedAt: null,
+      revokedReason: null,
+    };
+    await store.insertSession(session);
+    const refreshToken = await this.addRefreshToken(store, session, now, settings);
+    return { session, refreshToken };
+  }
+
+  /** A new refresh token in the session's family (first issue and every rotation). */
+  async addRefreshToken(
+    store: TokenStore,
+    session: SessionRecord,
+    now: number,
+    settings: ResolvedSecuritySettings,
+  ): Promise<NewRefreshToken> {
+    const value = this.#deps.ids.secret();
+    const expiresAt = refreshTokenExpiry(now, settings, session.absoluteExpiresAt);
+    await store.insertRefreshToken({
+      id: this.#deps.ids.id('rft'),
+      sessionId: session.id,
+      tokenHash: sha256Hex(value),
+      createdAt: now,
+      expiresAt,
+      consumedAt: null,
+      revokedAt: null,
+    });
+    return { value, expiresAt };
+  }
+
+  /** Signs the access token (and the ID token when asked) of a session. */
+  async mint(
+    session: SessionRecord,
+    client: ClientRecord,
+    user: UserRecord,
+    options: MintOptions,
+  ): Promise<IssuedTokens> {
+    const scopes = session.grantedScopes ?? [];
+    const claims = {
+      sessionId: session.id,
+      userId: session.userId,
+      clientId: session.clientId,
+      organizationId: session.organizationId,
+      scopes,
+    };
+    // The JWT's exp is whole seconds from the same clock reading; report exactly that instant.
+    const issuedAtSeconds = Math.floor(this.#deps.clock.now() / 1000);
+    const accessToken = await this.#deps.tokens.sign(accessTokenClaims(claims), {
+      typ: ACCESS_TOKEN_TYP,
+      subject: session.userId,
+      audience: session.resource ?? client.audience,
+      expiresInSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
+    });
+    const idToken = options.includeIdToken
+      ? await this.#deps.tokens.sign(
+          idTokenClaims({
+            ...claims,
+            user,
+            amr: session.amr,
+            authTime: session.authTime,
+            nonce: options.nonce,
+            accessToken,
+          }),
+          {
+            subject: session.userId,
+            audience: session.clientId,
+            expiresInSeconds: ID_TOKEN_LIFETIME_SECONDS,
+          },
+        )
+      : undefined;
+    return {
+      accessToken,
+      tokenType: TOKEN_TYPE,
+      refreshToken: options.refreshToken.value,
+      ...(idToken === undefined ? {} : { idToken }),
+      sessionId: session.id,
+      clientId: session.clientId,
+      organizationId: session.organizationId,
+      scope: session.grantedScopes,
+      expiresIn: ACCESS_TOKEN_LIFETIME_SECONDS,
+      accessTokenExpiresAt: (issuedAtSeconds + ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
+      refreshTokenExpiresAt: options.refreshToken.expiresAt,
+    };
+  }
+
+  /** The user, who must exist and be active; otherwise the grant fails (invalid_grant). */
+  async activeUser(userId: string): Promise<UserRecord> {
+    const user = await this.#deps.users.findById(userId);
+    if (user === undefined || !user.active) throw oauthError.invalidGrant('The user is not active.');
+    return user;
+  }
+
+  /** The organization of a session must still hold an active membership in an active organization. */
+  async assertMembership(userId: string, organizationId: string | null): Promise<void> {
+    if (organizationId === null) return;
+    if (!(await this.#deps.memberships.hasActiveMembership(userId, organizationId))) {
+      throw oauthError.invalidGrant('The user is no longer an active member of the organization.');
+    }
+  }
+}

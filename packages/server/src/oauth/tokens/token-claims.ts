@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { JWTPayload } from 'jose';
+import type { UserRecord } from '../../admin/repository.js';
+
+/**
+ * The claims of the JWTs Svc mints, as pure functions of their inputs. iss, iat, exp and jti are added
+ * by the TokenService when signing.
+ */
+
+/** What an access or ID token says about its session. */
+export interface SessionClaimsInput {
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly clientId: string;
+  readonly organizationId: string | null;
+  readonly scopes: readonly string[];
+}
+
+/**
+ * Access token claims (RFC 9068 shape; SPEC.md issue 3: "sub, aud = client audience or the resource, sid,
+ * client_id, scope, org_id"). `sub` and `aud` are set through the sign options. `scope` is omitted for an
+ * empty grant (RFC 9068 §2.2.3 makes it conditional on scopes having been granted); `org_id` only for an
+ * organization-scoped session.
+ */
+export function accessTokenClaims(input: SessionClaimsInput): JWTPayload {
+  return {
+    sid: input.sessionId,
+    client_id: input.clientId,
+    ...(input.scopes.length > 0 ? { scope: input.scopes.join(' ') } : {}),
+    ...(input.organizationId === null ? {} : { org_id: input.organizationId }),
+  };
+}
+
+/**
+ * OpenID Connect Core §3.1.3.6 `at_hash`: the left-most half of the SHA-256 hash of the ASCII access token,
+ * base64url-encoded (RS256 → SHA-256).
+ */
+export function atHash(accessToken: string): string {
+  const digest = createHash('sha256').update(accessToken, 'ascii').digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
+
+/**
+ * The user claims released for a granted scope set, shared by ID tokens and userinfo (SPEC.md
+ * "Userinfo"): name, preferred_username and updated_at with `profile`; email and email_verified with
+ * `email`. `preferred_username` is the email address as typed: Svc has no separate user name.
+ */
+export function userClaims(user: UserRecord, scopes: readonly string[]): JWTPayload {
+  const claims: JWTPayload = {};
+  if (scopes.includes('profile')) {
+    claims.name = user.displayName;
+    claims.preferred_username = user.email;
+    claims.updated_at = Math.floor(user.updatedAt / 1000);
+  }
+  if (scopes.includes('email')) {
+    claims.email = user.email;
+    claims.email_verified = user.emailVerified;
+  }
+  return claims;
+}
+
+export interface IdTokenClaimsInput extends SessionClaimsInput {
+  readonly user: UserRecord;
+  readonly amr: readonly string[];
+  /** Epoch milliseconds of the original authentication. */
+  readonly authTime: number;
+  /** The authorization request's nonce; never on a refresh-minted ID token (SPEC.md token response). */
+  readonly nonce: string | null;
+  readonly accessToken: string;
+}
+
+/**
+ * ID token claims (OpenID Connect Core §2): `sub` and `aud` (= client_id) go through the sign options.
+ * auth_time, amr, at_hash and sid always; nonce when the request carried one; org_id for an
+ * organization-scoped session; profile and email claims by scope.
+ */
+export function idTokenClaims(input: IdTokenClaimsInput): JWTPayload {
+  return {
+    auth_time: Math.floor(input.authTime / 1000),
+    ...(input.nonce === null ? {} : { nonce: input.nonce }),
+    amr: [...input.amr],
+    at_hash: atHash(input.accessToken),
+    sid: input.sessionId,
+    azp: input.clientId,
+    ...(input.organizationId === null ? {} : { org_id: input.organizationId }),
+    ...userClaims(input.user, input.scopes),
+  };
+}

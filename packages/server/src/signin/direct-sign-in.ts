@@ -1,0 +1,258 @@
+import type { SvcOrganizationOption, SvcPasswordLoginInput, SvcSignupInput } from '@svc/contract';
+import type { ClientRecord, ClientRepository, UserRepository } from '../admin/repository.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Clock } from '../kernel/clock.js';
+import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';
+import { oauthError } from '../oauth/errors.js';
+import { checkResource } from '../oauth/resource-indicators.js';
+import type { IssuedTokens } from '../oauth/tokens/issued-tokens.js';
+import type { SessionRecord } from '../oauth/tokens/repository.js';
+import type { TokenEngine } from '../oauth/tokens/token-engine.js';
+import type { OrganizationPolicy } from './organization-policy.js';
+import { invalidCredentialsError, type PasswordAuthenticator } from './password-authenticator.js';
+import { invalidPendingTokenError, type SignInEngine, type SignInOutcome } from './sign-in-engine.js';
+import type { SignupService } from './signup.js';
+
+/** The flow name of the direct helpers: their pending tokens continue only here. */
+export const DIRECT_FLOW = 'direct';
+
+/** RFC 8176 `pwd`: password authentication. */
+export const AMR_PASSWORD = 'pwd';
+
+export interface DirectSignInDeps {
+  readonly clients: Pick<ClientRepository, 'findByClientId'>;
+  readonly users: Pick<UserRepository, 'findById'>;
+  readonly passwords: PasswordAuthenticator;
+  readonly signup: SignupService;
+  readonly engine: SignInEngine;
+  readonly organizations: OrganizationPolicy;
+  readonly tokens: TokenEngine;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+}
+
+/** Where a direct call comes from: the route (or in-process operation) name and the caller's address. */
+export interface DirectCallContext {
+  /** The HTTP route (`/svc/auth/password/login`) or the in-process operation (`loginWithPasswordAsync`). */
+  readonly operation: string;
+  readonly ipAddress?: string | null;
+  readonly userAgent?: string | null;
+}
+
+/** A direct sign-in's result before it is shaped into an SvcLoginResult. */
+export type DirectLoginOutcome =
+  | {
+      readonly kind: 'organization_selection';
+      readonly pendingAuthToken: string;
+      readonly organizations: SvcOrganizationOption[];
+    }
+  | { readonly kind: 'complete'; readonly tokens: IssuedTokens };
+
+const NOT_FIRST_PARTY =
+  'This client cannot use direct sign-in: only first-party clients can; other clients sign users in through the authorization endpoint.';
+const NO_FIRST_PARTY_SESSION = 'An active first-party session is required.';
+
+/**
+ * The direct JSON helpers' use of the sign-in engine (SPEC.md "Direct JSON helpers": first-party clients
+ * only; tokens in the body). Every sign-in operation checks the client first, before any credential check,
+ * email or token minting: a missing, unknown, inactive or non-first-party clientId is answered with
+ * SvcPublicAuthError('invalid_client', …, 400) and exactly one `oauth.direct_login.rejected` event
+ * carrying client_id and the route. Direct sessions are granted the client's whole allow-list
+ * (DECISIONS.md "Scope of direct sign-in"), bound to no resource, and carry no ID token.
+ */
+export class DirectSignIn {
+  readonly #deps: DirectSignInDeps;
+
+  constructor(deps: DirectSignInDeps) {
+    this.#deps = deps;
+  }
+
+  /** The first-party client named by `clientId`, or the rejection (audited once). */
+  async requireFirstPartyClient(clientId: string | null, context: DirectCallContext): Promise<ClientRecord> {
+    const client = clientId === null ? undefined : await this.#deps.clients.findByClientId(clientId);
+    if (client !== undefined && client.active && client.isFirstParty) return client;
+    await this.#deps.audit.record({
+      kind: 'oauth.direct_login.rejected',
+      actorType: 'client',
+      ...(clientId === null ? {} : { actorId: clientId, clientId }),
+      ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
+      data: { client_id: clientId, route: context.operation },
+    });
+    throw new SvcPublicAuthError('invalid_client', NOT_FIRST_PARTY, 400);
+  }
+
+  /** LoginWithPasswordAsync: a generic 401 `invalid_credentials` for every credential failure. */
+  async loginWithPassword(
+    input: SvcPasswordLoginInput,
+    context: DirectCallContext,
+  ): Promise<DirectLoginOutcome> {
+    const client = await this.requireFirstPartyClient(input.clientId, context);
+    const result = await this.#deps.passwords.authenticate(input.email, input.password);
+    if (!result.ok) throw invalidCredentialsError();
+    const outcome = await this.#deps.engine.signIn({
+      userId: result.user.id,
+      clientId: client.clientId,
+      requestedOrganizationId: input.organizationId,
+      amr: [AMR_PASSWORD],
+      authTime: this.#deps.clock.now(),
+      flow: DIRECT_FLOW,
+    });
+    return this.#finish(outcome, client, context);
+  }
+
+  /** SignUpAsync: creates the account (and organization), then signs the new user in. */
+  async signUp(input: SvcSignupInput, context: DirectCallContext): Promise<DirectLoginOutcome> {
+    const client = await this.requireFirstPartyClient(input.clientId, context);
+    const { user, organizationId } = await this.#deps.signup.signUp(input);
+    const outcome = await this.#deps.engine.signIn({
+      userId: user.id,
+      clientId: client.clientId,
+      requestedOrganizationId: organizationId,
+      amr: [AMR_PASSWORD],
+      authTime: this.#deps.clock.now(),
+      flow: DIRECT_FLOW,
+    });
+    return this.#finish(outcome, client, context);
+  }
+
+  /**
+   * SelectOrganizationForLoginAsync: the pending token names the client, which must still be first-party.
+   * An unknown, expired or used token is `invalid_token` (400); a foreign organization access_denied (403).
+   */
+  async selectOrganization(
+    input: { pendingAuthToken: string; organizationId: string },
+    context: DirectCallContext,
+  ): Promise<DirectLoginOutcome> {
+    const pending = await this.#deps.engine.pendingSelection(input.pendingAuthToken, DIRECT_FLOW);
+    if (pending === undefined) throw invalidPendingTokenError();
+    const client = await this.requireFirstPartyClient(pending.clientId, context);
+    const outcome = await this.#deps.engine.selectOrganization({ ...input, flow: DIRECT_FLOW });
+    return this.#finish(outcome, client, context);
+  }
+
+  /**
+   * RefreshAsync and POST /token/refresh: no client authentication channel, so only public clients'
+   * tokens rotate here. A confidential client's token is refused with SvcClientAuthenticationError (401
+   * invalid_client 'Client authentication failed.') and an `oauth.client_authentication.failed` event,
+   * before rotation: the token is not consumed and no grace-window answer is released.
+   */
+  async refresh(
+    input: { refreshToken: string; organizationId: string | null },
+    context: DirectCallContext,
+  ): Promise<IssuedTokens> {
+    const owner = await this.#deps.tokens.refresh.owner(input.refreshToken);
+    if (owner === undefined) throw oauthError.invalidGrant('The refresh token is not valid.');
+    const client = await this.#deps.clients.findByClientId(owner.clientId);
+    if (client === undefined || !client.active) {
+      throw oauthError.invalidGrant('The refresh token is not valid.');
+    }
+    if (client.tokenEndpointAuthMethod !== 'none') {
+      await this.#deps.audit.record({
+        kind: 'oauth.client_authentication.failed',
+        actorType: 'client',
+        actorId: client.clientId,
+        clientId: client.clientId,
+        userId: owner.userId,
+        ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
+        data: {
+          client_id: client.clientId,
+          route: context.operation,
+          reason: 'confidential_client_without_authentication',
+        },
+      });
+      throw new SvcClientAuthenticationError();
+    }
+    return this.#deps.tokens.refresh.refresh({
+      refreshToken: input.refreshToken,
+      client,
+      organizationId: input.organizationId,
+    });
+  }
+
+  /**
+   * CreateSessionTokensForUserAsync (SPEC.md In-process rule 1): the privileged escape hatch for a host
+   * that authenticated the user itself. It skips organization selection (and MFA) and the first-party
+   * rule, but the user must be active, a given organization an active membership (403 otherwise), and a
+   * resource one of the client's (invalid_target). Never exposed as a route.
+   */
+  async createSessionTokensForUser(input: {
+    userId: string;
+    clientId: string;
+    organizationId: string | null;
+    authenticationMethod: string;
+    userAgent: string | null;
+    ipAddress: string | null;
+    resource: string | null;
+  }): Promise<IssuedTokens> {
+    const user = await this.#deps.users.findById(input.userId);
+    if (user === undefined || !user.active) {
+      throw new SvcNotFoundError(`User '${input.userId}' was not found or is not active.`);
+    }
+    const client = await this.#deps.clients.findByClientId(input.clientId);
+    if (client === undefined || !client.active) {
+      throw new SvcNotFoundError(`Client '${input.clientId}' was not found or is not active.`);
+    }
+    if (input.organizationId !== null) {
+      await this.#deps.organizations.requireMember(user.id, input.organizationId);
+    }
+    const resource = checkResource(input.resource === null ? [] : [input.resource], client);
+    if (!resource.ok) throw oauthError.invalidTarget(resource.description);
+    // Application-access assignments (SPEC.md rule 1: "still applies application-access assignments")
+    // are checked here once the application-access capability exists.
+    return this.#deps.tokens.sessions.issueForNewSession({
+      userId: user.id,
+      client,
+      organizationId: input.organizationId,
+      scopes: client.allowedScopes,
+      resource: resource.resource,
+      amr: [input.authenticationMethod],
+      authTime: this.#deps.clock.now(),
+      includeIdToken: false,
+      userAgent: input.userAgent,
+      ipAddress: input.ipAddress,
+    });
+  }
+
+  /**
+   * The session behind POST /account/grants and /account/grants/revoke: an active refresh token of a
+   * first-party client. Anything else is the same generic 401 (SPEC.md: "same generic 401 for
+   * third-party tokens").
+   */
+  async requireFirstPartySession(refreshToken: string): Promise<SessionRecord> {
+    const session = await this.#deps.tokens.revocation.activeSession(refreshToken);
+    const client =
+      session === undefined ? undefined : await this.#deps.clients.findByClientId(session.clientId);
+    if (session === undefined || client === undefined || !client.active || !client.isFirstParty) {
+      throw new SvcPublicAuthError('invalid_token', NO_FIRST_PARTY_SESSION, 401);
+    }
+    return session;
+  }
+
+  async #finish(
+    outcome: SignInOutcome,
+    client: ClientRecord,
+    context: DirectCallContext,
+  ): Promise<DirectLoginOutcome> {
+    if (outcome.kind === 'organization_selection') {
+      return {
+        kind: 'organization_selection',
+        pendingAuthToken: outcome.pendingAuthToken,
+        organizations: outcome.organizations,
+      };
+    }
+    const { identity } = outcome;
+    const tokens = await this.#deps.tokens.sessions.issueForNewSession({
+      userId: identity.userId,
+      client,
+      organizationId: identity.organizationId,
+      scopes: client.allowedScopes,
+      resource: null,
+      amr: identity.amr,
+      authTime: identity.authTime,
+      includeIdToken: false,
+      userAgent: context.userAgent ?? null,
+      ipAddress: context.ipAddress ?? null,
+    });
+    return { kind: 'complete', tokens };
+  }
+}

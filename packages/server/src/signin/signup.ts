@@ -1,0 +1,50 @@
+import type { UserRecord } from '../admin/repository.js';
+
+/**
+ * The account operations signup needs, provided by the admin domain (user creation with email
+ * normalization, deduplication and argon2id; organization creation with a generated slug; memberships),
+ * so that a self-service account is exactly what an operator would create.
+ */
+export interface SignupAccounts {
+  /** Creates a user with a password; a taken email is a 409 SvcConflictError. */
+  createUser(input: { displayName: string; email: string; password: string }): Promise<UserRecord>;
+  /** Creates an organization named `name` (slug generated) and returns its id. */
+  createOrganization(name: string): Promise<string>;
+  addMembership(organizationId: string, userId: string, role: string): Promise<void>;
+}
+
+export interface SignupInput {
+  readonly displayName: string;
+  readonly email: string;
+  readonly password: string;
+  /** SPEC.md: "if set a new organization is created and the user added". */
+  readonly organizationName: string | null;
+}
+
+/** The role of the user who creates an organization through signup. */
+export const SIGNUP_ORGANIZATION_ROLE = 'owner';
+
+/**
+ * Self-service signup (SPEC.md SvcSignupRequest): creates the user and, with an organization name, a new
+ * organization with the user as its owner. It never joins an existing organization: the contract schema
+ * rejects a supplied organizationId before this runs. A duplicate email is a 409.
+ */
+export class SignupService {
+  readonly #accounts: SignupAccounts;
+
+  constructor(accounts: SignupAccounts) {
+    this.#accounts = accounts;
+  }
+
+  async signUp(input: SignupInput): Promise<{ user: UserRecord; organizationId: string | null }> {
+    const user = await this.#accounts.createUser({
+      displayName: input.displayName,
+      email: input.email,
+      password: input.password,
+    });
+    if (input.organizationName === null) return { user, organizationId: null };
+    const organizationId = await this.#accounts.createOrganization(input.organizationName);
+    await this.#accounts.addMembership(organizationId, user.id, SIGNUP_ORGANIZATION_ROLE);
+    return { user, organizationId };
+  }
+}

@@ -1,0 +1,66 @@
+import type { Selectable } from 'kysely';
+import type {
+  PendingAuthTokenRecord,
+  PendingAuthTokenStore,
+  PendingSignInContext,
+} from '../../signin/repository.js';
+import type { Db } from '../database.js';
+import type { PendingAuthTokensTable } from '../schema.js';
+
+function toRecord(row: Selectable<PendingAuthTokensTable>): PendingAuthTokenRecord {
+  return {
+    tokenHash: row.tokenHash,
+    purpose: row.purpose,
+    userId: row.userId,
+    clientId: row.clientId,
+    context: JSON.parse(row.contextJson) as PendingSignInContext,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    consumedAt: row.consumedAt,
+  };
+}
+
+/** Pending sign-in tokens (organization selection; MFA later) in `pending_auth_tokens`, by hash. */
+export function pendingAuthTokenRepository(db: Db): PendingAuthTokenStore {
+  return {
+    async insert(record) {
+      await db
+        .insertInto('pendingAuthTokens')
+        .values({
+          tokenHash: record.tokenHash,
+          purpose: record.purpose,
+          userId: record.userId,
+          clientId: record.clientId,
+          contextJson: JSON.stringify(record.context),
+          createdAt: record.createdAt,
+          expiresAt: record.expiresAt,
+          consumedAt: record.consumedAt,
+        })
+        .execute();
+    },
+
+    async findActive(tokenHash, now) {
+      const row = await db
+        .selectFrom('pendingAuthTokens')
+        .selectAll()
+        .where('tokenHash', '=', tokenHash)
+        .where('consumedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async consume(tokenHash, now) {
+      // One conditional UPDATE … RETURNING (SQLite ≥ 3.35 and PostgreSQL): exactly one caller gets the row.
+      const row = await db
+        .updateTable('pendingAuthTokens')
+        .set({ consumedAt: now })
+        .where('tokenHash', '=', tokenHash)
+        .where('consumedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .returningAll()
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+  };
+}

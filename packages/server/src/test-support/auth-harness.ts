@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import type { CreateClientBody, SvcCreatedClient, SvcOrganization, SvcUser } from '@svc/contract';
+import { createAuditLog } from '../audit/audit-service.js';
+import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { SvcAuthService } from '../app/facades/svc-auth-service.js';
+import { wireAdmin } from '../app/wire-admin.js';
+import { wireAuth, type AuthEngine } from '../app/wire-auth.js';
+import type { ClientRecord } from '../admin/repository.js';
+import { SecretBox } from '../kernel/crypto.js';
+import { randomIds } from '../kernel/ids.js';
+import { SigningKeys } from '../oauth/keys/signing-keys.js';
+import { TokenService } from '../oauth/tokens/token-service.js';
+import { SecuritySettingsService } from '../settings/security-settings-service.js';
+import { DEFAULT_SECURITY_SETTINGS, type SecuritySettings } from '../settings/security-settings.js';
+import { migrateToLatest, openDatabase, type Db, type Dialect } from '../storage/database.js';
+import { auditEventsRepository } from '../storage/repositories/audit-events.js';
+import { clientRepository } from '../storage/repositories/clients.js';
+import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
+import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
+import { createTestDatabase } from './databases.js';
+import { FakeClock } from './fake-clock.js';
+
+export const HARNESS_ISSUER = 'http://localhost:8080/svc/auth';
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+export interface AuthHarnessOptions {
+  readonly openIdEnabled?: boolean;
+  readonly settings?: Partial<SecuritySettings>;
+}
+
+export interface AuthHarness {
+  readonly db: Db;
+  readonly clock: FakeClock;
+  readonly auth: SvcAuthService;
+  readonly engine: AuthEngine;
+  readonly admin: SvcAdminService;
+  readonly tokens: TokenService;
+  readonly keys: SigningKeys;
+  readonly given: {
+    /** An active user with TEST_PASSWORD (unless `password: null`). */
+    user(fields?: { email?: string; displayName?: string; password?: string | null }): Promise<SvcUser>;
+    organization(name?: string): Promise<SvcOrganization>;
+    membership(organizationId: string, userId: string, role?: string): Promise<void>;
+    /** A client (first-party public by default) and its stored record. */
+    client(body?: Partial<CreateClientBody>): Promise<SvcCreatedClient & { record: ClientRecord }>;
+  };
+  /** Audit kinds in the order written. */
+  auditKinds(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * The sign-in and token engine over a fresh database of `kind` (SQLite or PostgreSQL), wired exactly as
+ * `wireAuth` wires it, with a fake clock and builders for users, organizations and clients.
+ */
+export async function createAuthHarness(
+  kind: Dialect,
+  options: AuthHarnessOptions = {},
+): Promise<AuthHarness> {
+  const testDb = await createTestDatabase(kind);
+  const handle = openDatabase(testDb.target);
+  const { db } = handle;
+  await migrateToLatest(db);
+  const clock = new FakeClock();
+  const ids = randomIds;
+  const securitySettings = new SecuritySettingsService({
+    repository: securitySettingsRepository(db),
+    clock,
+    defaults: { ...DEFAULT_SECURITY_SETTINGS, ...options.settings },
+  });
+  await securitySettings.initialize();
+  const audit = createAuditLog({ repository: auditEventsRepository(db), clock, ids });
+  const keys = new SigningKeys({
+    repository: signingKeyRepository(db),
+    secretBox: new SecretBox(randomBytes(32)),
+    clock,
+    settings: () => securitySettings.get(),
+  });
+  await keys.ensureActiveKey();
+  const tokens = new TokenService({ keys, issuer: HARNESS_ISSUER, clock, ids });
+  const admin = wireAdmin({ db, clock, ids, audit, securitySettings });
+  const { auth, engine } = wireAuth({
+    db,
+    clock,
+    ids,
+    audit,
+    securitySettings,
+    tokens,
+    admin,
+    config: {
+      openId: {
+        enabled: options.openIdEnabled ?? true,
+        publishDiscoveryDocument: true,
+        enableUserInfoEndpoint: true,
+      },
+    },
+  });
+  const clients = clientRepository(db);
+
+  return {
+    db,
+    clock,
+    auth,
+    engine,
+    admin,
+    tokens,
+    keys,
+    given: {
+      user: (fields = {}) => {
+        counter += 1;
+        return admin.createUserAsync({
+          displayName: fields.displayName ?? `User ${counter}`,
+          email: fields.email ?? `user${counter}@example.com`,
+          password: fields.password === undefined ? TEST_PASSWORD : fields.password,
+        });
+      },
+      organization: (name) => {
+        counter += 1;
+        return admin.createOrganizationAsync({ name: name ?? `Org ${counter}` });
+      },
+      membership: async (organizationId, userId, role = 'member') => {
+        await admin.createMembershipAsync({ organizationId, userId, role });
+      },
+      client: async (body = {}) => {
+        counter += 1;
+        const created = await admin.createClientAsync({
+          clientId: `client-${counter}`,
+          name: `Client ${counter}`,
+          audience: `https://api${counter}.example.com`,
+          redirectUris: ['https://app.example.com/callback'],
+          isFirstParty: true,
+          ...body,
+        });
+        const record = await clients.findByClientId(created.clientId);
+        if (record === undefined) throw new Error('client not stored');
+        return { ...created, record };
+      },
+    },
+    async auditKinds() {
+      const rows = await db
+        .selectFrom('auditEvents')
+        .select('kind')
+        .orderBy('occurredAt')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => row.kind);
+    },
+    async close() {
+      await handle.close();
+      // pg's pool.end() resolves before its sockets close; DROP … WITH (FORCE) would kill them noisily.
+      if (kind === 'postgres') await new Promise((resolve) => setTimeout(resolve, 100));
+      await testDb.drop();
+    },
+  };
+}
