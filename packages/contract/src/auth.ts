@@ -198,3 +198,16 @@ export interface SvcValidatedToken {
   readonly clientId: string | null;
   readonly audience: string | null;
 }
+
+// ---- Operator paths -------------------------------------------------------------------------------
+
+/** Path parameters of the operator's `GET /users/{userId}/grants`. */
+export const svcUserGrantsPathSchema = z.object({
+  userId: recordIdSchema,
+});
+
+/** Path parameters of the operator's `POST /users/{userId}/grants/{grantId}/revoke`. */
+export const svcUserGrantPathSchema = z.object({
+  userId: recordIdSchema,
+  grantId: recordIdSchema,
+});

@@ -25,7 +25,7 @@ function pageRequest(query: unknown): { limit: number; cursor?: string } {
 
 /**
  * The operator API of SPEC.md "Operator (admin) HTTP APIs" for organizations, users, memberships,
- * clients and security settings. The app registers it at `/svc/admin/auth/api` behind the operator
+ * clients, users' consent grants and security settings. The app registers it at `/svc/admin/auth/api` behind the operator
  * guard; this plugin only parses (contract schemas, field names case-insensitive), calls the facade
  * and answers. Errors are `{ error, message, details? }` with 400/404/409, never a 5xx for bad input.
  *
@@ -65,6 +65,16 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
       const body = parseBody(createClientBodySchema, request.body);
       return reply.code(201).send(await admin.createClientAsync(body, operatorActor(request)));
     });
+
+    app.get<{ Params: { userId: string } }>('/users/:userId/grants', async (request) =>
+      admin.listUserGrantsAsync(request.params.userId),
+    );
+
+    app.post<{ Params: { userId: string; grantId: string } }>(
+      '/users/:userId/grants/:grantId/revoke',
+      async (request) =>
+        admin.revokeUserGrantAsync(request.params.userId, request.params.grantId, operatorActor(request)),
+    );
 
     app.get('/settings/security', async () => admin.getSecuritySettingsAsync());
 

@@ -5,6 +5,7 @@ import type { SvcConfig } from '../config/resolve.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
+import { directRoutes } from '../direct/routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
 import { discoveryRoutes } from '../oauth/discovery/routes.js';
 import type { SvcServices } from './services.js';
@@ -37,6 +38,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           }),
           { prefix: authPath },
         );
+        await svc.register(directRoutes({ auth: services.auth }), { prefix: authPath });
         await svc.register(hostedRoutes({ authBase: config.authBase, antiforgery: services.antiforgery }), {
           prefix: authPath,
         });

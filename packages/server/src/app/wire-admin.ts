@@ -7,8 +7,10 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
+import { ConsentGrants } from '../signin/consent-grants.js';
 import type { Db } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';
+import { consentGrantRepository } from '../storage/repositories/consent-grants.js';
 import { membershipRepository } from '../storage/repositories/memberships.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { userRepository } from '../storage/repositories/users.js';
@@ -44,5 +46,12 @@ export function wireAdmin(ctx: WireAdminContext): SvcAdminService {
     clients: new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged }),
     securitySettings: ctx.securitySettings,
     audit: ctx.audit,
+    // Stateless over the same table as the sign-in engine's instance, so operators and consent agree.
+    consents: new ConsentGrants({
+      store: consentGrantRepository(ctx.db),
+      audit: ctx.audit,
+      clock: ctx.clock,
+      ids: ctx.ids,
+    }),
   });
 }

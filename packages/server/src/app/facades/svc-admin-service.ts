@@ -6,6 +6,8 @@ import {
   emailSchema,
   pageQuerySchema,
   securitySettingsUpdateBodySchema,
+  svcUserGrantPathSchema,
+  svcUserGrantsPathSchema,
   type CreateClientBody,
   type CreateMembershipBody,
   type CreateOrganizationBody,
@@ -13,6 +15,8 @@ import {
   type Page,
   type SecuritySettingsUpdateBody,
   type SvcClient,
+  type SvcConsentGrant,
+  type SvcConsentGrantRevokeResult,
   type SvcCreatedClient,
   type SvcMembership,
   type SvcOrganization,
@@ -25,6 +29,7 @@ import { actorFields, type AdminActor } from '../../admin/deps.js';
 import type { MembershipService } from '../../admin/membership-service.js';
 import type { OrganizationService } from '../../admin/organization-service.js';
 import type { UserService } from '../../admin/user-service.js';
+import { SvcNotFoundError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
 import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
 import type { AuditLog } from '../../audit/audit-log.js';
@@ -32,6 +37,7 @@ import type {
   ResolvedSecuritySettings,
   SecuritySettingsService,
 } from '../../settings/security-settings-service.js';
+import type { ConsentGrants } from '../../signin/consent-grants.js';
 
 export type { AdminActor } from '../../admin/deps.js';
 
@@ -48,6 +54,8 @@ export interface SvcAdminServiceDeps {
   readonly clients: ClientService;
   readonly securitySettings: SecuritySettingsService;
   readonly audit: AuditLog;
+  /** The users' consent grants, listed and revoked by operators (the sign-in engine records them). */
+  readonly consents: Pick<ConsentGrants, 'list' | 'revoke'>;
 }
 
 /**
@@ -139,6 +147,36 @@ export class SvcAdminService {
   async setOperatorAsync(email: string, actor?: AdminActor): Promise<SvcUser> {
     const address = validate(emailSchema, email, 'email');
     return toSvcUser(await this.#deps.users.setOperator(address, actor));
+  }
+
+  /**
+   * The user's active consent grants, as `GET /users/{userId}/grants` answers them (`{ data }`, one
+   * entry per client). An unknown user is a 404.
+   */
+  async listUserGrantsAsync(userId: string): Promise<{ data: SvcConsentGrant[] }> {
+    const input = validate(svcUserGrantsPathSchema, { userId }, 'user grants request');
+    if ((await this.#deps.users.get(input.userId)) === undefined) {
+      throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
+    }
+    return { data: await this.#deps.consents.list(input.userId) };
+  }
+
+  /**
+   * Revokes one of the user's consent grants (`POST /users/{userId}/grants/{grantId}/revoke`); the
+   * client must ask for consent again. SPEC.md: "400 for unknown or already revoked" — also for a grant
+   * of another user. Audited as `oauth.consent.revoked` with the operator as the actor.
+   */
+  async revokeUserGrantAsync(
+    userId: string,
+    grantId: string,
+    actor?: AdminActor,
+  ): Promise<SvcConsentGrantRevokeResult> {
+    const input = validate(svcUserGrantPathSchema, { userId, grantId }, 'grant revocation request');
+    return this.#deps.consents.revoke(input.userId, input.grantId, {
+      actorType: actor?.actorType ?? 'system',
+      ...(actor?.actorId === undefined ? {} : { actorId: actor.actorId }),
+      ...(actor?.ipAddress === undefined ? {} : { ipAddress: actor.ipAddress }),
+    });
   }
 
   /** GetResolvedSecuritySettingsAsync: the persisted settings plus the spans in milliseconds. */

@@ -1,0 +1,32 @@
+import type { SvcAuthCallContext } from '../app/facades/svc-auth-service.js';
+
+/**
+ * User agents are cut to this length: the header is the caller's to choose and the session row keeps
+ * it, so an 8 KiB header must not become 8 KiB of storage per sign-in.
+ */
+export const MAX_USER_AGENT_LENGTH = 512;
+
+/** What the direct routes know about a request, without a dependency on the HTTP framework. */
+export interface DirectRequestInfo {
+  /** The matched route with its prefix (`/svc/auth/password/login`), recorded in audit events. */
+  readonly route: string;
+  readonly ip: string;
+  /** The `User-Agent` header as the framework hands it over. */
+  readonly userAgent: string | readonly string[] | undefined;
+}
+
+/**
+ * The SvcAuthService call context of a direct route: the route (SPEC.md "Events": the rejection event
+ * "carries client_id and the request route"), the client address, and the user agent stored on the
+ * session.
+ */
+export function directCallContext(info: DirectRequestInfo): SvcAuthCallContext {
+  const userAgent = typeof info.userAgent === 'string' ? info.userAgent : info.userAgent?.[0];
+  return {
+    route: info.route,
+    ipAddress: info.ip,
+    ...(userAgent === undefined || userAgent === ''
+      ? {}
+      : { userAgent: userAgent.slice(0, MAX_USER_AGENT_LENGTH) }),
+  };
+}

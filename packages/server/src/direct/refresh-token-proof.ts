@@ -1,0 +1,24 @@
+import { svcLogoutRequestSchema, svcRevokeAccountGrantRequestSchema } from '@svc/contract';
+import { inactiveRefreshTokenError } from '../oauth/tokens/session-revocation.js';
+
+/**
+ * The body of POST /logout-all and POST /account/grants as the routes read it: `{ refreshToken }` with
+ * the token allowed to be absent, so that a missing token is told apart from a malformed one. SPEC.md
+ * "Errors": "logout-all / account grants with inactive, missing or consumed refresh token … → 401";
+ * a token of the wrong type or shape is still a 400 naming the field.
+ */
+export const refreshTokenProofBodySchema = svcLogoutRequestSchema;
+
+/** The body of POST /account/grants/revoke with the same reading of a missing refresh token. */
+export const grantRevokeBodySchema = svcRevokeAccountGrantRequestSchema.extend({
+  refreshToken: svcLogoutRequestSchema.shape.refreshToken,
+});
+
+/**
+ * The refresh token that proves the session (Authentication 5: "proof of ownership is the refresh token
+ * only"); no token proves nothing, which is the same 401 `invalid_token` as an inactive one.
+ */
+export function requirePresentedRefreshToken(refreshToken: string | null): string {
+  if (refreshToken === null) throw inactiveRefreshTokenError();
+  return refreshToken;
+}

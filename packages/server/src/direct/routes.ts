@@ -1,0 +1,142 @@
+import {
+  svcLogoutRequestSchema,
+  svcPasswordLoginRequestSchema,
+  svcRefreshRequestSchema,
+  svcSelectOrganizationRequestSchema,
+  svcSignupRequestSchema,
+} from '@svc/contract';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { SvcAuthCallContext, SvcAuthService } from '../app/facades/svc-auth-service.js';
+import { parseBody } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+import { SvcClientAuthenticationError } from '../kernel/errors.js';
+import { directCallContext } from './call-context.js';
+import {
+  grantRevokeBodySchema,
+  refreshTokenProofBodySchema,
+  requirePresentedRefreshToken,
+} from './refresh-token-proof.js';
+
+export interface DirectRoutesDeps {
+  /** Every direct route is a call of this facade; the first-party gate and the audit live behind it. */
+  readonly auth: SvcAuthService;
+}
+
+/**
+ * The direct helpers' error mapper: DECISIONS.md "Direct-helper error body" `{ error, message }` (plus
+ * `details` for validation failures), never cached. OAuth errors of the engine (`invalid_grant`,
+ * `invalid_target` at refresh) keep their code, with their description as the message. The one
+ * exception is SPEC.md's own body for a confidential client's token at POST /token/refresh: "401 with
+ * error='invalid_client' and error_description='Client authentication failed.'".
+ */
+export function directErrorHandler(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error instanceof SvcClientAuthenticationError) {
+    return reply
+      .code(error.status)
+      .header('cache-control', 'no-store')
+      .send({ error: error.code, error_description: error.message });
+  }
+  return jsonErrorHandler(error, request, reply);
+}
+
+function callContext(request: FastifyRequest): SvcAuthCallContext {
+  return directCallContext({
+    route: request.routeOptions.url ?? request.url,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
+}
+
+/**
+ * SPEC.md "Direct JSON helpers" under the auth base (first-party host integrations; tokens in the body;
+ * camelCase records, field names case-insensitive). The lead mounts it at `{auth_base}`:
+ *
+ * - POST /signup, /password/login, /select-organization → 200 SvcLoginResult. A client that is not
+ *   first-party gets 400 `invalid_client` before any credential check, email or token minting, with one
+ *   `oauth.direct_login.rejected` event (the facade's gate; this plugin passes the route).
+ * - POST /token/refresh → 200 SvcTokenResponse for a public client's token. There is no client
+ *   authentication channel: Authorization headers and secret fields are ignored (the body schema reads
+ *   only refreshToken and organizationId), and a confidential client's token is a 401 before rotation.
+ * - POST /logout {refreshToken?} → 204; unknown or missing tokens are no-ops, a sessionId is ignored.
+ * - POST /logout-all {refreshToken} → 204; 401 when the token is missing, inactive, expired or consumed.
+ * - POST /account/grants {refreshToken} → 200 {data}; POST /account/grants/revoke {refreshToken,
+ *   grantId} → 200 {id, revokedAt}; 401 without an active first-party session, 400 for an unknown or
+ *   already revoked grant.
+ *
+ * The retired /token/exchange and /saml/login/{connectionId} are deliberately not mapped (SPEC.md
+ * "Versioning"): they answer the surface's 404.
+ */
+export function directRoutes(deps: DirectRoutesDeps): FastifyPluginAsync {
+  const { auth } = deps;
+  return async (app) => {
+    app.setErrorHandler(directErrorHandler);
+    // Tokens travel in these bodies: no cache may keep them (RFC 6749 §5.1 asks the same of /token).
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.post('/signup', async (request) =>
+      auth.signUpAsync(parseBody(svcSignupRequestSchema, request.body), callContext(request)),
+    );
+
+    app.post('/password/login', async (request) =>
+      auth.loginWithPasswordAsync(
+        parseBody(svcPasswordLoginRequestSchema, request.body),
+        callContext(request),
+      ),
+    );
+
+    app.post('/select-organization', async (request) =>
+      auth.selectOrganizationForLoginAsync(
+        parseBody(svcSelectOrganizationRequestSchema, request.body),
+        callContext(request),
+      ),
+    );
+
+    app.post('/token/refresh', async (request) =>
+      auth.refreshAsync(parseBody(svcRefreshRequestSchema, request.body), callContext(request)),
+    );
+
+    // Its own scope, for a JSON parser that reads an empty body as "no token": a client that always
+    // sends `Content-Type: application/json` must still be able to log out with nothing to show.
+    await app.register(async (logout) => {
+      const parseJson = logout.getDefaultJsonParser('error', 'error');
+      logout.removeContentTypeParser('application/json');
+      logout.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+        const text = typeof body === 'string' ? body : body.toString('utf8');
+        if (text.trim() === '') done(null, undefined);
+        else parseJson(request, text, done);
+      });
+      logout.post('/logout', async (request, reply) => {
+        const { refreshToken } = parseBody(svcLogoutRequestSchema, request.body ?? {});
+        if (refreshToken !== null) await auth.logoutAsync({ refreshToken });
+        return reply.code(204).send();
+      });
+    });
+
+    app.post('/logout-all', async (request, reply) => {
+      const { refreshToken } = parseBody(refreshTokenProofBodySchema, request.body ?? {});
+      await auth.logoutAllWithRefreshTokenAsync({
+        refreshToken: requirePresentedRefreshToken(refreshToken),
+      });
+      return reply.code(204).send();
+    });
+
+    app.post('/account/grants', async (request) => {
+      const { refreshToken } = parseBody(refreshTokenProofBodySchema, request.body ?? {});
+      return auth.listAccountGrantsAsync({ refreshToken: requirePresentedRefreshToken(refreshToken) });
+    });
+
+    app.post('/account/grants/revoke', async (request) => {
+      const { refreshToken, grantId } = parseBody(grantRevokeBodySchema, request.body);
+      return auth.revokeAccountGrantAsync({
+        refreshToken: requirePresentedRefreshToken(refreshToken),
+        grantId,
+      });
+    });
+  };
+}
