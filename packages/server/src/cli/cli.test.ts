@@ -112,7 +112,7 @@ describe('svc CLI', () => {
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
         const match = /listening on (http:\/\/\S+)/.exec(stdout);
-        if (match?.[1] !== undefined) resolve(match[1]);
+        if (match?.[1] !== undefined && stdout.includes('Press Ctrl+C to stop.')) resolve(match[1]);
       });
       child.on('close', (code) => reject(new Error(`serve exited ${code}: ${stdout}`)));
     });
@@ -122,6 +122,9 @@ describe('svc CLI', () => {
       /\/svc\/auth\/\.well-known\/jwks\.json$/,
     );
     expect(stdout).toContain('development operator token:');
+    const link = /(http:\/\/\S+\/svc\/auth\/authorize\?\S+)/.exec(stdout)?.[1];
+    expect(new URL(link ?? 'http://x').searchParams.get('client_id')).toBe('demo-web');
+    expect(new URL(link ?? 'http://x').searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

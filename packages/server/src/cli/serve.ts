@@ -1,6 +1,6 @@
 import { createSvc } from '../app/create-svc.js';
 import { SVC_VERSION } from '../version.js';
-import { describeDatabase, printDemo } from './output.js';
+import { describeDatabase, printDemo, printTryIt } from './output.js';
 import { devAdminToken } from './dev-admin-token.js';
 
 export interface ServeFlags {
@@ -34,7 +34,10 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
       `  development operator token: ${config.adminToken}  (from ${config.dataDir}/admin.token; set SVC_ADMIN_TOKEN to choose your own)`,
     );
   }
-  if (svc.demo !== undefined) printDemo(svc.demo);
+  if (svc.demo !== undefined) {
+    printDemo(svc.demo);
+    printTryIt(config, svc.demo);
+  }
   console.log('\nPress Ctrl+C to stop.');
   const stop = (signal: string) => {
     console.log(`\n${signal} received, stopping …`);
