@@ -8,12 +8,17 @@ import { resolveConfig, type SvcConfig } from '../config/resolve.js';
 import { Antiforgery, deriveHostedKey } from '../hosted/antiforgery.js';
 import { HOUR_MS } from '../kernel/clock.js';
 import { SecretBox } from '../kernel/crypto.js';
+import { oauthEndpointMetadata } from '../oauth/discovery/contributions.js';
 import { Discovery } from '../oauth/discovery/discovery.js';
+import { ClientCredentialsGrant } from '../oauth/token/client-credentials.js';
+import { TokenEndpoint } from '../oauth/token/token-endpoint.js';
+import { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
+import { clientRepository } from '../storage/repositories/clients.js';
 import { grantableScopesSource } from '../storage/repositories/grantable-scopes.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
@@ -22,9 +27,10 @@ import { seedDemo, type DemoSeed } from './seed-demo.js';
 import type { SvcServices } from './services.js';
 import { wireAdmin } from './wire-admin.js';
 import { wireAuth } from './wire-auth.js';
+import { wireAuthorize } from './wire-authorize.js';
 
-/** How often a node checks whether the signing key is due for rotation or cleanup. */
-const KEY_MAINTENANCE_INTERVAL_MS = HOUR_MS;
+/** How often a node runs its housekeeping: signing-key rotation and cleanup, expired authorization requests. */
+const MAINTENANCE_INTERVAL_MS = HOUR_MS;
 
 export interface Svc extends SvcServices {
   readonly config: SvcConfig;
@@ -81,7 +87,10 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       issuer: config.issuer,
       openIdEnabled: config.openId.enabled,
       scopes: grantableScopesSource(db),
-      contributions: [{ jwks_uri: `${config.issuer}/.well-known/jwks.json` }],
+      contributions: [
+        { jwks_uri: `${config.issuer}/.well-known/jwks.json` },
+        ...oauthEndpointMetadata(config),
+      ],
       clock,
     });
     const admin = wireAdmin({
@@ -108,6 +117,15 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       ids,
       publicOrigin: config.publicOrigin,
     });
+    const clients = clientRepository(db);
+    const tokenEndpoint = new TokenEndpoint({
+      findClient: (id) => clients.findByClientId(id),
+      codes: authEngine.tokens.codes,
+      refresh: authEngine.tokens.refresh,
+      clientCredentials: new ClientCredentialsGrant({ tokens }),
+    });
+    const userinfo = new UserinfoService({ accessTokens: authEngine.tokens.accessTokens });
+    const hostedSignIn = wireAuthorize({ db, engine: authEngine, audit, antiforgery, config });
     const services: SvcServices = {
       auth,
       authEngine,
@@ -118,18 +136,21 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       tokens,
       discovery,
       antiforgery,
+      hostedSignIn,
+      tokenEndpoint,
+      userinfo,
     };
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;
     const plugin = svcHttpPlugin(config, services);
     const app = await buildStandaloneApp(config, plugin);
 
+    const logFailure = (what: string) => (error: unknown) => app.log.error({ err: error }, `${what} failed`);
     const timer = config.keyRotationSchedule
       ? setInterval(() => {
-          signingKeys
-            .maintain()
-            .catch((error: unknown) => app.log.error({ err: error }, 'signing key maintenance failed'));
-        }, KEY_MAINTENANCE_INTERVAL_MS).unref()
+          signingKeys.maintain().catch(logFailure('signing key maintenance'));
+          hostedSignIn.flow.deleteExpired().catch(logFailure('expired authorization request cleanup'));
+        }, MAINTENANCE_INTERVAL_MS).unref()
       : undefined;
 
     let closed = false;

@@ -7,6 +7,11 @@ import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
 import { directRoutes } from '../direct/routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
+import { hostedSignInRoutes } from '../hosted/sign-in-routes.js';
+import { authorizeRoutes } from '../oauth/authorize/routes.js';
+import { tokenRoutes } from '../oauth/token/token-routes.js';
+import { isUserinfoMapped } from '../oauth/userinfo/metadata.js';
+import { userinfoRoutes } from '../oauth/userinfo/routes.js';
 import { discoveryRoutes } from '../oauth/discovery/routes.js';
 import type { SvcServices } from './services.js';
 
@@ -38,10 +43,20 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           }),
           { prefix: authPath },
         );
+        await svc.register(tokenRoutes({ tokenEndpoint: services.tokenEndpoint }), { prefix: authPath });
+        if (isUserinfoMapped(config)) {
+          await svc.register(userinfoRoutes({ userinfo: services.userinfo }), { prefix: authPath });
+        }
         await svc.register(directRoutes({ auth: services.auth }), { prefix: authPath });
-        await svc.register(hostedRoutes({ authBase: config.authBase, antiforgery: services.antiforgery }), {
-          prefix: authPath,
-        });
+        // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
+        await svc.register(
+          hostedRoutes({
+            authBase: config.authBase,
+            antiforgery: services.antiforgery,
+            routes: [authorizeRoutes(services.hostedSignIn), hostedSignInRoutes(services.hostedSignIn)],
+          }),
+          { prefix: authPath },
+        );
         await svc.register(
           async (admin) => {
             requireOperator(admin, config.adminToken);

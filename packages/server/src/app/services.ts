@@ -1,5 +1,8 @@
 import type { createAuditLog } from '../audit/audit-service.js';
 import type { Antiforgery } from '../hosted/antiforgery.js';
+import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
+import type { TokenEndpoint } from '../oauth/token/token-endpoint.js';
+import type { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -21,4 +24,9 @@ export interface SvcServices {
   readonly discovery: Discovery;
   /** Checks hosted form posts (double-submit, keyed by the master key, so valid on every node). */
   readonly antiforgery: Antiforgery;
+  /** The hosted authorization flow (GET /authorize and the sign-in pages) and hosted logout. */
+  readonly hostedSignIn: HostedSignInDeps;
+  /** POST /token: client authentication and the grants. */
+  readonly tokenEndpoint: TokenEndpoint;
+  readonly userinfo: UserinfoService;
 }

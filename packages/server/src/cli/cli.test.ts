@@ -53,7 +53,7 @@ describe('svc CLI', () => {
   it('migrates, then reports the database up to date', async () => {
     const first = await svc(['migrate'], env);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain('Applied 2 migration(s): 0001-spine, 0002-oauth-core');
+    expect(first.stdout).toContain('Applied 3 migration(s): 0001-spine, 0002-oauth-core, 0003-auth-requests');
     expect((await svc(['migrate'], env)).stdout).toContain('Database is up to date.');
   });
 

@@ -58,7 +58,7 @@ export interface SvcOptions {
   seedDemo?: boolean;
   /** Apply pending migrations when the service starts. @default true */
   migrateOnStart?: boolean;
-  /** Run the signing-key rotation schedule in this process. @default true */
+  /** Run the hourly housekeeping in this process (signing-key rotation and cleanup, expired authorization requests). @default true */
   keyRotationSchedule?: boolean;
   openId?: OpenIdOptions;
   /** Initial security settings (stored on first start; later changed through the operator API). */

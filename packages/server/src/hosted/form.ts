@@ -11,6 +11,8 @@ export const HOSTED_FIELDS = Object.freeze({
   email: 'email',
   password: 'password',
   organizationId: 'organization_id',
+  /** The sign-in engine's single-use organization-selection token (a secret: form only, never a URL). */
+  pendingToken: 'pending_token',
 });
 
 /** What every hosted form needs: where to post and the two hidden fields. */
@@ -44,8 +46,17 @@ export function invalidAttributes(message: string | undefined): SafeHtml {
   return html`${message !== undefined && html` aria-invalid="true" aria-describedby="form-error"`}`;
 }
 
-/** The sign-in page of a request: the identify step, where "Use a different account" leads. */
+/**
+ * The sign-in page of a request: the identify step, where "Use a different account" leads. `step=identify`
+ * asks for it explicitly, because GET /login without it shows the request's current step (the password
+ * step once an email was identified), which would lead straight back to the same account.
+ */
 export function loginHref(authBase: string, requestId: string): string {
+  return `${authBase}/login?${new URLSearchParams({ [HOSTED_FIELDS.requestId]: requestId, step: 'identify' }).toString()}`;
+}
+
+/** The current step of a request: where /authorize and every finished form post send the browser. */
+export function currentStepHref(authBase: string, requestId: string): string {
   return `${authBase}/login?${new URLSearchParams({ [HOSTED_FIELDS.requestId]: requestId }).toString()}`;
 }
 

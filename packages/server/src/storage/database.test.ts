@@ -16,7 +16,7 @@ describeEachDatabase('database', (kind) => {
   });
 
   it('applies the migrations once and reports nothing pending afterwards', async () => {
-    expect(await migrateToLatest(handle.db)).toEqual(['0001-spine', '0002-oauth-core']);
+    expect(await migrateToLatest(handle.db)).toEqual(['0001-spine', '0002-oauth-core', '0003-auth-requests']);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });
 

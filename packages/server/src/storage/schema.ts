@@ -184,6 +184,38 @@ export interface ConsentGrantsTable {
   revokedAt: number | null;
 }
 
+/** An authorization request of the hosted /authorize flow (0003). */
+export interface AuthRequestsTable {
+  id: string;
+  clientId: string;
+  redirectUri: string;
+  state: string | null;
+  requestedScopesJson: string;
+  grantedScopesJson: string;
+  codeChallenge: string;
+  codeChallengeMethod: string;
+  resource: string | null;
+  nonce: string | null;
+  promptJson: string;
+  maxAge: number | null;
+  loginHint: string | null;
+  requestedView: string | null;
+  uiContext: string | null;
+  /** SHA-256 hex of the id of the browser that started the request. */
+  browserBinding: string;
+  /** pending, organization_selection, consent, completed, denied. */
+  status: string;
+  email: string | null;
+  userId: string | null;
+  organizationId: string | null;
+  amrJson: string | null;
+  authTime: number | null;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+  completedAt: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -198,4 +230,5 @@ export interface Database {
   pendingAuthTokens: PendingAuthTokensTable;
   browserSessions: BrowserSessionsTable;
   consentGrants: ConsentGrantsTable;
+  authRequests: AuthRequestsTable;
 }

@@ -77,7 +77,8 @@ describe('discovery and JWKS over HTTP', () => {
       const document = await metadata();
       expect(document.issuer).toBe(ISSUER);
       for (const field of OPENID_FIELDS) expect(Object.hasOwn(document, field), field).toBe(on);
-      expect(document).not.toHaveProperty('userinfo_endpoint');
+      // userinfo is mapped while provider mode is on, whether or not the OpenID document is published.
+      expect(Object.hasOwn(document, 'userinfo_endpoint')).toBe(on);
       // Provider mode off and no client: an empty list (SPEC.md discovery rules).
       expect(document.scopes_supported).toEqual(on ? ['email', 'openid', 'profile'] : []);
     },

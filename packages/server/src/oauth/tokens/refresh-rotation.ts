@@ -23,6 +23,8 @@ export interface RefreshTokenOwner {
   readonly sessionId: string;
   readonly clientId: string;
   readonly userId: string;
+  /** The session's granted scope (null for a session created before granted scope was recorded). */
+  readonly grantedScopes: readonly string[] | null;
 }
 
 const INVALID = 'The refresh token is not valid.';
@@ -64,7 +66,12 @@ export class RefreshRotation {
     const found = await this.#deps.store.findRefreshToken(sha256Hex(refreshToken));
     return found === undefined
       ? undefined
-      : { sessionId: found.session.id, clientId: found.session.clientId, userId: found.session.userId };
+      : {
+          sessionId: found.session.id,
+          clientId: found.session.clientId,
+          userId: found.session.userId,
+          grantedScopes: found.session.grantedScopes,
+        };
   }
 
   async refresh(input: RefreshInput): Promise<IssuedTokens> {

@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as spine from './0001-spine.js';
 import * as oauthCore from './0002-oauth-core.js';
+import * as authRequests from './0003-auth-requests.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
   '0001-spine': spine,
   '0002-oauth-core': oauthCore,
+  '0003-auth-requests': authRequests,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,54 @@
+import type { AuditLog } from '../audit/audit-log.js';
+import type { SvcConfig } from '../config/resolve.js';
+import type { Antiforgery } from '../hosted/antiforgery.js';
+import { HostedLogout } from '../hosted/logout/hosted-logout.js';
+import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
+import { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
+import type { Db } from '../storage/database.js';
+import { authRequestRepository } from '../storage/repositories/auth-requests.js';
+import { clientRepository } from '../storage/repositories/clients.js';
+import { userRepository } from '../storage/repositories/users.js';
+import type { AuthEngine } from './wire-auth.js';
+
+export interface WireAuthorizeContext {
+  readonly db: Db;
+  readonly engine: AuthEngine;
+  readonly audit: AuditLog;
+  readonly antiforgery: Antiforgery;
+  readonly config: Pick<SvcConfig, 'issuer' | 'authBase' | 'publicOrigin' | 'development' | 'clock' | 'ids'>;
+}
+
+/**
+ * The hosted authorization flow over the sign-in engine: the AuthorizeFlow (GET /authorize and the
+ * sign-in steps), hosted logout, and the deps object that `authorizeRoutes` and `hostedSignInRoutes`
+ * take. Plain-http redirect URIs are allowed only for loopback hosts outside development.
+ */
+export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
+  const { db, engine, audit, config } = ctx;
+  const clients = clientRepository(db);
+  const findClient = (clientId: string) => clients.findByClientId(clientId);
+  const flow = new AuthorizeFlow({
+    requests: authRequestRepository(db),
+    findClient,
+    users: userRepository(db),
+    signIn: engine.signIn,
+    organizations: engine.organizations,
+    passwords: engine.passwords,
+    browserSessions: engine.browserSessions,
+    consents: engine.consents,
+    codes: engine.tokens.codes,
+    audit,
+    clock: config.clock,
+    ids: config.ids,
+    issuer: config.issuer,
+    requireTlsRedirects: !config.development,
+  });
+  const logout = new HostedLogout({ browserSessions: engine.browserSessions, findClient, audit });
+  return {
+    flow,
+    logout,
+    antiforgery: ctx.antiforgery,
+    site: { authBase: config.authBase, publicOrigin: config.publicOrigin },
+    clock: config.clock,
+  };
+}

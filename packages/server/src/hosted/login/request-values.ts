@@ -1,0 +1,53 @@
+import type { BrowserContext } from '../../oauth/authorize/authorize-outcomes.js';
+import type { Antiforgery } from '../antiforgery.js';
+import {
+  readAntiforgeryCookie,
+  readSessionCookie,
+  setAntiforgeryCookie,
+  type CookieReply,
+  type CookieRequest,
+  type CookieSite,
+} from '../cookies.js';
+
+/**
+ * One string value of a parsed query or form body, or undefined when it is absent, repeated or not a
+ * string (a repeated field is never guessed at).
+ */
+export function singleValue(source: unknown, name: string): string | undefined {
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return undefined;
+  if (!Object.hasOwn(source, name)) return undefined;
+  const value = (source as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The part of a request the hosted sign-in reads (Fastify's request with @fastify/cookie fits). */
+export interface SignInRequest extends CookieRequest {
+  readonly ip?: string;
+}
+
+/**
+ * The browser a hosted step comes from: its id is the antiforgery cookie's (the hosted hook has already
+ * checked it on a POST), plus the issuer session cookie and the address for the audit trail.
+ */
+export function browserContext(request: SignInRequest): BrowserContext {
+  return {
+    browserId: readAntiforgeryCookie(request),
+    sessionToken: readSessionCookie(request),
+    ...(request.ip === undefined ? {} : { ipAddress: request.ip }),
+  };
+}
+
+/**
+ * The browser's id for a new authorization request: the antiforgery cookie's id, set now when the
+ * browser has none, so that the request can be bound to this browser before its first page.
+ */
+export function ensureBrowserId(
+  antiforgery: Antiforgery,
+  site: CookieSite,
+  request: CookieRequest,
+  reply: CookieReply,
+): string {
+  const issued = antiforgery.issue(readAntiforgeryCookie(request));
+  if (issued.newCookie) setAntiforgeryCookie(reply, site, issued.cookieId);
+  return issued.cookieId;
+}

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { clearSessionCookie, readSessionCookie } from '../cookies.js';
+import { singleValue } from '../login/request-values.js';
+import type { HostedSignInDeps } from '../sign-in-deps.js';
+
+/**
+ * GET /logout (SPEC.md: "ends the issuer session cookie and redirects safely"): ends the issuer session,
+ * clears its cookie and returns to `post_logout_redirect_uri` only when it is a registered redirect URI
+ * of the given `client_id` (else to /logged-out). A GET, as SPEC.md maps it, so that a client can send
+ * the browser here with a plain link.
+ */
+export function logoutRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
+  return async (app) => {
+    // No implicit HEAD route: a HEAD (a link checker, a prefetch) must not end the session.
+    app.get('/logout', { exposeHeadRoute: false }, async (request, reply) => {
+      const target = await deps.logout.logout(readSessionCookie(request), {
+        clientId: singleValue(request.query, 'client_id'),
+        postLogoutRedirectUri: singleValue(request.query, 'post_logout_redirect_uri'),
+        state: singleValue(request.query, 'state'),
+      });
+      clearSessionCookie(reply, deps.site);
+      return reply.redirect(target ?? `${deps.site.authBase}/logged-out`, 302);
+    });
+  };
+}

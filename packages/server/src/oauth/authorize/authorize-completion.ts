@@ -1,0 +1,140 @@
+import type { ClientRecord } from '../../admin/repository.js';
+import { grantScopes } from '../scopes.js';
+import type { AuthorizeFlowDeps } from './deps.js';
+import { authRequestExpiredError, clientUnavailableError } from './errors.js';
+import { codeRedirect } from './redirect.js';
+import type { AuthRequestRecord, AuthRequestStatus } from './repository.js';
+import { freshEnoughToIssue } from './session-reuse.js';
+
+/** Who the sign-in engine completed, as the request records it. */
+export interface AuthorizedIdentity {
+  readonly userId: string;
+  /** Null for a user-scoped sign-in. */
+  readonly organizationId: string | null;
+  readonly amr: readonly string[];
+  /** Epoch milliseconds of the authentication. */
+  readonly authTime: number;
+}
+
+/** Only the identity fields (an engine identity carries more, which must not reach storage). */
+function pickIdentity(identity: AuthorizedIdentity): AuthorizedIdentity {
+  return {
+    userId: identity.userId,
+    organizationId: identity.organizationId,
+    amr: [...identity.amr],
+    authTime: identity.authTime,
+  };
+}
+
+/** Where a request goes once its sign-in is complete: to the client, or to its next step (consent). */
+export type CompletionResult =
+  { readonly kind: 'redirect'; readonly location: string } | { readonly kind: 'next' };
+
+/** The part of a request the consent decision reads. */
+type ConsentInput = Pick<AuthRequestRecord, 'prompt' | 'grantedScopes'>;
+
+/**
+ * The end of an authorization request, after the sign-in engine completed: consent when the client
+ * needs it, then the authorization code and the redirect back to the client, exactly once.
+ */
+export class AuthorizeCompletion {
+  readonly #deps: AuthorizeFlowDeps;
+
+  constructor(deps: AuthorizeFlowDeps) {
+    this.#deps = deps;
+  }
+
+  /** The request's client while it is still active; otherwise nothing may be sent to it. */
+  async activeClient(clientId: string): Promise<ClientRecord> {
+    const client = await this.#deps.findClient(clientId);
+    if (client?.active !== true) throw clientUnavailableError();
+    return client;
+  }
+
+  /**
+   * The scopes to grant now: the request's grant, intersected again with the client's allow-list in case
+   * an operator narrowed it while the user was signing in.
+   */
+  grantedScopes(request: Pick<AuthRequestRecord, 'grantedScopes'>, client: ClientRecord): string[] {
+    return grantScopes(request.grantedScopes, client.allowedScopes);
+  }
+
+  /**
+   * SPEC.md: "a non-first-party client without a covering grant reaches the consent view", and
+   * `prompt=consent` "forces consent for a non-first-party client". First-party clients never ask.
+   */
+  async needsConsent(request: ConsentInput, client: ClientRecord, userId: string): Promise<boolean> {
+    if (client.isFirstParty) return false;
+    if (request.prompt.includes('consent')) return true;
+    const covering = await this.#deps.consents.findCovering(
+      userId,
+      client.clientId,
+      this.grantedScopes(request, client),
+    );
+    return covering === null;
+  }
+
+  /** After the engine completed the sign-in of a request that is in status `from`. */
+  async afterSignIn(
+    request: AuthRequestRecord,
+    from: AuthRequestStatus,
+    identity: AuthorizedIdentity,
+  ): Promise<CompletionResult> {
+    const client = await this.activeClient(request.clientId);
+    if (await this.needsConsent(request, client, identity.userId)) {
+      await this.#move(request.id, from, { status: 'consent', ...pickIdentity(identity) });
+      return { kind: 'next' };
+    }
+    return this.issueCode(request, client, from, identity);
+  }
+
+  /**
+   * Completes the request (a conditional update, so a request yields one code however often it is
+   * posted) and issues the code. A positive max_age is checked once more, since organization selection
+   * or consent may have outlasted it: a stale authentication sends the user back to the password step.
+   */
+  async issueCode(
+    request: AuthRequestRecord,
+    client: ClientRecord,
+    from: AuthRequestStatus,
+    identity: AuthorizedIdentity,
+  ): Promise<CompletionResult> {
+    const now = this.#deps.clock.now();
+    if (!freshEnoughToIssue(request.maxAge, identity.authTime, now)) {
+      await this.#move(request.id, from, {
+        status: 'pending',
+        userId: null,
+        organizationId: null,
+        amr: null,
+        authTime: null,
+      });
+      return { kind: 'next' };
+    }
+    await this.#move(request.id, from, { status: 'completed', ...pickIdentity(identity) });
+    const scopes = this.grantedScopes(request, client);
+    const { code } = await this.#deps.codes.issue({
+      clientId: client.clientId,
+      userId: identity.userId,
+      organizationId: identity.organizationId,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      scopes,
+      resource: request.resource,
+      nonce: request.nonce,
+      authTime: identity.authTime,
+      amr: identity.amr,
+    });
+    return { kind: 'redirect', location: codeRedirect(request, code, scopes, this.#deps.issuer) };
+  }
+
+  async #move(
+    id: string,
+    from: AuthRequestStatus,
+    change: Parameters<AuthorizeFlowDeps['requests']['transition']>[2],
+  ): Promise<void> {
+    // Losing the race to another tab's post (or to the expiry) ends this attempt.
+    if (!(await this.#deps.requests.transition(id, from, change, this.#deps.clock.now()))) {
+      throw authRequestExpiredError();
+    }
+  }
+}

@@ -1,0 +1,302 @@
+import { emailSchema } from '@svc/contract';
+import { DAY_MS, MINUTE_MS } from '../../kernel/clock.js';
+import { SvcPublicAuthError } from '../../kernel/errors.js';
+import { AMR_PASSWORD } from '../../signin/direct-sign-in.js';
+import type { SignInOutcome } from '../../signin/sign-in-engine.js';
+import { AUTHORIZE_FLOW, AuthRequestSteps } from './auth-request-steps.js';
+import { AuthorizeCompletion } from './authorize-completion.js';
+import {
+  toActionOutcome,
+  type AuthorizeActionOutcome,
+  type AuthorizeStartOutcome,
+  type AuthorizeStep,
+  type AuthorizeStepOutcome,
+  type BrowserContext,
+  type StepError,
+} from './authorize-outcomes.js';
+import { parseAuthorizeRequest } from './authorize-request.js';
+import { ConsentActions } from './consent-actions.js';
+import type { AuthorizeFlowDeps } from './deps.js';
+import { authRequestExpiredError } from './errors.js';
+import { passwordOnlyHomeRealm } from './home-realm.js';
+import { errorRedirect } from './redirect.js';
+import { canReuseSession } from './session-reuse.js';
+import { StartAuthorization } from './start-authorization.js';
+
+/** How long a user has to finish signing in after the client sent them to /authorize. */
+export const AUTH_REQUEST_LIFETIME_MS = 30 * MINUTE_MS;
+
+/** Record ids Svc issues are printable ASCII; anything else is no organization of the user. */
+const RECORD_ID = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * The lifecycle of a hosted authorization request (SPEC.md "Authorization request (hosted/headless):
+ * completed action → redirect with authorization code; organization selection, MFA, consent return
+ * another view first"):
+ *
+ * | from | event | to |
+ * |---|---|---|
+ * | (GET /authorize) | valid request, no reusable issuer session | pending |
+ * | (GET /authorize) | reusable session | organization_selection, consent or completed (as below) |
+ * | pending | identify (stores the email; also from the signed-in statuses: "Use a different account") | pending |
+ * | pending | password ok, several organizations | organization_selection |
+ * | pending, organization_selection | organization decided, consent needed | consent |
+ * | pending, organization_selection | organization decided, no consent needed | completed (code issued) |
+ * | consent | approve (grant recorded) | completed (code issued) |
+ * | consent | deny | denied (access_denied to the client) |
+ * | any signed-in status | positive max_age outlasted at code issuance | pending (sign in again) |
+ *
+ * Every step after /authorize must come from the browser that started the request (its binding) and
+ * before the request expires (30 minutes); a terminal request answers every step with the "start again"
+ * page. Transitions are conditional updates, so a request issues at most one code.
+ */
+export class AuthorizeFlow {
+  readonly #deps: AuthorizeFlowDeps;
+  readonly #completion: AuthorizeCompletion;
+  readonly #start: StartAuthorization;
+  readonly #steps: AuthRequestSteps;
+  readonly #consent: ConsentActions;
+
+  constructor(deps: AuthorizeFlowDeps) {
+    this.#deps = deps;
+    this.#completion = new AuthorizeCompletion(deps);
+    this.#steps = new AuthRequestSteps(deps, this.#completion);
+    this.#consent = new ConsentActions(deps, this.#completion, this.#steps);
+    this.#start = new StartAuthorization(deps, this.#completion, {
+      lifetimeMs: deps.requestLifetimeMs ?? AUTH_REQUEST_LIFETIME_MS,
+      flow: AUTHORIZE_FLOW,
+    });
+  }
+
+  /** GET /authorize: parse, then sign in silently, ask the user, or answer the client with an error. */
+  async start(
+    query: unknown,
+    browser: BrowserContext & { readonly browserId: string },
+  ): Promise<AuthorizeStartOutcome> {
+    const parsed = await parseAuthorizeRequest(query, {
+      findClient: (clientId) => this.#deps.findClient(clientId),
+      requireTlsRedirects: this.#deps.requireTlsRedirects,
+    });
+    if (parsed.kind === 'error_page') return parsed;
+    if (parsed.kind === 'redirect_error') {
+      return {
+        kind: 'redirect',
+        location: errorRedirect(parsed, parsed.error, parsed.description, this.#deps.issuer),
+      };
+    }
+    const request = parsed.request;
+    const session =
+      browser.sessionToken === undefined
+        ? null
+        : await this.#deps.browserSessions.resolve(browser.sessionToken);
+    const reusable = session !== null && canReuseSession(request, session.authTime, this.#deps.clock.now());
+    return this.#start.run(request, browser.browserId, reusable ? session : null);
+  }
+
+  /**
+   * GET /login: the page the request needs now. `identify` shows the identify step whatever the
+   * status ("Use a different account"); posting it starts the sign-in over.
+   */
+  async step(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    options: { identify?: boolean } = {},
+  ): Promise<AuthorizeStepOutcome> {
+    const request = await this.#steps.load(requestId, browser);
+    if (options.identify === true) {
+      return {
+        kind: 'step',
+        step: await this.#steps.identifyStep(request, request.email ?? request.loginHint),
+      };
+    }
+    switch (request.status) {
+      case 'pending':
+        return {
+          kind: 'step',
+          step:
+            request.email === null
+              ? await this.#steps.identifyStep(request, request.loginHint)
+              : { kind: 'password', request: await this.#steps.stepRequest(request), email: request.email },
+        };
+      case 'organization_selection': {
+        // The choice is made with a fresh single-use token each time the page is shown (the token is
+        // a secret: it lives in the form, never in a URL or the database).
+        const outcome = await this.#steps.signIn(request, this.#steps.identityOf(request));
+        if (outcome.kind === 'organization_selection') {
+          return {
+            kind: 'step',
+            step: {
+              kind: 'select_organization',
+              request: await this.#steps.stepRequest(request),
+              pendingAuthToken: outcome.pendingAuthToken,
+              organizations: outcome.organizations,
+            },
+          };
+        }
+        const completed = await this.#completion.afterSignIn(request, request.status, outcome.identity);
+        return completed.kind === 'redirect' ? completed : this.step(request.id, browser);
+      }
+      default:
+        return { kind: 'step', step: await this.#steps.consentStep(request) };
+    }
+  }
+
+  /** POST /login/identify: home-realm discovery for the email, then (password realm) the password step. */
+  async identify(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    rawEmail: string | undefined,
+  ): Promise<AuthorizeActionOutcome> {
+    const request = await this.#steps.load(requestId, browser);
+    const typed = rawEmail?.trim() ?? '';
+    if (typed === '') return this.#retry(await this.#steps.identifyStep(request, null), 'email_required');
+    const email = emailSchema.safeParse(typed);
+    if (!email.success) {
+      return this.#retry(await this.#steps.identifyStep(request, typed), 'email_invalid');
+    }
+    // Every address signs in with its password until SSO connections exist (the `sso` realm's seam).
+    await (this.#deps.homeRealm ?? passwordOnlyHomeRealm)(email.data);
+    // Identifying (again) starts the sign-in over: whoever signed in before is forgotten.
+    await this.#deps.requests.transition(
+      request.id,
+      request.status,
+      { status: 'pending', email: email.data, userId: null, organizationId: null, amr: null, authTime: null },
+      this.#deps.clock.now(),
+    );
+    return { kind: 'next', requestId: request.id };
+  }
+
+  /**
+   * POST /login/password: checks the password of the identified email. A failure re-renders the step
+   * with one message whether or not the account exists; success starts an issuer session (replacing
+   * the browser's previous one) and continues with the sign-in engine.
+   */
+  async password(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    password: string | undefined,
+  ): Promise<AuthorizeActionOutcome> {
+    const request = await this.#steps.load(requestId, browser);
+    if (request.status !== 'pending' || request.email === null)
+      return { kind: 'next', requestId: request.id };
+    const step: AuthorizeStep = {
+      kind: 'password',
+      request: await this.#steps.stepRequest(request),
+      email: request.email,
+    };
+    if (password === undefined || password === '') return this.#retry(step, 'password_required');
+    const result = await this.#deps.passwords.authenticate(request.email, password);
+    if (!result.ok) {
+      await this.#deps.audit.record({
+        kind: 'oauth.hosted_login.failed',
+        actorType: 'user',
+        clientId: request.clientId,
+        ...(browser.ipAddress === undefined ? {} : { ipAddress: browser.ipAddress }),
+        data: { requestId: request.id, method: 'password' },
+      });
+      return this.#retry(step, 'invalid_credentials');
+    }
+    const now = this.#deps.clock.now();
+    const identity = { userId: result.user.id, amr: [AMR_PASSWORD], authTime: now };
+    await this.#deps.browserSessions.end(browser.sessionToken);
+    const session = await this.#deps.browserSessions.create(identity.userId, identity.amr, identity.authTime);
+    await this.#deps.audit.record({
+      kind: 'oauth.hosted_login.succeeded',
+      actorType: 'user',
+      actorId: identity.userId,
+      userId: identity.userId,
+      clientId: request.clientId,
+      ...(browser.ipAddress === undefined ? {} : { ipAddress: browser.ipAddress }),
+      data: { requestId: request.id, method: 'password' },
+    });
+    const outcome = await this.#steps.signIn(request, identity);
+    if (outcome.kind === 'organization_selection') {
+      if (
+        !(await this.#deps.requests.transition(
+          request.id,
+          'pending',
+          { status: 'organization_selection', ...identity, organizationId: null },
+          now,
+        ))
+      ) {
+        throw authRequestExpiredError();
+      }
+      return { kind: 'next', requestId: request.id, session };
+    }
+    return toActionOutcome(
+      await this.#completion.afterSignIn(request, 'pending', outcome.identity),
+      request.id,
+      session,
+    );
+  }
+
+  /** POST /login/select-organization: continues the engine's organization_selection with its token. */
+  async selectOrganization(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    pendingAuthToken: string | undefined,
+    organizationId: string | undefined,
+  ): Promise<AuthorizeActionOutcome> {
+    const request = await this.#steps.load(requestId, browser);
+    const next: AuthorizeActionOutcome = { kind: 'next', requestId: request.id };
+    if (request.status !== 'organization_selection' || pendingAuthToken === undefined) return next;
+    // The token must be this request's own (same user, same request), still active for this flow.
+    const pending = await this.#deps.signIn.pendingSelection(pendingAuthToken, AUTHORIZE_FLOW);
+    if (pending?.resume?.authRequestId !== request.id || pending.userId !== request.userId) return next;
+    const retry = async () =>
+      this.#retry(
+        {
+          kind: 'select_organization',
+          request: await this.#steps.stepRequest(request),
+          pendingAuthToken,
+          organizations: pending.organizations,
+        },
+        'organization_required',
+      );
+    if (organizationId === undefined || !RECORD_ID.test(organizationId)) return retry();
+    let outcome: SignInOutcome;
+    try {
+      outcome = await this.#deps.signIn.selectOrganization({
+        pendingAuthToken,
+        organizationId,
+        flow: AUTHORIZE_FLOW,
+      });
+    } catch (error) {
+      // Not a member (access_denied; the token stays usable): choose again. A token used meanwhile: the
+      // page is shown again with a fresh one.
+      if (error instanceof SvcPublicAuthError && error.code === 'access_denied') return retry();
+      if (error instanceof SvcPublicAuthError && error.code === 'invalid_token') return next;
+      throw error;
+    }
+    if (outcome.kind === 'organization_selection') return next;
+    return toActionOutcome(
+      await this.#completion.afterSignIn(request, 'organization_selection', outcome.identity),
+      request.id,
+    );
+  }
+
+  /**
+   * Deletes requests that expired more than `graceMs` ago (a day by default, so that a late "start
+   * again" page still finds nothing odd); returns how many. For a periodic maintenance job.
+   */
+  deleteExpired(graceMs = DAY_MS): Promise<number> {
+    return this.#deps.requests.deleteExpired(this.#deps.clock.now() - graceMs);
+  }
+
+  /** POST /consent/approve: records the grant (merged into any earlier one) and issues the code. */
+  async approveConsent(
+    requestId: string | undefined,
+    browser: BrowserContext,
+  ): Promise<AuthorizeActionOutcome> {
+    return this.#consent.approve(await this.#steps.load(requestId, browser));
+  }
+
+  /** POST /consent/deny: SPEC.md "deny redirects to the client with access_denied". */
+  async denyConsent(requestId: string | undefined, browser: BrowserContext): Promise<AuthorizeActionOutcome> {
+    return this.#consent.deny(await this.#steps.load(requestId, browser));
+  }
+
+  #retry(step: AuthorizeStep, error: StepError): AuthorizeActionOutcome {
+    return { kind: 'retry', step, error };
+  }
+}

@@ -1,0 +1,55 @@
+import type { AuthRequestSteps } from './auth-request-steps.js';
+import type { AuthorizeCompletion } from './authorize-completion.js';
+import { toActionOutcome, type AuthorizeActionOutcome } from './authorize-outcomes.js';
+import type { AuthorizeFlowDeps } from './deps.js';
+import { authRequestExpiredError } from './errors.js';
+import { errorRedirect } from './redirect.js';
+import type { AuthRequestRecord } from './repository.js';
+
+/**
+ * The consent step of a request (SPEC.md: "a non-first-party client without a covering grant reaches
+ * the consent view; approve continues, deny redirects to the client with access_denied"). A post for a
+ * request that is not at this step only shows its current step.
+ */
+export class ConsentActions {
+  readonly #deps: AuthorizeFlowDeps;
+  readonly #completion: AuthorizeCompletion;
+  readonly #steps: AuthRequestSteps;
+
+  constructor(deps: AuthorizeFlowDeps, completion: AuthorizeCompletion, steps: AuthRequestSteps) {
+    this.#deps = deps;
+    this.#completion = completion;
+    this.#steps = steps;
+  }
+
+  /** Records the grant (merged into the user's earlier grant to the client) and issues the code. */
+  async approve(request: AuthRequestRecord): Promise<AuthorizeActionOutcome> {
+    if (request.status !== 'consent') return { kind: 'next', requestId: request.id };
+    const client = await this.#completion.activeClient(request.clientId);
+    const identity = this.#steps.identityOf(request);
+    await this.#deps.consents.record(
+      identity.userId,
+      client.clientId,
+      this.#completion.grantedScopes(request, client),
+    );
+    const result = await this.#completion.issueCode(request, client, 'consent', {
+      ...identity,
+      organizationId: request.organizationId,
+    });
+    return toActionOutcome(result, request.id);
+  }
+
+  /** Ends the request as denied and sends access_denied (with the state) to the client. */
+  async deny(request: AuthRequestRecord): Promise<AuthorizeActionOutcome> {
+    if (request.status !== 'consent') return { kind: 'next', requestId: request.id };
+    await this.#completion.activeClient(request.clientId);
+    const now = this.#deps.clock.now();
+    if (!(await this.#deps.requests.transition(request.id, 'consent', { status: 'denied' }, now))) {
+      throw authRequestExpiredError();
+    }
+    return {
+      kind: 'redirect',
+      location: errorRedirect(request, 'access_denied', 'The user denied the request.', this.#deps.issuer),
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import type { ClientRecord, UserRepository } from '../../admin/repository.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Ids } from '../../kernel/ids.js';
+import type { BrowserSessions } from '../../signin/browser-sessions.js';
+import type { ConsentGrants } from '../../signin/consent-grants.js';
+import type { OrganizationPolicy } from '../../signin/organization-policy.js';
+import type { PasswordAuthenticator } from '../../signin/password-authenticator.js';
+import type { SignInEngine } from '../../signin/sign-in-engine.js';
+import type { AuthorizationCodes } from '../tokens/authorization-codes.js';
+import type { HomeRealmDiscovery } from './home-realm.js';
+import type { AuthRequestStore } from './repository.js';
+
+/** What the authorization flow is built from (wired by `app/wire-authorize.ts`). */
+export interface AuthorizeFlowDeps {
+  readonly requests: AuthRequestStore;
+  /** The client registered under a client_id (active or not). */
+  findClient(clientId: string): Promise<ClientRecord | undefined>;
+  readonly users: Pick<UserRepository, 'findById'>;
+  readonly signIn: Pick<SignInEngine, 'signIn' | 'selectOrganization' | 'pendingSelection'>;
+  readonly organizations: Pick<OrganizationPolicy, 'options'>;
+  readonly passwords: Pick<PasswordAuthenticator, 'authenticate'>;
+  readonly browserSessions: Pick<BrowserSessions, 'create' | 'resolve' | 'end'>;
+  readonly consents: Pick<ConsentGrants, 'findCovering' | 'record'>;
+  readonly codes: Pick<AuthorizationCodes, 'issue'>;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  /** The issuer: the `iss` of every authorization response (RFC 9207). */
+  readonly issuer: string;
+  /** Plain-http redirect URIs only for loopback hosts (set outside development). */
+  readonly requireTlsRedirects: boolean;
+  /** @default passwordOnlyHomeRealm */
+  readonly homeRealm?: HomeRealmDiscovery;
+  /** @default AUTH_REQUEST_LIFETIME_MS (30 minutes) */
+  readonly requestLifetimeMs?: number;
+}

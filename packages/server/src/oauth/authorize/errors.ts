@@ -1,0 +1,29 @@
+import { SvcHostedPageError } from '../../hosted/errors.js';
+
+/**
+ * The answer to a step of an authorization request that is unknown, expired, already finished or was
+ * started in another browser. One message for every reason, so that a guessed or leaked request id
+ * teaches nothing; the way forward is always to start again at the application.
+ */
+export function authRequestExpiredError(): SvcHostedPageError {
+  return new SvcHostedPageError(
+    'This sign-in has expired',
+    'This sign-in request is no longer valid: it expired, was already completed, or was started in ' +
+      'another browser. Go back to the application you came from and start again.',
+    { status: 400, code: 'auth_request_expired' },
+  );
+}
+
+/** The client was disabled or removed while its user was signing in: nothing may be sent to it. */
+export function clientUnavailableError(): SvcHostedPageError {
+  return new SvcHostedPageError(
+    'This application is not available',
+    'The application you are signing in to is no longer available. Contact its provider.',
+    { status: 400, code: 'client_unavailable' },
+  );
+}
+
+/** A malformed /authorize request whose client or redirect URI cannot be trusted (RFC 6749 §4.1.2.1). */
+export function invalidAuthorizeRequestError(code: string, description: string): SvcHostedPageError {
+  return new SvcHostedPageError('This sign-in link is not valid', description, { status: 400, code });
+}

@@ -1,0 +1,90 @@
+/**
+ * The storage the authorization endpoint owns: authorization requests between GET /authorize and the
+ * redirect back to the client. Times are epoch milliseconds.
+ */
+
+/**
+ * Where a request stands (see `AuthorizeFlow` for the transitions):
+ *
+ * - `pending`: waiting for the user to sign in (the identify step may have stored an email)
+ * - `organization_selection`: signed in; the user belongs to several organizations and must choose
+ * - `consent`: signed in, organization decided; a non-first-party client waits for consent
+ * - `completed`: the code was issued (terminal, single use)
+ * - `denied`: the user denied consent (terminal)
+ */
+export type AuthRequestStatus = 'pending' | 'organization_selection' | 'consent' | 'completed' | 'denied';
+
+/** The statuses after which a request can never move again. */
+export const TERMINAL_AUTH_REQUEST_STATUSES: ReadonlySet<AuthRequestStatus> = new Set([
+  'completed',
+  'denied',
+]);
+
+/** A stored authorization request: the validated /authorize parameters and the sign-in progress. */
+export interface AuthRequestRecord {
+  readonly id: string;
+  /** The OAuth client_id string. */
+  readonly clientId: string;
+  /** Exactly one of the client's registered redirect URIs. */
+  readonly redirectUri: string;
+  readonly state: string | null;
+  readonly requestedScopes: readonly string[];
+  /** requestedScopes ∩ the client's allow-list at the time of the request. */
+  readonly grantedScopes: readonly string[];
+  readonly codeChallenge: string;
+  readonly codeChallengeMethod: string;
+  readonly resource: string | null;
+  readonly nonce: string | null;
+  /** The prompt values (none, login, consent, select_account). */
+  readonly prompt: readonly string[];
+  /** Seconds; 0 forces a fresh sign-in. */
+  readonly maxAge: number | null;
+  readonly loginHint: string | null;
+  readonly view: string | null;
+  readonly uiContext: string | null;
+  /**
+   * SHA-256 hex of the id of the browser that started the request: every later step must come from the
+   * same browser, so that a request id alone (in a link, a log, a shoulder-surfed URL) buys nothing.
+   */
+  readonly browserBinding: string;
+  readonly status: AuthRequestStatus;
+  /** The address from the identify step, or null before it. */
+  readonly email: string | null;
+  /** Who signed in (every status after `pending`). */
+  readonly userId: string | null;
+  /** The organization decided for the sign-in (`consent` and later); null = user-scoped. */
+  readonly organizationId: string | null;
+  readonly amr: readonly string[] | null;
+  /** Epoch milliseconds of the authentication. */
+  readonly authTime: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly expiresAt: number;
+  /** When the request reached a terminal status. */
+  readonly completedAt: number | null;
+}
+
+/** What a transition sets: the new status and any progress fields (unlisted fields keep their value). */
+export interface AuthRequestChange {
+  readonly status: AuthRequestStatus;
+  readonly email?: string | null;
+  readonly userId?: string | null;
+  readonly organizationId?: string | null;
+  readonly amr?: readonly string[] | null;
+  readonly authTime?: number | null;
+}
+
+export interface AuthRequestStore {
+  insert(record: AuthRequestRecord): Promise<void>;
+  /** The request with this id in any status, expired or not; undefined when unknown. */
+  find(id: string): Promise<AuthRequestRecord | undefined>;
+  /**
+   * Applies `change` only while the request is still in status `from` and unexpired at `now` (one
+   * conditional UPDATE, so that of two concurrent transitions exactly one wins: a request completes
+   * once). Sets `updatedAt`, and `completedAt` when the new status is terminal. False when nothing
+   * changed.
+   */
+  transition(id: string, from: AuthRequestStatus, change: AuthRequestChange, now: number): Promise<boolean>;
+  /** Deletes requests that expired before `before`; returns how many. */
+  deleteExpired(before: number): Promise<number>;
+}

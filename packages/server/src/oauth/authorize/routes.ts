@@ -1,0 +1,37 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { readSessionCookie } from '../../hosted/cookies.js';
+import { currentStepHref } from '../../hosted/form.js';
+import { ensureBrowserId } from '../../hosted/login/request-values.js';
+import type { HostedSignInDeps } from '../../hosted/sign-in-deps.js';
+import { invalidAuthorizeRequestError } from './errors.js';
+
+/**
+ * GET /authorize (SPEC.md "/authorize query parameters"). Register it inside `hostedRoutes` (with
+ * `hostedSignInRoutes`), whose cookie support, security headers and error page it uses: a request
+ * whose client or redirect URI cannot be trusted renders the hosted error page (400); any later error
+ * goes back to the client; a valid request continues silently or at GET /login. Answers are 302s: a
+ * redirect on GET keeps its method anyway.
+ */
+export function authorizeRoutes(
+  deps: Pick<HostedSignInDeps, 'flow' | 'antiforgery' | 'site'>,
+): FastifyPluginAsync {
+  return async (app) => {
+    // No implicit HEAD route: a HEAD (a link checker, a prefetch) must not start an authorization request.
+    app.get('/authorize', { exposeHeadRoute: false }, async (request, reply) => {
+      const browserId = ensureBrowserId(deps.antiforgery, deps.site, request, reply);
+      const outcome = await deps.flow.start(request.query, {
+        browserId,
+        sessionToken: readSessionCookie(request),
+        ipAddress: request.ip,
+      });
+      switch (outcome.kind) {
+        case 'error_page':
+          throw invalidAuthorizeRequestError(outcome.error, outcome.description);
+        case 'redirect':
+          return reply.redirect(outcome.location, 302);
+        case 'interact':
+          return reply.redirect(currentStepHref(deps.site.authBase, outcome.requestId), 302);
+      }
+    });
+  };
+}

@@ -1,0 +1,138 @@
+import { sha256Hex } from '../../kernel/crypto.js';
+import type { ResolvedBrowserSession } from '../../signin/browser-sessions.js';
+import type { OAuthErrorCode } from '../errors.js';
+import type { AuthorizeCompletion, AuthorizedIdentity } from './authorize-completion.js';
+import type { AuthorizeStartOutcome } from './authorize-outcomes.js';
+import type { AuthorizeRequest } from './authorize-request.js';
+import type { AuthorizeFlowDeps } from './deps.js';
+import { errorRedirect } from './redirect.js';
+import type { AuthRequestChange, AuthRequestRecord } from './repository.js';
+
+export interface StartOptions {
+  /** How long the stored request lives. */
+  readonly lifetimeMs: number;
+  /** The engine flow name of hosted sign-ins. */
+  readonly flow: string;
+}
+
+/**
+ * The start of a valid /authorize request: store it, bound to the browser, and either ask the user to
+ * sign in or reuse the browser's issuer session.
+ *
+ * Reuse (the caller decided that the session is reusable under prompt and max_age): the sign-in engine
+ * runs for the session's user, so a single-organization user of a first-party client goes straight back
+ * to the client without seeing a page. A third-party client reuses the session too but still gets the
+ * consent page unless the user's grant covers the scopes (SPEC.md only says reuse is "for first-party
+ * clients" silently; prompt=none's consent_required row shows third-party reuse is meant to work once
+ * consent exists).
+ *
+ * prompt=none never shows a page (OpenID Connect Core §3.1.2.6): no reusable session → login_required;
+ * several organizations to choose from → interaction_required; a third-party client without a covering
+ * grant → consent_required.
+ */
+export class StartAuthorization {
+  readonly #deps: AuthorizeFlowDeps;
+  readonly #completion: AuthorizeCompletion;
+  readonly #options: StartOptions;
+
+  constructor(deps: AuthorizeFlowDeps, completion: AuthorizeCompletion, options: StartOptions) {
+    this.#deps = deps;
+    this.#completion = completion;
+    this.#options = options;
+  }
+
+  async run(
+    request: AuthorizeRequest,
+    browserId: string,
+    session: ResolvedBrowserSession | null,
+  ): Promise<AuthorizeStartOutcome> {
+    const silent = request.prompt.has('none');
+    const id = this.#deps.ids.id('azr');
+    const fail = (error: OAuthErrorCode, description: string): AuthorizeStartOutcome => ({
+      kind: 'redirect',
+      location: errorRedirect(request, error, description, this.#deps.issuer),
+    });
+    const interact: AuthorizeStartOutcome = { kind: 'interact', requestId: id };
+
+    if (session === null) {
+      if (silent) return fail('login_required', 'The user is not signed in.');
+      await this.#insert(request, id, browserId, { status: 'pending' });
+      return interact;
+    }
+
+    const outcome = await this.#deps.signIn.signIn({
+      userId: session.userId,
+      clientId: request.client.clientId,
+      requestedOrganizationId: null,
+      amr: session.amr,
+      authTime: session.authTime,
+      flow: this.#options.flow,
+      resume: { authRequestId: id },
+    });
+    if (outcome.kind === 'organization_selection') {
+      if (silent) return fail('interaction_required', 'The user must choose an organization.');
+      await this.#insert(request, id, browserId, {
+        status: 'organization_selection',
+        userId: session.userId,
+        amr: session.amr,
+        authTime: session.authTime,
+      });
+      return interact;
+    }
+
+    const identity: AuthorizedIdentity = {
+      userId: outcome.identity.userId,
+      organizationId: outcome.identity.organizationId,
+      amr: outcome.identity.amr,
+      authTime: outcome.identity.authTime,
+    };
+    const consentInput = { prompt: [...request.prompt], grantedScopes: request.grantedScopes };
+    if (silent && (await this.#completion.needsConsent(consentInput, request.client, identity.userId))) {
+      return fail('consent_required', 'The user has not consented to this client.');
+    }
+    const record = await this.#insert(request, id, browserId, { status: 'pending' });
+    const result = await this.#completion.afterSignIn(record, 'pending', identity);
+    if (result.kind === 'redirect') return result;
+    // Only a concurrent change (a grant revoked this instant) can ask for a page here.
+    return silent ? fail('interaction_required', 'The user must interact with the sign-in.') : interact;
+  }
+
+  async #insert(
+    request: AuthorizeRequest,
+    id: string,
+    browserId: string,
+    progress: AuthRequestChange,
+  ): Promise<AuthRequestRecord> {
+    const now = this.#deps.clock.now();
+    const record: AuthRequestRecord = {
+      id,
+      clientId: request.client.clientId,
+      redirectUri: request.redirectUri,
+      state: request.state,
+      requestedScopes: request.requestedScopes,
+      grantedScopes: request.grantedScopes,
+      codeChallenge: request.codeChallenge,
+      codeChallengeMethod: request.codeChallengeMethod,
+      resource: request.resource,
+      nonce: request.nonce,
+      prompt: [...request.prompt],
+      maxAge: request.maxAge,
+      loginHint: request.loginHint,
+      view: request.view,
+      uiContext: request.uiContext,
+      browserBinding: sha256Hex(browserId),
+      status: progress.status,
+      email: null,
+      userId: progress.userId ?? null,
+      organizationId: progress.organizationId ?? null,
+      amr: progress.amr ?? null,
+      authTime: progress.authTime ?? null,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: now + this.#options.lifetimeMs,
+      completedAt: null,
+    };
+    await this.#deps.requests.insert(record);
+    return record;
+  }
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { buildMetadata } from './discovery.js';
+import { oauthEndpointMetadata } from './contributions.js';
+
+const ISSUER = 'https://id.example.com/svc/auth';
+const openId = (enabled: boolean, enableUserInfoEndpoint: boolean) => ({
+  issuer: ISSUER,
+  openId: { enabled, enableUserInfoEndpoint, publishDiscoveryDocument: true },
+});
+
+describe('oauthEndpointMetadata', () => {
+  it('advertises the authorization, token and userinfo endpoints with their capabilities', () => {
+    const metadata = buildMetadata(ISSUER, true, [], oauthEndpointMetadata(openId(true, true)));
+    expect(metadata).toMatchObject({
+      authorization_endpoint: `${ISSUER}/authorize`,
+      authorization_response_iss_parameter_supported: true,
+      token_endpoint: `${ISSUER}/token`,
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      userinfo_endpoint: `${ISSUER}/userinfo`,
+    });
+    // The device grant is not advertised before it exists.
+    expect(metadata.grant_types_supported).not.toContain('urn:ietf:params:oauth:grant-type:device_code');
+  });
+
+  it('leaves userinfo_endpoint out while the userinfo route is not mapped', () => {
+    for (const config of [openId(true, false), openId(false, true)]) {
+      const metadata = buildMetadata(ISSUER, config.openId.enabled, [], oauthEndpointMetadata(config));
+      expect(metadata).not.toHaveProperty('userinfo_endpoint');
+      expect(metadata).toHaveProperty('token_endpoint');
+    }
+  });
+});

@@ -1,0 +1,24 @@
+import type { SvcConfig } from '../../config/resolve.js';
+import { authorizeMetadata } from '../authorize/metadata.js';
+import { tokenEndpointMetadata } from '../clients/metadata.js';
+import { grantTypesMetadata } from '../token/metadata.js';
+import { isUserinfoMapped, userinfoMetadata } from '../userinfo/metadata.js';
+import type { DiscoveryContribution } from './discovery.js';
+
+/**
+ * The discovery fields of the OAuth endpoints that exist (DECISIONS: "Discovery advertises only built
+ * endpoints"): authorization_endpoint with RFC 9207's authorization_response_iss_parameter_supported
+ * (every authorization response carries `iss`), token_endpoint and its client authentication methods,
+ * grant_types_supported, and userinfo_endpoint while the userinfo route is mapped. jwks_uri is
+ * contributed by the JWKS route's own wiring.
+ */
+export function oauthEndpointMetadata(
+  config: Pick<SvcConfig, 'issuer' | 'openId'>,
+): readonly DiscoveryContribution[] {
+  return [
+    authorizeMetadata(config.issuer),
+    tokenEndpointMetadata(config.issuer),
+    grantTypesMetadata(),
+    ...(isUserinfoMapped(config) ? [userinfoMetadata(config.issuer)] : []),
+  ];
+}

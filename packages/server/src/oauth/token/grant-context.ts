@@ -1,0 +1,65 @@
+import type { TokenEndpointAuthMethod } from '@svc/contract';
+import type { ClientRecord } from '../../admin/repository.js';
+import { authenticateClient, type ClientCredentialsInput } from '../clients/client-authentication.js';
+import { oauthError } from '../errors.js';
+import { checkResource } from '../resource-indicators.js';
+import type { AuthorizationCodes } from '../tokens/authorization-codes.js';
+import type { OAuthTokenResponseBody } from '../tokens/issued-tokens.js';
+import type { RefreshRotation } from '../tokens/refresh-rotation.js';
+import type { ClientCredentialsGrant, ClientCredentialsResponseBody } from './client-credentials.js';
+import type { FormParameters } from './form-parameters.js';
+
+/** What the grants of the token endpoint use. */
+export interface TokenGrantDeps {
+  /** The client registered under a client_id (active or not), or undefined. */
+  findClient(clientId: string): Promise<ClientRecord | undefined>;
+  readonly codes: Pick<AuthorizationCodes, 'redeem'>;
+  readonly refresh: Pick<RefreshRotation, 'refresh' | 'owner'>;
+  readonly clientCredentials: Pick<ClientCredentialsGrant, 'issue'>;
+}
+
+/** One token request after its form was read: the parameters, the client's credentials, the caller. */
+export interface GrantRequest {
+  readonly params: FormParameters;
+  readonly credentials: ClientCredentialsInput;
+  readonly userAgent: string | null;
+  readonly ipAddress: string | null;
+}
+
+/** The success body of POST /token (snake_case, RFC 6749 §5.1). */
+export type TokenEndpointBody = OAuthTokenResponseBody | ClientCredentialsResponseBody;
+
+/** One grant_type: reads its parameters, identifies the client and answers, or throws an OAuthError. */
+export type TokenGrant = (request: GrantRequest, deps: TokenGrantDeps) => Promise<TokenEndpointBody>;
+
+/** A client that proved itself (confidential) or named itself (public, `none`). */
+export interface AuthenticatedClient {
+  readonly client: ClientRecord;
+  readonly method: TokenEndpointAuthMethod;
+}
+
+/**
+ * SPEC.md "Authentication" 1: public clients use token_endpoint_auth_method none; confidential clients
+ * authenticate with client_secret_basic or client_secret_post, each only with the method it registered.
+ * A failure is the OAuthError of client-authentication.ts (401 invalid_client, with a Basic challenge
+ * when the header was tried).
+ */
+export async function authenticatedClient(
+  credentials: ClientCredentialsInput,
+  deps: Pick<TokenGrantDeps, 'findClient'>,
+): Promise<AuthenticatedClient> {
+  const result = await authenticateClient(credentials, { findClient: (id) => deps.findClient(id) });
+  if (!result.ok) throw result.error;
+  return { client: result.client, method: result.method };
+}
+
+/**
+ * The RFC 8707 `resource` of the request, checked against the client (one absolute URI without a
+ * fragment that the client may have tokens for); null when none was sent. Every failure is
+ * invalid_target, raised before any grant consumes anything.
+ */
+export function requestedResource(params: FormParameters, client: ClientRecord): string | null {
+  const check = checkResource(params.all('resource'), client);
+  if (!check.ok) throw oauthError.invalidTarget(check.description);
+  return check.resource;
+}

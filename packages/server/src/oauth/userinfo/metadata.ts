@@ -1,0 +1,15 @@
+import type { SvcConfig } from '../../config/resolve.js';
+import type { DiscoveryContribution } from '../discovery/discovery.js';
+
+/**
+ * SPEC.md "Userinfo": "Mapped while OpenID provider mode and EnableUserInfoEndpoint are both enabled (both
+ * default on)". The lead mounts `userinfoRoutes` and advertises the endpoint only when this is true.
+ */
+export function isUserinfoMapped(config: Pick<SvcConfig, 'openId'>): boolean {
+  return config.openId.enabled && config.openId.enableUserInfoEndpoint;
+}
+
+/** What the userinfo endpoint adds to discovery once its route is mounted. */
+export function userinfoMetadata(issuer: string): DiscoveryContribution {
+  return Object.freeze({ userinfo_endpoint: `${issuer}/userinfo` });
+}

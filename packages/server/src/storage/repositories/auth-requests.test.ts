@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { MINUTE_MS } from '../../kernel/clock.js';
+import type { AuthRequestRecord, AuthRequestStore } from '../../oauth/authorize/repository.js';
+import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
+import { describeEachDatabase } from '../../test-support/databases.js';
+import { authRequestRepository } from './auth-requests.js';
+
+describeEachDatabase('auth request repository', (kind) => {
+  let h: AuthHarness;
+  let store: AuthRequestStore;
+  let userId: string;
+  let organizationId: string;
+  const now = () => h.clock.now();
+
+  beforeEach(async () => {
+    h = await createAuthHarness(kind);
+    store = authRequestRepository(h.db);
+    userId = (await h.given.user()).id;
+    organizationId = (await h.given.organization()).id;
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  function request(overrides: Partial<AuthRequestRecord> = {}): AuthRequestRecord {
+    return {
+      id: `azr_${Math.random().toString(16).slice(2)}`,
+      clientId: 'web-app',
+      redirectUri: 'https://app.example.com/callback?tenant=a',
+      state: 'x'.repeat(2048),
+      requestedScopes: ['openid', 'email', 'admin'],
+      grantedScopes: ['openid', 'email'],
+      codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      codeChallengeMethod: 'S256',
+      resource: 'https://files.example.com/',
+      nonce: 'n-0S6_WzA2Mj',
+      prompt: ['login', 'consent'],
+      maxAge: 123_456_789_012_345,
+      loginHint: 'ada@example.com',
+      view: 'svc',
+      uiContext: '{"theme":"dark"}',
+      browserBinding: 'a'.repeat(64),
+      status: 'pending',
+      email: null,
+      userId: null,
+      organizationId: null,
+      amr: null,
+      authTime: null,
+      createdAt: now(),
+      updatedAt: now(),
+      expiresAt: now() + 30 * MINUTE_MS,
+      completedAt: null,
+      ...overrides,
+    };
+  }
+
+  it('stores every field and reads it back exactly, nulls included', async () => {
+    const full = request();
+    const sparse = request({
+      state: null,
+      requestedScopes: [],
+      grantedScopes: [],
+      resource: null,
+      nonce: null,
+      prompt: [],
+      maxAge: null,
+      loginHint: null,
+      view: null,
+      uiContext: null,
+    });
+    await store.insert(full);
+    await store.insert(sparse);
+    expect(await store.find(full.id)).toEqual(full);
+    expect(await store.find(sparse.id)).toEqual(sparse);
+    expect(await store.find('azr_unknown')).toBeUndefined();
+  });
+
+  it('moves a request only from the expected status, sets progress fields and completedAt when terminal', async () => {
+    const record = request();
+    await store.insert(record);
+    h.clock.advance(1000);
+    expect(await store.transition(record.id, 'consent', { status: 'completed' }, now())).toBe(false);
+    expect(
+      await store.transition(record.id, 'pending', { status: 'pending', email: 'ada@example.com' }, now()),
+    ).toBe(true);
+    const identity = { userId, organizationId, amr: ['pwd'], authTime: now() - 5 };
+    expect(await store.transition(record.id, 'pending', { status: 'consent', ...identity }, now())).toBe(
+      true,
+    );
+    expect(await store.find(record.id)).toEqual({
+      ...record,
+      status: 'consent',
+      email: 'ada@example.com',
+      ...identity,
+      updatedAt: now(),
+    });
+    h.clock.advance(1000);
+    expect(await store.transition(record.id, 'consent', { status: 'completed' }, now())).toBe(true);
+    const completed = await store.find(record.id);
+    expect(completed).toMatchObject({
+      status: 'completed',
+      completedAt: now(),
+      updatedAt: now(),
+      ...identity,
+    });
+    // Single use: the same transition again changes nothing.
+    expect(await store.transition(record.id, 'consent', { status: 'completed' }, now())).toBe(false);
+    // Fields can be cleared (a new identification forgets who signed in).
+    const other = request();
+    await store.insert(other);
+    await store.transition(other.id, 'pending', { status: 'organization_selection', ...identity }, now());
+    await store.transition(
+      other.id,
+      'organization_selection',
+      { status: 'pending', userId: null, organizationId: null, amr: null, authTime: null },
+      now(),
+    );
+    expect(await store.find(other.id)).toMatchObject({
+      userId: null,
+      organizationId: null,
+      amr: null,
+      authTime: null,
+    });
+  });
+
+  it('refuses transitions of an expired request', async () => {
+    const record = request({ expiresAt: now() + 1000 });
+    await store.insert(record);
+    h.clock.advance(1000);
+    expect(await store.transition(record.id, 'pending', { status: 'denied' }, now())).toBe(false);
+    expect((await store.find(record.id))?.status).toBe('pending');
+  });
+
+  it('lets exactly one of concurrent completions win', async () => {
+    const record = request({ status: 'consent', userId, amr: ['pwd'], authTime: now() });
+    await store.insert(record);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => store.transition(record.id, 'consent', { status: 'completed' }, now())),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('deletes requests that expired before a time', async () => {
+    const old = request({ expiresAt: now() - 1 });
+    const live = request();
+    await store.insert(old);
+    await store.insert(live);
+    expect(await store.deleteExpired(now())).toBe(1);
+    expect(await store.find(old.id)).toBeUndefined();
+    expect(await store.find(live.id)).toBeDefined();
+  });
+});

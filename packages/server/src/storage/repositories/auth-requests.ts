@@ -1,0 +1,109 @@
+import type { Selectable, Updateable } from 'kysely';
+import {
+  TERMINAL_AUTH_REQUEST_STATUSES,
+  type AuthRequestRecord,
+  type AuthRequestStatus,
+  type AuthRequestStore,
+} from '../../oauth/authorize/repository.js';
+import type { Db } from '../database.js';
+import type { AuthRequestsTable } from '../schema.js';
+import { parseStringList } from './json-columns.js';
+
+function toRecord(row: Selectable<AuthRequestsTable>): AuthRequestRecord {
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    redirectUri: row.redirectUri,
+    state: row.state,
+    requestedScopes: parseStringList(row.requestedScopesJson),
+    grantedScopes: parseStringList(row.grantedScopesJson),
+    codeChallenge: row.codeChallenge,
+    codeChallengeMethod: row.codeChallengeMethod,
+    resource: row.resource,
+    nonce: row.nonce,
+    prompt: parseStringList(row.promptJson),
+    maxAge: row.maxAge,
+    loginHint: row.loginHint,
+    view: row.requestedView,
+    uiContext: row.uiContext,
+    browserBinding: row.browserBinding,
+    status: row.status as AuthRequestStatus,
+    email: row.email,
+    userId: row.userId,
+    organizationId: row.organizationId,
+    amr: row.amrJson === null ? null : parseStringList(row.amrJson),
+    authTime: row.authTime,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    expiresAt: row.expiresAt,
+    completedAt: row.completedAt,
+  };
+}
+
+/** Authorization requests in `auth_requests`; transitions are conditional updates on the status. */
+export function authRequestRepository(db: Db): AuthRequestStore {
+  return {
+    async insert(record) {
+      await db
+        .insertInto('authRequests')
+        .values({
+          id: record.id,
+          clientId: record.clientId,
+          redirectUri: record.redirectUri,
+          state: record.state,
+          requestedScopesJson: JSON.stringify(record.requestedScopes),
+          grantedScopesJson: JSON.stringify(record.grantedScopes),
+          codeChallenge: record.codeChallenge,
+          codeChallengeMethod: record.codeChallengeMethod,
+          resource: record.resource,
+          nonce: record.nonce,
+          promptJson: JSON.stringify(record.prompt),
+          maxAge: record.maxAge,
+          loginHint: record.loginHint,
+          requestedView: record.view,
+          uiContext: record.uiContext,
+          browserBinding: record.browserBinding,
+          status: record.status,
+          email: record.email,
+          userId: record.userId,
+          organizationId: record.organizationId,
+          amrJson: record.amr === null ? null : JSON.stringify(record.amr),
+          authTime: record.authTime,
+          createdAt: record.createdAt,
+          updatedAt: record.updatedAt,
+          expiresAt: record.expiresAt,
+          completedAt: record.completedAt,
+        })
+        .execute();
+    },
+
+    async find(id) {
+      const row = await db.selectFrom('authRequests').selectAll().where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async transition(id, from, change, now) {
+      const values: Updateable<AuthRequestsTable> = { status: change.status, updatedAt: now };
+      if (change.email !== undefined) values.email = change.email;
+      if (change.userId !== undefined) values.userId = change.userId;
+      if (change.organizationId !== undefined) values.organizationId = change.organizationId;
+      if (change.amr !== undefined) values.amrJson = change.amr === null ? null : JSON.stringify(change.amr);
+      if (change.authTime !== undefined) values.authTime = change.authTime;
+      if (TERMINAL_AUTH_REQUEST_STATUSES.has(change.status)) values.completedAt = now;
+      // Works alike on both databases; PostgreSQL reports the count as a bigint.
+      const result = await db
+        .updateTable('authRequests')
+        .set(values)
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .where('expiresAt', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async deleteExpired(before) {
+      const result = await db.deleteFrom('authRequests').where('expiresAt', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
