@@ -139,7 +139,7 @@ describe('hosted authorization flow in a browser', () => {
     await page.waitForURL(atCallback);
     expect(new URL(page.url()).searchParams.get('scope')).toBe('openid profile email');
 
-    const { claims, payload } = await redeem(page, thirdParty, flow);
+    const { claims, payload, result } = await redeem(page, thirdParty, flow);
     expect(claims).toMatchObject({
       iss: served.issuer,
       sub: user.id,
@@ -150,6 +150,42 @@ describe('hosted authorization flow in a browser', () => {
       amr: ['pwd'],
     });
     expect(typeof payload.auth_time).toBe('number');
+
+    // The client refreshes, calls userinfo with the new access token, and the user logs out.
+    const options = { [oauth.customFetch]: served.fetch, [oauth.allowInsecureRequests]: true };
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      clientOf(thirdParty),
+      await oauth.refreshTokenGrantRequest(
+        as,
+        clientOf(thirdParty),
+        oauth.None(),
+        result.refresh_token ?? '',
+        options,
+      ),
+    );
+    expect(refreshed.scope).toBe('openid profile email');
+    expect(refreshed.refresh_token).not.toBe(result.refresh_token);
+    expect(oauth.getValidatedIdTokenClaims(refreshed)).not.toHaveProperty('nonce');
+    const info = await oauth.processUserInfoResponse(
+      as,
+      clientOf(thirdParty),
+      user.id,
+      await oauth.userInfoRequest(as, clientOf(thirdParty), refreshed.access_token, options),
+    );
+    expect(info).toMatchObject({ sub: user.id, email: user.email, org_id: chosen.id, amr: ['pwd'] });
+
+    const logout = new URL(`${served.issuer}/logout`);
+    logout.search = new URLSearchParams({
+      client_id: thirdParty.clientId,
+      post_logout_redirect_uri: served.callbackUri,
+    }).toString();
+    await page.goto(logout.toString());
+    await page.waitForURL(atCallback);
+    const silent = await authorizationUrl(thirdParty, { prompt: 'none' });
+    await page.goto(silent.url);
+    await page.waitForURL(atCallback);
+    expect(new URL(page.url()).searchParams.get('error')).toBe('login_required');
     await page.close();
   });
 
