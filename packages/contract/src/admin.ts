@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newPasswordSchema, optionalText, recordIdSchema, text } from './fields.js';
 
 /**
  * Operator (admin) API bodies and records, camelCase (DECISIONS.md "Wire format"). Objects are not
@@ -6,19 +7,6 @@ import { z } from 'zod';
  * Free-text fields refuse control characters because PostgreSQL cannot store NUL in text and a name
  * with a line break only ever forges log lines.
  */
-
-// Unicode category Cc: C0 and C1 controls and DEL (NUL included).
-const CONTROL_CHARS = /\p{Cc}/u;
-
-/** A trimmed, single-line string of `min`..`max` characters. */
-function text(min: number, max: number) {
-  return z
-    .string()
-    .trim()
-    .min(min)
-    .max(max)
-    .refine((value) => !CONTROL_CHARS.test(value), { message: 'must not contain control characters' });
-}
 
 /** Lowercase a-z, 0-9 and single inner hyphens, 1-63 characters (a DNS label, so it fits a hostname too). */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -101,20 +89,6 @@ export const DEFAULT_CLIENT_SCOPES: readonly string[] = Object.freeze(['openid',
 
 // ---- Request bodies -------------------------------------------------------------------------------
 
-/**
- * An optional string field: null, omitted, '' and whitespace all mean "none" (null), because forms
- * send empty inputs as ''; anything else must pass `schema`.
- */
-function optionalText<T extends z.ZodType<string, string>>(schema: T) {
-  return z
-    .string()
-    .trim()
-    .transform((value) => (value === '' ? null : value))
-    .pipe(schema.nullable())
-    .nullish()
-    .transform((value) => value ?? null);
-}
-
 /** POST /organizations. `slug` null or omitted = generated from the name. */
 export const createOrganizationBodySchema = z.object({
   name: text(1, 200),
@@ -128,26 +102,18 @@ export type CreateOrganizationInput = z.output<typeof createOrganizationBodySche
 export const createUserBodySchema = z.object({
   displayName: text(1, 200),
   email: emailSchema,
-  // Not trimmed: every character of a password counts.
-  password: z
-    .string()
-    .min(8)
-    .max(1024)
-    .nullish()
-    .transform((v) => v ?? null),
+  password: newPasswordSchema.nullish().transform((v) => v ?? null),
 });
 export type CreateUserBody = z.input<typeof createUserBodySchema>;
 export type CreateUserInput = z.output<typeof createUserBodySchema>;
-
-const idSchema = text(1, 200);
 
 /** A role name, trimmed and lower-cased so that policy checks (`owner`, `admin`) cannot be dodged by case. */
 export const roleSchema = text(1, 64).transform((role) => role.toLowerCase());
 
 /** POST /memberships. */
 export const createMembershipBodySchema = z.object({
-  organizationId: idSchema,
-  userId: idSchema,
+  organizationId: recordIdSchema,
+  userId: recordIdSchema,
   role: roleSchema,
 });
 export type CreateMembershipBody = z.input<typeof createMembershipBodySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema, svcOrganizationOptionSchema } from './admin.js';
+import { newPasswordSchema, optionalText, recordIdSchema, text } from './fields.js';
 
 /**
  * Direct JSON helper records (SPEC.md "Request records", "Token response", "Login result"), camelCase on
@@ -8,28 +9,12 @@ import { emailSchema, svcOrganizationOptionSchema } from './admin.js';
  * ignored; a missing field or a wrong type is a 400 naming the field.
  */
 
-// Unicode category Cc: C0 and C1 controls and DEL (NUL included; PostgreSQL cannot store it).
-const CONTROL_CHARS = /\p{Cc}/u;
-
-/** A trimmed, single-line string of `min`..`max` characters. */
-function line(min: number, max: number) {
-  return z
-    .string()
-    .trim()
-    .min(min)
-    .max(max)
-    .refine((value) => !CONTROL_CHARS.test(value), { message: 'must not contain control characters' });
-}
-
 /** An opaque token Svc issued (refresh, pending, MFA): printable ASCII, at most 512 characters. */
 export const opaqueTokenSchema = z
   .string()
   .min(1)
   .max(512)
   .regex(/^[\x21-\x7e]+$/, { message: 'must be a token issued by Svc' });
-
-/** A record id (`org_…`, `usr_…`, `cgr_…`). */
-const recordIdSchema = line(1, 200);
 
 /** An OAuth client_id: printable ASCII, at most 256 characters. */
 export const clientIdSchema = z
@@ -66,16 +51,10 @@ export type SvcPasswordLoginInput = z.output<typeof svcPasswordLoginRequestSchem
  * with the new user as its owner. The password follows the rule of the operator API (8-1024 characters).
  */
 export const svcSignupRequestSchema = z.object({
-  displayName: line(1, 200),
+  displayName: text(1, 200),
   email: emailSchema,
-  password: z.string().min(8).max(1024),
-  organizationName: z
-    .string()
-    .trim()
-    .transform((value) => (value === '' ? null : value))
-    .pipe(line(1, 200).nullable())
-    .nullish()
-    .transform((value) => value ?? null),
+  password: newPasswordSchema,
+  organizationName: optionalText(text(1, 200)),
   clientId: nullable(clientIdSchema),
   organizationId: z
     .null({

@@ -1,4 +1,4 @@
-import { ANTIFORGERY_FIELD, type Antiforgery } from './antiforgery.js';
+import { ANTIFORGERY_FIELD, type Antiforgery, type IssuedAntiforgery } from './antiforgery.js';
 import {
   readAntiforgeryCookie,
   setAntiforgeryCookie,
@@ -51,6 +51,21 @@ export function requireAntiforgery(antiforgery: Antiforgery): (request: Antiforg
 }
 
 /**
+ * Issues an antiforgery token for this browser: reuses its antiforgery cookie, or sets a new one on
+ * `reply` when it has none (or an unusable one).
+ */
+export function issueAntiforgery(
+  antiforgery: Antiforgery,
+  site: CookieSite,
+  request: CookieRequest,
+  reply: CookieReply,
+): IssuedAntiforgery {
+  const issued = antiforgery.issue(readAntiforgeryCookie(request));
+  if (issued.newCookie) setAntiforgeryCookie(reply, site, issued.cookieId);
+  return issued;
+}
+
+/**
  * For a GET page with a form: reuses or sets the browser's antiforgery cookie and returns the token to
  * put in the form's `_csrf` field (see `hiddenFormFields`).
  */
@@ -60,7 +75,5 @@ export function issueAntiforgeryToken(
   request: CookieRequest,
   reply: CookieReply,
 ): string {
-  const issued = antiforgery.issue(readAntiforgeryCookie(request));
-  if (issued.newCookie) setAntiforgeryCookie(reply, site, issued.cookieId);
-  return issued.token;
+  return issueAntiforgery(antiforgery, site, request, reply).token;
 }

@@ -1,9 +1,9 @@
 import type { BrowserContext } from '../../oauth/authorize/authorize-outcomes.js';
+import { issueAntiforgery } from '../antiforgery-hook.js';
 import type { Antiforgery } from '../antiforgery.js';
 import {
   readAntiforgeryCookie,
   readSessionCookie,
-  setAntiforgeryCookie,
   type CookieReply,
   type CookieRequest,
   type CookieSite,
@@ -47,7 +47,5 @@ export function ensureBrowserId(
   request: CookieRequest,
   reply: CookieReply,
 ): string {
-  const issued = antiforgery.issue(readAntiforgeryCookie(request));
-  if (issued.newCookie) setAntiforgeryCookie(reply, site, issued.cookieId);
-  return issued.cookieId;
+  return issueAntiforgery(antiforgery, site, request, reply).cookieId;
 }

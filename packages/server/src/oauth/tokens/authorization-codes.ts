@@ -8,23 +8,14 @@ import type { AuthorizationCodeRecord } from './repository.js';
 import type { SessionIssuer } from './session-issuer.js';
 import { AUTHORIZATION_CODE_LIFETIME_MS } from './token-policy.js';
 
-/** What a completed authorization request binds to its code. */
-export interface AuthorizationCodeInput {
-  readonly clientId: string;
-  readonly userId: string;
-  readonly organizationId: string | null;
-  /** The exact redirect_uri of the request. */
-  readonly redirectUri: string;
-  /** The S256 code_challenge; null only for a request that was not PKCE-bound. */
-  readonly codeChallenge: string | null;
-  /** The granted scopes. */
-  readonly scopes: readonly string[];
-  readonly resource: string | null;
-  readonly nonce: string | null;
-  /** Epoch milliseconds of the original authentication. */
-  readonly authTime: number;
-  readonly amr: readonly string[];
-}
+/**
+ * What a completed authorization request binds to its code: the stored record without the fields that
+ * `issue` and redemption manage (hash, timestamps, session).
+ */
+export type AuthorizationCodeInput = Omit<
+  AuthorizationCodeRecord,
+  'codeHash' | 'createdAt' | 'expiresAt' | 'consumedAt' | 'sessionId'
+>;
 
 export interface IssuedAuthorizationCode {
   /** The raw code, for the redirect only; storage keeps its SHA-256. */

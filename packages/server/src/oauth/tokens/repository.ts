@@ -45,12 +45,15 @@ export interface AuthorizationCodeRecord {
   readonly clientId: string;
   readonly userId: string;
   readonly organizationId: string | null;
+  /** The exact redirect_uri of the request. */
   readonly redirectUri: string;
   /** The S256 code challenge; null when the code is not PKCE-bound. */
   readonly codeChallenge: string | null;
+  /** The granted scopes. */
   readonly scopes: readonly string[];
   readonly resource: string | null;
   readonly nonce: string | null;
+  /** Epoch milliseconds of the original authentication. */
   readonly authTime: number;
   readonly amr: readonly string[];
   readonly createdAt: number;

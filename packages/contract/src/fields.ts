@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * Field rules shared by the operator API (admin.ts) and the direct JSON helpers (auth.ts), so that both
+ * kinds of caller meet the same rules. Internal to the package: index.ts does not re-export this module.
+ */
+
+// Unicode category Cc: C0 and C1 controls and DEL (NUL included; PostgreSQL cannot store it).
+const CONTROL_CHARS = /\p{Cc}/u;
+
+/** A trimmed, single-line string of `min`..`max` characters. */
+export function text(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((value) => !CONTROL_CHARS.test(value), { message: 'must not contain control characters' });
+}
+
+/**
+ * An optional string field: null, omitted, '' and whitespace all mean "none" (null), because forms
+ * send empty inputs as ''; anything else must pass `schema`.
+ */
+export function optionalText<T extends z.ZodType<string, string>>(schema: T) {
+  return z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? null : value))
+    .pipe(schema.nullable())
+    .nullish()
+    .transform((value) => value ?? null);
+}
+
+/** A record id (`org_…`, `usr_…`, `cgr_…`). */
+export const recordIdSchema = text(1, 200);
+
+/** A new password (user creation, signup): 8-1024 characters, not trimmed: every character counts. */
+export const newPasswordSchema = z.string().min(8).max(1024);
