@@ -3,3 +3,4 @@ export * from './audit.js';
 export * from './headless.js';
 export * from './admin.js';
 export * from './auth.js';
+export * from './email.js';

@@ -15,11 +15,14 @@ import { TokenEndpoint } from '../oauth/token/token-endpoint.js';
 import { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
+import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
+import { createSmsVerificationProvider } from '../sms/verify-client.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { grantableScopesSource } from '../storage/repositories/grantable-scopes.js';
+import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
 import { buildStandaloneApp, svcHttpPlugin } from './http.js';
@@ -27,6 +30,7 @@ import { seedDemo, type DemoSeed } from './seed-demo.js';
 import type { SvcServices } from './services.js';
 import { wireAdmin } from './wire-admin.js';
 import { wireAuth } from './wire-auth.js';
+import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
 
 /** How often a node runs its housekeeping: signing-key rotation and cleanup, expired authorization requests. */
@@ -125,6 +129,17 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       clientCredentials: new ClientCredentialsGrant({ tokens }),
     });
     const userinfo = new UserinfoService({ accessTokens: authEngine.tokens.accessTokens });
+    // The app's logger exists only after the HTTP app is built; the email service logs through it lazily.
+    let log: { info(message: string): void; warn(message: string): void } | undefined;
+    const emailWiring = wireEmail({
+      db,
+      config,
+      clock,
+      ids,
+      logger: { info: (message) => log?.info(message), warn: (message) => log?.warn(message) },
+    });
+    const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
+    const smsProvider = createSmsVerificationProvider(config.sms);
     const hostedSignIn = wireAuthorize({ db, engine: authEngine, audit, antiforgery, config });
     const services: SvcServices = {
       auth,
@@ -139,17 +154,22 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       hostedSignIn,
       tokenEndpoint,
       userinfo,
+      rateLimiter,
+      smsProvider,
+      email: emailWiring.email,
     };
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;
     const plugin = svcHttpPlugin(config, services);
     const app = await buildStandaloneApp(config, plugin);
+    log = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
 
     const logFailure = (what: string) => (error: unknown) => app.log.error({ err: error }, `${what} failed`);
     const timer = config.keyRotationSchedule
       ? setInterval(() => {
           signingKeys.maintain().catch(logFailure('signing key maintenance'));
           hostedSignIn.flow.deleteExpired().catch(logFailure('expired authorization request cleanup'));
+          rateLimiter.deleteExpired().catch(logFailure('expired rate-limit counter cleanup'));
         }, MAINTENANCE_INTERVAL_MS).unref()
       : undefined;
 
@@ -168,6 +188,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         closed = true;
         clearInterval(timer);
         await app.close();
+        emailWiring.close();
         await database.close();
       },
     };

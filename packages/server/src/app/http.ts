@@ -5,6 +5,7 @@ import type { SvcConfig } from '../config/resolve.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
+import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
 import { hostedSignInRoutes } from '../hosted/sign-in-routes.js';
@@ -63,6 +64,13 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(adminApiRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
+        );
+        await svc.register(
+          async (email) => {
+            requireOperator(email, config.adminToken);
+            await email.register(emailAdminRoutes({ email: services.email }));
+          },
+          { prefix: '/admin/email/api' },
         );
         await svc.register(
           async (audit) => {

@@ -3,6 +3,9 @@ import type { Antiforgery } from '../hosted/antiforgery.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { TokenEndpoint } from '../oauth/token/token-endpoint.js';
 import type { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { SmsVerificationProvider } from '../sms/verify-client.js';
+import type { EmailService } from '../email/email-service.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -29,4 +32,10 @@ export interface SvcServices {
   /** POST /token: client authentication and the grants. */
   readonly tokenEndpoint: TokenEndpoint;
   readonly userinfo: UserinfoService;
+  /** Database-enforced rate limits (rules in `config.rateLimits`), valid across nodes. */
+  readonly rateLimiter: RateLimiter;
+  /** The SMS verification provider; rejects every call when SVC_SMS_* is not configured. */
+  readonly smsProvider: SmsVerificationProvider;
+  /** Templated email through SMTP (SVC_SMTP_URL) or the outbox, with a delivery log. */
+  readonly email: EmailService;
 }

@@ -18,6 +18,16 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   assign(options, 'adminToken', text('SVC_ADMIN_TOKEN'));
   assign(options, 'secretKey', text('SVC_SECRET_KEY'));
   assign(options, 'smtpUrl', text('SVC_SMTP_URL'));
+  assign(options, 'emailFrom', text('SVC_EMAIL_FROM'));
+  const sms = {
+    accountId: text('SVC_SMS_ACCOUNT_ID'),
+    authToken: text('SVC_SMS_AUTH_TOKEN'),
+    verifyServiceId: text('SVC_SMS_VERIFY_SERVICE_ID'),
+    defaultRegion: text('SVC_SMS_DEFAULT_REGION'),
+    apiBaseUrl: text('SVC_SMS_API_BASE_URL'),
+  };
+  const smsGiven = Object.entries(sms).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (smsGiven.length > 0) options.sms = Object.fromEntries(smsGiven);
   const seed = text('SVC_SEED_DEMO');
   if (seed !== undefined) options.seedDemo = parseFlag('SVC_SEED_DEMO', seed);
   const level = text('SVC_LOG_LEVEL');

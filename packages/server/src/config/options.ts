@@ -1,5 +1,6 @@
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
+import type { RateLimitRulesOptions } from '../ratelimit/rules.js';
 
 /** Signing-key and session lifetimes: the initial security settings, stored on first start. */
 export interface SecurityDefaultsOptions {
@@ -29,6 +30,20 @@ export interface OpenIdOptions {
   enableUserInfoEndpoint?: boolean;
 }
 
+/** The SMS verification provider of phone OTP (Twilio Verify API shape; DECISIONS.md SVC_SMS_* rows). */
+export interface SmsOptions {
+  /** Account id, the HTTP Basic user name (SVC_SMS_ACCOUNT_ID) */
+  accountId?: string;
+  /** Auth credential, the HTTP Basic password (SVC_SMS_AUTH_TOKEN) */
+  authToken?: string;
+  /** Verify service id, the `{sid}` of `/v2/Services/{sid}/…` (SVC_SMS_VERIFY_SERVICE_ID) */
+  verifyServiceId?: string;
+  /** ISO 3166 region for numbers typed without a country code, e.g. 'US' (SVC_SMS_DEFAULT_REGION) */
+  defaultRegion?: string;
+  /** A compatible API server. @default 'https://verify.twilio.com' (SVC_SMS_API_BASE_URL) */
+  apiBaseUrl?: string;
+}
+
 /**
  * Options of `createSvc()`. Every option has an `SVC_*` environment variable of the same meaning
  * (see config/env.ts); an option given here wins over the environment.
@@ -54,6 +69,10 @@ export interface SvcOptions {
   secretKey?: string;
   /** SMTP delivery URL; unset = the outbox (SVC_SMTP_URL) */
   smtpUrl?: string;
+  /** From header of every email. @default 'Svc <no-reply@localhost>' (SVC_EMAIL_FROM) */
+  emailFrom?: string;
+  /** SMS verification provider; all four of account id, auth token, service id and region, or none (phone OTP off). */
+  sms?: SmsOptions;
   /** Seed the demo organization, user and clients. @default false (SVC_SEED_DEMO; `npm start` turns it on) */
   seedDemo?: boolean;
   /** Apply pending migrations when the service starts. @default true */
@@ -63,6 +82,11 @@ export interface SvcOptions {
   openId?: OpenIdOptions;
   /** Initial security settings (stored on first start; later changed through the operator API). */
   security?: SecurityDefaultsOptions;
+  /**
+   * Rate-limit overrides per rule and subject, e.g. `{ otpSend: { identifier: { limit: 3 } } }`; `null`
+   * removes a limit. Defaults: DEFAULT_RATE_LIMIT_RULES in ratelimit/rules.ts.
+   */
+  rateLimits?: RateLimitRulesOptions;
   /** Log level of the HTTP server; false turns logging off. @default 'info' in production, 'warn' otherwise (SVC_LOG_LEVEL) */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | false;
   /** Development mode relaxes Secure cookies on loopback. @default NODE_ENV !== 'production' */

@@ -8,6 +8,8 @@ import {
   type SecuritySettings,
 } from '../settings/security-settings.js';
 import type { SvcOptions } from './options.js';
+import { resolveRateLimitRules, type RateLimitRules } from '../ratelimit/rules.js';
+import { resolveSmsConfig, type SmsConfig } from '../sms/sms-config.js';
 
 export type DatabaseTarget =
   | { readonly kind: 'sqlite'; readonly filename: string; readonly url: string }
@@ -28,6 +30,10 @@ export interface SvcConfig {
   readonly adminToken: string | undefined;
   readonly secretKey: string | undefined;
   readonly smtpUrl: string | undefined;
+  /** From header of every email (SVC_EMAIL_FROM). */
+  readonly emailFrom: string;
+  /** SMS verification provider of phone OTP; null = not configured (phone OTP off). */
+  readonly sms: SmsConfig | null;
   readonly seedDemo: boolean;
   readonly migrateOnStart: boolean;
   readonly keyRotationSchedule: boolean;
@@ -37,6 +43,8 @@ export interface SvcConfig {
     readonly enableUserInfoEndpoint: boolean;
   };
   readonly securityDefaults: SecuritySettings;
+  /** Rate limits: the defaults with the `rateLimits` option merged over them. */
+  readonly rateLimits: RateLimitRules;
   readonly logLevel: NonNullable<SvcOptions['logLevel']>;
   readonly development: boolean;
   readonly clock: Clock;
@@ -79,6 +87,8 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     adminToken: options.adminToken,
     secretKey: options.secretKey,
     smtpUrl: options.smtpUrl,
+    emailFrom: options.emailFrom ?? 'Svc <no-reply@localhost>',
+    sms: resolveSmsConfig(options.sms),
     seedDemo: options.seedDemo ?? false,
     migrateOnStart: options.migrateOnStart ?? true,
     keyRotationSchedule: options.keyRotationSchedule ?? true,
@@ -88,6 +98,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
       enableUserInfoEndpoint: options.openId?.enableUserInfoEndpoint ?? true,
     },
     securityDefaults,
+    rateLimits: resolveRateLimitRules(options.rateLimits),
     logLevel: options.logLevel ?? (development ? 'warn' : 'info'),
     development,
     clock: options.clock ?? systemClock,

@@ -216,6 +216,41 @@ export interface AuthRequestsTable {
   completedAt: number | null;
 }
 
+/** Operator overrides of built-in email templates (email/templates.ts), by template key. */
+export interface EmailTemplatesTable {
+  key: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+  updatedAt: number;
+}
+
+/** The email delivery log. Bodies are kept only for development outbox rows (never for SMTP). */
+export interface EmailDeliveriesTable {
+  id: string;
+  templateKey: string;
+  toAddress: string;
+  subject: string;
+  /** 'queued' | 'sent' | 'failed' | 'outbox' */
+  status: string;
+  providerMessageId: string | null;
+  /** Sanitized: no credentials, no body, at most 500 characters. */
+  failureDetail: string | null;
+  textBody: string | null;
+  htmlBody: string | null;
+  createdAt: number;
+  sentAt: number | null;
+}
+
+/** A rate-limit counter (0005); the key holds hashes only. Interval gates use window start 0. */
+export interface RateLimitCountersTable {
+  key: string;
+  windowStart: number;
+  count: number;
+  lastAt: number;
+  expiresAt: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -231,4 +266,7 @@ export interface Database {
   browserSessions: BrowserSessionsTable;
   consentGrants: ConsentGrantsTable;
   authRequests: AuthRequestsTable;
+  rateLimitCounters: RateLimitCountersTable;
+  emailTemplates: EmailTemplatesTable;
+  emailDeliveries: EmailDeliveriesTable;
 }

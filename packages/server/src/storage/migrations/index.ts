@@ -2,13 +2,20 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as spine from './0001-spine.js';
 import * as oauthCore from './0002-oauth-core.js';
 import * as authRequests from './0003-auth-requests.js';
+import * as email from './0004-email.js';
+import * as rateLimits from './0005-rate-limits.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
   '0001-spine': spine,
   '0002-oauth-core': oauthCore,
   '0003-auth-requests': authRequests,
+  '0004-email': email,
+  '0005-rate-limits': rateLimits,
 };
+
+/** Every migration's name, in the order they apply. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
 export const migrationProvider: MigrationProvider = {
   getMigrations: () => Promise.resolve(migrations),

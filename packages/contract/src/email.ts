@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './paging.js';
+
+/** A template key: lower-case dotted segments such as `auth.password-reset`. */
+export const EMAIL_TEMPLATE_KEY_PATTERN = /^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*$/;
+
+/** Where a delivery stands: `outbox` = stored instead of sent because SMTP is not configured. */
+export const emailDeliveryStatusSchema = z.enum(['queued', 'sent', 'failed', 'outbox']);
+export type EmailDeliveryStatus = z.output<typeof emailDeliveryStatusSchema>;
+
+/** `PUT /svc/admin/email/api/templates/{key}`: replaces subject, text and HTML of a built-in template. */
+export const emailTemplateOverrideSchema = z.object({
+  subject: z.string().trim().min(1).max(500),
+  textBody: z.string().min(1).max(100_000),
+  htmlBody: z.string().min(1).max(200_000),
+});
+export type EmailTemplateOverrideInput = z.input<typeof emailTemplateOverrideSchema>;
+
+/** One template as the admin API shows it: the effective content and whether an override is in force. */
+export interface EmailTemplateView {
+  key: string;
+  description: string;
+  variables: string[];
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+  overridden: boolean;
+  /** ISO time of the override, null for the built-in. */
+  updatedAt: string | null;
+}
+
+/** Query of `GET /svc/admin/email/api/deliveries`. */
+export const emailDeliveryQuerySchema = pageQuerySchema.extend({
+  status: emailDeliveryStatusSchema.optional(),
+  templateKey: z.string().max(200).regex(EMAIL_TEMPLATE_KEY_PATTERN).optional(),
+});
+export type EmailDeliveryQuery = z.output<typeof emailDeliveryQuerySchema>;
+
+/** One delivery on the wire. `textBody`/`htmlBody` are present only on development outbox rows. */
+export interface EmailDeliveryView {
+  id: string;
+  templateKey: string;
+  to: string;
+  subject: string;
+  status: EmailDeliveryStatus;
+  providerMessageId: string | null;
+  failureDetail: string | null;
+  textBody: string | null;
+  htmlBody: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** `POST /svc/admin/email/api/test` {to}. */
+export const emailTestSendSchema = z.object({
+  to: z.email().max(320),
+});

@@ -1,0 +1,138 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { wireEmail } from '../app/wire-email.js';
+import { randomIds } from '../kernel/ids.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { createTestDatabase, type TestDatabase } from '../test-support/databases.js';
+import { FakeClock } from '../test-support/fake-clock.js';
+import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
+import { emailAdminRoutes } from './routes.js';
+
+const BASE = '/svc/admin/email/api';
+
+describe('email admin routes', () => {
+  let testDb: TestDatabase;
+  let handle: DatabaseHandle;
+  let app: FastifyInstance;
+  let smtp: TestSmtpServer;
+  let close: () => void;
+
+  beforeEach(async () => {
+    testDb = await createTestDatabase('sqlite');
+    handle = openDatabase(testDb.target);
+    await migrateToLatest(handle.db);
+    smtp = await startTestSmtpServer();
+    const wired = wireEmail({
+      db: handle.db,
+      config: { smtpUrl: smtp.url(), emailFrom: 'Svc <no-reply@localhost>', development: true },
+      clock: new FakeClock(),
+      ids: randomIds,
+    });
+    close = wired.close;
+    app = Fastify();
+    await app.register(emailAdminRoutes({ email: wired.email }), { prefix: BASE });
+  });
+  afterEach(async () => {
+    await app.close();
+    close();
+    await smtp.close();
+    await handle.close();
+    await testDb.drop();
+  });
+
+  it('lists the built-in templates and reads one', async () => {
+    const list = await app.inject({ method: 'GET', url: `${BASE}/templates` });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['cache-control']).toBe('no-store');
+    const keys = (list.json() as { data: { key: string; overridden: boolean }[] }).data.map((t) => t.key);
+    expect(keys).toEqual([
+      'auth.password-reset',
+      'auth.email-otp',
+      'auth.magic-link',
+      'auth.invitation',
+      'auth.email-verification',
+      'email.test',
+    ]);
+    const one = await app.inject({ method: 'GET', url: `${BASE}/templates/auth.password-reset` });
+    expect(one.json()).toMatchObject({
+      key: 'auth.password-reset',
+      overridden: false,
+      updatedAt: null,
+      variables: ['productName', 'link', 'expiresInMinutes'],
+    });
+    const missing = await app.inject({ method: 'GET', url: `${BASE}/templates/auth.unknown` });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('saves an override (keys case-insensitive), rejects unknown variables and resets', async () => {
+    const url = `${BASE}/templates/email.test`;
+    const bad = await app.inject({
+      method: 'PUT',
+      url,
+      payload: { subject: 'Hi {{name}}', textBody: 'x', htmlBody: 'y' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('{{name}}');
+    const saved = await app.inject({
+      method: 'PUT',
+      url,
+      payload: { Subject: 'Hello from {{productName}}', textBody: 'plain', htmlBody: '<p>rich</p>' },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ overridden: true, subject: 'Hello from {{productName}}' });
+    expect((await app.inject({ method: 'GET', url })).json()).toMatchObject({
+      overridden: true,
+      textBody: 'plain',
+    });
+    const reset = await app.inject({ method: 'DELETE', url });
+    expect(reset.json()).toMatchObject({ overridden: false, subject: '{{productName}} test email' });
+  });
+
+  it('sends a test email through SMTP and lists it among the deliveries', async () => {
+    const sent = await app.inject({
+      method: 'POST',
+      url: `${BASE}/test`,
+      payload: { to: 'ops@example.test' },
+    });
+    expect(sent.statusCode).toBe(201);
+    const delivery = sent.json() as Record<string, unknown>;
+    expect(delivery).toMatchObject({ templateKey: 'email.test', to: 'ops@example.test', status: 'sent' });
+    const [message] = await smtp.waitFor(1);
+    expect(message?.headers.subject).toBe('Svc test email');
+    expect(message?.text).toContain('Delivery works.');
+    const list = await app.inject({
+      method: 'GET',
+      url: `${BASE}/deliveries?status=sent&templateKey=email.test`,
+    });
+    expect((list.json() as { data: unknown[] }).data).toEqual([delivery]);
+    const none = await app.inject({ method: 'GET', url: `${BASE}/deliveries?status=failed` });
+    expect(none.json()).toEqual({ data: [], nextCursor: null });
+  });
+
+  it.each([
+    ['PUT', '/templates/email.test', 'not json at all'],
+    ['PUT', '/templates/email.test', { subject: '', textBody: 'x', htmlBody: 'y' }],
+    ['PUT', '/templates/email.test', [1, 2]],
+    ['PUT', '/templates/nope', { subject: 's', textBody: 'x', htmlBody: 'y' }],
+    ['DELETE', '/templates/nope', undefined],
+    ['POST', '/test', { to: 'not-an-email' }],
+    ['POST', '/test', {}],
+    ['GET', '/deliveries?status=lost', undefined],
+    ['GET', '/deliveries?limit=0', undefined],
+    ['GET', '/deliveries?cursor=%00bad', undefined],
+    ['GET', '/deliveries?templateKey=Bad%20Key', undefined],
+  ] as const)('answers %s %s with a 4xx for malformed input', async (method, path, payload) => {
+    const response = await app.inject({
+      method,
+      url: `${BASE}${path}`,
+      ...(payload === undefined
+        ? {}
+        : typeof payload === 'string'
+          ? { payload, headers: { 'content-type': 'application/json' } }
+          : { payload: payload as object }),
+    });
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+    expect(response.json()).toHaveProperty('error');
+  });
+});

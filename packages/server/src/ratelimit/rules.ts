@@ -1,0 +1,126 @@
+import { HOUR_MS, MINUTE_MS } from '../kernel/clock.js';
+import { SvcConfigError } from '../kernel/errors.js';
+
+/** One limit: at most `limit` calls per fixed window of `windowMs`, optionally `minIntervalMs` apart. */
+export interface RateLimit {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Minimum time between two allowed calls for the same subject (e.g. the OTP resend delay). */
+  readonly minIntervalMs?: number;
+}
+
+/**
+ * A named policy limits a kind of call per identifier (an email or phone number, normalized by the
+ * caller) and per client IP address; when both subjects are given both must allow.
+ */
+export interface RateLimitPolicy {
+  /** Key prefix in the counter table; stable, never configurable. */
+  readonly name: string;
+  readonly identifier?: RateLimit;
+  readonly ip?: RateLimit;
+}
+
+/** Every rate-limited call of the service (SPEC.md "Limits": "rate limits are configurable"). */
+export interface RateLimitRules {
+  /** Email and SMS OTP sends, login and signup, first send and resends. */
+  readonly otpSend: RateLimitPolicy;
+  /** Magic-link emails. */
+  readonly magicLinkSend: RateLimitPolicy;
+  /** Password-reset emails (public /password/forgot and the trusted helper alike). */
+  readonly passwordReset: RateLimitPolicy;
+  /** Email-verification emails. */
+  readonly emailVerification: RateLimitPolicy;
+  /** Invitation sends and resends; the identifier is the invited normalized email. */
+  readonly invitationSend: RateLimitPolicy;
+  /** Device authorization starts; identifier = client id, so the limit is per client + IP. */
+  readonly deviceStart: RateLimitPolicy;
+  /** Dynamic client registration, per IP. */
+  readonly clientRegistration: RateLimitPolicy;
+}
+
+const SECOND_MS = 1000;
+
+/** Defaults; DECISIONS.md sets the OTP resend delay (30 seconds), the rest is ours (docs/decisions.md). */
+export const DEFAULT_RATE_LIMIT_RULES: RateLimitRules = {
+  otpSend: {
+    name: 'otp.send',
+    identifier: { limit: 5, windowMs: 15 * MINUTE_MS, minIntervalMs: 30 * SECOND_MS },
+    ip: { limit: 30, windowMs: 15 * MINUTE_MS },
+  },
+  magicLinkSend: {
+    name: 'magic-link.send',
+    identifier: { limit: 5, windowMs: 15 * MINUTE_MS, minIntervalMs: 30 * SECOND_MS },
+    ip: { limit: 30, windowMs: 15 * MINUTE_MS },
+  },
+  passwordReset: {
+    name: 'password-reset.send',
+    identifier: { limit: 5, windowMs: HOUR_MS, minIntervalMs: 60 * SECOND_MS },
+    ip: { limit: 50, windowMs: HOUR_MS },
+  },
+  emailVerification: {
+    name: 'email-verification.send',
+    identifier: { limit: 5, windowMs: HOUR_MS, minIntervalMs: 60 * SECOND_MS },
+    ip: { limit: 50, windowMs: HOUR_MS },
+  },
+  invitationSend: {
+    name: 'invitation.send',
+    identifier: { limit: 10, windowMs: HOUR_MS, minIntervalMs: 30 * SECOND_MS },
+  },
+  deviceStart: {
+    name: 'device.start',
+    identifier: { limit: 30, windowMs: 15 * MINUTE_MS },
+  },
+  clientRegistration: {
+    name: 'dcr.register',
+    ip: { limit: 20, windowMs: HOUR_MS },
+  },
+};
+
+/** Per-limit overrides; `null` removes a limit (e.g. `{ otpSend: { ip: null } }`). */
+export type RateLimitOverride = { readonly [K in keyof RateLimit]?: RateLimit[K] | undefined };
+
+/** Overrides of `createSvc({ rateLimits })`; anything not given keeps its default. */
+export type RateLimitRulesOptions = {
+  readonly [K in keyof RateLimitRules]?:
+    { readonly identifier?: RateLimitOverride | null; readonly ip?: RateLimitOverride | null } | undefined;
+};
+
+/** Merges overrides over the defaults and validates them; errors name the setting to fix. */
+export function resolveRateLimitRules(options: RateLimitRulesOptions = {}): RateLimitRules {
+  const entries = (Object.keys(DEFAULT_RATE_LIMIT_RULES) as (keyof RateLimitRules)[]).map((rule) => {
+    const base = DEFAULT_RATE_LIMIT_RULES[rule];
+    const override = options[rule];
+    const policy: { -readonly [K in keyof RateLimitPolicy]: RateLimitPolicy[K] } = { name: base.name };
+    for (const subject of ['identifier', 'ip'] as const) {
+      const merged = mergeLimit(base[subject], override?.[subject], `rateLimits.${rule}.${subject}`);
+      if (merged !== undefined) policy[subject] = merged;
+    }
+    return [rule, policy] as const;
+  });
+  return Object.fromEntries(entries) as unknown as RateLimitRules;
+}
+
+function mergeLimit(
+  base: RateLimit | undefined,
+  override: RateLimitOverride | null | undefined,
+  path: string,
+): RateLimit | undefined {
+  if (override === null) return undefined;
+  if (override === undefined) return base;
+  const limit = override.limit ?? base?.limit;
+  const windowMs = override.windowMs ?? base?.windowMs;
+  const minIntervalMs = override.minIntervalMs ?? base?.minIntervalMs;
+  if (limit === undefined || windowMs === undefined) {
+    throw new SvcConfigError(`${path} needs both limit and windowMs.`);
+  }
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new SvcConfigError(`${path}.limit must be a positive integer.`);
+  if (!Number.isInteger(windowMs) || windowMs < 1000) {
+    throw new SvcConfigError(`${path}.windowMs must be an integer of at least 1000 (one second).`);
+  }
+  if (minIntervalMs === undefined) return { limit, windowMs };
+  if (!Number.isInteger(minIntervalMs) || minIntervalMs < 0) {
+    throw new SvcConfigError(`${path}.minIntervalMs must be a non-negative integer.`);
+  }
+  return { limit, windowMs, minIntervalMs };
+}
