@@ -130,13 +130,16 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     });
     const userinfo = new UserinfoService({ accessTokens: authEngine.tokens.accessTokens });
     // The app's logger exists only after the HTTP app is built; the email service logs through it lazily.
-    let log: { info(message: string): void; warn(message: string): void } | undefined;
+    const appLog: { current?: { info(message: string): void; warn(message: string): void } } = {};
     const emailWiring = wireEmail({
       db,
       config,
       clock,
       ids,
-      logger: { info: (message) => log?.info(message), warn: (message) => log?.warn(message) },
+      logger: {
+        info: (message) => appLog.current?.info(message),
+        warn: (message) => appLog.current?.warn(message),
+      },
     });
     const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
     const smsProvider = createSmsVerificationProvider(config.sms);
@@ -162,7 +165,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;
     const plugin = svcHttpPlugin(config, services);
     const app = await buildStandaloneApp(config, plugin);
-    log = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
+    appLog.current = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
 
     const logFailure = (what: string) => (error: unknown) => app.log.error({ err: error }, `${what} failed`);
     const timer = config.keyRotationSchedule
