@@ -4,3 +4,4 @@ export * from './headless.js';
 export * from './admin.js';
 export * from './auth.js';
 export * from './email.js';
+export * from './invitations.js';

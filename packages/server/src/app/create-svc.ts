@@ -29,7 +29,12 @@ import { buildStandaloneApp, svcHttpPlugin } from './http.js';
 import { seedDemo, type DemoSeed } from './seed-demo.js';
 import type { SvcServices } from './services.js';
 import { wireAdmin } from './wire-admin.js';
+import { SvcAuthService } from './facades/svc-auth-service.js';
+import { wireAccount } from './wire-account.js';
 import { wireAuth } from './wire-auth.js';
+import { wireInvitations } from './wire-invitations.js';
+import { wirePasswordless } from './wire-passwordless.js';
+import { wirePhoneOtp } from './wire-phone-otp.js';
 import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
 
@@ -105,7 +110,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       onClientsChanged: () => discovery.invalidate(),
     });
-    const { auth, engine: authEngine } = wireAuth({
+    const { engine: authEngine, facadeDeps } = wireAuth({
       db,
       clock,
       ids,
@@ -143,6 +148,39 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     });
     const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
     const smsProvider = createSmsVerificationProvider(config.sms);
+    const email = emailWiring.email;
+    const phoneOtp = wirePhoneOtp({
+      db,
+      config,
+      engine: authEngine,
+      smsProvider,
+      rateLimiter,
+      audit,
+      clock,
+      ids,
+    });
+    const account = wireAccount({ db, config, clock, ids, audit, email, rateLimiter, engine: authEngine });
+    const passwordless = wirePasswordless({ db, config, authEngine, email, rateLimiter, audit, clock, ids });
+    const invitationWiring = wireInvitations({
+      db,
+      config,
+      email,
+      rateLimiter,
+      audit,
+      clock,
+      ids,
+      engine: authEngine,
+    });
+    const auth = new SvcAuthService({
+      ...facadeDeps,
+      extensions: {
+        passwordless,
+        phoneOtp,
+        account,
+        invitations: invitationWiring.invitations,
+        invitationSignup: invitationWiring.signup,
+      },
+    });
     const hostedSignIn = wireAuthorize({ db, engine: authEngine, audit, antiforgery, config });
     const services: SvcServices = {
       auth,
@@ -159,7 +197,10 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       userinfo,
       rateLimiter,
       smsProvider,
-      email: emailWiring.email,
+      email,
+      account,
+      passwordless,
+      invitations: invitationWiring.invitations,
     };
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;

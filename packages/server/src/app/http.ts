@@ -5,6 +5,9 @@ import type { SvcConfig } from '../config/resolve.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
+import { accountDirectRoutes } from '../account/direct-routes.js';
+import { invitationAdminRoutes } from '../invitations/admin-routes.js';
+import { passwordlessDirectRoutes } from '../passwordless/direct-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
@@ -49,6 +52,12 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           await svc.register(userinfoRoutes({ userinfo: services.userinfo }), { prefix: authPath });
         }
         await svc.register(directRoutes({ auth: services.auth }), { prefix: authPath });
+        await svc.register(passwordlessDirectRoutes({ passwordless: services.passwordless }), {
+          prefix: authPath,
+        });
+        await svc.register(accountDirectRoutes({ account: services.account, authBase: config.authBase }), {
+          prefix: authPath,
+        });
         // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
         await svc.register(
           hostedRoutes({
@@ -62,6 +71,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           async (admin) => {
             requireOperator(admin, config.adminToken);
             await admin.register(adminApiRoutes({ admin: services.admin }));
+            await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
           },
           { prefix: '/admin/auth/api' },
         );

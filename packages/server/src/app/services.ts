@@ -5,6 +5,9 @@ import type { TokenEndpoint } from '../oauth/token/token-endpoint.js';
 import type { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SmsVerificationProvider } from '../sms/verify-client.js';
+import type { AccountOperations } from '../account/account-operations.js';
+import type { InvitationService } from '../invitations/invitation-service.js';
+import type { PasswordlessSignIn } from '../passwordless/passwordless-sign-in.js';
 import type { EmailService } from '../email/email-service.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
@@ -38,4 +41,10 @@ export interface SvcServices {
   readonly smsProvider: SmsVerificationProvider;
   /** Templated email through SMTP (SVC_SMTP_URL) or the outbox, with a delivery log. */
   readonly email: EmailService;
+  /** Password reset and email verification (the direct routes use it). */
+  readonly account: AccountOperations;
+  /** Email OTP and magic links (the direct routes use it). */
+  readonly passwordless: PasswordlessSignIn;
+  /** Email invitations (the operator routes use it). */
+  readonly invitations: InvitationService;
 }

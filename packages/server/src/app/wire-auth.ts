@@ -57,7 +57,12 @@ export interface AuthEngine {
 }
 
 /** Builds the sign-in and token engine over the database and returns it with the SvcAuthService facade. */
-export function wireAuth(ctx: WireAuthContext): { auth: SvcAuthService; engine: AuthEngine } {
+export function wireAuth(ctx: WireAuthContext): {
+  auth: SvcAuthService;
+  engine: AuthEngine;
+  /** What the facade was built from, so that createSvc() can add the capabilities built on the engine. */
+  facadeDeps: SvcAuthServiceDeps;
+} {
   const { db, clock, ids, audit } = ctx;
   const users = userRepository(db);
   const memberships = membershipRepository(db);
@@ -122,9 +127,10 @@ export function wireAuth(ctx: WireAuthContext): { auth: SvcAuthService; engine: 
     clock,
   });
 
-  const auth = new SvcAuthService({ direct, tokens, browserSessions, consents, admin: ctx.admin });
+  const facadeDeps: SvcAuthServiceDeps = { direct, tokens, browserSessions, consents, admin: ctx.admin };
   return {
-    auth,
+    auth: new SvcAuthService(facadeDeps),
+    facadeDeps,
     engine: { tokens, signIn, passwords, signup, organizations, browserSessions, consents, direct },
   };
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types, camelCase in code (snake_case in SQL through Kysely's CamelCasePlugin). Portable column
  * choices made once: times are epoch-millisecond integers, booleans are 0/1 integers, JSON is text.
@@ -24,6 +26,9 @@ export interface UsersTable {
   active: number;
   createdAt: number;
   updatedAt: number;
+  /** E.164 phone number for phone OTP sign-in (migration 0007); unique when set. */
+  phoneE164: Generated<string | null>;
+  phoneVerified: Generated<number>;
 }
 
 export interface MembershipsTable {
@@ -251,6 +256,75 @@ export interface RateLimitCountersTable {
   expiresAt: number;
 }
 
+/** An email invitation (0009); only the current token's SHA-256 is stored. */
+export interface InvitationsTable {
+  id: string;
+  organizationId: string;
+  email: string;
+  emailKey: string;
+  role: string;
+  clientId: string | null;
+  redirectUri: string | null;
+  /** JSON object text. */
+  customFieldsJson: string;
+  /** 'pending' | 'accepted' | 'revoked' | 'expired' */
+  status: string;
+  tokenHash: string;
+  expiresAt: number;
+  createdAt: number;
+  resentAt: number | null;
+  revokedAt: number | null;
+  revokeReason: string | null;
+  acceptedAt: number | null;
+  acceptedUserId: string | null;
+}
+
+/** A password reset token (0008), by hash; 30 minutes, single use. */
+export interface PasswordResetTokensTable {
+  tokenHash: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+/** An email verification token (0008), by hash; bound to the email key at issue time; 24 hours. */
+export interface EmailVerificationTokensTable {
+  tokenHash: string;
+  userId: string;
+  emailKey: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+/** 0006: an email OTP challenge (login or signup); secrets as SHA-256 hashes. */
+export interface EmailOtpChallengesTable {
+  challengeHash: string;
+  purpose: string;
+  emailKey: string;
+  clientId: string;
+  organizationId: string | null;
+  codeHash: string | null;
+  attempts: number;
+  signupTokenHash: string | null;
+  signupJson: string | null;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+/** 0006: a single-use magic sign-in link bound to its client. */
+export interface MagicLinksTable {
+  tokenHash: string;
+  userId: string;
+  clientId: string;
+  organizationId: string | null;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -269,4 +343,30 @@ export interface Database {
   rateLimitCounters: RateLimitCountersTable;
   emailTemplates: EmailTemplatesTable;
   emailDeliveries: EmailDeliveriesTable;
+  passwordResetTokens: PasswordResetTokensTable;
+  emailVerificationTokens: EmailVerificationTokensTable;
+  invitations: InvitationsTable;
+  emailOtpChallenges: EmailOtpChallengesTable;
+  magicLinks: MagicLinksTable;
+  phoneOtpChallenges: PhoneOtpChallengesTable;
+}
+
+/** A phone OTP challenge (migration 0007): hashes only; the provider holds the code. */
+export interface PhoneOtpChallengesTable {
+  id: string;
+  challengeHash: string;
+  /** 'login' | 'signup'. */
+  purpose: string;
+  phoneE164: string;
+  /** The user a login challenge signs in; null for an unknown number and for signup. */
+  userId: string | null;
+  clientId: string;
+  organizationId: string | null;
+  attempts: Generated<number>;
+  signupTokenHash: string | null;
+  /** JSON {displayName, organizationName, customFields} of a signup challenge. */
+  signupDataJson: string | null;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
 }

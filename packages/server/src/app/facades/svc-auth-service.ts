@@ -31,6 +31,16 @@ import type { ResolvedSecuritySettings } from '../../settings/security-settings-
 import type { BrowserSessions } from '../../signin/browser-sessions.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
 import type { DirectCallContext, DirectLoginOutcome, DirectSignIn } from '../../signin/direct-sign-in.js';
+import type { AccountOperations } from '../../account/account-operations.js';
+import type { InvitationService } from '../../invitations/invitation-service.js';
+import type { InvitationSignup } from '../../invitations/invitation-signup.js';
+import type { PasswordlessSignIn } from '../../passwordless/passwordless-sign-in.js';
+import type { PhoneOtpService } from '../../passwordless/phone-otp-service.js';
+import type {
+  SvcPhoneOtpStartRequest,
+  SvcPhoneOtpStartResult,
+  SvcPhoneOtpVerifyRequest,
+} from '../../passwordless/phone-otp-requests.js';
 import type { SvcAdminService } from './svc-admin-service.js';
 
 /** Where an in-process or HTTP call comes from; the direct routes pass their route and the client address. */
@@ -41,7 +51,20 @@ export interface SvcAuthCallContext {
   readonly userAgent?: string;
 }
 
+/**
+ * The sign-in capabilities built over the engine (each wired in app/ beside it). createSvc() always
+ * provides them; a facade built without one answers its operations with an invalid-operation error.
+ */
+export interface SvcAuthExtensions {
+  readonly invitations?: InvitationService;
+  readonly invitationSignup?: InvitationSignup;
+  readonly passwordless?: PasswordlessSignIn;
+  readonly phoneOtp?: PhoneOtpService;
+  readonly account?: AccountOperations;
+}
+
 export interface SvcAuthServiceDeps {
+  readonly extensions?: SvcAuthExtensions;
   readonly direct: DirectSignIn;
   readonly tokens: TokenEngine;
   readonly browserSessions: BrowserSessions;
@@ -110,6 +133,137 @@ export class SvcAuthService {
 
   constructor(deps: SvcAuthServiceDeps) {
     this.#deps = deps;
+  }
+
+  #extension<K extends keyof SvcAuthExtensions>(name: K): NonNullable<SvcAuthExtensions[K]> {
+    const extension = this.#deps.extensions?.[name];
+    if (extension === undefined) {
+      throw new SvcInvalidOperationError(
+        `This operation is not available: ${name} is not wired into this service.`,
+      );
+    }
+    return extension as NonNullable<SvcAuthExtensions[K]>;
+  }
+
+  /** CreateEmailInvitationAsync: a pending invitation whose token leaves only in the emailed InviteUrl. */
+  createEmailInvitationAsync(
+    ...args: Parameters<InvitationService['createEmailInvitationAsync']>
+  ): ReturnType<InvitationService['createEmailInvitationAsync']> {
+    return this.#extension('invitations').createEmailInvitationAsync(...args);
+  }
+
+  /** AcceptEmailInvitationAsync: an existing user whose normalized email matches joins the organization. */
+  acceptEmailInvitationAsync(
+    ...args: Parameters<InvitationService['acceptEmailInvitationAsync']>
+  ): ReturnType<InvitationService['acceptEmailInvitationAsync']> {
+    return this.#extension('invitations').acceptEmailInvitationAsync(...args);
+  }
+
+  /** ResendEmailInvitationAsync: a new token; the previous one stops working. */
+  resendEmailInvitationAsync(
+    ...args: Parameters<InvitationService['resendEmailInvitationAsync']>
+  ): ReturnType<InvitationService['resendEmailInvitationAsync']> {
+    return this.#extension('invitations').resendEmailInvitationAsync(...args);
+  }
+
+  /** RevokeEmailInvitationAsync: no future acceptance. */
+  revokeEmailInvitationAsync(
+    ...args: Parameters<InvitationService['revokeEmailInvitationAsync']>
+  ): ReturnType<InvitationService['revokeEmailInvitationAsync']> {
+    return this.#extension('invitations').revokeEmailInvitationAsync(...args);
+  }
+
+  /** AcceptEmailInvitationSignupAsync: creates the invited user and signs in. First-party clients only. */
+  acceptEmailInvitationSignupAsync(
+    ...args: Parameters<InvitationSignup['acceptEmailInvitationSignupAsync']>
+  ): ReturnType<InvitationSignup['acceptEmailInvitationSignupAsync']> {
+    return this.#extension('invitationSignup').acceptEmailInvitationSignupAsync(...args);
+  }
+
+  /** RequestEmailOtpAsync: emails a 6-digit code (enumeration-safe answer). First-party clients only. */
+  requestEmailOtpAsync(
+    ...args: Parameters<PasswordlessSignIn['requestEmailOtpAsync']>
+  ): ReturnType<PasswordlessSignIn['requestEmailOtpAsync']> {
+    return this.#extension('passwordless').requestEmailOtpAsync(...args);
+  }
+
+  /** VerifyEmailOtpAsync: checks the code and signs in (login-result state machine). */
+  verifyEmailOtpAsync(
+    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpAsync']>
+  ): ReturnType<PasswordlessSignIn['verifyEmailOtpAsync']> {
+    return this.#extension('passwordless').verifyEmailOtpAsync(...args);
+  }
+
+  /** RequestMagicLinkAsync: emails a single-use sign-in link bound to the client. */
+  requestMagicLinkAsync(
+    ...args: Parameters<PasswordlessSignIn['requestMagicLinkAsync']>
+  ): ReturnType<PasswordlessSignIn['requestMagicLinkAsync']> {
+    return this.#extension('passwordless').requestMagicLinkAsync(...args);
+  }
+
+  /** CompleteMagicLinkAsync: consumes the link and signs in (login-result state machine). */
+  completeMagicLinkAsync(
+    ...args: Parameters<PasswordlessSignIn['completeMagicLinkAsync']>
+  ): ReturnType<PasswordlessSignIn['completeMagicLinkAsync']> {
+    return this.#extension('passwordless').completeMagicLinkAsync(...args);
+  }
+
+  /** RequestPhoneOtpAsync: texts a code through the SMS verification provider (enumeration-safe answer). */
+  requestPhoneOtpAsync(
+    request: SvcPhoneOtpStartRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcPhoneOtpStartResult> {
+    return this.#extension('phoneOtp').requestPhoneOtpAsync(request, context);
+  }
+
+  /** VerifyPhoneOtpAsync: checks the code with the provider and signs in (login-result state machine). */
+  verifyPhoneOtpAsync(
+    request: SvcPhoneOtpVerifyRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcLoginResult> {
+    return this.#extension('phoneOtp').verifyPhoneOtpAsync(request, context);
+  }
+
+  /** RequestPasswordResetEmailAsync: the public, enumeration-safe reset request. */
+  requestPasswordResetEmailAsync(
+    ...args: Parameters<AccountOperations['requestPasswordResetEmailAsync']>
+  ): ReturnType<AccountOperations['requestPasswordResetEmailAsync']> {
+    return this.#extension('account').requestPasswordResetEmailAsync(...args);
+  }
+
+  /** SendPasswordResetEmailAsync: the trusted form (optional ResetUrlTemplate, delivery details). */
+  sendPasswordResetEmailAsync(
+    ...args: Parameters<AccountOperations['sendPasswordResetEmailAsync']>
+  ): ReturnType<AccountOperations['sendPasswordResetEmailAsync']> {
+    return this.#extension('account').sendPasswordResetEmailAsync(...args);
+  }
+
+  /** CreatePasswordResetTokenAsync: a one-time token for a host that delivers it itself. */
+  createPasswordResetTokenAsync(
+    ...args: Parameters<AccountOperations['createPasswordResetTokenAsync']>
+  ): ReturnType<AccountOperations['createPasswordResetTokenAsync']> {
+    return this.#extension('account').createPasswordResetTokenAsync(...args);
+  }
+
+  /** ResetPasswordAsync: consumes the token, sets the password and revokes the user's sessions. */
+  resetPasswordAsync(
+    ...args: Parameters<AccountOperations['resetPasswordAsync']>
+  ): ReturnType<AccountOperations['resetPasswordAsync']> {
+    return this.#extension('account').resetPasswordAsync(...args);
+  }
+
+  /** CreateEmailVerificationTokenAsync: emails a verification link (generic answer). */
+  createEmailVerificationTokenAsync(
+    ...args: Parameters<AccountOperations['createEmailVerificationTokenAsync']>
+  ): ReturnType<AccountOperations['createEmailVerificationTokenAsync']> {
+    return this.#extension('account').createEmailVerificationTokenAsync(...args);
+  }
+
+  /** VerifyEmailAsync: consumes the token and marks the email verified. */
+  verifyEmailAsync(
+    ...args: Parameters<AccountOperations['verifyEmailAsync']>
+  ): ReturnType<AccountOperations['verifyEmailAsync']> {
+    return this.#extension('account').verifyEmailAsync(...args);
   }
 
   /** SignUpAsync: creates the user (and organization, owned by the user) and signs in. First-party clients only. */

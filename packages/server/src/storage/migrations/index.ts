@@ -4,6 +4,10 @@ import * as oauthCore from './0002-oauth-core.js';
 import * as authRequests from './0003-auth-requests.js';
 import * as email from './0004-email.js';
 import * as rateLimits from './0005-rate-limits.js';
+import * as emailOtpAndMagicLinks from './0006-email-otp-and-magic-links.js';
+import * as phoneOtp from './0007-phone-otp.js';
+import * as resetAndVerification from './0008-reset-and-verification.js';
+import * as invitations from './0009-invitations.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +16,10 @@ const migrations: Record<string, Migration> = {
   '0003-auth-requests': authRequests,
   '0004-email': email,
   '0005-rate-limits': rateLimits,
+  '0006-email-otp-and-magic-links': emailOtpAndMagicLinks,
+  '0007-phone-otp': phoneOtp,
+  '0008-reset-and-verification': resetAndVerification,
+  '0009-invitations': invitations,
 };
 
 /** Every migration's name, in the order they apply. */

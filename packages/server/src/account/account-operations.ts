@@ -1,0 +1,91 @@
+import type { AccountCallContext } from './account-email.js';
+import type { EmailVerification, SvcEmailVerificationResult } from './email-verification.js';
+import type {
+  PasswordReset,
+  SvcPasswordResetEmailResult,
+  SvcTrustedPasswordResetEmailResult,
+} from './password-reset.js';
+
+/** SvcForgotPasswordRequest. */
+export interface SvcForgotPasswordRequest {
+  readonly email: string;
+  readonly clientId?: string | null;
+}
+
+/** SvcSendPasswordResetEmailRequest; the template is trusted server-side input (never from HTTP). */
+export interface SvcSendPasswordResetEmailRequest {
+  readonly email: string;
+  readonly resetUrlTemplate?: string | null;
+  readonly clientId?: string | null;
+}
+
+export interface SvcResetPasswordRequest {
+  readonly token: string;
+  readonly newPassword: string;
+}
+
+export interface SvcCreateVerificationTokenRequest {
+  readonly email: string;
+}
+
+export interface SvcVerifyEmailRequest {
+  readonly token: string;
+}
+
+/**
+ * The in-process password reset and email verification operations, under their SPEC.md names
+ * (SvcAuthService delegates to them).
+ */
+export class AccountOperations {
+  constructor(
+    private readonly reset: PasswordReset,
+    private readonly verification: EmailVerification,
+  ) {}
+
+  /** The public reset request (POST /password/forgot): generic result, never a template. */
+  async requestPasswordResetEmailAsync(
+    request: SvcForgotPasswordRequest,
+    context?: AccountCallContext,
+  ): Promise<SvcPasswordResetEmailResult> {
+    const result = await this.reset.send({ email: request.email, clientId: request.clientId }, context);
+    return {
+      maskedEmail: result.maskedEmail,
+      expiresAt: result.expiresAt,
+      nextAllowedSendAt: result.nextAllowedSendAt,
+      message: result.message,
+    };
+  }
+
+  /** The trusted reset request: optional app-owned link template, and the delivery outcome. */
+  sendPasswordResetEmailAsync(
+    request: SvcSendPasswordResetEmailRequest,
+    context?: AccountCallContext,
+  ): Promise<SvcTrustedPasswordResetEmailResult> {
+    return this.reset.send(request, context);
+  }
+
+  /** Issues a reset token for the app to deliver itself; null when no active user with a password. */
+  createPasswordResetTokenAsync(request: {
+    readonly email: string;
+  }): Promise<{ token: string; expiresAt: string; userId: string } | null> {
+    return this.reset.createToken(request.email);
+  }
+
+  /** Sets the new password and ends all the user's sessions; `invalid_token` (400) for a bad token. */
+  resetPasswordAsync(request: SvcResetPasswordRequest): Promise<void> {
+    return this.reset.reset(request);
+  }
+
+  /** Sends a verification link (never returns the token); generic result for every address. */
+  createEmailVerificationTokenAsync(
+    request: SvcCreateVerificationTokenRequest,
+    context?: AccountCallContext,
+  ): Promise<SvcEmailVerificationResult> {
+    return this.verification.send(request.email, context);
+  }
+
+  /** Verifies the address of the token's user; `invalid_token` (400) for a bad token. */
+  verifyEmailAsync(request: SvcVerifyEmailRequest, context?: AccountCallContext): Promise<void> {
+    return this.verification.verify(request.token, context);
+  }
+}

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MINUTE_MS } from '../kernel/clock.js';
+import { createAccountHarness, uniqueEmail, type AccountHarness } from '../test-support/account-harness.js';
+import { describeEachDatabase } from '../test-support/databases.js';
+
+const NEW_PASSWORD = 'a brand new passphrase';
+
+describeEachDatabase('password reset', (kind) => {
+  let h: AccountHarness;
+  beforeAll(async () => {
+    h = await createAccountHarness(kind);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  // Each test moves the clock past the per-address send interval so tests do not rate-limit each other.
+  const later = () => h.t.clock.advance(2 * MINUTE_MS);
+
+  it('mails a link under the public origin; the token sets a new password once and ends every session', async () => {
+    later();
+    const user = await h.user();
+    const client = await h.firstPartyClient();
+    const { svc } = h.t;
+    const session = await svc.auth.createSessionTokensForUserAsync(
+      user.id,
+      client.clientId,
+      null,
+      'pwd',
+      null,
+      null,
+    );
+    const browser = await svc.authEngine.browserSessions.create(user.id, ['pwd'], h.t.clock.now());
+
+    const result = await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    expect(result.maskedEmail).toBe(`${user.email.slice(0, 1)}***@example.com`);
+    expect(Object.keys(result).sort()).toEqual(['expiresAt', 'maskedEmail', 'message', 'nextAllowedSendAt']);
+    const { url, token } = h.linkTo(user.email);
+    expect(`${url.origin}${url.pathname}`).toBe(
+      `${svc.config.publicOrigin}${svc.config.authBase}/password/reset`,
+    );
+    expect(token.length).toBeGreaterThan(20);
+
+    await h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD });
+    expect(await svc.authEngine.passwords.authenticate(user.email, NEW_PASSWORD)).toMatchObject({ ok: true });
+    expect(await svc.authEngine.passwords.authenticate(user.email, 'correct horse battery staple')).toEqual({
+      ok: false,
+    });
+    expect(await svc.authEngine.tokens.revocation.activeSession(session.refreshToken ?? '')).toBeUndefined();
+    expect(await svc.authEngine.browserSessions.resolve(browser.token)).toBeNull();
+
+    await expect(
+      h.account.resetPasswordAsync({ token, newPassword: 'another passphrase' }),
+    ).rejects.toMatchObject({
+      code: 'invalid_token',
+      status: 400,
+    });
+  });
+
+  it('stores only the hash of the token, and a new request invalidates the older link', async () => {
+    later();
+    const user = await h.user();
+    await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    const first = h.linkTo(user.email).token;
+    const rows = await h.t.svc.database.db
+      .selectFrom('passwordResetTokens')
+      .selectAll()
+      .where('userId', '=', user.id)
+      .execute();
+    expect(rows.map((r) => r.tokenHash)).not.toContain(first);
+    later();
+    await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    const second = h.linkTo(user.email).token;
+    expect(second).not.toBe(first);
+    await expect(
+      h.account.resetPasswordAsync({ token: first, newPassword: NEW_PASSWORD }),
+    ).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    await h.account.resetPasswordAsync({ token: second, newPassword: NEW_PASSWORD });
+  });
+
+  it('expires after 30 minutes, and a too-short password does not use the token', async () => {
+    later();
+    const user = await h.user();
+    await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    const { token } = h.linkTo(user.email);
+    await expect(h.account.resetPasswordAsync({ token, newPassword: 'short' })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    h.t.clock.advance(30 * MINUTE_MS);
+    await expect(h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD })).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+  });
+
+  it('answers unknown and password-less addresses the same and mails nothing', async () => {
+    later();
+    const known = await h.user();
+    const passwordless = await h.user(undefined, null);
+    const unknown = uniqueEmail('ghost');
+    const a = await h.account.sendPasswordResetEmailAsync({ email: unknown });
+    const b = await h.account.sendPasswordResetEmailAsync({ email: passwordless.email });
+    expect(a).toEqual({ ...b, maskedEmail: a.maskedEmail });
+    expect(a.deliveryId).toBeNull();
+    expect(h.sentTo(unknown)).toHaveLength(0);
+    expect(h.sentTo(passwordless.email)).toHaveLength(0);
+    const c = await h.account.sendPasswordResetEmailAsync({ email: known.email });
+    expect(c.deliveryStatus).toBe('sent');
+    expect(c.providerMessageId).not.toBeNull();
+    expect(h.sentTo(known.email)).toHaveLength(1);
+  });
+
+  it('refuses a second send within the interval with the same answer shape and no email', async () => {
+    later();
+    const user = await h.user();
+    const first = await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    const second = await h.account.requestPasswordResetEmailAsync({ email: user.email.toUpperCase() });
+    expect(h.sentTo(user.email)).toHaveLength(1);
+    expect(second.message).toBe(first.message);
+    expect(Date.parse(second.nextAllowedSendAt)).toBeGreaterThan(h.t.clock.now());
+  });
+
+  it('uses a trusted template only for an active first-party client, validated before delivery', async () => {
+    later();
+    const user = await h.user();
+    const client = await h.firstPartyClient();
+    const thirdParty = await h.firstPartyClient(false);
+    const template = 'https://app.example.com/reset?t={token}';
+    await expect(
+      h.account.sendPasswordResetEmailAsync({
+        email: user.email,
+        resetUrlTemplate: template,
+        clientId: thirdParty.clientId,
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
+    for (const bad of [
+      'http://app.example.com/r?t={token}',
+      'https://u:p@app.example.com/{token}',
+      'https://app.example.com/',
+      '/relative/{token}',
+    ]) {
+      await expect(
+        h.account.sendPasswordResetEmailAsync({
+          email: user.email,
+          resetUrlTemplate: bad,
+          clientId: client.clientId,
+        }),
+      ).rejects.toMatchObject({ code: 'invalid_request' });
+    }
+    expect(h.sentTo(user.email)).toHaveLength(0);
+    await h.account.sendPasswordResetEmailAsync({
+      email: user.email,
+      resetUrlTemplate: template,
+      clientId: client.clientId,
+    });
+    const { url } = h.linkTo(user.email);
+    expect(`${url.origin}${url.pathname}`).toBe('https://app.example.com/reset');
+    const token = url.searchParams.get('t') ?? '';
+    await h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD });
+  });
+
+  it('creates a token for an app that delivers it itself (null for unknown addresses)', async () => {
+    const user = await h.user();
+    expect(await h.account.createPasswordResetTokenAsync({ email: uniqueEmail('nobody') })).toBeNull();
+    const created = await h.account.createPasswordResetTokenAsync({ email: user.email });
+    expect(created?.userId).toBe(user.id);
+    await h.account.resetPasswordAsync({ token: created?.token ?? '', newPassword: NEW_PASSWORD });
+  });
+
+  it('records audit events without the token', async () => {
+    later();
+    const user = await h.user();
+    await h.account.requestPasswordResetEmailAsync({ email: user.email }, { ipAddress: '203.0.113.9' });
+    const { token } = h.linkTo(user.email);
+    await h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD });
+    const rows = await h.t.svc.database.db
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('userId', '=', user.id)
+      .execute();
+    const kinds = rows.map((r) => r.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['password_reset.requested', 'password_reset.completed']));
+    expect(rows.find((r) => r.kind === 'password_reset.requested')?.ipAddress).toBe('203.0.113.9');
+    expect(rows.map((r) => r.dataJson).join('')).not.toContain(token);
+  });
+});
+
+describe('password reset when delivery fails', () => {
+  it('invalidates the token but answers the same', async () => {
+    const h = await createAccountHarness('sqlite', { rejectRecipients: 'mailbox unavailable' });
+    try {
+      const user = await h.user();
+      const result = await h.account.sendPasswordResetEmailAsync({ email: user.email });
+      expect(result.deliveryStatus).toBe('failed');
+      expect(result.message).toContain('If an account');
+      const rows = await h.t.svc.database.db
+        .selectFrom('passwordResetTokens')
+        .selectAll()
+        .where('userId', '=', user.id)
+        .execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.consumedAt).not.toBeNull();
+    } finally {
+      await h.close();
+    }
+  });
+});

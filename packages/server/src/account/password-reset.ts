@@ -1,0 +1,226 @@
+import type { ClientRepository, UserRepository } from '../admin/repository.js';
+import { emailLookupKey } from '../admin/email-key.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { EmailService } from '../email/email-service.js';
+import { MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
+import { sha256Hex } from '../kernel/crypto.js';
+import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
+import type { Ids } from '../kernel/ids.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { RateLimitPolicy } from '../ratelimit/rules.js';
+import { maskEmail, requireEmail, requireToken, type AccountCallContext } from './account-email.js';
+import type { AccountRepositories } from './repository.js';
+import { fillResetUrlTemplate, validateResetUrlTemplate } from './reset-url-template.js';
+
+/** Reset tokens live 30 minutes. */
+export const PASSWORD_RESET_TOKEN_LIFETIME_MS = 30 * MINUTE_MS;
+
+/** Same rule as the admin API: 8 to 1024 characters. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+/** The public message; identical whether or not an account exists (enumeration safety). */
+export const PASSWORD_RESET_MESSAGE =
+  'If an account with a password exists for this email, a link to reset the password has been sent.';
+
+/** The public reset-request result (POST /password/forgot and /password/reset-email). */
+export interface SvcPasswordResetEmailResult {
+  readonly maskedEmail: string;
+  readonly expiresAt: string;
+  readonly nextAllowedSendAt: string;
+  readonly message: string;
+}
+
+/** The trusted in-process result: the public fields plus the delivery, null when nothing was sent. */
+export interface SvcTrustedPasswordResetEmailResult extends SvcPasswordResetEmailResult {
+  readonly deliveryId: string | null;
+  readonly deliveryStatus: string | null;
+  readonly providerMessageId: string | null;
+  readonly failureDetail: string | null;
+}
+
+export interface PasswordResetDeps {
+  readonly repositories: AccountRepositories;
+  readonly users: Pick<UserRepository, 'findByEmailKey' | 'findById'>;
+  readonly clients: Pick<ClientRepository, 'findByClientId'>;
+  readonly email: EmailService;
+  readonly rateLimiter: RateLimiter;
+  readonly policy: RateLimitPolicy;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  /** `{PublicOrigin}{authBase}`: where the default link points (never request headers). */
+  readonly linkBase: string;
+  readonly development: boolean;
+  readonly hashPassword: (password: string) => Promise<string>;
+  /** Ends every OAuth session and issuer browser session of the user after a reset. */
+  readonly endAllSessions: (userId: string) => Promise<void>;
+}
+
+export interface SendResetInput {
+  readonly email: unknown;
+  readonly clientId?: string | null | undefined;
+  readonly resetUrlTemplate?: string | null | undefined;
+}
+
+/**
+ * Password reset: request → one-time 30-minute token mailed as a link → reset with a new password. Public
+ * answers are the same for every address; only active users with a password get a token and an email.
+ */
+export class PasswordReset {
+  constructor(private readonly deps: PasswordResetDeps) {}
+
+  /**
+   * Issues a token without sending anything, for an app that delivers it itself (trusted, in-process).
+   * Null when there is no active user with a password for the address. Older unused tokens die.
+   */
+  async createToken(rawEmail: unknown): Promise<{ token: string; expiresAt: string; userId: string } | null> {
+    const user = await this.#eligibleUser(requireEmail(rawEmail));
+    if (user === undefined) return null;
+    const issued = await this.#issue(user.id);
+    return { token: issued.token, expiresAt: toIso(issued.expiresAt), userId: user.id };
+  }
+
+  /**
+   * Sends a reset link. The template (trusted form only) is validated, and its client checked, before
+   * anything else, so a bad template is a 400 whatever the address. A refused rate limit, an unknown
+   * address or a user without a password all answer the generic result and send nothing.
+   */
+  async send(
+    input: SendResetInput,
+    context: AccountCallContext = {},
+  ): Promise<SvcTrustedPasswordResetEmailResult> {
+    const email = requireEmail(input.email);
+    const clientId = input.clientId ?? null;
+    const template = input.resetUrlTemplate ?? null;
+    if (template !== null) {
+      validateResetUrlTemplate(template, this.deps.development);
+      const client = clientId === null ? undefined : await this.deps.clients.findByClientId(clientId);
+      if (client === undefined || !client.active || !client.isFirstParty) {
+        throw new SvcValidationError(
+          'A reset URL template is accepted only for an active first-party client.',
+          [{ path: 'clientId', message: 'Expected an active first-party client.' }],
+        );
+      }
+    }
+    const now = this.deps.clock.now();
+    const emailKey = emailLookupKey(email);
+    const decision = await this.deps.rateLimiter.consume(this.deps.policy, {
+      identifier: emailKey,
+      ip: context.ipAddress,
+    });
+    const result = {
+      maskedEmail: maskEmail(email),
+      expiresAt: toIso(now + PASSWORD_RESET_TOKEN_LIFETIME_MS),
+      nextAllowedSendAt: toIso(decision.nextAllowedAt),
+      message: PASSWORD_RESET_MESSAGE,
+    };
+    const none = { deliveryId: null, deliveryStatus: null, providerMessageId: null, failureDetail: null };
+    const audit = { clientId: clientId ?? undefined, ipAddress: context.ipAddress };
+    if (!decision.allowed) {
+      await this.#audit('password_reset.rate_limited', audit, { route: context.route });
+      return { ...result, ...none };
+    }
+    const user = await this.#eligibleUser(email);
+    if (user === undefined) {
+      await this.#audit('password_reset.requested', audit, { route: context.route, sent: false });
+      return { ...result, ...none };
+    }
+    const issued = await this.#issue(user.id);
+    const link =
+      template === null
+        ? `${this.deps.linkBase}/password/reset?token=${encodeURIComponent(issued.token)}`
+        : fillResetUrlTemplate(template, issued.token);
+    const delivery = await this.deps.email.send({
+      templateKey: 'auth.password-reset',
+      to: user.email,
+      variables: { link, expiresInMinutes: String(PASSWORD_RESET_TOKEN_LIFETIME_MS / MINUTE_MS) },
+    });
+    if (delivery.status === 'failed') {
+      // SPEC.md lifecycle: a link failure invalidates the token without changing the response.
+      await this.deps.repositories.passwordResetTokens.invalidateForUser(user.id, this.deps.clock.now());
+    }
+    await this.#audit(
+      'password_reset.requested',
+      { ...audit, userId: user.id },
+      { route: context.route, sent: true, deliveryId: delivery.id, deliveryStatus: delivery.status },
+    );
+    return {
+      ...result,
+      deliveryId: delivery.id,
+      deliveryStatus: delivery.status,
+      providerMessageId: delivery.providerMessageId,
+      failureDetail: delivery.failureDetail,
+    };
+  }
+
+  /**
+   * Sets a new password with a reset token, then ends every session of the user (OAuth sessions and
+   * browser sessions: whoever knew the old password is signed out). The password is checked first, so a
+   * too-short password does not burn the token.
+   */
+  async reset(input: { token: unknown; newPassword: unknown }): Promise<void> {
+    const token = requireToken(input.token);
+    const password = input.newPassword;
+    if (
+      typeof password !== 'string' ||
+      password.length < MIN_PASSWORD_LENGTH ||
+      password.length > MAX_PASSWORD_LENGTH
+    ) {
+      throw new SvcValidationError('The new password must have 8 to 1024 characters.', [
+        { path: 'newPassword', message: 'Expected 8 to 1024 characters.' },
+      ]);
+    }
+    const passwordHash = await this.deps.hashPassword(password);
+    const now = this.deps.clock.now();
+    const record = await this.deps.repositories.passwordResetTokens.consume(sha256Hex(token), now);
+    const updated =
+      record !== undefined &&
+      (await this.deps.repositories.users.setPasswordHash(record.userId, passwordHash, now));
+    if (record === undefined || !updated) {
+      throw new SvcPublicAuthError(
+        'invalid_token',
+        'The password reset link is invalid or has expired.',
+        400,
+      );
+    }
+    await this.deps.endAllSessions(record.userId);
+    await this.#audit('password_reset.completed', { userId: record.userId }, {});
+  }
+
+  async #eligibleUser(email: string) {
+    const user = await this.deps.users.findByEmailKey(emailLookupKey(email));
+    return user !== undefined && user.active && user.passwordHash !== null ? user : undefined;
+  }
+
+  async #issue(userId: string): Promise<{ token: string; expiresAt: number }> {
+    const now = this.deps.clock.now();
+    // One live link per user: a new request invalidates the older unused ones.
+    await this.deps.repositories.passwordResetTokens.invalidateForUser(userId, now);
+    const token = this.deps.ids.secret();
+    const expiresAt = now + PASSWORD_RESET_TOKEN_LIFETIME_MS;
+    await this.deps.repositories.passwordResetTokens.insert({
+      tokenHash: sha256Hex(token),
+      userId,
+      emailKey: null,
+      createdAt: now,
+      expiresAt,
+    });
+    return { token, expiresAt };
+  }
+
+  async #audit(
+    kind: string,
+    who: { userId?: string | undefined; clientId?: string | undefined; ipAddress?: string | undefined },
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.deps.audit.record({
+      kind,
+      actorType: who.userId === undefined ? 'system' : 'user',
+      ...(who.userId === undefined ? {} : { actorId: who.userId, userId: who.userId }),
+      ...(who.clientId === undefined ? {} : { clientId: who.clientId }),
+      ...(who.ipAddress === undefined ? {} : { ipAddress: who.ipAddress }),
+      data: Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)),
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import type { SvcConfig } from '../config/resolve.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Ids } from '../kernel/ids.js';
+import { PhoneOtpService } from '../passwordless/phone-otp-service.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { SmsVerificationProvider } from '../sms/verify-client.js';
+import type { Db } from '../storage/database.js';
+import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
+import type { AuthEngine } from './wire-auth.js';
+
+export interface WirePhoneOtpContext {
+  readonly db: Db;
+  readonly config: Pick<SvcConfig, 'sms' | 'rateLimits'>;
+  readonly engine: AuthEngine;
+  readonly smsProvider: SmsVerificationProvider;
+  readonly rateLimiter: RateLimiter;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+/** Builds the phone OTP operations (SvcAuthService delegates RequestPhoneOtpAsync and friends here). */
+export function wirePhoneOtp(ctx: WirePhoneOtpContext): PhoneOtpService {
+  return new PhoneOtpService({
+    repository: phoneOtpRepository(ctx.db),
+    direct: ctx.engine.direct,
+    engine: ctx.engine.signIn,
+    sessions: ctx.engine.tokens.sessions,
+    provider: ctx.smsProvider,
+    smsConfig: ctx.config.sms,
+    rateLimiter: ctx.rateLimiter,
+    sendPolicy: ctx.config.rateLimits.otpSend,
+    audit: ctx.audit,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
+}

@@ -1,0 +1,72 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { directCallContext } from '../direct/call-context.js';
+import { directErrorHandler } from '../direct/routes.js';
+import { parseBody } from '../http/body.js';
+import type { PasswordlessCallContext, PasswordlessSignIn } from './passwordless-sign-in.js';
+import {
+  svcEmailOtpStartRequestSchema,
+  svcEmailOtpVerifyRequestSchema,
+  svcMagicLinkCompleteRequestSchema,
+  svcMagicLinkStartRequestSchema,
+} from './schemas.js';
+
+export interface PasswordlessDirectRoutesDeps {
+  readonly passwordless: Pick<
+    PasswordlessSignIn,
+    'requestEmailOtpAsync' | 'verifyEmailOtpAsync' | 'requestMagicLinkAsync' | 'completeMagicLinkAsync'
+  >;
+}
+
+function callContext(request: FastifyRequest): PasswordlessCallContext {
+  return directCallContext({
+    route: request.routeOptions.url ?? request.url,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
+}
+
+/**
+ * SPEC.md "Direct JSON helpers" for email OTP and magic links, mounted by the lead at `{auth_base}`:
+ * POST /email-otp/start → 200 {challengeToken, maskedEmail, expiresAt, nextAllowedSendAt};
+ * POST /email-otp/verify → 200 SvcLoginResult; POST /magic-link/start → 200 {maskedEmail, expiresAt,
+ * nextAllowedSendAt}; POST /magic-link/complete → 200 SvcLoginResult. Errors as the other direct
+ * helpers (`{error, message}`, no-store); starts answer alike for known and unknown addresses.
+ */
+export function passwordlessDirectRoutes(deps: PasswordlessDirectRoutesDeps): FastifyPluginAsync {
+  const { passwordless } = deps;
+  return async (app) => {
+    app.setErrorHandler(directErrorHandler);
+    // Challenge tokens and session tokens travel in these bodies: no cache may keep them.
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.post('/email-otp/start', async (request) =>
+      passwordless.requestEmailOtpAsync(
+        parseBody(svcEmailOtpStartRequestSchema, request.body),
+        callContext(request),
+      ),
+    );
+
+    app.post('/email-otp/verify', async (request) =>
+      passwordless.verifyEmailOtpAsync(
+        parseBody(svcEmailOtpVerifyRequestSchema, request.body),
+        callContext(request),
+      ),
+    );
+
+    app.post('/magic-link/start', async (request) =>
+      passwordless.requestMagicLinkAsync(
+        parseBody(svcMagicLinkStartRequestSchema, request.body),
+        callContext(request),
+      ),
+    );
+
+    app.post('/magic-link/complete', async (request) =>
+      passwordless.completeMagicLinkAsync(
+        parseBody(svcMagicLinkCompleteRequestSchema, request.body),
+        callContext(request),
+      ),
+    );
+  };
+}
