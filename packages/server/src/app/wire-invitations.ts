@@ -56,8 +56,6 @@ export function wireInvitations(ctx: WireInvitationsContext): InvitationWiring {
     invitations,
     users: admin.users,
     direct: ctx.engine.direct,
-    engine: ctx.engine.signIn,
-    tokens: ctx.engine.tokens,
     clock: ctx.clock,
     ids: ctx.ids,
   });

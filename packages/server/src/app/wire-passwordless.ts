@@ -27,8 +27,6 @@ export function wirePasswordless(ctx: WirePasswordlessContext): PasswordlessSign
     store: passwordlessRepository(ctx.db),
     users: userRepository(ctx.db),
     direct: ctx.authEngine.direct,
-    engine: ctx.authEngine.signIn,
-    tokens: ctx.authEngine.tokens,
     email: ctx.email,
     rateLimiter: ctx.rateLimiter,
     policies: { otpSend: ctx.config.rateLimits.otpSend, magicLinkSend: ctx.config.rateLimits.magicLinkSend },

@@ -25,8 +25,6 @@ export function wirePhoneOtp(ctx: WirePhoneOtpContext): PhoneOtpService {
   return new PhoneOtpService({
     repository: phoneOtpRepository(ctx.db),
     direct: ctx.engine.direct,
-    engine: ctx.engine.signIn,
-    sessions: ctx.engine.tokens.sessions,
     provider: ctx.smsProvider,
     smsConfig: ctx.config.sms,
     rateLimiter: ctx.rateLimiter,

@@ -3,10 +3,7 @@ import type { UserRepository } from '../admin/repository.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
-import type { TokenEngine } from '../oauth/tokens/token-engine.js';
-import { toSvcTokenResponse } from '../oauth/tokens/issued-tokens.js';
-import { DIRECT_FLOW, type DirectCallContext, type DirectSignIn } from '../signin/direct-sign-in.js';
-import type { SignInEngine } from '../signin/sign-in-engine.js';
+import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
 import type { InvitationService } from './invitation-service.js';
 
 /** RFC 8176 has no invitation method; the emailed link proves control of the address, as a magic link does. */
@@ -23,23 +20,10 @@ export interface SvcAcceptEmailInvitationSignupRequest {
 export interface InvitationSignupDeps {
   readonly invitations: InvitationService;
   readonly users: Pick<UserRepository, 'insertIfEmailFree' | 'findByEmailKey'>;
-  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient'>;
-  readonly engine: Pick<SignInEngine, 'signIn'>;
-  readonly tokens: Pick<TokenEngine, 'sessions'>;
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
   readonly clock: Clock;
   readonly ids: Ids;
 }
-
-const EMPTY_RESULT = {
-  requiresOrganizationSelection: false,
-  pendingAuthToken: null,
-  organizations: [],
-  tokens: null,
-  requiresMfa: false,
-  mfaToken: null,
-  requiresMfaEnrollment: false,
-  mfaMethods: null,
-} satisfies SvcLoginResult;
 
 const CONTROL_CHARS = /\p{Cc}/u;
 
@@ -100,35 +84,15 @@ export class InvitationSignup {
       user.id,
       context?.ipAddress === undefined ? undefined : { ipAddress: context.ipAddress },
     );
-    const outcome = await this.#deps.engine.signIn({
-      userId: user.id,
-      clientId: client.clientId,
-      requestedOrganizationId: invitation.organizationId,
-      amr: [AMR_INVITATION],
-      authTime: now,
-      flow: DIRECT_FLOW,
-    });
-    if (outcome.kind === 'organization_selection') {
-      return {
-        ...EMPTY_RESULT,
-        requiresOrganizationSelection: true,
-        pendingAuthToken: outcome.pendingAuthToken,
-        organizations: outcome.organizations,
-      };
-    }
-    // As DirectSignIn does for password login: the client's whole allow-list, no resource, no ID token.
-    const tokens = await this.#deps.tokens.sessions.issueForNewSession({
-      userId: user.id,
-      client,
-      organizationId: outcome.identity.organizationId,
-      scopes: client.allowedScopes,
-      resource: null,
-      amr: outcome.identity.amr,
-      authTime: outcome.identity.authTime,
-      includeIdToken: false,
-      userAgent: call.userAgent ?? null,
-      ipAddress: call.ipAddress ?? null,
-    });
-    return { ...EMPTY_RESULT, tokens: toSvcTokenResponse(tokens) };
+    return this.#deps.direct.completeSignIn(
+      {
+        userId: user.id,
+        client,
+        requestedOrganizationId: invitation.organizationId,
+        amr: AMR_INVITATION,
+        authTime: now,
+      },
+      call,
+    );
   }
 }

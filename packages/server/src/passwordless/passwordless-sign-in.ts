@@ -10,11 +10,9 @@ import type { Ids } from '../kernel/ids.js';
 import { validate } from '../kernel/validation.js';
 import type { RateLimitDecision, RateLimitSubjects } from '../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
-import type { TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
-import type { SignInEngine } from '../signin/sign-in-engine.js';
 import { generateOtpCode, maskEmail } from './otp-code.js';
-import { callContext, ip, signInDirect, toIso, type PasswordlessCallContext } from './sign-in-direct.js';
+import { callContext, ip, toIso, type PasswordlessCallContext } from './sign-in-direct.js';
 import type { PasswordlessStore } from './repository.js';
 import {
   svcEmailOtpStartRequestSchema,
@@ -48,9 +46,7 @@ export type { PasswordlessCallContext } from './sign-in-direct.js';
 export interface PasswordlessSignInDeps {
   readonly store: PasswordlessStore;
   readonly users: Pick<UserRepository, 'findByEmailKey' | 'findById'>;
-  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient'>;
-  readonly engine: Pick<SignInEngine, 'signIn'>;
-  readonly tokens: Pick<TokenEngine, 'sessions'>;
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
   readonly email: {
     send(input: {
       templateKey: string;
@@ -178,9 +174,13 @@ export class PasswordlessSignIn {
       ...ip(call),
       data: { route: call.operation },
     });
-    return signInDirect(
-      this.#deps,
-      { user, clientId: client.clientId, organizationId: challenge.organizationId, amr: AMR_OTP },
+    return this.#deps.direct.completeSignIn(
+      {
+        userId: user.id,
+        client: client.clientId,
+        requestedOrganizationId: challenge.organizationId,
+        amr: AMR_OTP,
+      },
       call,
     );
   }
@@ -271,9 +271,13 @@ export class PasswordlessSignIn {
       ...ip(call),
       data: { route: call.operation },
     });
-    return signInDirect(
-      this.#deps,
-      { user, clientId: client.clientId, organizationId: link.organizationId, amr: AMR_EMAIL_LINK },
+    return this.#deps.direct.completeSignIn(
+      {
+        userId: user.id,
+        client: client.clientId,
+        requestedOrganizationId: link.organizationId,
+        amr: AMR_EMAIL_LINK,
+      },
       call,
     );
   }

@@ -5,12 +5,9 @@ import { sha256Hex } from '../kernel/crypto.js';
 import { SvcInvalidOperationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { validate } from '../kernel/validation.js';
-import { toSvcTokenResponse } from '../oauth/tokens/issued-tokens.js';
-import type { TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
-import { DIRECT_FLOW, type DirectCallContext, type DirectSignIn } from '../signin/direct-sign-in.js';
-import type { SignInEngine } from '../signin/sign-in-engine.js';
+import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
 import { maskPhoneNumber, requirePhoneNumber } from '../sms/phone-number.js';
 import { requireSmsConfig, type SmsConfig } from '../sms/sms-config.js';
 import type { SmsVerificationProvider } from '../sms/verify-client.js';
@@ -45,9 +42,7 @@ export interface PhoneOtpCallContext {
 
 export interface PhoneOtpServiceDeps {
   readonly repository: PhoneOtpRepository;
-  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient'>;
-  readonly engine: Pick<SignInEngine, 'signIn'>;
-  readonly sessions: Pick<TokenEngine['sessions'], 'issueForNewSession'>;
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
   readonly provider: SmsVerificationProvider;
   /** The resolved SMS configuration; null when phone sign-in is off. */
   readonly smsConfig: SmsConfig | null;
@@ -58,17 +53,6 @@ export interface PhoneOtpServiceDeps {
   readonly clock: Clock;
   readonly ids: Ids;
 }
-
-const EMPTY_RESULT = {
-  requiresOrganizationSelection: false,
-  pendingAuthToken: null,
-  organizations: [],
-  tokens: null,
-  requiresMfa: false,
-  mfaToken: null,
-  requiresMfaEnrollment: false,
-  mfaMethods: null,
-} satisfies SvcLoginResult;
 
 /**
  * Phone OTP sign-in (SPEC.md in-process rule 4: "Phone OTP is delivered by an SMS verification provider
@@ -212,37 +196,16 @@ export class PhoneOtpService {
       ...(context?.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
       data: { phone: maskPhoneNumber(challenge.phoneE164), operation: call.operation },
     });
-    const outcome = await this.#deps.engine.signIn({
-      userId: account.userId,
-      clientId: client.clientId,
-      requestedOrganizationId: challenge.organizationId,
-      amr: [AMR_SMS],
-      authTime: now,
-      flow: DIRECT_FLOW,
-    });
-    if (outcome.kind === 'organization_selection') {
-      return {
-        ...EMPTY_RESULT,
-        requiresOrganizationSelection: true,
-        pendingAuthToken: outcome.pendingAuthToken,
-        organizations: outcome.organizations,
-      };
-    }
-    const { identity } = outcome;
-    // As DirectSignIn's password login: the client's whole allow-list, no resource, no ID token.
-    const tokens = await this.#deps.sessions.issueForNewSession({
-      userId: identity.userId,
-      client,
-      organizationId: identity.organizationId,
-      scopes: client.allowedScopes,
-      resource: null,
-      amr: identity.amr,
-      authTime: identity.authTime,
-      includeIdToken: false,
-      userAgent: context?.userAgent ?? null,
-      ipAddress: context?.ipAddress ?? null,
-    });
-    return { ...EMPTY_RESULT, tokens: toSvcTokenResponse(tokens) };
+    return this.#deps.direct.completeSignIn(
+      {
+        userId: account.userId,
+        client,
+        requestedOrganizationId: challenge.organizationId,
+        amr: AMR_SMS,
+        authTime: now,
+      },
+      call,
+    );
   }
 }
 

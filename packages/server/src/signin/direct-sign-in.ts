@@ -1,11 +1,16 @@
-import type { SvcOrganizationOption, SvcPasswordLoginInput, SvcSignupInput } from '@svc/contract';
+import type {
+  SvcLoginResult,
+  SvcOrganizationOption,
+  SvcPasswordLoginInput,
+  SvcSignupInput,
+} from '@svc/contract';
 import type { ClientRecord, ClientRepository, UserRepository } from '../admin/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';
 import { oauthError } from '../oauth/errors.js';
 import { checkResource } from '../oauth/resource-indicators.js';
-import type { IssuedTokens } from '../oauth/tokens/issued-tokens.js';
+import { toSvcTokenResponse, type IssuedTokens } from '../oauth/tokens/issued-tokens.js';
 import type { SessionRecord } from '../oauth/tokens/repository.js';
 import type { TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { OrganizationPolicy } from './organization-policy.js';
@@ -47,6 +52,31 @@ export type DirectLoginOutcome =
       readonly organizations: SvcOrganizationOption[];
     }
   | { readonly kind: 'complete'; readonly tokens: IssuedTokens };
+
+/** The record of a state that needs no tokens yet; the MFA fields stay false/null until MFA exists. */
+const EMPTY_RESULT = {
+  requiresOrganizationSelection: false,
+  pendingAuthToken: null,
+  organizations: [],
+  tokens: null,
+  requiresMfa: false,
+  mfaToken: null,
+  requiresMfaEnrollment: false,
+  mfaMethods: null,
+} satisfies SvcLoginResult;
+
+/** A DirectLoginOutcome shaped into the SvcLoginResult of the wire and the in-process operations. */
+export function toLoginResult(outcome: DirectLoginOutcome): SvcLoginResult {
+  if (outcome.kind === 'organization_selection') {
+    return {
+      ...EMPTY_RESULT,
+      requiresOrganizationSelection: true,
+      pendingAuthToken: outcome.pendingAuthToken,
+      organizations: outcome.organizations,
+    };
+  }
+  return { ...EMPTY_RESULT, tokens: toSvcTokenResponse(outcome.tokens) };
+}
 
 const NOT_FIRST_PARTY =
   'This client cannot use direct sign-in: only first-party clients can; other clients sign users in through the authorization endpoint.';
@@ -226,6 +256,38 @@ export class DirectSignIn {
       throw new SvcPublicAuthError('invalid_token', NO_FIRST_PARTY_SESSION, 401);
     }
     return session;
+  }
+
+  /**
+   * Signs in a user whose credential another flow proved (email OTP, magic link, phone OTP, invitation
+   * signup), in the direct flow, and shapes the SvcLoginResult exactly as password login does:
+   * organization selection, or a session granted the client's whole allow-list, bound to no resource,
+   * without an ID token. A clientId (string) is checked with requireFirstPartyClient first; a client
+   * record is taken as already checked. authTime defaults to the clock's now.
+   */
+  async completeSignIn(
+    input: {
+      readonly userId: string;
+      readonly client: ClientRecord | string;
+      readonly requestedOrganizationId: string | null;
+      readonly amr: string;
+      readonly authTime?: number;
+    },
+    context: DirectCallContext,
+  ): Promise<SvcLoginResult> {
+    const client =
+      typeof input.client === 'string'
+        ? await this.requireFirstPartyClient(input.client, context)
+        : input.client;
+    const outcome = await this.#deps.engine.signIn({
+      userId: input.userId,
+      clientId: client.clientId,
+      requestedOrganizationId: input.requestedOrganizationId,
+      amr: [input.amr],
+      authTime: input.authTime ?? this.#deps.clock.now(),
+      flow: DIRECT_FLOW,
+    });
+    return toLoginResult(await this.#finish(outcome, client, context));
   }
 
   async #finish(

@@ -30,7 +30,7 @@ import type { TokenEngine } from '../../oauth/tokens/token-engine.js';
 import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
 import type { BrowserSessions } from '../../signin/browser-sessions.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
-import type { DirectCallContext, DirectLoginOutcome, DirectSignIn } from '../../signin/direct-sign-in.js';
+import { toLoginResult, type DirectCallContext, type DirectSignIn } from '../../signin/direct-sign-in.js';
 import type { AccountOperations } from '../../account/account-operations.js';
 import type { InvitationService } from '../../invitations/invitation-service.js';
 import type { InvitationSignup } from '../../invitations/invitation-signup.js';
@@ -71,30 +71,6 @@ export interface SvcAuthServiceDeps {
   readonly consents: ConsentGrants;
   /** Security settings are read and updated (with validation and audit) through the admin facade. */
   readonly admin: Pick<SvcAdminService, 'getResolvedSecuritySettingsAsync' | 'updateSecuritySettingsAsync'>;
-}
-
-/** The record of a state that needs no tokens yet; the MFA fields stay false/null until MFA exists. */
-const EMPTY_RESULT = {
-  requiresOrganizationSelection: false,
-  pendingAuthToken: null,
-  organizations: [],
-  tokens: null,
-  requiresMfa: false,
-  mfaToken: null,
-  requiresMfaEnrollment: false,
-  mfaMethods: null,
-} satisfies SvcLoginResult;
-
-function toLoginResult(outcome: DirectLoginOutcome): SvcLoginResult {
-  if (outcome.kind === 'organization_selection') {
-    return {
-      ...EMPTY_RESULT,
-      requiresOrganizationSelection: true,
-      pendingAuthToken: outcome.pendingAuthToken,
-      organizations: outcome.organizations,
-    };
-  }
-  return { ...EMPTY_RESULT, tokens: toSvcTokenResponse(outcome.tokens) };
 }
 
 function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedToken | null {
