@@ -1,5 +1,5 @@
 import type { SvcLoginResult } from '@svc/contract';
-import type { UserRecord, UserRepository } from '../admin/repository.js';
+import type { ClientRecord, UserRecord, UserRepository } from '../admin/repository.js';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { EmailDelivery } from '../email/email-service.js';
@@ -164,24 +164,14 @@ export class PasswordlessSignIn {
     }
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
     if (!(await this.#deps.store.consumeChallenge(challengeHash, now))) throw invalidCodeError();
-    await this.#deps.store.markEmailVerified(user.id, now);
-    await this.#deps.audit.record({
-      kind: 'auth.email_otp.verified',
-      actorType: 'user',
-      actorId: user.id,
-      userId: user.id,
-      clientId: client.clientId,
-      ...ip(call),
-      data: { route: call.operation },
-    });
-    return this.#deps.direct.completeSignIn(
-      {
-        userId: user.id,
-        client: client.clientId,
-        requestedOrganizationId: challenge.organizationId,
-        amr: AMR_OTP,
-      },
+    return this.#signInVerified(
+      user,
+      client,
+      challenge.organizationId,
+      'auth.email_otp.verified',
+      AMR_OTP,
       call,
+      now,
     );
   }
 
@@ -261,24 +251,14 @@ export class PasswordlessSignIn {
       });
       throw invalidLinkError();
     }
-    await this.#deps.store.markEmailVerified(user.id, now);
-    await this.#deps.audit.record({
-      kind: 'auth.magic_link.completed',
-      actorType: 'user',
-      actorId: user.id,
-      userId: user.id,
-      clientId: client.clientId,
-      ...ip(call),
-      data: { route: call.operation },
-    });
-    return this.#deps.direct.completeSignIn(
-      {
-        userId: user.id,
-        client: client.clientId,
-        requestedOrganizationId: link.organizationId,
-        amr: AMR_EMAIL_LINK,
-      },
+    return this.#signInVerified(
+      user,
+      client,
+      link.organizationId,
+      'auth.magic_link.completed',
+      AMR_EMAIL_LINK,
       call,
+      now,
     );
   }
 
@@ -325,5 +305,34 @@ export class PasswordlessSignIn {
       ...ip(call),
       data: { route: call.operation, reason: decision.allowed ? 'unknown_email' : 'rate_limited' },
     });
+  }
+
+  /**
+   * The address proved itself (code or link): mark the email verified, record the event and sign in.
+   * The client was checked first-party when the call began, so its record is passed on as checked.
+   */
+  async #signInVerified(
+    user: UserRecord,
+    client: ClientRecord,
+    organizationId: string | null,
+    kind: 'auth.email_otp.verified' | 'auth.magic_link.completed',
+    amr: string,
+    call: DirectCallContext,
+    now: number,
+  ): Promise<SvcLoginResult> {
+    await this.#deps.store.markEmailVerified(user.id, now);
+    await this.#deps.audit.record({
+      kind,
+      actorType: 'user',
+      actorId: user.id,
+      userId: user.id,
+      clientId: client.clientId,
+      ...ip(call),
+      data: { route: call.operation },
+    });
+    return this.#deps.direct.completeSignIn(
+      { userId: user.id, client, requestedOrganizationId: organizationId, amr, authTime: now },
+      call,
+    );
   }
 }
