@@ -172,7 +172,7 @@ export type SvcOrganization = z.output<typeof svcOrganizationSchema>;
 export const svcUserSchema = z.object({
   id: z.string(),
   displayName: z.string(),
-  email: z.string(),
+  email: z.string().nullable(),
   emailVerified: z.boolean(),
   hasPassword: z.boolean(),
   isOperator: z.boolean(),

@@ -35,10 +35,10 @@ export interface OrganizationRepository {
 export interface UserRecord {
   readonly id: string;
   readonly displayName: string;
-  /** As typed (trimmed); shown and used for delivery. */
-  readonly email: string;
-  /** The lookup key (SPEC.md: trim, then invariant upper-case); unique. */
-  readonly emailKey: string;
+  /** As typed (trimmed); shown and used for delivery. Null for an account signed up by phone. */
+  readonly email: string | null;
+  /** The lookup key (SPEC.md: trim, then invariant upper-case); unique when set. */
+  readonly emailKey: string | null;
   readonly emailVerified: boolean;
   readonly passwordHash: string | null;
   readonly isOperator: boolean;
@@ -47,11 +47,26 @@ export interface UserRecord {
   readonly updatedAt: number;
 }
 
+/** What a signup stores beside the user record. */
+export interface NewUserExtras {
+  /** E.164; unique when set. */
+  readonly phoneE164?: string | null;
+  readonly phoneVerified?: boolean;
+  /** SPEC.md signup CustomFields (a JSON object). */
+  readonly customFields?: Readonly<Record<string, unknown>> | null;
+}
+
+/** A user with an address: every user found by its email key. */
+export type EmailUserRecord = UserRecord & { readonly email: string; readonly emailKey: string };
+
 export interface UserRepository {
-  /** Inserts the user; false when the email key is taken. */
-  insertIfEmailFree(user: UserRecord): Promise<boolean>;
+  /**
+   * Inserts the user; false when the email key (or the phone number in `extras`) is taken. `extras` are
+   * what a passwordless signup knows beside the record: a verified phone number and custom fields.
+   */
+  insertIfEmailFree(user: UserRecord, extras?: NewUserExtras): Promise<boolean>;
   findById(id: string): Promise<UserRecord | undefined>;
-  findByEmailKey(emailKey: string): Promise<UserRecord | undefined>;
+  findByEmailKey(emailKey: string): Promise<EmailUserRecord | undefined>;
   /** Marks the user an operator; returns the updated user, or undefined when there is no such user. */
   setOperator(id: string, now: number): Promise<UserRecord | undefined>;
   list(query: ListQuery): Promise<Page<UserRecord>>;

@@ -6,6 +6,7 @@ import { emailLookupKey } from './email-key.js';
 import type { ListQuery, UserRecord } from './repository.js';
 
 const DUPLICATE_EMAIL = 'A user with this email address already exists.';
+const DUPLICATE_ACCOUNT = 'A user with this email address or phone number already exists.';
 
 /** Creates users, finds them by email and marks operators. */
 export class UserService {
@@ -35,6 +36,40 @@ export class UserService {
     });
     if (user === undefined) throw new SvcConflictError(DUPLICATE_EMAIL);
     await this.#recordCreated(user, actor);
+    return user;
+  }
+
+  /**
+   * A passwordless account whose email or phone number a code has just proved (stored verified), with
+   * the signup's custom fields. A taken email or number is a 409.
+   */
+  async createPasswordless(input: {
+    readonly displayName: string;
+    readonly email: string | null;
+    readonly phoneE164: string | null;
+    readonly customFields: Readonly<Record<string, unknown>> | null;
+  }): Promise<UserRecord> {
+    const now = this.#deps.clock.now();
+    const email = input.email?.trim() ?? null;
+    const user: UserRecord = {
+      id: this.#deps.ids.id('usr'),
+      displayName: input.displayName,
+      email,
+      emailKey: email === null ? null : emailLookupKey(email),
+      emailVerified: email !== null,
+      passwordHash: null,
+      isOperator: false,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const inserted = await this.#deps.repositories.users.insertIfEmailFree(user, {
+      phoneE164: input.phoneE164,
+      phoneVerified: input.phoneE164 !== null,
+      customFields: input.customFields,
+    });
+    if (!inserted) throw new SvcConflictError(DUPLICATE_ACCOUNT);
+    await this.#recordCreated(user, undefined);
     return user;
   }
 
@@ -85,7 +120,7 @@ export class UserService {
   }
 
   async #insert(
-    fields: Pick<UserRecord, 'displayName' | 'email' | 'passwordHash' | 'isOperator'>,
+    fields: Pick<UserRecord, 'displayName' | 'passwordHash' | 'isOperator'> & { readonly email: string },
   ): Promise<UserRecord | undefined> {
     const now = this.#deps.clock.now();
     const user: UserRecord = {

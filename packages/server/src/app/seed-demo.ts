@@ -79,7 +79,7 @@ export async function seedDemo(admin: SvcAdminService, options: { production: bo
   return {
     created: true,
     organization,
-    user: { email: user.email, password },
+    user: { email: DEMO.user.email, password },
     clients: {
       web,
       thirdParty:

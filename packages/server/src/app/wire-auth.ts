@@ -99,6 +99,7 @@ export function wireAuth(ctx: WireAuthContext): {
     addMembership: async (organizationId, userId, role) => {
       await membershipService.create({ organizationId, userId, role });
     },
+    createPasswordlessUser: (input) => userService.createPasswordless(input),
   });
 
   const organizations = new OrganizationPolicy({ memberships });

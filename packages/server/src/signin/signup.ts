@@ -11,6 +11,19 @@ export interface SignupAccounts {
   /** Creates an organization named `name` (slug generated) and returns its id. */
   createOrganization(name: string): Promise<string>;
   addMembership(organizationId: string, userId: string, role: string): Promise<void>;
+  /**
+   * Creates a user without a password whose address or number a code has just proved (so it is stored
+   * verified); a taken email or phone number is a 409 SvcConflictError.
+   */
+  createPasswordlessUser(input: PasswordlessAccountInput): Promise<UserRecord>;
+}
+
+/** A passwordless signup's account: an address or a phone number (at least one), proved by a code. */
+export interface PasswordlessAccountInput {
+  readonly displayName: string;
+  readonly email: string | null;
+  readonly phoneE164: string | null;
+  readonly customFields: Readonly<Record<string, unknown>> | null;
 }
 
 export interface SignupInput {
@@ -42,9 +55,24 @@ export class SignupService {
       email: input.email,
       password: input.password,
     });
-    if (input.organizationName === null) return { user, organizationId: null };
-    const organizationId = await this.#accounts.createOrganization(input.organizationName);
+    return { user, organizationId: await this.#organizationFor(user, input.organizationName) };
+  }
+
+  /**
+   * Email and phone OTP signup, after the code was verified: a passwordless account (the proved address
+   * or number marked verified) and, with an organization name, a new organization it owns.
+   */
+  async signUpPasswordless(
+    input: PasswordlessAccountInput & { readonly organizationName: string | null },
+  ): Promise<{ user: UserRecord; organizationId: string | null }> {
+    const user = await this.#accounts.createPasswordlessUser(input);
+    return { user, organizationId: await this.#organizationFor(user, input.organizationName) };
+  }
+
+  async #organizationFor(user: UserRecord, organizationName: string | null): Promise<string | null> {
+    if (organizationName === null) return null;
+    const organizationId = await this.#accounts.createOrganization(organizationName);
     await this.#accounts.addMembership(organizationId, user.id, SIGNUP_ORGANIZATION_ROLE);
-    return { user, organizationId };
+    return organizationId;
   }
 }

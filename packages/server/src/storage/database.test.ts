@@ -1,6 +1,7 @@
+import { Migrator } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachDatabase, createTestDatabase, type TestDatabase } from '../test-support/databases.js';
-import { MIGRATION_NAMES } from './migrations/index.js';
+import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
 import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
 
 describeEachDatabase('database', (kind) => {
@@ -47,5 +48,69 @@ describeEachDatabase('database', (kind) => {
       .execute()
       .catch((error: unknown) => error);
     expect(isUniqueViolation(duplicate)).toBe(true);
+  });
+
+  it('keeps users and their memberships when 0010 makes the email optional, and the key stays unique', async () => {
+    const migrator = new Migrator({
+      db: handle.db,
+      provider: migrationProvider,
+      migrationTableName: 'svc_migrations',
+      migrationLockTableName: 'svc_migrations_lock',
+    });
+    expect((await migrator.migrateTo('0009-invitations')).error).toBeUndefined();
+    const at = 1_790_000_000_000;
+    const user = {
+      id: 'usr_1',
+      displayName: 'Ada',
+      email: 'ada@example.com',
+      emailKey: 'ADA@EXAMPLE.COM',
+      emailVerified: 1,
+      passwordHash: 'hash',
+      isOperator: 0,
+      active: 1,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await handle.db.insertInto('users').values(user).execute();
+    const organization = { id: 'org_1', name: 'Acme', slug: 'acme', primaryDomain: null, active: 1 };
+    await handle.db
+      .insertInto('organizations')
+      .values({ ...organization, createdAt: at, updatedAt: at })
+      .execute();
+    const membership = { id: 'mem_1', organizationId: 'org_1', userId: 'usr_1', role: 'owner', active: 1 };
+    await handle.db
+      .insertInto('memberships')
+      .values({ ...membership, createdAt: at, updatedAt: at })
+      .execute();
+
+    expect(await migrateToLatest(handle.db)).toEqual(
+      MIGRATION_NAMES.slice(MIGRATION_NAMES.indexOf('0010-hosted-passwordless-and-phone-accounts')),
+    );
+    expect(await handle.db.selectFrom('users').selectAll().executeTakeFirstOrThrow()).toMatchObject(user);
+    expect(await handle.db.selectFrom('memberships').select('userId').execute()).toEqual([
+      { userId: 'usr_1' },
+    ]);
+    const phoneOnly = { ...user, email: null, emailKey: null, phoneE164: '+15555550100' };
+    await handle.db
+      .insertInto('users')
+      .values({ ...phoneOnly, id: 'usr_2' })
+      .execute();
+    await handle.db
+      .insertInto('users')
+      .values({ ...phoneOnly, id: 'usr_3', phoneE164: null })
+      .execute();
+    const duplicate = await handle.db
+      .insertInto('users')
+      .values({ ...user, id: 'usr_4' })
+      .execute()
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    // Foreign keys still point at the rebuilt table.
+    const orphan = await handle.db
+      .insertInto('memberships')
+      .values({ ...membership, id: 'mem_2', userId: 'usr_missing', createdAt: at, updatedAt: at })
+      .execute()
+      .catch((error: unknown) => error);
+    expect(orphan).toBeInstanceOf(Error);
   });
 });

@@ -17,9 +17,10 @@ export interface OrganizationsTable {
 export interface UsersTable {
   id: string;
   displayName: string;
-  email: string;
-  /** trim + invariant upper-case: the lookup key (SPEC.md "Email lookup key normalization"). */
-  emailKey: string;
+  /** Null for an account created by phone OTP signup (migration 0010). */
+  email: string | null;
+  /** trim + invariant upper-case: the lookup key (SPEC.md "Email lookup key normalization"); unique when set. */
+  emailKey: string | null;
   emailVerified: number;
   passwordHash: string | null;
   isOperator: number;
@@ -29,6 +30,8 @@ export interface UsersTable {
   /** E.164 phone number for phone OTP sign-in (migration 0007); unique when set. */
   phoneE164: Generated<string | null>;
   phoneVerified: Generated<number>;
+  /** JSON object of the signup's CustomFields, or null (migration 0010). */
+  customFieldsJson: Generated<string | null>;
 }
 
 export interface MembershipsTable {
@@ -219,6 +222,8 @@ export interface AuthRequestsTable {
   updatedAt: number;
   expiresAt: number;
   completedAt: number | null;
+  /** JSON AuthRequestChallenge of a pending hosted passwordless step (migration 0010). */
+  challengeJson: Generated<string | null>;
 }
 
 /** Operator overrides of built-in email templates (email/templates.ts), by template key. */
@@ -323,6 +328,8 @@ export interface MagicLinksTable {
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;
+  /** The hosted authorization request the link continues, or null for a direct link (migration 0010). */
+  authRequestId: Generated<string | null>;
 }
 
 export interface Database {

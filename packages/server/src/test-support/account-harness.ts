@@ -19,7 +19,7 @@ export interface AccountHarness {
   readonly app: FastifyInstance;
   readonly authBase: string;
   post(path: string, payload?: object | string): Promise<LightMyRequestResponse>;
-  user(email?: string, password?: string | null): Promise<SvcUser>;
+  user(email?: string, password?: string | null): Promise<SvcUser & { readonly email: string }>;
   firstPartyClient(isFirstParty?: boolean): Promise<SvcCreatedClient>;
   /** The link in the last captured email to `to`, and its `token` query parameter. */
   linkTo(to: string): { url: URL; token: string };

@@ -38,7 +38,11 @@ export interface AuthHarness {
   readonly keys: SigningKeys;
   readonly given: {
     /** An active user with TEST_PASSWORD (unless `password: null`). */
-    user(fields?: { email?: string; displayName?: string; password?: string | null }): Promise<SvcUser>;
+    user(fields?: {
+      email?: string;
+      displayName?: string;
+      password?: string | null;
+    }): Promise<SvcUser & { readonly email: string }>;
     organization(name?: string): Promise<SvcOrganization>;
     membership(organizationId: string, userId: string, role?: string): Promise<void>;
     /** A client (first-party public by default) and its stored record. */

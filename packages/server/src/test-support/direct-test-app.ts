@@ -39,7 +39,7 @@ export interface DirectHarness {
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   readonly given: {
     /** An active user with DIRECT_PASSWORD. */
-    user(email?: string): Promise<SvcUser>;
+    user(email?: string): Promise<SvcUser & { readonly email: string }>;
     organization(name?: string): Promise<SvcOrganization>;
     membership(organizationId: string, userId: string, role?: string): Promise<void>;
     /** A first-party public client by default, with its stored record. */

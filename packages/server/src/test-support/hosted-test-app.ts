@@ -14,7 +14,7 @@ export const HOSTED_PASSWORD = 'correct horse battery staple';
 /** Builders over the TestSvc's admin facade. */
 export interface HostedGiven {
   /** An active user with HOSTED_PASSWORD. */
-  user(email?: string): Promise<SvcUser>;
+  user(email?: string): Promise<SvcUser & { readonly email: string }>;
   /** An organization, with `memberId` as a member when given. */
   organization(name?: string, memberId?: string): Promise<SvcOrganization>;
   /** A first-party public client with `openid profile email` unless overridden. */
@@ -109,3 +109,6 @@ export async function createHostedTestApp(
     throw error;
   }
 }
+
+/** A user the harnesses created from an address (so it has one). */
+export type TestUser = SvcUser & { readonly email: string };

@@ -33,7 +33,7 @@ let counter = 0;
 /** Builders and calls over one TestSvc and its OAuth app. */
 export interface OAuthGiven {
   readonly app: FastifyInstance;
-  user(fields?: { email?: string; displayName?: string }): Promise<SvcUser>;
+  user(fields?: { email?: string; displayName?: string }): Promise<SvcUser & { readonly email: string }>;
   /** A client; public, first-party, `openid profile email offline_access` unless overridden. */
   client(body?: Partial<CreateClientBody>): Promise<SvcCreatedClient>;
   /** An organization with the user as a member. */

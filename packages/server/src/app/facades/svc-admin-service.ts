@@ -90,9 +90,14 @@ export class SvcAdminService {
   }
 
   /** CreateUserAsync: the email is normalized and deduplicated (409); a null password means passwordless. */
-  async createUserAsync(request: CreateUserBody, actor?: AdminActor): Promise<SvcUser> {
+  async createUserAsync(
+    request: CreateUserBody,
+    actor?: AdminActor,
+  ): Promise<SvcUser & { readonly email: string }> {
     const input = validate(createUserBodySchema, request, 'user');
-    return toSvcUser(await this.#deps.users.create(input, actor));
+    const user = await this.#deps.users.create(input, actor);
+    // Created from an address, so it has one.
+    return { ...toSvcUser(user), email: input.email };
   }
 
   /** Users, newest first. */

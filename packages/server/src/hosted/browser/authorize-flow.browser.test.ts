@@ -1,4 +1,5 @@
-import type { SvcCreatedClient, SvcUser } from '@svc/contract';
+import type { SvcCreatedClient } from '@svc/contract';
+import type { TestUser } from '../../test-support/hosted-test-app.js';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import * as oauth from 'oauth4webapi';
 import type { Page } from 'playwright-core';
@@ -78,7 +79,7 @@ describe('hosted authorization flow in a browser', () => {
     await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
   }
 
-  async function signIn(page: Page, user: SvcUser): Promise<void> {
+  async function signIn(page: Page, user: TestUser): Promise<void> {
     await heading(page, 'Sign in');
     await page.getByLabel('Email', { exact: true }).fill(user.email);
     await page.getByRole('button', { name: 'Continue' }).click();

@@ -1,4 +1,5 @@
-import type { SvcCreatedClient, SvcUser } from '@svc/contract';
+import type { SvcCreatedClient } from '@svc/contract';
+import type { TestUser } from '../../test-support/hosted-test-app.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { HOSTED_MESSAGES } from '../form.js';
 
 describeEachDatabase('hosted sign-in pages', (kind) => {
   let h: HostedTestApp;
-  let user: SvcUser;
+  let user: TestUser;
   let web: SvcCreatedClient;
 
   beforeAll(async () => {

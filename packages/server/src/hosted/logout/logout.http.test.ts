@@ -1,4 +1,5 @@
-import type { SvcCreatedClient, SvcUser } from '@svc/contract';
+import type { SvcCreatedClient } from '@svc/contract';
+import type { TestUser } from '../../test-support/hosted-test-app.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, CLIENT_REDIRECT_URI } from '../../test-support/authorize-params.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
@@ -11,7 +12,7 @@ import { InjectBrowser, setCookies } from '../../test-support/inject-browser.js'
 
 describeEachDatabase('hosted logout', (kind) => {
   let h: HostedTestApp;
-  let user: SvcUser;
+  let user: TestUser;
   let web: SvcCreatedClient;
   let other: SvcCreatedClient;
 

@@ -1,7 +1,13 @@
 import { safeEqual, sha256Hex } from '../../kernel/crypto.js';
 import type { SignInOutcome } from '../../signin/sign-in-engine.js';
 import type { AuthorizeCompletion } from './authorize-completion.js';
-import type { AuthorizeStep, BrowserContext, StepRequest } from './authorize-outcomes.js';
+import {
+  toActionOutcome,
+  type AuthorizeActionOutcome,
+  type AuthorizeStep,
+  type BrowserContext,
+  type StepRequest,
+} from './authorize-outcomes.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError } from './errors.js';
 import { TERMINAL_AUTH_REQUEST_STATUSES, type AuthRequestRecord } from './repository.js';
@@ -82,6 +88,62 @@ export class AuthRequestSteps {
   identityOf(request: AuthRequestRecord): RecordedAuthentication {
     if (request.userId === null || request.authTime === null) throw authRequestExpiredError();
     return { userId: request.userId, amr: [...(request.amr ?? [])], authTime: request.authTime };
+  }
+
+  /**
+   * A user proved who they are on one of the request's steps (password, code, link, signup): starts an
+   * issuer session (replacing the browser's previous one), records the success and continues with the
+   * sign-in engine: organization selection, consent or the code. `method` names the step in the audit
+   * trail.
+   */
+  async completeAuthentication(
+    request: AuthRequestRecord,
+    browser: BrowserContext,
+    authenticated: { readonly userId: string; readonly amr: readonly string[]; readonly method: string },
+  ): Promise<AuthorizeActionOutcome> {
+    const now = this.#deps.clock.now();
+    const identity = { userId: authenticated.userId, amr: [...authenticated.amr], authTime: now };
+    await this.#deps.browserSessions.end(browser.sessionToken);
+    const session = await this.#deps.browserSessions.create(identity.userId, identity.amr, identity.authTime);
+    await this.#deps.audit.record({
+      kind: 'oauth.hosted_login.succeeded',
+      actorType: 'user',
+      actorId: identity.userId,
+      userId: identity.userId,
+      clientId: request.clientId,
+      ...(browser.ipAddress === undefined ? {} : { ipAddress: browser.ipAddress }),
+      data: { requestId: request.id, method: authenticated.method },
+    });
+    const outcome = await this.signIn(request, identity);
+    if (outcome.kind === 'organization_selection') {
+      if (
+        !(await this.#deps.requests.transition(
+          request.id,
+          'pending',
+          { status: 'organization_selection', ...identity, organizationId: null, challenge: null },
+          now,
+        ))
+      ) {
+        throw authRequestExpiredError();
+      }
+      return { kind: 'next', requestId: request.id, session };
+    }
+    return toActionOutcome(
+      await this.#completion.afterSignIn(request, 'pending', outcome.identity),
+      request.id,
+      session,
+    );
+  }
+
+  /** Records a failed sign-in attempt on one of the request's steps (`method` as above). */
+  async recordFailure(request: AuthRequestRecord, browser: BrowserContext, method: string): Promise<void> {
+    await this.#deps.audit.record({
+      kind: 'oauth.hosted_login.failed',
+      actorType: 'user',
+      clientId: request.clientId,
+      ...(browser.ipAddress === undefined ? {} : { ipAddress: browser.ipAddress }),
+      data: { requestId: request.id, method },
+    });
   }
 
   /** Runs the sign-in engine for the request, resumable by its id. */

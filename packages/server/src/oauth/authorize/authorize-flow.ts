@@ -15,9 +15,9 @@ import {
   type StepError,
 } from './authorize-outcomes.js';
 import { parseAuthorizeRequest } from './authorize-request.js';
+import type { AuthRequestRecord } from './repository.js';
 import { ConsentActions } from './consent-actions.js';
 import type { AuthorizeFlowDeps } from './deps.js';
-import { authRequestExpiredError } from './errors.js';
 import { passwordOnlyHomeRealm } from './home-realm.js';
 import { errorRedirect } from './redirect.js';
 import { canReuseSession } from './session-reuse.js';
@@ -55,12 +55,18 @@ export class AuthorizeFlow {
   readonly #completion: AuthorizeCompletion;
   readonly #start: StartAuthorization;
   readonly #steps: AuthRequestSteps;
+  /**
+   * The request access and completion every step shares, for the step families wired beside the flow
+   * (email and phone codes, magic links, signup).
+   */
+  readonly steps: AuthRequestSteps;
   readonly #consent: ConsentActions;
 
   constructor(deps: AuthorizeFlowDeps) {
     this.#deps = deps;
     this.#completion = new AuthorizeCompletion(deps);
     this.#steps = new AuthRequestSteps(deps, this.#completion);
+    this.steps = this.#steps;
     this.#consent = new ConsentActions(deps, this.#completion, this.#steps);
     this.#start = new StartAuthorization(deps, this.#completion, {
       lifetimeMs: deps.requestLifetimeMs ?? AUTH_REQUEST_LIFETIME_MS,
@@ -111,13 +117,7 @@ export class AuthorizeFlow {
     }
     switch (request.status) {
       case 'pending':
-        return {
-          kind: 'step',
-          step:
-            request.email === null
-              ? await this.#steps.identifyStep(request, request.loginHint)
-              : { kind: 'password', request: await this.#steps.stepRequest(request), email: request.email },
-        };
+        return { kind: 'step', step: await this.#pendingStep(request) };
       case 'organization_selection': {
         // The choice is made with a fresh single-use token each time the page is shown (the token is
         // a secret: it lives in the form, never in a URL or the database).
@@ -160,7 +160,15 @@ export class AuthorizeFlow {
     await this.#deps.requests.transition(
       request.id,
       request.status,
-      { status: 'pending', email: email.data, userId: null, organizationId: null, amr: null, authTime: null },
+      {
+        status: 'pending',
+        email: email.data,
+        userId: null,
+        organizationId: null,
+        amr: null,
+        authTime: null,
+        challenge: null,
+      },
       this.#deps.clock.now(),
     );
     return { kind: 'next', requestId: request.id };
@@ -187,47 +195,14 @@ export class AuthorizeFlow {
     if (password === undefined || password === '') return this.#retry(step, 'password_required');
     const result = await this.#deps.passwords.authenticate(request.email, password);
     if (!result.ok) {
-      await this.#deps.audit.record({
-        kind: 'oauth.hosted_login.failed',
-        actorType: 'user',
-        clientId: request.clientId,
-        ...(browser.ipAddress === undefined ? {} : { ipAddress: browser.ipAddress }),
-        data: { requestId: request.id, method: 'password' },
-      });
+      await this.#steps.recordFailure(request, browser, 'password');
       return this.#retry(step, 'invalid_credentials');
     }
-    const now = this.#deps.clock.now();
-    const identity = { userId: result.user.id, amr: [AMR_PASSWORD], authTime: now };
-    await this.#deps.browserSessions.end(browser.sessionToken);
-    const session = await this.#deps.browserSessions.create(identity.userId, identity.amr, identity.authTime);
-    await this.#deps.audit.record({
-      kind: 'oauth.hosted_login.succeeded',
-      actorType: 'user',
-      actorId: identity.userId,
-      userId: identity.userId,
-      clientId: request.clientId,
-      ...(browser.ipAddress === undefined ? {} : { ipAddress: browser.ipAddress }),
-      data: { requestId: request.id, method: 'password' },
+    return this.#steps.completeAuthentication(request, browser, {
+      userId: result.user.id,
+      amr: [AMR_PASSWORD],
+      method: 'password',
     });
-    const outcome = await this.#steps.signIn(request, identity);
-    if (outcome.kind === 'organization_selection') {
-      if (
-        !(await this.#deps.requests.transition(
-          request.id,
-          'pending',
-          { status: 'organization_selection', ...identity, organizationId: null },
-          now,
-        ))
-      ) {
-        throw authRequestExpiredError();
-      }
-      return { kind: 'next', requestId: request.id, session };
-    }
-    return toActionOutcome(
-      await this.#completion.afterSignIn(request, 'pending', outcome.identity),
-      request.id,
-      session,
-    );
   }
 
   /** POST /login/select-organization: continues the engine's organization_selection with its token. */
@@ -294,6 +269,19 @@ export class AuthorizeFlow {
   /** POST /consent/deny: SPEC.md "deny redirects to the client with access_denied". */
   async denyConsent(requestId: string | undefined, browser: BrowserContext): Promise<AuthorizeActionOutcome> {
     return this.#consent.deny(await this.#steps.load(requestId, browser));
+  }
+
+  /** A pending request waits for a code or link it sent, else for the email, else for the password. */
+  async #pendingStep(request: AuthRequestRecord): Promise<AuthorizeStep> {
+    const stepRequest = await this.#steps.stepRequest(request);
+    const challenge = request.challenge;
+    if (challenge !== null) {
+      return challenge.kind === 'magic_link'
+        ? { kind: 'magic_link_sent', request: stepRequest, target: challenge.target }
+        : { kind: 'enter_code', request: stepRequest, challenge: challenge.kind, target: challenge.target };
+    }
+    if (request.email === null) return this.#steps.identifyStep(request, request.loginHint);
+    return { kind: 'password', request: stepRequest, email: request.email };
   }
 
   #retry(step: AuthorizeStep, error: StepError): AuthorizeActionOutcome {

@@ -1,5 +1,6 @@
 import type { SvcOrganizationOption } from '@svc/contract';
 import type { OAuthErrorCode } from '../errors.js';
+import type { AuthRequestChallengeKind } from './repository.js';
 
 /**
  * What the authorization flow hands its HTTP adapter. Plain values: the hosted routes map them onto
@@ -42,6 +43,16 @@ export type AuthorizeStep =
       readonly pendingAuthToken: string;
       readonly organizations: readonly SvcOrganizationOption[];
     }
+  /** The request waits for a code sent by email or text message (`challenge` says which form). */
+  | {
+      readonly kind: 'enter_code';
+      readonly request: StepRequest;
+      readonly challenge: Exclude<AuthRequestChallengeKind, 'magic_link'>;
+      /** The masked address or number the code went to. */
+      readonly target: string;
+    }
+  /** The request waits for the emailed sign-in link to be opened in this browser. */
+  | { readonly kind: 'magic_link_sent'; readonly request: StepRequest; readonly target: string }
   | {
       readonly kind: 'consent';
       readonly request: StepRequest;

@@ -1,4 +1,5 @@
-import type { SvcCreatedClient, SvcUser } from '@svc/contract';
+import type { SvcCreatedClient } from '@svc/contract';
+import type { TestUser } from '../../test-support/hosted-test-app.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ const FILES = 'https://files.example.com/';
 
 describeEachDatabase('GET /authorize', (kind) => {
   let h: HostedTestApp;
-  let user: SvcUser;
+  let user: TestUser;
   let web: SvcCreatedClient;
   let issuer: string;
 

@@ -20,6 +20,22 @@ export const TERMINAL_AUTH_REQUEST_STATUSES: ReadonlySet<AuthRequestStatus> = ne
   'denied',
 ]);
 
+/**
+ * A code or link a pending hosted request waits for. The challenge token itself never leaves the server:
+ * the request (bound to its browser) holds the SHA-256 under which the challenge is stored in its own
+ * table, so the page that asks for the code needs no secret in the form.
+ */
+export interface AuthRequestChallenge {
+  readonly kind: AuthRequestChallengeKind;
+  /** SHA-256 hex of the challenge (or link) token in its own table. */
+  readonly hash: string;
+  /** What the page shows about where the code went: the masked address or number. */
+  readonly target: string;
+}
+
+/** The hosted passwordless steps that wait for a code or a link. */
+export type AuthRequestChallengeKind = 'email_otp' | 'magic_link' | 'phone_otp' | 'phone_otp_signup';
+
 /** A stored authorization request: the validated /authorize parameters and the sign-in progress. */
 export interface AuthRequestRecord {
   readonly id: string;
@@ -62,6 +78,8 @@ export interface AuthRequestRecord {
   readonly expiresAt: number;
   /** When the request reached a terminal status. */
   readonly completedAt: number | null;
+  /** The code or link a `pending` request waits for, or null. */
+  readonly challenge: AuthRequestChallenge | null;
 }
 
 /** What a transition sets: the new status and any progress fields (unlisted fields keep their value). */
@@ -72,6 +90,7 @@ export interface AuthRequestChange {
   readonly organizationId?: string | null;
   readonly amr?: readonly string[] | null;
   readonly authTime?: number | null;
+  readonly challenge?: AuthRequestChallenge | null;
 }
 
 export interface AuthRequestStore {

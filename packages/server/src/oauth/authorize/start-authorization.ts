@@ -131,6 +131,7 @@ export class StartAuthorization {
       updatedAt: now,
       expiresAt: now + this.#options.lifetimeMs,
       completedAt: null,
+      challenge: null,
     };
     await this.#deps.requests.insert(record);
     return record;

@@ -43,16 +43,17 @@ export function atHash(accessToken: string): string {
 /**
  * The user claims released for a granted scope set, shared by ID tokens and userinfo (SPEC.md
  * "Userinfo"): name, preferred_username and updated_at with `profile`; email and email_verified with
- * `email`. `preferred_username` is the email address as typed: Svc has no separate user name.
+ * `email`. `preferred_username` is the email address as typed: Svc has no separate user name. An
+ * account signed up by phone has no address: its email claims are left out, never sent as null.
  */
 export function userClaims(user: UserRecord, scopes: readonly string[]): JWTPayload {
   const claims: JWTPayload = {};
   if (scopes.includes('profile')) {
     claims.name = user.displayName;
-    claims.preferred_username = user.email;
+    if (user.email !== null) claims.preferred_username = user.email;
     claims.updated_at = Math.floor(user.updatedAt / 1000);
   }
-  if (scopes.includes('email')) {
+  if (scopes.includes('email') && user.email !== null) {
     claims.email = user.email;
     claims.email_verified = user.emailVerified;
   }

@@ -8,6 +8,7 @@ import * as emailOtpAndMagicLinks from './0006-email-otp-and-magic-links.js';
 import * as phoneOtp from './0007-phone-otp.js';
 import * as resetAndVerification from './0008-reset-and-verification.js';
 import * as invitations from './0009-invitations.js';
+import * as hostedPasswordless from './0010-hosted-passwordless-and-phone-accounts.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-phone-otp': phoneOtp,
   '0008-reset-and-verification': resetAndVerification,
   '0009-invitations': invitations,
+  '0010-hosted-passwordless-and-phone-accounts': hostedPasswordless,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -50,12 +50,15 @@ describeEachDatabase('auth request repository', (kind) => {
       updatedAt: now(),
       expiresAt: now() + 30 * MINUTE_MS,
       completedAt: null,
+      challenge: null,
       ...overrides,
     };
   }
 
   it('stores every field and reads it back exactly, nulls included', async () => {
-    const full = request();
+    const full = request({
+      challenge: { kind: 'email_otp', hash: 'c'.repeat(64), target: 'a***@example.com' },
+    });
     const sparse = request({
       state: null,
       requestedScopes: [],
@@ -121,6 +124,12 @@ describeEachDatabase('auth request repository', (kind) => {
       amr: null,
       authTime: null,
     });
+    // A pending request's challenge is set and cleared with the same conditional update.
+    const challenge = { kind: 'phone_otp', hash: 'd'.repeat(64), target: '+1 ••• ••• 0100' } as const;
+    await store.transition(other.id, 'pending', { status: 'pending', challenge }, now());
+    expect((await store.find(other.id))?.challenge).toEqual(challenge);
+    await store.transition(other.id, 'pending', { status: 'pending', challenge: null }, now());
+    expect((await store.find(other.id))?.challenge).toBeNull();
   });
 
   it('refuses transitions of an expired request', async () => {

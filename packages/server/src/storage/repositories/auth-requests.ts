@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import {
   TERMINAL_AUTH_REQUEST_STATUSES,
+  type AuthRequestChallenge,
   type AuthRequestRecord,
   type AuthRequestStatus,
   type AuthRequestStore,
@@ -37,6 +38,7 @@ function toRecord(row: Selectable<AuthRequestsTable>): AuthRequestRecord {
     updatedAt: row.updatedAt,
     expiresAt: row.expiresAt,
     completedAt: row.completedAt,
+    challenge: row.challengeJson === null ? null : (JSON.parse(row.challengeJson) as AuthRequestChallenge),
   };
 }
 
@@ -73,6 +75,7 @@ export function authRequestRepository(db: Db): AuthRequestStore {
           updatedAt: record.updatedAt,
           expiresAt: record.expiresAt,
           completedAt: record.completedAt,
+          challengeJson: record.challenge === null ? null : JSON.stringify(record.challenge),
         })
         .execute();
     },
@@ -89,6 +92,9 @@ export function authRequestRepository(db: Db): AuthRequestStore {
       if (change.organizationId !== undefined) values.organizationId = change.organizationId;
       if (change.amr !== undefined) values.amrJson = change.amr === null ? null : JSON.stringify(change.amr);
       if (change.authTime !== undefined) values.authTime = change.authTime;
+      if (change.challenge !== undefined) {
+        values.challengeJson = change.challenge === null ? null : JSON.stringify(change.challenge);
+      }
       if (TERMINAL_AUTH_REQUEST_STATUSES.has(change.status)) values.completedAt = now;
       // Works alike on both databases; PostgreSQL reports the count as a bigint.
       const result = await db

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { UserRecord, UserRepository } from '../../admin/repository.js';
+import type { EmailUserRecord, UserRecord, UserRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { UsersTable } from '../schema.js';
@@ -27,7 +27,7 @@ export function userRepository(db: Db): UserRepository {
   };
 
   return {
-    async insertIfEmailFree(user) {
+    async insertIfEmailFree(user, extras = {}) {
       try {
         await db
           .insertInto('users')
@@ -42,11 +42,14 @@ export function userRepository(db: Db): UserRepository {
             active: user.active ? 1 : 0,
             createdAt: user.createdAt,
             updatedAt: user.updatedAt,
+            phoneE164: extras.phoneE164 ?? null,
+            phoneVerified: extras.phoneVerified === true ? 1 : 0,
+            customFieldsJson: extras.customFields == null ? null : JSON.stringify(extras.customFields),
           })
           .execute();
         return true;
       } catch (error) {
-        // The id is random, so the only unique key that can collide is the email key.
+        // The id is random, so only the email key or the phone number can collide.
         if (isUniqueViolation(error)) return false;
         throw error;
       }
@@ -60,7 +63,8 @@ export function userRepository(db: Db): UserRepository {
         .selectAll()
         .where('emailKey', '=', emailKey)
         .executeTakeFirst();
-      return row === undefined ? undefined : toRecord(row);
+      // Found by its key, so the row has an address.
+      return row === undefined ? undefined : (toRecord(row) as EmailUserRecord);
     },
 
     async setOperator(id, now) {
