@@ -181,7 +181,20 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         invitationSignup: invitationWiring.signup,
       },
     });
-    const hostedSignIn = wireAuthorize({ db, engine: authEngine, audit, antiforgery, config });
+    const hostedSignIn = wireAuthorize({
+      db,
+      engine: authEngine,
+      audit,
+      antiforgery,
+      config,
+      capabilities: {
+        passwordless,
+        phoneOtp,
+        account,
+        invitations: invitationWiring.invitations,
+        invitationSignup: invitationWiring.signup,
+      },
+    });
     const services: SvcServices = {
       auth,
       authEngine,

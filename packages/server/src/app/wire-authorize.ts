@@ -8,6 +8,7 @@ import type { Db } from '../storage/database.js';
 import { authRequestRepository } from '../storage/repositories/auth-requests.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { userRepository } from '../storage/repositories/users.js';
+import type { SvcAuthExtensions } from './facades/svc-auth-service.js';
 import type { AuthEngine } from './wire-auth.js';
 
 export interface WireAuthorizeContext {
@@ -16,6 +17,8 @@ export interface WireAuthorizeContext {
   readonly audit: AuditLog;
   readonly antiforgery: Antiforgery;
   readonly config: Pick<SvcConfig, 'issuer' | 'authBase' | 'publicOrigin' | 'development' | 'clock' | 'ids'>;
+  /** The capabilities the hosted pages of passwordless sign-in, signup, reset and invitations use. */
+  readonly capabilities: SvcAuthExtensions;
 }
 
 /**
