@@ -25,6 +25,7 @@ import { grantableScopesSource } from '../storage/repositories/grantable-scopes.
 import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
+import { runHousekeeping, type HousekeepingReport } from './housekeeping.js';
 import { buildStandaloneApp, svcHttpPlugin } from './http.js';
 import { seedDemo, type DemoSeed } from './seed-demo.js';
 import type { SvcServices } from './services.js';
@@ -38,7 +39,7 @@ import { wirePhoneOtp } from './wire-phone-otp.js';
 import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
 
-/** How often a node runs its housekeeping: signing-key rotation and cleanup, expired authorization requests. */
+/** How often a node runs its housekeeping (app/housekeeping.ts). */
 const MAINTENANCE_INTERVAL_MS = HOUR_MS;
 
 export interface Svc extends SvcServices {
@@ -52,6 +53,11 @@ export interface Svc extends SvcServices {
   readonly app: FastifyInstance;
   /** A plain Node `(req, res)` handler for `http.createServer()` or any framework that forwards raw requests. */
   readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
+  /**
+   * Runs the housekeeping a node does every hour (signing keys; expired requests, codes, links, tokens,
+   * counters) once now; for tests and for hosts that schedule it themselves.
+   */
+  housekeeping(): Promise<HousekeepingReport>;
   /** Listens on the configured host and port; resolves to the address. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -221,12 +227,17 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const app = await buildStandaloneApp(config, plugin);
     appLog.current = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
 
-    const logFailure = (what: string) => (error: unknown) => app.log.error({ err: error }, `${what} failed`);
+    const housekeeping = () =>
+      runHousekeeping({
+        db,
+        clock,
+        signingKeys,
+        authorizeFlow: hostedSignIn.flow,
+        rateLimiter,
+      });
     const timer = config.keyRotationSchedule
       ? setInterval(() => {
-          signingKeys.maintain().catch(logFailure('signing key maintenance'));
-          hostedSignIn.flow.deleteExpired().catch(logFailure('expired authorization request cleanup'));
-          rateLimiter.deleteExpired().catch(logFailure('expired rate-limit counter cleanup'));
+          housekeeping().catch((error: unknown) => app.log.error({ err: error }, 'housekeeping failed'));
         }, MAINTENANCE_INTERVAL_MS).unref()
       : undefined;
 
@@ -238,6 +249,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       demo,
       plugin,
       app,
+      housekeeping,
       handler: (request, response) => app.routing(request, response),
       listen: () => app.listen({ port: config.port, host: config.host }),
       async close() {
