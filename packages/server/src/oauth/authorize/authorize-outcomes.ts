@@ -1,5 +1,6 @@
 import type { SvcOrganizationOption } from '@svc/contract';
 import type { OAuthErrorCode } from '../errors.js';
+import type { AuthorizeView } from './authorize-params.js';
 import type { AuthRequestChallengeKind } from './repository.js';
 
 /**
@@ -67,8 +68,11 @@ export type AuthorizeStartOutcome =
   | { readonly kind: 'error_page'; readonly error: OAuthErrorCode; readonly description: string }
   /** To the client: a code, or an error after the client and redirect URI were validated. */
   | { readonly kind: 'redirect'; readonly location: string }
-  /** The user must act: the browser goes to the request's current step. */
-  | { readonly kind: 'interact'; readonly requestId: string };
+  /**
+   * The user must act: the browser goes to the request's current step, or, for a request that waits
+   * for a sign-in, to the first page its `view` asked for (null: the identify step).
+   */
+  | { readonly kind: 'interact'; readonly requestId: string; readonly view: AuthorizeView | null };
 
 /** The outcome of a GET of the current step: a page, or (the step resolved itself) a redirect. */
 export type AuthorizeStepOutcome =

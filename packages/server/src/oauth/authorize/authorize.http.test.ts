@@ -194,6 +194,36 @@ describeEachDatabase('GET /authorize', (kind) => {
     expect(page.body).toContain(`action="${h.authBase}/login/identify"`);
   });
 
+  it('view: each view opens its first page; view=password with an email hint opens the password step', async () => {
+    const b = new InjectBrowser(h);
+    const entries: Record<string, string> = {
+      svc: '/login',
+      login: '/login',
+      password: '/login',
+      signup: '/signup',
+      'forgot-password': '/password/forgot',
+      'email-otp': '/login/email-otp',
+      'phone-otp': '/login/phone-otp',
+      'phone-otp-signup': '/signup/phone-otp',
+    };
+    for (const [view, path] of Object.entries(entries)) {
+      const started = await b.authorize(authorizeQuery(web.clientId, { view }));
+      expect(started.statusCode).toBe(302);
+      expect(to(started).pathname).toBe(`${h.authBase}${path}`);
+      expect(to(started).searchParams.get('request_id')).toMatch(/^azr_/);
+    }
+    const password = await b.follow(
+      await b.authorize(authorizeQuery(web.clientId, { view: 'password', login_hint: user.email })),
+    );
+    expect(password.body).toContain(`action="${h.authBase}/login/password"`);
+    expect(password.body).toContain(`value="${user.email}"`);
+    // A hint that is no email leaves the identify step, prefilled.
+    const identify = await b.follow(
+      await b.authorize(authorizeQuery(web.clientId, { view: 'password', login_hint: 'ada' })),
+    );
+    expect(identify.body).toContain(`action="${h.authBase}/login/identify"`);
+  });
+
   it('reuses the issuer session silently; prompt=login and prompt=select_account show the sign-in form', async () => {
     const b = await signedInBrowser();
     expect(params(await b.authorize(authorizeQuery(web.clientId))).get('code')).toBeTruthy();

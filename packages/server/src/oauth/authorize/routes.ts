@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { readSessionCookie } from '../../hosted/cookies.js';
-import { currentStepHref } from '../../hosted/form.js';
 import { ensureBrowserId } from '../../hosted/login/request-values.js';
+import { viewEntryHref } from '../../hosted/login/view-entry.js';
 import type { HostedSignInDeps } from '../../hosted/sign-in-deps.js';
 import { invalidAuthorizeRequestError } from './errors.js';
 
@@ -30,7 +30,7 @@ export function authorizeRoutes(
         case 'redirect':
           return reply.redirect(outcome.location, 302);
         case 'interact':
-          return reply.redirect(currentStepHref(deps.site.authBase, outcome.requestId), 302);
+          return reply.redirect(viewEntryHref(deps.site.authBase, outcome.requestId, outcome.view), 302);
       }
     });
   };

@@ -1,3 +1,4 @@
+import { emailSchema } from '@svc/contract';
 import { sha256Hex } from '../../kernel/crypto.js';
 import type { ResolvedBrowserSession } from '../../signin/browser-sessions.js';
 import type { OAuthErrorCode } from '../errors.js';
@@ -52,12 +53,17 @@ export class StartAuthorization {
       kind: 'redirect',
       location: errorRedirect(request, error, description, this.#deps.issuer),
     });
-    const interact: AuthorizeStartOutcome = { kind: 'interact', requestId: id };
+    const interact: AuthorizeStartOutcome = { kind: 'interact', requestId: id, view: null };
 
     if (session === null) {
       if (silent) return fail('login_required', 'The user is not signed in.');
-      await this.#insert(request, id, browserId, { status: 'pending' });
-      return interact;
+      // view=password with an email login_hint goes straight to the password step.
+      const hintedEmail = request.view === 'password' ? emailSchema.safeParse(request.loginHint ?? '') : null;
+      await this.#insert(request, id, browserId, {
+        status: 'pending',
+        ...(hintedEmail?.success === true ? { email: hintedEmail.data } : {}),
+      });
+      return { ...interact, view: request.view };
     }
 
     const outcome = await this.#deps.signIn.signIn({
@@ -122,7 +128,7 @@ export class StartAuthorization {
       uiContext: request.uiContext,
       browserBinding: sha256Hex(browserId),
       status: progress.status,
-      email: null,
+      email: progress.email ?? null,
       userId: progress.userId ?? null,
       organizationId: progress.organizationId ?? null,
       amr: progress.amr ?? null,
