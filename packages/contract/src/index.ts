@@ -5,3 +5,4 @@ export * from './admin.js';
 export * from './auth.js';
 export * from './email.js';
 export * from './invitations.js';
+export * from './mfa.js';

@@ -24,4 +24,33 @@ export type { SecuritySettings } from './settings/security-settings.js';
 export type { ResolvedSecuritySettings } from './settings/security-settings-service.js';
 export type { TokenService, SignOptions, VerifyOptions } from './oauth/tokens/token-service.js';
 export type { AuditEventInput, AuditLog } from './audit/audit-log.js';
+export type * from './oauth/device/requests.js';
+export type {
+  SvcEmailOtpStartRequest,
+  SvcEmailOtpVerifyRequest,
+  SvcEmailOtpSignupStartRequest,
+  SvcEmailOtpSignupVerifyRequest,
+  SvcMagicLinkStartRequest,
+  SvcMagicLinkCompleteRequest,
+  SvcEmailOtpStartResult,
+  SvcEmailOtpSignupStartResult,
+  SvcMagicLinkStartResult,
+} from './passwordless/schemas.js';
+export type {
+  SvcPhoneOtpStartRequest,
+  SvcPhoneOtpVerifyRequest,
+  SvcPhoneOtpStartResult,
+  SvcPhoneOtpSignupStartRequest,
+  SvcPhoneOtpSignupVerifyRequest,
+  SvcPhoneOtpSignupStartResult,
+} from './passwordless/phone-otp-requests.js';
+export type * from './invitations/types.js';
+export type { SvcAcceptEmailInvitationSignupRequest } from './invitations/invitation-signup.js';
+export type {
+  SvcForgotPasswordRequest,
+  SvcSendPasswordResetEmailRequest,
+  SvcResetPasswordRequest,
+  SvcCreateVerificationTokenRequest,
+  SvcVerifyEmailRequest,
+} from './account/account-operations.js';
 export { SVC_VERSION } from './version.js';

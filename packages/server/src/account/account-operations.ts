@@ -42,12 +42,19 @@ export class AccountOperations {
     private readonly verification: EmailVerification,
   ) {}
 
-  /** The public reset request (POST /password/forgot): generic result, never a template. */
+  /**
+   * The public reset request (POST /password/forgot, the hosted form): generic result, never a template.
+   * `link.returnRequestId` (the hosted form) names the authorization request the reset page leads back to.
+   */
   async requestPasswordResetEmailAsync(
     request: SvcForgotPasswordRequest,
     context?: AccountCallContext,
+    link?: { readonly returnRequestId: string | null },
   ): Promise<SvcPasswordResetEmailResult> {
-    const result = await this.reset.send({ email: request.email, clientId: request.clientId }, context);
+    const result = await this.reset.send(
+      { email: request.email, clientId: request.clientId, returnRequestId: link?.returnRequestId },
+      context,
+    );
     return {
       maskedEmail: result.maskedEmail,
       expiresAt: result.expiresAt,
@@ -74,6 +81,11 @@ export class AccountOperations {
   /** Sets the new password and ends all the user's sessions; `invalid_token` (400) for a bad token. */
   resetPasswordAsync(request: SvcResetPasswordRequest): Promise<void> {
     return this.reset.reset(request);
+  }
+
+  /** True while a reset token can still set a password; never uses it (the hosted reset page's check). */
+  isPasswordResetTokenLiveAsync(token: string): Promise<boolean> {
+    return this.reset.isTokenLive(token);
   }
 
   /** Sends a verification link (never returns the token); generic result for every address. */

@@ -61,6 +61,12 @@ export interface SendResetInput {
   readonly email: unknown;
   readonly clientId?: string | null | undefined;
   readonly resetUrlTemplate?: string | null | undefined;
+  /**
+   * The hosted authorization request the user came from (the hosted form only): carried in the default
+   * link as `request_id`, so that the reset page can lead back to that sign-in. Not a secret: a request
+   * is bound to the browser that started it. Ignored with a template.
+   */
+  readonly returnRequestId?: string | null | undefined;
 }
 
 /**
@@ -129,7 +135,7 @@ export class PasswordReset {
     const issued = await this.#issue(user.id);
     const link =
       template === null
-        ? `${this.deps.linkBase}/password/reset?token=${encodeURIComponent(issued.token)}`
+        ? this.#defaultLink(issued.token, input.returnRequestId ?? null)
         : fillResetUrlTemplate(template, issued.token);
     const delivery = await this.deps.email.send({
       templateKey: 'auth.password-reset',
@@ -186,6 +192,27 @@ export class PasswordReset {
     }
     await this.deps.endAllSessions(record.userId);
     await this.#audit('password_reset.completed', { userId: record.userId }, {});
+  }
+
+  /**
+   * Whether a reset token can still set a password (unused, unexpired, its user active), without using
+   * it: the hosted reset page shows its form only for a live link. A malformed token is simply not live.
+   */
+  async isTokenLive(token: unknown): Promise<boolean> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 512) return false;
+    const record = await this.deps.repositories.passwordResetTokens.findLive(
+      sha256Hex(token),
+      this.deps.clock.now(),
+    );
+    if (record === undefined) return false;
+    const user = await this.deps.users.findById(record.userId);
+    return user?.active === true;
+  }
+
+  #defaultLink(token: string, returnRequestId: string | null): string {
+    const query = new URLSearchParams({ token });
+    if (returnRequestId !== null) query.set('request_id', returnRequestId);
+    return `${this.deps.linkBase}/password/reset?${query.toString()}`;
   }
 
   async #eligibleUser(email: string) {

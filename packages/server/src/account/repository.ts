@@ -20,6 +20,11 @@ export interface AccountTokenStore {
    * record; undefined otherwise.
    */
   consume(tokenHash: string, now: number): Promise<AccountTokenRecord | undefined>;
+  /**
+   * The token while it is unused and unexpired at `now`, read only (a page that shows a form for the token
+   * must not use it up: mail scanners and link previews open links too); undefined otherwise.
+   */
+  findLive(tokenHash: string, now: number): Promise<AccountTokenRecord | undefined>;
 }
 
 export interface AccountUserStore {

@@ -5,6 +5,8 @@ import {
   createUserBodySchema,
   pageQuerySchema,
   securitySettingsUpdateBodySchema,
+  svcMfaSettingsSchema,
+  svcOrganizationMfaPolicySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
@@ -82,5 +84,26 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
       const body = parseBody(securitySettingsUpdateBodySchema, request.body);
       return admin.updateSecuritySettingsAsync(body, operatorActor(request));
     });
+
+    app.get('/settings/mfa', async () => admin.getMfaSettingsAsync());
+
+    app.put('/settings/mfa', async (request) =>
+      admin.updateMfaSettingsAsync(parseBody(svcMfaSettingsSchema, request.body), operatorActor(request)),
+    );
+
+    app.get<{ Params: { organizationId: string } }>(
+      '/organizations/:organizationId/mfa-policy',
+      async (request) => admin.getOrganizationMfaPolicyAsync(request.params.organizationId),
+    );
+
+    app.put<{ Params: { organizationId: string } }>(
+      '/organizations/:organizationId/mfa-policy',
+      async (request) =>
+        admin.updateOrganizationMfaPolicyAsync(
+          request.params.organizationId,
+          parseBody(svcOrganizationMfaPolicySchema, request.body),
+          operatorActor(request),
+        ),
+    );
   };
 }

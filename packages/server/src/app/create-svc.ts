@@ -38,6 +38,7 @@ import { wirePasswordless } from './wire-passwordless.js';
 import { wirePhoneOtp } from './wire-phone-otp.js';
 import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
+import { wireDevice } from './wire-device.js';
 
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
 const MAINTENANCE_INTERVAL_MS = HOUR_MS;
@@ -125,6 +126,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       tokens,
       config,
       admin,
+      secretBox,
+      totpIssuer: new URL(config.publicOrigin).hostname,
     });
     const antiforgery = new Antiforgery({
       key: deriveHostedKey(masterKey, 'antiforgery'),
@@ -133,11 +136,23 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       publicOrigin: config.publicOrigin,
     });
     const clients = clientRepository(db);
+    const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
+    const device = wireDevice({
+      db,
+      config,
+      engine: authEngine,
+      securitySettings,
+      rateLimiter,
+      audit,
+      clock,
+      ids,
+    });
     const tokenEndpoint = new TokenEndpoint({
       findClient: (id) => clients.findByClientId(id),
       codes: authEngine.tokens.codes,
       refresh: authEngine.tokens.refresh,
       clientCredentials: new ClientCredentialsGrant({ tokens }),
+      devices: device.devices,
     });
     const userinfo = new UserinfoService({ accessTokens: authEngine.tokens.accessTokens });
     // The app's logger exists only after the HTTP app is built; the email service logs through it lazily.
@@ -152,7 +167,6 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         warn: (message) => appLog.current?.warn(message),
       },
     });
-    const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
     const smsProvider = createSmsVerificationProvider(config.sms);
     const email = emailWiring.email;
     const phoneOtp = wirePhoneOtp({
@@ -185,6 +199,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         account,
         invitations: invitationWiring.invitations,
         invitationSignup: invitationWiring.signup,
+        devices: device.operations,
       },
     });
     const hostedSignIn = wireAuthorize({
@@ -193,6 +208,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       audit,
       antiforgery,
       config,
+      devices: device.devices,
+      rateLimiter,
       capabilities: {
         passwordless,
         phoneOtp,
@@ -213,6 +230,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       antiforgery,
       hostedSignIn,
       tokenEndpoint,
+      deviceAuthorization: device.endpoint,
+      devices: device.devices,
       userinfo,
       rateLimiter,
       smsProvider,

@@ -8,12 +8,14 @@ import { requireOperator } from '../http/operator-guard.js';
 import { accountDirectRoutes } from '../account/direct-routes.js';
 import { invitationAdminRoutes } from '../invitations/admin-routes.js';
 import { passwordlessDirectRoutes } from '../passwordless/direct-routes.js';
+import { mfaDirectRoutes } from '../mfa/direct-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
 import { hostedSignInRoutes } from '../hosted/sign-in-routes.js';
 import { authorizeRoutes } from '../oauth/authorize/routes.js';
 import { tokenRoutes } from '../oauth/token/token-routes.js';
+import { deviceAuthorizationRoutes } from '../oauth/device/routes.js';
 import { isUserinfoMapped } from '../oauth/userinfo/metadata.js';
 import { userinfoRoutes } from '../oauth/userinfo/routes.js';
 import { discoveryRoutes } from '../oauth/discovery/routes.js';
@@ -48,6 +50,9 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           { prefix: authPath },
         );
         await svc.register(tokenRoutes({ tokenEndpoint: services.tokenEndpoint }), { prefix: authPath });
+        await svc.register(deviceAuthorizationRoutes({ endpoint: services.deviceAuthorization }), {
+          prefix: authPath,
+        });
         if (isUserinfoMapped(config)) {
           await svc.register(userinfoRoutes({ userinfo: services.userinfo }), { prefix: authPath });
         }
@@ -55,6 +60,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(passwordlessDirectRoutes({ passwordless: services.passwordless }), {
           prefix: authPath,
         });
+        await svc.register(mfaDirectRoutes({ mfa: services.authEngine.mfaOperations }), { prefix: authPath });
         await svc.register(accountDirectRoutes({ account: services.account, authBase: config.authBase }), {
           prefix: authPath,
         });

@@ -2,6 +2,8 @@ import type { createAuditLog } from '../audit/audit-service.js';
 import type { Antiforgery } from '../hosted/antiforgery.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { TokenEndpoint } from '../oauth/token/token-endpoint.js';
+import type { DeviceAuthorizationEndpoint } from '../oauth/device/device-authorization-endpoint.js';
+import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
 import type { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SmsVerificationProvider } from '../sms/verify-client.js';
@@ -34,6 +36,10 @@ export interface SvcServices {
   readonly hostedSignIn: HostedSignInDeps;
   /** POST /token: client authentication and the grants. */
   readonly tokenEndpoint: TokenEndpoint;
+  /** POST /device_authorization (RFC 8628). */
+  readonly deviceAuthorization: DeviceAuthorizationEndpoint;
+  /** The device flow: start, resolve, approve, deny, poll (the hosted and headless device pages use it). */
+  readonly devices: DeviceAuthorizations;
   readonly userinfo: UserinfoService;
   /** Database-enforced rate limits (rules in `config.rateLimits`), valid across nodes. */
   readonly rateLimiter: RateLimiter;

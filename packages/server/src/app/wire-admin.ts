@@ -8,6 +8,8 @@ import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { ConsentGrants } from '../signin/consent-grants.js';
+import { MfaSettingsService } from '../mfa/mfa-settings.js';
+import { mfaPolicyRepository } from '../storage/repositories/mfa.js';
 import type { Db } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { consentGrantRepository } from '../storage/repositories/consent-grants.js';
@@ -45,6 +47,13 @@ export function wireAdmin(ctx: WireAdminContext): SvcAdminService {
     memberships: new MembershipService(deps),
     clients: new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged }),
     securitySettings: ctx.securitySettings,
+    // Stateless over the same rows as the MFA gate's instance (app/wire-mfa.ts).
+    mfaSettings: new MfaSettingsService({
+      store: mfaPolicyRepository(ctx.db),
+      organizationExists: async (id) => (await deps.repositories.organizations.findById(id)) !== undefined,
+      audit: ctx.audit,
+      clock: ctx.clock,
+    }),
     audit: ctx.audit,
     // Stateless over the same table as the sign-in engine's instance, so operators and consent agree.
     consents: new ConsentGrants({

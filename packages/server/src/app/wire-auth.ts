@@ -27,7 +27,12 @@ import { organizationRepository } from '../storage/repositories/organizations.js
 import { pendingAuthTokenRepository } from '../storage/repositories/pending-auth-tokens.js';
 import { tokenStore } from '../storage/repositories/token-store.js';
 import { userRepository } from '../storage/repositories/users.js';
+import type { SecretBox } from '../kernel/crypto.js';
+import { MfaOperations } from '../mfa/mfa-operations.js';
+import type { MfaService } from '../mfa/mfa-service.js';
+import type { MfaSettingsService } from '../mfa/mfa-settings.js';
 import { SvcAuthService, type SvcAuthServiceDeps } from './facades/svc-auth-service.js';
+import { wireMfa } from './wire-mfa.js';
 
 export interface WireAuthContext {
   readonly db: Db;
@@ -39,6 +44,10 @@ export interface WireAuthContext {
   readonly config: Pick<SvcConfig, 'openId'>;
   /** The admin facade: security settings are read and updated (validated, audited) through it. */
   readonly admin: SvcAuthServiceDeps['admin'];
+  /** Seals TOTP secrets with the master key. */
+  readonly secretBox: SecretBox;
+  /** The issuer name authenticator apps show (the public origin's host). */
+  readonly totpIssuer: string;
 }
 
 /** The sign-in and token engine objects the adapters (/authorize, /token, /userinfo, hosted, headless, direct) use. */
@@ -54,6 +63,12 @@ export interface AuthEngine {
   readonly consents: ConsentGrants;
   /** The direct JSON helpers' first-party gate and flows. */
   readonly direct: DirectSignIn;
+  /** MFA: the engine's gate, challenge verification and TOTP enrollment. */
+  readonly mfa: MfaService;
+  /** The global MFA settings and organization policies. */
+  readonly mfaSettings: MfaSettingsService;
+  /** The MFA operations of SvcAuthService and the direct routes. */
+  readonly mfaOperations: MfaOperations;
 }
 
 /** Builds the sign-in and token engine over the database and returns it with the SvcAuthService facade. */
@@ -104,9 +119,19 @@ export function wireAuth(ctx: WireAuthContext): {
 
   const organizations = new OrganizationPolicy({ memberships });
   const passwords = new PasswordAuthenticator({ users, ids });
+  const mfa = wireMfa({
+    db,
+    organizations,
+    secretBox: ctx.secretBox,
+    totpIssuer: ctx.totpIssuer,
+    audit,
+    clock,
+    ids,
+  });
   const signIn = new SignInEngine({
     organizations,
     pending: new PendingAuthTokens({ store: pendingAuthTokenRepository(db), clock, ids }),
+    mfa: mfa.service,
   });
   const browserSessions = new BrowserSessions({
     store: browserSessionRepository(db),
@@ -128,10 +153,30 @@ export function wireAuth(ctx: WireAuthContext): {
     clock,
   });
 
-  const facadeDeps: SvcAuthServiceDeps = { direct, tokens, browserSessions, consents, admin: ctx.admin };
+  const mfaOperations = new MfaOperations({ mfa: mfa.service, direct });
+  const facadeDeps: SvcAuthServiceDeps = {
+    direct,
+    tokens,
+    browserSessions,
+    consents,
+    admin: ctx.admin,
+    mfa: mfaOperations,
+  };
   return {
     auth: new SvcAuthService(facadeDeps),
     facadeDeps,
-    engine: { tokens, signIn, passwords, signup, organizations, browserSessions, consents, direct },
+    engine: {
+      tokens,
+      signIn,
+      passwords,
+      signup,
+      organizations,
+      browserSessions,
+      consents,
+      direct,
+      mfa: mfa.service,
+      mfaSettings: mfa.settings,
+      mfaOperations,
+    },
   };
 }

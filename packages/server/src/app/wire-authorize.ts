@@ -4,21 +4,33 @@ import type { Antiforgery } from '../hosted/antiforgery.js';
 import { HostedLogout } from '../hosted/logout/hosted-logout.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
+import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Db } from '../storage/database.js';
 import { authRequestRepository } from '../storage/repositories/auth-requests.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { userRepository } from '../storage/repositories/users.js';
 import type { SvcAuthExtensions } from './facades/svc-auth-service.js';
 import type { AuthEngine } from './wire-auth.js';
+import { wireEmailSignIn } from './wire-email-sign-in.js';
+import { wireInvitationAcceptance } from './wire-invitation-acceptance.js';
+import { wireSignupSteps } from './wire-signup-steps.js';
 
 export interface WireAuthorizeContext {
   readonly db: Db;
   readonly engine: AuthEngine;
   readonly audit: AuditLog;
   readonly antiforgery: Antiforgery;
-  readonly config: Pick<SvcConfig, 'issuer' | 'authBase' | 'publicOrigin' | 'development' | 'clock' | 'ids'>;
+  readonly config: Pick<
+    SvcConfig,
+    'issuer' | 'authBase' | 'publicOrigin' | 'development' | 'clock' | 'ids' | 'rateLimits'
+  >;
   /** The capabilities the hosted pages of passwordless sign-in, signup, reset and invitations use. */
   readonly capabilities: SvcAuthExtensions;
+  /** The device authorization grant (app/wire-device.ts): the hosted /device pages resolve and decide codes. */
+  readonly devices: Pick<DeviceAuthorizations, 'resolve' | 'approve' | 'deny'>;
+  /** Counts the user codes typed at /device (`config.rateLimits.deviceVerify`). */
+  readonly rateLimiter: Pick<RateLimiter, 'consume'>;
 }
 
 /**
@@ -40,6 +52,12 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
     browserSessions: engine.browserSessions,
     consents: engine.consents,
     codes: engine.tokens.codes,
+    mfa: engine.mfa,
+    device: {
+      devices: ctx.devices,
+      rateLimiter: ctx.rateLimiter,
+      verifyLimit: config.rateLimits.deviceVerify,
+    },
     audit,
     clock: config.clock,
     ids: config.ids,
@@ -47,11 +65,33 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
     requireTlsRedirects: !config.development,
   });
   const logout = new HostedLogout({ browserSessions: engine.browserSessions, findClient, audit });
+  const { account, invitations, invitationSignup } = ctx.capabilities;
   return {
     flow,
     logout,
     antiforgery: ctx.antiforgery,
     site: { authBase: config.authBase, publicOrigin: config.publicOrigin },
     clock: config.clock,
+    ...wireSignupSteps({ db, flow, engine, phoneOtp: ctx.capabilities.phoneOtp, clock: config.clock }),
+    ...wireEmailSignIn({
+      db,
+      flow,
+      passwordless: ctx.capabilities.passwordless,
+      findClient,
+      clock: config.clock,
+    }),
+    ...(account === undefined ? {} : { account }),
+    ...(invitations === undefined || invitationSignup === undefined
+      ? {}
+      : {
+          invitations: wireInvitationAcceptance({
+            db,
+            engine,
+            invitations,
+            signup: invitationSignup,
+            audit,
+            clock: config.clock,
+          }),
+        }),
   };
 }

@@ -3,6 +3,8 @@ import type { SvcConfig } from '../config/resolve.js';
 import type { EmailService } from '../email/email-service.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
+import { EmailOtpChallenges } from '../passwordless/email-otp-challenges.js';
+import { MagicLinks } from '../passwordless/magic-links.js';
 import { PasswordlessSignIn } from '../passwordless/passwordless-sign-in.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Db } from '../storage/database.js';
@@ -13,7 +15,7 @@ import type { AuthEngine } from './wire-auth.js';
 export interface WirePasswordlessContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'publicOrigin' | 'authBase' | 'rateLimits'>;
-  readonly authEngine: Pick<AuthEngine, 'direct' | 'signIn' | 'tokens'>;
+  readonly authEngine: Pick<AuthEngine, 'direct' | 'signup'>;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
   readonly audit: AuditLog;
@@ -21,18 +23,25 @@ export interface WirePasswordlessContext {
   readonly ids: Ids;
 }
 
-/** Builds email OTP and magic-link sign-in over the database, the sign-in engine and email. */
+/**
+ * Builds email OTP, email OTP signup and magic-link sign-in over the database, the sign-in engine and
+ * email; its `challenges` and `magicLinks` primitives also serve the hosted pages (app/wire-authorize.ts).
+ */
 export function wirePasswordless(ctx: WirePasswordlessContext): PasswordlessSignIn {
+  const store = passwordlessRepository(ctx.db);
+  const users = userRepository(ctx.db);
+  const shared = { store, users, email: ctx.email, rateLimiter: ctx.rateLimiter, audit: ctx.audit };
+  const time = { clock: ctx.clock, ids: ctx.ids };
   return new PasswordlessSignIn({
-    store: passwordlessRepository(ctx.db),
-    users: userRepository(ctx.db),
+    challenges: new EmailOtpChallenges({ ...shared, ...time, sendPolicy: ctx.config.rateLimits.otpSend }),
+    magicLinks: new MagicLinks({
+      ...shared,
+      ...time,
+      sendPolicy: ctx.config.rateLimits.magicLinkSend,
+      authUrl: `${ctx.config.publicOrigin}${ctx.config.authBase}`,
+    }),
     direct: ctx.authEngine.direct,
-    email: ctx.email,
-    rateLimiter: ctx.rateLimiter,
-    policies: { otpSend: ctx.config.rateLimits.otpSend, magicLinkSend: ctx.config.rateLimits.magicLinkSend },
-    audit: ctx.audit,
-    clock: ctx.clock,
+    signup: ctx.authEngine.signup,
     ids: ctx.ids,
-    authUrl: `${ctx.config.publicOrigin}${ctx.config.authBase}`,
   });
 }

@@ -2,6 +2,7 @@ import type { SvcConfig } from '../config/resolve.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
+import { PhoneOtpChallenges } from '../passwordless/phone-otp-challenges.js';
 import { PhoneOtpService } from '../passwordless/phone-otp-service.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SmsVerificationProvider } from '../sms/verify-client.js';
@@ -20,17 +21,25 @@ export interface WirePhoneOtpContext {
   readonly ids: Ids;
 }
 
-/** Builds the phone OTP operations (SvcAuthService delegates RequestPhoneOtpAsync and friends here). */
+/**
+ * Builds the phone OTP operations (SvcAuthService delegates RequestPhoneOtpAsync and friends here); their
+ * `challenges` primitives also serve the hosted phone pages (app/wire-authorize.ts).
+ */
 export function wirePhoneOtp(ctx: WirePhoneOtpContext): PhoneOtpService {
-  return new PhoneOtpService({
+  const challenges = new PhoneOtpChallenges({
     repository: phoneOtpRepository(ctx.db),
-    direct: ctx.engine.direct,
     provider: ctx.smsProvider,
     smsConfig: ctx.config.sms,
     rateLimiter: ctx.rateLimiter,
     sendPolicy: ctx.config.rateLimits.otpSend,
     audit: ctx.audit,
     clock: ctx.clock,
+    ids: ctx.ids,
+  });
+  return new PhoneOtpService({
+    challenges,
+    direct: ctx.engine.direct,
+    signup: ctx.engine.signup,
     ids: ctx.ids,
   });
 }

@@ -13,6 +13,13 @@ export const HOSTED_FIELDS = Object.freeze({
   organizationId: 'organization_id',
   /** The sign-in engine's single-use organization-selection token (a secret: form only, never a URL). */
   pendingToken: 'pending_token',
+  /** The texted or emailed one-time code of the enter-code step. */
+  code: 'code',
+  phoneNumber: 'phone_number',
+  displayName: 'display_name',
+  organizationName: 'organization_name',
+  /** The device's code typed at /device (RFC 8628 `user_code`, as in verification_uri_complete). */
+  userCode: 'user_code',
 });
 
 /** What every hosted form needs: where to post and the two hidden fields. */
@@ -55,9 +62,14 @@ export function loginHref(authBase: string, requestId: string): string {
   return `${authBase}/login?${new URLSearchParams({ [HOSTED_FIELDS.requestId]: requestId, step: 'identify' }).toString()}`;
 }
 
+/** A hosted page of a request (`/login/email-otp`, `/signup` …) under the auth base, with its request id. */
+export function requestPageHref(authBase: string, path: string, requestId: string): string {
+  return `${authBase}${path}?${new URLSearchParams({ [HOSTED_FIELDS.requestId]: requestId }).toString()}`;
+}
+
 /** The current step of a request: where /authorize and every finished form post send the browser. */
 export function currentStepHref(authBase: string, requestId: string): string {
-  return `${authBase}/login?${new URLSearchParams({ [HOSTED_FIELDS.requestId]: requestId }).toString()}`;
+  return requestPageHref(authBase, '/login', requestId);
 }
 
 /** Copy for inline errors that the sign-in routes show, in one place so that pages and tests agree. */
@@ -68,4 +80,20 @@ export const HOSTED_MESSAGES = Object.freeze({
   passwordRequired: 'Enter your password.',
   organizationRequired: 'Choose an organization to continue.',
   accountUnavailable: 'This account cannot sign in here. Contact your administrator.',
+  mfaCodeInvalid: 'That code did not work. Check your authenticator app and try again.',
+  phoneRequired: 'Enter your phone number.',
+  phoneInvalid: 'Enter a valid phone number, for example +1 201 555 0123.',
+  smsUnavailable: 'A text message cannot be sent or checked right now. Try again later, or use another way.',
+  codeInvalid: 'The code is not valid or has expired. Check it, or send a new code.',
+  displayNameRequired: 'Enter your name.',
+  displayNameInvalid: 'Enter a name of at most 200 characters, without special control characters.',
+  organizationNameInvalid: 'Enter an organization name of at most 200 characters, or leave it empty.',
+  passwordTooShort: 'Choose a password of at least 8 characters.',
+  passwordTooLong: 'Choose a password of at most 1024 characters.',
+  // Signup must say this much to be usable; it confirms only what signing up with the address would.
+  emailTaken: 'An account with this email already exists. Sign in instead.',
+  deviceCodeRequired: 'Enter the code shown on your device.',
+  // One answer for a malformed, unknown, expired or already used code: the page tells a guesser nothing.
+  deviceCodeInvalid: 'That code is not valid or has expired. Check the code on your device.',
+  deviceCodeRateLimited: 'Too many attempts. Wait a moment, then try again.',
 });

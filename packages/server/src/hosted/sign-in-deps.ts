@@ -1,5 +1,11 @@
+import type { AccountOperations } from '../account/account-operations.js';
+import type { InvitationAcceptance } from '../invitations/invitation-acceptance.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
+import type { EmailOtpSteps } from '../oauth/authorize/email-otp-steps.js';
+import type { MagicLinkLanding } from '../oauth/authorize/magic-link-landing.js';
+import type { PhoneOtpSteps } from '../oauth/authorize/phone-otp-steps.js';
+import type { SignupSteps } from '../oauth/authorize/signup-steps.js';
 import type { Antiforgery } from './antiforgery.js';
 import type { CookieSite } from './cookies.js';
 import type { HostedLogout } from './logout/hosted-logout.js';
@@ -15,4 +21,19 @@ export interface HostedSignInDeps {
   readonly site: CookieSite;
   /** For the session cookie's Max-Age. */
   readonly clock: Clock;
+  /** Password reset: the hosted /password/forgot and /password/reset pages (absent: not mapped). */
+  readonly account?: AccountOperations;
+  /** Invitation acceptance: the hosted /invitations/accept pages (absent: not mapped). */
+  readonly invitations?: InvitationAcceptance;
+  /**
+   * Phone sign-in and phone signup pages; absent when SMS is not configured (the pages then say phone
+   * sign-in is not available, and no page links to them).
+   */
+  readonly phoneOtp?: PhoneOtpSteps;
+  /** Signup with email and password: /signup (absent: not mapped, and no page links to it). */
+  readonly signup?: SignupSteps;
+  /** Email codes and sign-in links: /login/email-otp and friends (absent: not mapped, and no page links to them). */
+  readonly emailOtp?: EmailOtpSteps;
+  /** The page an emailed sign-in link opens: /magic-link (absent: not mapped). */
+  readonly magicLinkLanding?: MagicLinkLanding;
 }

@@ -1,19 +1,45 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { passwordResetRoutes } from './account/password-reset-routes.js';
+import { invitationRoutes } from './invitations/invitation-routes.js';
 import { consentRoutes } from './consent/consent-routes.js';
+import { deviceRoutes } from './device/device-routes.js';
+import { emailOtpRoutes } from './login/email-otp-routes.js';
+import { magicLinkRoutes } from './magic-link-routes.js';
 import { loginRoutes } from './login/login-routes.js';
 import { logoutRoutes } from './logout/logout-routes.js';
+import { mfaRoutes } from './login/mfa-routes.js';
+import { phoneOtpRoutes } from './login/phone-otp-routes.js';
+import { phoneSignupRoutes } from './signup/phone-signup-routes.js';
+import { signupRoutes } from './signup/signup-routes.js';
 import type { HostedSignInDeps } from './sign-in-deps.js';
 
 /**
  * Every hosted sign-in route: GET /login, POST /login/identify, /login/password,
- * /login/select-organization, POST /consent/approve, /consent/deny and GET /logout. Pass it in
+ * /login/select-organization, POST /consent/approve, /consent/deny, GET /logout and the device pages
+ * (/device, /device/verify, /device/approve, /device/deny). Pass it in
  * `hostedRoutes({ routes: [authorizeRoutes(deps), hostedSignInRoutes(deps)] })`, so that the routes get
  * the form parser, cookies, security headers, antiforgery check and error page of the hosted plugin.
  */
 export function hostedSignInRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
   return async (app) => {
     await app.register(loginRoutes(deps));
+    await app.register(mfaRoutes(deps));
     await app.register(consentRoutes(deps));
+    await app.register(deviceRoutes(deps));
     await app.register(logoutRoutes(deps));
+    if (deps.account !== undefined) {
+      await app.register(passwordResetRoutes({ ...deps, account: deps.account }));
+    }
+    if (deps.invitations !== undefined) {
+      await app.register(invitationRoutes({ ...deps, invitations: deps.invitations }));
+    }
+    // Mapped without SMS too: the phone pages then say that phone sign-in is not available.
+    await app.register(phoneOtpRoutes(deps));
+    await app.register(phoneSignupRoutes(deps));
+    if (deps.signup !== undefined) await app.register(signupRoutes({ ...deps, signup: deps.signup }));
+    if (deps.emailOtp !== undefined) await app.register(emailOtpRoutes({ ...deps, emailOtp: deps.emailOtp }));
+    if (deps.magicLinkLanding !== undefined) {
+      await app.register(magicLinkRoutes({ ...deps, magicLinkLanding: deps.magicLinkLanding }));
+    }
   };
 }

@@ -77,7 +77,7 @@ a:hover { text-decoration-thickness: 2px; }
 form { margin: 0; }
 .field { margin: 0 0 1rem; }
 label { display: block; margin: 0 0 0.375rem; font-size: 0.9375rem; font-weight: 600; }
-input[type="email"], input[type="password"], input[type="text"] {
+input[type="email"], input[type="password"], input[type="text"], input[type="tel"] {
   display: block;
   width: 100%;
   padding: 0.625rem 0.75rem;
@@ -119,6 +119,7 @@ input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .button-secondary:hover { background: var(--bg); }
 .actions { display: flex; gap: 0.75rem; margin-top: 1.5rem; }
 .actions > * { flex: 1 1 0; }
+.stack { display: grid; gap: 0.75rem; }
 .alt { margin: 1.25rem 0 0; font-size: 0.9375rem; text-align: center; }
 .choices { display: grid; gap: 0.5rem; margin: 0; padding: 0; list-style: none; }
 .choice {
@@ -143,6 +144,22 @@ input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .scopes li:first-child { border-top: 0; }
 .scope-name { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.875rem; }
 .muted { color: var(--muted); font-size: 0.9375rem; }
+.qr { margin: 0 0 1rem; text-align: center; }
+.qr img { width: 200px; height: 200px; image-rendering: pixelated; }
+.secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+.codes { display: grid; grid-template-columns: 1fr 1fr; gap: 0.5rem; margin: 0 0 1.5rem; padding: 0; list-style: none; }
+.codes code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1rem; }
+.user-code {
+  margin: 0 0 1.5rem;
+  padding: 0.75rem;
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: 1.75rem;
+  font-weight: 700;
+  letter-spacing: 0.15em;
+  text-align: center;
+  border: 1px solid var(--border);
+  border-radius: 8px;
+}
 @media (max-width: 30rem) {
   body { align-items: stretch; padding: 0; }
   .card { min-height: 100vh; padding: 1.5rem 1.25rem; border: 0; border-radius: 0; box-shadow: none; }

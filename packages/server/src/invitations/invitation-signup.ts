@@ -5,6 +5,7 @@ import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
 import type { InvitationService } from './invitation-service.js';
+import type { InvitationRecord } from './repository.js';
 
 /** RFC 8176 has no invitation method; the emailed link proves control of the address, as a magic link does. */
 export const AMR_INVITATION = 'email';
@@ -26,6 +27,17 @@ export interface InvitationSignupDeps {
 }
 
 const CONTROL_CHARS = /\p{Cc}/u;
+
+/** The display name of an invited account: trimmed, 1 to 200 characters, no control characters. */
+export function requireInvitedDisplayName(raw: unknown): string {
+  const displayName = typeof raw === 'string' ? raw.trim() : '';
+  if (displayName === '' || displayName.length > 200 || CONTROL_CHARS.test(displayName)) {
+    throw new SvcValidationError('A display name is required.', [
+      { path: 'displayName', message: 'Invalid.' },
+    ]);
+  }
+  return displayName;
+}
 
 /**
  * SPEC.md AcceptEmailInvitationSignupAsync: creates a passwordless account for the invited address
@@ -52,13 +64,36 @@ export class InvitationSignup {
     };
     const clientId = typeof request.clientId === 'string' ? request.clientId : null;
     const client = await this.#deps.direct.requireFirstPartyClient(clientId, call);
-    const displayName = typeof request.displayName === 'string' ? request.displayName.trim() : '';
-    if (displayName === '' || displayName.length > 200 || CONTROL_CHARS.test(displayName)) {
-      throw new SvcValidationError('A display name is required.', [
-        { path: 'displayName', message: 'Invalid.' },
-      ]);
-    }
+    const displayName = requireInvitedDisplayName(request.displayName);
     const invitation = await this.#deps.invitations.findUsableInvitation(request.invitationToken);
+    const { userId, authTime } = await this.createInvitedAccount(
+      invitation,
+      displayName,
+      context?.ipAddress === undefined ? undefined : { ipAddress: context.ipAddress },
+    );
+    return this.#deps.direct.completeSignIn(
+      {
+        userId,
+        client,
+        requestedOrganizationId: invitation.organizationId,
+        amr: AMR_INVITATION,
+        authTime,
+      },
+      call,
+    );
+  }
+
+  /**
+   * The part every invitation signup shares (this operation and the hosted invitation page): creates the
+   * passwordless account of the invited address, its email verified (the link proved it), and accepts the
+   * invitation for it. `displayName` comes from `requireInvitedDisplayName`. A 409 when an account
+   * already has the address; `invalid_invitation` when the invitation was used meanwhile.
+   */
+  async createInvitedAccount(
+    invitation: InvitationRecord,
+    displayName: string,
+    context?: { ipAddress?: string },
+  ): Promise<{ userId: string; authTime: number }> {
     const now = this.#deps.clock.now();
     const user = {
       id: this.#deps.ids.id('usr'),
@@ -79,20 +114,7 @@ export class InvitationSignup {
         'An account with this email already exists; sign in to accept the invitation.',
       );
     }
-    await this.#deps.invitations.consumeInvitation(
-      invitation,
-      user.id,
-      context?.ipAddress === undefined ? undefined : { ipAddress: context.ipAddress },
-    );
-    return this.#deps.direct.completeSignIn(
-      {
-        userId: user.id,
-        client,
-        requestedOrganizationId: invitation.organizationId,
-        amr: AMR_INVITATION,
-        authTime: now,
-      },
-      call,
-    );
+    await this.#deps.invitations.consumeInvitation(invitation, user.id, context);
+    return { userId: user.id, authTime: now };
   }
 }

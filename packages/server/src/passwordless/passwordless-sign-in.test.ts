@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { wirePasswordless } from '../app/wire-passwordless.js';
-const SECOND_MS = 1000;
 import { describeEachDatabase } from '../test-support/databases.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
 import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../test-support/test-svc.js';
 import type { PasswordlessSignIn } from './passwordless-sign-in.js';
+
+const SECOND_MS = 1000;
 
 interface Setup {
   readonly t: TestSvc;
@@ -12,22 +12,10 @@ interface Setup {
   readonly flows: PasswordlessSignIn;
 }
 
-/** The one place that builds the flows; switches to the wired `svc` service once the lead wires it. */
 async function setup(kind: 'sqlite' | 'postgres'): Promise<Setup> {
   const smtp = await startTestSmtpServer();
   const t = await createTestSvc(kind, { smtpUrl: smtp.url() });
-  const { svc } = t;
-  const flows = wirePasswordless({
-    db: svc.database.db,
-    config: svc.config,
-    authEngine: svc.authEngine,
-    email: svc.email,
-    rateLimiter: svc.rateLimiter,
-    audit: svc.audit,
-    clock: t.clock,
-    ids: svc.config.ids,
-  });
-  return { t, smtp, flows };
+  return { t, smtp, flows: t.svc.passwordless };
 }
 
 function codeOf(text: string): string {

@@ -1,24 +1,26 @@
 import type { SvcLoginResult } from '@svc/contract';
-import type { ClientRecord, UserRecord, UserRepository } from '../admin/repository.js';
-import { emailLookupKey } from '../admin/email-key.js';
-import type { AuditLog } from '../audit/audit-log.js';
-import type { EmailDelivery } from '../email/email-service.js';
-import { MINUTE_MS, type Clock } from '../kernel/clock.js';
-import { safeEqual, sha256Hex } from '../kernel/crypto.js';
+import type { ClientRecord } from '../admin/repository.js';
+import { toIso } from '../kernel/clock.js';
+import { sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { validate } from '../kernel/validation.js';
-import type { RateLimitDecision, RateLimitSubjects } from '../ratelimit/rate-limiter.js';
-import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
-import { generateOtpCode, maskEmail } from './otp-code.js';
-import { callContext, ip, toIso, type PasswordlessCallContext } from './sign-in-direct.js';
-import type { PasswordlessStore } from './repository.js';
+import type { SignupService } from '../signin/signup.js';
+import type { EmailOtpChallenges } from './email-otp-challenges.js';
+import type { MagicLinks } from './magic-links.js';
+import { createPasswordlessAccount, signupTokenMatches, type CreatedAccount } from './passwordless-signup.js';
+import type { EmailOtpChallengeRecord } from './repository.js';
 import {
+  svcEmailOtpSignupStartRequestSchema,
+  svcEmailOtpSignupVerifyRequestSchema,
   svcEmailOtpStartRequestSchema,
   svcEmailOtpVerifyRequestSchema,
   svcMagicLinkCompleteRequestSchema,
   svcMagicLinkStartRequestSchema,
+  type SvcEmailOtpSignupStartRequest,
+  type SvcEmailOtpSignupStartResult,
+  type SvcEmailOtpSignupVerifyRequest,
   type SvcEmailOtpStartRequest,
   type SvcEmailOtpStartResult,
   type SvcEmailOtpVerifyRequest,
@@ -26,12 +28,9 @@ import {
   type SvcMagicLinkStartRequest,
   type SvcMagicLinkStartResult,
 } from './schemas.js';
+import { callContext, type PasswordlessCallContext } from './sign-in-direct.js';
 
-/** Email OTP challenges live 10 minutes and allow 5 attempts. */
-export const EMAIL_OTP_LIFETIME_MS = 10 * MINUTE_MS;
-export const EMAIL_OTP_MAX_ATTEMPTS = 5;
-/** Magic links live 15 minutes. */
-export const MAGIC_LINK_LIFETIME_MS = 15 * MINUTE_MS;
+export type { PasswordlessCallContext } from './sign-in-direct.js';
 
 /** RFC 8176 `otp`: a one-time password (the emailed code). */
 export const AMR_OTP = 'otp';
@@ -41,28 +40,15 @@ export const AMR_OTP = 'otp';
  */
 export const AMR_EMAIL_LINK = 'email';
 
-export type { PasswordlessCallContext } from './sign-in-direct.js';
-
 export interface PasswordlessSignInDeps {
-  readonly store: PasswordlessStore;
-  readonly users: Pick<UserRepository, 'findByEmailKey' | 'findById'>;
+  /** The email code primitives, shared with the hosted pages. */
+  readonly challenges: EmailOtpChallenges;
+  /** The magic-link primitives, shared with the hosted pages. */
+  readonly magicLinks: MagicLinks;
   readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
-  readonly email: {
-    send(input: {
-      templateKey: string;
-      to: string;
-      variables: Record<string, string>;
-    }): Promise<EmailDelivery>;
-  };
-  readonly rateLimiter: {
-    consume(policy: RateLimitPolicy, subjects: RateLimitSubjects): Promise<RateLimitDecision>;
-  };
-  readonly policies: { readonly otpSend: RateLimitPolicy; readonly magicLinkSend: RateLimitPolicy };
-  readonly audit: AuditLog;
-  readonly clock: Clock;
+  /** Creates the passwordless account of a verified signup (and the organization it owns). */
+  readonly signup: Pick<SignupService, 'signUpPasswordless'>;
   readonly ids: Ids;
-  /** `{PublicOrigin}{authBase}`: the emailed link is `{this}/magic-link?token=…` (DECISIONS.md). */
-  readonly authUrl: string;
 }
 
 function invalidCodeError(): SvcPublicAuthError {
@@ -73,17 +59,38 @@ function invalidLinkError(): SvcPublicAuthError {
   return new SvcPublicAuthError('invalid_token', 'The sign-in link is not valid or has expired.', 400);
 }
 
+const challengeContext = (call: DirectCallContext) => ({
+  operation: call.operation,
+  ipAddress: call.ipAddress ?? null,
+});
+
+/** What every start answers about the message: where it went (masked) and its times, as ISO strings. */
+function sentResult(sent: { maskedEmail: string; expiresAt: number; nextAllowedSendAt: number }) {
+  return {
+    maskedEmail: sent.maskedEmail,
+    expiresAt: toIso(sent.expiresAt),
+    nextAllowedSendAt: toIso(sent.nextAllowedSendAt),
+  };
+}
+
 /**
- * Email OTP and magic-link sign-in (SPEC.md SvcAuthService RequestEmailOtpAsync, VerifyEmailOtpAsync,
- * RequestMagicLinkAsync, CompleteMagicLinkAsync). First-party clients only, with the same gate and audit
- * as password login. Starts are enumeration-safe: the answer depends only on the request and the rate
- * limit, never on whether the address has an account; only known, active users are emailed.
+ * Email OTP and magic-link sign-in and email OTP signup (SPEC.md SvcAuthService RequestEmailOtpAsync,
+ * VerifyEmailOtpAsync, RequestEmailOtpSignupAsync, VerifyEmailOtpSignupAsync, RequestMagicLinkAsync,
+ * CompleteMagicLinkAsync). First-party clients only, with the same gate and audit as password login.
+ * Starts are enumeration-safe: the answer depends only on the request and the rate limit, never on
+ * whether the address has an account (see EmailOtpChallenges and MagicLinks).
  */
 export class PasswordlessSignIn {
   readonly #deps: PasswordlessSignInDeps;
+  /** The code primitives, for the hosted pages that serve any client of an authorization request. */
+  readonly challenges: EmailOtpChallenges;
+  /** The link primitives, for the hosted pages. */
+  readonly magicLinks: MagicLinks;
 
   constructor(deps: PasswordlessSignInDeps) {
     this.#deps = deps;
+    this.challenges = deps.challenges;
+    this.magicLinks = deps.magicLinks;
   }
 
   /** RequestEmailOtpAsync: a challenge token always; a code is emailed only to a known, active user. */
@@ -94,48 +101,19 @@ export class PasswordlessSignIn {
     const input = validate(svcEmailOtpStartRequestSchema, request, 'email OTP start request');
     const call = callContext('requestEmailOtpAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
-    const { user, decision, now } = await this.#prepareSend(this.#deps.policies.otpSend, input.email, call);
-    const challengeToken = this.#deps.ids.secret();
-    const code = generateOtpCode(this.#deps.ids);
-    const deliver = user !== undefined && decision.allowed;
-    const expiresAt = now + EMAIL_OTP_LIFETIME_MS;
-    // An unknown address (or a refused send) still gets a stored challenge, with no code: it can never
-    // verify, and its verification fails exactly like a wrong code.
-    await this.#deps.store.insertChallenge({
-      challengeHash: sha256Hex(challengeToken),
-      purpose: 'login',
-      emailKey: emailLookupKey(input.email),
+    const started = await this.challenges.start({
+      email: input.email,
       clientId: client.clientId,
       organizationId: input.organizationId,
-      codeHash: deliver ? sha256Hex(code) : null,
-      attempts: 0,
-      signupTokenHash: null,
       signup: null,
-      createdAt: now,
-      expiresAt,
-      consumedAt: null,
+      context: challengeContext(call),
     });
-    if (deliver) {
-      const delivery = await this.#deps.email.send({
-        templateKey: 'auth.email-otp',
-        to: user.email,
-        variables: { code, expiresInMinutes: String(EMAIL_OTP_LIFETIME_MS / MINUTE_MS) },
-      });
-      await this.#auditSend('auth.email_otp.sent', user, client.clientId, call, delivery);
-    } else {
-      await this.#auditSkipped('auth.email_otp.not_sent', user, client.clientId, call, decision);
-    }
-    return {
-      challengeToken,
-      maskedEmail: maskEmail(input.email),
-      expiresAt: toIso(expiresAt),
-      nextAllowedSendAt: toIso(decision.nextAllowedAt),
-    };
+    return { challengeToken: started.challengeToken, ...sentResult(started) };
   }
 
   /**
    * VerifyEmailOtpAsync: every failure (unknown, used or expired challenge, wrong code, attempts used up)
-   * is the same 400 `invalid_code`. Each attempt is counted before the code is compared.
+   * is the same 400 `invalid_code`. The challenge's client must still be first-party.
    */
   async verifyEmailOtpAsync(
     request: SvcEmailOtpVerifyRequest,
@@ -143,36 +121,62 @@ export class PasswordlessSignIn {
   ): Promise<SvcLoginResult> {
     const input = validate(svcEmailOtpVerifyRequestSchema, request, 'email OTP verify request');
     const call = callContext('verifyEmailOtpAsync', context);
-    const now = this.#deps.clock.now();
-    const challengeHash = sha256Hex(input.challengeToken);
-    const challenge = await this.#deps.store.countAttempt(challengeHash, now, EMAIL_OTP_MAX_ATTEMPTS);
-    const matches =
-      challenge !== undefined &&
-      challenge.purpose === 'login' &&
-      challenge.codeHash !== null &&
-      safeEqual(sha256Hex(input.code), challenge.codeHash);
-    const user = matches ? await this.#deps.users.findByEmailKey(challenge.emailKey) : undefined;
-    if (!matches || user === undefined || !user.active) {
-      await this.#deps.audit.record({
-        kind: 'auth.email_otp.failed',
-        actorType: 'system',
-        ...(challenge === undefined ? {} : { clientId: challenge.clientId }),
-        ...ip(call),
-        data: { route: call.operation, attempts: challenge?.attempts ?? null },
-      });
-      throw invalidCodeError();
-    }
-    const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
-    if (!(await this.#deps.store.consumeChallenge(challengeHash, now))) throw invalidCodeError();
-    return this.#signInVerified(
-      user,
-      client,
-      challenge.organizationId,
-      'auth.email_otp.verified',
-      AMR_OTP,
-      call,
-      now,
-    );
+    const { challenge, client } = await this.#findChallenge(input.challengeToken, 'login', call);
+    const checked = await this.challenges.check(challenge, input.code, challengeContext(call));
+    if (!checked.ok || checked.userId === null) throw invalidCodeError();
+    return this.#signIn(checked.userId, client, challenge.organizationId, AMR_OTP, call);
+  }
+
+  /**
+   * RequestEmailOtpSignupAsync: emails a code to an address that has no account yet and keeps the
+   * pending account (name, organization name, custom fields) in the challenge. An address that already
+   * has an account gets the same answer and no email; its verify fails like a wrong code.
+   */
+  async requestEmailOtpSignupAsync(
+    request: SvcEmailOtpSignupStartRequest,
+    context?: PasswordlessCallContext,
+  ): Promise<SvcEmailOtpSignupStartResult> {
+    const input = validate(svcEmailOtpSignupStartRequestSchema, request, 'email OTP signup start request');
+    const call = callContext('requestEmailOtpSignupAsync', context);
+    const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
+    const signupToken = this.#deps.ids.secret();
+    const started = await this.challenges.start({
+      email: input.email,
+      clientId: client.clientId,
+      organizationId: null,
+      signup: {
+        tokenHash: sha256Hex(signupToken),
+        data: {
+          displayName: input.displayName,
+          email: input.email,
+          organizationName: input.organizationName,
+          customFields: input.customFields,
+        },
+      },
+      context: challengeContext(call),
+    });
+    return { signupToken, challengeToken: started.challengeToken, ...sentResult(started) };
+  }
+
+  /**
+   * VerifyEmailOtpSignupAsync: both tokens must name the same challenge (compared as hashes in constant
+   * time); the code counts an attempt as for login; then the passwordless account is created (email
+   * verified, custom fields, and the organization it owns when one was named) and signed in with that
+   * organization, amr `otp`. Every failure, an address taken meanwhile included, is `invalid_code`.
+   */
+  async verifyEmailOtpSignupAsync(
+    request: SvcEmailOtpSignupVerifyRequest,
+    context?: PasswordlessCallContext,
+  ): Promise<SvcLoginResult> {
+    const input = validate(svcEmailOtpSignupVerifyRequestSchema, request, 'email OTP signup verify request');
+    const call = callContext('verifyEmailOtpSignupAsync', context);
+    const { challenge, client } = await this.#findChallenge(input.challengeToken, 'signup', call);
+    // Before the code: a wrong signup token spends no attempt.
+    if (!signupTokenMatches(challenge.signupTokenHash, input.signupToken)) throw invalidCodeError();
+    const checked = await this.challenges.check(challenge, input.code, challengeContext(call));
+    const created = checked.ok ? await this.#createAccount(challenge) : undefined;
+    if (created === undefined) throw invalidCodeError();
+    return this.#signIn(created.userId, client, created.organizationId, AMR_OTP, call);
   }
 
   /** RequestMagicLinkAsync: the same answer for every address; the link is emailed to known users only. */
@@ -183,45 +187,20 @@ export class PasswordlessSignIn {
     const input = validate(svcMagicLinkStartRequestSchema, request, 'magic link start request');
     const call = callContext('requestMagicLinkAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
-    const { user, decision, now } = await this.#prepareSend(
-      this.#deps.policies.magicLinkSend,
-      input.email,
-      call,
-    );
-    const expiresAt = now + MAGIC_LINK_LIFETIME_MS;
-    if (user !== undefined && decision.allowed) {
-      const token = this.#deps.ids.secret();
-      await this.#deps.store.insertMagicLink({
-        tokenHash: sha256Hex(token),
-        userId: user.id,
-        clientId: client.clientId,
-        organizationId: input.organizationId,
-        createdAt: now,
-        expiresAt,
-        consumedAt: null,
-      });
-      const delivery = await this.#deps.email.send({
-        templateKey: 'auth.magic-link',
-        to: user.email,
-        variables: {
-          link: `${this.#deps.authUrl}/magic-link?token=${encodeURIComponent(token)}`,
-          expiresInMinutes: String(MAGIC_LINK_LIFETIME_MS / MINUTE_MS),
-        },
-      });
-      await this.#auditSend('auth.magic_link.sent', user, client.clientId, call, delivery);
-    } else {
-      await this.#auditSkipped('auth.magic_link.not_sent', user, client.clientId, call, decision);
-    }
-    return {
-      maskedEmail: maskEmail(input.email),
-      expiresAt: toIso(expiresAt),
-      nextAllowedSendAt: toIso(decision.nextAllowedAt),
-    };
+    const issued = await this.magicLinks.issue({
+      email: input.email,
+      clientId: client.clientId,
+      organizationId: input.organizationId,
+      authRequestId: null,
+      context: challengeContext(call),
+    });
+    return sentResult(issued);
   }
 
   /**
    * CompleteMagicLinkAsync: single use, bound to the client that requested it. The client is checked
-   * first (the first-party gate), then the link is consumed; a link of another client is not consumed.
+   * first (the first-party gate), then the link is consumed; a link of another client, or one that
+   * continues a hosted authorization request, is refused and not consumed.
    */
   async completeMagicLinkAsync(
     request: SvcMagicLinkCompleteRequest,
@@ -230,108 +209,59 @@ export class PasswordlessSignIn {
     const input = validate(svcMagicLinkCompleteRequestSchema, request, 'magic link complete request');
     const call = callContext('completeMagicLinkAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
-    const now = this.#deps.clock.now();
-    const tokenHash = sha256Hex(input.token);
-    const link = await this.#deps.store.findMagicLink(tokenHash, now);
-    const user =
-      link !== undefined && link.clientId === client.clientId
-        ? await this.#deps.users.findById(link.userId)
-        : undefined;
-    const consumed =
-      link !== undefined && user !== undefined && user.active
-        ? await this.#deps.store.consumeMagicLink(tokenHash, now)
-        : false;
-    if (link === undefined || user === undefined || !consumed) {
-      await this.#deps.audit.record({
-        kind: 'auth.magic_link.failed',
-        actorType: 'system',
-        clientId: client.clientId,
-        ...ip(call),
-        data: { route: call.operation },
-      });
+    const link = await this.magicLinks.find(input.token);
+    if (link === undefined || link.clientId !== client.clientId || link.authRequestId !== null) {
+      await this.magicLinks.refused(client.clientId, challengeContext(call));
       throw invalidLinkError();
     }
-    return this.#signInVerified(
-      user,
-      client,
-      link.organizationId,
-      'auth.magic_link.completed',
-      AMR_EMAIL_LINK,
-      call,
-      now,
-    );
+    const userId = await this.magicLinks.consume(link, challengeContext(call));
+    if (userId === undefined) throw invalidLinkError();
+    return this.#signIn(userId, client, link.organizationId, AMR_EMAIL_LINK, call);
   }
 
-  /** The user behind the address (active only) and the rate-limit decision, counted for every address. */
-  async #prepareSend(policy: RateLimitPolicy, email: string, call: DirectCallContext) {
-    const user = await this.#deps.users.findByEmailKey(emailLookupKey(email));
-    const decision = await this.#deps.rateLimiter.consume(policy, {
-      identifier: email.trim().toLowerCase(),
-      ...(call.ipAddress == null ? {} : { ip: call.ipAddress }),
-    });
-    return { user: user?.active === true ? user : undefined, decision, now: this.#deps.clock.now() };
-  }
-
-  async #auditSend(
-    kind: string,
-    user: UserRecord,
-    clientId: string,
+  /**
+   * The challenge of a token for `purpose` and its client, which must still be first-party; an unknown
+   * challenge is audited and `invalid_code`.
+   */
+  async #findChallenge(
+    challengeToken: string,
+    purpose: 'login' | 'signup',
     call: DirectCallContext,
-    delivery: EmailDelivery,
-  ): Promise<void> {
-    await this.#deps.audit.record({
-      kind,
-      actorType: 'user',
-      actorId: user.id,
-      userId: user.id,
-      clientId,
-      ...ip(call),
-      data: { route: call.operation, delivery_id: delivery.id, delivery_status: delivery.status },
-    });
+  ): Promise<{ challenge: EmailOtpChallengeRecord; client: ClientRecord }> {
+    const challenge = await this.challenges.find(sha256Hex(challengeToken), purpose);
+    if (challenge === undefined) {
+      await this.challenges.unknown(challengeContext(call));
+      throw invalidCodeError();
+    }
+    return { challenge, client: await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call) };
   }
 
-  async #auditSkipped(
-    kind: string,
-    user: UserRecord | undefined,
-    clientId: string,
-    call: DirectCallContext,
-    decision: RateLimitDecision,
-  ): Promise<void> {
-    await this.#deps.audit.record({
-      kind,
-      actorType: 'system',
-      clientId,
-      ...(user === undefined ? {} : { userId: user.id }),
-      ...ip(call),
-      data: { route: call.operation, reason: decision.allowed ? 'unknown_email' : 'rate_limited' },
+  /** The account of a verified signup challenge, or undefined when its address was taken meanwhile. */
+  async #createAccount(challenge: EmailOtpChallengeRecord): Promise<CreatedAccount | undefined> {
+    const data = challenge.signup;
+    if (data === null) return undefined;
+    return createPasswordlessAccount(this.#deps.signup, {
+      displayName: data.displayName,
+      email: data.email,
+      phoneE164: null,
+      customFields: data.customFields,
+      organizationName: data.organizationName,
     });
   }
 
   /**
-   * The address proved itself (code or link): mark the email verified, record the event and sign in.
-   * The client was checked first-party when the call began, so its record is passed on as checked.
+   * The address proved itself (code or link; the primitives marked it verified): sign in. The client was
+   * checked first-party when the call began, so its record is passed on as checked.
    */
-  async #signInVerified(
-    user: UserRecord,
+  #signIn(
+    userId: string,
     client: ClientRecord,
     organizationId: string | null,
-    kind: 'auth.email_otp.verified' | 'auth.magic_link.completed',
     amr: string,
     call: DirectCallContext,
-    now: number,
   ): Promise<SvcLoginResult> {
-    await this.#deps.store.markEmailVerified(user.id, now);
-    await this.#deps.audit.record({
-      kind,
-      actorType: 'user',
-      actorId: user.id,
-      userId: user.id,
-      clientId: client.clientId,
-      ...ip(call),
-      data: { route: call.operation },
-    });
     return this.#deps.direct.completeSignIn(
-      { userId: user.id, client, requestedOrganizationId: organizationId, amr, authTime: now },
+      { userId, client, requestedOrganizationId: organizationId, amr },
       call,
     );
   }

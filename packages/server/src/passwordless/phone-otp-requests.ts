@@ -1,4 +1,4 @@
-import { clientIdSchema, opaqueTokenSchema } from '@svc/contract';
+import { clientIdSchema, opaqueTokenSchema, svcSignupRequestSchema } from '@svc/contract';
 import { z } from 'zod';
 
 /**
@@ -41,4 +41,49 @@ export interface SvcPhoneOtpStartResult {
   readonly expiresAt: string;
   /** ISO-8601: when another code may be requested for this number. */
   readonly nextAllowedSendAt: string;
+}
+
+/** The most keys and the largest JSON text a signup's CustomFields may have (stored until the code is checked). */
+export const CUSTOM_FIELDS_MAX_KEYS = 50;
+export const CUSTOM_FIELDS_MAX_JSON_LENGTH = 16_384;
+
+/**
+ * SPEC.md CustomFields: "JSON object or null". Any JSON values under at most 50 keys of 1-100 characters,
+ * at most 16 KiB as JSON text; null or omitted is null.
+ */
+export const signupCustomFieldsSchema = z
+  .record(z.string().min(1).max(100), z.json())
+  .refine((fields) => Object.keys(fields).length <= CUSTOM_FIELDS_MAX_KEYS, {
+    message: `must have at most ${CUSTOM_FIELDS_MAX_KEYS} fields`,
+  })
+  .refine((fields) => JSON.stringify(fields).length <= CUSTOM_FIELDS_MAX_JSON_LENGTH, {
+    message: `must be at most ${CUSTOM_FIELDS_MAX_JSON_LENGTH} characters as JSON`,
+  })
+  .nullish()
+  .transform((fields): Record<string, unknown> | null => fields ?? null);
+
+/**
+ * SPEC.md SvcPhoneOtpSignupStartRequest: DisplayName, PhoneNumber, ClientId, OrganizationName or null,
+ * OrganizationId (must be null: self-service signup never joins an existing organization), CustomFields.
+ * The name and organization rules are SvcSignupRequest's, taken from the contract schema.
+ */
+export const svcPhoneOtpSignupStartRequestSchema = z.object({
+  displayName: svcSignupRequestSchema.shape.displayName,
+  phoneNumber: svcPhoneOtpStartRequestSchema.shape.phoneNumber,
+  clientId: clientIdSchema,
+  organizationName: svcSignupRequestSchema.shape.organizationName,
+  organizationId: svcSignupRequestSchema.shape.organizationId,
+  customFields: signupCustomFieldsSchema,
+});
+export type SvcPhoneOtpSignupStartRequest = z.input<typeof svcPhoneOtpSignupStartRequestSchema>;
+
+/** SPEC.md SvcPhoneOtpSignupVerifyRequest: SignupToken, ChallengeToken, Code. */
+export const svcPhoneOtpSignupVerifyRequestSchema = svcPhoneOtpVerifyRequestSchema.extend({
+  signupToken: opaqueTokenSchema,
+});
+export type SvcPhoneOtpSignupVerifyRequest = z.input<typeof svcPhoneOtpSignupVerifyRequestSchema>;
+
+/** The answer of RequestPhoneOtpSignupAsync: the start result plus the token that ties verify to it. */
+export interface SvcPhoneOtpSignupStartResult extends SvcPhoneOtpStartResult {
+  readonly signupToken: string;
 }

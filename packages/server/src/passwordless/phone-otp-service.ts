@@ -1,28 +1,33 @@
 import type { SvcLoginResult } from '@svc/contract';
-import type { AuditLog } from '../audit/audit-log.js';
-import { toIso, type Clock } from '../kernel/clock.js';
+import type { ClientRecord } from '../admin/repository.js';
+import { toIso } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcInvalidOperationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { validate } from '../kernel/validation.js';
-import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
-import { maskPhoneNumber, requirePhoneNumber } from '../sms/phone-number.js';
-import { requireSmsConfig, type SmsConfig } from '../sms/sms-config.js';
-import type { SmsVerificationProvider } from '../sms/verify-client.js';
-import type { PhoneOtpRepository } from './phone-otp-repository.js';
+import type { SignupService } from '../signin/signup.js';
+import { requirePhoneNumber } from '../sms/phone-number.js';
+import { createPasswordlessAccount, signupTokenMatches, type CreatedAccount } from './passwordless-signup.js';
+import type {
+  FoundPhoneChallenge,
+  PhoneOtpChallenges,
+  StartedPhoneChallenge,
+} from './phone-otp-challenges.js';
 import {
+  svcPhoneOtpSignupStartRequestSchema,
+  svcPhoneOtpSignupVerifyRequestSchema,
   svcPhoneOtpStartRequestSchema,
   svcPhoneOtpVerifyRequestSchema,
+  type SvcPhoneOtpSignupStartRequest,
+  type SvcPhoneOtpSignupStartResult,
+  type SvcPhoneOtpSignupVerifyRequest,
   type SvcPhoneOtpStartRequest,
   type SvcPhoneOtpStartResult,
   type SvcPhoneOtpVerifyRequest,
 } from './phone-otp-requests.js';
 
-/** DECISIONS.md "OTP (email, SMS)": 10 minutes, 5 attempts (the provider enforces its own as well). */
-export const PHONE_OTP_LIFETIME_MS = 10 * 60_000;
-export const PHONE_OTP_MAX_ATTEMPTS = 5;
+export { PHONE_OTP_LIFETIME_MS, PHONE_OTP_MAX_ATTEMPTS } from './phone-otp-challenges.js';
 
 /** RFC 8176 `sms`: confirmation by a code sent in a text message. */
 export const AMR_SMS = 'sms';
@@ -30,6 +35,10 @@ export const AMR_SMS = 'sms';
 /** The same words whether or not the number belongs to an account (enumeration safety). */
 export const PHONE_OTP_SENT_MESSAGE =
   'If this phone number belongs to an account, a sign-in code has been sent to it by text message.';
+
+/** The same words whether or not the number already has an account (enumeration safety). */
+export const PHONE_OTP_SIGNUP_SENT_MESSAGE =
+  'If this phone number can be used for a new account, a verification code has been sent to it by text message.';
 
 const INVALID_CODE = 'The code is not valid or has expired; request a new code.';
 
@@ -41,32 +50,32 @@ export interface PhoneOtpCallContext {
 }
 
 export interface PhoneOtpServiceDeps {
-  readonly repository: PhoneOtpRepository;
+  /** The challenge primitives, shared with the hosted pages. */
+  readonly challenges: PhoneOtpChallenges;
   readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
-  readonly provider: SmsVerificationProvider;
-  /** The resolved SMS configuration; null when phone sign-in is off. */
-  readonly smsConfig: SmsConfig | null;
-  readonly rateLimiter: Pick<RateLimiter, 'consume'>;
-  /** config.rateLimits.otpSend. */
-  readonly sendPolicy: RateLimitPolicy;
-  readonly audit: AuditLog;
-  readonly clock: Clock;
+  /** Creates the passwordless account of a verified signup (and the organization it owns). */
+  readonly signup: Pick<SignupService, 'signUpPasswordless'>;
   readonly ids: Ids;
 }
 
 /**
- * Phone OTP sign-in (SPEC.md in-process rule 4: "Phone OTP is delivered by an SMS verification provider
- * and requires complete provider configuration …; invalid configuration or challenge failures raise an
- * invalid-operation error"). The provider (Twilio Verify) generates and checks the code; Svc keeps only
- * the hash of the challenge token, the number and a local attempts counter. First-party clients only,
- * like password login. An unknown number gets the same answer and a challenge that can never verify, and
- * no SMS is sent (a text costs money and would reach someone who has no account).
+ * Phone OTP sign-in and signup in-process (SPEC.md RequestPhoneOtpAsync, VerifyPhoneOtpAsync,
+ * RequestPhoneOtpSignupAsync, VerifyPhoneOtpSignupAsync; rule 4: "Phone OTP is delivered by an SMS
+ * verification provider and requires complete provider configuration …; invalid configuration or
+ * challenge failures raise an invalid-operation error"). The provider (Twilio Verify) generates and
+ * checks the code; Svc keeps only the hash of the challenge token, the number and a local attempts
+ * counter. First-party clients only, like password login. Starts are enumeration-safe (see
+ * PhoneOtpChallenges): a login for an unknown number and a signup for a taken one get the same answer,
+ * no text, and a challenge that fails like a wrong code.
  */
 export class PhoneOtpService {
   readonly #deps: PhoneOtpServiceDeps;
+  /** The primitives, for the hosted pages that serve any client of an authorization request. */
+  readonly challenges: PhoneOtpChallenges;
 
   constructor(deps: PhoneOtpServiceDeps) {
     this.#deps = deps;
+    this.challenges = deps.challenges;
   }
 
   /** RequestPhoneOtpAsync: starts a login challenge; identical results for known and unknown numbers. */
@@ -74,74 +83,19 @@ export class PhoneOtpService {
     request: SvcPhoneOtpStartRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcPhoneOtpStartResult> {
-    const config = requireSmsConfig(this.#deps.smsConfig);
+    const config = this.challenges.requireConfig();
     const input = validate(svcPhoneOtpStartRequestSchema, request, 'phone OTP start request');
     const call = directContext('requestPhoneOtpAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const { e164 } = requirePhoneNumber(input.phoneNumber, config.defaultRegion);
-    const masked = maskPhoneNumber(e164);
-    const { clock, ids, repository, audit } = this.#deps;
-
-    const decision = await this.#deps.rateLimiter.consume(this.#deps.sendPolicy, {
-      identifier: e164,
-      ip: context?.ipAddress,
-    });
-    const account = await repository.findAccountByPhone(e164);
-    const user = account?.active === true ? account : undefined;
-    const now = clock.now();
-    const challengeToken = ids.secret();
-    await repository.insert({
-      id: ids.id('poc'),
-      challengeHash: sha256Hex(challengeToken),
-      purpose: 'login',
-      phoneE164: e164,
-      userId: user?.userId ?? null,
+    const started = await this.challenges.start({
+      e164,
       clientId: client.clientId,
       organizationId: input.organizationId,
-      signupTokenHash: null,
-      signupData: null,
-      createdAt: now,
-      expiresAt: now + PHONE_OTP_LIFETIME_MS,
+      signup: null,
+      context: { operation: call.operation, ipAddress: call.ipAddress ?? null },
     });
-
-    const base = {
-      actorType: 'client' as const,
-      actorId: client.clientId,
-      clientId: client.clientId,
-      ...(user === undefined ? {} : { userId: user.userId }),
-      ...(context?.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
-    };
-    if (!decision.allowed) {
-      // A refused send answers the same generic result (nothing says whether the number is known) and
-      // sends nothing; NextAllowedSendAt tells the caller when to try again.
-      await audit.record({
-        ...base,
-        kind: 'auth.phone_otp.rate_limited',
-        data: { phone: masked, refusedBy: decision.refusedBy ?? null, operation: call.operation },
-      });
-    } else if (user === undefined) {
-      await audit.record({
-        ...base,
-        kind: 'auth.phone_otp.unknown_number',
-        data: { phone: masked, operation: call.operation },
-      });
-    } else {
-      // Provider failures raise SvcInvalidOperationError (SmsProviderError), as rule 4 asks.
-      const started = await this.#deps.provider.startVerification(e164);
-      await audit.record({
-        ...base,
-        kind: 'auth.phone_otp.sent',
-        data: { phone: masked, providerStatus: started.status, operation: call.operation },
-      });
-    }
-    return {
-      challengeToken,
-      phoneNumber: e164,
-      maskedPhoneNumber: masked,
-      message: PHONE_OTP_SENT_MESSAGE,
-      expiresAt: toIso(now + PHONE_OTP_LIFETIME_MS),
-      nextAllowedSendAt: toIso(decision.nextAllowedAt),
-    };
+    return startResult(started, PHONE_OTP_SENT_MESSAGE);
   }
 
   /**
@@ -153,60 +107,124 @@ export class PhoneOtpService {
     request: SvcPhoneOtpVerifyRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcLoginResult> {
-    requireSmsConfig(this.#deps.smsConfig);
+    this.challenges.requireConfig();
     const input = validate(svcPhoneOtpVerifyRequestSchema, request, 'phone OTP verify request');
     const call = directContext('verifyPhoneOtpAsync', context);
-    const { repository, clock } = this.#deps;
-    const hash = sha256Hex(input.challengeToken);
-    const challenge = await repository.findByHash(hash);
-    if (challenge === undefined || challenge.purpose !== 'login') throw invalidCode();
+    const challenge = await this.challenges.find(sha256Hex(input.challengeToken), 'login');
+    if (challenge === undefined) throw invalidCode();
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
-    const fail = async (reason: string): Promise<never> => {
-      await this.#deps.audit.record({
-        kind: 'auth.phone_otp.failed',
-        actorType: 'client',
-        actorId: client.clientId,
-        clientId: client.clientId,
-        ...(challenge.userId === null ? {} : { userId: challenge.userId }),
-        ...(context?.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
-        data: { phone: maskPhoneNumber(challenge.phoneE164), reason, operation: call.operation },
-      });
-      throw invalidCode();
-    };
-    if (!(await repository.countAttempt(hash, clock.now(), PHONE_OTP_MAX_ATTEMPTS))) {
-      return fail('challenge_not_live');
-    }
-    if (challenge.userId === null) return fail('unknown_number');
-    const checked = await this.#deps.provider.checkVerification(challenge.phoneE164, input.code);
-    if (!checked.approved) return fail('wrong_code');
-    if (!(await repository.consume(hash, clock.now()))) return fail('challenge_not_live');
-    // The number must still be this active user's (it may have changed since the start).
-    const account = await repository.findAccountByPhone(challenge.phoneE164);
-    if (account === undefined || !account.active || account.userId !== challenge.userId) {
-      return fail('account_changed');
-    }
-    const now = clock.now();
-    await repository.markPhoneVerified(account.userId, challenge.phoneE164, now);
-    await this.#deps.audit.record({
-      kind: 'auth.phone_otp.verified',
-      actorType: 'user',
-      actorId: account.userId,
-      userId: account.userId,
+    const checked = await this.#check(challenge, input.code, call);
+    if (checked.userId === null) throw invalidCode();
+    return this.#signIn(checked.userId, client, challenge.organizationId, call);
+  }
+
+  /**
+   * RequestPhoneOtpSignupAsync: texts a code to a number that has no account yet and remembers the
+   * pending account (name, organization name, custom fields) in the challenge. A number that already
+   * has an account gets the identical answer and no text; its verify fails like a wrong code.
+   */
+  async requestPhoneOtpSignupAsync(
+    request: SvcPhoneOtpSignupStartRequest,
+    context?: PhoneOtpCallContext,
+  ): Promise<SvcPhoneOtpSignupStartResult> {
+    const config = this.challenges.requireConfig();
+    const input = validate(svcPhoneOtpSignupStartRequestSchema, request, 'phone OTP signup start request');
+    const call = directContext('requestPhoneOtpSignupAsync', context);
+    const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
+    const { e164 } = requirePhoneNumber(input.phoneNumber, config.defaultRegion);
+    const signupToken = this.#deps.ids.secret();
+    const started = await this.challenges.start({
+      e164,
       clientId: client.clientId,
-      ...(context?.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
-      data: { phone: maskPhoneNumber(challenge.phoneE164), operation: call.operation },
-    });
-    return this.#deps.direct.completeSignIn(
-      {
-        userId: account.userId,
-        client,
-        requestedOrganizationId: challenge.organizationId,
-        amr: AMR_SMS,
-        authTime: now,
+      organizationId: null,
+      signup: {
+        tokenHash: sha256Hex(signupToken),
+        data: {
+          displayName: input.displayName,
+          organizationName: input.organizationName,
+          customFields: input.customFields,
+        },
       },
+      context: { operation: call.operation, ipAddress: call.ipAddress ?? null },
+    });
+    return { ...startResult(started, PHONE_OTP_SIGNUP_SENT_MESSAGE), signupToken };
+  }
+
+  /**
+   * VerifyPhoneOtpSignupAsync: both tokens must name the same challenge; the provider approves the code;
+   * then the passwordless account is created (phone verified, custom fields, and the organization it
+   * owns when one was named) and signed in with that organization, amr `sms`. Every failure, a number
+   * taken meanwhile included, is the same SvcInvalidOperationError.
+   */
+  async verifyPhoneOtpSignupAsync(
+    request: SvcPhoneOtpSignupVerifyRequest,
+    context?: PhoneOtpCallContext,
+  ): Promise<SvcLoginResult> {
+    this.challenges.requireConfig();
+    const input = validate(svcPhoneOtpSignupVerifyRequestSchema, request, 'phone OTP signup verify request');
+    const call = directContext('verifyPhoneOtpSignupAsync', context);
+    const challenge = await this.challenges.find(sha256Hex(input.challengeToken), 'signup');
+    if (challenge === undefined) throw invalidCode();
+    const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
+    // Before the code: a wrong signup token spends no attempt.
+    if (!signupTokenMatches(challenge.signupTokenHash, input.signupToken)) throw invalidCode();
+    await this.#check(challenge, input.code, call);
+    const created = await createPhoneAccount(this.#deps.signup, challenge);
+    if (created === undefined) throw invalidCode();
+    return this.#signIn(created.userId, client, created.organizationId, call);
+  }
+
+  async #check(challenge: FoundPhoneChallenge, code: string, call: DirectCallContext) {
+    const checked = await this.challenges.check(challenge, code, {
+      operation: call.operation,
+      ipAddress: call.ipAddress ?? null,
+    });
+    if (!checked.ok) throw invalidCode();
+    return checked;
+  }
+
+  #signIn(
+    userId: string,
+    client: ClientRecord,
+    organizationId: string | null,
+    call: DirectCallContext,
+  ): Promise<SvcLoginResult> {
+    return this.#deps.direct.completeSignIn(
+      { userId, client, requestedOrganizationId: organizationId, amr: AMR_SMS },
       call,
     );
   }
+}
+
+/**
+ * The account of a verified phone signup challenge: a passwordless user whose number is verified, with
+ * the custom fields and the organization it owns (when one was named). Undefined when the number was
+ * taken meanwhile (see createPasswordlessAccount).
+ */
+export async function createPhoneAccount(
+  signup: Pick<SignupService, 'signUpPasswordless'>,
+  challenge: FoundPhoneChallenge,
+): Promise<CreatedAccount | undefined> {
+  const data = challenge.signupData;
+  if (data === null) return undefined;
+  return createPasswordlessAccount(signup, {
+    displayName: data.displayName,
+    email: null,
+    phoneE164: challenge.phoneE164,
+    customFields: data.customFields,
+    organizationName: data.organizationName,
+  });
+}
+
+function startResult(started: StartedPhoneChallenge, message: string): SvcPhoneOtpStartResult {
+  return {
+    challengeToken: started.challengeToken,
+    phoneNumber: started.e164,
+    maskedPhoneNumber: started.maskedPhoneNumber,
+    message,
+    expiresAt: toIso(started.expiresAt),
+    nextAllowedSendAt: toIso(started.nextAllowedSendAt),
+  };
 }
 
 function invalidCode(): SvcInvalidOperationError {

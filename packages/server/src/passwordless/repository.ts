@@ -29,6 +29,8 @@ export interface MagicLinkRecord {
   readonly userId: string;
   readonly clientId: string;
   readonly organizationId: string | null;
+  /** The hosted authorization request the link continues; null for a link of the direct helpers. */
+  readonly authRequestId: string | null;
   readonly createdAt: number;
   readonly expiresAt: number;
   readonly consumedAt: number | null;
@@ -36,6 +38,8 @@ export interface MagicLinkRecord {
 
 export interface PasswordlessStore {
   insertChallenge(record: EmailOtpChallengeRecord): Promise<void>;
+  /** The challenge stored under this hash, in any state (used, expired or exhausted), or undefined. */
+  findChallenge(challengeHash: string): Promise<EmailOtpChallengeRecord | undefined>;
   /**
    * Counts one verification attempt atomically, only while the challenge is unconsumed, unexpired and
    * below `maxAttempts`; returns the challenge with the attempt counted, or undefined when no attempt

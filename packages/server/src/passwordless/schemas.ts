@@ -1,5 +1,6 @@
-import { clientIdSchema, emailSchema, opaqueTokenSchema } from '@svc/contract';
+import { clientIdSchema, emailSchema, opaqueTokenSchema, svcSignupRequestSchema } from '@svc/contract';
 import { z } from 'zod';
+import { signupCustomFieldsSchema } from './phone-otp-requests.js';
 
 /**
  * Request records of email OTP and magic-link sign-in (SPEC.md "Request records"; DECISIONS.md "Magic
@@ -31,6 +32,27 @@ export const svcEmailOtpVerifyRequestSchema = z.object({
 });
 export type SvcEmailOtpVerifyRequest = z.input<typeof svcEmailOtpVerifyRequestSchema>;
 
+/**
+ * SvcEmailOtpSignupStartRequest {displayName, email, clientId, organizationName, organizationId,
+ * customFields}: the name and organization rules are SvcSignupRequest's (a supplied organizationId is
+ * rejected: self-service signup never joins an existing organization); customFields as phone signup's.
+ */
+export const svcEmailOtpSignupStartRequestSchema = z.object({
+  displayName: svcSignupRequestSchema.shape.displayName,
+  email: emailSchema,
+  clientId: nullable(clientIdSchema),
+  organizationName: svcSignupRequestSchema.shape.organizationName,
+  organizationId: svcSignupRequestSchema.shape.organizationId,
+  customFields: signupCustomFieldsSchema,
+});
+export type SvcEmailOtpSignupStartRequest = z.input<typeof svcEmailOtpSignupStartRequestSchema>;
+
+/** SvcEmailOtpSignupVerifyRequest {signupToken, challengeToken, code}. */
+export const svcEmailOtpSignupVerifyRequestSchema = svcEmailOtpVerifyRequestSchema.extend({
+  signupToken: opaqueTokenSchema,
+});
+export type SvcEmailOtpSignupVerifyRequest = z.input<typeof svcEmailOtpSignupVerifyRequestSchema>;
+
 /** Magic-link start {email, clientId, organizationId?}. */
 export const svcMagicLinkStartRequestSchema = svcEmailOtpStartRequestSchema;
 export type SvcMagicLinkStartRequest = z.input<typeof svcMagicLinkStartRequestSchema>;
@@ -48,6 +70,11 @@ export interface SvcEmailOtpStartResult {
   readonly maskedEmail: string;
   readonly expiresAt: string;
   readonly nextAllowedSendAt: string;
+}
+
+/** Email OTP signup start result: the start result plus the token that ties the verify to this start. */
+export interface SvcEmailOtpSignupStartResult extends SvcEmailOtpStartResult {
+  readonly signupToken: string;
 }
 
 /** Magic-link start result {maskedEmail, expiresAt, nextAllowedSendAt}. */

@@ -18,13 +18,3 @@ export function callContext(
     userAgent: context?.userAgent ?? null,
   };
 }
-
-/** The audit event's ipAddress field, when known. */
-export function ip(call: DirectCallContext): { ipAddress?: string } {
-  return call.ipAddress == null ? {} : { ipAddress: call.ipAddress };
-}
-
-/** Epoch ms as the wire's ISO-8601 string. */
-export function toIso(epochMs: number): string {
-  return new Date(epochMs).toISOString();
-}

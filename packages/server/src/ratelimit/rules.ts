@@ -34,6 +34,8 @@ export interface RateLimitRules {
   readonly invitationSend: RateLimitPolicy;
   /** Device authorization starts; identifier = client id, so the limit is per client + IP. */
   readonly deviceStart: RateLimitPolicy;
+  /** User codes typed at the hosted /device page, per IP (RFC 8628 §5.1: user codes must not be guessable). */
+  readonly deviceVerify: RateLimitPolicy;
   /** Dynamic client registration, per IP. */
   readonly clientRegistration: RateLimitPolicy;
 }
@@ -69,6 +71,10 @@ export const DEFAULT_RATE_LIMIT_RULES: RateLimitRules = {
   deviceStart: {
     name: 'device.start',
     identifier: { limit: 30, windowMs: 15 * MINUTE_MS },
+  },
+  deviceVerify: {
+    name: 'device.verify',
+    ip: { limit: 10, windowMs: 15 * MINUTE_MS },
   },
   clientRegistration: {
     name: 'dcr.register',

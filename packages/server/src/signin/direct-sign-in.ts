@@ -15,7 +15,12 @@ import type { SessionRecord } from '../oauth/tokens/repository.js';
 import type { TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { OrganizationPolicy } from './organization-policy.js';
 import { invalidCredentialsError, type PasswordAuthenticator } from './password-authenticator.js';
-import { invalidPendingTokenError, type SignInEngine, type SignInOutcome } from './sign-in-engine.js';
+import {
+  invalidPendingTokenError,
+  type SignedInIdentity,
+  type SignInEngine,
+  type SignInOutcome,
+} from './sign-in-engine.js';
 import type { SignupService } from './signup.js';
 
 /** The flow name of the direct helpers: their pending tokens continue only here. */
@@ -51,9 +56,15 @@ export type DirectLoginOutcome =
       readonly pendingAuthToken: string;
       readonly organizations: SvcOrganizationOption[];
     }
+  | {
+      readonly kind: 'mfa';
+      readonly mfaToken: string;
+      readonly enrollmentRequired: boolean;
+      readonly methods: string[];
+    }
   | { readonly kind: 'complete'; readonly tokens: IssuedTokens };
 
-/** The record of a state that needs no tokens yet; the MFA fields stay false/null until MFA exists. */
+/** The record of a state that needs no tokens yet (false / null / empty where the state says nothing). */
 const EMPTY_RESULT = {
   requiresOrganizationSelection: false,
   pendingAuthToken: null,
@@ -67,15 +78,25 @@ const EMPTY_RESULT = {
 
 /** A DirectLoginOutcome shaped into the SvcLoginResult of the wire and the in-process operations. */
 export function toLoginResult(outcome: DirectLoginOutcome): SvcLoginResult {
-  if (outcome.kind === 'organization_selection') {
-    return {
-      ...EMPTY_RESULT,
-      requiresOrganizationSelection: true,
-      pendingAuthToken: outcome.pendingAuthToken,
-      organizations: outcome.organizations,
-    };
+  switch (outcome.kind) {
+    case 'organization_selection':
+      return {
+        ...EMPTY_RESULT,
+        requiresOrganizationSelection: true,
+        pendingAuthToken: outcome.pendingAuthToken,
+        organizations: outcome.organizations,
+      };
+    case 'mfa':
+      return {
+        ...EMPTY_RESULT,
+        requiresMfa: true,
+        mfaToken: outcome.mfaToken,
+        requiresMfaEnrollment: outcome.enrollmentRequired,
+        mfaMethods: outcome.methods,
+      };
+    case 'complete':
+      return { ...EMPTY_RESULT, tokens: toSvcTokenResponse(outcome.tokens) };
   }
-  return { ...EMPTY_RESULT, tokens: toSvcTokenResponse(outcome.tokens) };
 }
 
 const NOT_FIRST_PARTY =
@@ -295,15 +316,35 @@ export class DirectSignIn {
     client: ClientRecord,
     context: DirectCallContext,
   ): Promise<DirectLoginOutcome> {
-    if (outcome.kind === 'organization_selection') {
-      return {
-        kind: 'organization_selection',
-        pendingAuthToken: outcome.pendingAuthToken,
-        organizations: outcome.organizations,
-      };
+    switch (outcome.kind) {
+      case 'organization_selection':
+        return {
+          kind: 'organization_selection',
+          pendingAuthToken: outcome.pendingAuthToken,
+          organizations: outcome.organizations,
+        };
+      case 'mfa':
+        return {
+          kind: 'mfa',
+          mfaToken: outcome.mfaToken,
+          enrollmentRequired: outcome.enrollmentRequired,
+          methods: outcome.methods,
+        };
+      case 'complete':
+        return { kind: 'complete', tokens: await this.issueDirectTokens(outcome.identity, client, context) };
     }
-    const { identity } = outcome;
-    const tokens = await this.#deps.tokens.sessions.issueForNewSession({
+  }
+
+  /**
+   * Tokens of a completed direct sign-in: a session granted the client's whole allow-list, bound to no
+   * resource, without an ID token.
+   */
+  async issueDirectTokens(
+    identity: SignedInIdentity,
+    client: ClientRecord,
+    context: DirectCallContext,
+  ): Promise<IssuedTokens> {
+    return this.#deps.tokens.sessions.issueForNewSession({
       userId: identity.userId,
       client,
       organizationId: identity.organizationId,
@@ -315,6 +356,5 @@ export class DirectSignIn {
       userAgent: context.userAgent ?? null,
       ipAddress: context.ipAddress ?? null,
     });
-    return { kind: 'complete', tokens };
   }
 }

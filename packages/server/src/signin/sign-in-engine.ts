@@ -1,5 +1,6 @@
 import type { SvcOrganizationOption } from '@svc/contract';
 import { SvcPublicAuthError } from '../kernel/errors.js';
+import type { MfaGate } from './mfa-gate.js';
 import type { OrganizationPolicy } from './organization-policy.js';
 import type { PendingAuthTokens } from './pending-auth-tokens.js';
 import type { ResumeData } from './repository.js';
@@ -43,8 +44,12 @@ export interface SignedInIdentity {
  * - `complete`: terminal; the caller mints tokens (direct helpers) or issues an authorization code
  *   (hosted and headless /authorize flows)
  *
- * The mfa and mfa_enrollment states arrive with the MFA issue: they will be decided in
- * `#afterOrganization`, the one place every path passes once the organization is known.
+ * - `mfa`: the MFA policy or the user's own authenticator asks for a second factor (`enrollmentRequired`:
+ *   the mfa_enrollment state, an authenticator must be set up first); continue with the MFA service and
+ *   the MFA token (single use, 10 minutes), which completes the sign-in
+ *
+ * MFA is decided in `#afterOrganization`, the one place every path passes once the organization is
+ * known, so organization selection can activate it.
  */
 export type SignInOutcome =
   | {
@@ -54,6 +59,15 @@ export type SignInOutcome =
       readonly organizations: SvcOrganizationOption[];
       readonly userId: string;
       readonly clientId: string;
+    }
+  | {
+      readonly kind: 'mfa';
+      readonly mfaToken: string;
+      readonly expiresAt: number;
+      readonly enrollmentRequired: boolean;
+      readonly methods: string[];
+      /** Who signed in and where: completed only when the second factor passes. */
+      readonly identity: SignedInIdentity;
     }
   | { readonly kind: 'complete'; readonly identity: SignedInIdentity };
 
@@ -76,6 +90,8 @@ export interface SelectOrganizationInput {
 export interface SignInEngineDeps {
   readonly organizations: OrganizationPolicy;
   readonly pending: PendingAuthTokens;
+  /** The MFA decision; without it no sign-in asks for a second factor. */
+  readonly mfa?: MfaGate;
 }
 
 const ORGANIZATION_SELECTION = 'organization_selection';
@@ -167,11 +183,13 @@ export class SignInEngine {
   }
 
   /**
-   * Every sign-in passes here once its organization is known. MFA hook: the MFA issue decides here,
-   * from the global and the organization's policy and the user's factors, whether to return the mfa or
-   * mfa_enrollment state (with an MFA token bound to this identity) instead of `complete`.
+   * Every sign-in passes here once its organization is known: the MFA gate decides, from the global and
+   * the organization's policy and the user's factors, whether the mfa or mfa_enrollment state (with an
+   * MFA token bound to this identity) comes before `complete`.
    */
   async #afterOrganization(identity: SignedInIdentity): Promise<SignInOutcome> {
-    return { kind: 'complete', identity };
+    const challenge = (await this.#deps.mfa?.challengeFor(identity)) ?? null;
+    if (challenge === null) return { kind: 'complete', identity };
+    return { kind: 'mfa', ...challenge, identity };
   }
 }

@@ -2,9 +2,10 @@ import type { Db } from './database.js';
 import type { Database } from './schema.js';
 
 /**
- * The tables of short-lived secrets: one-time codes, links, tokens and issuer sessions. Each row is
- * useless once `expires_at` has passed (every lookup already refuses it), so keeping it only grows the
- * table. Children before parents: nothing here references another of these tables.
+ * The tables of short-lived secrets: one-time codes, links, tokens, issuer sessions and device
+ * authorization requests. Each row is useless once `expires_at` has passed (every lookup already refuses
+ * it), so keeping it only grows the table. Children before parents: nothing here references another of
+ * these tables.
  */
 export const EXPIRING_TABLES = [
   'emailOtpChallenges',
@@ -14,8 +15,10 @@ export const EXPIRING_TABLES = [
   'emailVerificationTokens',
   'authorizationCodes',
   'pendingAuthTokens',
+  'mfaChallenges',
   'browserSessions',
   'refreshTokens',
+  'deviceAuthorizations',
 ] as const satisfies readonly (keyof Database)[];
 
 export type ExpiringTable = (typeof EXPIRING_TABLES)[number];

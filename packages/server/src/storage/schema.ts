@@ -224,6 +224,8 @@ export interface AuthRequestsTable {
   completedAt: number | null;
   /** JSON AuthRequestChallenge of a pending hosted passwordless step (migration 0010). */
   challengeJson: Generated<string | null>;
+  /** A device request's user code, sealed under the bound browser's id (migration 0012). */
+  sealedDeviceUserCode: Generated<string | null>;
 }
 
 /** Operator overrides of built-in email templates (email/templates.ts), by template key. */
@@ -332,6 +334,57 @@ export interface MagicLinksTable {
   authRequestId: Generated<string | null>;
 }
 
+export interface MfaPoliciesTable {
+  /** 'global' or an organization id. */
+  scope: string;
+  policyJson: string;
+  updatedAt: number;
+}
+
+export interface MfaAuthenticatorsTable {
+  id: string;
+  userId: string;
+  /** 'totp'. */
+  kind: string;
+  label: string;
+  /** AES-256-GCM with the master key (kernel/crypto.ts SecretBox), bound to the authenticator id. */
+  secretSealed: string;
+  /** SHA-256 of the enrollment token while unconfirmed. */
+  enrollmentTokenHash: string | null;
+  /** SHA-256 of the MFA token a challenge-bound enrollment belongs to; null for self-enrollment. */
+  challengeHash: string | null;
+  enrollmentExpiresAt: number | null;
+  confirmedAt: number | null;
+  /** The last accepted TOTP time step: a code of that step or earlier is a replay. */
+  lastUsedStep: number | null;
+  enrollmentAttempts: Generated<number>;
+  createdAt: number;
+}
+
+export interface MfaRecoveryCodesTable {
+  id: string;
+  userId: string;
+  codeHash: string;
+  usedAt: number | null;
+  createdAt: number;
+}
+
+export interface MfaChallengesTable {
+  tokenHash: string;
+  userId: string;
+  clientId: string;
+  organizationId: string | null;
+  flow: string;
+  /** JSON {amr, authTime, resume}. */
+  contextJson: string;
+  enrollmentRequired: number;
+  methodsJson: string;
+  attempts: Generated<number>;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -347,6 +400,10 @@ export interface Database {
   browserSessions: BrowserSessionsTable;
   consentGrants: ConsentGrantsTable;
   authRequests: AuthRequestsTable;
+  mfaPolicies: MfaPoliciesTable;
+  mfaAuthenticators: MfaAuthenticatorsTable;
+  mfaRecoveryCodes: MfaRecoveryCodesTable;
+  mfaChallenges: MfaChallengesTable;
   rateLimitCounters: RateLimitCountersTable;
   emailTemplates: EmailTemplatesTable;
   emailDeliveries: EmailDeliveriesTable;
@@ -356,6 +413,7 @@ export interface Database {
   emailOtpChallenges: EmailOtpChallengesTable;
   magicLinks: MagicLinksTable;
   phoneOtpChallenges: PhoneOtpChallengesTable;
+  deviceAuthorizations: DeviceAuthorizationsTable;
 }
 
 /** A phone OTP challenge (migration 0007): hashes only; the provider holds the code. */
@@ -376,4 +434,27 @@ export interface PhoneOtpChallengesTable {
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;
+}
+
+/** A device authorization request (migration 0012): hashes only; status pending, approved, denied or consumed. */
+export interface DeviceAuthorizationsTable {
+  /** SHA-256 hex of the device code. */
+  deviceCodeHash: string;
+  /** SHA-256 hex of the normalized user code; unique. */
+  userCodeHash: string;
+  clientId: string;
+  scopeJson: string;
+  resource: string | null;
+  status: string;
+  intervalSeconds: number;
+  lastPolledAt: number | null;
+  userId: string | null;
+  organizationId: string | null;
+  amrJson: string | null;
+  authTime: number | null;
+  decidedAt: number | null;
+  consumedAt: number | null;
+  sessionId: string | null;
+  createdAt: number;
+  expiresAt: number;
 }

@@ -22,6 +22,8 @@ import { FakeClock } from './fake-clock.js';
 
 export const HARNESS_ISSUER = 'http://localhost:8080/svc/auth';
 export const TEST_PASSWORD = 'correct horse battery staple';
+/** The issuer name authenticator apps show for harness users. */
+export const HARNESS_TOTP_ISSUER = 'localhost';
 
 export interface AuthHarnessOptions {
   readonly openIdEnabled?: boolean;
@@ -93,6 +95,8 @@ export async function createAuthHarness(
     securitySettings,
     tokens,
     admin,
+    secretBox: new SecretBox(randomBytes(32)),
+    totpIssuer: HARNESS_TOTP_ISSUER,
     config: {
       openId: {
         enabled: options.openIdEnabled ?? true,

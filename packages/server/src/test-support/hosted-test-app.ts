@@ -6,7 +6,9 @@ import type { IssuedTokens } from '../oauth/tokens/issued-tokens.js';
 import type { RedeemInput } from '../oauth/tokens/authorization-codes.js';
 import type { Dialect } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';
+import type { AuditEventsTable } from '../storage/schema.js';
 import { CLIENT_REDIRECT_URI } from './authorize-params.js';
+import { startTestSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { createTestSvc, type TestSvc } from './test-svc.js';
 
 export const HOSTED_PASSWORD = 'correct horse battery staple';
@@ -39,6 +41,8 @@ export interface HostedTestApp {
     codeVerifier: string,
     extra?: Partial<Omit<RedeemInput, 'client'>>,
   ): Promise<IssuedTokens>;
+  /** The audit events of one kind written so far. */
+  auditEvents(kind: string): Promise<AuditEventsTable[]>;
   close(): Promise<void>;
 }
 
@@ -102,10 +106,39 @@ export async function createHostedTestApp(
           ...extra,
         });
       },
+      auditEvents: (kind) =>
+        svc.database.db.selectFrom('auditEvents').selectAll().where('kind', '=', kind).execute(),
       close: () => t.close(),
     };
   } catch (error) {
     await t.close();
+    throw error;
+  }
+}
+
+/** A HostedTestApp that sends its email by SMTP to a loopback server (`smtp`), which it closes too. */
+export interface MailedHostedTestApp extends HostedTestApp {
+  readonly smtp: TestSmtpServer;
+}
+
+/** createHostedTestApp with a loopback SMTP server as its mail relay, so tests read what users get. */
+export async function createMailedHostedTestApp(
+  kind: Dialect = 'sqlite',
+  options: SvcOptions = {},
+): Promise<MailedHostedTestApp> {
+  const smtp = await startTestSmtpServer();
+  try {
+    const hosted = await createHostedTestApp(kind, { ...options, smtpUrl: smtp.url() });
+    return {
+      ...hosted,
+      smtp,
+      async close() {
+        await hosted.close();
+        await smtp.close();
+      },
+    };
+  } catch (error) {
+    await smtp.close();
     throw error;
   }
 }

@@ -49,6 +49,9 @@ export function hiddenFields(page: string): Record<string, string> {
   return fields;
 }
 
+/** A link of a page: its href and its text (the pages put no markup inside their links). */
+const LINK = /<a\b[^>]*\shref="([^"]*)"[^>]*>([^<]*)<\/a\s*>/g;
+
 /** Options of a form post. */
 export interface PostOptions {
   /** Leave out the page's `_csrf` field. */
@@ -105,6 +108,21 @@ export class InjectBrowser {
       },
       payload: new URLSearchParams(body).toString(),
     });
+  }
+
+  /** The href of the last page's link whose text is `text` (whitespace aside), decoded; or undefined. */
+  linkHref(text: string): string | undefined {
+    for (const [, href = '', content = ''] of this.page.matchAll(LINK)) {
+      if (decodeEntities(content.replace(/\s+/g, ' ').trim()) === text) return decodeEntities(href);
+    }
+    return undefined;
+  }
+
+  /** GETs the last page's link whose text is `text`; throws when there is none (the test is then wrong). */
+  async click(text: string): Promise<LightMyRequestResponse> {
+    const href = this.linkHref(text);
+    if (href === undefined) throw new Error(`No link "${text}" on the page`);
+    return this.get(href);
   }
 
   /**

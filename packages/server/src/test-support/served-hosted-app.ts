@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { CustomFetchOptions } from 'oauth4webapi';
+import type { SvcOptions } from '../config/options.js';
 import { createHostedTestApp, type HostedTestApp } from './hosted-test-app.js';
 import { oauthTestApp } from './oauth-http.js';
 import { freePort } from './postgres-launcher.js';
@@ -53,12 +54,13 @@ function injectFetch(app: FastifyInstance): InjectFetch {
 /**
  * The hosted sign-in app listening on a real loopback port (the public origin equals the origin the
  * browser uses, so antiforgery and cookies behave as in production), a fake clock started at the real
- * time (so a real client's token checks agree with it), and a callback page for the client.
+ * time (so a real client's token checks agree with it), and a callback page for the client. `options`
+ * go to the service (for example `smtpUrl`); the public origin is always the served one.
  */
-export async function serveHostedApp(): Promise<ServedHostedApp> {
+export async function serveHostedApp(options: SvcOptions = {}): Promise<ServedHostedApp> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const hosted = await createHostedTestApp('sqlite', { publicOrigin: origin });
+  const hosted = await createHostedTestApp('sqlite', { ...options, publicOrigin: origin });
   hosted.t.clock.set(Date.now());
   const backChannel = await oauthTestApp(hosted.t);
   const callback: Server = createServer((_request, response) => {

@@ -21,6 +21,8 @@ export interface TestSmtpServer {
   /** `smtp://127.0.0.1:<port>`, with `user:password@` when given. */
   url(credentials?: { user: string; password: string }): string;
   readonly messages: CapturedEmail[];
+  /** The messages so far with `address` among their recipients, oldest first. */
+  to(address: string): CapturedEmail[];
   /** Resolves with the next message (or the n-th overall) once it has arrived. */
   waitFor(count: number): Promise<CapturedEmail[]>;
   close(): Promise<void>;
@@ -85,6 +87,7 @@ export async function startTestSmtpServer(options: TestSmtpServerOptions = {}): 
       credentials === undefined
         ? `smtp://127.0.0.1:${port}`
         : `smtp://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`,
+    to: (address) => messages.filter((m) => m.rcptTo.includes(address)),
     waitFor: (count) =>
       messages.length >= count
         ? Promise.resolve(messages)

@@ -21,6 +21,10 @@ import {
   type SvcMembership,
   type SvcOrganization,
   type SvcOrganizationOption,
+  type SvcMfaSettings,
+  type SvcMfaSettingsInput,
+  type SvcOrganizationMfaPolicy,
+  type SvcOrganizationMfaPolicyInput,
   type SvcSecuritySettings,
   type SvcUser,
 } from '@svc/contract';
@@ -37,6 +41,7 @@ import type {
   ResolvedSecuritySettings,
   SecuritySettingsService,
 } from '../../settings/security-settings-service.js';
+import type { MfaSettingsService } from '../../mfa/mfa-settings.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
 
 export type { AdminActor } from '../../admin/deps.js';
@@ -53,6 +58,8 @@ export interface SvcAdminServiceDeps {
   readonly memberships: MembershipService;
   readonly clients: ClientService;
   readonly securitySettings: SecuritySettingsService;
+  /** Global MFA settings and organization MFA policies (validated and audited there). */
+  readonly mfaSettings: MfaSettingsService;
   readonly audit: AuditLog;
   /** The users' consent grants, listed and revoked by operators (the sign-in engine records them). */
   readonly consents: Pick<ConsentGrants, 'list' | 'revoke'>;
@@ -211,5 +218,29 @@ export class SvcAdminService {
       data: saved,
     });
     return saved;
+  }
+
+  /** GetMfaSettingsAsync: the global MFA settings (defaults until an operator saves them). */
+  getMfaSettingsAsync(): Promise<SvcMfaSettings> {
+    return this.#deps.mfaSettings.getSettings();
+  }
+
+  /** UpdateMfaSettingsAsync: replaces the whole record; answers what was persisted. */
+  updateMfaSettingsAsync(request: SvcMfaSettingsInput, actor?: AdminActor): Promise<SvcMfaSettings> {
+    return this.#deps.mfaSettings.updateSettings(request, actor);
+  }
+
+  /** GetOrganizationMfaPolicyAsync: 404 for an unknown organization; the defaults until one is saved. */
+  getOrganizationMfaPolicyAsync(organizationId: string): Promise<SvcOrganizationMfaPolicy> {
+    return this.#deps.mfaSettings.getOrganizationPolicy(organizationId);
+  }
+
+  /** UpdateOrganizationMfaPolicyAsync: replaces the organization's policy; answers what was persisted. */
+  updateOrganizationMfaPolicyAsync(
+    organizationId: string,
+    request: SvcOrganizationMfaPolicyInput,
+    actor?: AdminActor,
+  ): Promise<SvcOrganizationMfaPolicy> {
+    return this.#deps.mfaSettings.updateOrganizationPolicy(organizationId, request, actor);
   }
 }

@@ -41,6 +41,19 @@ import type {
   SvcPhoneOtpStartResult,
   SvcPhoneOtpVerifyRequest,
 } from '../../passwordless/phone-otp-requests.js';
+import type {
+  SvcChallengeTotpEnrollmentStartRequest,
+  SvcMfaAuthenticator,
+  SvcMfaChallengeVerifyRequest,
+  SvcMfaChallengeVerifyResult,
+  SvcMfaStatus,
+  SvcTotpEnrollmentStartRequest,
+  SvcTotpEnrollmentStartResult,
+  SvcTotpEnrollmentVerifyRequest,
+  SvcTotpEnrollmentVerifyResult,
+} from '@svc/contract';
+import type { MfaOperations } from '../../mfa/mfa-operations.js';
+import type { DeviceOperations } from '../../oauth/device/device-operations.js';
 import type { SvcAdminService } from './svc-admin-service.js';
 
 /** Where an in-process or HTTP call comes from; the direct routes pass their route and the client address. */
@@ -61,6 +74,8 @@ export interface SvcAuthExtensions {
   readonly passwordless?: PasswordlessSignIn;
   readonly phoneOtp?: PhoneOtpService;
   readonly account?: AccountOperations;
+  /** The device authorization grant (RFC 8628). */
+  readonly devices?: DeviceOperations;
 }
 
 export interface SvcAuthServiceDeps {
@@ -71,6 +86,8 @@ export interface SvcAuthServiceDeps {
   readonly consents: ConsentGrants;
   /** Security settings are read and updated (with validation and audit) through the admin facade. */
   readonly admin: Pick<SvcAdminService, 'getResolvedSecuritySettingsAsync' | 'updateSecuritySettingsAsync'>;
+  /** TOTP enrollment and MFA challenge verification. */
+  readonly mfa: MfaOperations;
 }
 
 function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedToken | null {
@@ -170,6 +187,23 @@ export class SvcAuthService {
     return this.#extension('passwordless').verifyEmailOtpAsync(...args);
   }
 
+  /**
+   * RequestEmailOtpSignupAsync: emails a code to an address without an account (enumeration-safe
+   * answer: signupToken, challengeToken, maskedEmail, expiresAt, nextAllowedSendAt). First-party clients only.
+   */
+  requestEmailOtpSignupAsync(
+    ...args: Parameters<PasswordlessSignIn['requestEmailOtpSignupAsync']>
+  ): ReturnType<PasswordlessSignIn['requestEmailOtpSignupAsync']> {
+    return this.#extension('passwordless').requestEmailOtpSignupAsync(...args);
+  }
+
+  /** VerifyEmailOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
+  verifyEmailOtpSignupAsync(
+    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpSignupAsync']>
+  ): ReturnType<PasswordlessSignIn['verifyEmailOtpSignupAsync']> {
+    return this.#extension('passwordless').verifyEmailOtpSignupAsync(...args);
+  }
+
   /** RequestMagicLinkAsync: emails a single-use sign-in link bound to the client. */
   requestMagicLinkAsync(
     ...args: Parameters<PasswordlessSignIn['requestMagicLinkAsync']>
@@ -198,6 +232,20 @@ export class SvcAuthService {
     context?: SvcAuthCallContext,
   ): Promise<SvcLoginResult> {
     return this.#extension('phoneOtp').verifyPhoneOtpAsync(request, context);
+  }
+
+  /** RequestPhoneOtpSignupAsync: texts a code to a number without an account (enumeration-safe answer). */
+  requestPhoneOtpSignupAsync(
+    ...args: Parameters<PhoneOtpService['requestPhoneOtpSignupAsync']>
+  ): ReturnType<PhoneOtpService['requestPhoneOtpSignupAsync']> {
+    return this.#extension('phoneOtp').requestPhoneOtpSignupAsync(...args);
+  }
+
+  /** VerifyPhoneOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
+  verifyPhoneOtpSignupAsync(
+    ...args: Parameters<PhoneOtpService['verifyPhoneOtpSignupAsync']>
+  ): ReturnType<PhoneOtpService['verifyPhoneOtpSignupAsync']> {
+    return this.#extension('phoneOtp').verifyPhoneOtpSignupAsync(...args);
   }
 
   /** RequestPasswordResetEmailAsync: the public, enumeration-safe reset request. */
@@ -289,6 +337,60 @@ export class SvcAuthService {
       throw new SvcInvalidOperationError('The selected organization requires MFA.');
     }
     return result.tokens;
+  }
+
+  /**
+   * VerifyMfaChallengeAsync: a code of the user's authenticator app or a recovery code for the MFA token
+   * of an mfa state; completes the sign-in with tokens. Every wrong code is `invalid_code` (400); an
+   * unknown, used or expired token (or five wrong codes) `invalid_token`.
+   */
+  verifyMfaChallengeAsync(
+    request: SvcMfaChallengeVerifyRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcMfaChallengeVerifyResult> {
+    return this.#deps.mfa.verifyMfaChallengeAsync(request, context);
+  }
+
+  /** StartTotpEnrollmentForChallengeAsync: only for an mfa_enrollment state (its MFA token). */
+  startTotpEnrollmentForChallengeAsync(
+    request: SvcChallengeTotpEnrollmentStartRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcTotpEnrollmentStartResult> {
+    return this.#deps.mfa.startTotpEnrollmentForChallengeAsync(request, context);
+  }
+
+  /** StartTotpEnrollmentAsync: account self-enrollment of a signed-in user (the host vouches for userId). */
+  startTotpEnrollmentAsync(
+    userId: string,
+    request?: SvcTotpEnrollmentStartRequest,
+  ): Promise<SvcTotpEnrollmentStartResult> {
+    return this.#deps.mfa.startTotpEnrollmentAsync(userId, request);
+  }
+
+  /**
+   * VerifyTotpEnrollmentAsync: enrollment token + code, plus the MFA token for challenge-bound
+   * enrollment (then `tokens` completes the login); recovery codes are returned once.
+   */
+  verifyTotpEnrollmentAsync(
+    request: SvcTotpEnrollmentVerifyRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcTotpEnrollmentVerifyResult> {
+    return this.#deps.mfa.verifyTotpEnrollmentAsync(request, context);
+  }
+
+  /** GetMfaStatusAsync. */
+  getMfaStatusAsync(userId: string): Promise<SvcMfaStatus> {
+    return this.#deps.mfa.getMfaStatusAsync(userId);
+  }
+
+  /** ListMfaAuthenticatorsAsync: confirmed authenticators (never their secrets). */
+  listMfaAuthenticatorsAsync(userId: string): Promise<SvcMfaAuthenticator[]> {
+    return this.#deps.mfa.listMfaAuthenticatorsAsync(userId);
+  }
+
+  /** A fresh set of recovery codes (shown once); the previous ones stop working. */
+  regenerateRecoveryCodesAsync(userId: string): Promise<string[]> {
+    return this.#deps.mfa.regenerateRecoveryCodesAsync(userId);
   }
 
   /**
@@ -398,6 +500,45 @@ export class SvcAuthService {
       resource: resource ?? null,
     });
     return toSvcTokenResponse(issued);
+  }
+
+  /**
+   * StartDeviceAuthorizationAsync({clientId, scope, resource}, context): a device authorization request
+   * for a client that allows the device grant (the response record in camelCase). Errors are the OAuth
+   * errors of POST /device_authorization (invalid_client, unauthorized_client, invalid_target, slow_down).
+   */
+  startDeviceAuthorizationAsync(
+    ...args: Parameters<DeviceOperations['startDeviceAuthorizationAsync']>
+  ): ReturnType<DeviceOperations['startDeviceAuthorizationAsync']> {
+    return this.#extension('devices').startDeviceAuthorizationAsync(...args);
+  }
+
+  /** ResolveDeviceAuthorizationAsync(userCode): {clientId, clientName, scopes, expiresAt, status} or null. */
+  resolveDeviceAuthorizationAsync(
+    ...args: Parameters<DeviceOperations['resolveDeviceAuthorizationAsync']>
+  ): ReturnType<DeviceOperations['resolveDeviceAuthorizationAsync']> {
+    return this.#extension('devices').resolveDeviceAuthorizationAsync(...args);
+  }
+
+  /** ApproveDeviceAuthorizationAsync({userCode, userId, organizationId, amr?, authTime?}): a status. */
+  approveDeviceAuthorizationAsync(
+    ...args: Parameters<DeviceOperations['approveDeviceAuthorizationAsync']>
+  ): ReturnType<DeviceOperations['approveDeviceAuthorizationAsync']> {
+    return this.#extension('devices').approveDeviceAuthorizationAsync(...args);
+  }
+
+  /** Denies the request behind a user code ({userCode, userId?}); polling then answers access_denied. */
+  denyDeviceAuthorizationAsync(
+    ...args: Parameters<DeviceOperations['denyDeviceAuthorizationAsync']>
+  ): ReturnType<DeviceOperations['denyDeviceAuthorizationAsync']> {
+    return this.#extension('devices').denyDeviceAuthorizationAsync(...args);
+  }
+
+  /** PollDeviceAuthorizationAsync({clientId, deviceCode, resource?}): `complete` with tokens once, else a status. */
+  pollDeviceAuthorizationAsync(
+    ...args: Parameters<DeviceOperations['pollDeviceAuthorizationAsync']>
+  ): ReturnType<DeviceOperations['pollDeviceAuthorizationAsync']> {
+    return this.#extension('devices').pollDeviceAuthorizationAsync(...args);
   }
 
   /** GetResolvedSecuritySettingsAsync: the persisted settings plus the spans in milliseconds. */

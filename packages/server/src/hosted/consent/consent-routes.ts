@@ -1,7 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { HOSTED_FIELDS } from '../form.js';
-import { sendActionOutcome } from '../login/outcome-reply.js';
-import { browserContext, singleValue } from '../login/request-values.js';
+import { runStep } from '../login/step-routes.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 
 /**
@@ -10,20 +8,13 @@ import type { HostedSignInDeps } from '../sign-in-deps.js';
  */
 export function consentRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
   return async (app) => {
-    app.post('/consent/approve', async (request, reply) => {
-      const outcome = await deps.flow.approveConsent(
-        singleValue(request.body, HOSTED_FIELDS.requestId),
-        browserContext(request),
-      );
-      return sendActionOutcome(reply, request, deps, outcome);
-    });
-
-    app.post('/consent/deny', async (request, reply) => {
-      const outcome = await deps.flow.denyConsent(
-        singleValue(request.body, HOSTED_FIELDS.requestId),
-        browserContext(request),
-      );
-      return sendActionOutcome(reply, request, deps, outcome);
-    });
+    app.post(
+      '/consent/approve',
+      runStep(deps, (id, browser) => deps.flow.approveConsent(id, browser)),
+    );
+    app.post(
+      '/consent/deny',
+      runStep(deps, (id, browser) => deps.flow.denyConsent(id, browser)),
+    );
   };
 }

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HOSTED_FIELDS } from '../form.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
-import { sendActionOutcome, sendStep } from './outcome-reply.js';
+import { sendStep } from './outcome-reply.js';
 import { browserContext, singleValue } from './request-values.js';
+import { runStep } from './step-routes.js';
 
 /**
  * The hosted sign-in pages of an authorization request (SPEC.md "Hosted pages"): GET /login shows the
@@ -22,32 +23,24 @@ export function loginRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
       return sendStep(reply, request, deps, outcome.step);
     });
 
-    app.post('/login/identify', async (request, reply) => {
-      const outcome = await deps.flow.identify(
-        singleValue(request.body, HOSTED_FIELDS.requestId),
-        browserContext(request),
-        singleValue(request.body, HOSTED_FIELDS.email),
-      );
-      return sendActionOutcome(reply, request, deps, outcome);
-    });
-
-    app.post('/login/password', async (request, reply) => {
-      const outcome = await deps.flow.password(
-        singleValue(request.body, HOSTED_FIELDS.requestId),
-        browserContext(request),
-        singleValue(request.body, HOSTED_FIELDS.password),
-      );
-      return sendActionOutcome(reply, request, deps, outcome);
-    });
-
-    app.post('/login/select-organization', async (request, reply) => {
-      const outcome = await deps.flow.selectOrganization(
-        singleValue(request.body, HOSTED_FIELDS.requestId),
-        browserContext(request),
-        singleValue(request.body, HOSTED_FIELDS.pendingToken),
-        singleValue(request.body, HOSTED_FIELDS.organizationId),
-      );
-      return sendActionOutcome(reply, request, deps, outcome);
-    });
+    app.post(
+      '/login/identify',
+      runStep(deps, (id, browser, field) => deps.flow.identify(id, browser, field(HOSTED_FIELDS.email))),
+    );
+    app.post(
+      '/login/password',
+      runStep(deps, (id, browser, field) => deps.flow.password(id, browser, field(HOSTED_FIELDS.password))),
+    );
+    app.post(
+      '/login/select-organization',
+      runStep(deps, (id, browser, field) =>
+        deps.flow.selectOrganization(
+          id,
+          browser,
+          field(HOSTED_FIELDS.pendingToken),
+          field(HOSTED_FIELDS.organizationId),
+        ),
+      ),
+    );
   };
 }

@@ -13,7 +13,8 @@ export type SignInReply = HostedReply & CookieReply;
 export function sendStep<R extends SignInReply>(
   reply: R,
   request: CookieRequest,
-  deps: Pick<HostedSignInDeps, 'antiforgery' | 'site'>,
+  deps: Pick<HostedSignInDeps, 'antiforgery' | 'site'> &
+    Partial<Pick<HostedSignInDeps, 'phoneOtp' | 'signup' | 'emailOtp'>>,
   step: AuthorizeStep,
   error?: Extract<AuthorizeActionOutcome, { kind: 'retry' }>['error'],
 ): R {
@@ -22,6 +23,10 @@ export function sendStep<R extends SignInReply>(
     authBase: deps.site.authBase,
     antiforgeryToken,
     ...(error === undefined ? {} : { error }),
+    // The pages link only to what is wired (phone pages only when SMS is configured).
+    phoneSignIn: deps.phoneOtp !== undefined,
+    signup: deps.signup !== undefined,
+    emailSignIn: deps.emailOtp !== undefined,
   });
   return sendPage(reply, page, error === undefined ? 200 : 400);
 }
@@ -42,6 +47,7 @@ export function sendActionOutcome<R extends SignInReply>(
   if (outcome.session !== undefined) {
     setSessionCookie(reply, deps.site, outcome.session.token, outcome.session.expiresAt, deps.clock.now());
   }
+  if (outcome.kind === 'show') return sendStep(reply, request, deps, outcome.step);
   return redirectAfterPost(
     reply,
     outcome.kind === 'redirect' ? outcome.location : currentStepHref(deps.site.authBase, outcome.requestId),

@@ -1,9 +1,18 @@
 import type { AuthorizeStep, StepError } from '../../oauth/authorize/authorize-outcomes.js';
 import { HOSTED_FIELDS, HOSTED_MESSAGES } from '../form.js';
 import { renderConsentPage } from '../pages/consent-page.js';
+import { renderDeviceApprovalPage } from '../pages/device-approval-page.js';
+import { renderEmailSignInPage } from '../pages/email-sign-in-page.js';
+import { renderEnterCodePage } from '../pages/enter-code-page.js';
 import { renderIdentifyPage } from '../pages/identify-page.js';
+import { renderMagicLinkSentPage } from '../pages/magic-link-sent-page.js';
+import { renderMfaEnrollPage, renderMfaVerifyPage, renderRecoveryCodesPage } from '../pages/mfa-pages.js';
 import { renderPasswordPage } from '../pages/password-page.js';
+import { renderPhoneSignInPage } from '../pages/phone-sign-in-page.js';
 import { renderSelectOrganizationPage } from '../pages/select-organization-page.js';
+import { invalidFieldOf } from '../pages/signup-fields.js';
+import { renderSignupPage } from '../pages/signup-page.js';
+import { renderPhoneSignupPage } from '../pages/signup-phone-page.js';
 
 /** The words of each inline error (one for a wrong password and an unknown email alike). */
 export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.freeze({
@@ -12,6 +21,17 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   password_required: HOSTED_MESSAGES.passwordRequired,
   invalid_credentials: HOSTED_MESSAGES.invalidCredentials,
   organization_required: HOSTED_MESSAGES.organizationRequired,
+  phone_required: HOSTED_MESSAGES.phoneRequired,
+  phone_invalid: HOSTED_MESSAGES.phoneInvalid,
+  sms_unavailable: HOSTED_MESSAGES.smsUnavailable,
+  code_invalid: HOSTED_MESSAGES.codeInvalid,
+  display_name_required: HOSTED_MESSAGES.displayNameRequired,
+  display_name_invalid: HOSTED_MESSAGES.displayNameInvalid,
+  organization_name_invalid: HOSTED_MESSAGES.organizationNameInvalid,
+  password_too_short: HOSTED_MESSAGES.passwordTooShort,
+  password_too_long: HOSTED_MESSAGES.passwordTooLong,
+  email_taken: HOSTED_MESSAGES.emailTaken,
+  mfa_code_invalid: HOSTED_MESSAGES.mfaCodeInvalid,
 });
 
 export interface StepPageContext {
@@ -19,6 +39,12 @@ export interface StepPageContext {
   /** From `issueAntiforgeryToken()` on the response that renders the page. */
   readonly antiforgeryToken: string;
   readonly error?: StepError;
+  /** SMS is configured: the pages offer phone sign-in and phone signup. */
+  readonly phoneSignIn?: boolean;
+  /** Hosted signup is wired: the identify step offers "Create an account". */
+  readonly signup?: boolean;
+  /** Email codes and links are wired: the identify and password steps offer them. */
+  readonly emailSignIn?: boolean;
 }
 
 /** The HTML page of an authorization request's step, with an inline error when a post came back. */
@@ -32,9 +58,15 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
   };
   switch (step.kind) {
     case 'identify':
-      return renderIdentifyPage({ ...form, ...(step.email === null ? {} : { email: step.email }) });
+      return renderIdentifyPage({
+        ...form,
+        ...(step.email === null ? {} : { email: step.email }),
+        phoneSignIn: context.phoneSignIn === true,
+        signup: context.signup === true,
+        emailSignIn: context.emailSignIn === true,
+      });
     case 'password':
-      return renderPasswordPage({ ...form, email: step.email });
+      return renderPasswordPage({ ...form, email: step.email, emailSignIn: context.emailSignIn === true });
     case 'select_organization':
       return renderSelectOrganizationPage({
         ...form,
@@ -42,6 +74,41 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
         // The engine's single-use token travels in the form only (never in a URL, never stored).
         hidden: { [HOSTED_FIELDS.pendingToken]: step.pendingAuthToken },
       });
+    case 'phone_number':
+      return renderPhoneSignInPage({
+        ...form,
+        ...(step.phoneNumber === null ? {} : { phoneNumber: step.phoneNumber }),
+      });
+    case 'signup':
+      return renderSignupPage({
+        ...form,
+        ...step.values,
+        ...optionalField(invalidFieldOf(context.error)),
+        phoneSignup: context.phoneSignIn === true,
+      });
+    case 'phone_signup':
+      return renderPhoneSignupPage({
+        ...form,
+        ...step.values,
+        ...optionalField(invalidFieldOf(context.error)),
+      });
+    case 'mfa_verify':
+      return renderMfaVerifyPage({ ...form, recoveryCodeOffered: step.recoveryCodeOffered });
+    case 'mfa_enroll':
+      return renderMfaEnrollPage({ ...form, secret: step.secret, qrCodeDataUrl: step.qrCodeDataUrl });
+    case 'recovery_codes':
+      return renderRecoveryCodesPage({
+        authBase: context.authBase,
+        requestId: step.request.requestId,
+        codes: step.codes,
+        continueTo: step.continueTo,
+      });
+    case 'email_sign_in':
+      return renderEmailSignInPage({ ...form, ...(step.email === null ? {} : { email: step.email }) });
+    case 'enter_code':
+      return renderEnterCodePage({ ...form, challenge: step.challenge, target: step.target });
+    case 'magic_link_sent':
+      return renderMagicLinkSentPage({ ...form, target: step.target });
     case 'consent':
       return renderConsentPage({
         ...form,
@@ -49,5 +116,18 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
         ...(step.userEmail === null ? {} : { userEmail: step.userEmail }),
         ...(step.organizationName === null ? {} : { organizationName: step.organizationName }),
       });
+    case 'device_approval':
+      return renderDeviceApprovalPage({
+        ...form,
+        userCode: step.userCode,
+        scopes: step.scopes,
+        ...(step.userEmail === null ? {} : { userEmail: step.userEmail }),
+        ...(step.organizationName === null ? {} : { organizationName: step.organizationName }),
+      });
   }
+}
+
+/** `{ invalidField }` when there is one (exact optional properties). */
+function optionalField(invalidField: string | undefined): { invalidField?: string } {
+  return invalidField === undefined ? {} : { invalidField };
 }

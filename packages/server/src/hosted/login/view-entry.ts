@@ -1,5 +1,5 @@
 import type { AuthorizeView } from '../../oauth/authorize/authorize-params.js';
-import { currentStepHref, HOSTED_FIELDS } from '../form.js';
+import { currentStepHref, requestPageHref } from '../form.js';
 
 /**
  * The page of each `view` of /authorize (SPEC.md "/authorize query parameters") below the auth base;
@@ -18,5 +18,5 @@ const VIEW_PATHS: Readonly<Partial<Record<AuthorizeView, string>>> = Object.free
 export function viewEntryHref(authBase: string, requestId: string, view: AuthorizeView | null): string {
   const path = view === null ? undefined : VIEW_PATHS[view];
   if (path === undefined) return currentStepHref(authBase, requestId);
-  return `${authBase}${path}?${new URLSearchParams({ [HOSTED_FIELDS.requestId]: requestId }).toString()}`;
+  return requestPageHref(authBase, path, requestId);
 }

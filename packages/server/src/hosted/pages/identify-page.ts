@@ -1,13 +1,11 @@
-import {
-  formError,
-  hiddenFormFields,
-  HOSTED_FIELDS,
-  invalidAttributes,
-  type HostedFormContext,
-} from '../form.js';
+import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
 import { html } from '../html.js';
 import { renderLayout } from '../layout.js';
 import { continueTo } from './continue-to.js';
+import { emailSignInHref } from './email-sign-in-page.js';
+import { altLink, emailField } from './fields.js';
+import { phoneSignInHref } from './phone-sign-in-page.js';
+import { signupHref } from './signup-page.js';
 
 export interface IdentifyPageInput extends HostedFormContext {
   /** The client the user is signing in to, shown as "to continue to …". */
@@ -16,6 +14,12 @@ export interface IdentifyPageInput extends HostedFormContext {
   readonly email?: string;
   /** An inline error, for example HOSTED_MESSAGES.emailInvalid. */
   readonly error?: string;
+  /** Offer "Email me a sign-in code" (email codes and links are wired). */
+  readonly emailSignIn?: boolean;
+  /** Offer "Text me a sign-in code" (only when SMS is configured). */
+  readonly phoneSignIn?: boolean;
+  /** Offer "Create an account" (hosted signup). */
+  readonly signup?: boolean;
 }
 
 /**
@@ -24,27 +28,14 @@ export interface IdentifyPageInput extends HostedFormContext {
  * password step.
  */
 export function renderIdentifyPage(input: IdentifyPageInput): string {
+  const { authBase, requestId } = input;
   const body = html`${continueTo(input.clientName)}
-    <form method="post" action="${input.authBase}/login/identify">
-      ${hiddenFormFields(input)} ${formError(input.error)}
-      <div class="field">
-        <label for="email">Email</label>
-        <input
-          id="email"
-          name="${HOSTED_FIELDS.email}"
-          type="email"
-          inputmode="email"
-          autocomplete="username"
-          autocapitalize="none"
-          spellcheck="false"
-          maxlength="320"
-          required
-          autofocus
-          value="${input.email ?? ''}"
-          ${invalidAttributes(input.error)}
-        />
-      </div>
+    <form method="post" action="${authBase}/login/identify">
+      ${hiddenFormFields(input)} ${formError(input.error)} ${emailField(input.email, input.error)}
       <button class="button button-primary" type="submit">Continue</button>
-    </form>`;
-  return renderLayout({ authBase: input.authBase, title: 'Sign in', body });
+    </form>
+    ${input.emailSignIn === true && altLink(emailSignInHref(authBase, requestId), 'Email me a sign-in code')}
+    ${input.phoneSignIn === true && altLink(phoneSignInHref(authBase, requestId), 'Text me a sign-in code')}
+    ${input.signup === true && altLink(signupHref(authBase, requestId), 'Create an account', 'New here?')}`;
+  return renderLayout({ authBase, title: 'Sign in', body });
 }

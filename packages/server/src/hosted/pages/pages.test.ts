@@ -5,7 +5,15 @@ import { renderConsentPage } from './consent-page.js';
 import { isSafeBackHref, renderErrorPage } from './error-page.js';
 import { renderIdentifyPage } from './identify-page.js';
 import { renderLoggedOutPage } from './logged-out-page.js';
+import { renderForgotPasswordPage, renderForgotPasswordSentPage } from './password-forgot-page.js';
 import { renderPasswordPage } from './password-page.js';
+import {
+  PASSWORD_RESET_MESSAGES,
+  renderPasswordChangedPage,
+  renderResetLinkInvalidPage,
+  renderResetPasswordPage,
+} from './password-reset-page.js';
+import { renderInvitationPage, renderJoinedPage } from '../invitations/invitation-pages.js';
 import { renderSelectOrganizationPage } from './select-organization-page.js';
 
 const VOID = new Set(['meta', 'link', 'input', 'br', 'hr', 'img']);
@@ -165,7 +173,7 @@ describe('hosted page renderers', () => {
     expect(page).not.toContain('continue to');
   });
 
-  it('password step: email read-only and posted again, "Use a different account" back to this request', () => {
+  it('password step: email read-only and posted again, "Forgot password?" and "Use a different account" for this request', () => {
     const page = renderPasswordPage({ ...FORM, email: XSS, error: HOSTED_MESSAGES.invalidCredentials });
     const elements = expectPage(page, 'Sign in');
     expect(visibleText(page)).toContain('Enter your password');
@@ -180,11 +188,14 @@ describe('hosted page renderers', () => {
       'aria-invalid': 'true',
     });
     expect(visibleText(page)).toContain('Email or password is incorrect.');
-    const link = find(elements, (e) => e.name === 'a');
-    const href = new URL(decode(link.attributes.href ?? ''), 'http://localhost');
-    expect(href.pathname).toBe(`${AUTH_BASE}/login`);
-    expect(href.searchParams.get('request_id')).toBe(FORM.requestId);
-    expect(visibleText(page)).toContain('Sign in Use a different account');
+    const [forgot, different] = elements
+      .filter((e) => e.name === 'a')
+      .map((link) => new URL(decode(link.attributes.href ?? ''), 'http://localhost'));
+    expect(forgot?.pathname).toBe(`${AUTH_BASE}/password/forgot`);
+    expect(forgot?.searchParams.get('request_id')).toBe(FORM.requestId);
+    expect(different?.pathname).toBe(`${AUTH_BASE}/login`);
+    expect(different?.searchParams.get('request_id')).toBe(FORM.requestId);
+    expect(visibleText(page)).toContain('Sign in Forgot password? Use a different account');
   });
 
   it('select organization: one submit button per organization carrying its id', () => {
@@ -297,5 +308,130 @@ describe('hosted page renderers', () => {
     expect(() => parseWellFormed('<!doctype html>\n<p title=x>a</p>')).toThrow();
     expect(() => parseWellFormed('<!doctype html>\n<p>&nbsp</p>')).toThrow();
     expect(() => parseWellFormed('<!doctype html>\n<div />')).toThrow();
+  });
+});
+
+describe('password reset and invitation page renderers', () => {
+  const links = (elements: Element[]) =>
+    elements
+      .filter((e) => e.name === 'a')
+      .map((e) => new URL(decode(e.attributes.href ?? ''), 'http://localhost'));
+
+  it('forgot password: the email posted to /password/forgot/submit, the request carried, back to sign in', () => {
+    const page = renderForgotPasswordPage({
+      ...FORM,
+      email: XSS,
+      error: HOSTED_MESSAGES.emailInvalid,
+      backHref: `${AUTH_BASE}/login?request_id=r`,
+    });
+    const elements = expectPage(page, 'Reset your password');
+    expectForm(elements, `${AUTH_BASE}/password/forgot/submit`);
+    expect(find(elements, (e) => e.attributes.id === 'email').attributes).toMatchObject({
+      name: 'email',
+      type: 'email',
+      'aria-invalid': 'true',
+    });
+    expect(page).toContain(`value="${XSS_ESCAPED}"`);
+    expect(links(elements).map((url) => url.pathname)).toEqual([`${AUTH_BASE}/login`]);
+
+    // Without a request the page stands alone: no empty request_id, no link back.
+    const alone = parseWellFormed(renderForgotPasswordPage({ ...FORM, requestId: null }));
+    expect(hidden(alone, 'request_id')).toBeUndefined();
+    expect(links(alone)).toEqual([]);
+  });
+
+  it('check your email: no form and no address, only the optional way back', () => {
+    const page = renderForgotPasswordSentPage({ authBase: AUTH_BASE });
+    const elements = expectPage(page, 'Check your email');
+    expect(page).not.toContain('<form');
+    expect(visibleText(page)).toContain('expires in 30 minutes');
+    expect(links(elements)).toEqual([]);
+    const back = renderForgotPasswordSentPage({ authBase: AUTH_BASE, backHref: `${AUTH_BASE}/login?x=1` });
+    expect(links(expectPage(back, 'Check your email')).map((url) => url.pathname)).toEqual([
+      `${AUTH_BASE}/login`,
+    ]);
+  });
+
+  it('reset form: the token in a hidden field, two new-password fields, the error tied to the first', () => {
+    const page = renderResetPasswordPage({ ...FORM, token: XSS, error: PASSWORD_RESET_MESSAGES.mismatch });
+    const elements = expectPage(page, 'Choose a new password');
+    expectForm(elements, `${AUTH_BASE}/password/reset/submit`);
+    expect(decode(hidden(elements, 'token') ?? '')).toBe(XSS);
+    expect(find(elements, (e) => e.attributes.id === 'new-password').attributes).toMatchObject({
+      name: 'new_password',
+      autocomplete: 'new-password',
+      'aria-invalid': 'true',
+      'aria-describedby': 'form-error password-rules',
+    });
+    expect(find(elements, (e) => e.attributes.id === 'confirm-password').attributes).toMatchObject({
+      name: 'confirm_password',
+    });
+    expect(visibleText(page)).toContain(PASSWORD_RESET_MESSAGES.mismatch);
+  });
+
+  it('invalid link and password changed: a new link, and sign-in guidance back to the request when there is one', () => {
+    const invalid = renderResetLinkInvalidPage({ authBase: AUTH_BASE, requestId: XSS });
+    const [again] = links(expectPage(invalid, 'This reset link is no longer valid'));
+    expect(again?.pathname).toBe(`${AUTH_BASE}/password/forgot`);
+    expect(again?.searchParams.get('request_id')).toBe(XSS);
+
+    const changed = renderPasswordChangedPage({ authBase: AUTH_BASE, signInHref: `${AUTH_BASE}/login?r=1` });
+    expect(links(expectPage(changed, 'Password changed')).map((url) => url.pathname)).toEqual([
+      `${AUTH_BASE}/login`,
+    ]);
+    const alone = renderPasswordChangedPage({ authBase: AUTH_BASE });
+    expect(links(expectPage(alone, 'Password changed'))).toEqual([]);
+    expect(visibleText(alone)).toContain('sign in with your new password');
+  });
+
+  it('invitation pages: each kind posts the token to its own form; names are escaped', () => {
+    const summary = { email: 'ann@example.com', organizationName: XSS, role: 'editor', clientName: XSS };
+    const context = { authBase: AUTH_BASE, antiforgeryToken: FORM.antiforgeryToken, token: XSS };
+    const forms = {
+      confirm: `${AUTH_BASE}/invitations/accept`,
+      password: `${AUTH_BASE}/invitations/accept/password`,
+      signup: `${AUTH_BASE}/invitations/accept/signup`,
+    } as const;
+    for (const [kind, action] of Object.entries(forms)) {
+      const page = renderInvitationPage(
+        kind === 'confirm'
+          ? { kind: 'confirm', summary }
+          : { kind: kind as 'password' | 'signup', summary, signedInAs: XSS },
+        { ...context, error: 'not_signed_in' },
+      );
+      const elements = expectPage(page, 'Accept invitation');
+      expect(elements).toContainEqual({ name: 'form', attributes: { method: 'post', action } });
+      expect(hidden(elements, '_csrf')).toBe(FORM.antiforgeryToken);
+      expect(decode(hidden(elements, 'token') ?? '')).toBe(XSS);
+      expect(page).not.toContain(XSS);
+      expect(visibleText(page)).toContain(`join ${XSS} as editor on ${XSS}`);
+      expect(visibleText(page)).toContain('You are not signed in with the invited email address.');
+    }
+    const first = renderInvitationPage(
+      { kind: 'sign_in_first', summary, signedInAs: null, continueUri: 'https://app.example.com/cb?a=1&b=2' },
+      context,
+    );
+    const elements = expectPage(first, 'Accept invitation');
+    expect(first).not.toContain('<form');
+    expect(find(elements, (e) => e.name === 'a').attributes.href).toBe(
+      'https://app.example.com/cb?a=1&amp;b=2',
+    );
+  });
+
+  it('joined page: the membership and "Continue to" the application, or nothing to continue to', () => {
+    const joined = {
+      email: 'ann@example.com',
+      organizationName: 'Acme',
+      role: 'editor',
+      clientName: 'Todo',
+      continueUri: 'https://app.example.com/cb',
+    };
+    const page = renderJoinedPage(joined, AUTH_BASE);
+    const elements = expectPage(page, 'Invitation accepted');
+    expect(visibleText(page)).toContain('You have joined Acme');
+    expect(find(elements, (e) => e.name === 'a').attributes.href).toBe('https://app.example.com/cb');
+    expect(visibleText(page)).toContain('Continue to Todo');
+    const alone = renderJoinedPage({ ...joined, continueUri: null }, AUTH_BASE);
+    expect(links(expectPage(alone, 'Invitation accepted'))).toEqual([]);
   });
 });

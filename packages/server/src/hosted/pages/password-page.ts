@@ -1,14 +1,9 @@
-import {
-  formError,
-  hiddenFormFields,
-  HOSTED_FIELDS,
-  invalidAttributes,
-  loginHref,
-  type HostedFormContext,
-} from '../form.js';
+import { formError, hiddenFormFields, loginHref, requestPageHref, type HostedFormContext } from '../form.js';
 import { html } from '../html.js';
 import { renderLayout } from '../layout.js';
 import { continueTo } from './continue-to.js';
+import { emailSignInHref } from './email-sign-in-page.js';
+import { altLink, currentPasswordField, knownEmailField } from './fields.js';
 
 export interface PasswordPageInput extends HostedFormContext {
   /** The email address from the identify step, shown read-only and posted again. */
@@ -16,6 +11,8 @@ export interface PasswordPageInput extends HostedFormContext {
   readonly clientName?: string;
   /** An inline error, for example HOSTED_MESSAGES.invalidCredentials. */
   readonly error?: string;
+  /** Offer "Email me a code instead" (email codes and links are wired). */
+  readonly emailSignIn?: boolean;
 }
 
 /**
@@ -24,33 +21,15 @@ export interface PasswordPageInput extends HostedFormContext {
  * account" goes back to the identify step of the same request.
  */
 export function renderPasswordPage(input: PasswordPageInput): string {
+  const { authBase, requestId } = input;
   const body = html`${continueTo(input.clientName)}
-    <form method="post" action="${input.authBase}/login/password">
-      ${hiddenFormFields(input)} ${formError(input.error)}
-      <div class="field">
-        <label for="email">Email</label>
-        <input
-          id="email"
-          name="${HOSTED_FIELDS.email}"
-          type="email"
-          autocomplete="username"
-          readonly
-          value="${input.email}"
-        />
-      </div>
-      <div class="field">
-        <label for="password">Password</label>
-        <input
-          id="password"
-          name="${HOSTED_FIELDS.password}"
-          type="password"
-          autocomplete="current-password"
-          required
-          autofocus${invalidAttributes(input.error)}
-        />
-      </div>
+    <form method="post" action="${authBase}/login/password">
+      ${hiddenFormFields(input)} ${formError(input.error)} ${knownEmailField(input.email)}
+      ${currentPasswordField(input.error)}
       <button class="button button-primary" type="submit">Sign in</button>
     </form>
-    <p class="alt"><a href="${loginHref(input.authBase, input.requestId)}">Use a different account</a></p>`;
-  return renderLayout({ authBase: input.authBase, title: 'Sign in', heading: 'Enter your password', body });
+    ${altLink(requestPageHref(authBase, '/password/forgot', requestId), 'Forgot password?')}
+    ${altLink(loginHref(authBase, requestId), 'Use a different account')}
+    ${input.emailSignIn === true && altLink(emailSignInHref(authBase, requestId), 'Email me a code instead')}`;
+  return renderLayout({ authBase, title: 'Sign in', heading: 'Enter your password', body });
 }

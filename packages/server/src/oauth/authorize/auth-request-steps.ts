@@ -1,16 +1,22 @@
 import { safeEqual, sha256Hex } from '../../kernel/crypto.js';
-import type { SignInOutcome } from '../../signin/sign-in-engine.js';
+import type { SignedInIdentity, SignInOutcome } from '../../signin/sign-in-engine.js';
 import type { AuthorizeCompletion } from './authorize-completion.js';
 import {
   toActionOutcome,
   type AuthorizeActionOutcome,
   type AuthorizeStep,
   type BrowserContext,
+  type StartedSession,
   type StepRequest,
 } from './authorize-outcomes.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError } from './errors.js';
-import { TERMINAL_AUTH_REQUEST_STATUSES, type AuthRequestRecord } from './repository.js';
+import {
+  TERMINAL_AUTH_REQUEST_STATUSES,
+  type AuthRequestChange,
+  type AuthRequestRecord,
+  type AuthRequestStatus,
+} from './repository.js';
 
 /** The sign-in flow name the engine's pending tokens are bound to. */
 export const AUTHORIZE_FLOW = 'authorize';
@@ -79,7 +85,8 @@ export class AuthRequestSteps {
       kind: 'consent',
       request: { requestId: request.id, clientName: client.name },
       scopes: this.#completion.grantedScopes(request, client),
-      userEmail: user?.email ?? null,
+      // An account signed up by phone has no address: its name says who is signed in.
+      userEmail: user?.email ?? user?.displayName ?? null,
       organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,
     };
   }
@@ -91,9 +98,10 @@ export class AuthRequestSteps {
   }
 
   /**
-   * A user proved who they are on one of the request's steps (password, code, link, signup): starts an
-   * issuer session (replacing the browser's previous one), records the success and continues with the
-   * sign-in engine: organization selection, consent or the code. `method` names the step in the audit
+   * A user proved who they are on one of the request's steps (password, code, link, signup): ends the
+   * browser's previous issuer session, records the success and continues with the sign-in engine:
+   * organization selection, MFA, consent or the code. An issuer session starts unless a second factor is
+   * still due. `method` names the step in the audit
    * trail.
    */
   async completeAuthentication(
@@ -104,7 +112,6 @@ export class AuthRequestSteps {
     const now = this.#deps.clock.now();
     const identity = { userId: authenticated.userId, amr: [...authenticated.amr], authTime: now };
     await this.#deps.browserSessions.end(browser.sessionToken);
-    const session = await this.#deps.browserSessions.create(identity.userId, identity.amr, identity.authTime);
     await this.#deps.audit.record({
       kind: 'oauth.hosted_login.succeeded',
       actorType: 'user',
@@ -115,24 +122,93 @@ export class AuthRequestSteps {
       data: { requestId: request.id, method: authenticated.method },
     });
     const outcome = await this.signIn(request, identity);
-    if (outcome.kind === 'organization_selection') {
-      if (
-        !(await this.#deps.requests.transition(
+    // No issuer session before a second factor: elsewhere (an invitation page, a silent /authorize) it
+    // would count as signed in on the first factor alone. afterSecondFactor starts it.
+    const session =
+      outcome.kind === 'mfa'
+        ? undefined
+        : await this.#deps.browserSessions.create(identity.userId, identity.amr, identity.authTime);
+    return this.continueWith(request, 'pending', outcome, identity, session, browser);
+  }
+
+  /**
+   * Moves a request on after the sign-in engine answered for `identity`: organization selection (the
+   * engine's token is minted again on each view of the choice, so nothing of it is stored), the second
+   * factor (status `mfa`, holding only the MFA token's hash), or the completion (consent or the code).
+   * `session`: an issuer session this post started, for the cookie; `browser`: whose first-factor issuer
+   * session ends when MFA is due.
+   */
+  async continueWith(
+    request: AuthRequestRecord,
+    from: AuthRequestStatus,
+    outcome: SignInOutcome,
+    identity: RecordedAuthentication,
+    session?: StartedSession,
+    browser?: BrowserContext,
+  ): Promise<AuthorizeActionOutcome> {
+    const next: AuthorizeActionOutcome =
+      session === undefined
+        ? { kind: 'next', requestId: request.id }
+        : { kind: 'next', requestId: request.id, session };
+    switch (outcome.kind) {
+      case 'organization_selection':
+        if (from !== 'organization_selection') {
+          await this.#move(request.id, from, {
+            status: 'organization_selection',
+            ...identity,
+            organizationId: null,
+            challenge: null,
+          });
+        }
+        return next;
+      case 'mfa':
+        // An issuer session of the first factor alone (started before organization selection) ends.
+        if (browser !== undefined) await this.#deps.browserSessions.end(browser.sessionToken);
+        await this.#move(request.id, from, {
+          status: 'mfa',
+          userId: outcome.identity.userId,
+          organizationId: outcome.identity.organizationId,
+          amr: [...outcome.identity.amr],
+          authTime: outcome.identity.authTime,
+          challenge: {
+            kind: outcome.enrollmentRequired ? 'mfa_enrollment' : 'mfa',
+            hash: sha256Hex(outcome.mfaToken),
+            target: outcome.methods.join(','),
+          },
+        });
+        return next;
+      case 'complete':
+        return toActionOutcome(
+          await this.#completion.afterSignIn(request, from, outcome.identity),
           request.id,
-          'pending',
-          { status: 'organization_selection', ...identity, organizationId: null, challenge: null },
-          now,
-        ))
-      ) {
-        throw authRequestExpiredError();
-      }
-      return { kind: 'next', requestId: request.id, session };
+          session,
+        );
     }
-    return toActionOutcome(
-      await this.#completion.afterSignIn(request, 'pending', outcome.identity),
-      request.id,
-      session,
+  }
+
+  /**
+   * The second factor of a request in status `mfa` passed: a new issuer session that records it (so a
+   * silent reuse is not asked again), then consent or the code.
+   */
+  async afterSecondFactor(
+    request: AuthRequestRecord,
+    browser: BrowserContext,
+    identity: SignedInIdentity,
+  ): Promise<AuthorizeActionOutcome> {
+    await this.#deps.browserSessions.end(browser.sessionToken);
+    const session = await this.#deps.browserSessions.create(
+      identity.userId,
+      [...identity.amr],
+      identity.authTime,
     );
+    return toActionOutcome(await this.#completion.afterSignIn(request, 'mfa', identity), request.id, session);
+  }
+
+  async #move(id: string, from: AuthRequestStatus, change: AuthRequestChange): Promise<void> {
+    // Losing the race to another tab's post (or to the expiry) ends this attempt.
+    if (!(await this.#deps.requests.transition(id, from, change, this.#deps.clock.now()))) {
+      throw authRequestExpiredError();
+    }
   }
 
   /** Records a failed sign-in attempt on one of the request's steps (`method` as above). */

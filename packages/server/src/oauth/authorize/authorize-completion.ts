@@ -74,13 +74,21 @@ export class AuthorizeCompletion {
     return covering === null;
   }
 
-  /** After the engine completed the sign-in of a request that is in status `from`. */
+  /**
+   * After the engine completed the sign-in of a request that is in status `from`. A device request
+   * (./device-steps.ts) waits for its approval page instead: it has no client redirect to go to, and its
+   * approval is its consent.
+   */
   async afterSignIn(
     request: AuthRequestRecord,
     from: AuthRequestStatus,
     identity: AuthorizedIdentity,
   ): Promise<CompletionResult> {
     const client = await this.activeClient(request.clientId);
+    if (request.sealedDeviceUserCode !== null) {
+      await this.#move(request.id, from, { status: 'device_approval', ...pickIdentity(identity) });
+      return { kind: 'next' };
+    }
     if (await this.needsConsent(request, client, identity.userId)) {
       await this.#move(request.id, from, { status: 'consent', ...pickIdentity(identity) });
       return { kind: 'next' };
@@ -99,6 +107,10 @@ export class AuthorizeCompletion {
     from: AuthRequestStatus,
     identity: AuthorizedIdentity,
   ): Promise<CompletionResult> {
+    // A device request has no redirect URI and no PKCE challenge: no path may ever mint a code for it.
+    if (request.sealedDeviceUserCode !== null) {
+      throw new Error('A device authorization request never issues an authorization code.');
+    }
     const now = this.#deps.clock.now();
     if (!freshEnoughToIssue(request.maxAge, identity.authTime, now)) {
       await this.#move(request.id, from, {
@@ -107,6 +119,7 @@ export class AuthorizeCompletion {
         organizationId: null,
         amr: null,
         authTime: null,
+        challenge: null,
       });
       return { kind: 'next' };
     }

@@ -6,7 +6,6 @@ import type { SignInOutcome } from '../../signin/sign-in-engine.js';
 import { AUTHORIZE_FLOW, AuthRequestSteps } from './auth-request-steps.js';
 import { AuthorizeCompletion } from './authorize-completion.js';
 import {
-  toActionOutcome,
   type AuthorizeActionOutcome,
   type AuthorizeStartOutcome,
   type AuthorizeStep,
@@ -17,6 +16,8 @@ import {
 import { parseAuthorizeRequest } from './authorize-request.js';
 import type { AuthRequestRecord } from './repository.js';
 import { ConsentActions } from './consent-actions.js';
+import { DeviceSteps } from './device-steps.js';
+import { MfaSteps } from './mfa-steps.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { passwordOnlyHomeRealm } from './home-realm.js';
 import { errorRedirect } from './redirect.js';
@@ -46,6 +47,9 @@ const RECORD_ID = /^[\x21-\x7e]{1,200}$/;
  * | consent | deny | denied (access_denied to the client) |
  * | any signed-in status | positive max_age outlasted at code issuance | pending (sign in again) |
  *
+ * Device requests (started at /device with a user code) follow the same sign-in steps and then wait in
+ * `device_approval` instead of consent or a code (./device-steps.ts).
+ *
  * Every step after /authorize must come from the browser that started the request (its binding) and
  * before the request expires (30 minutes); a terminal request answers every step with the "start again"
  * page. Transitions are conditional updates, so a request issues at most one code.
@@ -61,6 +65,10 @@ export class AuthorizeFlow {
    */
   readonly steps: AuthRequestSteps;
   readonly #consent: ConsentActions;
+  /** The second-factor steps of a request in status `mfa` (POST /mfa/verify, /mfa/totp/enroll/verify). */
+  readonly mfa: MfaSteps;
+  /** The hosted device verification (/device, /device/verify, /device/approve, /device/deny). */
+  readonly device: DeviceSteps;
 
   constructor(deps: AuthorizeFlowDeps) {
     this.#deps = deps;
@@ -68,6 +76,10 @@ export class AuthorizeFlow {
     this.#steps = new AuthRequestSteps(deps, this.#completion);
     this.steps = this.#steps;
     this.#consent = new ConsentActions(deps, this.#completion, this.#steps);
+    this.mfa = new MfaSteps(deps, this.#steps);
+    this.device = new DeviceSteps(deps, this.#completion, this.#steps, {
+      lifetimeMs: deps.requestLifetimeMs ?? AUTH_REQUEST_LIFETIME_MS,
+    });
     this.#start = new StartAuthorization(deps, this.#completion, {
       lifetimeMs: deps.requestLifetimeMs ?? AUTH_REQUEST_LIFETIME_MS,
       flow: AUTHORIZE_FLOW,
@@ -133,9 +145,20 @@ export class AuthorizeFlow {
             },
           };
         }
-        const completed = await this.#completion.afterSignIn(request, request.status, outcome.identity);
-        return completed.kind === 'redirect' ? completed : this.step(request.id, browser);
+        const moved = await this.#steps.continueWith(
+          request,
+          request.status,
+          outcome,
+          this.#steps.identityOf(request),
+          undefined,
+          browser,
+        );
+        return moved.kind === 'redirect' ? moved : this.step(request.id, browser);
       }
+      case 'mfa':
+        return { kind: 'step', step: await this.mfa.step(request) };
+      case 'device_approval':
+        return { kind: 'step', step: await this.device.approvalStep(request, browser) };
       default:
         return { kind: 'step', step: await this.#steps.consentStep(request) };
     }
@@ -243,10 +266,13 @@ export class AuthorizeFlow {
       if (error instanceof SvcPublicAuthError && error.code === 'invalid_token') return next;
       throw error;
     }
-    if (outcome.kind === 'organization_selection') return next;
-    return toActionOutcome(
-      await this.#completion.afterSignIn(request, 'organization_selection', outcome.identity),
-      request.id,
+    return this.#steps.continueWith(
+      request,
+      'organization_selection',
+      outcome,
+      this.#steps.identityOf(request),
+      undefined,
+      browser,
     );
   }
 
@@ -275,10 +301,20 @@ export class AuthorizeFlow {
   async #pendingStep(request: AuthRequestRecord): Promise<AuthorizeStep> {
     const stepRequest = await this.#steps.stepRequest(request);
     const challenge = request.challenge;
-    if (challenge !== null) {
-      return challenge.kind === 'magic_link'
-        ? { kind: 'magic_link_sent', request: stepRequest, target: challenge.target }
-        : { kind: 'enter_code', request: stepRequest, challenge: challenge.kind, target: challenge.target };
+    switch (challenge?.kind) {
+      case 'magic_link':
+        return { kind: 'magic_link_sent', request: stepRequest, target: challenge.target };
+      case 'email_otp':
+      case 'phone_otp':
+      case 'phone_otp_signup':
+        return {
+          kind: 'enter_code',
+          request: stepRequest,
+          challenge: challenge.kind,
+          target: challenge.target,
+        };
+      default:
+        break;
     }
     if (request.email === null) return this.#steps.identifyStep(request, request.loginHint);
     return { kind: 'password', request: stepRequest, email: request.email };

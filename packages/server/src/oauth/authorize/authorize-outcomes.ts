@@ -1,7 +1,7 @@
 import type { SvcOrganizationOption } from '@svc/contract';
 import type { OAuthErrorCode } from '../errors.js';
 import type { AuthorizeView } from './authorize-params.js';
-import type { AuthRequestChallengeKind } from './repository.js';
+import type { CodeChallengeKind } from './repository.js';
 
 /**
  * What the authorization flow hands its HTTP adapter. Plain values: the hosted routes map them onto
@@ -48,19 +48,68 @@ export type AuthorizeStep =
   | {
       readonly kind: 'enter_code';
       readonly request: StepRequest;
-      readonly challenge: Exclude<AuthRequestChallengeKind, 'magic_link'>;
+      readonly challenge: CodeChallengeKind;
       /** The masked address or number the code went to. */
       readonly target: string;
     }
   /** The request waits for the emailed sign-in link to be opened in this browser. */
   | { readonly kind: 'magic_link_sent'; readonly request: StepRequest; readonly target: string }
+  /** Email sign-in: the address to send a code or a link to (prefilled, or what was typed before an error). */
+  | { readonly kind: 'email_sign_in'; readonly request: StepRequest; readonly email: string | null }
+  /** Phone sign-in: the number to text a code to (what was typed comes back with an error). */
+  | { readonly kind: 'phone_number'; readonly request: StepRequest; readonly phoneNumber: string | null }
+  /** Signup with email and password (the typed values come back with an error, never the password). */
+  | { readonly kind: 'signup'; readonly request: StepRequest; readonly values: SignupFormValues }
+  /** Signup with a phone number: name, number and organization; the texted code follows. */
+  | { readonly kind: 'phone_signup'; readonly request: StepRequest; readonly values: PhoneSignupFormValues }
+  /** The second factor: a code of the authenticator app, or a recovery code when offered. */
+  | { readonly kind: 'mfa_verify'; readonly request: StepRequest; readonly recoveryCodeOffered: boolean }
+  /** Forced enrollment: scan the QR code (or type the secret), then confirm with a code. */
+  | {
+      readonly kind: 'mfa_enroll';
+      readonly request: StepRequest;
+      readonly secret: string;
+      readonly qrCodeDataUrl: string;
+    }
+  /** After enrollment: the recovery codes, shown once, and where to continue. */
+  | {
+      readonly kind: 'recovery_codes';
+      readonly request: StepRequest;
+      readonly codes: readonly string[];
+      /** The client's redirect (with the code), or null: the request's current step (consent). */
+      readonly continueTo: string | null;
+    }
   | {
       readonly kind: 'consent';
       readonly request: StepRequest;
       readonly scopes: readonly string[];
       readonly userEmail: string | null;
       readonly organizationName: string | null;
+    }
+  /** A signed-in device request: approve or deny the device (RFC 8628 §3.3). */
+  | {
+      readonly kind: 'device_approval';
+      readonly request: StepRequest;
+      /** The device's code, `XXXX-XXXX`, for the user to compare with the device's screen. */
+      readonly userCode: string;
+      readonly scopes: readonly string[];
+      readonly userEmail: string | null;
+      readonly organizationName: string | null;
     };
+
+/** What the signup form shows again after an error (never the password). */
+export interface SignupFormValues {
+  readonly displayName: string;
+  readonly email: string;
+  readonly organizationName: string;
+}
+
+/** What the phone signup form shows again after an error. */
+export interface PhoneSignupFormValues {
+  readonly displayName: string;
+  readonly phoneNumber: string;
+  readonly organizationName: string;
+}
 
 /** The outcome of GET /authorize. */
 export type AuthorizeStartOutcome =
@@ -84,7 +133,23 @@ export type AuthorizeStepOutcome =
  * password and an unknown email are the same `invalid_credentials`.
  */
 export type StepError =
-  'email_required' | 'email_invalid' | 'password_required' | 'invalid_credentials' | 'organization_required';
+  | 'email_required'
+  | 'email_invalid'
+  | 'password_required'
+  | 'invalid_credentials'
+  | 'mfa_code_invalid'
+  | 'organization_required'
+  // Phone sign-in and signup (hosted/login/phone-otp-routes.ts, hosted/signup/).
+  | 'phone_required'
+  | 'phone_invalid'
+  | 'sms_unavailable'
+  | 'code_invalid'
+  | 'display_name_required'
+  | 'display_name_invalid'
+  | 'organization_name_invalid'
+  | 'password_too_short'
+  | 'password_too_long'
+  | 'email_taken';
 
 /** The outcome of a hosted form post. */
 export type AuthorizeActionOutcome =
@@ -93,7 +158,9 @@ export type AuthorizeActionOutcome =
   /** To the request's current step (GET /login), post/redirect/get. */
   | { readonly kind: 'next'; readonly requestId: string; readonly session?: StartedSession }
   /** The same step again with an inline error (the submission did nothing). */
-  | { readonly kind: 'retry'; readonly step: AuthorizeStep; readonly error: StepError };
+  | { readonly kind: 'retry'; readonly step: AuthorizeStep; readonly error: StepError }
+  /** A page to show once (recovery codes after enrollment), with the issuer session the post started. */
+  | { readonly kind: 'show'; readonly step: AuthorizeStep; readonly session?: StartedSession };
 
 /** A completion result as the outcome of a post, with the issuer session the post started (if any). */
 export function toActionOutcome(

@@ -9,7 +9,9 @@ import type { AuthRequestRecord } from './repository.js';
 /**
  * The consent step of a request (SPEC.md: "a non-first-party client without a covering grant reaches
  * the consent view; approve continues, deny redirects to the client with access_denied"). A post for a
- * request that is not at this step only shows its current step.
+ * request that is not at this step only shows its current step; so does one for a device request, which
+ * is approved or denied at /device/approve and /device/deny and has no client to send a code or an error
+ * to.
  */
 export class ConsentActions {
   readonly #deps: AuthorizeFlowDeps;
@@ -24,7 +26,7 @@ export class ConsentActions {
 
   /** Records the grant (merged into the user's earlier grant to the client) and issues the code. */
   async approve(request: AuthRequestRecord): Promise<AuthorizeActionOutcome> {
-    if (request.status !== 'consent') return { kind: 'next', requestId: request.id };
+    if (!atConsent(request)) return { kind: 'next', requestId: request.id };
     const client = await this.#completion.activeClient(request.clientId);
     const identity = this.#steps.identityOf(request);
     await this.#deps.consents.record(
@@ -41,7 +43,7 @@ export class ConsentActions {
 
   /** Ends the request as denied and sends access_denied (with the state) to the client. */
   async deny(request: AuthRequestRecord): Promise<AuthorizeActionOutcome> {
-    if (request.status !== 'consent') return { kind: 'next', requestId: request.id };
+    if (!atConsent(request)) return { kind: 'next', requestId: request.id };
     await this.#completion.activeClient(request.clientId);
     const now = this.#deps.clock.now();
     if (!(await this.#deps.requests.transition(request.id, 'consent', { status: 'denied' }, now))) {
@@ -52,4 +54,9 @@ export class ConsentActions {
       location: errorRedirect(request, 'access_denied', 'The user denied the request.', this.#deps.issuer),
     };
   }
+}
+
+/** A request waiting for consent to a client redirect (never a device request). */
+function atConsent(request: AuthRequestRecord): boolean {
+  return request.status === 'consent' && request.sealedDeviceUserCode === null;
 }

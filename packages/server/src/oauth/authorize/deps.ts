@@ -9,6 +9,8 @@ import type { PasswordAuthenticator } from '../../signin/password-authenticator.
 import type { SignInEngine } from '../../signin/sign-in-engine.js';
 import type { AuthorizationCodes } from '../tokens/authorization-codes.js';
 import type { HomeRealmDiscovery } from './home-realm.js';
+import type { DeviceFlowDeps } from './device-steps.js';
+import type { HostedMfa } from './mfa-steps.js';
 import type { AuthRequestStore } from './repository.js';
 
 /** What the authorization flow is built from (wired by `app/wire-authorize.ts`). */
@@ -23,6 +25,10 @@ export interface AuthorizeFlowDeps {
   readonly browserSessions: Pick<BrowserSessions, 'create' | 'resolve' | 'end'>;
   readonly consents: Pick<ConsentGrants, 'findCovering' | 'record'>;
   readonly codes: Pick<AuthorizationCodes, 'issue'>;
+  /** The second factor of requests in status `mfa`. */
+  readonly mfa: HostedMfa;
+  /** The device authorization grant's hosted verification (/device): device requests. */
+  readonly device: DeviceFlowDeps;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;

@@ -9,10 +9,12 @@
  * - `pending`: waiting for the user to sign in (the identify step may have stored an email)
  * - `organization_selection`: signed in; the user belongs to several organizations and must choose
  * - `consent`: signed in, organization decided; a non-first-party client waits for consent
- * - `completed`: the code was issued (terminal, single use)
- * - `denied`: the user denied consent (terminal)
+ * - `device_approval`: a device request (./device-steps.ts) is signed in and waits for Approve or Deny
+ * - `completed`: the code was issued, or the device approved (terminal, single use)
+ * - `denied`: the user denied consent or the device (terminal)
  */
-export type AuthRequestStatus = 'pending' | 'organization_selection' | 'consent' | 'completed' | 'denied';
+export type AuthRequestStatus =
+  'pending' | 'organization_selection' | 'mfa' | 'consent' | 'device_approval' | 'completed' | 'denied';
 
 /** The statuses after which a request can never move again. */
 export const TERMINAL_AUTH_REQUEST_STATUSES: ReadonlySet<AuthRequestStatus> = new Set([
@@ -34,14 +36,23 @@ export interface AuthRequestChallenge {
 }
 
 /** The hosted passwordless steps that wait for a code or a link. */
-export type AuthRequestChallengeKind = 'email_otp' | 'magic_link' | 'phone_otp' | 'phone_otp_signup';
+export type AuthRequestChallengeKind = CodeChallengeKind | 'magic_link' | MfaChallengeKind;
+
+/** The steps that wait for a code sent by email or text message. */
+export type CodeChallengeKind = 'email_otp' | 'phone_otp' | 'phone_otp_signup';
+
+/**
+ * A request in status `mfa` waits for its second factor: `hash` is the MFA token's SHA-256 (the token
+ * itself never leaves the server), `target` the offered methods, comma-separated.
+ */
+export type MfaChallengeKind = 'mfa' | 'mfa_enrollment';
 
 /** A stored authorization request: the validated /authorize parameters and the sign-in progress. */
 export interface AuthRequestRecord {
   readonly id: string;
   /** The OAuth client_id string. */
   readonly clientId: string;
-  /** Exactly one of the client's registered redirect URIs. */
+  /** Exactly one of the client's registered redirect URIs ('' for a device request, which has none). */
   readonly redirectUri: string;
   readonly state: string | null;
   readonly requestedScopes: readonly string[];
@@ -80,6 +91,14 @@ export interface AuthRequestRecord {
   readonly completedAt: number | null;
   /** The code or link a `pending` request waits for, or null. */
   readonly challenge: AuthRequestChallenge | null;
+  /**
+   * Non-null marks a device request (RFC 8628, started at /device by typing the device's user code):
+   * the user code, sealed under a key derived from the bound browser's id (./device-user-code.ts), so
+   * that only that browser can show it again and storage never holds it readable. A device request has
+   * no redirect URI, PKCE challenge or state (empty strings, null), never issues an authorization code,
+   * and ends at `device_approval` with the device approved or denied.
+   */
+  readonly sealedDeviceUserCode: string | null;
 }
 
 /** What a transition sets: the new status and any progress fields (unlisted fields keep their value). */

@@ -85,6 +85,23 @@ export class StartAuthorization {
       });
       return interact;
     }
+    if (outcome.kind === 'mfa') {
+      // The reused session did not pass a second factor that is now required (or set up).
+      if (silent) return fail('interaction_required', 'The user must complete multi-factor authentication.');
+      await this.#insert(request, id, browserId, {
+        status: 'mfa',
+        userId: outcome.identity.userId,
+        organizationId: outcome.identity.organizationId,
+        amr: outcome.identity.amr,
+        authTime: outcome.identity.authTime,
+        challenge: {
+          kind: outcome.enrollmentRequired ? 'mfa_enrollment' : 'mfa',
+          hash: sha256Hex(outcome.mfaToken),
+          target: outcome.methods.join(','),
+        },
+      });
+      return interact;
+    }
 
     const identity: AuthorizedIdentity = {
       userId: outcome.identity.userId,
@@ -137,7 +154,8 @@ export class StartAuthorization {
       updatedAt: now,
       expiresAt: now + this.#options.lifetimeMs,
       completedAt: null,
-      challenge: null,
+      challenge: progress.challenge ?? null,
+      sealedDeviceUserCode: null,
     };
     await this.#deps.requests.insert(record);
     return record;

@@ -9,18 +9,22 @@ const openId = (enabled: boolean, enableUserInfoEndpoint: boolean) => ({
 });
 
 describe('oauthEndpointMetadata', () => {
-  it('advertises the authorization, token and userinfo endpoints with their capabilities', () => {
+  it('advertises the authorization, token, device authorization and userinfo endpoints with their capabilities', () => {
     const metadata = buildMetadata(ISSUER, true, [], oauthEndpointMetadata(openId(true, true)));
     expect(metadata).toMatchObject({
       authorization_endpoint: `${ISSUER}/authorize`,
       authorization_response_iss_parameter_supported: true,
       token_endpoint: `${ISSUER}/token`,
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      grant_types_supported: [
+        'authorization_code',
+        'refresh_token',
+        'client_credentials',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ],
+      device_authorization_endpoint: `${ISSUER}/device_authorization`,
       userinfo_endpoint: `${ISSUER}/userinfo`,
     });
-    // The device grant is not advertised before it exists.
-    expect(metadata.grant_types_supported).not.toContain('urn:ietf:params:oauth:grant-type:device_code');
   });
 
   it('leaves userinfo_endpoint out while the userinfo route is not mapped', () => {

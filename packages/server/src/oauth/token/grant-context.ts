@@ -1,6 +1,7 @@
 import type { TokenEndpointAuthMethod } from '@svc/contract';
 import type { ClientRecord } from '../../admin/repository.js';
 import { authenticateClient, type ClientCredentialsInput } from '../clients/client-authentication.js';
+import type { DeviceAuthorizations } from '../device/device-authorizations.js';
 import { oauthError } from '../errors.js';
 import { checkResource } from '../resource-indicators.js';
 import type { AuthorizationCodes } from '../tokens/authorization-codes.js';
@@ -16,6 +17,8 @@ export interface TokenGrantDeps {
   readonly codes: Pick<AuthorizationCodes, 'redeem'>;
   readonly refresh: Pick<RefreshRotation, 'refresh' | 'owner'>;
   readonly clientCredentials: Pick<ClientCredentialsGrant, 'issue'>;
+  /** The device flow's polling (RFC 8628 §3.4). */
+  readonly devices: Pick<DeviceAuthorizations, 'poll'>;
 }
 
 /** One token request after its form was read: the parameters, the client's credentials, the caller. */

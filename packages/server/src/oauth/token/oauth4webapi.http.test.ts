@@ -96,7 +96,13 @@ describe('oauth4webapi against Svc', () => {
       jwks_uri: `${issuer.href}/.well-known/jwks.json`,
       authorization_response_iss_parameter_supported: true,
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      grant_types_supported: [
+        'authorization_code',
+        'refresh_token',
+        'client_credentials',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ],
+      device_authorization_endpoint: `${issuer.href}/device_authorization`,
       code_challenge_methods_supported: ['S256'],
       id_token_signing_alg_values_supported: ['RS256'],
     });

@@ -1,3 +1,4 @@
+import { DEVICE_CODE_GRANT_TYPE, deviceCodeGrant } from '../device/device-code-grant.js';
 import { oauthError } from '../errors.js';
 import { authorizationCodeGrant } from './authorization-code-grant.js';
 import { clientCredentialsGrant } from './client-credentials-grant.js';
@@ -7,13 +8,11 @@ import { refreshTokenGrant } from './refresh-token-grant.js';
 
 export type { TokenEndpointBody, TokenGrantDeps as TokenEndpointDeps } from './grant-context.js';
 
-/** RFC 8628 §3.4: the device grant, answered unsupported_grant_type until the device flow exists. */
-export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
-
 const GRANTS: ReadonlyMap<string, TokenGrant> = new Map([
   ['authorization_code', authorizationCodeGrant],
   ['refresh_token', refreshTokenGrant],
   ['client_credentials', clientCredentialsGrant],
+  [DEVICE_CODE_GRANT_TYPE, deviceCodeGrant],
 ]);
 
 /** The grant types POST /token serves, as advertised by discovery (`grant_types_supported`). */
@@ -36,8 +35,8 @@ export interface TokenEndpointRequest {
  * than `resource` is invalid_request; empty values count as omitted), then dispatches on grant_type:
  *
  * - missing grant_type → invalid_request
- * - authorization_code, refresh_token, client_credentials → the grant of that name
- * - the device_code grant (not yet built) and every other value → unsupported_grant_type
+ * - authorization_code, refresh_token, client_credentials and RFC 8628's device_code → that grant
+ * - every other value → unsupported_grant_type
  *
  * Failures are thrown OAuthErrors, which the OAuth error mapper answers as `{ error, error_description }`
  * with no-store.
@@ -55,9 +54,7 @@ export class TokenEndpoint {
     const grant = GRANTS.get(grantType);
     if (grant === undefined) {
       throw oauthError.unsupportedGrantType(
-        grantType === DEVICE_CODE_GRANT_TYPE
-          ? 'The device_code grant is not supported.'
-          : 'The grant_type is not supported. Use authorization_code, refresh_token or client_credentials.',
+        `The grant_type is not supported. Use authorization_code, refresh_token, client_credentials or ${DEVICE_CODE_GRANT_TYPE}.`,
       );
     }
     return grant(

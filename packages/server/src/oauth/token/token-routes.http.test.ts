@@ -100,14 +100,13 @@ describe('POST /token: the request itself', () => {
     expect((await given.token(params)).statusCode).toBe(200);
   });
 
-  it('grant_type: missing is invalid_request; unknown, password, implicit and device_code are unsupported_grant_type', async () => {
+  it('grant_type: missing is invalid_request; unknown, password and implicit are unsupported_grant_type', async () => {
     expectOAuthError(await given.token({ client_id: clientId }), 400, 'invalid_request', /grant_type/);
     expectOAuthError(await given.token({ grant_type: '', client_id: clientId }), 400, 'invalid_request');
     for (const grantType of [
       'password',
       'implicit',
       'AUTHORIZATION_CODE',
-      'urn:ietf:params:oauth:grant-type:device_code',
       'urn:ietf:params:oauth:grant-type:jwt-bearer',
     ]) {
       expectOAuthError(

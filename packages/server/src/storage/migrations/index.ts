@@ -9,6 +9,8 @@ import * as phoneOtp from './0007-phone-otp.js';
 import * as resetAndVerification from './0008-reset-and-verification.js';
 import * as invitations from './0009-invitations.js';
 import * as hostedPasswordless from './0010-hosted-passwordless-and-phone-accounts.js';
+import * as mfa from './0011-mfa.js';
+import * as deviceAuthorizations from './0012-device-authorizations.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +24,8 @@ const migrations: Record<string, Migration> = {
   '0008-reset-and-verification': resetAndVerification,
   '0009-invitations': invitations,
   '0010-hosted-passwordless-and-phone-accounts': hostedPasswordless,
+  '0011-mfa': mfa,
+  '0012-device-authorizations': deviceAuthorizations,
 };
 
 /** Every migration's name, in the order they apply. */

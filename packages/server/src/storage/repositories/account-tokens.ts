@@ -85,6 +85,16 @@ function tokenStore(
         .executeTakeFirst();
       return row === undefined ? undefined : toRecord(row as TokenRow);
     },
+    async findLive(tokenHash, now) {
+      const row = await db
+        .selectFrom(table)
+        .selectAll()
+        .where('tokenHash', '=', tokenHash)
+        .where('consumedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row as TokenRow);
+    },
   };
 }
 

@@ -51,6 +51,7 @@ describeEachDatabase('auth request repository', (kind) => {
       expiresAt: now() + 30 * MINUTE_MS,
       completedAt: null,
       challenge: null,
+      sealedDeviceUserCode: null,
       ...overrides,
     };
   }
@@ -71,11 +72,39 @@ describeEachDatabase('auth request repository', (kind) => {
       view: null,
       uiContext: null,
     });
+    // A device request: no redirect URI, PKCE or state, the sealed user code instead.
+    const device = request({
+      redirectUri: '',
+      state: null,
+      codeChallenge: '',
+      codeChallengeMethod: '',
+      prompt: [],
+      maxAge: null,
+      nonce: null,
+      sealedDeviceUserCode: `v1.${'i'.repeat(16)}.${'t'.repeat(22)}.${'b'.repeat(12)}`,
+    });
     await store.insert(full);
     await store.insert(sparse);
+    await store.insert(device);
     expect(await store.find(full.id)).toEqual(full);
     expect(await store.find(sparse.id)).toEqual(sparse);
+    expect(await store.find(device.id)).toEqual(device);
     expect(await store.find('azr_unknown')).toBeUndefined();
+  });
+
+  it('keeps the sealed user code of a device request through every transition', async () => {
+    const device = request({ sealedDeviceUserCode: 'v1.sealed' });
+    await store.insert(device);
+    const identity = { userId, organizationId, amr: ['pwd'], authTime: now() };
+    expect(
+      await store.transition(device.id, 'pending', { status: 'device_approval', ...identity }, now()),
+    ).toBe(true);
+    expect(await store.transition(device.id, 'device_approval', { status: 'completed' }, now())).toBe(true);
+    expect(await store.find(device.id)).toMatchObject({
+      status: 'completed',
+      completedAt: now(),
+      sealedDeviceUserCode: 'v1.sealed',
+    });
   });
 
   it('moves a request only from the expected status, sets progress fields and completedAt when terminal', async () => {

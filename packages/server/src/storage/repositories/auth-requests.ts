@@ -39,6 +39,7 @@ function toRecord(row: Selectable<AuthRequestsTable>): AuthRequestRecord {
     expiresAt: row.expiresAt,
     completedAt: row.completedAt,
     challenge: row.challengeJson === null ? null : (JSON.parse(row.challengeJson) as AuthRequestChallenge),
+    sealedDeviceUserCode: row.sealedDeviceUserCode,
   };
 }
 
@@ -76,6 +77,7 @@ export function authRequestRepository(db: Db): AuthRequestStore {
           expiresAt: record.expiresAt,
           completedAt: record.completedAt,
           challengeJson: record.challenge === null ? null : JSON.stringify(record.challenge),
+          sealedDeviceUserCode: record.sealedDeviceUserCode,
         })
         .execute();
     },

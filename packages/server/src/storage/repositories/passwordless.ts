@@ -31,13 +31,14 @@ function toMagicLink(row: Selectable<MagicLinksTable>): MagicLinkRecord {
     userId: row.userId,
     clientId: row.clientId,
     organizationId: row.organizationId,
+    authRequestId: row.authRequestId,
     createdAt: Number(row.createdAt),
     expiresAt: Number(row.expiresAt),
     consumedAt: row.consumedAt === null ? null : Number(row.consumedAt),
   };
 }
 
-/** Email OTP challenges and magic links (0006), looked up by hash; single use by conditional UPDATE. */
+/** Email OTP challenges and magic links (0006, 0010), looked up by hash; single use by conditional UPDATE. */
 export function passwordlessRepository(db: Db): PasswordlessStore {
   return {
     async insertChallenge(record) {
@@ -58,6 +59,15 @@ export function passwordlessRepository(db: Db): PasswordlessStore {
           consumedAt: record.consumedAt,
         })
         .execute();
+    },
+
+    async findChallenge(challengeHash) {
+      const row = await db
+        .selectFrom('emailOtpChallenges')
+        .selectAll()
+        .where('challengeHash', '=', challengeHash)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toChallenge(row);
     },
 
     async countAttempt(challengeHash, now, maxAttempts) {

@@ -1,0 +1,38 @@
+import type { AuditLog } from '../audit/audit-log.js';
+import { InvitationAcceptance } from '../invitations/invitation-acceptance.js';
+import type { InvitationService } from '../invitations/invitation-service.js';
+import type { InvitationSignup } from '../invitations/invitation-signup.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Db } from '../storage/database.js';
+import { clientRepository } from '../storage/repositories/clients.js';
+import { invitationRepository } from '../storage/repositories/invitations.js';
+import { organizationRepository } from '../storage/repositories/organizations.js';
+import { userRepository } from '../storage/repositories/users.js';
+import type { AuthEngine } from './wire-auth.js';
+
+/**
+ * The hosted invitation acceptance over the invitation services and the sign-in engine (passwords,
+ * issuer sessions). The signup variant shares InvitationSignup's account creation, without its
+ * first-party gate: the hosted page serves the invitation's own link, not a client's call.
+ */
+export function wireInvitationAcceptance(ctx: {
+  readonly db: Db;
+  readonly engine: Pick<AuthEngine, 'passwords' | 'browserSessions'>;
+  readonly invitations: InvitationService;
+  readonly signup: InvitationSignup;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+}): InvitationAcceptance {
+  return new InvitationAcceptance({
+    invitations: ctx.invitations,
+    signup: ctx.signup,
+    repository: invitationRepository(ctx.db),
+    users: userRepository(ctx.db),
+    organizations: organizationRepository(ctx.db),
+    clients: clientRepository(ctx.db),
+    passwords: ctx.engine.passwords,
+    browserSessions: ctx.engine.browserSessions,
+    audit: ctx.audit,
+    clock: ctx.clock,
+  });
+}

@@ -1,0 +1,107 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { DeviceDecisionOutcome, DeviceVerifyError } from '../../oauth/authorize/device-steps.js';
+import { formatUserCode, normalizeUserCode } from '../../oauth/device/user-code.js';
+import { issueAntiforgeryToken } from '../antiforgery-hook.js';
+import { currentStepHref, HOSTED_FIELDS, HOSTED_MESSAGES } from '../form.js';
+import { sendStep } from '../login/outcome-reply.js';
+import { browserContext, ensureBrowserId, singleValue } from '../login/request-values.js';
+import { renderDeviceCodePage } from '../pages/device-code-page.js';
+import { renderDeviceResultPage } from '../pages/device-result-page.js';
+import { redirectAfterPost, sendPage } from '../reply.js';
+import type { HostedSignInDeps } from '../sign-in-deps.js';
+
+const VERIFY_ERROR_MESSAGES: Readonly<Record<DeviceVerifyError, string>> = Object.freeze({
+  device_code_required: HOSTED_MESSAGES.deviceCodeRequired,
+  device_code_invalid: HOSTED_MESSAGES.deviceCodeInvalid,
+  device_code_rate_limited: HOSTED_MESSAGES.deviceCodeRateLimited,
+});
+
+/** The longest typed value shown again in the field (the field's own maxlength). */
+const MAX_PREFILL_LENGTH = 64;
+
+/** A user code as the field shows it: `XXXX-XXXX` when it is one, else as typed (short values only). */
+function prefill(value: string | undefined): string {
+  if (value === undefined) return '';
+  const normalized = normalizeUserCode(value);
+  if (normalized !== null) return formatUserCode(normalized);
+  return value.length <= MAX_PREFILL_LENGTH ? value : '';
+}
+
+/**
+ * The hosted pages of the device authorization grant (SPEC.md "Device flow routes"): GET /device (the
+ * verification_uri), POST /device/verify, GET /device/approve, POST /device/approve and /device/deny.
+ * Between verify and the approval the browser signs in through the usual /login pages of the device
+ * request. Registered inside `hostedRoutes`, so every post has passed the antiforgery check.
+ */
+export function deviceRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
+  const { authBase } = deps.site;
+  const device = deps.flow.device;
+
+  const sendCodePage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userCode: string,
+    error?: DeviceVerifyError,
+  ) => {
+    const page = renderDeviceCodePage({
+      authBase,
+      antiforgeryToken: issueAntiforgeryToken(deps.antiforgery, deps.site, request, reply),
+      userCode: prefill(userCode),
+      ...(error === undefined ? {} : { error: VERIFY_ERROR_MESSAGES[error] }),
+    });
+    const status = error === undefined ? 200 : error === 'device_code_rate_limited' ? 429 : 400;
+    return sendPage(reply, page, status);
+  };
+
+  const sendDecision = (reply: FastifyReply, outcome: DeviceDecisionOutcome) =>
+    outcome.kind === 'next'
+      ? redirectAfterPost(reply, currentStepHref(authBase, outcome.requestId))
+      : sendPage(
+          reply,
+          renderDeviceResultPage({ authBase, clientName: outcome.clientName, decision: outcome.decision }),
+        );
+
+  return async (app) => {
+    app.get('/device', async (request, reply) =>
+      sendCodePage(request, reply, singleValue(request.query, HOSTED_FIELDS.userCode) ?? ''),
+    );
+
+    app.post('/device/verify', async (request, reply) => {
+      const browserId = ensureBrowserId(deps.antiforgery, deps.site, request, reply);
+      const outcome = await device.verify(singleValue(request.body, HOSTED_FIELDS.userCode), {
+        ...browserContext(request),
+        browserId,
+      });
+      if (outcome.kind === 'next') {
+        return redirectAfterPost(reply, currentStepHref(authBase, outcome.requestId));
+      }
+      if (outcome.retryAfterMs !== undefined) {
+        reply.header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))));
+      }
+      return sendCodePage(request, reply, outcome.userCode, outcome.error);
+    });
+
+    app.get('/device/approve', async (request, reply) => {
+      const outcome = await device.approvalPage(
+        singleValue(request.query, HOSTED_FIELDS.requestId),
+        browserContext(request),
+      );
+      if (outcome.kind === 'step') return sendStep(reply, request, deps, outcome.step);
+      return reply.redirect(currentStepHref(authBase, outcome.requestId), 302);
+    });
+
+    app.post('/device/approve', async (request, reply) =>
+      sendDecision(
+        reply,
+        await device.approve(singleValue(request.body, HOSTED_FIELDS.requestId), browserContext(request)),
+      ),
+    );
+
+    app.post('/device/deny', async (request, reply) =>
+      sendDecision(
+        reply,
+        await device.deny(singleValue(request.body, HOSTED_FIELDS.requestId), browserContext(request)),
+      ),
+    );
+  };
+}

@@ -1,0 +1,162 @@
+import type {
+  InvitationFormError,
+  InvitationPage,
+  InvitationSummary,
+  JoinedInvitation,
+} from '../../invitations/invitation-acceptance.js';
+import { formError, HOSTED_FIELDS, HOSTED_MESSAGES, invalidAttributes } from '../form.js';
+import { html, type SafeHtml } from '../html.js';
+import { renderLayout } from '../layout.js';
+import { altLink, currentPasswordField, knownEmailField } from '../pages/fields.js';
+
+/** Field names of the invitation forms (snake_case like every hosted form). */
+export const INVITATION_FIELDS = Object.freeze({
+  /** The invitation token from the emailed link: a secret, so only in that link and hidden fields. */
+  token: 'token',
+  displayName: 'display_name',
+  /** The invitation id of the page after joining (not a credential: the page needs the session too). */
+  invitationId: 'invitation_id',
+});
+
+/** The words of each inline error of the invitation forms. */
+export const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = Object.freeze({
+  password_required: HOSTED_MESSAGES.passwordRequired,
+  invalid_credentials: 'The password is incorrect.',
+  display_name_required: 'Enter your name (at most 200 characters).',
+  account_exists: 'An account with this email address already exists. Sign in with its password.',
+  not_signed_in: 'You are not signed in with the invited email address. Sign in to accept.',
+});
+
+export interface InvitationPageContext {
+  readonly authBase: string;
+  /** From `issueAntiforgeryToken()` on the response that renders the page. */
+  readonly antiforgeryToken: string;
+  /** The invitation token, carried in the forms' hidden field. */
+  readonly token: string;
+  readonly error?: InvitationFormError;
+}
+
+/** "Acme as editor (for Example App)": what the invitation is about. */
+function invitedTo(summary: InvitationSummary): SafeHtml {
+  return html`<p class="lead">
+    You are invited to join <strong>${summary.organizationName}</strong> as <strong>${summary.role}</strong>${
+      summary.clientName !== null && html` on <strong>${summary.clientName}</strong>`
+    }.
+  </p>`;
+}
+
+function hidden(context: InvitationPageContext): SafeHtml {
+  return html`<input type="hidden" name="${HOSTED_FIELDS.antiforgery}" value="${context.antiforgeryToken}" />
+    <input type="hidden" name="${INVITATION_FIELDS.token}" value="${context.token}" />`;
+}
+
+function otherAccount(signedInAs: string | null, email: string): SafeHtml {
+  return html`${
+    signedInAs !== null &&
+    html`<p class="muted">
+      You are signed in as ${signedInAs}. This invitation is for ${email}; accepting it signs you in with that
+      address instead.
+    </p>`
+  }`;
+}
+
+/**
+ * GET {authBase}/invitations/accept?token=…: the invitation, and the form that accepts it for this
+ * browser (see InvitationPage). Opening the page never uses the invitation.
+ */
+export function renderInvitationPage(page: InvitationPage, context: InvitationPageContext): string {
+  const { authBase } = context;
+  const { summary } = page;
+  const error = context.error === undefined ? undefined : INVITATION_MESSAGES[context.error];
+  switch (page.kind) {
+    case 'confirm':
+      return renderLayout({
+        authBase,
+        title: 'Accept invitation',
+        heading: `Join ${summary.organizationName} as ${summary.role}`,
+        body: html`${invitedTo(summary)}
+          <p>You are signed in as <strong>${summary.email}</strong>.</p>
+          <form method="post" action="${authBase}/invitations/accept">
+            ${hidden(context)} ${formError(error)}
+            <button class="button button-primary" type="submit">Accept invitation</button>
+          </form>`,
+      });
+    case 'password':
+      return renderLayout({
+        authBase,
+        title: 'Accept invitation',
+        heading: `Join ${summary.organizationName}`,
+        body: html`${invitedTo(summary)} ${otherAccount(page.signedInAs, summary.email)}
+          <p>Sign in to your account to accept.</p>
+          <form method="post" action="${authBase}/invitations/accept/password">
+            ${hidden(context)} ${formError(error)} ${knownEmailField(summary.email)}
+            ${currentPasswordField(error)}
+            <button class="button button-primary" type="submit">Sign in and accept</button>
+          </form>
+          ${altLink(
+            `${authBase}/password/forgot?${new URLSearchParams({ email: summary.email }).toString()}`,
+            'Forgot password?',
+          )}`,
+      });
+    case 'sign_in_first':
+      return renderLayout({
+        authBase,
+        title: 'Accept invitation',
+        heading: `Join ${summary.organizationName}`,
+        body: html`${invitedTo(summary)} ${otherAccount(page.signedInAs, summary.email)}
+          <p>
+            Your account ${summary.email} signs in with an emailed code or link. Sign in to it in this
+            browser, then open the invitation link again to accept.
+          </p>
+          ${
+            page.continueUri !== null &&
+            html`<a class="button button-primary" href="${page.continueUri}"
+              >Sign in to ${summary.clientName ?? 'the application'}</a
+            >`
+          }`,
+      });
+    case 'signup':
+      return renderLayout({
+        authBase,
+        title: 'Accept invitation',
+        heading: 'Create your account',
+        body: html`${invitedTo(summary)} ${otherAccount(page.signedInAs, summary.email)}
+          <form method="post" action="${authBase}/invitations/accept/signup">
+            ${hidden(context)} ${formError(error)} ${knownEmailField(summary.email)}
+            <div class="field">
+              <label for="display-name">Your name</label>
+              <input
+                id="display-name"
+                name="${INVITATION_FIELDS.displayName}"
+                type="text"
+                autocomplete="name"
+                maxlength="200"
+                required
+                autofocus${invalidAttributes(error)}
+              />
+            </div>
+            <button class="button button-primary" type="submit">Create account and join</button>
+          </form>`,
+      });
+  }
+}
+
+/** After joining: the membership, and the way on to the invitation's application when it names one. */
+export function renderJoinedPage(joined: JoinedInvitation, authBase: string): string {
+  const next =
+    joined.continueUri === null
+      ? html`<p class="muted">You can close this page.</p>`
+      : html`<a class="button button-primary" href="${joined.continueUri}"
+          >Continue to ${joined.clientName ?? 'the application'}</a
+        >`;
+  return renderLayout({
+    authBase,
+    title: 'Invitation accepted',
+    heading: `You have joined ${joined.organizationName}`,
+    body: html`<p>
+        You are now a member of <strong>${joined.organizationName}</strong> as
+        <strong>${joined.role}</strong>, signed in as ${joined.email}.
+      </p>
+      ${next}`,
+  });
+}

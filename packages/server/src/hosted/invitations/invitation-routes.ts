@@ -1,0 +1,138 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  InvitationAcceptance,
+  InvitationAcceptOutcome,
+  InvitationBrowser,
+  InvitationFormError,
+  InvitationPage,
+} from '../../invitations/invitation-acceptance.js';
+import { SvcPublicAuthError } from '../../kernel/errors.js';
+import { issueAntiforgeryToken } from '../antiforgery-hook.js';
+import { readSessionCookie, setSessionCookie } from '../cookies.js';
+import { SvcHostedPageError } from '../errors.js';
+import { HOSTED_FIELDS } from '../form.js';
+import { singleValue } from '../login/request-values.js';
+import { redirectAfterPost, sendPage } from '../reply.js';
+import type { HostedSignInDeps } from '../sign-in-deps.js';
+import { INVITATION_FIELDS, renderInvitationPage, renderJoinedPage } from './invitation-pages.js';
+
+/** What the hosted invitation pages need. */
+export interface HostedInvitationDeps extends Pick<HostedSignInDeps, 'antiforgery' | 'site' | 'clock'> {
+  readonly invitations: InvitationAcceptance;
+}
+
+/** One page for every unusable invitation (unknown, resent, revoked, expired, used), as SPEC.md's one error. */
+function invitationInvalidPage(): SvcHostedPageError {
+  return new SvcHostedPageError(
+    'This invitation is no longer valid',
+    'The invitation link is invalid, was already used, was withdrawn or has expired. Ask the person who ' +
+      'invited you to send a new invitation.',
+    { status: 400, code: 'invalid_invitation' },
+  );
+}
+
+/** Runs an invitation step, turning the domain's `invalid_invitation` into the hosted page. */
+async function invitationStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof SvcPublicAuthError && error.code === 'invalid_invitation') {
+      throw invitationInvalidPage();
+    }
+    throw error;
+  }
+}
+
+function browserOf(request: FastifyRequest): InvitationBrowser {
+  return { sessionToken: readSessionCookie(request), ipAddress: request.ip };
+}
+
+/**
+ * The hosted invitation pages (SPEC.md "Hosted pages": GET /invitations/accept?token=<token>; the forms
+ * and the page after them are ours, see docs/decisions.md):
+ *
+ * - GET /invitations/accept?token= → the invitation for this browser (InvitationPage), never using it;
+ * - POST /invitations/accept (signed in as the invited address), /invitations/accept/password (the
+ *   invited account's password) and /invitations/accept/signup (a new account) → 303 to GET
+ *   /invitations/accepted?invitation_id=, "You have joined …", or the page again (400) with an error;
+ * - an unusable token on any of them → "This invitation is no longer valid" (400).
+ *
+ * The token travels only in the emailed link and in the forms' hidden field.
+ */
+export function invitationRoutes(deps: HostedInvitationDeps): FastifyPluginAsync {
+  const { invitations, site } = deps;
+  const authBase = site.authBase;
+
+  function sendInvitationPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: InvitationPage,
+    token: string,
+    error?: InvitationFormError,
+  ) {
+    const antiforgeryToken = issueAntiforgeryToken(deps.antiforgery, site, request, reply);
+    const html = renderInvitationPage(page, {
+      authBase,
+      antiforgeryToken,
+      token,
+      ...(error === undefined ? {} : { error }),
+    });
+    return sendPage(reply, html, error === undefined ? 200 : 400);
+  }
+
+  function sendOutcome(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: InvitationAcceptOutcome,
+    token: string,
+  ) {
+    if (outcome.kind === 'retry')
+      return sendInvitationPage(request, reply, outcome.page, token, outcome.error);
+    if (outcome.session !== undefined) {
+      setSessionCookie(reply, site, outcome.session.token, outcome.session.expiresAt, deps.clock.now());
+    }
+    const query = new URLSearchParams({ [INVITATION_FIELDS.invitationId]: outcome.invitationId });
+    return redirectAfterPost(reply, `${authBase}/invitations/accepted?${query.toString()}`);
+  }
+
+  const tokenOf = (source: unknown) => singleValue(source, INVITATION_FIELDS.token) ?? '';
+
+  return async (app) => {
+    app.get('/invitations/accept', async (request, reply) => {
+      const token = tokenOf(request.query);
+      const page = await invitationStep(() => invitations.open(token, browserOf(request)));
+      return sendInvitationPage(request, reply, page, token);
+    });
+
+    app.post('/invitations/accept', async (request, reply) => {
+      const token = tokenOf(request.body);
+      const outcome = await invitationStep(() => invitations.acceptSignedIn(token, browserOf(request)));
+      return sendOutcome(request, reply, outcome, token);
+    });
+
+    app.post('/invitations/accept/password', async (request, reply) => {
+      const token = tokenOf(request.body);
+      const password = singleValue(request.body, HOSTED_FIELDS.password);
+      const outcome = await invitationStep(() =>
+        invitations.acceptWithPassword(token, password, browserOf(request)),
+      );
+      return sendOutcome(request, reply, outcome, token);
+    });
+
+    app.post('/invitations/accept/signup', async (request, reply) => {
+      const token = tokenOf(request.body);
+      const displayName = singleValue(request.body, INVITATION_FIELDS.displayName);
+      const outcome = await invitationStep(() =>
+        invitations.acceptWithSignup(token, displayName, browserOf(request)),
+      );
+      return sendOutcome(request, reply, outcome, token);
+    });
+
+    app.get('/invitations/accepted', async (request, reply) => {
+      const joined = await invitationStep(() =>
+        invitations.joined(singleValue(request.query, INVITATION_FIELDS.invitationId), browserOf(request)),
+      );
+      return sendPage(reply, renderJoinedPage(joined, authBase));
+    });
+  };
+}

@@ -1,0 +1,69 @@
+import { formError, hiddenFormFields, loginHref, type HostedFormContext } from '../form.js';
+import { html } from '../html.js';
+import { renderLayout } from '../layout.js';
+import { describeScopes } from './scope-descriptions.js';
+
+export interface DeviceApprovalPageInput extends HostedFormContext {
+  readonly clientName: string;
+  /** The device's code, `XXXX-XXXX`. */
+  readonly userCode: string;
+  /** The scopes the device asked for that its client may have. */
+  readonly scopes: readonly string[];
+  /** Who is signed in, so that a shared computer does not connect someone else's account. */
+  readonly userEmail?: string;
+  readonly organizationName?: string;
+  readonly error?: string;
+}
+
+/**
+ * The device approval (RFC 8628 §3.3): the client, the code to compare with the device's screen (§3.3.1:
+ * a code that came in the device's link must be confirmed), the account, and what the device may do.
+ * One form posts to /device/approve; Deny posts the same fields to /device/deny through `formaction` (no
+ * JavaScript). The warning is §5.4's remote phishing advice: a code someone else sent you is not yours to
+ * approve.
+ */
+export function renderDeviceApprovalPage(input: DeviceApprovalPageInput): string {
+  const scopes = describeScopes(input.scopes);
+  const account =
+    input.userEmail === undefined
+      ? html``
+      : html`<p class="lead">
+          Signed in as
+          <strong>${input.userEmail}</strong
+          >${input.organizationName !== undefined && html` in <strong>${input.organizationName}</strong>`}
+        </p>`;
+  const list =
+    scopes.length === 0
+      ? html`<p class="muted">${input.clientName} is not asking for access to any of your information.</p>`
+      : html`<p><strong>${input.clientName}</strong> on your device will be able to:</p>
+          <ul class="scopes">
+            ${scopes.map(({ scope, description }) =>
+              description === undefined
+                ? html`<li><span class="scope-name">${scope}</span></li> `
+                : html`<li>${description}</li> `,
+            )}
+          </ul>`;
+  const body = html`${account}
+    <p>Check that your device shows this code:</p>
+    <p class="user-code">${input.userCode}</p>
+    ${list}
+    <p class="muted">
+      Approve only if you started this sign-in on your own device. If someone sent you this code, deny.
+    </p>
+    <form method="post" action="${input.authBase}/device/approve">
+      ${hiddenFormFields(input)} ${formError(input.error)}
+      <div class="actions">
+        <button class="button button-primary" type="submit">Approve</button>
+        <button class="button button-secondary" type="submit" formaction="${input.authBase}/device/deny">
+          Deny
+        </button>
+      </div>
+    </form>
+    <p class="alt"><a href="${loginHref(input.authBase, input.requestId)}">Use a different account</a></p>`;
+  return renderLayout({
+    authBase: input.authBase,
+    title: 'Connect a device',
+    heading: `Sign in to ${input.clientName} on your device?`,
+    body,
+  });
+}

@@ -1,0 +1,68 @@
+import {
+  svcChallengeTotpEnrollmentStartRequestSchema,
+  svcMfaChallengeVerifyRequestSchema,
+  svcTotpEnrollmentVerifyRequestSchema,
+  opaqueTokenSchema,
+} from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { directCallContext } from '../direct/call-context.js';
+import { directErrorHandler } from '../direct/routes.js';
+import { parseBody } from '../http/body.js';
+import type { MfaCallContext, MfaOperations } from './mfa-operations.js';
+
+export interface MfaDirectRoutesDeps {
+  readonly mfa: Pick<
+    MfaOperations,
+    'verifyMfaChallengeAsync' | 'startTotpEnrollmentForChallengeAsync' | 'verifyTotpEnrollmentAsync'
+  >;
+}
+
+function callContext(request: FastifyRequest): MfaCallContext {
+  return directCallContext({
+    route: request.routeOptions.url ?? request.url,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
+}
+
+/** Over HTTP an enrollment is always challenge-bound: the MFA token is required. */
+const challengeEnrollmentVerifySchema = svcTotpEnrollmentVerifyRequestSchema.extend({
+  mfaToken: opaqueTokenSchema,
+});
+
+/**
+ * SPEC.md "Direct JSON helpers" for MFA, mounted at `{auth_base}`: POST /mfa/challenge/verify → the
+ * verify result with tokens; POST /mfa/challenge/totp/enroll/start → the enrollment start result
+ * (secret, provisioning URI, QR code); POST /mfa/challenge/totp/enroll/verify → authenticator id,
+ * recovery codes (once) and tokens. Errors as the other direct helpers; nothing is cached.
+ */
+export function mfaDirectRoutes(deps: MfaDirectRoutesDeps): FastifyPluginAsync {
+  const { mfa } = deps;
+  return async (app) => {
+    app.setErrorHandler(directErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.post('/mfa/challenge/verify', async (request) =>
+      mfa.verifyMfaChallengeAsync(
+        parseBody(svcMfaChallengeVerifyRequestSchema, request.body),
+        callContext(request),
+      ),
+    );
+
+    app.post('/mfa/challenge/totp/enroll/start', async (request) =>
+      mfa.startTotpEnrollmentForChallengeAsync(
+        parseBody(svcChallengeTotpEnrollmentStartRequestSchema, request.body),
+        callContext(request),
+      ),
+    );
+
+    app.post('/mfa/challenge/totp/enroll/verify', async (request) =>
+      mfa.verifyTotpEnrollmentAsync(
+        parseBody(challengeEnrollmentVerifySchema, request.body),
+        callContext(request),
+      ),
+    );
+  };
+}

@@ -1,0 +1,148 @@
+import {
+  svcChallengeTotpEnrollmentStartRequestSchema,
+  svcMfaChallengeVerifyRequestSchema,
+  svcTotpEnrollmentStartRequestSchema,
+  svcTotpEnrollmentVerifyRequestSchema,
+  type SvcChallengeTotpEnrollmentStartRequest,
+  type SvcMfaAuthenticator,
+  type SvcMfaChallengeVerifyRequest,
+  type SvcMfaChallengeVerifyResult,
+  type SvcMfaStatus,
+  type SvcTotpEnrollmentStartRequest,
+  type SvcTotpEnrollmentStartResult,
+  type SvcTotpEnrollmentVerifyRequest,
+  type SvcTotpEnrollmentVerifyResult,
+} from '@svc/contract';
+import { SvcValidationError } from '../kernel/errors.js';
+import { validate } from '../kernel/validation.js';
+import { toSvcTokenResponse } from '../oauth/tokens/issued-tokens.js';
+import { DIRECT_FLOW, type DirectCallContext, type DirectSignIn } from '../signin/direct-sign-in.js';
+import { invalidMfaToken } from './mfa-errors.js';
+import type { MfaService } from './mfa-service.js';
+
+/** Where an in-process or direct call comes from (SvcAuthCallContext of the facade). */
+export interface MfaCallContext {
+  readonly route?: string;
+  readonly ipAddress?: string;
+  readonly userAgent?: string;
+}
+
+export interface MfaOperationsDeps {
+  readonly mfa: MfaService;
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'issueDirectTokens'>;
+}
+
+/**
+ * The MFA operations of SvcAuthService and the direct routes (SPEC.md VerifyMfaChallengeAsync,
+ * StartTotpEnrollmentForChallengeAsync, VerifyTotpEnrollmentAsync, StartTotpEnrollmentAsync,
+ * GetMfaStatusAsync, ListMfaAuthenticatorsAsync). An MFA token of the direct flow continues a direct
+ * sign-in, whose client must still be first-party (checked before any code is looked at); tokens are
+ * issued as for every direct sign-in.
+ */
+export class MfaOperations {
+  readonly #deps: MfaOperationsDeps;
+
+  constructor(deps: MfaOperationsDeps) {
+    this.#deps = deps;
+  }
+
+  async verifyMfaChallengeAsync(
+    request: SvcMfaChallengeVerifyRequest,
+    context?: MfaCallContext,
+  ): Promise<SvcMfaChallengeVerifyResult> {
+    const input = validate(svcMfaChallengeVerifyRequestSchema, request, 'MFA challenge verify request');
+    const call = directContext('verifyMfaChallengeAsync', context);
+    const client = await this.#challengeClient(input.mfaToken, call);
+    const verified = await this.#deps.mfa.verifyChallenge(input.mfaToken, input.code, DIRECT_FLOW);
+    const tokens = await this.#deps.direct.issueDirectTokens(verified.identity, client, call);
+    return {
+      tokens: toSvcTokenResponse(tokens),
+      method: verified.method,
+      remainingRecoveryCodes: verified.remainingRecoveryCodes,
+    };
+  }
+
+  async startTotpEnrollmentForChallengeAsync(
+    request: SvcChallengeTotpEnrollmentStartRequest,
+    context?: MfaCallContext,
+  ): Promise<SvcTotpEnrollmentStartResult> {
+    const input = validate(
+      svcChallengeTotpEnrollmentStartRequestSchema,
+      request,
+      'TOTP enrollment start request',
+    );
+    await this.#challengeClient(
+      input.mfaToken,
+      directContext('startTotpEnrollmentForChallengeAsync', context),
+    );
+    return this.#deps.mfa.startEnrollmentForChallenge(input.mfaToken, input.label, DIRECT_FLOW);
+  }
+
+  /** Account self-enrollment of a signed-in user (the host vouches for `userId`). */
+  async startTotpEnrollmentAsync(
+    userId: string,
+    request: SvcTotpEnrollmentStartRequest = {},
+  ): Promise<SvcTotpEnrollmentStartResult> {
+    const input = validate(svcTotpEnrollmentStartRequestSchema, request, 'TOTP enrollment start request');
+    return this.#deps.mfa.startSelfEnrollment(validUserId(userId), input.label);
+  }
+
+  /**
+   * Challenge-bound (with the MFA token: the sign-in completes with tokens) or self-enrollment (without;
+   * `tokens` is null).
+   */
+  async verifyTotpEnrollmentAsync(
+    request: SvcTotpEnrollmentVerifyRequest,
+    context?: MfaCallContext,
+  ): Promise<SvcTotpEnrollmentVerifyResult> {
+    const input = validate(svcTotpEnrollmentVerifyRequestSchema, request, 'TOTP enrollment verify request');
+    const call = directContext('verifyTotpEnrollmentAsync', context);
+    const client = input.mfaToken === null ? null : await this.#challengeClient(input.mfaToken, call);
+    const enrolled = await this.#deps.mfa.verifyEnrollment(input, DIRECT_FLOW);
+    const tokens =
+      enrolled.identity === null || client === null
+        ? null
+        : toSvcTokenResponse(await this.#deps.direct.issueDirectTokens(enrolled.identity, client, call));
+    return { authenticatorId: enrolled.authenticatorId, recoveryCodes: enrolled.recoveryCodes, tokens };
+  }
+
+  async getMfaStatusAsync(userId: string): Promise<SvcMfaStatus> {
+    return this.#deps.mfa.status(validUserId(userId));
+  }
+
+  async listMfaAuthenticatorsAsync(userId: string): Promise<SvcMfaAuthenticator[]> {
+    return this.#deps.mfa.listAuthenticators(validUserId(userId));
+  }
+
+  async regenerateRecoveryCodesAsync(userId: string): Promise<string[]> {
+    return this.#deps.mfa.regenerateRecoveryCodes(validUserId(userId));
+  }
+
+  /** The direct sign-in's client behind an MFA token, still first-party (audited rejection otherwise). */
+  async #challengeClient(mfaToken: string, call: DirectCallContext) {
+    const challenge = await this.#deps.mfa.peekChallenge(mfaToken, DIRECT_FLOW);
+    if (challenge === undefined) throw invalidMfaToken();
+    return this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
+  }
+}
+
+/** Ids Svc issues are printable ASCII. */
+const RECORD_ID = /^[\x21-\x7e]{1,200}$/;
+
+/** A user id the host passes in must look like one (400 otherwise, before any query sees it). */
+function validUserId(userId: string): string {
+  if (typeof userId !== 'string' || !RECORD_ID.test(userId)) {
+    throw new SvcValidationError('Invalid user id: must be the id of a user.', [
+      { path: 'userId', message: 'must be the id of a user' },
+    ]);
+  }
+  return userId;
+}
+
+function directContext(operation: string, context: MfaCallContext | undefined): DirectCallContext {
+  return {
+    operation: context?.route ?? operation,
+    ipAddress: context?.ipAddress ?? null,
+    userAgent: context?.userAgent ?? null,
+  };
+}

@@ -1,0 +1,263 @@
+import { SvcHostedPageError } from '../../hosted/errors.js';
+import { sha256Hex } from '../../kernel/crypto.js';
+import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
+import type { RateLimitPolicy } from '../../ratelimit/rules.js';
+import type { DeviceAuthorizations } from '../device/device-authorizations.js';
+import type { DeviceAuthorizationView, DeviceDecisionStatus } from '../device/device-outcomes.js';
+import type { AuthRequestSteps } from './auth-request-steps.js';
+import type { AuthorizeCompletion } from './authorize-completion.js';
+import type { AuthorizeStep, BrowserContext } from './authorize-outcomes.js';
+import type { AuthorizeFlowDeps } from './deps.js';
+import { openDeviceUserCode, sealDeviceUserCode } from './device-user-code.js';
+import { authRequestExpiredError } from './errors.js';
+import type { AuthRequestRecord } from './repository.js';
+
+/** What the hosted device verification needs beside the authorization flow. */
+export interface DeviceFlowDeps {
+  /** The device authorization grant (oauth/device): the request behind a user code, its decision. */
+  readonly devices: Pick<DeviceAuthorizations, 'resolve' | 'approve' | 'deny'>;
+  readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+  /** `config.rateLimits.deviceVerify`: user-code lookups per IP address. */
+  readonly verifyLimit: RateLimitPolicy;
+}
+
+/** Why the /device form comes back; the adapter words it. */
+export type DeviceVerifyError = 'device_code_required' | 'device_code_invalid' | 'device_code_rate_limited';
+
+/** The outcome of POST /device/verify. */
+export type DeviceVerifyOutcome =
+  /** A device request was started: to its current step (sign-in, or the approval when signed in). */
+  | { readonly kind: 'next'; readonly requestId: string }
+  /** The form again with an inline error and what was typed; `retryAfterMs` when rate-limited. */
+  | {
+      readonly kind: 'retry';
+      readonly error: DeviceVerifyError;
+      readonly userCode: string;
+      readonly retryAfterMs?: number;
+    };
+
+/** The outcome of POST /device/approve and /device/deny. */
+export type DeviceDecisionOutcome =
+  /** This post decided the device request. */
+  | { readonly kind: 'decided'; readonly decision: 'approved' | 'denied'; readonly clientName: string }
+  /** The request is not waiting for a decision (yet): to its current step. */
+  | { readonly kind: 'next'; readonly requestId: string };
+
+/**
+ * The hosted side of the device authorization grant (RFC 8628 §3.3; SPEC.md "Device flow routes"): a
+ * user types (or the device's link fills in) the user code, signs in on an authorization request of its
+ * own, and approves or denies the device.
+ *
+ * | from | event | to |
+ * |---|---|---|
+ * | (POST /device/verify) | a pending user code, no issuer session | pending (the usual sign-in steps) |
+ * | (POST /device/verify) | a pending user code, a live issuer session | organization_selection, mfa or device_approval, as the engine decides |
+ * | pending, organization_selection, mfa | signed in (AuthorizeCompletion.afterSignIn) | device_approval (never consent, never a code) |
+ * | device_approval | approve (the device approved for the request's identity) | completed |
+ * | device_approval | deny | denied |
+ *
+ * The approval page always shows, even for a reused session: approving a device is never silent. The
+ * request is bound to its browser like any other; the user code is kept sealed for that browser only
+ * (./device-user-code.ts). A code that expired or was decided meanwhile (another tab, the headless API)
+ * ends with a page that says so.
+ */
+export class DeviceSteps {
+  readonly #deps: AuthorizeFlowDeps;
+  readonly #device: DeviceFlowDeps;
+  readonly #completion: AuthorizeCompletion;
+  readonly #steps: AuthRequestSteps;
+  readonly #lifetimeMs: number;
+
+  constructor(
+    deps: AuthorizeFlowDeps,
+    completion: AuthorizeCompletion,
+    steps: AuthRequestSteps,
+    options: { readonly lifetimeMs: number },
+  ) {
+    this.#deps = deps;
+    this.#device = deps.device;
+    this.#completion = completion;
+    this.#steps = steps;
+    this.#lifetimeMs = options.lifetimeMs;
+  }
+
+  /**
+   * POST /device/verify: every typed code counts against the per-IP limit (RFC 8628 §5.1), and a code
+   * that is malformed, unknown, expired or already decided gets one answer. A pending code starts a
+   * device request bound to this browser, which reuses the browser's issuer session when it has one.
+   */
+  async verify(
+    rawUserCode: string | undefined,
+    browser: BrowserContext & { readonly browserId: string },
+  ): Promise<DeviceVerifyOutcome> {
+    const typed = rawUserCode?.trim() ?? '';
+    if (typed === '') return { kind: 'retry', error: 'device_code_required', userCode: '' };
+    const limit = await this.#device.rateLimiter.consume(this.#device.verifyLimit, { ip: browser.ipAddress });
+    if (!limit.allowed) {
+      return {
+        kind: 'retry',
+        error: 'device_code_rate_limited',
+        userCode: typed,
+        retryAfterMs: limit.retryAfterMs,
+      };
+    }
+    const view = await this.#device.devices.resolve(typed);
+    if (view?.status !== 'pending') return { kind: 'retry', error: 'device_code_invalid', userCode: typed };
+
+    const client = await this.#completion.activeClient(view.clientId);
+    const record = this.#record(view, client.clientId, browser.browserId);
+    await this.#deps.requests.insert(record);
+    const next = { kind: 'next', requestId: record.id } as const;
+    const session = await this.#deps.browserSessions.resolve(browser.sessionToken);
+    if (session === null) return next;
+    const identity = { userId: session.userId, amr: [...session.amr], authTime: session.authTime };
+    // Organization selection, MFA or the approval: a device request never leaves for a client.
+    await this.#steps.continueWith(record, 'pending', await this.#steps.signIn(record, identity), identity);
+    return next;
+  }
+
+  /** GET /device/approve: the approval step of a request waiting for it, else its current step. */
+  async approvalPage(
+    requestId: string | undefined,
+    browser: BrowserContext,
+  ): Promise<
+    | { readonly kind: 'step'; readonly step: AuthorizeStep }
+    | { readonly kind: 'next'; readonly requestId: string }
+  > {
+    const request = await this.#steps.load(requestId, browser);
+    if (request.status !== 'device_approval') return { kind: 'next', requestId: request.id };
+    return { kind: 'step', step: await this.approvalStep(request, browser) };
+  }
+
+  /**
+   * The approval page of a signed-in device request (GET /login shows it too): the client, the code to
+   * compare with the device, the scopes, the account and its organization. A code that can no longer be
+   * approved shows why instead.
+   */
+  async approvalStep(request: AuthRequestRecord, browser: BrowserContext): Promise<AuthorizeStep> {
+    const userCode = this.#userCode(request, browser);
+    const view = await this.#device.devices.resolve(userCode);
+    if (view?.status !== 'pending') throw deviceCodeEndedError(view?.status ?? 'not_found');
+    const client = await this.#completion.activeClient(request.clientId);
+    const { userId } = this.#steps.identityOf(request);
+    const user = await this.#deps.users.findById(userId);
+    const organizations =
+      request.organizationId === null ? [] : await this.#deps.organizations.options(userId);
+    return {
+      kind: 'device_approval',
+      request: { requestId: request.id, clientName: client.name },
+      userCode,
+      scopes: this.#completion.grantedScopes(request, client),
+      // An account signed up by phone has no address: its name says who is signed in.
+      userEmail: user?.email ?? user?.displayName ?? null,
+      organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,
+    };
+  }
+
+  /** POST /device/approve: the device gets the request's identity (user, organization, amr, auth_time). */
+  async approve(requestId: string | undefined, browser: BrowserContext): Promise<DeviceDecisionOutcome> {
+    return this.#decide(requestId, browser, 'approved');
+  }
+
+  /** POST /device/deny: the device's polling then answers access_denied. */
+  async deny(requestId: string | undefined, browser: BrowserContext): Promise<DeviceDecisionOutcome> {
+    return this.#decide(requestId, browser, 'denied');
+  }
+
+  async #decide(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    decision: 'approved' | 'denied',
+  ): Promise<DeviceDecisionOutcome> {
+    const request = await this.#steps.load(requestId, browser);
+    if (request.status !== 'device_approval') return { kind: 'next', requestId: request.id };
+    const userCode = this.#userCode(request, browser);
+    const client = await this.#completion.activeClient(request.clientId);
+    const identity = this.#steps.identityOf(request);
+    const status =
+      decision === 'approved'
+        ? await this.#device.devices.approve({
+            userCode,
+            userId: identity.userId,
+            organizationId: request.organizationId,
+            amr: identity.amr,
+            authTime: identity.authTime,
+          })
+        : await this.#device.devices.deny({ userCode, userId: identity.userId });
+    if (status !== decision) throw deviceCodeEndedError(status);
+    // The device row decided (one conditional update across tabs and the headless API); the request only
+    // ends with it, so a lost race here (the request's own expiry) changes nothing for the device.
+    await this.#deps.requests.transition(
+      request.id,
+      'device_approval',
+      { status: decision === 'approved' ? 'completed' : 'denied' },
+      this.#deps.clock.now(),
+    );
+    return { kind: 'decided', decision, clientName: client.name };
+  }
+
+  /** The user code of a device request, opened with this browser's id; else the "start again" page. */
+  #userCode(request: AuthRequestRecord, browser: BrowserContext): string {
+    const sealed = request.sealedDeviceUserCode;
+    const userCode =
+      sealed === null || browser.browserId === undefined
+        ? undefined
+        : openDeviceUserCode(sealed, browser.browserId, request.id);
+    if (userCode === undefined) throw authRequestExpiredError();
+    return userCode;
+  }
+
+  /** A device request for the device's client, scopes and resource; no redirect URI, PKCE or state. */
+  #record(view: DeviceAuthorizationView, clientId: string, browserId: string): AuthRequestRecord {
+    const now = this.#deps.clock.now();
+    const id = this.#deps.ids.id('azr');
+    return {
+      id,
+      clientId,
+      redirectUri: '',
+      state: null,
+      requestedScopes: [...view.scopes],
+      grantedScopes: [...view.scopes],
+      codeChallenge: '',
+      codeChallengeMethod: '',
+      resource: view.resource,
+      nonce: null,
+      prompt: [],
+      maxAge: null,
+      loginHint: null,
+      view: null,
+      uiContext: null,
+      browserBinding: sha256Hex(browserId),
+      status: 'pending',
+      email: null,
+      userId: null,
+      organizationId: null,
+      amr: null,
+      authTime: null,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: now + this.#lifetimeMs,
+      completedAt: null,
+      challenge: null,
+      sealedDeviceUserCode: sealDeviceUserCode(view.userCode, browserId, id),
+    };
+  }
+}
+
+/** The page for a device code that can no longer be approved or denied. */
+export function deviceCodeEndedError(
+  status: DeviceDecisionStatus | DeviceAuthorizationView['status'],
+): SvcHostedPageError {
+  if (status === 'expired' || status === 'not_found') {
+    return new SvcHostedPageError(
+      'This code has expired',
+      'The code from your device can no longer be used. Start again on your device to get a new code.',
+      { status: 400, code: 'device_code_expired' },
+    );
+  }
+  return new SvcHostedPageError(
+    'This device request was already answered',
+    'The request from your device was already approved or denied, perhaps in another window. Check your device.',
+    { status: 400, code: 'device_code_decided' },
+  );
+}

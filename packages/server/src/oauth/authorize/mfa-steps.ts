@@ -1,0 +1,147 @@
+import { SvcInvalidOperationError, SvcPublicAuthError } from '../../kernel/errors.js';
+import type { MfaService } from '../../mfa/mfa-service.js';
+import { AUTHORIZE_FLOW, type AuthRequestSteps } from './auth-request-steps.js';
+import type { AuthorizeActionOutcome, AuthorizeStep, BrowserContext } from './authorize-outcomes.js';
+import { authRequestExpiredError } from './errors.js';
+import type { AuthRequestRecord } from './repository.js';
+
+/** What the hosted second factor needs of the MFA service (by the MFA token's hash). */
+export type HostedMfa = Pick<
+  MfaService,
+  'peekChallengeHash' | 'verifyChallengeHash' | 'challengeEnrollment' | 'verifyChallengeEnrollment'
+>;
+
+/**
+ * The second factor of a hosted authorization request (SPEC.md hosted POST /mfa/verify and
+ * /mfa/totp/enroll/verify; the mfa and mfa_enrollment login states). The request in status `mfa` holds
+ * the MFA token's hash and its persisted decision (`mfa` or `mfa_enrollment`):
+ *
+ * | status / challenge | event | next |
+ * |---|---|---|
+ * | mfa / mfa | a code of the app or an offered recovery code | consent or the code (new issuer session with amr mfa) |
+ * | mfa / mfa | wrong code | the same page (400); five wrong codes end the challenge (start again) |
+ * | mfa / mfa_enrollment | GET: the QR code and secret of the authenticator being set up | |
+ * | mfa / mfa_enrollment | a code of the new authenticator | the recovery codes page, then consent or the code |
+ */
+export class MfaSteps {
+  readonly #mfa: HostedMfa;
+  readonly #steps: AuthRequestSteps;
+
+  constructor(deps: { readonly mfa: HostedMfa }, steps: AuthRequestSteps) {
+    this.#mfa = deps.mfa;
+    this.#steps = steps;
+  }
+
+  /** The page of a request in status `mfa`. */
+  async step(request: AuthRequestRecord): Promise<AuthorizeStep> {
+    const challenge = this.#challenge(request);
+    const stepRequest = await this.#steps.stepRequest(request);
+    // The challenge lives 10 minutes, the request 30: an expired or completed one means starting again.
+    if ((await this.#mfa.peekChallengeHash(challenge.hash, AUTHORIZE_FLOW)) === undefined) {
+      throw authRequestExpiredError();
+    }
+    if (challenge.kind === 'mfa') {
+      return {
+        kind: 'mfa_verify',
+        request: stepRequest,
+        recoveryCodeOffered: challenge.target.split(',').includes('recovery_code'),
+      };
+    }
+    const enrollment = await this.#mfa.challengeEnrollment(challenge.hash, AUTHORIZE_FLOW);
+    return {
+      kind: 'mfa_enroll',
+      request: stepRequest,
+      secret: enrollment.secret,
+      qrCodeDataUrl: enrollment.qrCodeDataUrl,
+    };
+  }
+
+  /** POST /mfa/verify: a code of the authenticator app or a recovery code. */
+  async verify(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    code: string | undefined,
+  ): Promise<AuthorizeActionOutcome> {
+    const request = await this.#steps.load(requestId, browser);
+    if (request.status !== 'mfa' || request.challenge?.kind !== 'mfa')
+      return { kind: 'next', requestId: request.id };
+    const retry = async (): Promise<AuthorizeActionOutcome> => ({
+      kind: 'retry',
+      step: await this.step(request),
+      error: 'mfa_code_invalid',
+    });
+    if (code === undefined || code.trim() === '' || code.length > 64) return retry();
+    try {
+      const verified = await this.#mfa.verifyChallengeHash(request.challenge.hash, code, AUTHORIZE_FLOW);
+      return await this.#steps.afterSecondFactor(request, browser, verified.identity);
+    } catch (error) {
+      return this.#failed(error, request, browser, 'mfa', retry);
+    }
+  }
+
+  /** POST /mfa/totp/enroll/verify: a code of the authenticator being set up; then the recovery codes. */
+  async enroll(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    code: string | undefined,
+  ): Promise<AuthorizeActionOutcome> {
+    const request = await this.#steps.load(requestId, browser);
+    if (request.status !== 'mfa' || request.challenge?.kind !== 'mfa_enrollment') {
+      return { kind: 'next', requestId: request.id };
+    }
+    const retry = async (): Promise<AuthorizeActionOutcome> => ({
+      kind: 'retry',
+      step: await this.step(request),
+      error: 'mfa_code_invalid',
+    });
+    if (code === undefined || code.trim() === '' || code.length > 64) return retry();
+    let enrolled;
+    try {
+      enrolled = await this.#mfa.verifyChallengeEnrollment(request.challenge.hash, code, AUTHORIZE_FLOW);
+    } catch (error) {
+      return this.#failed(error, request, browser, 'mfa_enrollment', retry);
+    }
+    if (enrolled.identity === null) throw authRequestExpiredError();
+    const continued = await this.#steps.afterSecondFactor(request, browser, enrolled.identity);
+    if (enrolled.recoveryCodes.length === 0 || continued.kind === 'retry' || continued.kind === 'show') {
+      return continued;
+    }
+    // The codes are shown once, before the browser moves on (to consent or back to the client).
+    return {
+      kind: 'show',
+      step: {
+        kind: 'recovery_codes',
+        request: await this.#steps.stepRequest(request),
+        codes: enrolled.recoveryCodes,
+        continueTo: continued.kind === 'redirect' ? continued.location : null,
+      },
+      ...(continued.session === undefined ? {} : { session: continued.session }),
+    };
+  }
+
+  #challenge(request: AuthRequestRecord) {
+    const challenge = request.challenge;
+    if (challenge === null || (challenge.kind !== 'mfa' && challenge.kind !== 'mfa_enrollment')) {
+      throw authRequestExpiredError();
+    }
+    return challenge;
+  }
+
+  /** A wrong code comes back inline; a used-up or expired challenge means starting again. */
+  async #failed(
+    error: unknown,
+    request: AuthRequestRecord,
+    browser: BrowserContext,
+    method: string,
+    retry: () => Promise<AuthorizeActionOutcome>,
+  ): Promise<AuthorizeActionOutcome> {
+    if (error instanceof SvcPublicAuthError && error.code === 'invalid_code') {
+      await this.#steps.recordFailure(request, browser, method);
+      return retry();
+    }
+    if (error instanceof SvcPublicAuthError || error instanceof SvcInvalidOperationError) {
+      throw authRequestExpiredError();
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,109 @@
+import { toIso } from '../../kernel/clock.js';
+import type { Clock } from '../../kernel/clock.js';
+import { validate } from '../../kernel/validation.js';
+import { toSvcTokenResponse } from '../tokens/issued-tokens.js';
+import type { DeviceAuthorizations } from './device-authorizations.js';
+import {
+  svcApproveDeviceAuthorizationRequestSchema,
+  svcDenyDeviceAuthorizationRequestSchema,
+  svcDeviceAuthorizationStartRequestSchema,
+  svcPollDeviceAuthorizationRequestSchema,
+  userCodeInputSchema,
+  type SvcApproveDeviceAuthorizationRequest,
+  type SvcDenyDeviceAuthorizationRequest,
+  type SvcDeviceAuthorization,
+  type SvcDeviceAuthorizationResponse,
+  type SvcDeviceAuthorizationStartRequest,
+  type SvcDeviceDecisionResult,
+  type SvcDevicePollResult,
+  type SvcPollDeviceAuthorizationRequest,
+} from './requests.js';
+
+/** Where an in-process call comes from (the start's rate limit and audit use the address). */
+export interface DeviceCallContext {
+  readonly ipAddress?: string;
+  readonly userAgent?: string;
+}
+
+/**
+ * The in-process device operations of SvcAuthService: validate the request records, call the service,
+ * and shape the answers (camelCase, ISO timestamps, SvcTokenResponse). Errors of start are the OAuth
+ * errors of POST /device_authorization (invalid_client, unauthorized_client, invalid_target,
+ * slow_down); approval by an inactive user or for a foreign organization is SvcPublicAuthError
+ * access_denied (403); every other outcome is a status value.
+ */
+export class DeviceOperations {
+  readonly #devices: DeviceAuthorizations;
+  readonly #clock: Clock;
+
+  constructor(deps: { devices: DeviceAuthorizations; clock: Clock }) {
+    this.#devices = deps.devices;
+    this.#clock = deps.clock;
+  }
+
+  /** StartDeviceAuthorizationAsync. */
+  async startDeviceAuthorizationAsync(
+    request: SvcDeviceAuthorizationStartRequest,
+    context?: DeviceCallContext,
+  ): Promise<SvcDeviceAuthorizationResponse> {
+    const input = validate(svcDeviceAuthorizationStartRequestSchema, request, 'device authorization request');
+    const started = await this.#devices.startForClientId(input, context?.ipAddress ?? null);
+    return {
+      deviceCode: started.deviceCode,
+      userCode: started.userCode,
+      verificationUri: started.verificationUri,
+      verificationUriComplete: started.verificationUriComplete,
+      expiresIn: started.expiresIn,
+      interval: started.interval,
+    };
+  }
+
+  /** ResolveDeviceAuthorizationAsync: null for a malformed or unknown user code. */
+  async resolveDeviceAuthorizationAsync(userCode: string): Promise<SvcDeviceAuthorization | null> {
+    const code = validate(userCodeInputSchema, userCode, 'user code', 'userCode');
+    const view = await this.#devices.resolve(code);
+    if (view === null) return null;
+    return { ...view, scopes: [...view.scopes], expiresAt: toIso(view.expiresAt) };
+  }
+
+  /** ApproveDeviceAuthorizationAsync. */
+  async approveDeviceAuthorizationAsync(
+    request: SvcApproveDeviceAuthorizationRequest,
+  ): Promise<SvcDeviceDecisionResult> {
+    const input = validate(svcApproveDeviceAuthorizationRequestSchema, request, 'device approval');
+    const status = await this.#devices.approve({
+      userCode: input.userCode,
+      userId: input.userId,
+      organizationId: input.organizationId,
+      amr: input.amr ?? [],
+      authTime: input.authTime === undefined ? this.#clock.now() : Date.parse(input.authTime),
+    });
+    return { status };
+  }
+
+  /** The deny beside ApproveDeviceAuthorizationAsync: polling then answers access_denied. */
+  async denyDeviceAuthorizationAsync(
+    request: SvcDenyDeviceAuthorizationRequest,
+  ): Promise<SvcDeviceDecisionResult> {
+    const input = validate(svcDenyDeviceAuthorizationRequestSchema, request, 'device denial');
+    return { status: await this.#devices.deny(input) };
+  }
+
+  /** PollDeviceAuthorizationAsync: `complete` with tokens once, otherwise the OAuth status of the poll. */
+  async pollDeviceAuthorizationAsync(
+    request: SvcPollDeviceAuthorizationRequest,
+    context?: DeviceCallContext,
+  ): Promise<SvcDevicePollResult> {
+    const input = validate(svcPollDeviceAuthorizationRequestSchema, request, 'device poll');
+    const result = await this.#devices.pollForClientId({
+      clientId: input.clientId,
+      deviceCode: input.deviceCode,
+      resource: input.resource,
+      userAgent: context?.userAgent ?? null,
+      ipAddress: context?.ipAddress ?? null,
+    });
+    return result.status === 'complete'
+      ? { status: 'complete', tokens: toSvcTokenResponse(result.tokens) }
+      : result;
+  }
+}

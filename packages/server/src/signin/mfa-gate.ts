@@ -1,0 +1,20 @@
+import type { SignedInIdentity } from './sign-in-engine.js';
+
+/** A second factor the sign-in must pass before it completes. */
+export interface MfaChallengeIssued {
+  /** Single-use token for the challenge (256 bits; only its hash is stored). */
+  readonly mfaToken: string;
+  readonly expiresAt: number;
+  /** The persisted decision: no confirmed factor, so an authenticator must be enrolled first. */
+  readonly enrollmentRequired: boolean;
+  /** The factors offered, for example ['totp', 'recovery_code']. */
+  readonly methods: string[];
+}
+
+/**
+ * What the sign-in engine asks once the organization of a sign-in is known (implemented by
+ * mfa/mfa-service.ts): null when no second factor is needed, else the challenge to answer.
+ */
+export interface MfaGate {
+  challengeFor(identity: SignedInIdentity): Promise<MfaChallengeIssued | null>;
+}

@@ -1,0 +1,232 @@
+import type { SvcMfaSettings, SvcOrganizationMfaPolicy } from '@svc/contract';
+import type { Selectable } from 'kysely';
+import type {
+  AuthenticatorRecord,
+  AuthenticatorStore,
+  MfaChallengeContext,
+  MfaChallengeRecord,
+  MfaChallengeStore,
+  MfaPolicyStore,
+  RecoveryCodeStore,
+} from '../../mfa/repository.js';
+import type { Db } from '../database.js';
+import type { MfaAuthenticatorsTable, MfaChallengesTable } from '../schema.js';
+import { parseStringList } from './json-columns.js';
+
+const GLOBAL_SCOPE = 'global';
+
+/** MFA settings (scope 'global') and organization policies (scope = organization id) as JSON rows. */
+export function mfaPolicyRepository(db: Db): MfaPolicyStore {
+  const read = async (scope: string): Promise<unknown> => {
+    const row = await db
+      .selectFrom('mfaPolicies')
+      .select('policyJson')
+      .where('scope', '=', scope)
+      .executeTakeFirst();
+    return row === undefined ? undefined : JSON.parse(row.policyJson);
+  };
+  const save = async (scope: string, policy: object, now: number): Promise<void> => {
+    const policyJson = JSON.stringify(policy);
+    await db
+      .insertInto('mfaPolicies')
+      .values({ scope, policyJson, updatedAt: now })
+      .onConflict((oc) => oc.column('scope').doUpdateSet({ policyJson, updatedAt: now }))
+      .execute();
+  };
+  return {
+    getSettings: async () => (await read(GLOBAL_SCOPE)) as SvcMfaSettings | undefined,
+    saveSettings: (settings, now) => save(GLOBAL_SCOPE, settings, now),
+    getOrganizationPolicy: async (organizationId) =>
+      (await read(`org:${organizationId}`)) as SvcOrganizationMfaPolicy | undefined,
+    saveOrganizationPolicy: (organizationId, policy, now) => save(`org:${organizationId}`, policy, now),
+  };
+}
+
+function toAuthenticator(row: Selectable<MfaAuthenticatorsTable>): AuthenticatorRecord {
+  return { ...row, kind: 'totp' };
+}
+
+/** TOTP authenticators; confirmation and step advance are conditional updates. */
+export function authenticatorRepository(db: Db): AuthenticatorStore {
+  return {
+    async insert(record) {
+      await db.insertInto('mfaAuthenticators').values(record).execute();
+    },
+    async listConfirmed(userId) {
+      const rows = await db
+        .selectFrom('mfaAuthenticators')
+        .selectAll()
+        .where('userId', '=', userId)
+        .where('confirmedAt', 'is not', null)
+        .orderBy('confirmedAt')
+        .orderBy('id')
+        .execute();
+      return rows.map(toAuthenticator);
+    },
+    async findEnrollment(enrollmentTokenHash, now) {
+      const row = await db
+        .selectFrom('mfaAuthenticators')
+        .selectAll()
+        .where('enrollmentTokenHash', '=', enrollmentTokenHash)
+        .where('confirmedAt', 'is', null)
+        .where('enrollmentExpiresAt', '>', now)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toAuthenticator(row);
+    },
+    async findPendingForChallenge(challengeHash, now) {
+      const row = await db
+        .selectFrom('mfaAuthenticators')
+        .selectAll()
+        .where('challengeHash', '=', challengeHash)
+        .where('confirmedAt', 'is', null)
+        .where('enrollmentExpiresAt', '>', now)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toAuthenticator(row);
+    },
+    async countEnrollmentAttempt(id, now, maxAttempts) {
+      const result = await db
+        .updateTable('mfaAuthenticators')
+        .set((eb) => ({ enrollmentAttempts: eb('enrollmentAttempts', '+', 1) }))
+        .where('id', '=', id)
+        .where('confirmedAt', 'is', null)
+        .where('enrollmentExpiresAt', '>', now)
+        .where('enrollmentAttempts', '<', maxAttempts)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async confirm(id, step, now) {
+      const result = await db
+        .updateTable('mfaAuthenticators')
+        .set({ confirmedAt: now, lastUsedStep: step, enrollmentTokenHash: null, enrollmentExpiresAt: null })
+        .where('id', '=', id)
+        .where('confirmedAt', 'is', null)
+        .where('enrollmentExpiresAt', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async advanceStep(id, step) {
+      const result = await db
+        .updateTable('mfaAuthenticators')
+        .set({ lastUsedStep: step })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('lastUsedStep', 'is', null), eb('lastUsedStep', '<', step)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async deleteUnconfirmed(userId) {
+      await db
+        .deleteFrom('mfaAuthenticators')
+        .where('userId', '=', userId)
+        .where('confirmedAt', 'is', null)
+        .execute();
+    },
+  };
+}
+
+/** Recovery codes as SHA-256; use is a conditional update. */
+export function recoveryCodeRepository(db: Db): RecoveryCodeStore {
+  return {
+    async replace(userId, codeHashes, now, newId) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('mfaRecoveryCodes').where('userId', '=', userId).execute();
+        if (codeHashes.length === 0) return;
+        await trx
+          .insertInto('mfaRecoveryCodes')
+          .values(
+            codeHashes.map((codeHash) => ({ id: newId(), userId, codeHash, usedAt: null, createdAt: now })),
+          )
+          .execute();
+      });
+    },
+    async use(userId, codeHash, now) {
+      const result = await db
+        .updateTable('mfaRecoveryCodes')
+        .set({ usedAt: now })
+        .where('userId', '=', userId)
+        .where('codeHash', '=', codeHash)
+        .where('usedAt', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) >= 1;
+    },
+    async countUnused(userId) {
+      const row = await db
+        .selectFrom('mfaRecoveryCodes')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('userId', '=', userId)
+        .where('usedAt', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+function toChallenge(row: Selectable<MfaChallengesTable>): MfaChallengeRecord {
+  return {
+    tokenHash: row.tokenHash,
+    userId: row.userId,
+    clientId: row.clientId,
+    organizationId: row.organizationId,
+    flow: row.flow,
+    context: JSON.parse(row.contextJson) as MfaChallengeContext,
+    enrollmentRequired: row.enrollmentRequired === 1,
+    methods: parseStringList(row.methodsJson),
+    attempts: row.attempts,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    consumedAt: row.consumedAt,
+  };
+}
+
+/** MFA challenges behind MFA tokens (hashed); attempts and use are conditional updates. */
+export function mfaChallengeRepository(db: Db): MfaChallengeStore {
+  const active = (tokenHash: string, now: number) =>
+    db
+      .updateTable('mfaChallenges')
+      .where('tokenHash', '=', tokenHash)
+      .where('consumedAt', 'is', null)
+      .where('expiresAt', '>', now);
+  return {
+    async insert(record) {
+      await db
+        .insertInto('mfaChallenges')
+        .values({
+          tokenHash: record.tokenHash,
+          userId: record.userId,
+          clientId: record.clientId,
+          organizationId: record.organizationId,
+          flow: record.flow,
+          contextJson: JSON.stringify(record.context),
+          enrollmentRequired: record.enrollmentRequired ? 1 : 0,
+          methodsJson: JSON.stringify(record.methods),
+          attempts: record.attempts,
+          createdAt: record.createdAt,
+          expiresAt: record.expiresAt,
+          consumedAt: record.consumedAt,
+        })
+        .execute();
+    },
+    async findActive(tokenHash, now) {
+      const row = await db
+        .selectFrom('mfaChallenges')
+        .selectAll()
+        .where('tokenHash', '=', tokenHash)
+        .where('consumedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toChallenge(row);
+    },
+    async countAttempt(tokenHash, now, maxAttempts) {
+      // The increment and the limit check are one statement: concurrent guesses cannot pass the limit.
+      const row = await active(tokenHash, now)
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('attempts', '<', maxAttempts)
+        .returningAll()
+        .executeTakeFirst();
+      return row === undefined ? undefined : toChallenge(row);
+    },
+    async consume(tokenHash, now) {
+      const row = await active(tokenHash, now).set({ consumedAt: now }).returningAll().executeTakeFirst();
+      return row === undefined ? undefined : toChallenge(row);
+    },
+  };
+}
