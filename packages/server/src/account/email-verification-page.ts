@@ -14,7 +14,7 @@ export function renderEmailVerificationPage(authBase: string, token: string): st
     body: html`<p>Confirm that this email address belongs to you.</p>
       <form method="post" action="${authBase}/email/verify/confirm">
         <input type="hidden" name="token" value="${token}" />
-        <button type="submit">Verify email</button>
+        <button class="button button-primary" type="submit">Verify email</button>
       </form>`,
   });
 }

@@ -15,7 +15,7 @@ const NEW_PASSWORD = 'a brand new passphrase';
  * loopback, the browser follows them, and oauth4webapi as the client redeems the code at /token and
  * validates the ID token.
  */
-describe('password reset and invitations in a browser', () => {
+describe('password reset, email verification and invitations in a browser', () => {
   let smtp: TestSmtpServer;
   let served: ServedHostedApp;
   let browser: TestBrowser;
@@ -72,6 +72,38 @@ describe('password reset and invitations in a browser', () => {
     await enterPassword(page, NEW_PASSWORD);
     const { claims } = await rp.redeem(page, client, flow);
     expect(claims).toMatchObject({ sub: user.id, email: user.email, amr: ['pwd'], nonce: flow.nonce });
+    await page.close();
+  });
+
+  it('email verification: mailed link → the page does not use it → the button verifies once', async () => {
+    const user = await served.hosted.given.user();
+    const verified = async () =>
+      (
+        await served.hosted.t.svc.database.db
+          .selectFrom('users')
+          .select('emailVerified')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).emailVerified === 1;
+    const sent = await fetch(`${served.origin}${served.hosted.authBase}/email/verification-email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: user.email }),
+    });
+    expect(sent.status).toBe(200);
+    const link = mailedLink(user.email);
+    const page = await browser.context.newPage();
+    await page.goto(link);
+    await heading(page, 'Verify your email');
+    // Opening the link (as a mail scanner would) verified nothing yet.
+    expect(await verified()).toBe(false);
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await heading(page, 'Email verified');
+    expect(await verified()).toBe(true);
+    // Single use: the same link again is refused.
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await heading(page, 'Link not valid');
     await page.close();
   });
 
