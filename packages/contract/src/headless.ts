@@ -96,12 +96,55 @@ export const headlessViewModelSchema = z.looseObject({
 export type SvcHeadlessViewModel = z.output<typeof headlessViewModelSchema>;
 
 /**
+ * The authorization data of a redirect that carries a code (SPEC.md "Action result"): what the client
+ * exchanges at /token. `codeVerifier` is never sent by the server (the client kept it since /start); the
+ * headless client package fills it in.
+ */
+export const headlessAuthorizationSchema = z.object({
+  code: z.string(),
+  redirectUri: z.string(),
+  state: z.string().nullable(),
+  codeVerifier: z.string().optional(),
+});
+export type SvcHeadlessAuthorization = z.output<typeof headlessAuthorizationSchema>;
+
+/**
  * SvcHeadlessActionResult (SPEC.md): `view` with a view model, or `redirect` with the registered client
- * redirect URL once an action completes the request.
+ * redirect URL once an action completes the request (`authorization` when the redirect carries a code;
+ * an error redirect such as access_denied has none).
  */
 export const headlessActionResultSchema = z.object({
   type: z.enum(['view', 'redirect']),
   redirectUrl: z.string().nullable(),
   viewModel: headlessViewModelSchema.nullable(),
+  authorization: headlessAuthorizationSchema.nullable().optional(),
 });
 export type SvcHeadlessActionResult = z.output<typeof headlessActionResultSchema>;
+
+/** Body of every headless action that names only its request (GET-like posts such as TOTP enrollment start). */
+export const headlessRequestBodySchema = z.object({ requestId: z.string().min(1).max(200) });
+
+/** Body of `POST {base}/identify`. */
+export const headlessIdentifyBodySchema = headlessRequestBodySchema.extend({ email: z.string().max(320) });
+
+/** Body of `POST {base}/password/login`. */
+export const headlessPasswordLoginBodySchema = headlessRequestBodySchema.extend({
+  password: z.string().max(1024),
+});
+
+/**
+ * Body of `POST {base}/organization/select`; `pendingToken` is the view model's, or left out for the
+ * server to use a fresh one of this request.
+ */
+export const headlessOrganizationSelectBodySchema = headlessRequestBodySchema.extend({
+  organizationId: z.string().min(1).max(200),
+  pendingToken: z.string().min(1).max(512).optional(),
+});
+
+/** Body of `POST {base}/mfa/verify` and `/mfa/totp/enroll/verify`. */
+export const headlessMfaCodeBodySchema = headlessRequestBodySchema.extend({ code: z.string().max(64) });
+
+/** Body of `POST {base}/consent/approve` and `/consent/deny`: the consent view model's `consentToken`. */
+export const headlessConsentBodySchema = headlessRequestBodySchema.extend({
+  consentToken: z.string().min(1).max(512),
+});

@@ -13,6 +13,7 @@ import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
 import { hostedSignInRoutes } from '../hosted/sign-in-routes.js';
+import { headlessRoutes } from '../headless/routes.js';
 import { authorizeRoutes } from '../oauth/authorize/routes.js';
 import { tokenRoutes } from '../oauth/token/token-routes.js';
 import { deviceAuthorizationRoutes } from '../oauth/device/routes.js';
@@ -73,6 +74,16 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           }),
           { prefix: authPath },
         );
+        // The headless API: a sibling of the hosted plugin (JSON, no antiforgery form token, its own errors).
+        if (config.headless.enabled) {
+          await svc.register(
+            headlessRoutes({
+              signIn: services.hostedSignIn,
+              allowedOrigins: config.headless.allowedOrigins,
+            }),
+            { prefix: config.headless.basePath.slice(config.dashboardBase.length) },
+          );
+        }
         await svc.register(
           async (admin) => {
             requireOperator(admin, config.adminToken);

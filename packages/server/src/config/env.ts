@@ -28,6 +28,16 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   };
   const smsGiven = Object.entries(sms).filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (smsGiven.length > 0) options.sms = Object.fromEntries(smsGiven);
+  assign(options, 'headlessApiBasePath', text('SVC_HEADLESS_API_BASE_PATH'));
+  const headlessOrigins = text('SVC_HEADLESS_ALLOWED_ORIGINS');
+  if (headlessOrigins !== undefined) {
+    options.headlessAllowedOrigins = headlessOrigins
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== '');
+  }
+  const enableApi = text('SVC_ENABLE_API');
+  if (enableApi !== undefined) options.enableApi = parseFlag('SVC_ENABLE_API', enableApi);
   const seed = text('SVC_SEED_DEMO');
   if (seed !== undefined) options.seedDemo = parseFlag('SVC_SEED_DEMO', seed);
   const level = text('SVC_LOG_LEVEL');

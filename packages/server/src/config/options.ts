@@ -89,6 +89,18 @@ export interface SvcOptions {
   rateLimits?: RateLimitRulesOptions;
   /** Log level of the HTTP server; false turns logging off. @default 'info' in production, 'warn' otherwise (SVC_LOG_LEVEL) */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | false;
+  /** Serve the headless sign-in API; false answers every headless route with 404. @default true */
+  enableApi?: boolean;
+  /**
+   * Absolute path of the headless API; must lie under the auth base (the issuer session cookie's Path).
+   * @default `<authBase>/headless` ('/svc/auth/headless')
+   */
+  headlessApiBasePath?: string;
+  /**
+   * Browser origins (scheme, host, port) allowed to call the headless API with credentials (CORS).
+   * @default [] (same-origin only)
+   */
+  headlessAllowedOrigins?: string[];
   /** Development mode relaxes Secure cookies on loopback. @default NODE_ENV !== 'production' */
   development?: boolean;
   /** Injected time source. @default the system clock */

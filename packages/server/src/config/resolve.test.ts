@@ -62,6 +62,17 @@ describe('configuration', () => {
       databaseUrl: 'sqlite::memory:',
       logLevel: false,
     });
+    expect(
+      optionsFromEnv({
+        SVC_ENABLE_API: 'off',
+        SVC_HEADLESS_API_BASE_PATH: '/svc/auth/custom-ui',
+        SVC_HEADLESS_ALLOWED_ORIGINS: 'https://app.example.com, https://admin.example.com,',
+      }),
+    ).toEqual({
+      enableApi: false,
+      headlessApiBasePath: '/svc/auth/custom-ui',
+      headlessAllowedOrigins: ['https://app.example.com', 'https://admin.example.com'],
+    });
     expect(() => optionsFromEnv({ SVC_PORT: 'eighty' })).toThrow(/SVC_PORT must be a port number/);
     expect(() => optionsFromEnv({ SVC_SEED_DEMO: 'maybe' })).toThrow(/SVC_SEED_DEMO must be/);
     expect(() => optionsFromEnv({ SVC_LOG_LEVEL: 'loud' })).toThrow(/SVC_LOG_LEVEL must be one of/);

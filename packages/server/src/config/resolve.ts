@@ -46,6 +46,14 @@ export interface SvcConfig {
   /** Rate limits: the defaults with the `rateLimits` option merged over them. */
   readonly rateLimits: RateLimitRules;
   readonly logLevel: NonNullable<SvcOptions['logLevel']>;
+  /** The headless sign-in API (SPEC.md "Headless API"). */
+  readonly headless: {
+    readonly enabled: boolean;
+    /** Absolute, under the auth base. */
+    readonly basePath: string;
+    /** Exact origins allowed credentialed CORS. */
+    readonly allowedOrigins: readonly string[];
+  };
   readonly development: boolean;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -100,6 +108,11 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     securityDefaults,
     rateLimits: resolveRateLimitRules(options.rateLimits),
     logLevel: options.logLevel ?? (development ? 'warn' : 'info'),
+    headless: {
+      enabled: options.enableApi ?? true,
+      basePath: resolveHeadlessBasePath(options.headlessApiBasePath, authBase),
+      allowedOrigins: (options.headlessAllowedOrigins ?? []).map(resolveAllowedOrigin),
+    },
     development,
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
@@ -118,6 +131,33 @@ function normalizeBasePath(value: string): string {
     );
   }
   return trimmed;
+}
+
+/** The headless base must sit under the auth base: the issuer session cookie is scoped to that Path. */
+function resolveHeadlessBasePath(value: string | undefined, authBase: string): string {
+  const path = (value ?? `${authBase}/headless`).trim().replace(/\/+$/, '');
+  if (!path.startsWith(`${authBase}/`) || !/^(\/[A-Za-z0-9._~-]+)+$/.test(path)) {
+    throw new SvcConfigError(
+      `headlessApiBasePath must be a path under the auth base such as "${authBase}/headless", got "${value}".`,
+    );
+  }
+  return path;
+}
+
+/** An allowed CORS origin: an http(s) origin exactly as browsers send it in the Origin header. */
+function resolveAllowedOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== value) {
+    throw new SvcConfigError(
+      `headlessAllowedOrigins entries must be origins such as https://app.example.com (no path or trailing slash), got "${value}".`,
+    );
+  }
+  return value;
 }
 
 function resolvePublicOrigin(value: string): string {

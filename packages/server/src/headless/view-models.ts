@@ -1,0 +1,105 @@
+import type { HeadlessView, SvcHeadlessViewModel } from '@svc/contract';
+import type { AuthorizeStep } from '../oauth/authorize/authorize-outcomes.js';
+
+/** What every view model says beside its step: the credential types this deployment offers. */
+export interface ViewContext {
+  readonly enabledCredentialTypes: readonly string[];
+}
+
+/** The view of each challenge kind that waits for a typed code. */
+const CODE_VIEWS = {
+  email_otp: 'email-otp-verify',
+  phone_otp: 'phone-otp-verify',
+  phone_otp_signup: 'phone-otp-signup-verify',
+} as const satisfies Record<Extract<AuthorizeStep, { kind: 'enter_code' }>['challenge'], HeadlessView>;
+
+/**
+ * The credential types a deployment offers (the view model's `settings.enabledCredentialTypes`):
+ * passwords always, email codes and links when email sign-in is wired, text codes when SMS is configured.
+ */
+export function enabledCredentialTypes(wired: {
+  readonly emailSignIn: boolean;
+  readonly phoneSignIn: boolean;
+}): readonly string[] {
+  return [
+    'password',
+    ...(wired.emailSignIn ? ['email_otp', 'magic_link'] : []),
+    ...(wired.phoneSignIn ? ['phone_otp'] : []),
+  ];
+}
+
+/**
+ * The headless view model of a step of the authorization flow (SPEC.md "Action result": view,
+ * requestId, settings, providers, organizationSelection and further fields). The further fields carry
+ * what the hosted page of the same step shows. `extra` adds fields the adapter owns (the consent token).
+ */
+export function viewModelOf(
+  step: AuthorizeStep,
+  context: ViewContext,
+  extra: Readonly<Record<string, unknown>> = {},
+): SvcHeadlessViewModel {
+  const base = (
+    view: HeadlessView,
+    fields: Readonly<Record<string, unknown>> = {},
+  ): SvcHeadlessViewModel => ({
+    view,
+    requestId: step.request.requestId,
+    clientName: step.request.clientName,
+    settings: { enabledCredentialTypes: [...context.enabledCredentialTypes] },
+    // Social, OIDC and SAML providers arrive with their issue; none is configured yet.
+    providers: [],
+    organizationSelection: null,
+    ...fields,
+    ...extra,
+  });
+  switch (step.kind) {
+    case 'identify':
+      return base('svc', { email: step.email });
+    case 'password':
+      return base('password', { email: step.email });
+    case 'select_organization':
+      return {
+        ...base('organization'),
+        organizationSelection: {
+          pendingToken: step.pendingAuthToken,
+          organizations: step.organizations.map((o) => ({
+            id: o.id,
+            name: o.name,
+            slug: o.slug,
+            role: o.role,
+          })),
+        },
+      };
+    case 'enter_code':
+      return base(CODE_VIEWS[step.challenge], { target: step.target });
+    case 'magic_link_sent':
+      return base('magic-link-sent', { target: step.target });
+    case 'email_sign_in':
+      return base('email-otp', { email: step.email });
+    case 'phone_number':
+      return base('phone-otp', { phoneNumber: step.phoneNumber });
+    case 'signup':
+      return base('signup', { values: step.values });
+    case 'phone_signup':
+      return base('phone-otp-signup', { values: step.values });
+    case 'mfa_verify':
+      return base('mfa', { recoveryCodeOffered: step.recoveryCodeOffered });
+    case 'mfa_enroll':
+      return base('mfa-enroll', { secret: step.secret, qrCodeDataUrl: step.qrCodeDataUrl });
+    case 'recovery_codes':
+      return base('mfa-enroll', { recoveryCodes: [...step.codes] });
+    case 'consent':
+      return base('consent', {
+        scopes: [...step.scopes],
+        userEmail: step.userEmail,
+        organizationName: step.organizationName,
+      });
+    case 'device_approval':
+      return base('device-approve', {
+        userCode: step.userCode,
+        scopes: [...step.scopes],
+        userEmail: step.userEmail,
+        organizationName: step.organizationName,
+      });
+  }
+}
