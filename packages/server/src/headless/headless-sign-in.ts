@@ -9,6 +9,7 @@ import type {
   StepError,
 } from '../oauth/authorize/authorize-outcomes.js';
 import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
+import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { isConsentToken, consentToken } from './consent-token.js';
 import { type ViewContext, viewModelOf } from './view-models.js';
 
@@ -29,23 +30,8 @@ export interface HeadlessAnswer {
 }
 
 /** The wording of each step error (the headless UI may show its own; `error` is the stable code). */
-const STEP_MESSAGES: Record<StepError | 'consent_token_invalid', string> = {
-  email_required: 'Enter your email address.',
-  email_invalid: 'Enter an email address in the format name@example.com.',
-  password_required: 'Enter your password.',
-  invalid_credentials: 'Email or password is incorrect.',
-  mfa_code_invalid: 'That code did not work. Check your authenticator app and try again.',
-  organization_required: 'Choose an organization to continue.',
-  phone_required: 'Enter your phone number.',
-  phone_invalid: 'Enter a valid phone number, for example +1 201 555 0123.',
-  sms_unavailable: 'A text message cannot be sent or checked right now. Try again later, or use another way.',
-  code_invalid: 'The code is not valid or has expired. Check it, or send a new code.',
-  display_name_required: 'Enter your name.',
-  display_name_invalid: 'Enter a name of at most 200 characters, without special control characters.',
-  organization_name_invalid: 'Enter an organization name of at most 200 characters, or leave it empty.',
-  password_too_short: 'Choose a password of at least 8 characters.',
-  password_too_long: 'Choose a password of at most 1024 characters.',
-  email_taken: 'An account with this email already exists. Sign in instead.',
+const STEP_MESSAGES: Readonly<Record<StepError | 'consent_token_invalid', string>> = {
+  ...STEP_ERROR_MESSAGES,
   consent_token_invalid: 'The consent view is out of date. Show it again and repeat the choice.',
 };
 

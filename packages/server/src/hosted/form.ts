@@ -1,3 +1,4 @@
+import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { ANTIFORGERY_FIELD } from './antiforgery.js';
 import { html, type SafeHtml } from './html.js';
 
@@ -74,24 +75,23 @@ export function currentStepHref(authBase: string, requestId: string): string {
 
 /** Copy for inline errors that the sign-in routes show, in one place so that pages and tests agree. */
 export const HOSTED_MESSAGES = Object.freeze({
-  invalidCredentials: 'Email or password is incorrect.',
-  emailRequired: 'Enter your email address.',
-  emailInvalid: 'Enter an email address in the format name@example.com.',
-  passwordRequired: 'Enter your password.',
-  organizationRequired: 'Choose an organization to continue.',
+  invalidCredentials: STEP_ERROR_MESSAGES.invalid_credentials,
+  emailRequired: STEP_ERROR_MESSAGES.email_required,
+  emailInvalid: STEP_ERROR_MESSAGES.email_invalid,
+  passwordRequired: STEP_ERROR_MESSAGES.password_required,
+  organizationRequired: STEP_ERROR_MESSAGES.organization_required,
   accountUnavailable: 'This account cannot sign in here. Contact your administrator.',
-  mfaCodeInvalid: 'That code did not work. Check your authenticator app and try again.',
-  phoneRequired: 'Enter your phone number.',
-  phoneInvalid: 'Enter a valid phone number, for example +1 201 555 0123.',
-  smsUnavailable: 'A text message cannot be sent or checked right now. Try again later, or use another way.',
-  codeInvalid: 'The code is not valid or has expired. Check it, or send a new code.',
-  displayNameRequired: 'Enter your name.',
-  displayNameInvalid: 'Enter a name of at most 200 characters, without special control characters.',
-  organizationNameInvalid: 'Enter an organization name of at most 200 characters, or leave it empty.',
-  passwordTooShort: 'Choose a password of at least 8 characters.',
-  passwordTooLong: 'Choose a password of at most 1024 characters.',
-  // Signup must say this much to be usable; it confirms only what signing up with the address would.
-  emailTaken: 'An account with this email already exists. Sign in instead.',
+  mfaCodeInvalid: STEP_ERROR_MESSAGES.mfa_code_invalid,
+  phoneRequired: STEP_ERROR_MESSAGES.phone_required,
+  phoneInvalid: STEP_ERROR_MESSAGES.phone_invalid,
+  smsUnavailable: STEP_ERROR_MESSAGES.sms_unavailable,
+  codeInvalid: STEP_ERROR_MESSAGES.code_invalid,
+  displayNameRequired: STEP_ERROR_MESSAGES.display_name_required,
+  displayNameInvalid: STEP_ERROR_MESSAGES.display_name_invalid,
+  organizationNameInvalid: STEP_ERROR_MESSAGES.organization_name_invalid,
+  passwordTooShort: STEP_ERROR_MESSAGES.password_too_short,
+  passwordTooLong: STEP_ERROR_MESSAGES.password_too_long,
+  emailTaken: STEP_ERROR_MESSAGES.email_taken,
   deviceCodeRequired: 'Enter the code shown on your device.',
   // One answer for a malformed, unknown, expired or already used code: the page tells a guesser nothing.
   deviceCodeInvalid: 'That code is not valid or has expired. Check the code on your device.',

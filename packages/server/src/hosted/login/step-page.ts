@@ -1,5 +1,6 @@
 import type { AuthorizeStep, StepError } from '../../oauth/authorize/authorize-outcomes.js';
-import { HOSTED_FIELDS, HOSTED_MESSAGES } from '../form.js';
+import { STEP_ERROR_MESSAGES } from '../../oauth/authorize/step-error-messages.js';
+import { HOSTED_FIELDS } from '../form.js';
 import { renderConsentPage } from '../pages/consent-page.js';
 import { renderDeviceApprovalPage } from '../pages/device-approval-page.js';
 import { renderEmailSignInPage } from '../pages/email-sign-in-page.js';
@@ -13,26 +14,6 @@ import { renderSelectOrganizationPage } from '../pages/select-organization-page.
 import { invalidFieldOf } from '../pages/signup-fields.js';
 import { renderSignupPage } from '../pages/signup-page.js';
 import { renderPhoneSignupPage } from '../pages/signup-phone-page.js';
-
-/** The words of each inline error (one for a wrong password and an unknown email alike). */
-export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.freeze({
-  email_required: HOSTED_MESSAGES.emailRequired,
-  email_invalid: HOSTED_MESSAGES.emailInvalid,
-  password_required: HOSTED_MESSAGES.passwordRequired,
-  invalid_credentials: HOSTED_MESSAGES.invalidCredentials,
-  organization_required: HOSTED_MESSAGES.organizationRequired,
-  phone_required: HOSTED_MESSAGES.phoneRequired,
-  phone_invalid: HOSTED_MESSAGES.phoneInvalid,
-  sms_unavailable: HOSTED_MESSAGES.smsUnavailable,
-  code_invalid: HOSTED_MESSAGES.codeInvalid,
-  display_name_required: HOSTED_MESSAGES.displayNameRequired,
-  display_name_invalid: HOSTED_MESSAGES.displayNameInvalid,
-  organization_name_invalid: HOSTED_MESSAGES.organizationNameInvalid,
-  password_too_short: HOSTED_MESSAGES.passwordTooShort,
-  password_too_long: HOSTED_MESSAGES.passwordTooLong,
-  email_taken: HOSTED_MESSAGES.emailTaken,
-  mfa_code_invalid: HOSTED_MESSAGES.mfaCodeInvalid,
-});
 
 export interface StepPageContext {
   readonly authBase: string;

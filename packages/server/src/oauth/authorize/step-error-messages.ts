@@ -1,0 +1,25 @@
+import type { StepError } from './authorize-outcomes.js';
+
+/**
+ * The words of each step error, shared by the hosted pages and the headless API (whose UI may show its
+ * own: the `error` code is the stable part). One message for a wrong password and an unknown email alike.
+ */
+export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.freeze({
+  email_required: 'Enter your email address.',
+  email_invalid: 'Enter an email address in the format name@example.com.',
+  password_required: 'Enter your password.',
+  invalid_credentials: 'Email or password is incorrect.',
+  mfa_code_invalid: 'That code did not work. Check your authenticator app and try again.',
+  organization_required: 'Choose an organization to continue.',
+  phone_required: 'Enter your phone number.',
+  phone_invalid: 'Enter a valid phone number, for example +1 201 555 0123.',
+  sms_unavailable: 'A text message cannot be sent or checked right now. Try again later, or use another way.',
+  code_invalid: 'The code is not valid or has expired. Check it, or send a new code.',
+  display_name_required: 'Enter your name.',
+  display_name_invalid: 'Enter a name of at most 200 characters, without special control characters.',
+  organization_name_invalid: 'Enter an organization name of at most 200 characters, or leave it empty.',
+  password_too_short: 'Choose a password of at least 8 characters.',
+  password_too_long: 'Choose a password of at most 1024 characters.',
+  // Signup must say this much to be usable; it confirms only what signing up with the address would.
+  email_taken: 'An account with this email already exists. Sign in instead.',
+});
