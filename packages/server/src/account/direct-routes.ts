@@ -1,12 +1,10 @@
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { directCallContext } from '../direct/call-context.js';
-import { directErrorHandler } from '../direct/routes.js';
+import { directErrorHandler, directRouteContext } from '../direct/routes.js';
 import { HOSTED_SECURITY_HEADERS } from '../hosted/security-headers.js';
 import { parseBody } from '../http/body.js';
 import { SvcError } from '../kernel/errors.js';
-import type { AccountCallContext } from './account-email.js';
 import type { AccountOperations } from './account-operations.js';
 import { renderEmailVerificationPage, renderEmailVerificationResult } from './email-verification-page.js';
 
@@ -22,14 +20,6 @@ const emailBody = z.object({ email: text(254), clientId: text(200).nullish() });
 const resetBody = z.object({ token: text(512), newPassword: z.string() });
 const tokenBody = z.object({ token: text(512) });
 const tokenQuery = z.object({ token: text(512) });
-
-function context(request: FastifyRequest): AccountCallContext {
-  return directCallContext({
-    route: request.routeOptions.url ?? request.url,
-    ip: request.ip,
-    userAgent: request.headers['user-agent'],
-  });
-}
 
 /**
  * SPEC.md "Direct JSON helpers" for password reset and email verification (mounted at `{authBase}`):
@@ -56,7 +46,7 @@ export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPlugi
       const body = parseBody(emailBody, request.body);
       return account.requestPasswordResetEmailAsync(
         { email: body.email, clientId: body.clientId ?? null },
-        context(request),
+        directRouteContext(request),
       );
     };
     app.post('/password/forgot', forgot);
@@ -70,13 +60,13 @@ export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPlugi
     const verificationEmail = async (request: FastifyRequest) =>
       account.createEmailVerificationTokenAsync(
         { email: parseBody(emailBody, request.body).email },
-        context(request),
+        directRouteContext(request),
       );
     app.post('/email/verification-email', verificationEmail);
     app.post('/email/verification-token', verificationEmail);
 
     app.post('/email/verify', async (request, reply) => {
-      await account.verifyEmailAsync(parseBody(tokenBody, request.body), context(request));
+      await account.verifyEmailAsync(parseBody(tokenBody, request.body), directRouteContext(request));
       return reply.code(204).send();
     });
 
@@ -99,7 +89,7 @@ export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPlugi
         let verified = false;
         if (parsed.success) {
           try {
-            await account.verifyEmailAsync({ token: parsed.data.token }, context(request));
+            await account.verifyEmailAsync({ token: parsed.data.token }, directRouteContext(request));
             verified = true;
           } catch (error) {
             if (!(error instanceof SvcError) || error.status >= 500) throw error;

@@ -43,7 +43,8 @@ export function directErrorHandler(
   return jsonErrorHandler(error, request, reply);
 }
 
-function callContext(request: FastifyRequest): SvcAuthCallContext {
+/** The call context of a direct route: the matched route, the client address and the user agent. */
+export function directRouteContext(request: FastifyRequest): SvcAuthCallContext {
   return directCallContext({
     route: request.routeOptions.url ?? request.url,
     ip: request.ip,
@@ -80,25 +81,25 @@ export function directRoutes(deps: DirectRoutesDeps): FastifyPluginAsync {
     });
 
     app.post('/signup', async (request) =>
-      auth.signUpAsync(parseBody(svcSignupRequestSchema, request.body), callContext(request)),
+      auth.signUpAsync(parseBody(svcSignupRequestSchema, request.body), directRouteContext(request)),
     );
 
     app.post('/password/login', async (request) =>
       auth.loginWithPasswordAsync(
         parseBody(svcPasswordLoginRequestSchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
 
     app.post('/select-organization', async (request) =>
       auth.selectOrganizationForLoginAsync(
         parseBody(svcSelectOrganizationRequestSchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
 
     app.post('/token/refresh', async (request) =>
-      auth.refreshAsync(parseBody(svcRefreshRequestSchema, request.body), callContext(request)),
+      auth.refreshAsync(parseBody(svcRefreshRequestSchema, request.body), directRouteContext(request)),
     );
 
     // Its own scope, for a JSON parser that reads an empty body as "no token": a client that always

@@ -3,7 +3,7 @@ import type { UserRepository } from '../admin/repository.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
-import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
+import { directCallOf, type DirectSignIn } from '../signin/direct-sign-in.js';
 import type { InvitationService } from './invitation-service.js';
 import type { InvitationRecord } from './repository.js';
 
@@ -57,11 +57,7 @@ export class InvitationSignup {
     request: SvcAcceptEmailInvitationSignupRequest,
     context?: { route?: string; ipAddress?: string; userAgent?: string },
   ): Promise<SvcLoginResult> {
-    const call: DirectCallContext = {
-      operation: context?.route ?? 'acceptEmailInvitationSignupAsync',
-      ipAddress: context?.ipAddress ?? null,
-      userAgent: context?.userAgent ?? null,
-    };
+    const call = directCallOf('acceptEmailInvitationSignupAsync', context);
     const clientId = typeof request.clientId === 'string' ? request.clientId : null;
     const client = await this.#deps.direct.requireFirstPartyClient(clientId, call);
     const displayName = requireInvitedDisplayName(request.displayName);

@@ -4,25 +4,16 @@ import {
   svcTotpEnrollmentVerifyRequestSchema,
   opaqueTokenSchema,
 } from '@svc/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { directCallContext } from '../direct/call-context.js';
-import { directErrorHandler } from '../direct/routes.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { directErrorHandler, directRouteContext } from '../direct/routes.js';
 import { parseBody } from '../http/body.js';
-import type { MfaCallContext, MfaOperations } from './mfa-operations.js';
+import type { MfaOperations } from './mfa-operations.js';
 
 export interface MfaDirectRoutesDeps {
   readonly mfa: Pick<
     MfaOperations,
     'verifyMfaChallengeAsync' | 'startTotpEnrollmentForChallengeAsync' | 'verifyTotpEnrollmentAsync'
   >;
-}
-
-function callContext(request: FastifyRequest): MfaCallContext {
-  return directCallContext({
-    route: request.routeOptions.url ?? request.url,
-    ip: request.ip,
-    userAgent: request.headers['user-agent'],
-  });
 }
 
 /** Over HTTP an enrollment is always challenge-bound: the MFA token is required. */
@@ -47,21 +38,21 @@ export function mfaDirectRoutes(deps: MfaDirectRoutesDeps): FastifyPluginAsync {
     app.post('/mfa/challenge/verify', async (request) =>
       mfa.verifyMfaChallengeAsync(
         parseBody(svcMfaChallengeVerifyRequestSchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
 
     app.post('/mfa/challenge/totp/enroll/start', async (request) =>
       mfa.startTotpEnrollmentForChallengeAsync(
         parseBody(svcChallengeTotpEnrollmentStartRequestSchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
 
     app.post('/mfa/challenge/totp/enroll/verify', async (request) =>
       mfa.verifyTotpEnrollmentAsync(
         parseBody(challengeEnrollmentVerifySchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
   };

@@ -16,16 +16,18 @@ import {
 import { SvcValidationError } from '../kernel/errors.js';
 import { validate } from '../kernel/validation.js';
 import { toSvcTokenResponse } from '../oauth/tokens/issued-tokens.js';
-import { DIRECT_FLOW, type DirectCallContext, type DirectSignIn } from '../signin/direct-sign-in.js';
+import {
+  DIRECT_FLOW,
+  directCallOf,
+  type CallerContext,
+  type DirectCallContext,
+  type DirectSignIn,
+} from '../signin/direct-sign-in.js';
 import { invalidMfaToken } from './mfa-errors.js';
 import type { MfaService } from './mfa-service.js';
 
 /** Where an in-process or direct call comes from (SvcAuthCallContext of the facade). */
-export interface MfaCallContext {
-  readonly route?: string;
-  readonly ipAddress?: string;
-  readonly userAgent?: string;
-}
+export type MfaCallContext = CallerContext;
 
 export interface MfaOperationsDeps {
   readonly mfa: MfaService;
@@ -51,7 +53,7 @@ export class MfaOperations {
     context?: MfaCallContext,
   ): Promise<SvcMfaChallengeVerifyResult> {
     const input = validate(svcMfaChallengeVerifyRequestSchema, request, 'MFA challenge verify request');
-    const call = directContext('verifyMfaChallengeAsync', context);
+    const call = directCallOf('verifyMfaChallengeAsync', context);
     const client = await this.#challengeClient(input.mfaToken, call);
     const verified = await this.#deps.mfa.verifyChallenge(input.mfaToken, input.code, DIRECT_FLOW);
     const tokens = await this.#deps.direct.issueDirectTokens(verified.identity, client, call);
@@ -73,7 +75,7 @@ export class MfaOperations {
     );
     await this.#challengeClient(
       input.mfaToken,
-      directContext('startTotpEnrollmentForChallengeAsync', context),
+      directCallOf('startTotpEnrollmentForChallengeAsync', context),
     );
     return this.#deps.mfa.startEnrollmentForChallenge(input.mfaToken, input.label, DIRECT_FLOW);
   }
@@ -96,7 +98,7 @@ export class MfaOperations {
     context?: MfaCallContext,
   ): Promise<SvcTotpEnrollmentVerifyResult> {
     const input = validate(svcTotpEnrollmentVerifyRequestSchema, request, 'TOTP enrollment verify request');
-    const call = directContext('verifyTotpEnrollmentAsync', context);
+    const call = directCallOf('verifyTotpEnrollmentAsync', context);
     const client = input.mfaToken === null ? null : await this.#challengeClient(input.mfaToken, call);
     const enrolled = await this.#deps.mfa.verifyEnrollment(input, DIRECT_FLOW);
     const tokens =
@@ -137,12 +139,4 @@ function validUserId(userId: string): string {
     ]);
   }
   return userId;
-}
-
-function directContext(operation: string, context: MfaCallContext | undefined): DirectCallContext {
-  return {
-    operation: context?.route ?? operation,
-    ipAddress: context?.ipAddress ?? null,
-    userAgent: context?.userAgent ?? null,
-  };
 }

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { directCallContext } from '../direct/call-context.js';
-import { directErrorHandler } from '../direct/routes.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { directErrorHandler, directRouteContext } from '../direct/routes.js';
 import { parseBody } from '../http/body.js';
-import type { PasswordlessCallContext, PasswordlessSignIn } from './passwordless-sign-in.js';
+import type { PasswordlessSignIn } from './passwordless-sign-in.js';
 import {
   svcEmailOtpStartRequestSchema,
   svcEmailOtpVerifyRequestSchema,
@@ -15,14 +14,6 @@ export interface PasswordlessDirectRoutesDeps {
     PasswordlessSignIn,
     'requestEmailOtpAsync' | 'verifyEmailOtpAsync' | 'requestMagicLinkAsync' | 'completeMagicLinkAsync'
   >;
-}
-
-function callContext(request: FastifyRequest): PasswordlessCallContext {
-  return directCallContext({
-    route: request.routeOptions.url ?? request.url,
-    ip: request.ip,
-    userAgent: request.headers['user-agent'],
-  });
 }
 
 /**
@@ -44,28 +35,28 @@ export function passwordlessDirectRoutes(deps: PasswordlessDirectRoutesDeps): Fa
     app.post('/email-otp/start', async (request) =>
       passwordless.requestEmailOtpAsync(
         parseBody(svcEmailOtpStartRequestSchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
 
     app.post('/email-otp/verify', async (request) =>
       passwordless.verifyEmailOtpAsync(
         parseBody(svcEmailOtpVerifyRequestSchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
 
     app.post('/magic-link/start', async (request) =>
       passwordless.requestMagicLinkAsync(
         parseBody(svcMagicLinkStartRequestSchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
 
     app.post('/magic-link/complete', async (request) =>
       passwordless.completeMagicLinkAsync(
         parseBody(svcMagicLinkCompleteRequestSchema, request.body),
-        callContext(request),
+        directRouteContext(request),
       ),
     );
   };

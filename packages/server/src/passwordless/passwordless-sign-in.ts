@@ -5,7 +5,12 @@ import { sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { validate } from '../kernel/validation.js';
-import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
+import {
+  directCallOf,
+  type CallerContext,
+  type DirectCallContext,
+  type DirectSignIn,
+} from '../signin/direct-sign-in.js';
 import type { SignupService } from '../signin/signup.js';
 import type { EmailOtpChallenges } from './email-otp-challenges.js';
 import type { MagicLinks } from './magic-links.js';
@@ -28,9 +33,9 @@ import {
   type SvcMagicLinkStartRequest,
   type SvcMagicLinkStartResult,
 } from './schemas.js';
-import { callContext, type PasswordlessCallContext } from './sign-in-direct.js';
 
-export type { PasswordlessCallContext } from './sign-in-direct.js';
+/** Where a call comes from; the same shape SvcAuthService's operations take. */
+export type PasswordlessCallContext = CallerContext;
 
 /** RFC 8176 `otp`: a one-time password (the emailed code). */
 export const AMR_OTP = 'otp';
@@ -99,7 +104,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcEmailOtpStartResult> {
     const input = validate(svcEmailOtpStartRequestSchema, request, 'email OTP start request');
-    const call = callContext('requestEmailOtpAsync', context);
+    const call = directCallOf('requestEmailOtpAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const started = await this.challenges.start({
       email: input.email,
@@ -120,7 +125,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
     const input = validate(svcEmailOtpVerifyRequestSchema, request, 'email OTP verify request');
-    const call = callContext('verifyEmailOtpAsync', context);
+    const call = directCallOf('verifyEmailOtpAsync', context);
     const { challenge, client } = await this.#findChallenge(input.challengeToken, 'login', call);
     const checked = await this.challenges.check(challenge, input.code, challengeContext(call));
     if (!checked.ok || checked.userId === null) throw invalidCodeError();
@@ -137,7 +142,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcEmailOtpSignupStartResult> {
     const input = validate(svcEmailOtpSignupStartRequestSchema, request, 'email OTP signup start request');
-    const call = callContext('requestEmailOtpSignupAsync', context);
+    const call = directCallOf('requestEmailOtpSignupAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const signupToken = this.#deps.ids.secret();
     const started = await this.challenges.start({
@@ -169,7 +174,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
     const input = validate(svcEmailOtpSignupVerifyRequestSchema, request, 'email OTP signup verify request');
-    const call = callContext('verifyEmailOtpSignupAsync', context);
+    const call = directCallOf('verifyEmailOtpSignupAsync', context);
     const { challenge, client } = await this.#findChallenge(input.challengeToken, 'signup', call);
     // Before the code: a wrong signup token spends no attempt.
     if (!signupTokenMatches(challenge.signupTokenHash, input.signupToken)) throw invalidCodeError();
@@ -185,7 +190,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcMagicLinkStartResult> {
     const input = validate(svcMagicLinkStartRequestSchema, request, 'magic link start request');
-    const call = callContext('requestMagicLinkAsync', context);
+    const call = directCallOf('requestMagicLinkAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const issued = await this.magicLinks.issue({
       email: input.email,
@@ -207,7 +212,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
     const input = validate(svcMagicLinkCompleteRequestSchema, request, 'magic link complete request');
-    const call = callContext('completeMagicLinkAsync', context);
+    const call = directCallOf('completeMagicLinkAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const link = await this.magicLinks.find(input.token);
     if (link === undefined || link.clientId !== client.clientId || link.authRequestId !== null) {

@@ -5,7 +5,12 @@ import { sha256Hex } from '../kernel/crypto.js';
 import { SvcInvalidOperationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { validate } from '../kernel/validation.js';
-import type { DirectCallContext, DirectSignIn } from '../signin/direct-sign-in.js';
+import {
+  directCallOf,
+  type CallerContext,
+  type DirectCallContext,
+  type DirectSignIn,
+} from '../signin/direct-sign-in.js';
 import type { SignupService } from '../signin/signup.js';
 import { requirePhoneNumber } from '../sms/phone-number.js';
 import { createPasswordlessAccount, signupTokenMatches, type CreatedAccount } from './passwordless-signup.js';
@@ -43,11 +48,7 @@ export const PHONE_OTP_SIGNUP_SENT_MESSAGE =
 const INVALID_CODE = 'The code is not valid or has expired; request a new code.';
 
 /** Where an in-process call comes from (SvcAuthCallContext of the facade). */
-export interface PhoneOtpCallContext {
-  readonly route?: string;
-  readonly ipAddress?: string;
-  readonly userAgent?: string;
-}
+export type PhoneOtpCallContext = CallerContext;
 
 export interface PhoneOtpServiceDeps {
   /** The challenge primitives, shared with the hosted pages. */
@@ -85,7 +86,7 @@ export class PhoneOtpService {
   ): Promise<SvcPhoneOtpStartResult> {
     const config = this.challenges.requireConfig();
     const input = validate(svcPhoneOtpStartRequestSchema, request, 'phone OTP start request');
-    const call = directContext('requestPhoneOtpAsync', context);
+    const call = directCallOf('requestPhoneOtpAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const { e164 } = requirePhoneNumber(input.phoneNumber, config.defaultRegion);
     const started = await this.challenges.start({
@@ -109,7 +110,7 @@ export class PhoneOtpService {
   ): Promise<SvcLoginResult> {
     this.challenges.requireConfig();
     const input = validate(svcPhoneOtpVerifyRequestSchema, request, 'phone OTP verify request');
-    const call = directContext('verifyPhoneOtpAsync', context);
+    const call = directCallOf('verifyPhoneOtpAsync', context);
     const challenge = await this.challenges.find(sha256Hex(input.challengeToken), 'login');
     if (challenge === undefined) throw invalidCode();
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
@@ -129,7 +130,7 @@ export class PhoneOtpService {
   ): Promise<SvcPhoneOtpSignupStartResult> {
     const config = this.challenges.requireConfig();
     const input = validate(svcPhoneOtpSignupStartRequestSchema, request, 'phone OTP signup start request');
-    const call = directContext('requestPhoneOtpSignupAsync', context);
+    const call = directCallOf('requestPhoneOtpSignupAsync', context);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const { e164 } = requirePhoneNumber(input.phoneNumber, config.defaultRegion);
     const signupToken = this.#deps.ids.secret();
@@ -162,7 +163,7 @@ export class PhoneOtpService {
   ): Promise<SvcLoginResult> {
     this.challenges.requireConfig();
     const input = validate(svcPhoneOtpSignupVerifyRequestSchema, request, 'phone OTP signup verify request');
-    const call = directContext('verifyPhoneOtpSignupAsync', context);
+    const call = directCallOf('verifyPhoneOtpSignupAsync', context);
     const challenge = await this.challenges.find(sha256Hex(input.challengeToken), 'signup');
     if (challenge === undefined) throw invalidCode();
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
@@ -229,12 +230,4 @@ function startResult(started: StartedPhoneChallenge, message: string): SvcPhoneO
 
 function invalidCode(): SvcInvalidOperationError {
   return new SvcInvalidOperationError(INVALID_CODE);
-}
-
-function directContext(operation: string, context: PhoneOtpCallContext | undefined): DirectCallContext {
-  return {
-    operation: context?.route ?? operation,
-    ipAddress: context?.ipAddress ?? null,
-    userAgent: context?.userAgent ?? null,
-  };
 }

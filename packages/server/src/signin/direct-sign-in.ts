@@ -49,6 +49,22 @@ export interface DirectCallContext {
   readonly userAgent?: string | null;
 }
 
+/** Where an in-process or route call comes from, as SvcAuthService's operations take it. */
+export interface CallerContext {
+  readonly route?: string;
+  readonly ipAddress?: string | null;
+  readonly userAgent?: string | null;
+}
+
+/** The DirectCallContext of an operation: the route when a route calls, else the operation name. */
+export function directCallOf(operation: string, context: CallerContext | undefined): DirectCallContext {
+  return {
+    operation: context?.route ?? operation,
+    ipAddress: context?.ipAddress ?? null,
+    userAgent: context?.userAgent ?? null,
+  };
+}
+
 /** A direct sign-in's result before it is shaped into an SvcLoginResult. */
 export type DirectLoginOutcome =
   | {

@@ -30,7 +30,7 @@ import type { TokenEngine } from '../../oauth/tokens/token-engine.js';
 import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
 import type { BrowserSessions } from '../../signin/browser-sessions.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
-import { toLoginResult, type DirectCallContext, type DirectSignIn } from '../../signin/direct-sign-in.js';
+import { directCallOf, toLoginResult, type DirectSignIn } from '../../signin/direct-sign-in.js';
 import type { AccountOperations } from '../../account/account-operations.js';
 import type { InvitationService } from '../../invitations/invitation-service.js';
 import type { InvitationSignup } from '../../invitations/invitation-signup.js';
@@ -99,14 +99,6 @@ function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedT
     organizationId: validated.session.organizationId,
     clientId: validated.session.clientId,
     audience: validated.audience,
-  };
-}
-
-function directContext(operation: string, context: SvcAuthCallContext | undefined): DirectCallContext {
-  return {
-    operation: context?.route ?? operation,
-    ipAddress: context?.ipAddress ?? null,
-    userAgent: context?.userAgent ?? null,
   };
 }
 
@@ -293,7 +285,7 @@ export class SvcAuthService {
   /** SignUpAsync: creates the user (and organization, owned by the user) and signs in. First-party clients only. */
   async signUpAsync(request: SvcSignupRequest, context?: SvcAuthCallContext): Promise<SvcLoginResult> {
     const input = validate(svcSignupRequestSchema, request, 'signup request');
-    return toLoginResult(await this.#deps.direct.signUp(input, directContext('signUpAsync', context)));
+    return toLoginResult(await this.#deps.direct.signUp(input, directCallOf('signUpAsync', context)));
   }
 
   /** LoginWithPasswordAsync: complete with tokens, or organization_selection. First-party clients only. */
@@ -303,7 +295,7 @@ export class SvcAuthService {
   ): Promise<SvcLoginResult> {
     const input = validate(svcPasswordLoginRequestSchema, request, 'password login request');
     return toLoginResult(
-      await this.#deps.direct.loginWithPassword(input, directContext('loginWithPasswordAsync', context)),
+      await this.#deps.direct.loginWithPassword(input, directCallOf('loginWithPasswordAsync', context)),
     );
   }
 
@@ -316,7 +308,7 @@ export class SvcAuthService {
     return toLoginResult(
       await this.#deps.direct.selectOrganization(
         input,
-        directContext('selectOrganizationForLoginAsync', context),
+        directCallOf('selectOrganizationForLoginAsync', context),
       ),
     );
   }
@@ -400,7 +392,7 @@ export class SvcAuthService {
    */
   async refreshAsync(request: SvcRefreshRequest, context?: SvcAuthCallContext): Promise<SvcTokenResponse> {
     const input = validate(svcRefreshRequestSchema, request, 'refresh request');
-    return toSvcTokenResponse(await this.#deps.direct.refresh(input, directContext('refreshAsync', context)));
+    return toSvcTokenResponse(await this.#deps.direct.refresh(input, directCallOf('refreshAsync', context)));
   }
 
   /**
