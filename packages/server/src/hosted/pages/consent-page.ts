@@ -1,6 +1,7 @@
 import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
 import { html } from '../html.js';
 import { renderLayout } from '../layout.js';
+import { grantedScopeList, signedInAs } from './grant-summary.js';
 import { describeScopes } from './scope-descriptions.js';
 
 export interface ConsentPageInput extends HostedFormContext {
@@ -23,25 +24,8 @@ export interface ConsentPageInput extends HostedFormContext {
  */
 export function renderConsentPage(input: ConsentPageInput): string {
   const scopes = describeScopes(input.scopes, input.scopeDescriptions);
-  const account =
-    input.userEmail === undefined
-      ? html``
-      : html`<p class="lead">
-          Signed in as
-          <strong>${input.userEmail}</strong
-          >${input.organizationName !== undefined && html` in <strong>${input.organizationName}</strong>`}
-        </p>`;
-  const list =
-    scopes.length === 0
-      ? html`<p class="muted">${input.clientName} is not asking for access to any of your information.</p>`
-      : html`<p><strong>${input.clientName}</strong> is asking to:</p>
-          <ul class="scopes">
-            ${scopes.map(({ scope, description }) =>
-              description === undefined
-                ? html`<li><span class="scope-name">${scope}</span></li> `
-                : html`<li>${description}</li> `,
-            )}
-          </ul>`;
+  const account = signedInAs(input.userEmail, input.organizationName);
+  const list = grantedScopeList(input.clientName, scopes, 'is asking to:');
   const body = html`${account} ${list}
     <form method="post" action="${input.authBase}/consent/approve">
       ${hiddenFormFields(input)} ${formError(input.error)}

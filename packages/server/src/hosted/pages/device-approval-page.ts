@@ -1,6 +1,7 @@
 import { formError, hiddenFormFields, loginHref, type HostedFormContext } from '../form.js';
 import { html } from '../html.js';
 import { renderLayout } from '../layout.js';
+import { grantedScopeList, signedInAs } from './grant-summary.js';
 import { describeScopes } from './scope-descriptions.js';
 
 export interface DeviceApprovalPageInput extends HostedFormContext {
@@ -24,25 +25,8 @@ export interface DeviceApprovalPageInput extends HostedFormContext {
  */
 export function renderDeviceApprovalPage(input: DeviceApprovalPageInput): string {
   const scopes = describeScopes(input.scopes);
-  const account =
-    input.userEmail === undefined
-      ? html``
-      : html`<p class="lead">
-          Signed in as
-          <strong>${input.userEmail}</strong
-          >${input.organizationName !== undefined && html` in <strong>${input.organizationName}</strong>`}
-        </p>`;
-  const list =
-    scopes.length === 0
-      ? html`<p class="muted">${input.clientName} is not asking for access to any of your information.</p>`
-      : html`<p><strong>${input.clientName}</strong> on your device will be able to:</p>
-          <ul class="scopes">
-            ${scopes.map(({ scope, description }) =>
-              description === undefined
-                ? html`<li><span class="scope-name">${scope}</span></li> `
-                : html`<li>${description}</li> `,
-            )}
-          </ul>`;
+  const account = signedInAs(input.userEmail, input.organizationName);
+  const list = grantedScopeList(input.clientName, scopes, 'on your device will be able to:');
   const body = html`${account}
     <p>Check that your device shows this code:</p>
     <p class="user-code">${input.userCode}</p>

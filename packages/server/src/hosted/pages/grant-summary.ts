@@ -1,0 +1,34 @@
+import { html, type SafeHtml } from '../html.js';
+import type { DescribedScope } from './scope-descriptions.js';
+
+/** "Signed in as … in …" of a page that asks the user to grant something; nothing without an account. */
+export function signedInAs(userEmail: string | undefined, organizationName: string | undefined): SafeHtml {
+  return userEmail === undefined
+    ? html``
+    : html`<p class="lead">
+        Signed in as
+        <strong>${userEmail}</strong
+        >${organizationName !== undefined && html` in <strong>${organizationName}</strong>`}
+      </p>`;
+}
+
+/**
+ * What a client will be able to do: `lead` before the list (for example "is asking to:"), or a line
+ * saying it asks for nothing.
+ */
+export function grantedScopeList(
+  clientName: string,
+  scopes: readonly DescribedScope[],
+  lead: string,
+): SafeHtml {
+  return scopes.length === 0
+    ? html`<p class="muted">${clientName} is not asking for access to any of your information.</p>`
+    : html`<p><strong>${clientName}</strong> ${lead}</p>
+        <ul class="scopes">
+          ${scopes.map(({ scope, description }) =>
+            description === undefined
+              ? html`<li><span class="scope-name">${scope}</span></li> `
+              : html`<li>${description}</li> `,
+          )}
+        </ul>`;
+}
