@@ -121,16 +121,78 @@ export const headlessActionResultSchema = z.object({
 });
 export type SvcHeadlessActionResult = z.output<typeof headlessActionResultSchema>;
 
+/** The `requestId` every action after /start carries. */
+const requestId = z.string().min(1).max(200);
+/** A typed one-time code (email, text message, authenticator app or recovery code). */
+const code = z.string().max(64);
+/** An opaque token of a view model or an emailed link. */
+const token = z.string().min(1).max(512);
+const email = z.string().max(320);
+const phoneNumber = z.string().max(32);
+const password = z.string().max(1024);
+const displayName = z.string().max(200);
+const organizationName = z.string().max(200).optional();
+
 /** Body of every headless action that names only its request (GET-like posts such as TOTP enrollment start). */
-export const headlessRequestBodySchema = z.object({ requestId: z.string().min(1).max(200) });
+export const headlessRequestBodySchema = z.object({ requestId });
 
 /** Body of `POST {base}/identify`. */
-export const headlessIdentifyBodySchema = headlessRequestBodySchema.extend({ email: z.string().max(320) });
+export const headlessIdentifyBodySchema = headlessRequestBodySchema.extend({ email });
 
 /** Body of `POST {base}/password/login`. */
-export const headlessPasswordLoginBodySchema = headlessRequestBodySchema.extend({
-  password: z.string().max(1024),
+export const headlessPasswordLoginBodySchema = headlessRequestBodySchema.extend({ password });
+
+/** Body of `POST {base}/password/forgot`: the answer is the same for every address. */
+export const headlessPasswordForgotBodySchema = headlessRequestBodySchema.extend({ email });
+
+/** Body of `POST {base}/password/reset`: the emailed reset token and the new password. */
+export const headlessPasswordResetBodySchema = headlessRequestBodySchema.extend({
+  token,
+  newPassword: password,
 });
+
+/** Body of `POST {base}/email-otp/start` and `/magic-link/start`. */
+export const headlessEmailBodySchema = headlessRequestBodySchema.extend({ email });
+
+/** Body of every `…/verify` action that checks a typed code (email, text message, MFA). */
+export const headlessCodeBodySchema = headlessRequestBodySchema.extend({ code });
+
+/** Body of `POST {base}/phone-otp/start`: a number in E.164 (`+4915112345678`). */
+export const headlessPhoneBodySchema = headlessRequestBodySchema.extend({ phoneNumber });
+
+/** Body of `POST {base}/signup`: SvcSignupRequest's fields (a new organization when named). */
+export const headlessSignupBodySchema = headlessRequestBodySchema.extend({
+  displayName,
+  email,
+  password,
+  organizationName,
+});
+
+/** Body of `POST {base}/signup/email-otp/start`: the account to create once the emailed code is typed. */
+export const headlessEmailSignupBodySchema = headlessRequestBodySchema.extend({
+  displayName,
+  email,
+  organizationName,
+});
+
+/** Body of `POST {base}/signup/phone-otp/start`: the account to create once the texted code is typed. */
+export const headlessPhoneSignupBodySchema = headlessRequestBodySchema.extend({
+  displayName,
+  phoneNumber,
+  organizationName,
+});
+
+/** Body of `POST {base}/invitations/resolve` and `/invitations/accept` (signed in as the invitee). */
+export const headlessInvitationBodySchema = headlessRequestBodySchema.extend({ invitationToken: token });
+
+/** Body of `POST {base}/invitations/signup`: the invited address's new (passwordless) account. */
+export const headlessInvitationSignupBodySchema = headlessInvitationBodySchema.extend({ displayName });
+
+/** Body of `POST {base}/invitations/login`: the invited account's password. */
+export const headlessInvitationLoginBodySchema = headlessInvitationBodySchema.extend({ password });
+
+/** Body of `POST {base}/invitations/email-otp/verify`: the code emailed to the invited address. */
+export const headlessInvitationCodeBodySchema = headlessInvitationBodySchema.extend({ code });
 
 /**
  * Body of `POST {base}/organization/select`; `pendingToken` is the view model's, or left out for the
@@ -138,13 +200,80 @@ export const headlessPasswordLoginBodySchema = headlessRequestBodySchema.extend(
  */
 export const headlessOrganizationSelectBodySchema = headlessRequestBodySchema.extend({
   organizationId: z.string().min(1).max(200),
-  pendingToken: z.string().min(1).max(512).optional(),
+  pendingToken: token.optional(),
 });
 
-/** Body of `POST {base}/mfa/verify` and `/mfa/totp/enroll/verify`. */
-export const headlessMfaCodeBodySchema = headlessRequestBodySchema.extend({ code: z.string().max(64) });
-
 /** Body of `POST {base}/consent/approve` and `/consent/deny`: the consent view model's `consentToken`. */
-export const headlessConsentBodySchema = headlessRequestBodySchema.extend({
-  consentToken: z.string().min(1).max(512),
+export const headlessConsentBodySchema = headlessRequestBodySchema.extend({ consentToken: token });
+
+/** Body of `POST {base}/provider/start`: a provider of the view model's `providers`. */
+export const headlessProviderStartBodySchema = headlessRequestBodySchema.extend({
+  providerId: z.string().min(1).max(200),
+});
+
+/** Body of `POST {base}/magic-link/complete`: the emailed link's token, in the browser that asked for it. */
+export const headlessMagicLinkCompleteBodySchema = headlessRequestBodySchema.extend({ token });
+
+/**
+ * Body of `POST {base}/device/resolve` (DECISIONS.md): the code the device shows. Resolving opens the
+ * device request, so `requestId` is optional here (a UI that shows the `device` view has none yet).
+ */
+export const headlessDeviceResolveBodySchema = z.object({
+  requestId: requestId.optional(),
+  userCode: z.string().max(64),
+});
+
+/** Body of `POST {base}/device/approve` and `/device/deny`: the request and the code the user compared. */
+export const headlessDeviceDecisionBodySchema = headlessRequestBodySchema.extend({
+  userCode: z.string().max(64),
+});
+
+/**
+ * Every headless action route (path below the base) with its body schema: the one source of the request
+ * fields that the server validates and the client package's contract check compares. `/start` and GET
+ * `/requests/{requestId}` are not actions; `/submit` posts any of these by name.
+ */
+export const HEADLESS_ACTIONS = {
+  identify: headlessIdentifyBodySchema,
+  'password/login': headlessPasswordLoginBodySchema,
+  'password/forgot': headlessPasswordForgotBodySchema,
+  'password/reset': headlessPasswordResetBodySchema,
+  'email-otp/start': headlessEmailBodySchema,
+  'email-otp/verify': headlessCodeBodySchema,
+  'magic-link/start': headlessEmailBodySchema,
+  'magic-link/complete': headlessMagicLinkCompleteBodySchema,
+  'phone-otp/start': headlessPhoneBodySchema,
+  'phone-otp/verify': headlessCodeBodySchema,
+  signup: headlessSignupBodySchema,
+  'signup/email-otp/start': headlessEmailSignupBodySchema,
+  'signup/email-otp/verify': headlessCodeBodySchema,
+  'signup/phone-otp/start': headlessPhoneSignupBodySchema,
+  'signup/phone-otp/verify': headlessCodeBodySchema,
+  'invitations/resolve': headlessInvitationBodySchema,
+  'invitations/signup': headlessInvitationSignupBodySchema,
+  'invitations/login': headlessInvitationLoginBodySchema,
+  'invitations/accept': headlessInvitationBodySchema,
+  'invitations/email-otp/start': headlessInvitationBodySchema,
+  'invitations/email-otp/verify': headlessInvitationCodeBodySchema,
+  'organization/select': headlessOrganizationSelectBodySchema,
+  'mfa/verify': headlessCodeBodySchema,
+  'mfa/totp/enroll/start': headlessRequestBodySchema,
+  'mfa/totp/enroll/verify': headlessCodeBodySchema,
+  'consent/approve': headlessConsentBodySchema,
+  'consent/deny': headlessConsentBodySchema,
+  'provider/start': headlessProviderStartBodySchema,
+  'device/resolve': headlessDeviceResolveBodySchema,
+  'device/approve': headlessDeviceDecisionBodySchema,
+  'device/deny': headlessDeviceDecisionBodySchema,
+  logout: headlessRequestBodySchema,
+} as const satisfies Record<string, z.ZodObject>;
+export type HeadlessAction = keyof typeof HEADLESS_ACTIONS;
+/** The body of each action as the server reads it. */
+export type HeadlessActionBodies = { [A in HeadlessAction]: z.input<(typeof HEADLESS_ACTIONS)[A]> };
+
+/** Body of `POST {base}/submit`: any action by its route, with that action's own fields beside it. */
+export const headlessSubmitBodySchema = z.looseObject({
+  action: z.enum(Object.keys(HEADLESS_ACTIONS) as [HeadlessAction, ...HeadlessAction[]], {
+    error: 'action must name a headless route such as "password/login"',
+  }),
 });

@@ -1,3 +1,5 @@
+import { AppOwnedUi } from '../headless/app-owned-ui.js';
+import { headlessSignInOver } from '../headless/headless-sign-in.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Antiforgery } from '../hosted/antiforgery.js';
@@ -23,7 +25,7 @@ export interface WireAuthorizeContext {
   readonly antiforgery: Antiforgery;
   readonly config: Pick<
     SvcConfig,
-    'issuer' | 'authBase' | 'publicOrigin' | 'development' | 'clock' | 'ids' | 'rateLimits'
+    'issuer' | 'authBase' | 'publicOrigin' | 'development' | 'clock' | 'ids' | 'rateLimits' | 'headless'
   >;
   /** The capabilities the hosted pages of passwordless sign-in, signup, reset and invitations use. */
   readonly capabilities: SvcAuthExtensions;
@@ -66,7 +68,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
   });
   const logout = new HostedLogout({ browserSessions: engine.browserSessions, findClient, audit });
   const { account, invitations, invitationSignup } = ctx.capabilities;
-  return {
+  const deps: HostedSignInDeps = {
     flow,
     logout,
     antiforgery: ctx.antiforgery,
@@ -77,6 +79,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       db,
       flow,
       passwordless: ctx.capabilities.passwordless,
+      signup: engine.signup,
       findClient,
       clock: config.clock,
     }),
@@ -94,4 +97,6 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
           }),
         }),
   };
+  const uiUrl = config.headless.uiUrl;
+  return uiUrl === null ? deps : { ...deps, appUi: new AppOwnedUi(uiUrl, headlessSignInOver(deps)) };
 }

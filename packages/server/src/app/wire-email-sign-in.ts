@@ -3,8 +3,10 @@ import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import { EmailOtpSteps } from '../oauth/authorize/email-otp-steps.js';
+import { EmailSignupSteps } from '../oauth/authorize/email-signup-steps.js';
 import { MagicLinkLanding } from '../oauth/authorize/magic-link-landing.js';
 import type { PasswordlessSignIn } from '../passwordless/passwordless-sign-in.js';
+import type { SignupService } from '../signin/signup.js';
 import type { Db } from '../storage/database.js';
 import { authRequestRepository } from '../storage/repositories/auth-requests.js';
 
@@ -13,6 +15,8 @@ export interface WireEmailSignInContext {
   readonly flow: AuthorizeFlow;
   /** The email code and link capability; without it the hosted email pages are not mapped. */
   readonly passwordless: PasswordlessSignIn | undefined;
+  /** Creates the account of a verified email signup. */
+  readonly signup: Pick<SignupService, 'signUpPasswordless'>;
   findClient(clientId: string): Promise<ClientRecord | undefined>;
   readonly clock: Clock;
 }
@@ -23,7 +27,7 @@ export interface WireEmailSignInContext {
  */
 export function wireEmailSignIn(
   ctx: WireEmailSignInContext,
-): Pick<HostedSignInDeps, 'emailOtp' | 'magicLinkLanding'> {
+): Pick<HostedSignInDeps, 'emailOtp' | 'emailSignup' | 'magicLinkLanding'> {
   if (ctx.passwordless === undefined) return {};
   const requests = authRequestRepository(ctx.db);
   const { challenges, magicLinks } = ctx.passwordless;
@@ -33,6 +37,13 @@ export function wireEmailSignIn(
       requests,
       challenges,
       magicLinks,
+      clock: ctx.clock,
+    }),
+    emailSignup: new EmailSignupSteps({
+      steps: ctx.flow.steps,
+      requests,
+      challenges,
+      signup: ctx.signup,
       clock: ctx.clock,
     }),
     magicLinkLanding: new MagicLinkLanding({

@@ -29,6 +29,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   const smsGiven = Object.entries(sms).filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (smsGiven.length > 0) options.sms = Object.fromEntries(smsGiven);
   assign(options, 'headlessApiBasePath', text('SVC_HEADLESS_API_BASE_PATH'));
+  assign(options, 'headlessUiUrl', text('SVC_HEADLESS_UI_URL'));
   const headlessOrigins = text('SVC_HEADLESS_ALLOWED_ORIGINS');
   if (headlessOrigins !== undefined) {
     options.headlessAllowedOrigins = headlessOrigins

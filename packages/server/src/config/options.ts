@@ -101,6 +101,13 @@ export interface SvcOptions {
    * @default [] (same-origin only)
    */
   headlessAllowedOrigins?: string[];
+  /**
+   * An app-owned sign-in UI (absolute https URL; http only on loopback): GET /authorize sends the browser
+   * there instead of the hosted pages, with the query parameters request, view, email, pendingToken and
+   * ui_context, and the UI drives the request through the headless API. Needs `enableApi`.
+   * @default none (the hosted pages)
+   */
+  headlessUiUrl?: string;
   /** Development mode relaxes Secure cookies on loopback. @default NODE_ENV !== 'production' */
   development?: boolean;
   /** Injected time source. @default the system clock */

@@ -53,6 +53,8 @@ export interface SvcConfig {
     readonly basePath: string;
     /** Exact origins allowed credentialed CORS. */
     readonly allowedOrigins: readonly string[];
+    /** The app-owned sign-in UI /authorize sends browsers to; null: the hosted pages. */
+    readonly uiUrl: string | null;
   };
   readonly development: boolean;
   readonly clock: Clock;
@@ -112,6 +114,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
       enabled: options.enableApi ?? true,
       basePath: resolveHeadlessBasePath(options.headlessApiBasePath, authBase),
       allowedOrigins: (options.headlessAllowedOrigins ?? []).map(resolveAllowedOrigin),
+      uiUrl: resolveHeadlessUiUrl(options.headlessUiUrl, options.enableApi ?? true),
     },
     development,
     clock: options.clock ?? systemClock,
@@ -142,6 +145,33 @@ function resolveHeadlessBasePath(value: string | undefined, authBase: string): s
     );
   }
   return path;
+}
+
+/** The app-owned UI: an absolute https URL (http on loopback only) without credentials or fragment. */
+function resolveHeadlessUiUrl(value: string | undefined, apiEnabled: boolean): string | null {
+  if (value === undefined) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const loopback = url !== undefined && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (
+    url === undefined ||
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.hash !== ''
+  ) {
+    throw new SvcConfigError(
+      `headlessUiUrl must be an absolute https URL such as https://app.example.com/sign-in (http only on loopback, no user info or fragment), got "${value}".`,
+    );
+  }
+  if (!apiEnabled) {
+    throw new SvcConfigError('headlessUiUrl needs the headless API: remove it or set enableApi to true.');
+  }
+  return url.href;
 }
 
 /** An allowed CORS origin: an http(s) origin exactly as browsers send it in the Origin header. */

@@ -1,4 +1,10 @@
-import type { SvcHeadlessActionResult, SvcHeadlessStartBody } from '@svc/contract';
+import type {
+  HeadlessView,
+  SvcHeadlessActionResult,
+  SvcHeadlessStartBody,
+  SvcHeadlessViewModel,
+} from '@svc/contract';
+import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import { SvcError } from '../kernel/errors.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type {
@@ -7,14 +13,32 @@ import type {
   BrowserContext,
   StartedSession,
   StepError,
+  StepRequest,
 } from '../oauth/authorize/authorize-outcomes.js';
 import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { isConsentToken, consentToken } from './consent-token.js';
-import { type ViewContext, viewModelOf } from './view-models.js';
+import { enabledCredentialTypes, type ViewContext, viewModel, viewModelOf } from './view-models.js';
 
 /** A headless browser: like a hosted one, always with an id (the routes set the cookie before). */
 export type HeadlessBrowser = BrowserContext & { readonly browserId: string };
+
+/**
+ * What the headless sign-in drives: the hosted flow's step capabilities (absent ones answer 404 from
+ * their routes) and what every view model says about the deployment.
+ */
+export type HeadlessSignInDeps = Pick<
+  HostedSignInDeps,
+  | 'flow'
+  | 'logout'
+  | 'account'
+  | 'invitations'
+  | 'phoneOtp'
+  | 'signup'
+  | 'emailOtp'
+  | 'emailSignup'
+  | 'magicLinkLanding'
+> & { readonly context: ViewContext };
 
 /** The body of a step that came back with an error: the action result plus `{ error, message }`. */
 export type HeadlessRetryBody = SvcHeadlessActionResult & {
@@ -24,9 +48,11 @@ export type HeadlessRetryBody = SvcHeadlessActionResult & {
 
 /** What a route answers: status, JSON body and the issuer session to put into the cookie (if any). */
 export interface HeadlessAnswer {
-  readonly status: 200 | 400;
+  readonly status: 200 | 400 | 429;
   readonly body: SvcHeadlessActionResult | HeadlessRetryBody;
   readonly session?: StartedSession;
+  /** The browser's issuer session ended (logout): the adapter clears the cookie. */
+  readonly sessionEnded?: boolean;
 }
 
 /** The wording of each step error (the headless UI may show its own; `error` is the stable code). */
@@ -70,12 +96,44 @@ export class HeadlessStartError extends SvcError {
  * here is an ordinary authorization request (the hosted pages can continue it in the same browser).
  */
 export class HeadlessSignIn {
+  readonly #deps: HeadlessSignInDeps;
   readonly #flow: AuthorizeFlow;
   readonly #context: ViewContext;
 
-  constructor(deps: { readonly flow: AuthorizeFlow; readonly context: ViewContext }) {
+  constructor(deps: HeadlessSignInDeps) {
+    this.#deps = deps;
     this.#flow = deps.flow;
     this.#context = deps.context;
+  }
+
+  /** The step capabilities (the adapters of ./headless-actions.ts call them through `run`). */
+  get deps(): HeadlessSignInDeps {
+    return this.#deps;
+  }
+
+  /** The request as this browser may see it (binding, expiry), and what every view shows about it. */
+  async request(
+    requestId: string,
+    browser: HeadlessBrowser,
+  ): Promise<{ readonly record: AuthRequestRecord; readonly request: StepRequest }> {
+    const record = await this.#flow.steps.load(requestId, browser);
+    return { record, request: await this.#flow.steps.stepRequest(record) };
+  }
+
+  /** A view that is not a step of the flow, as an action result (`status` 400 with an error). */
+  viewAnswer(
+    view: HeadlessView,
+    request: StepRequest,
+    fields: Readonly<Record<string, unknown>> = {},
+    error?: { readonly code: string; readonly message: string; readonly status?: 400 | 429 },
+  ): HeadlessAnswer {
+    const result: SvcHeadlessActionResult = {
+      type: 'view',
+      redirectUrl: null,
+      viewModel: viewModel(view, request, this.#context, fields),
+    };
+    if (error === undefined) return { status: 200, body: result };
+    return { status: error.status ?? 400, body: { ...result, error: error.code, message: error.message } };
   }
 
   /**
@@ -104,24 +162,68 @@ export class HeadlessSignIn {
     }
   }
 
-  /** GET /requests/{requestId}: the request's current view (or its redirect, when it resolved itself). */
+  /**
+   * GET /requests/{requestId}: the request's current view (or its redirect, when it resolved itself). A
+   * request that waits for its first sign-in shows the first screen its /start `view` asked for.
+   */
   async current(requestId: string, browser: HeadlessBrowser): Promise<HeadlessAnswer> {
     const record = await this.#flow.steps.load(requestId, browser);
+    const entry = await this.#entryView(record, browser);
+    if (entry !== undefined)
+      return { status: 200, body: { type: 'view', redirectUrl: null, viewModel: entry } };
     const outcome = await this.#flow.step(requestId, browser);
     if (outcome.kind === 'redirect') {
       return { status: 200, body: redirectResult(outcome.location, record.redirectUri) };
     }
-    return { status: 200, body: await this.#view(outcome.step, browser) };
+    return { status: 200, body: await this.view(outcome.step, browser) };
+  }
+
+  /** The view of a request's /start `view` while it waits for its first sign-in step (nothing typed yet). */
+  async #entryView(
+    record: AuthRequestRecord,
+    browser: HeadlessBrowser,
+  ): Promise<SvcHeadlessViewModel | undefined> {
+    if (record.status !== 'pending' || record.challenge !== null || record.email !== null) return undefined;
+    const view = record.view as HeadlessView | null;
+    const { emailOtp, phoneOtp, signup } = this.#deps;
+    switch (view) {
+      case 'login':
+        return viewModelOf(await this.#flow.steps.identifyStep(record, record.loginHint), this.#context, {
+          view,
+        });
+      case 'email-otp':
+        return emailOtp === undefined
+          ? undefined
+          : viewModelOf(await emailOtp.emailStep(record.id, browser), this.#context, { view });
+      case 'phone-otp':
+        return phoneOtp === undefined
+          ? undefined
+          : viewModelOf(await phoneOtp.loginStep(record.id, browser), this.#context);
+      case 'phone-otp-signup':
+        return phoneOtp === undefined
+          ? undefined
+          : viewModelOf(await phoneOtp.signupStep(record.id, browser), this.#context);
+      case 'signup':
+        return signup === undefined
+          ? undefined
+          : viewModelOf(await signup.signupStep(record.id, browser), this.#context);
+      case 'forgot-password':
+        return viewModel('forgot-password', await this.#flow.steps.stepRequest(record), this.#context, {
+          email: record.loginHint,
+        });
+      default:
+        return undefined;
+    }
   }
 
   /** POST /identify. */
   identify(requestId: string, browser: HeadlessBrowser, email: string): Promise<HeadlessAnswer> {
-    return this.#act(requestId, browser, () => this.#flow.identify(requestId, browser, email));
+    return this.run(requestId, browser, () => this.#flow.identify(requestId, browser, email));
   }
 
   /** POST /password/login. */
   password(requestId: string, browser: HeadlessBrowser, password: string): Promise<HeadlessAnswer> {
-    return this.#act(requestId, browser, () => this.#flow.password(requestId, browser, password));
+    return this.run(requestId, browser, () => this.#flow.password(requestId, browser, password));
   }
 
   /**
@@ -134,7 +236,7 @@ export class HeadlessSignIn {
     organizationId: string,
     pendingToken: string | undefined,
   ): Promise<HeadlessAnswer> {
-    return this.#act(requestId, browser, async () => {
+    return this.run(requestId, browser, async () => {
       let token = pendingToken;
       if (token === undefined) {
         const current = await this.#flow.step(requestId, browser);
@@ -149,12 +251,12 @@ export class HeadlessSignIn {
 
   /** POST /mfa/verify. */
   verifyMfa(requestId: string, browser: HeadlessBrowser, code: string): Promise<HeadlessAnswer> {
-    return this.#act(requestId, browser, () => this.#flow.mfa.verify(requestId, browser, code));
+    return this.run(requestId, browser, () => this.#flow.mfa.verify(requestId, browser, code));
   }
 
   /** POST /mfa/totp/enroll/verify: the recovery codes come back in the mfa-enroll view model. */
   verifyEnrollment(requestId: string, browser: HeadlessBrowser, code: string): Promise<HeadlessAnswer> {
-    return this.#act(requestId, browser, () => this.#flow.mfa.enroll(requestId, browser, code));
+    return this.run(requestId, browser, () => this.#flow.mfa.enroll(requestId, browser, code));
   }
 
   /** POST /consent/approve and /consent/deny: only with the consent view's token of this browser. */
@@ -164,7 +266,7 @@ export class HeadlessSignIn {
     token: string,
     decision: 'approve' | 'deny',
   ): Promise<HeadlessAnswer> {
-    return this.#act(requestId, browser, async (record) => {
+    return this.run(requestId, browser, async (record) => {
       if (record.status !== 'consent') return { kind: 'next', requestId };
       if (!isConsentToken(token, browser.browserId, record)) {
         const step = await this.#flow.step(requestId, browser);
@@ -177,11 +279,16 @@ export class HeadlessSignIn {
     });
   }
 
-  /** Runs one action on a request of this browser and maps its outcome. */
-  async #act(
+  /**
+   * Runs one action on a request of this browser and maps its outcome (see the class comment). `as`
+   * names the view of a retry or of the next step when it is not the step's own (the magic-link form, an
+   * invitation's code).
+   */
+  async run(
     requestId: string,
     browser: HeadlessBrowser,
     action: (record: AuthRequestRecord) => Promise<AuthorizeActionOutcome | ConsentRetry>,
+    as: { readonly retry?: HeadlessView; readonly next?: HeadlessView } = {},
   ): Promise<HeadlessAnswer> {
     const record = await this.#flow.steps.load(requestId, browser);
     const outcome = await action(record);
@@ -195,17 +302,19 @@ export class HeadlessSignIn {
           ...browser,
           sessionToken: outcome.session?.token ?? browser.sessionToken,
         });
-        return { ...next, ...started };
+        if (as.next === undefined || next.body.viewModel === null) return { ...next, ...started };
+        const viewModel = { ...next.body.viewModel, view: as.next };
+        return { ...next, body: { ...next.body, viewModel }, ...started };
       }
       case 'retry': {
-        const view = await this.#view(outcome.step, browser);
+        const view = await this.view(outcome.step, browser, as.retry);
         return {
           status: 400,
           body: { ...view, error: outcome.error, message: STEP_MESSAGES[outcome.error] },
         };
       }
       case 'show': {
-        const view = await this.#view(outcome.step, browser);
+        const view = await this.view(outcome.step, browser);
         const continueTo = outcome.step.kind === 'recovery_codes' ? outcome.step.continueTo : null;
         const body =
           continueTo === null
@@ -216,8 +325,15 @@ export class HeadlessSignIn {
     }
   }
 
-  /** A step as a view result; the consent view carries its token for the request's current identity. */
-  async #view(step: AuthorizeStep, browser: HeadlessBrowser): Promise<SvcHeadlessActionResult> {
+  /**
+   * A step as a view result (as the view `as` when given); the consent view carries its token for the
+   * request's current identity.
+   */
+  async view(
+    step: AuthorizeStep,
+    browser: HeadlessBrowser,
+    as?: HeadlessView,
+  ): Promise<SvcHeadlessActionResult> {
     const extra =
       step.kind === 'consent'
         ? {
@@ -227,7 +343,12 @@ export class HeadlessSignIn {
             ),
           }
         : {};
-    return { type: 'view', redirectUrl: null, viewModel: viewModelOf(step, this.#context, extra) };
+    const view = as === undefined ? {} : { view: as };
+    return {
+      type: 'view',
+      redirectUrl: null,
+      viewModel: viewModelOf(step, this.#context, { ...extra, ...view }),
+    };
   }
 }
 
@@ -251,4 +372,15 @@ export function redirectResult(location: string, redirectUri: string): SvcHeadle
     viewModel: null,
     authorization: code === null ? null : { code, redirectUri, state: params.get('state') },
   };
+}
+
+/** The headless sign-in over the hosted flow's capabilities, offering the credential types they wire. */
+export function headlessSignInOver(deps: Omit<HeadlessSignInDeps, 'context'>): HeadlessSignIn {
+  const context = {
+    enabledCredentialTypes: enabledCredentialTypes({
+      emailSignIn: deps.emailOtp !== undefined,
+      phoneSignIn: deps.phoneOtp !== undefined,
+    }),
+  };
+  return new HeadlessSignIn({ ...deps, context });
 }

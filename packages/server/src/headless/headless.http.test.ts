@@ -371,6 +371,7 @@ describe('headless API configuration', () => {
       enabled: true,
       basePath: DEFAULT_HEADLESS_BASE_PATH,
       allowedOrigins: [],
+      uiUrl: null,
     });
     expect(
       resolveConfig({ headlessAllowedOrigins: ['https://app.example.com'] }, 'test').headless.allowedOrigins,

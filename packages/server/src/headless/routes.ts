@@ -1,12 +1,9 @@
 import fastifyCookie from '@fastify/cookie';
 import {
-  headlessConsentBodySchema,
-  headlessIdentifyBodySchema,
-  headlessMfaCodeBodySchema,
-  headlessOrganizationSelectBodySchema,
-  headlessPasswordLoginBodySchema,
-  headlessRequestBodySchema,
+  HEADLESS_ACTIONS,
+  type HeadlessAction,
   headlessStartBodySchema,
+  headlessSubmitBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ANTIFORGERY_COOKIE } from '../hosted/antiforgery.js';
@@ -23,15 +20,20 @@ import { logIfUnexpected, mapError } from '../http/errors.js';
 import { SvcError } from '../kernel/errors.js';
 import { authRequestExpiredError } from '../oauth/authorize/errors.js';
 import { HeadlessCors } from './cors.js';
-import { type HeadlessAnswer, type HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
-import { enabledCredentialTypes } from './view-models.js';
+import { HEADLESS_ACTION_HANDLERS } from './headless-actions.js';
+import {
+  type HeadlessAnswer,
+  type HeadlessBrowser,
+  type HeadlessSignIn,
+  headlessSignInOver,
+} from './headless-sign-in.js';
+
+/** Actions that may open a request of their own, so the browser may not have its id cookie yet. */
+const OPENING_ACTIONS: ReadonlySet<HeadlessAction> = new Set(['device/resolve']);
 
 export interface HeadlessRoutesDeps {
   /** The hosted flow's capabilities: the same requests, browser binding and issuer sessions. */
-  readonly signIn: Pick<
-    HostedSignInDeps,
-    'flow' | 'antiforgery' | 'site' | 'clock' | 'emailOtp' | 'phoneOtp'
-  >;
+  readonly signIn: HostedSignInDeps;
   /** Origins allowed credentialed CORS (exact). */
   readonly allowedOrigins: readonly string[];
 }
@@ -58,15 +60,7 @@ class HeadlessOriginError extends SvcError {
 export function headlessRoutes(deps: HeadlessRoutesDeps): FastifyPluginAsync {
   const { site, antiforgery, clock } = deps.signIn;
   const cors = new HeadlessCors({ allowedOrigins: deps.allowedOrigins, publicOrigin: site.publicOrigin });
-  const headless = new HeadlessSignIn({
-    flow: deps.signIn.flow,
-    context: {
-      enabledCredentialTypes: enabledCredentialTypes({
-        emailSignIn: deps.signIn.emailOtp !== undefined,
-        phoneSignIn: deps.signIn.phoneOtp !== undefined,
-      }),
-    },
-  });
+  const headless = headlessSignInOver(deps.signIn);
   const base = hostedCookieOptions(site);
   const sameSite = cors.crossSite && base.secure ? ('none' as const) : ('lax' as const);
 
@@ -80,12 +74,32 @@ export function headlessRoutes(deps: HeadlessRoutesDeps): FastifyPluginAsync {
     if (browserId === undefined) throw authRequestExpiredError();
     return { browserId, sessionToken: readSessionCookie(request), ipAddress: request.ip };
   };
+  /** The browser of a request that may open a request: its id cookie is set first when missing. */
+  const openingBrowserOf = (request: FastifyRequest, reply: FastifyReply): HeadlessBrowser => {
+    const issued = antiforgery.issue(readAntiforgeryCookie(request));
+    if (issued.newCookie) reply.setCookie(ANTIFORGERY_COOKIE, issued.cookieId, { ...base, sameSite });
+    return { browserId: issued.cookieId, sessionToken: readSessionCookie(request), ipAddress: request.ip };
+  };
   const send = (reply: FastifyReply, answer: HeadlessAnswer) => {
     if (answer.session !== undefined) {
       const options = sessionCookieOptions(site, answer.session.expiresAt, clock.now());
       reply.setCookie(SESSION_COOKIE, answer.session.token, { ...options, sameSite });
+    } else if (answer.sessionEnded === true) {
+      reply.clearCookie(SESSION_COOKIE, { ...base, sameSite });
     }
     return reply.code(answer.status).send(answer.body);
+  };
+  /** Validates an action's body with its contract schema and runs it. */
+  const runAction = (action: HeadlessAction, raw: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const body = parseBody(HEADLESS_ACTIONS[action], raw);
+    const browser = OPENING_ACTIONS.has(action) ? openingBrowserOf(request, reply) : browserOf(request);
+    const handler = HEADLESS_ACTION_HANDLERS[action] as (
+      signIn: HeadlessSignIn,
+      body: unknown,
+      browser: HeadlessBrowser,
+      call: { route: string; ipAddress: string },
+    ) => Promise<HeadlessAnswer>;
+    return handler(headless, body, browser, { route: `headless /${action}`, ipAddress: request.ip });
   };
 
   return async (app) => {
@@ -122,54 +136,16 @@ export function headlessRoutes(deps: HeadlessRoutesDeps): FastifyPluginAsync {
       send(reply, await headless.current(request.params.requestId, browserOf(request))),
     );
 
-    app.post('/identify', async (request, reply) => {
-      const body = parseBody(headlessIdentifyBodySchema, request.body);
-      return send(reply, await headless.identify(body.requestId, browserOf(request), body.email));
-    });
-
-    app.post('/password/login', async (request, reply) => {
-      const body = parseBody(headlessPasswordLoginBodySchema, request.body);
-      return send(reply, await headless.password(body.requestId, browserOf(request), body.password));
-    });
-
-    app.post('/organization/select', async (request, reply) => {
-      const body = parseBody(headlessOrganizationSelectBodySchema, request.body);
-      const answer = await headless.selectOrganization(
-        body.requestId,
-        browserOf(request),
-        body.organizationId,
-        body.pendingToken,
+    for (const action of Object.keys(HEADLESS_ACTIONS) as HeadlessAction[]) {
+      app.post(`/${action}`, async (request, reply) =>
+        send(reply, await runAction(action, request.body, request, reply)),
       );
-      return send(reply, answer);
-    });
-
-    app.post('/mfa/verify', async (request, reply) => {
-      const body = parseBody(headlessMfaCodeBodySchema, request.body);
-      return send(reply, await headless.verifyMfa(body.requestId, browserOf(request), body.code));
-    });
-
-    // Enrollment starts when the request reaches it; this answers its view (QR code and secret).
-    app.post('/mfa/totp/enroll/start', async (request, reply) => {
-      const body = parseBody(headlessRequestBodySchema, request.body);
-      return send(reply, await headless.current(body.requestId, browserOf(request)));
-    });
-
-    app.post('/mfa/totp/enroll/verify', async (request, reply) => {
-      const body = parseBody(headlessMfaCodeBodySchema, request.body);
-      return send(reply, await headless.verifyEnrollment(body.requestId, browserOf(request), body.code));
-    });
-
-    for (const decision of ['approve', 'deny'] as const) {
-      app.post(`/consent/${decision}`, async (request, reply) => {
-        const body = parseBody(headlessConsentBodySchema, request.body);
-        const answer = await headless.consent(
-          body.requestId,
-          browserOf(request),
-          body.consentToken,
-          decision,
-        );
-        return send(reply, answer);
-      });
     }
+
+    // The generic submit: any action by name, its own fields beside `action`.
+    app.post('/submit', async (request, reply) => {
+      const { action, ...fields } = parseBody(headlessSubmitBodySchema, request.body);
+      return send(reply, await runAction(action, fields, request, reply));
+    });
   };
 }

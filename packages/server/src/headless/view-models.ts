@@ -1,5 +1,5 @@
 import type { HeadlessView, SvcHeadlessViewModel } from '@svc/contract';
-import type { AuthorizeStep } from '../oauth/authorize/authorize-outcomes.js';
+import type { AuthorizeStep, StepRequest } from '../oauth/authorize/authorize-outcomes.js';
 
 /** What every view model says beside its step: the credential types this deployment offers. */
 export interface ViewContext {
@@ -9,6 +9,7 @@ export interface ViewContext {
 /** The view of each challenge kind that waits for a typed code. */
 const CODE_VIEWS = {
   email_otp: 'email-otp-verify',
+  email_otp_signup: 'email-otp-signup-verify',
   phone_otp: 'phone-otp-verify',
   phone_otp_signup: 'phone-otp-signup-verify',
 } as const satisfies Record<Extract<AuthorizeStep, { kind: 'enter_code' }>['challenge'], HeadlessView>;
@@ -29,6 +30,28 @@ export function enabledCredentialTypes(wired: {
 }
 
 /**
+ * A view model with the fields every view has (SPEC.md "Action result") plus `fields`: for the views
+ * that are not a step of the flow (forgot-password-sent, invite-accepted, device-approved, …).
+ */
+export function viewModel(
+  view: HeadlessView,
+  request: StepRequest,
+  context: ViewContext,
+  fields: Readonly<Record<string, unknown>> = {},
+): SvcHeadlessViewModel {
+  return {
+    view,
+    requestId: request.requestId,
+    clientName: request.clientName,
+    settings: { enabledCredentialTypes: [...context.enabledCredentialTypes] },
+    // Social, OIDC and SAML providers arrive with their issue; none is configured yet.
+    providers: [],
+    organizationSelection: null,
+    ...fields,
+  };
+}
+
+/**
  * The headless view model of a step of the authorization flow (SPEC.md "Action result": view,
  * requestId, settings, providers, organizationSelection and further fields). The further fields carry
  * what the hosted page of the same step shows. `extra` adds fields the adapter owns (the consent token).
@@ -38,20 +61,8 @@ export function viewModelOf(
   context: ViewContext,
   extra: Readonly<Record<string, unknown>> = {},
 ): SvcHeadlessViewModel {
-  const base = (
-    view: HeadlessView,
-    fields: Readonly<Record<string, unknown>> = {},
-  ): SvcHeadlessViewModel => ({
-    view,
-    requestId: step.request.requestId,
-    clientName: step.request.clientName,
-    settings: { enabledCredentialTypes: [...context.enabledCredentialTypes] },
-    // Social, OIDC and SAML providers arrive with their issue; none is configured yet.
-    providers: [],
-    organizationSelection: null,
-    ...fields,
-    ...extra,
-  });
+  const base = (view: HeadlessView, fields: Readonly<Record<string, unknown>> = {}): SvcHeadlessViewModel =>
+    viewModel(view, step.request, context, { ...fields, ...extra });
   switch (step.kind) {
     case 'identify':
       return base('svc', { email: step.email });

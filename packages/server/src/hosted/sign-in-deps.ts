@@ -1,8 +1,10 @@
 import type { AccountOperations } from '../account/account-operations.js';
+import type { AppOwnedUi } from '../headless/app-owned-ui.js';
 import type { InvitationAcceptance } from '../invitations/invitation-acceptance.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type { EmailOtpSteps } from '../oauth/authorize/email-otp-steps.js';
+import type { EmailSignupSteps } from '../oauth/authorize/email-signup-steps.js';
 import type { MagicLinkLanding } from '../oauth/authorize/magic-link-landing.js';
 import type { PhoneOtpSteps } from '../oauth/authorize/phone-otp-steps.js';
 import type { SignupSteps } from '../oauth/authorize/signup-steps.js';
@@ -34,6 +36,10 @@ export interface HostedSignInDeps {
   readonly signup?: SignupSteps;
   /** Email codes and sign-in links: /login/email-otp and friends (absent: not mapped, and no page links to them). */
   readonly emailOtp?: EmailOtpSteps;
+  /** Signup with an emailed code (the headless /signup/email-otp routes; wired with emailOtp). */
+  readonly emailSignup?: EmailSignupSteps;
   /** The page an emailed sign-in link opens: /magic-link (absent: not mapped). */
   readonly magicLinkLanding?: MagicLinkLanding;
+  /** An app-owned sign-in UI that /authorize sends browsers to instead of these pages (headlessUiUrl). */
+  readonly appUi?: AppOwnedUi;
 }

@@ -64,13 +64,27 @@ export interface InvitationSession {
 
 /** The outcome of an accept form. */
 export type InvitationAcceptOutcome =
-  | { readonly kind: 'joined'; readonly invitationId: string; readonly session?: InvitationSession }
+  | {
+      readonly kind: 'joined';
+      readonly invitationId: string;
+      /** The account that joined. */
+      readonly userId: string;
+      readonly session?: InvitationSession;
+    }
   | { readonly kind: 'retry'; readonly page: InvitationPage; readonly error: InvitationFormError };
 
 /** The page after joining. */
 export interface JoinedInvitation extends InvitationSummary {
   /** The invitation's redirect URI while it is still registered for its active client; else null. */
   readonly continueUri: string | null;
+}
+
+/**
+ * `startSession: false`: the caller signs the user in itself (an authorization request of the headless
+ * API completes its own sign-in), so the acceptance starts no issuer session of its own.
+ */
+export interface AcceptOptions {
+  readonly startSession?: boolean;
 }
 
 /** The browser an acceptance comes from. */
@@ -123,7 +137,24 @@ export class InvitationAcceptance {
     }
     // The session resolves only for an active user, so the user owns the invited address right now.
     await this.#deps.invitations.consumeInvitation(invitation, user.id, context(browser));
-    return { kind: 'joined', invitationId: invitation.id };
+    return { kind: 'joined', invitationId: invitation.id, userId: user.id };
+  }
+
+  /**
+   * Accepts for an account whose sign-in the caller has just proved (a code emailed to the invited
+   * address on an authorization request, which then signs the user in itself). Anything but the active
+   * account of the invited address is the generic `invalid_invitation`.
+   */
+  async acceptForVerifiedUser(
+    token: unknown,
+    userId: string,
+    browser: InvitationBrowser,
+  ): Promise<InvitationAcceptOutcome> {
+    const invitation = await this.#deps.invitations.findUsableInvitation(token);
+    const user = await this.#deps.users.findById(userId);
+    if (user?.active !== true || user.emailKey !== invitation.emailKey) throw invalidInvitation();
+    await this.#deps.invitations.consumeInvitation(invitation, user.id, context(browser));
+    return { kind: 'joined', invitationId: invitation.id, userId: user.id };
   }
 
   /** Signs in to the invited account with its password, accepts, and starts an issuer session. */
@@ -131,6 +162,7 @@ export class InvitationAcceptance {
     token: unknown,
     password: unknown,
     browser: InvitationBrowser,
+    options: AcceptOptions = {},
   ): Promise<InvitationAcceptOutcome> {
     const invitation = await this.#deps.invitations.findUsableInvitation(token);
     if (typeof password !== 'string' || password === '') {
@@ -143,7 +175,7 @@ export class InvitationAcceptance {
     }
     const userId = authentication.user.id;
     await this.#deps.invitations.consumeInvitation(invitation, userId, context(browser));
-    return this.#joined(invitation, browser, userId, AMR_PASSWORD);
+    return this.#joined(invitation, browser, userId, AMR_PASSWORD, options);
   }
 
   /** Creates the passwordless account of the invited address, accepts, and starts an issuer session. */
@@ -151,6 +183,7 @@ export class InvitationAcceptance {
     token: unknown,
     displayName: unknown,
     browser: InvitationBrowser,
+    options: AcceptOptions = {},
   ): Promise<InvitationAcceptOutcome> {
     const invitation = await this.#deps.invitations.findUsableInvitation(token);
     let name: string;
@@ -169,7 +202,7 @@ export class InvitationAcceptance {
       if (error instanceof SvcConflictError) return this.#retry(invitation, browser, 'account_exists');
       throw error;
     }
-    return this.#joined(invitation, browser, userId, AMR_INVITATION);
+    return this.#joined(invitation, browser, userId, AMR_INVITATION, options);
   }
 
   /**
@@ -193,12 +226,14 @@ export class InvitationAcceptance {
     browser: InvitationBrowser,
     userId: string,
     amr: string,
+    options: AcceptOptions,
   ): Promise<InvitationAcceptOutcome> {
+    await this.#recordSignIn(invitation, browser, amr, userId);
+    if (options.startSession === false) return { kind: 'joined', invitationId: invitation.id, userId };
     // A new sign-in replaces the browser's previous issuer session, as on the sign-in pages.
     await this.#deps.browserSessions.end(browser.sessionToken);
     const session = await this.#deps.browserSessions.create(userId, [amr], this.#deps.clock.now());
-    await this.#recordSignIn(invitation, browser, amr, userId);
-    return { kind: 'joined', invitationId: invitation.id, session };
+    return { kind: 'joined', invitationId: invitation.id, userId, session };
   }
 
   async #retry(

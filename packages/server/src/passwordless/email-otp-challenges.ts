@@ -38,8 +38,11 @@ export interface EmailChallengeStart {
   readonly clientId: string;
   /** A direct login's requested organization; null for a hosted login and for every signup. */
   readonly organizationId: string | null;
-  /** Null for a login; for a signup the pending account and the hash of its signup token. */
-  readonly signup: { readonly data: PendingSignupData; readonly tokenHash: string } | null;
+  /**
+   * Null for a login; for a signup the pending account and the hash of its signup token (null when the
+   * challenge hash is held by an authorization request bound to its browser instead).
+   */
+  readonly signup: { readonly data: PendingSignupData; readonly tokenHash: string | null } | null;
   readonly context: EmailChallengeContext;
 }
 

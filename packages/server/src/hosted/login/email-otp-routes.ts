@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { EmailOtpSteps } from '../../oauth/authorize/email-otp-steps.js';
+import type { EmailSignupSteps } from '../../oauth/authorize/email-signup-steps.js';
 import { HOSTED_FIELDS } from '../form.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { runStep, showStep } from './step-routes.js';
@@ -7,6 +8,7 @@ import { runStep, showStep } from './step-routes.js';
 /** What the hosted email sign-in pages need. */
 export interface EmailOtpRoutesDeps extends HostedSignInDeps {
   readonly emailOtp: EmailOtpSteps;
+  readonly emailSignup?: EmailSignupSteps;
 }
 
 /**
@@ -40,5 +42,13 @@ export function emailOtpRoutes(deps: EmailOtpRoutesDeps): FastifyPluginAsync {
       '/login/email-otp/verify',
       runStep(deps, (id, browser, field) => emailOtp.verifyCode(id, browser, field(HOSTED_FIELDS.code))),
     );
+    // The enter-code page of a signup by emailed code (started through the headless API) posts here.
+    const { emailSignup } = deps;
+    if (emailSignup !== undefined) {
+      app.post(
+        '/signup/email-otp/verify',
+        runStep(deps, (id, browser, field) => emailSignup.verify(id, browser, field(HOSTED_FIELDS.code))),
+      );
+    }
   };
 }

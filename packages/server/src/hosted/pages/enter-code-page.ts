@@ -37,6 +37,13 @@ const CHANNELS: Readonly<
     sent: (target: string) =>
       html`If <strong>${target}</strong> has an account, we emailed it a 6-digit code.`,
   },
+  email_otp_signup: {
+    verify: '/signup/email-otp/verify',
+    start: '/signup',
+    heading: 'Check your email',
+    sent: (target: string) =>
+      html`If <strong>${target}</strong> can be used for a new account, we emailed it a 6-digit code.`,
+  },
   phone_otp: {
     verify: '/login/phone-otp/verify',
     start: '/login/phone-otp',

@@ -305,6 +305,7 @@ export class AuthorizeFlow {
       case 'magic_link':
         return { kind: 'magic_link_sent', request: stepRequest, target: challenge.target };
       case 'email_otp':
+      case 'email_otp_signup':
       case 'phone_otp':
       case 'phone_otp_signup':
         return {

@@ -94,11 +94,15 @@ export class EmailOtpSteps {
     return this.#send(request, browser, request.email, 'link', HOSTED_EMAIL_OPERATIONS.linkResend);
   }
 
-  /** POST /login/email-otp/verify: the code of the request's `email_otp` challenge; success signs in. */
+  /**
+   * POST /login/email-otp/verify: the code of the request's `email_otp` challenge; success signs in.
+   * `beforeSignIn` runs once the code is proved, before the sign-in continues.
+   */
   async verifyCode(
     requestId: string | undefined,
     browser: BrowserContext,
     code: string | undefined,
+    beforeSignIn?: (userId: string) => Promise<void>,
   ): Promise<AuthorizeActionOutcome> {
     const request = await this.#deps.steps.load(requestId, browser);
     const challenge = request.challenge;
@@ -129,6 +133,9 @@ export class EmailOtpSteps {
       await this.#deps.steps.recordFailure(request, browser, 'email_otp');
       return retry;
     }
+    // The code proved the address: the caller may act for the user before the sign-in continues (an
+    // invitation to accept must count for the organization choice that follows).
+    await beforeSignIn?.(checked.userId);
     return this.#deps.steps.completeAuthentication(request, browser, {
       userId: checked.userId,
       amr: [AMR_OTP],

@@ -70,9 +70,16 @@ export class MagicLinkLanding {
     this.#deps = deps;
   }
 
-  async open(token: string | undefined, browser: BrowserContext): Promise<MagicLinkOutcome> {
+  async open(
+    token: string | undefined,
+    browser: BrowserContext,
+    expectedRequestId?: string,
+  ): Promise<MagicLinkOutcome> {
     const link = token === undefined ? undefined : await this.#deps.magicLinks.find(token);
     if (token === undefined || link === undefined) throw magicLinkInvalidError();
+    // The headless API completes a link for the request it names: a link of any other one is no use here.
+    if (expectedRequestId !== undefined && link.authRequestId !== expectedRequestId)
+      throw magicLinkInvalidError();
     if (link.authRequestId === null) return this.#handOff(link, token);
     const request = await this.#boundRequest(link.authRequestId, browser);
     // Signed in some other way meanwhile: the link is not needed (and stays unused).

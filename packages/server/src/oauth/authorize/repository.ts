@@ -39,7 +39,7 @@ export interface AuthRequestChallenge {
 export type AuthRequestChallengeKind = CodeChallengeKind | 'magic_link' | MfaChallengeKind;
 
 /** The steps that wait for a code sent by email or text message. */
-export type CodeChallengeKind = 'email_otp' | 'phone_otp' | 'phone_otp_signup';
+export type CodeChallengeKind = 'email_otp' | 'email_otp_signup' | 'phone_otp' | 'phone_otp_signup';
 
 /**
  * A request in status `mfa` waits for its second factor: `hash` is the MFA token's SHA-256 (the token

@@ -9,11 +9,12 @@ import { invalidAuthorizeRequestError } from './errors.js';
  * GET /authorize (SPEC.md "/authorize query parameters"). Register it inside `hostedRoutes` (with
  * `hostedSignInRoutes`), whose cookie support, security headers and error page it uses: a request
  * whose client or redirect URI cannot be trusted renders the hosted error page (400); any later error
- * goes back to the client; a valid request continues silently or at GET /login. Answers are 302s: a
+ * goes back to the client; a valid request continues silently, at GET /login, or at the app-owned UI
+ * when one is configured (headlessUiUrl). Answers are 302s: a
  * redirect on GET keeps its method anyway.
  */
 export function authorizeRoutes(
-  deps: Pick<HostedSignInDeps, 'flow' | 'antiforgery' | 'site'>,
+  deps: Pick<HostedSignInDeps, 'flow' | 'antiforgery' | 'site' | 'appUi'>,
 ): FastifyPluginAsync {
   return async (app) => {
     // No implicit HEAD route: a HEAD (a link checker, a prefetch) must not start an authorization request.
@@ -30,6 +31,10 @@ export function authorizeRoutes(
         case 'redirect':
           return reply.redirect(outcome.location, 302);
         case 'interact':
+          if (deps.appUi !== undefined) {
+            const browser = { browserId, sessionToken: readSessionCookie(request), ipAddress: request.ip };
+            return reply.redirect(await deps.appUi.location(outcome.requestId, browser), 302);
+          }
           return reply.redirect(viewEntryHref(deps.site.authBase, outcome.requestId, outcome.view), 302);
       }
     });

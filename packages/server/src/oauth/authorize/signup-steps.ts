@@ -30,6 +30,15 @@ export interface SignupForm {
   readonly organizationName: string | undefined;
 }
 
+/** The signup form's values as shown again (trimmed; never the password). */
+export function signupFormValues(form: Omit<SignupForm, 'password'>): SignupFormValues {
+  return {
+    displayName: form.displayName?.trim() ?? '',
+    email: form.email?.trim() ?? '',
+    organizationName: form.organizationName?.trim() ?? '',
+  };
+}
+
 /** The inline error for the first field the contract schema refused (issues come in the form's order). */
 function fieldError(field: unknown, values: SignupFormValues, password: string): StepError {
   switch (field) {
@@ -81,11 +90,7 @@ export class SignupSteps {
   ): Promise<AuthorizeActionOutcome> {
     const request = await this.#deps.steps.load(requestId, browser);
     const stepRequest = await this.#deps.steps.stepRequest(request);
-    const values: SignupFormValues = {
-      displayName: form.displayName?.trim() ?? '',
-      email: form.email?.trim() ?? '',
-      organizationName: form.organizationName?.trim() ?? '',
-    };
+    const values = signupFormValues(form);
     const password = form.password ?? '';
     const retry = (error: StepError): AuthorizeActionOutcome => ({
       kind: 'retry',

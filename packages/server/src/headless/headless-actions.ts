@@ -1,0 +1,434 @@
+import type { HeadlessAction, HeadlessActionBodies, HeadlessView } from '@svc/contract';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../account/password-reset.js';
+import type {
+  InvitationAcceptOutcome,
+  InvitationFormError,
+  InvitationPage,
+} from '../invitations/invitation-acceptance.js';
+import { SvcError, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
+import { AMR_INVITATION } from '../invitations/invitation-signup.js';
+import type { StepRequest } from '../oauth/authorize/authorize-outcomes.js';
+import type { DeviceVerifyError } from '../oauth/authorize/device-steps.js';
+import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
+import { normalizeUserCode } from '../oauth/device/user-code.js';
+import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
+
+/** A capability this deployment does not run (no SMS provider, no email): like an unknown route. */
+class HeadlessUnavailableError extends SvcError {
+  constructor(what: string) {
+    super('not_available', `${what} is not available on this server.`, { status: 404, expose: true });
+  }
+}
+
+/** The wording of the errors these actions answer beside the flow's step errors. */
+const MESSAGES = {
+  email_required: STEP_ERROR_MESSAGES.email_required,
+  email_invalid: STEP_ERROR_MESSAGES.email_invalid,
+  invalid_token: 'This reset link is no longer valid. Ask for a new one.',
+  password_too_short: STEP_ERROR_MESSAGES.password_too_short,
+  password_too_long: STEP_ERROR_MESSAGES.password_too_long,
+  provider_unknown: 'No sign-in provider of this server has this id.',
+  device_code_required: 'Enter the code shown on your device.',
+  device_code_invalid: 'That code is not valid. Check the code on your device and try again.',
+  device_code_rate_limited: 'Too many attempts. Wait a moment, then try again.',
+  device_code_mismatch: 'That code is not the code of this request. Check the code on your device.',
+} as const;
+
+/** The wording of each invitation form error. */
+const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = {
+  password_required: STEP_ERROR_MESSAGES.password_required,
+  invalid_credentials: STEP_ERROR_MESSAGES.invalid_credentials,
+  display_name_required: STEP_ERROR_MESSAGES.display_name_required,
+  account_exists: 'An account with this email exists now. Sign in with its password to accept.',
+  not_signed_in: 'Sign in to the invited account to accept.',
+};
+
+/** Who calls, for the audit trail of the operations that record their route. */
+export interface HeadlessCall {
+  readonly route: string;
+  readonly ipAddress: string;
+}
+
+type Handler<A extends HeadlessAction> = (
+  signIn: HeadlessSignIn,
+  body: HeadlessActionBodies[A],
+  browser: HeadlessBrowser,
+  call: HeadlessCall,
+) => Promise<HeadlessAnswer>;
+
+function need<T>(capability: T | undefined, what: string): T {
+  if (capability === undefined) throw new HeadlessUnavailableError(what);
+  return capability;
+}
+
+/**
+ * Every headless action (SPEC.md "Headless API" routes, DECISIONS.md's device bodies, and the further
+ * routes `/invitations/login`, `/invitations/accept`, `/invitations/email-otp/…` and `/logout`) over the
+ * hosted flow's step capabilities. The routes validate the body with HEADLESS_ACTIONS' schema first; a
+ * capability the deployment does not run answers 404 `not_available`.
+ */
+export const HEADLESS_ACTION_HANDLERS: { readonly [A in HeadlessAction]: Handler<A> } = {
+  identify: (h, b, browser) =>
+    h.run(b.requestId, browser, () => h.deps.flow.identify(b.requestId, browser, b.email)),
+  'password/login': (h, b, browser) =>
+    h.run(b.requestId, browser, () => h.deps.flow.password(b.requestId, browser, b.password)),
+  'password/forgot': forgotPassword,
+  'password/reset': resetPassword,
+  'email-otp/start': (h, b, browser) => {
+    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    return h.run(b.requestId, browser, () => emailOtp.startCode(b.requestId, browser, b.email));
+  },
+  'email-otp/verify': (h, b, browser) => {
+    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    return h.run(b.requestId, browser, () => emailOtp.verifyCode(b.requestId, browser, b.code));
+  },
+  'magic-link/start': (h, b, browser) => {
+    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    return h.run(b.requestId, browser, () => emailOtp.startLink(b.requestId, browser, b.email), {
+      retry: 'magic-link',
+    });
+  },
+  'magic-link/complete': (h, b, browser) => {
+    const landing = need(h.deps.magicLinkLanding, 'Email sign-in');
+    return h.run(b.requestId, browser, async (record) => {
+      const outcome = await landing.open(b.token, browser, record.id);
+      // Only a direct link is handed off, and open() refused every link of another request already.
+      return outcome.kind === 'handoff' ? { kind: 'next', requestId: record.id } : outcome;
+    });
+  },
+  'phone-otp/start': (h, b, browser) => {
+    const phoneOtp = need(h.deps.phoneOtp, 'Phone sign-in');
+    return h.run(b.requestId, browser, () => phoneOtp.startLogin(b.requestId, browser, b.phoneNumber));
+  },
+  'phone-otp/verify': (h, b, browser) => {
+    const phoneOtp = need(h.deps.phoneOtp, 'Phone sign-in');
+    return h.run(b.requestId, browser, () => phoneOtp.verifyLogin(b.requestId, browser, b.code));
+  },
+  signup: (h, b, browser) => {
+    const signup = need(h.deps.signup, 'Signup');
+    return h.run(b.requestId, browser, () =>
+      signup.signUp(b.requestId, browser, { ...b, organizationName: b.organizationName }),
+    );
+  },
+  'signup/email-otp/start': (h, b, browser) => {
+    const emailSignup = need(h.deps.emailSignup, 'Email signup');
+    return h.run(b.requestId, browser, () =>
+      emailSignup.start(b.requestId, browser, { ...b, organizationName: b.organizationName }),
+    );
+  },
+  'signup/email-otp/verify': (h, b, browser) => {
+    const emailSignup = need(h.deps.emailSignup, 'Email signup');
+    return h.run(b.requestId, browser, () => emailSignup.verify(b.requestId, browser, b.code));
+  },
+  'signup/phone-otp/start': (h, b, browser) => {
+    const phoneOtp = need(h.deps.phoneOtp, 'Phone signup');
+    return h.run(b.requestId, browser, () =>
+      phoneOtp.startSignup(b.requestId, browser, { ...b, organizationName: b.organizationName }),
+    );
+  },
+  'signup/phone-otp/verify': (h, b, browser) => {
+    const phoneOtp = need(h.deps.phoneOtp, 'Phone signup');
+    return h.run(b.requestId, browser, () => phoneOtp.verifySignup(b.requestId, browser, b.code));
+  },
+  'invitations/resolve': async (h, b, browser) => {
+    const invitations = need(h.deps.invitations, 'Invitations');
+    const { request } = await h.request(b.requestId, browser);
+    const page = await invitations.open(b.invitationToken, browser);
+    return h.viewAnswer(invitationView(page), request, invitationFields(page));
+  },
+  'invitations/signup': (h, b, browser) =>
+    acceptInvitation(h, b, browser, (invitations) =>
+      invitations.acceptWithSignup(b.invitationToken, b.displayName, browser, { startSession: false }),
+    ),
+  'invitations/login': (h, b, browser) =>
+    acceptInvitation(h, b, browser, (invitations) =>
+      invitations.acceptWithPassword(b.invitationToken, b.password, browser, { startSession: false }),
+    ),
+  'invitations/accept': async (h, b, browser) => {
+    const invitations = need(h.deps.invitations, 'Invitations');
+    const { request } = await h.request(b.requestId, browser);
+    const outcome = await invitations.acceptSignedIn(b.invitationToken, browser);
+    if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
+    // Accepting needs the browser's session but is not a sign-in of this request (which never reuses
+    // a session silently): the request goes on with its own sign-in.
+    const page = await invitations.joined(outcome.invitationId, browser);
+    return h.viewAnswer('invite-accepted', request, { invitation: summaryOf(page) });
+  },
+  'invitations/email-otp/start': async (h, b, browser) => {
+    const invitations = need(h.deps.invitations, 'Invitations');
+    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const page = await invitations.open(b.invitationToken, browser);
+    const answer = await h.run(
+      b.requestId,
+      browser,
+      () => emailOtp.startCode(b.requestId, browser, page.summary.email),
+      { next: 'invite-email-otp-verify' },
+    );
+    return withInvitation(answer, page);
+  },
+  'invitations/email-otp/verify': async (h, b, browser) => {
+    const invitations = need(h.deps.invitations, 'Invitations');
+    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const { request } = await h.request(b.requestId, browser);
+    const page = await invitations.open(b.invitationToken, browser);
+    let accepted = false;
+    const answer = await h.run(
+      b.requestId,
+      browser,
+      () =>
+        emailOtp.verifyCode(b.requestId, browser, b.code, async (userId) => {
+          await invitations.acceptForVerifiedUser(b.invitationToken, userId, browser);
+          accepted = true;
+        }),
+      { retry: 'invite-email-otp-verify' },
+    );
+    return accepted ? joinedAnswer(h, request, page, answer) : withInvitation(answer, page);
+  },
+  'organization/select': (h, b, browser) =>
+    h.run(b.requestId, browser, async () => {
+      let token = b.pendingToken;
+      if (token === undefined) {
+        // Left out: a fresh one of this request, minted the way the hosted page mints one for its form.
+        const current = await h.deps.flow.step(b.requestId, browser);
+        if (current.kind !== 'step' || current.step.kind !== 'select_organization') {
+          return current.kind === 'redirect' ? current : { kind: 'next', requestId: b.requestId };
+        }
+        token = current.step.pendingAuthToken;
+      }
+      return h.deps.flow.selectOrganization(b.requestId, browser, token, b.organizationId);
+    }),
+  'mfa/verify': (h, b, browser) =>
+    h.run(b.requestId, browser, () => h.deps.flow.mfa.verify(b.requestId, browser, b.code)),
+  // Enrollment starts when the request reaches it; this answers its view (QR code and secret).
+  'mfa/totp/enroll/start': (h, b, browser) => h.current(b.requestId, browser),
+  'mfa/totp/enroll/verify': (h, b, browser) =>
+    h.run(b.requestId, browser, () => h.deps.flow.mfa.enroll(b.requestId, browser, b.code)),
+  'consent/approve': (h, b, browser) => h.consent(b.requestId, browser, b.consentToken, 'approve'),
+  'consent/deny': (h, b, browser) => h.consent(b.requestId, browser, b.consentToken, 'deny'),
+  'provider/start': async (h, b, browser) => {
+    // Social, OIDC and SAML providers arrive with their issue: every view lists none, so no id is known.
+    const { request } = await h.request(b.requestId, browser);
+    return h.viewAnswer('svc', request, {}, { code: 'provider_unknown', message: MESSAGES.provider_unknown });
+  },
+  'device/resolve': resolveDevice,
+  'device/approve': (h, b, browser) => decideDevice(h, b, browser, 'approve'),
+  'device/deny': (h, b, browser) => decideDevice(h, b, browser, 'deny'),
+  logout: async (h, b, browser) => {
+    const { request } = await h.request(b.requestId, browser);
+    await h.deps.logout.logout(browser.sessionToken, {
+      clientId: undefined,
+      postLogoutRedirectUri: undefined,
+      state: undefined,
+    });
+    return { ...h.viewAnswer('logged-out', request), sessionEnded: true };
+  },
+};
+
+/** POST /password/forgot: "check your email" for every address; the link leads back to this request. */
+async function forgotPassword(
+  h: HeadlessSignIn,
+  b: HeadlessActionBodies['password/forgot'],
+  browser: HeadlessBrowser,
+  call: HeadlessCall,
+): Promise<HeadlessAnswer> {
+  const account = need(h.deps.account, 'Password reset');
+  const { record, request } = await h.request(b.requestId, browser);
+  const email = b.email.trim();
+  const retry = (code: 'email_required' | 'email_invalid') =>
+    h.viewAnswer('forgot-password', request, { email }, { code, message: MESSAGES[code] });
+  if (email === '') return retry('email_required');
+  try {
+    // The public operation: rate limits, unknown and passwordless addresses all answer the same.
+    await account.requestPasswordResetEmailAsync(
+      { email, clientId: record.clientId },
+      { route: call.route, ipAddress: call.ipAddress },
+      { returnRequestId: record.id },
+    );
+  } catch (error) {
+    // Only the shape of the address is checked before anything else, so this reveals nothing.
+    if (!(error instanceof SvcValidationError)) throw error;
+    return retry('email_invalid');
+  }
+  return h.viewAnswer('forgot-password-sent', request);
+}
+
+/** POST /password/reset: the emailed token sets the new password; then the request's sign-in view. */
+async function resetPassword(
+  h: HeadlessSignIn,
+  b: HeadlessActionBodies['password/reset'],
+  browser: HeadlessBrowser,
+): Promise<HeadlessAnswer> {
+  const account = need(h.deps.account, 'Password reset');
+  const { request } = await h.request(b.requestId, browser);
+  const retry = (code: 'invalid_token' | 'password_too_short' | 'password_too_long') =>
+    h.viewAnswer('password-reset', request, {}, { code, message: MESSAGES[code] });
+  // A dead link says so first: no point choosing a password it cannot set.
+  if (!(await account.isPasswordResetTokenLiveAsync(b.token))) return retry('invalid_token');
+  if (b.newPassword.length < MIN_PASSWORD_LENGTH) return retry('password_too_short');
+  if (b.newPassword.length > MAX_PASSWORD_LENGTH) return retry('password_too_long');
+  try {
+    await account.resetPasswordAsync({ token: b.token, newPassword: b.newPassword });
+  } catch (error) {
+    // Used or expired between the check and the reset (another tab).
+    if (error instanceof SvcPublicAuthError && error.code === 'invalid_token') return retry('invalid_token');
+    throw error;
+  }
+  const next = await h.current(b.requestId, browser);
+  if (next.body.viewModel === null) return next;
+  return { ...next, body: { ...next.body, viewModel: { ...next.body.viewModel, passwordChanged: true } } };
+}
+
+/** The view of an open invitation: sign in to the invited account, or create it. */
+function invitationView(page: InvitationPage): HeadlessView {
+  return page.kind === 'signup' ? 'signup' : 'invite-login';
+}
+
+/**
+ * What an invitation view shows: the invitation, how it can be accepted (`confirm`: signed in as the
+ * invitee; `password`; `sign_in_first`: an account without a password, which accepts with an emailed
+ * code; `signup`), and another account the browser is signed in to.
+ */
+function invitationFields(page: InvitationPage): Record<string, unknown> {
+  return {
+    invitation: { ...page.summary, acceptWith: page.kind },
+    signedInAs: 'signedInAs' in page ? page.signedInAs : null,
+    ...(page.kind === 'signup'
+      ? { values: { displayName: '', email: page.summary.email, organizationName: '' } }
+      : {}),
+  };
+}
+
+function summaryOf(summary: InvitationPage['summary']): Record<string, unknown> {
+  return {
+    email: summary.email,
+    organizationName: summary.organizationName,
+    role: summary.role,
+    clientName: summary.clientName,
+  };
+}
+
+function invitationRetry(
+  h: HeadlessSignIn,
+  request: StepRequest,
+  outcome: Extract<InvitationAcceptOutcome, { kind: 'retry' }>,
+): HeadlessAnswer {
+  return h.viewAnswer(invitationView(outcome.page), request, invitationFields(outcome.page), {
+    code: outcome.error,
+    message: INVITATION_MESSAGES[outcome.error],
+  });
+}
+
+/**
+ * POST /invitations/signup and /invitations/login: accept first (so that the organization choice and
+ * policies that follow include the invited organization), then sign the request in as the account.
+ */
+async function acceptInvitation(
+  h: HeadlessSignIn,
+  b: { readonly requestId: string; readonly invitationToken: string },
+  browser: HeadlessBrowser,
+  accept: (
+    invitations: NonNullable<HeadlessSignIn['deps']['invitations']>,
+  ) => Promise<InvitationAcceptOutcome>,
+): Promise<HeadlessAnswer> {
+  const invitations = need(h.deps.invitations, 'Invitations');
+  const { request } = await h.request(b.requestId, browser);
+  const page = await invitations.open(b.invitationToken, browser);
+  const outcome = await accept(invitations);
+  if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
+  // The emailed invitation proved the address of a new account; an existing one signed in with its password.
+  const amr = page.kind === 'signup' ? AMR_INVITATION : 'pwd';
+  const answer = await h.run(b.requestId, browser, (record) =>
+    h.deps.flow.steps.completeAuthentication(record, browser, {
+      userId: outcome.userId,
+      amr: [amr],
+      method: page.kind === 'signup' ? 'invitation_signup' : 'invitation_password',
+    }),
+  );
+  return joinedAnswer(h, request, page, answer);
+}
+
+/**
+ * After an invitation was accepted on a request: `invite-accepted` (with the organization) while the
+ * request still has steps (GET /requests/{id} shows the next), or the redirect with that view model.
+ */
+function joinedAnswer(
+  h: HeadlessSignIn,
+  request: StepRequest,
+  page: InvitationPage,
+  answer: HeadlessAnswer,
+): HeadlessAnswer {
+  const accepted = h.viewAnswer('invite-accepted', request, { invitation: summaryOf(page.summary) });
+  if (answer.body.type === 'redirect') {
+    return { ...answer, body: { ...answer.body, viewModel: accepted.body.viewModel } };
+  }
+  return { ...accepted, ...(answer.session === undefined ? {} : { session: answer.session }) };
+}
+
+/** Adds the invitation to the view model of an answer (the invitation's code step). */
+function withInvitation(answer: HeadlessAnswer, page: InvitationPage): HeadlessAnswer {
+  const model = answer.body.viewModel;
+  if (model === null) return answer;
+  return {
+    ...answer,
+    body: { ...answer.body, viewModel: { ...model, invitation: summaryOf(page.summary) } },
+  };
+}
+
+/**
+ * POST /device/resolve: the code on the device opens a device request bound to this browser. Like
+ * /start, it never reuses the browser's issuer session: approving a device always follows a sign-in here.
+ */
+async function resolveDevice(
+  h: HeadlessSignIn,
+  b: HeadlessActionBodies['device/resolve'],
+  browser: HeadlessBrowser,
+): Promise<HeadlessAnswer> {
+  const outcome = await h.deps.flow.device.verify(b.userCode, { ...browser, sessionToken: undefined });
+  if (outcome.kind === 'next') return h.current(outcome.requestId, browser);
+  const request = { requestId: b.requestId ?? '', clientName: '' };
+  return h.viewAnswer(
+    'device',
+    request,
+    { userCode: outcome.userCode, ...retryAfter(outcome.retryAfterMs) },
+    deviceError(outcome.error),
+  );
+}
+
+function retryAfter(ms: number | undefined): Record<string, number> {
+  return ms === undefined ? {} : { retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)) };
+}
+
+function deviceError(error: DeviceVerifyError): { code: string; message: string; status: 400 | 429 } {
+  return { code: error, message: MESSAGES[error], status: error === 'device_code_rate_limited' ? 429 : 400 };
+}
+
+/**
+ * POST /device/approve and /device/deny: only with the code the user compared with the device's screen
+ * (the approval view's `userCode`), so a UI cannot decide a device the user never saw.
+ */
+async function decideDevice(
+  h: HeadlessSignIn,
+  b: HeadlessActionBodies['device/approve'],
+  browser: HeadlessBrowser,
+  decision: 'approve' | 'deny',
+): Promise<HeadlessAnswer> {
+  const device = h.deps.flow.device;
+  const { record, request } = await h.request(b.requestId, browser);
+  if (record.status === 'device_approval') {
+    const step = await device.approvalStep(record, browser);
+    const shown = step.kind === 'device_approval' ? normalizeUserCode(step.userCode) : null;
+    if (shown === null || normalizeUserCode(b.userCode) !== shown) {
+      const view = await h.view(step, browser);
+      return {
+        status: 400,
+        body: { ...view, error: 'device_code_mismatch', message: MESSAGES.device_code_mismatch },
+      };
+    }
+  }
+  const outcome =
+    decision === 'approve'
+      ? await device.approve(b.requestId, browser)
+      : await device.deny(b.requestId, browser);
+  if (outcome.kind === 'next') return h.current(outcome.requestId, browser);
+  return h.viewAnswer(outcome.decision === 'approved' ? 'device-approved' : 'device-denied', request);
+}

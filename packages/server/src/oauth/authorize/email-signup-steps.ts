@@ -1,0 +1,157 @@
+import { emailSchema, svcSignupRequestSchema } from '@svc/contract';
+import type { Clock } from '../../kernel/clock.js';
+import type { EmailOtpChallenges } from '../../passwordless/email-otp-challenges.js';
+import { AMR_OTP } from '../../passwordless/passwordless-sign-in.js';
+import { createPasswordlessAccount } from '../../passwordless/passwordless-signup.js';
+import type { SignupService } from '../../signin/signup.js';
+import type { AuthRequestSteps } from './auth-request-steps.js';
+import type {
+  AuthorizeActionOutcome,
+  AuthorizeStep,
+  BrowserContext,
+  StepError,
+} from './authorize-outcomes.js';
+import type { AuthRequestStore } from './repository.js';
+import { restartSignIn } from './restart-sign-in.js';
+import { signupFormValues, type SignupForm } from './signup-steps.js';
+
+/** The audit trail's name of each post (the direct operations use their own names). */
+const OPERATIONS = Object.freeze({
+  start: 'headless /signup/email-otp/start',
+  verify: 'headless /signup/email-otp/verify',
+});
+
+/** A typed code: six digits; spaces (as in "123 456") are ignored. */
+const CODE = /^[0-9]{6}$/;
+
+export interface EmailSignupStepsDeps {
+  readonly steps: Pick<AuthRequestSteps, 'load' | 'stepRequest' | 'completeAuthentication' | 'recordFailure'>;
+  readonly requests: Pick<AuthRequestStore, 'transition'>;
+  readonly challenges: Pick<EmailOtpChallenges, 'start' | 'find' | 'check'>;
+  /** Creates the account of a verified signup. */
+  readonly signup: Pick<SignupService, 'signUpPasswordless'>;
+  readonly clock: Clock;
+}
+
+/** The form of an email signup, as typed (no password: the emailed code proves the address). */
+export type EmailSignupForm = Omit<SignupForm, 'password'>;
+
+/**
+ * Signup with an emailed code on an authorization request (the headless /signup/email-otp routes), the
+ * email twin of the phone signup steps:
+ *
+ * | from | post | to |
+ * |---|---|---|
+ * | any unfinished status | …/start, valid form | pending, challenge `email_otp_signup` (the enter-code step) |
+ * | pending with that challenge | …/verify, right code | a new passwordless account, signed in (completeAuthentication) |
+ * | pending with that challenge | …/verify, anything else | the enter-code step again, 400 |
+ *
+ * An address that already has an account looks exactly like the others and never verifies
+ * (EmailOtpChallenges mails nobody then). The challenge token never leaves the server: the request,
+ * bound to its browser, holds its hash, so no signup token is needed.
+ */
+export class EmailSignupSteps {
+  readonly #deps: EmailSignupStepsDeps;
+
+  constructor(deps: EmailSignupStepsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Checks the form (SvcSignupRequest's rules) and emails a code to an address without an account. */
+  async start(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    form: EmailSignupForm,
+  ): Promise<AuthorizeActionOutcome> {
+    const request = await this.#deps.steps.load(requestId, browser);
+    const stepRequest = await this.#deps.steps.stepRequest(request);
+    const values = signupFormValues(form);
+    const retry = (error: StepError): AuthorizeActionOutcome => ({
+      kind: 'retry',
+      step: { kind: 'signup', request: stepRequest, values },
+      error,
+    });
+    const { shape } = svcSignupRequestSchema;
+    const displayName = shape.displayName.safeParse(values.displayName);
+    if (!displayName.success) {
+      return retry(values.displayName === '' ? 'display_name_required' : 'display_name_invalid');
+    }
+    if (values.email === '') return retry('email_required');
+    const email = emailSchema.safeParse(values.email);
+    if (!email.success) return retry('email_invalid');
+    const organizationName = shape.organizationName.safeParse(values.organizationName);
+    if (!organizationName.success) return retry('organization_name_invalid');
+    const started = await this.#deps.challenges.start({
+      email: email.data,
+      clientId: request.clientId,
+      organizationId: null,
+      signup: {
+        data: {
+          displayName: displayName.data,
+          email: email.data,
+          organizationName: organizationName.data ?? null,
+          customFields: null,
+        },
+        tokenHash: null,
+      },
+      context: { operation: OPERATIONS.start, ipAddress: browser.ipAddress ?? null },
+    });
+    await restartSignIn(
+      this.#deps.requests,
+      request,
+      { kind: 'email_otp_signup', hash: started.challengeHash, target: started.maskedEmail },
+      this.#deps.clock.now(),
+    );
+    return { kind: 'next', requestId: request.id };
+  }
+
+  /** The code of the request's signup challenge; success creates the account and signs it in. */
+  async verify(
+    requestId: string | undefined,
+    browser: BrowserContext,
+    code: string | undefined,
+  ): Promise<AuthorizeActionOutcome> {
+    const request = await this.#deps.steps.load(requestId, browser);
+    const challenge = request.challenge;
+    if (request.status !== 'pending' || challenge?.kind !== 'email_otp_signup') {
+      return { kind: 'next', requestId: request.id };
+    }
+    const step: AuthorizeStep = {
+      kind: 'enter_code',
+      request: await this.#deps.steps.stepRequest(request),
+      challenge: 'email_otp_signup',
+      target: challenge.target,
+    };
+    const retry: AuthorizeActionOutcome = { kind: 'retry', step, error: 'code_invalid' };
+    const typed = (code ?? '').replace(/\s/g, '');
+    if (!CODE.test(typed)) return retry;
+    const found = await this.#deps.challenges.find(challenge.hash, 'signup');
+    const checked =
+      found === undefined || found.clientId !== request.clientId
+        ? undefined
+        : await this.#deps.challenges.check(found, typed, {
+            operation: OPERATIONS.verify,
+            ipAddress: browser.ipAddress ?? null,
+          });
+    const data = checked?.ok === true ? checked.challenge.signup : null;
+    const created =
+      data === null
+        ? undefined
+        : await createPasswordlessAccount(this.#deps.signup, {
+            displayName: data.displayName,
+            email: data.email,
+            phoneE164: null,
+            customFields: data.customFields,
+            organizationName: data.organizationName,
+          });
+    if (created === undefined) {
+      await this.#deps.steps.recordFailure(request, browser, 'email_otp_signup');
+      return retry;
+    }
+    return this.#deps.steps.completeAuthentication(request, browser, {
+      userId: created.userId,
+      amr: [AMR_OTP],
+      method: 'email_otp_signup',
+    });
+  }
+}
