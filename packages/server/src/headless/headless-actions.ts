@@ -1,24 +1,12 @@
-import type { HeadlessAction, HeadlessActionBodies, HeadlessView } from '@svc/contract';
+import type { HeadlessAction, HeadlessActionBodies } from '@svc/contract';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../account/password-reset.js';
-import type {
-  InvitationAcceptOutcome,
-  InvitationFormError,
-  InvitationPage,
-} from '../invitations/invitation-acceptance.js';
-import { SvcError, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
-import { AMR_INVITATION } from '../invitations/invitation-signup.js';
-import type { StepRequest } from '../oauth/authorize/authorize-outcomes.js';
+import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { DeviceVerifyError } from '../oauth/authorize/device-steps.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { normalizeUserCode } from '../oauth/device/user-code.js';
+import { type HeadlessCall, type HeadlessHandlers, need } from './headless-handler.js';
+import { INVITATION_HANDLERS } from './headless-invitations.js';
 import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
-
-/** A capability this deployment does not run (no SMS provider, no email): like an unknown route. */
-class HeadlessUnavailableError extends SvcError {
-  constructor(what: string) {
-    super('not_available', `${what} is not available on this server.`, { status: 404, expose: true });
-  }
-}
 
 /** The wording of the errors these actions answer beside the flow's step errors. */
 const MESSAGES = {
@@ -34,44 +22,15 @@ const MESSAGES = {
   device_code_mismatch: 'That code is not the code of this request. Check the code on your device.',
 } as const;
 
-/** The wording of each invitation form error. */
-const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = {
-  password_required: STEP_ERROR_MESSAGES.password_required,
-  invalid_credentials: STEP_ERROR_MESSAGES.invalid_credentials,
-  display_name_required: STEP_ERROR_MESSAGES.display_name_required,
-  account_exists: 'An account with this email exists now. Sign in with its password to accept.',
-  not_signed_in: 'Sign in to the invited account to accept.',
-};
-
-/** Who calls, for the audit trail of the operations that record their route. */
-export interface HeadlessCall {
-  readonly route: string;
-  readonly ipAddress: string;
-}
-
-type Handler<A extends HeadlessAction> = (
-  signIn: HeadlessSignIn,
-  body: HeadlessActionBodies[A],
-  browser: HeadlessBrowser,
-  call: HeadlessCall,
-) => Promise<HeadlessAnswer>;
-
-function need<T>(capability: T | undefined, what: string): T {
-  if (capability === undefined) throw new HeadlessUnavailableError(what);
-  return capability;
-}
-
 /**
  * Every headless action (SPEC.md "Headless API" routes, DECISIONS.md's device bodies, and the further
  * routes `/invitations/login`, `/invitations/accept`, `/invitations/email-otp/…` and `/logout`) over the
  * hosted flow's step capabilities. The routes validate the body with HEADLESS_ACTIONS' schema first; a
  * capability the deployment does not run answers 404 `not_available`.
  */
-export const HEADLESS_ACTION_HANDLERS: { readonly [A in HeadlessAction]: Handler<A> } = {
-  identify: (h, b, browser) =>
-    h.run(b.requestId, browser, () => h.deps.flow.identify(b.requestId, browser, b.email)),
-  'password/login': (h, b, browser) =>
-    h.run(b.requestId, browser, () => h.deps.flow.password(b.requestId, browser, b.password)),
+export const HEADLESS_ACTION_HANDLERS: HeadlessHandlers<HeadlessAction> = {
+  identify: (h, b, browser) => h.identify(b.requestId, browser, b.email),
+  'password/login': (h, b, browser) => h.password(b.requestId, browser, b.password),
   'password/forgot': forgotPassword,
   'password/reset': resetPassword,
   'email-otp/start': (h, b, browser) => {
@@ -130,79 +89,13 @@ export const HEADLESS_ACTION_HANDLERS: { readonly [A in HeadlessAction]: Handler
     const phoneOtp = need(h.deps.phoneOtp, 'Phone signup');
     return h.run(b.requestId, browser, () => phoneOtp.verifySignup(b.requestId, browser, b.code));
   },
-  'invitations/resolve': async (h, b, browser) => {
-    const invitations = need(h.deps.invitations, 'Invitations');
-    const { request } = await h.request(b.requestId, browser);
-    const page = await invitations.open(b.invitationToken, browser);
-    return h.viewAnswer(invitationView(page), request, invitationFields(page));
-  },
-  'invitations/signup': (h, b, browser) =>
-    acceptInvitation(h, b, browser, (invitations) =>
-      invitations.acceptWithSignup(b.invitationToken, b.displayName, browser, { startSession: false }),
-    ),
-  'invitations/login': (h, b, browser) =>
-    acceptInvitation(h, b, browser, (invitations) =>
-      invitations.acceptWithPassword(b.invitationToken, b.password, browser, { startSession: false }),
-    ),
-  'invitations/accept': async (h, b, browser) => {
-    const invitations = need(h.deps.invitations, 'Invitations');
-    const { request } = await h.request(b.requestId, browser);
-    const outcome = await invitations.acceptSignedIn(b.invitationToken, browser);
-    if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
-    // Accepting needs the browser's session but is not a sign-in of this request (which never reuses
-    // a session silently): the request goes on with its own sign-in.
-    const page = await invitations.joined(outcome.invitationId, browser);
-    return h.viewAnswer('invite-accepted', request, { invitation: summaryOf(page) });
-  },
-  'invitations/email-otp/start': async (h, b, browser) => {
-    const invitations = need(h.deps.invitations, 'Invitations');
-    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
-    const page = await invitations.open(b.invitationToken, browser);
-    const answer = await h.run(
-      b.requestId,
-      browser,
-      () => emailOtp.startCode(b.requestId, browser, page.summary.email),
-      { next: 'invite-email-otp-verify' },
-    );
-    return withInvitation(answer, page);
-  },
-  'invitations/email-otp/verify': async (h, b, browser) => {
-    const invitations = need(h.deps.invitations, 'Invitations');
-    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
-    const { request } = await h.request(b.requestId, browser);
-    const page = await invitations.open(b.invitationToken, browser);
-    let accepted = false;
-    const answer = await h.run(
-      b.requestId,
-      browser,
-      () =>
-        emailOtp.verifyCode(b.requestId, browser, b.code, async (userId) => {
-          await invitations.acceptForVerifiedUser(b.invitationToken, userId, browser);
-          accepted = true;
-        }),
-      { retry: 'invite-email-otp-verify' },
-    );
-    return accepted ? joinedAnswer(h, request, page, answer) : withInvitation(answer, page);
-  },
+  ...INVITATION_HANDLERS,
   'organization/select': (h, b, browser) =>
-    h.run(b.requestId, browser, async () => {
-      let token = b.pendingToken;
-      if (token === undefined) {
-        // Left out: a fresh one of this request, minted the way the hosted page mints one for its form.
-        const current = await h.deps.flow.step(b.requestId, browser);
-        if (current.kind !== 'step' || current.step.kind !== 'select_organization') {
-          return current.kind === 'redirect' ? current : { kind: 'next', requestId: b.requestId };
-        }
-        token = current.step.pendingAuthToken;
-      }
-      return h.deps.flow.selectOrganization(b.requestId, browser, token, b.organizationId);
-    }),
-  'mfa/verify': (h, b, browser) =>
-    h.run(b.requestId, browser, () => h.deps.flow.mfa.verify(b.requestId, browser, b.code)),
+    h.selectOrganization(b.requestId, browser, b.organizationId, b.pendingToken),
+  'mfa/verify': (h, b, browser) => h.verifyMfa(b.requestId, browser, b.code),
   // Enrollment starts when the request reaches it; this answers its view (QR code and secret).
   'mfa/totp/enroll/start': (h, b, browser) => h.current(b.requestId, browser),
-  'mfa/totp/enroll/verify': (h, b, browser) =>
-    h.run(b.requestId, browser, () => h.deps.flow.mfa.enroll(b.requestId, browser, b.code)),
+  'mfa/totp/enroll/verify': (h, b, browser) => h.verifyEnrollment(b.requestId, browser, b.code),
   'consent/approve': (h, b, browser) => h.consent(b.requestId, browser, b.consentToken, 'approve'),
   'consent/deny': (h, b, browser) => h.consent(b.requestId, browser, b.consentToken, 'deny'),
   'provider/start': async (h, b, browser) => {
@@ -276,102 +169,6 @@ async function resetPassword(
   const next = await h.current(b.requestId, browser);
   if (next.body.viewModel === null) return next;
   return { ...next, body: { ...next.body, viewModel: { ...next.body.viewModel, passwordChanged: true } } };
-}
-
-/** The view of an open invitation: sign in to the invited account, or create it. */
-function invitationView(page: InvitationPage): HeadlessView {
-  return page.kind === 'signup' ? 'signup' : 'invite-login';
-}
-
-/**
- * What an invitation view shows: the invitation, how it can be accepted (`confirm`: signed in as the
- * invitee; `password`; `sign_in_first`: an account without a password, which accepts with an emailed
- * code; `signup`), and another account the browser is signed in to.
- */
-function invitationFields(page: InvitationPage): Record<string, unknown> {
-  return {
-    invitation: { ...page.summary, acceptWith: page.kind },
-    signedInAs: 'signedInAs' in page ? page.signedInAs : null,
-    ...(page.kind === 'signup'
-      ? { values: { displayName: '', email: page.summary.email, organizationName: '' } }
-      : {}),
-  };
-}
-
-function summaryOf(summary: InvitationPage['summary']): Record<string, unknown> {
-  return {
-    email: summary.email,
-    organizationName: summary.organizationName,
-    role: summary.role,
-    clientName: summary.clientName,
-  };
-}
-
-function invitationRetry(
-  h: HeadlessSignIn,
-  request: StepRequest,
-  outcome: Extract<InvitationAcceptOutcome, { kind: 'retry' }>,
-): HeadlessAnswer {
-  return h.viewAnswer(invitationView(outcome.page), request, invitationFields(outcome.page), {
-    code: outcome.error,
-    message: INVITATION_MESSAGES[outcome.error],
-  });
-}
-
-/**
- * POST /invitations/signup and /invitations/login: accept first (so that the organization choice and
- * policies that follow include the invited organization), then sign the request in as the account.
- */
-async function acceptInvitation(
-  h: HeadlessSignIn,
-  b: { readonly requestId: string; readonly invitationToken: string },
-  browser: HeadlessBrowser,
-  accept: (
-    invitations: NonNullable<HeadlessSignIn['deps']['invitations']>,
-  ) => Promise<InvitationAcceptOutcome>,
-): Promise<HeadlessAnswer> {
-  const invitations = need(h.deps.invitations, 'Invitations');
-  const { request } = await h.request(b.requestId, browser);
-  const page = await invitations.open(b.invitationToken, browser);
-  const outcome = await accept(invitations);
-  if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
-  // The emailed invitation proved the address of a new account; an existing one signed in with its password.
-  const amr = page.kind === 'signup' ? AMR_INVITATION : 'pwd';
-  const answer = await h.run(b.requestId, browser, (record) =>
-    h.deps.flow.steps.completeAuthentication(record, browser, {
-      userId: outcome.userId,
-      amr: [amr],
-      method: page.kind === 'signup' ? 'invitation_signup' : 'invitation_password',
-    }),
-  );
-  return joinedAnswer(h, request, page, answer);
-}
-
-/**
- * After an invitation was accepted on a request: `invite-accepted` (with the organization) while the
- * request still has steps (GET /requests/{id} shows the next), or the redirect with that view model.
- */
-function joinedAnswer(
-  h: HeadlessSignIn,
-  request: StepRequest,
-  page: InvitationPage,
-  answer: HeadlessAnswer,
-): HeadlessAnswer {
-  const accepted = h.viewAnswer('invite-accepted', request, { invitation: summaryOf(page.summary) });
-  if (answer.body.type === 'redirect') {
-    return { ...answer, body: { ...answer.body, viewModel: accepted.body.viewModel } };
-  }
-  return { ...accepted, ...(answer.session === undefined ? {} : { session: answer.session }) };
-}
-
-/** Adds the invitation to the view model of an answer (the invitation's code step). */
-function withInvitation(answer: HeadlessAnswer, page: InvitationPage): HeadlessAnswer {
-  const model = answer.body.viewModel;
-  if (model === null) return answer;
-  return {
-    ...answer,
-    body: { ...answer.body, viewModel: { ...model, invitation: summaryOf(page.summary) } },
-  };
 }
 
 /**

@@ -15,4 +15,17 @@ describe('password hasher', () => {
     expect(await verifyPassword('not-a-hash', 'x')).toBe(false);
     expect(await verifyPassword('', 'x')).toBe(false);
   });
+
+  it('verifies off the main thread: the event loop turns while a verification runs', async () => {
+    const stored = await hashPassword('correct horse battery');
+    let settled = false;
+    const verifying = verifyPassword(stored, 'correct horse battery').then((ok) => {
+      settled = true;
+      return ok;
+    });
+    // A verification computed on the main thread would be settled before the next loop turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    expect(await verifying).toBe(true);
+  });
 });

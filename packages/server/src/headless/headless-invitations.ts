@@ -1,0 +1,184 @@
+import type { HeadlessView } from '@svc/contract';
+import type {
+  InvitationAcceptOutcome,
+  InvitationFormError,
+  InvitationPage,
+} from '../invitations/invitation-acceptance.js';
+import { AMR_INVITATION } from '../invitations/invitation-signup.js';
+import type { StepRequest } from '../oauth/authorize/authorize-outcomes.js';
+import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
+import { type HeadlessHandlers, need } from './headless-handler.js';
+import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
+
+/** The wording of each invitation form error. */
+const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = {
+  password_required: STEP_ERROR_MESSAGES.password_required,
+  invalid_credentials: STEP_ERROR_MESSAGES.invalid_credentials,
+  display_name_required: STEP_ERROR_MESSAGES.display_name_required,
+  account_exists: 'An account with this email exists now. Sign in with its password to accept.',
+  not_signed_in: 'Sign in to the invited account to accept.',
+};
+
+/**
+ * The invitation actions of a request (docs/decisions.md "Headless API"): resolve, accept by signup,
+ * password, emailed code, or as the signed-in invitee.
+ */
+export const INVITATION_HANDLERS: HeadlessHandlers<
+  | 'invitations/resolve'
+  | 'invitations/signup'
+  | 'invitations/login'
+  | 'invitations/accept'
+  | 'invitations/email-otp/start'
+  | 'invitations/email-otp/verify'
+> = {
+  'invitations/resolve': async (h, b, browser) => {
+    const invitations = need(h.deps.invitations, 'Invitations');
+    const { request } = await h.request(b.requestId, browser);
+    const page = await invitations.open(b.invitationToken, browser);
+    return h.viewAnswer(invitationView(page), request, invitationFields(page));
+  },
+  'invitations/signup': (h, b, browser) =>
+    acceptInvitation(h, b, browser, (invitations) =>
+      invitations.acceptWithSignup(b.invitationToken, b.displayName, browser, { startSession: false }),
+    ),
+  'invitations/login': (h, b, browser) =>
+    acceptInvitation(h, b, browser, (invitations) =>
+      invitations.acceptWithPassword(b.invitationToken, b.password, browser, { startSession: false }),
+    ),
+  'invitations/accept': async (h, b, browser) => {
+    const invitations = need(h.deps.invitations, 'Invitations');
+    const { request } = await h.request(b.requestId, browser);
+    const outcome = await invitations.acceptSignedIn(b.invitationToken, browser);
+    if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
+    // Accepting needs the browser's session but is not a sign-in of this request (which never reuses
+    // a session silently): the request goes on with its own sign-in.
+    const page = await invitations.joined(outcome.invitationId, browser);
+    return h.viewAnswer('invite-accepted', request, { invitation: summaryOf(page) });
+  },
+  'invitations/email-otp/start': async (h, b, browser) => {
+    const invitations = need(h.deps.invitations, 'Invitations');
+    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const page = await invitations.open(b.invitationToken, browser);
+    const answer = await h.run(
+      b.requestId,
+      browser,
+      () => emailOtp.startCode(b.requestId, browser, page.summary.email),
+      { next: 'invite-email-otp-verify' },
+    );
+    return withInvitation(answer, page);
+  },
+  'invitations/email-otp/verify': async (h, b, browser) => {
+    const invitations = need(h.deps.invitations, 'Invitations');
+    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const { request } = await h.request(b.requestId, browser);
+    const page = await invitations.open(b.invitationToken, browser);
+    let accepted = false;
+    const answer = await h.run(
+      b.requestId,
+      browser,
+      () =>
+        emailOtp.verifyCode(b.requestId, browser, b.code, async (userId) => {
+          await invitations.acceptForVerifiedUser(b.invitationToken, userId, browser);
+          accepted = true;
+        }),
+      { retry: 'invite-email-otp-verify' },
+    );
+    return accepted ? joinedAnswer(h, request, page, answer) : withInvitation(answer, page);
+  },
+};
+
+/** The view of an open invitation: sign in to the invited account, or create it. */
+function invitationView(page: InvitationPage): HeadlessView {
+  return page.kind === 'signup' ? 'signup' : 'invite-login';
+}
+
+/**
+ * What an invitation view shows: the invitation, how it can be accepted (`confirm`: signed in as the
+ * invitee; `password`; `sign_in_first`: an account without a password, which accepts with an emailed
+ * code; `signup`), and another account the browser is signed in to.
+ */
+function invitationFields(page: InvitationPage): Record<string, unknown> {
+  return {
+    invitation: { ...page.summary, acceptWith: page.kind },
+    signedInAs: 'signedInAs' in page ? page.signedInAs : null,
+    ...(page.kind === 'signup'
+      ? { values: { displayName: '', email: page.summary.email, organizationName: '' } }
+      : {}),
+  };
+}
+
+function summaryOf(summary: InvitationPage['summary']): Record<string, unknown> {
+  return {
+    email: summary.email,
+    organizationName: summary.organizationName,
+    role: summary.role,
+    clientName: summary.clientName,
+  };
+}
+
+function invitationRetry(
+  h: HeadlessSignIn,
+  request: StepRequest,
+  outcome: Extract<InvitationAcceptOutcome, { kind: 'retry' }>,
+): HeadlessAnswer {
+  return h.viewAnswer(invitationView(outcome.page), request, invitationFields(outcome.page), {
+    code: outcome.error,
+    message: INVITATION_MESSAGES[outcome.error],
+  });
+}
+
+/**
+ * POST /invitations/signup and /invitations/login: accept first (so that the organization choice and
+ * policies that follow include the invited organization), then sign the request in as the account.
+ */
+async function acceptInvitation(
+  h: HeadlessSignIn,
+  b: { readonly requestId: string; readonly invitationToken: string },
+  browser: HeadlessBrowser,
+  accept: (
+    invitations: NonNullable<HeadlessSignIn['deps']['invitations']>,
+  ) => Promise<InvitationAcceptOutcome>,
+): Promise<HeadlessAnswer> {
+  const invitations = need(h.deps.invitations, 'Invitations');
+  const { request } = await h.request(b.requestId, browser);
+  const page = await invitations.open(b.invitationToken, browser);
+  const outcome = await accept(invitations);
+  if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
+  // The emailed invitation proved the address of a new account; an existing one signed in with its password.
+  const amr = page.kind === 'signup' ? AMR_INVITATION : 'pwd';
+  const answer = await h.run(b.requestId, browser, (record) =>
+    h.deps.flow.steps.completeAuthentication(record, browser, {
+      userId: outcome.userId,
+      amr: [amr],
+      method: page.kind === 'signup' ? 'invitation_signup' : 'invitation_password',
+    }),
+  );
+  return joinedAnswer(h, request, page, answer);
+}
+
+/**
+ * After an invitation was accepted on a request: `invite-accepted` (with the organization) while the
+ * request still has steps (GET /requests/{id} shows the next), or the redirect with that view model.
+ */
+function joinedAnswer(
+  h: HeadlessSignIn,
+  request: StepRequest,
+  page: InvitationPage,
+  answer: HeadlessAnswer,
+): HeadlessAnswer {
+  const accepted = h.viewAnswer('invite-accepted', request, { invitation: summaryOf(page.summary) });
+  if (answer.body.type === 'redirect') {
+    return { ...answer, body: { ...answer.body, viewModel: accepted.body.viewModel } };
+  }
+  return { ...accepted, ...(answer.session === undefined ? {} : { session: answer.session }) };
+}
+
+/** Adds the invitation to the view model of an answer (the invitation's code step). */
+function withInvitation(answer: HeadlessAnswer, page: InvitationPage): HeadlessAnswer {
+  const model = answer.body.viewModel;
+  if (model === null) return answer;
+  return {
+    ...answer,
+    body: { ...answer.body, viewModel: { ...model, invitation: summaryOf(page.summary) } },
+  };
+}
