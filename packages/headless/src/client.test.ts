@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHeadlessClient, SvcHeadlessError, type FetchLike } from './client.js';
+import { createHeadlessClient, type FetchLike } from './client.js';
+import { SvcHeadlessError } from './errors.js';
 import type { SvcHeadlessActionResult } from './types.js';
 
 interface Seen {

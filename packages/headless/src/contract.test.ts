@@ -1,18 +1,25 @@
 import { readFileSync } from 'node:fs';
 import {
   DEFAULT_HEADLESS_BASE_PATH as CONTRACT_BASE_PATH,
+  HEADLESS_ACTIONS,
   HEADLESS_VIEWS as CONTRACT_VIEWS,
+  type HeadlessActionBodies,
   headlessActionResultSchema,
   headlessStartBodySchema,
   type SvcHeadlessActionResult as ContractActionResult,
+  type SvcHeadlessAuthorization as ContractAuthorization,
   type SvcHeadlessStartBody,
 } from '@svc/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { HEADLESS_ACTION_FIELDS, type SvcHeadlessAction, type SvcHeadlessActionBodies } from './actions.js';
+import type { SvcHeadlessClient } from './client-api.js';
+import { createHeadlessClient } from './client.js';
 import { createPkcePair } from './pkce.js';
 import {
   DEFAULT_HEADLESS_BASE_PATH,
   HEADLESS_VIEWS,
   type SvcHeadlessActionResult,
+  type SvcHeadlessAuthorization,
   type SvcHeadlessStartRequest,
 } from './types.js';
 import { VERSION } from './version.js';
@@ -65,5 +72,83 @@ describe('headless package and the server contract', () => {
     expectTypeOf<SvcHeadlessStartRequest>().toEqualTypeOf<SvcHeadlessStartBody>();
     expectTypeOf<ContractActionResult>().toExtend<SvcHeadlessActionResult>();
     expectTypeOf<SvcHeadlessActionResult>().toExtend<ContractActionResult>();
+    expectTypeOf<SvcHeadlessAuthorization>().toEqualTypeOf<ContractAuthorization>();
+  });
+});
+
+/** `password/login` → `passwordLogin`: the client's method of a route. */
+type MethodOf<R extends string> = R extends `${infer Head}/${infer Tail}`
+  ? `${MethodOf<Head>}${Capitalize<MethodOf<Tail>>}`
+  : R extends `${infer Head}-${infer Tail}`
+    ? `${Head}${Capitalize<MethodOf<Tail>>}`
+    : R;
+
+const methodOf = (route: string): string =>
+  route.replace(/[/-]([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** The field names of a schema shape, required (undefined refused) or optional (undefined accepted). */
+function fieldsOf(shape: Readonly<Record<string, { safeParse(value: unknown): { success: boolean } }>>) {
+  // zod 4's own definition of isOptional(), without the deprecated method.
+  const names = Object.keys(shape);
+  const optional = names.filter((name) => shape[name]?.safeParse(undefined).success === true);
+  return { required: names.filter((name) => !optional.includes(name)).sort(), optional: optional.sort() };
+}
+
+describe('headless actions and the server contract (HEADLESS_ACTIONS)', () => {
+  const contractRoutes = Object.keys(HEADLESS_ACTIONS).sort();
+
+  it('has the same action routes on both sides', () => {
+    expect(Object.keys(HEADLESS_ACTION_FIELDS).sort()).toEqual(contractRoutes);
+    expect(contractRoutes.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it.each(contractRoutes)('sends the fields /%s reads, required and optional alike', (route) => {
+    const fields = HEADLESS_ACTION_FIELDS[route as SvcHeadlessAction];
+    expect(fields).toBeDefined();
+    expect({ required: [...fields.required].sort(), optional: [...fields.optional].sort() }).toEqual(
+      fieldsOf(HEADLESS_ACTIONS[route as keyof typeof HEADLESS_ACTIONS].shape),
+    );
+  });
+
+  it('has one method per route, named after it, posting to that route', async () => {
+    const posted: string[] = [];
+    const client = createHeadlessClient({
+      baseUrl: 'https://id.example.com',
+      fetch: (input) => {
+        posted.push(input);
+        return Promise.resolve(Response.json({ type: 'view', redirectUrl: null, viewModel: null }));
+      },
+    });
+    const methods = Object.keys(client).filter(
+      (key) => typeof (client as unknown as Record<string, unknown>)[key] === 'function',
+    );
+    expect(methods.sort()).toEqual(['getRequest', 'start', 'submit', ...contractRoutes.map(methodOf)].sort());
+    for (const route of contractRoutes) {
+      const method = (client as unknown as Record<string, (body: object) => Promise<unknown>>)[
+        methodOf(route)
+      ];
+      await method?.({ requestId: 'req_1' });
+    }
+    expect(posted).toEqual(
+      contractRoutes.map((route) => `https://id.example.com/svc/auth/headless/${route}`),
+    );
+  });
+
+  it('declares the body types the contract infers, with the runtime field lists and method names', () => {
+    expectTypeOf<SvcHeadlessActionBodies>().toEqualTypeOf<HeadlessActionBodies>();
+    type Fields = typeof HEADLESS_ACTION_FIELDS;
+    type Listed = { [R in SvcHeadlessAction]: Fields[R]['required'][number] | Fields[R]['optional'][number] };
+    type Declared = { [R in SvcHeadlessAction]: keyof SvcHeadlessActionBodies[R] };
+    expectTypeOf<Listed>().toEqualTypeOf<Declared>();
+    type OptionalOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
+    type ListedOptional = { [R in SvcHeadlessAction]: Fields[R]['optional'][number] };
+    type DeclaredOptional = { [R in SvcHeadlessAction]: OptionalOf<SvcHeadlessActionBodies[R]> };
+    expectTypeOf<ListedOptional>().toEqualTypeOf<DeclaredOptional>();
+    type Methods = {
+      [R in SvcHeadlessAction as MethodOf<R>]: (
+        body: SvcHeadlessActionBodies[R],
+      ) => Promise<SvcHeadlessActionResult>;
+    };
+    expectTypeOf<Omit<SvcHeadlessClient, 'start' | 'getRequest' | 'submit'>>().toEqualTypeOf<Methods>();
   });
 });

@@ -2,13 +2,10 @@
  * @svc/headless: a dependency-free client of the Svc headless sign-in API for browsers and Node 20+.
  * Its version equals the server's.
  */
-export {
-  createHeadlessClient,
-  SvcHeadlessError,
-  type FetchLike,
-  type SvcHeadlessClient,
-  type SvcHeadlessClientOptions,
-} from './client.js';
+export * from './actions.js';
+export { createHeadlessClient, type FetchLike, type SvcHeadlessClientOptions } from './client.js';
+export type { SvcHeadlessClient, SvcHeadlessStartInput, SvcHeadlessStartOptions } from './client-api.js';
+export { SvcHeadlessError } from './errors.js';
 export {
   base64UrlEncode,
   computeCodeChallenge,
@@ -21,9 +18,11 @@ export {
   HEADLESS_VIEWS,
   type HeadlessView,
   type SvcHeadlessActionResult,
+  type SvcHeadlessAuthorization,
   type SvcHeadlessOrganizationSelection,
   type SvcHeadlessProvider,
   type SvcHeadlessStartRequest,
   type SvcHeadlessViewModel,
 } from './types.js';
+export { VERIFIER_KEY_PREFIX, type SvcHeadlessStorage } from './verifiers.js';
 export { VERSION } from './version.js';

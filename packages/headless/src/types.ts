@@ -90,9 +90,23 @@ export interface SvcHeadlessViewModel {
   [field: string]: unknown;
 }
 
+/**
+ * What a redirect with a code carries for the exchange at /token. The server never sends
+ * `codeVerifier`: the client fills it in when it made (or was given) the verifier of the request.
+ */
+export interface SvcHeadlessAuthorization {
+  code: string;
+  redirectUri: string;
+  state: string | null;
+  codeVerifier?: string | undefined;
+}
+
 /** The answer of every headless action: another view, or the redirect back to the client. */
 export interface SvcHeadlessActionResult {
   type: 'view' | 'redirect';
   redirectUrl: string | null;
+  /** A view to render; null on a redirect (except the recovery codes shown as the request completes). */
   viewModel: SvcHeadlessViewModel | null;
+  /** On a redirect with a code; null on an error redirect such as access_denied. */
+  authorization?: SvcHeadlessAuthorization | null | undefined;
 }
