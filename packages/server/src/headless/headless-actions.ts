@@ -1,5 +1,6 @@
 import type { HeadlessAction, HeadlessActionBodies } from '@svc/contract';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../account/password-reset.js';
+import { HOSTED_MESSAGES } from '../hosted/form.js';
 import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { DeviceVerifyError } from '../oauth/authorize/device-steps.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
@@ -16,9 +17,10 @@ const MESSAGES = {
   password_too_short: STEP_ERROR_MESSAGES.password_too_short,
   password_too_long: STEP_ERROR_MESSAGES.password_too_long,
   provider_unknown: 'No sign-in provider of this server has this id.',
-  device_code_required: 'Enter the code shown on your device.',
-  device_code_invalid: 'That code is not valid. Check the code on your device and try again.',
-  device_code_rate_limited: 'Too many attempts. Wait a moment, then try again.',
+  // The hosted /device page's words, so both adapters say the same.
+  device_code_required: HOSTED_MESSAGES.deviceCodeRequired,
+  device_code_invalid: HOSTED_MESSAGES.deviceCodeInvalid,
+  device_code_rate_limited: HOSTED_MESSAGES.deviceCodeRateLimited,
   device_code_mismatch: 'That code is not the code of this request. Check the code on your device.',
 } as const;
 
