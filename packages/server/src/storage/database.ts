@@ -5,6 +5,7 @@ import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, type
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/resolve.js';
 import { migrationProvider } from './migrations/index.js';
+import { withStatementCache } from './sqlite-statements.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -30,7 +31,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
