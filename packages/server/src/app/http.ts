@@ -121,6 +121,8 @@ export async function buildStandaloneApp(
     logger: loggerOptions(config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    // Behind a load balancer: the client address (per-IP limits, audit) from X-Forwarded-For.
+    trustProxy: trustProxyOption(config.trustProxy),
     // Errors Fastify raises before routing (a URL with broken percent-encoding) get Svc's
     // `{ error, message }` body too, instead of Fastify's own shape.
     frameworkErrors: (error, request, reply) => jsonErrorHandler(error, request, reply),
@@ -130,4 +132,12 @@ export async function buildStandaloneApp(
   await app.register(plugin);
   await app.ready();
   return app;
+}
+
+/** Fastify's trustProxy: a hop count becomes "trust the first n hops", which proxy-addr expresses as a function. */
+function trustProxyOption(
+  value: SvcConfig['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  return typeof value === 'boolean' ? value : [...value];
 }

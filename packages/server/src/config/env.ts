@@ -37,6 +37,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
       .map((origin) => origin.trim())
       .filter((origin) => origin !== '');
   }
+  const trustProxy = text('SVC_TRUST_PROXY');
+  if (trustProxy !== undefined) options.trustProxy = parseTrustProxy(trustProxy);
   const enableApi = text('SVC_ENABLE_API');
   if (enableApi !== undefined) options.enableApi = parseFlag('SVC_ENABLE_API', enableApi);
   const seed = text('SVC_SEED_DEMO');
@@ -60,6 +62,24 @@ function parsePort(value: string): number {
     throw new SvcConfigError(`SVC_PORT must be a port number between 0 and 65535, got "${value}".`);
   }
   return port;
+}
+
+/** SVC_TRUST_PROXY: true/false, a hop count, or comma-separated addresses and CIDR ranges. */
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (/^\d+$/.test(value)) return Number(value);
+  if (['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off'].includes(value.toLowerCase())) {
+    return parseFlag('SVC_TRUST_PROXY', value);
+  }
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0 || entries.some((entry) => !/^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(entry))) {
+    throw new SvcConfigError(
+      `SVC_TRUST_PROXY must be true, false, a hop count or comma-separated addresses such as 10.0.0.0/8, got "${value}".`,
+    );
+  }
+  return entries;
 }
 
 function parseFlag(name: string, value: string): boolean {

@@ -108,6 +108,13 @@ export interface SvcOptions {
    * @default none (the hosted pages)
    */
   headlessUiUrl?: string;
+  /**
+   * Which proxies in front of the standalone server to believe about the client address
+   * (`X-Forwarded-For`): true (every hop: only when nothing can reach the nodes but the balancer), a
+   * number of hops, or the balancers' addresses and CIDR ranges. Per-IP rate limits and the audit log use
+   * that address. @default false (the TCP peer) (SVC_TRUST_PROXY)
+   */
+  trustProxy?: boolean | number | string[];
   /** Development mode relaxes Secure cookies on loopback. @default NODE_ENV !== 'production' */
   development?: boolean;
   /** Injected time source. @default the system clock */

@@ -73,6 +73,12 @@ describe('configuration', () => {
       headlessApiBasePath: '/svc/auth/custom-ui',
       headlessAllowedOrigins: ['https://app.example.com', 'https://admin.example.com'],
     });
+    expect(optionsFromEnv({ SVC_TRUST_PROXY: '2' })).toEqual({ trustProxy: 2 });
+    expect(optionsFromEnv({ SVC_TRUST_PROXY: 'true' })).toEqual({ trustProxy: true });
+    expect(optionsFromEnv({ SVC_TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' })).toEqual({
+      trustProxy: ['10.0.0.0/8', '192.168.1.5'],
+    });
+    expect(() => optionsFromEnv({ SVC_TRUST_PROXY: 'the balancer' })).toThrow(/SVC_TRUST_PROXY must be/);
     expect(() => optionsFromEnv({ SVC_PORT: 'eighty' })).toThrow(/SVC_PORT must be a port number/);
     expect(() => optionsFromEnv({ SVC_SEED_DEMO: 'maybe' })).toThrow(/SVC_SEED_DEMO must be/);
     expect(() => optionsFromEnv({ SVC_LOG_LEVEL: 'loud' })).toThrow(/SVC_LOG_LEVEL must be one of/);

@@ -57,6 +57,8 @@ export interface SvcConfig {
     readonly uiUrl: string | null;
   };
   readonly development: boolean;
+  /** Fastify's trustProxy for the standalone server (see SvcOptions.trustProxy). */
+  readonly trustProxy: boolean | number | readonly string[];
   readonly clock: Clock;
   readonly ids: Ids;
 }
@@ -117,6 +119,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
       uiUrl: resolveHeadlessUiUrl(options.headlessUiUrl, options.enableApi ?? true),
     },
     development,
+    trustProxy: options.trustProxy ?? false,
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
   };

@@ -60,6 +60,9 @@ export interface PostOptions {
   readonly origin?: string | null;
 }
 
+/** What the browser talks to: one app, or (scale-out tests) any node of several serving one issuer. */
+export type InjectTarget = Pick<HostedTestApp, 'authBase' | 'inject'>;
+
 /**
  * A browser over `inject()`: keeps cookies (one path, the auth base), remembers the hidden fields of the
  * last page (so a post carries its `_csrf` and `request_id`), and follows same-origin redirects.
@@ -68,10 +71,10 @@ export class InjectBrowser {
   readonly cookies = new Map<string, string>();
   /** The last HTML page received. */
   page = '';
-  readonly #hosted: HostedTestApp;
+  readonly #hosted: InjectTarget;
   readonly #origin: string;
 
-  constructor(hosted: HostedTestApp, origin = TEST_ORIGIN) {
+  constructor(hosted: InjectTarget, origin = TEST_ORIGIN) {
     this.#hosted = hosted;
     this.#origin = origin;
   }

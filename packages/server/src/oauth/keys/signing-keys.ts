@@ -4,6 +4,7 @@ import { DAY_MS, type Clock } from '../../kernel/clock.js';
 import type { SecretBox } from '../../kernel/crypto.js';
 import type { SecuritySettings } from '../../settings/security-settings.js';
 import type { NewSigningKey, SigningKeyRecord, SigningKeyRepository } from './repository.js';
+import { UnknownKidGate } from './unknown-kid-gate.js';
 
 export interface SigningKeysDeps {
   readonly repository: SigningKeyRepository;
@@ -45,6 +46,7 @@ export class SigningKeys {
   readonly #ttl: number;
   #snapshot: Snapshot | undefined;
   #loading: Promise<Snapshot> | undefined;
+  readonly #unknownKids = new UnknownKidGate();
 
   constructor(deps: SigningKeysDeps) {
     this.#deps = deps;
@@ -113,8 +115,8 @@ export class SigningKeys {
     const snapshot = await this.#current();
     const key = snapshot.published.get(kid);
     if (key !== undefined) return key;
-    // Throttle reloads on unknown kids so that forged headers cannot turn into a read per request.
-    if (this.#deps.clock.now() - snapshot.loadedAt < 1_000) return undefined;
+    // Throttled so that forged headers cannot turn into a read per request (see UnknownKidGate).
+    if (!this.#unknownKids.admit(this.#deps.clock.now())) return undefined;
     return (await this.#reload()).published.get(kid);
   }
 
