@@ -1,59 +1,136 @@
-// `npm run bench`: starts Svc on a fresh SQLite database in a temp folder and measures its read-only
-// OAuth endpoints with autocannon (10 and 50 connections). Results go to stdout and bench/results/.
-// The side-by-side comparison with a peer server and the token-endpoint scenarios join as those
-// endpoints land.
+// `npm run bench`: Svc and panva/node-oidc-provider side by side on this machine, each in a child
+// process of its own (so that each one's CPU per request is its own), driven by autocannon at 10 and
+// 50 connections, runs alternating between the two. In the same run it measures the unit costs a
+// request cannot go below (RS256 sign and verify, an argon2id verify, a rotation transaction, the
+// HTTP floor) and prints each scenario's ceiling. Options: `npm run bench -- --help`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { createSvc } from '@svc/server';
+import { benchOptions } from './lib/args.mjs';
+import { discover } from './lib/flows.mjs';
+import { summarize, timedRun } from './lib/loadgen.mjs';
+import { runMatrix, runValidation } from './lib/matrix.mjs';
+import { measureArgon2, measureRotation, measureSign, measureVerify } from './lib/micro.mjs';
+import { launchPostgres } from './lib/postgres.mjs';
+import { hottestFunctions } from './lib/profile.mjs';
+import { formatTable, formatUnits } from './lib/report.mjs';
+import { startChild } from './lib/rpc.mjs';
+import { SCENARIOS } from './lib/scenarios.mjs';
 
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-const svc = await createSvc(
-  {
-    databaseUrl: `sqlite:${join(dataDir, 'svc.db')}`,
-    dataDir,
-    port: 0,
-    logLevel: false,
-    keyRotationSchedule: false,
-  },
-  { env: {} },
-);
-const address = await svc.listen();
-const base = `${address}${svc.config.authBase}`;
-const scenarios = [
-  { name: 'discovery', url: `${base}/.well-known/openid-configuration` },
-  { name: 'jwks', url: `${base}/.well-known/jwks.json` },
-];
+const PEER = 'oidc-provider@9.13.3';
+const options = benchOptions();
+const startedAt = new Date();
+const progress = (text) =>
+  process.stdout.isTTY ? process.stdout.write(`\r\x1b[2K${text}`) : process.stdout.write(`${text}\n`);
 
-const results = [];
+const children = new Set();
+const start = async (...args) => {
+  const child = await startChild(...args);
+  children.add(child);
+  return child;
+};
+const stop = async (child) => {
+  children.delete(child);
+  await child.stop();
+};
+const profileDir = mkdtempSync(join(tmpdir(), 'svc-bench-prof-'));
+const postgres = options.db === 'postgres' ? await launchPostgres() : undefined;
+
 try {
-  for (const scenario of scenarios) {
-    for (const connections of [10, 50]) {
-      process.stdout.write(`running ${scenario.name} at ${connections} connections for ${DURATION_S}s …\n`);
-      const run = await autocannon({ url: scenario.url, connections, duration: DURATION_S });
-      if (run.non2xx > 0 || run.errors > 0)
-        throw new Error(`${scenario.name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
-      results.push({
-        scenario: scenario.name,
-        connections,
-        requestsPerSecond: run.requests.average,
-        p50Ms: run.latency.p50,
-        p99Ms: run.latency.p99,
-      });
+  progress('unit costs: RS256 sign and verify, argon2id verify, rotation transaction …');
+  const unitMs = Math.min(3000, options.durationS * 500);
+  const argon2Concurrency = 2 * cpus().length;
+  const units = {
+    sign: await measureSign(unitMs),
+    verify: await measureVerify(unitMs),
+    argon2: { ...(await measureArgon2(unitMs * 2, argon2Concurrency)), concurrency: argon2Concurrency },
+    rotation: { ...(await measureRotation(unitMs, postgres?.url)), db: options.db },
+  };
+
+  const floorServer = await start('floor', './floor-server.mjs');
+  const floors = [];
+  for (const connections of options.connections) {
+    for (const server of ['node', 'fastify']) {
+      progress(`HTTP floor: ${server} at ${connections} connections …`);
+      const runs = [];
+      for (let i = 0; i < options.runs; i += 1) {
+        const load = { url: floorServer.info[server] };
+        runs.push(await timedRun(floorServer, load, { connections, durationS: options.durationS }));
+      }
+      floors.push({ server, connections, ...summarize(runs) });
     }
   }
-} finally {
-  await svc.close();
-  rmSync(dataDir, { recursive: true, force: true });
-}
+  await stop(floorServer);
 
-console.table(results);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-const file = new URL(`./results/${new Date().toISOString().replaceAll(':', '-')}.json`, import.meta.url);
-writeFileSync(
-  file,
-  `${JSON.stringify({ node: process.version, durationSeconds: DURATION_S, results }, null, 2)}\n`,
-);
-console.log(`written to ${file.pathname}`);
+  progress('starting Svc and the peer …');
+  const svc = await start('svc', './svc-server.mjs', {
+    env: { BENCH_DATABASE_URL: postgres?.url ?? '' },
+    execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
+  const peer = await start('peer', './peer-server.mjs');
+  const endpoints = new Map([
+    [svc, await discover(svc)],
+    [peer, await discover(peer)],
+  ]);
+
+  const scenarios = SCENARIOS.filter((s) => options.only === null || options.only.has(s.name));
+  const validate = options.only === null || options.only.has('validate_access_token');
+  const total =
+    scenarios.reduce((n, s) => n + (s.svcOnly ? 1 : 2), 0) * options.connections.length * options.runs +
+    (validate ? options.connections.length : 0);
+  let done = 0;
+  const began = performance.now();
+  const onStep = (text, runs) => {
+    const elapsed = (performance.now() - began) / 1000;
+    const left = done === 0 ? '' : `, ~${Math.round((elapsed / done) * (total - done))} s left`;
+    progress(`[${Math.min(done + 1, total)}/${total}] ${text} (${Math.round(elapsed)} s${left})`);
+    done += runs;
+  };
+  const floorMicros = (connections) =>
+    floors.find((f) => f.server === 'fastify' && f.connections === connections).cpuMicrosPerRequest;
+  const rows = await runMatrix({ scenarios, svc, peer, endpoints, options, units, floorMicros, onStep });
+  if (validate) rows.push(...(await runValidation({ svc, options, units, onStep })));
+
+  progress('stopping the servers …');
+  await stop(peer);
+  await stop(svc);
+  const hotspots = options.cpuProf ? hottestFunctions(profileDir) : [];
+  progress('');
+
+  const cpu = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
+  const stores = `Svc on ${options.db}, the peer on SQLite`;
+  console.log(
+    `\nSvc vs ${PEER} (${stores}): medians of ${options.runs} run(s) × ${options.durationS} s; Node ${process.version}, ${cpu}\n`,
+  );
+  console.log(formatTable(rows));
+  console.log(
+    '\nceiling: the least CPU a request can take (per CPU-second); % of ceiling = that / Svc CPU per request.\n',
+  );
+  console.log(formatUnits(units, floors));
+  if (hotspots.length > 0) {
+    console.log('\nSvc, hottest functions by self time (--cpu-prof):');
+    for (const h of hotspots) console.log(`  ${h.percent.toFixed(1).padStart(5)} %  ${h.fn}  ${h.where}`);
+  }
+
+  const resultsDir = new URL('./results/', import.meta.url);
+  mkdirSync(resultsDir, { recursive: true });
+  const file = new URL(`${startedAt.toISOString().replaceAll(':', '-')}.json`, resultsDir);
+  const report = {
+    startedAt: startedAt.toISOString(),
+    node: process.version,
+    cpu,
+    peer: PEER,
+    stores,
+    options: { ...options, only: options.only && [...options.only] },
+    units,
+    floors,
+    rows,
+    hotspots,
+  };
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten to ${file.pathname}`);
+} finally {
+  for (const child of children) await child.stop().catch(() => {});
+  await postgres?.stop();
+  rmSync(profileDir, { recursive: true, force: true });
+}

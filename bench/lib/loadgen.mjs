@@ -1,0 +1,47 @@
+// One timed autocannon run against one server, with that server's CPU time read over IPC before and
+// after: CPU µs per request is the server's whole-process CPU (all threads) divided by the requests.
+import autocannon from 'autocannon';
+
+/**
+ * Runs `load` (autocannon options without connections/duration) at `connections` for `durationS`
+ * seconds (or until `load.amount` requests) against `server`; resolves to the run's figures. Any
+ * non-2xx answer or socket error fails the run: a benchmark of errors measures nothing.
+ */
+export async function timedRun(server, load, { connections, durationS }) {
+  const before = await server.call('cpu');
+  const result = await autocannon({ connections, duration: durationS, ...load });
+  const after = await server.call('cpu');
+  const requests = result.requests.total;
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || requests === 0)
+    throw new Error(
+      `${server.name}: ${requests} requests, ${result.non2xx} non-2xx, ${result.errors} errors, ` +
+        `${result.timeouts} timeouts`,
+    );
+  const cpuMicros = after.user - before.user + (after.system - before.system);
+  return {
+    requestsPerSecond: requests / result.duration,
+    requests,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMicrosPerRequest: cpuMicros / requests,
+  };
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The median of each figure over several runs of one server. */
+export function summarize(runs) {
+  const of = (key) => median(runs.map((run) => run[key]));
+  return {
+    requestsPerSecond: of('requestsPerSecond'),
+    p50Ms: of('p50Ms'),
+    p99Ms: of('p99Ms'),
+    cpuMicrosPerRequest: of('cpuMicrosPerRequest'),
+    runs,
+  };
+}

@@ -1,0 +1,107 @@
+// The timed part of `npm run bench`: every scenario at every connection count, `runs` runs per server,
+// alternating Svc and the peer (svc, peer, svc, peer …) so that drift on the machine hits both alike.
+import { summarize, timedRun } from './loadgen.mjs';
+import { ceilingMicros, describeCost } from './report.mjs';
+
+/**
+ * Runs `scenarios` on `svc` and `peer` (endpoints: Map target → discovered endpoints) and resolves to
+ * the table rows; a scenario that fails becomes a row with its error and the others go on. `onStep`
+ * gets a progress text before every run.
+ */
+export async function runMatrix({ scenarios, svc, peer, endpoints, options, units, floorMicros, onStep }) {
+  const rows = [];
+  for (const scenario of scenarios) {
+    const servers = scenario.svcOnly ? [svc] : [svc, peer];
+    const states = new Map();
+    try {
+      for (const target of servers) {
+        onStep(`${scenario.name}: preparing ${target.name}`, 0);
+        states.set(target, (await scenario.prepare?.(target, endpoints.get(target))) ?? {});
+      }
+    } catch (error) {
+      for (const connections of options.connections)
+        rows.push({ scenario: scenario.name, connections, error: `prepare: ${error.message}` });
+      onStep(`${scenario.name}: failed`, servers.length * options.connections.length * options.runs);
+      continue;
+    }
+    for (const connections of options.connections) {
+      const runs = new Map(servers.map((target) => [target, []]));
+      let failure;
+      for (let i = 0; i < options.runs; i += 1) {
+        for (const target of servers) {
+          onStep(
+            `${scenario.name} on ${target.name}, ${connections} connections, run ${i + 1}/${options.runs}`,
+            1,
+          );
+          if (failure !== undefined) continue;
+          // A code exchange run ends when its pre-minted codes are spent: mint what this server's refresh
+          // rate at these connections would use in one run (the two grants cost about the same).
+          const refreshRate = rows.find(
+            (r) => r.scenario === 'refresh_token' && r.connections === connections,
+          )?.[target.name]?.requestsPerSecond;
+          const expected = Math.max(200, Math.round((refreshRate ?? 500) * options.durationS * 1.1));
+          try {
+            const load = await scenario.load({
+              target,
+              endpoints: endpoints.get(target),
+              state: states.get(target),
+              expected,
+            });
+            runs
+              .get(target)
+              .push(await timedRun(target, load, { connections, durationS: options.durationS }));
+          } catch (error) {
+            failure = `${target.name}: ${error.message}`;
+          }
+        }
+      }
+      rows.push(
+        failure !== undefined
+          ? { scenario: scenario.name, connections, error: failure }
+          : scenarioRow(
+              scenario,
+              connections,
+              runs.get(svc),
+              runs.get(peer),
+              units,
+              floorMicros(connections),
+            ),
+      );
+    }
+  }
+  return rows;
+}
+
+/** In-process validateAccessTokenAsync ops/s at each connection count's number of calls in flight. */
+export async function runValidation({ svc, options, units, onStep }) {
+  const rows = [];
+  for (const concurrency of options.connections) {
+    onStep(`validateAccessTokenAsync in process, ${concurrency} in flight`, 1);
+    const ops = await svc.call('validateOps', { durationMs: options.durationS * 1000, concurrency });
+    const run = { requestsPerSecond: ops.opsPerSecond, cpuMicrosPerRequest: ops.cpuMicrosPerOp };
+    const scenario = { name: 'validate_access_token', cost: { verifies: 1, inProcess: true } };
+    rows.push(scenarioRow(scenario, concurrency, [run], undefined, units, 0));
+  }
+  return rows;
+}
+
+/** One table row: both servers' medians, the ratios, and the ceiling at this connection count. */
+function scenarioRow(scenario, connections, svcRuns, peerRuns, units, floorMicros) {
+  const svc = summarize(svcRuns);
+  const peer = peerRuns === undefined ? undefined : summarize(peerRuns);
+  const micros = ceilingMicros(scenario.cost, units, floorMicros);
+  return {
+    scenario: scenario.name,
+    connections,
+    svc,
+    peer,
+    ratio: peer ? svc.requestsPerSecond / peer.requestsPerSecond : null,
+    cpuRatio: peer ? peer.cpuMicrosPerRequest / svc.cpuMicrosPerRequest : null,
+    ceiling: {
+      recipe: describeCost(scenario.cost),
+      cpuMicrosPerRequest: micros,
+      requestsPerCpuSecond: 1e6 / micros,
+      percent: (100 * micros) / svc.cpuMicrosPerRequest,
+    },
+  };
+}

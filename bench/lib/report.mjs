@@ -1,0 +1,96 @@
+// The ceilings and the table of `npm run bench`.
+
+/**
+ * What a request of a scenario costs at best, in CPU µs: the HTTP floor (Fastify at the same
+ * connections; none in process) plus its RS256 signs and verifies, store transactions and argon2id
+ * verifies at the unit costs measured in this run.
+ */
+export function ceilingMicros(cost, units, floorMicros) {
+  return (
+    (cost.inProcess ? 0 : floorMicros) +
+    (cost.signs ?? 0) * units.sign.cpuMicrosPerOp +
+    (cost.verifies ?? 0) * units.verify.cpuMicrosPerOp +
+    (cost.transactions ?? 0) * units.rotation.cpuMicrosPerOp +
+    (cost.argon2 ?? 0) * units.argon2.cpuMicrosPerOp
+  );
+}
+
+/** Describes the cost recipe, e.g. "floor + 2 sign + 1 tx". */
+export function describeCost(cost) {
+  const parts = cost.inProcess ? [] : ['floor'];
+  if (cost.argon2) parts.push(`${cost.argon2} argon2id`);
+  if (cost.signs) parts.push(`${cost.signs} sign`);
+  if (cost.verifies) parts.push(`${cost.verifies} verify`);
+  if (cost.transactions) parts.push(`${cost.transactions} tx`);
+  return parts.join(' + ');
+}
+
+const fixed = (value, digits = 0) => (value === undefined || value === null ? '—' : value.toFixed(digits));
+const latency = (s) => (s === undefined ? '—' : `${fixed(s.p50Ms)}/${fixed(s.p99Ms)}`);
+
+/** Plain-text table of the rows (one per scenario and connection count). */
+export function formatTable(rows) {
+  const header = [
+    'scenario',
+    'conn',
+    'svc req/s',
+    'svc p50/p99 ms',
+    'svc CPU µs/req',
+    'peer req/s',
+    'peer p50/p99 ms',
+    'peer CPU µs/req',
+    'req/s ×peer',
+    'CPU ×peer',
+    'ceiling',
+    'ceiling req/CPU-s',
+    '% of ceiling',
+  ];
+  const lines = rows.map((row) =>
+    row.error !== undefined
+      ? [row.scenario, String(row.connections), `failed: ${row.error.split('\n')[0].slice(0, 120)}`]
+      : [
+          row.scenario,
+          String(row.connections),
+          fixed(row.svc?.requestsPerSecond),
+          latency(row.svc),
+          fixed(row.svc?.cpuMicrosPerRequest),
+          fixed(row.peer?.requestsPerSecond),
+          latency(row.peer),
+          fixed(row.peer?.cpuMicrosPerRequest),
+          row.ratio === null ? '—' : `${fixed(row.ratio, 2)}×`,
+          row.cpuRatio === null ? '—' : `${fixed(row.cpuRatio, 2)}×`,
+          row.ceiling.recipe,
+          fixed(row.ceiling.requestsPerCpuSecond),
+          `${fixed(row.ceiling.percent)} %`,
+        ],
+  );
+  const widths = header.map((title, i) =>
+    Math.max(
+      title.length,
+      ...lines.filter((line) => line.length === header.length).map((line) => line[i].length),
+    ),
+  );
+  const render = (cells) =>
+    cells.length === header.length
+      ? cells
+          .map((cell, i) => (i < 2 || i === 10 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+          .join('  ')
+      : cells.join('  ');
+  return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
+}
+
+/** The unit costs and floors as lines of text. */
+export function formatUnits(units, floors) {
+  const unit = (name, u) =>
+    `${name.padEnd(26)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s`;
+  return [
+    unit('RS256 sign (jose, 1 core)', units.sign),
+    unit('RS256 verify (jose)', units.verify),
+    unit(`argon2id verify (${units.argon2.concurrency} in flight)`, units.argon2),
+    unit(`rotation tx (${units.rotation.db})`, units.rotation),
+    ...floors.map(
+      (f) =>
+        `${`HTTP floor ${f.server} c=${f.connections}`.padEnd(26)} ${fixed(f.cpuMicrosPerRequest, 1).padStart(8)} CPU µs/req ${fixed(f.requestsPerSecond).padStart(7)} req/s  p50/p99 ${latency(f)} ms`,
+    ),
+  ].join('\n');
+}

@@ -1,0 +1,101 @@
+// The HTTP scenarios of `npm run bench`. Each names what it costs at best (`cost`: RS256 signs and
+// verifies, store transactions, argon2id verifies on top of the HTTP floor), prepares a target once
+// (tokens, pools) and builds the autocannon load of one run. Requests are the same for both servers
+// apart from where the endpoints live, which comes from each one's discovery document.
+import { CC_CLIENT, USER, WEB_CLIENT } from './fixtures.mjs';
+import { codeExchangeBody, mintCodes, mintTokens, refreshBody } from './flows.mjs';
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** How many independent sessions the refresh scenario rotates (each request takes one, puts back its successor). */
+const REFRESH_SESSIONS = 200;
+
+export const SCENARIOS = [
+  {
+    name: 'discovery',
+    cost: {},
+    load: ({ endpoints }) => ({ url: endpoints.discovery }),
+  },
+  {
+    name: 'jwks',
+    cost: {},
+    load: ({ endpoints }) => ({ url: endpoints.jwks }),
+  },
+  {
+    name: 'userinfo',
+    cost: { verifies: 1 },
+    // The peer's userinfo takes its opaque access tokens only (a JWT for the API is not for userinfo).
+    prepare: async (target, endpoints) => {
+      const [tokens] = await mintTokens(target, endpoints, 1, { resource: false });
+      return { authorization: `Bearer ${tokens.access_token}` };
+    },
+    load: ({ endpoints, state }) => ({
+      url: endpoints.userinfo,
+      headers: { authorization: state.authorization },
+    }),
+  },
+  {
+    name: 'client_credentials',
+    cost: { signs: 1 },
+    prepare: async (target) => ({
+      authorization: `Basic ${Buffer.from(`${CC_CLIENT.clientId}:${encodeURIComponent(target.info.ccSecret)}`).toString('base64')}`,
+    }),
+    load: ({ endpoints, state }) => ({
+      url: endpoints.token,
+      method: 'POST',
+      headers: { ...FORM, authorization: state.authorization },
+      body: `grant_type=client_credentials&scope=${CC_CLIENT.scope}`,
+    }),
+  },
+  {
+    name: 'refresh_token',
+    cost: { signs: 2, transactions: 1 },
+    prepare: async (target, endpoints) => ({
+      pool: (await mintTokens(target, endpoints, REFRESH_SESSIONS)).map((tokens) => tokens.refresh_token),
+    }),
+    load: ({ endpoints, state }) => ({
+      url: endpoints.token,
+      requests: [
+        {
+          method: 'POST',
+          headers: FORM,
+          setupRequest: (request) => ({ ...request, body: refreshBody(state.pool.shift()) }),
+          onResponse: (status, body) => {
+            if (status === 200) state.pool.push(JSON.parse(body).refresh_token);
+          },
+        },
+      ],
+    }),
+  },
+  {
+    name: 'authorization_code',
+    cost: { signs: 2, transactions: 1 },
+    // Codes for the expected number of requests are minted before the run, which then ends when they
+    // are spent (autocannon `amount`).
+    load: async ({ target, endpoints, expected }) => {
+      const codes = await mintCodes(target, endpoints, expected);
+      return {
+        url: endpoints.token,
+        amount: codes.length,
+        requests: [
+          {
+            method: 'POST',
+            headers: FORM,
+            setupRequest: (r) => ({ ...r, body: codeExchangeBody(codes.shift()) }),
+          },
+        ],
+      };
+    },
+  },
+  {
+    name: 'password_login',
+    svcOnly: true,
+    cost: { argon2: 1, signs: 2, transactions: 1 },
+    load: ({ target }) => ({
+      url: `${target.info.base}/password/login`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: USER.email, password: USER.password, clientId: WEB_CLIENT.clientId }),
+    }),
+  },
+];
