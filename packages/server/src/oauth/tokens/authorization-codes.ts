@@ -117,9 +117,11 @@ export class AuthorizationCodes {
     await this.#issuer.assertMembership(code.userId, code.organizationId);
     const settings = await this.#deps.settings.getResolved();
 
+    // The code row names the session in the same UPDATE that consumes it.
+    const sessionId = this.#deps.ids.id('ses');
     const created = await store.transaction(async (tx) => {
-      if (!(await tx.consumeAuthorizationCode(codeHash, now))) return undefined;
-      const result = await this.#issuer.createSession(
+      if (!(await tx.consumeAuthorizationCode(codeHash, now, sessionId))) return undefined;
+      return this.#issuer.createSession(
         tx,
         {
           userId: code.userId,
@@ -135,9 +137,8 @@ export class AuthorizationCodes {
         },
         now,
         settings,
+        sessionId,
       );
-      await tx.setAuthorizationCodeSession(codeHash, result.session.id);
-      return result;
     });
     // Lost a race with a concurrent redemption of the same code: that is a reuse too.
     if (created === undefined) return this.#reuse(codeHash, now);

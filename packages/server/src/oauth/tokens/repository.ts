@@ -83,11 +83,8 @@ export interface TokenStore {
   transaction<T>(work: (store: TokenStore) => Promise<T>): Promise<T>;
 
   insertSession(session: SessionRecord): Promise<void>;
-  findSession(id: string): Promise<SessionRecord | undefined>;
   /** Applies a refresh to a session that is not revoked; false when it was revoked meanwhile. */
   refreshSession(id: string, update: SessionRefreshUpdate): Promise<boolean>;
-  /** Records that the session was seen (access-token validation); never touches the idle deadline. */
-  touchSession(id: string, now: number): Promise<void>;
   /** Revokes the session and every refresh token of its family; false when it was already revoked. */
   revokeSession(id: string, now: number, reason: SessionRevocationReason): Promise<boolean>;
   /** Revokes every unrevoked session of the user (and their refresh tokens); returns how many. */
@@ -106,8 +103,9 @@ export interface TokenStore {
 
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
   findAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined>;
-  /** Single use: marks the code consumed only if unconsumed and unexpired at `now`. */
-  consumeAuthorizationCode(codeHash: string, now: number): Promise<boolean>;
-  /** Remembers the session a redemption created, so that a replay of the code can revoke it. */
-  setAuthorizationCodeSession(codeHash: string, sessionId: string): Promise<void>;
+  /**
+   * Single use: marks the code consumed only if unconsumed and unexpired at `now`, and remembers the
+   * session its redemption creates (`sessionId`), so that a replay of the code can revoke it.
+   */
+  consumeAuthorizationCode(codeHash: string, now: number, sessionId: string): Promise<boolean>;
 }

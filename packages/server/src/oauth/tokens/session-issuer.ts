@@ -89,17 +89,19 @@ export class SessionIssuer {
 
   /**
    * Writes the session and its first refresh token through `store` (which may be a transaction) and
-   * returns them; signs nothing, so that it can run inside a transaction.
+   * returns them; signs nothing, so that it can run inside a transaction. `id` is the session's id when
+   * the caller needed it before (a code redemption records it on the code); a new one otherwise.
    */
   async createSession(
     store: TokenStore,
     input: NewSessionInput,
     now: number,
     settings: ResolvedSecuritySettings,
+    id: string = this.#deps.ids.id('ses'),
   ): Promise<{ session: SessionRecord; refreshToken: NewRefreshToken }> {
     const absoluteExpiresAt = now + settings.sessionAbsoluteLifetimeMs;
     const session: SessionRecord = {
-      id: this.#deps.ids.id('ses'),
+      id,
       userId: input.userId,
       clientId: input.client.clientId,
       organizationId: input.organizationId,

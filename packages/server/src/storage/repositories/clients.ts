@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { TokenEndpointAuthMethod } from '@svc/contract';
 import type { ClientRecord, ClientRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
+import { fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { ClientsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
@@ -30,6 +31,11 @@ function toRecord(row: Selectable<ClientsTable>): ClientRecord {
     updatedAt: row.updatedAt,
   };
 }
+
+/** Every token request reads its client: compiled once (storage/fixed-query.ts). */
+const selectByClientId = fixedQuery((db, p: { clientId: string }) =>
+  db.selectFrom('clients').selectAll().where('clientId', '=', p.clientId),
+);
 
 /** OAuth clients in the `clients` table; lists are JSON text, the secret only as its SHA-256 hash. */
 export function clientRepository(db: Db): ClientRepository {
@@ -70,11 +76,7 @@ export function clientRepository(db: Db): ClientRepository {
     },
 
     async findByClientId(clientId) {
-      const row = await db
-        .selectFrom('clients')
-        .selectAll()
-        .where('clientId', '=', clientId)
-        .executeTakeFirst();
+      const row = (await selectByClientId(db, { clientId })).rows[0];
       return row === undefined ? undefined : toRecord(row);
     },
 

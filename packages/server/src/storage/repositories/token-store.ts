@@ -3,10 +3,12 @@ import type {
   AuthorizationCodeRecord,
   RefreshTokenRecord,
   SessionRecord,
+  SessionRefreshUpdate,
   TokenStore,
 } from '../../oauth/tokens/repository.js';
 import type { Db } from '../database.js';
-import type { AuthorizationCodesTable, RefreshTokensTable, SessionsTable } from '../schema.js';
+import { affectedRows, fixedQuery } from '../fixed-query.js';
+import type { AuthorizationCodesTable, SessionsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
 function toSession(row: Selectable<SessionsTable>): SessionRecord {
@@ -27,18 +29,6 @@ function toSession(row: Selectable<SessionsTable>): SessionRecord {
     absoluteExpiresAt: row.absoluteExpiresAt,
     revokedAt: row.revokedAt,
     revokedReason: row.revokedReason,
-  };
-}
-
-function toRefreshToken(row: Selectable<RefreshTokensTable>): RefreshTokenRecord {
-  return {
-    id: row.id,
-    sessionId: row.sessionId,
-    tokenHash: row.tokenHash,
-    createdAt: row.createdAt,
-    expiresAt: row.expiresAt,
-    consumedAt: row.consumedAt,
-    revokedAt: row.revokedAt,
   };
 }
 
@@ -67,6 +57,88 @@ function affected(result: { numUpdatedRows: bigint } | undefined): number {
   return Number(result?.numUpdatedRows ?? 0n);
 }
 
+// The token grants' queries, compiled once (storage/fixed-query.ts): every refresh or code exchange runs them.
+
+/** A refresh token with its session in one read; the token's columns that the session shares are renamed. */
+const selectRefreshTokenWithSession = fixedQuery((db, p: { tokenHash: string }) =>
+  db
+    .selectFrom('refreshTokens')
+    .innerJoin('sessions', 'sessions.id', 'refreshTokens.sessionId')
+    .selectAll('sessions')
+    .select([
+      'refreshTokens.id as tokenId',
+      'refreshTokens.createdAt as tokenCreatedAt',
+      'refreshTokens.expiresAt as tokenExpiresAt',
+      'refreshTokens.consumedAt as tokenConsumedAt',
+      'refreshTokens.revokedAt as tokenRevokedAt',
+    ])
+    .where('refreshTokens.tokenHash', '=', p.tokenHash),
+);
+
+const consumeRefreshTokenQuery = fixedQuery((db, p: { id: string; now: number }) =>
+  db
+    .updateTable('refreshTokens')
+    .set({ consumedAt: p.now })
+    .where('id', '=', p.id)
+    .where('consumedAt', 'is', null)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', p.now),
+);
+
+const refreshSessionQuery = fixedQuery((db, p: { id: string } & SessionRefreshUpdate) =>
+  db
+    .updateTable('sessions')
+    .set({ organizationId: p.organizationId, idleExpiresAt: p.idleExpiresAt, lastSeenAt: p.lastSeenAt })
+    .where('id', '=', p.id)
+    .where('revokedAt', 'is', null),
+);
+
+const insertRefreshTokenQuery = fixedQuery((db, p: RefreshTokenRecord) =>
+  db.insertInto('refreshTokens').values({
+    id: p.id,
+    sessionId: p.sessionId,
+    tokenHash: p.tokenHash,
+    createdAt: p.createdAt,
+    expiresAt: p.expiresAt,
+    consumedAt: p.consumedAt,
+    revokedAt: p.revokedAt,
+  }),
+);
+
+const insertSessionQuery = fixedQuery((db, p: Selectable<SessionsTable>) =>
+  db.insertInto('sessions').values({
+    id: p.id,
+    userId: p.userId,
+    clientId: p.clientId,
+    organizationId: p.organizationId,
+    grantedScopesJson: p.grantedScopesJson,
+    resource: p.resource,
+    amrJson: p.amrJson,
+    authTime: p.authTime,
+    userAgent: p.userAgent,
+    ipAddress: p.ipAddress,
+    createdAt: p.createdAt,
+    lastSeenAt: p.lastSeenAt,
+    idleExpiresAt: p.idleExpiresAt,
+    absoluteExpiresAt: p.absoluteExpiresAt,
+    revokedAt: p.revokedAt,
+    revokedReason: p.revokedReason,
+  }),
+);
+
+const selectCodeQuery = fixedQuery((db, p: { codeHash: string }) =>
+  db.selectFrom('authorizationCodes').selectAll().where('codeHash', '=', p.codeHash),
+);
+
+const consumeCodeQuery = fixedQuery((db, p: { codeHash: string; now: number; sessionId: string }) =>
+  db
+    .updateTable('authorizationCodes')
+    .set({ consumedAt: p.now, sessionId: p.sessionId })
+    .where('codeHash', '=', p.codeHash)
+    .where('consumedAt', 'is', null)
+    .where('expiresAt', '>', p.now),
+);
+
 /**
  * Sessions, refresh tokens and authorization codes over `db`, which may be a transaction. Single use is
  * one conditional UPDATE (`… AND consumed_at IS NULL AND expires_at > now`) checking the affected rows,
@@ -88,50 +160,34 @@ export function tokenStore(db: Db): TokenStore {
     transaction: (work) => db.transaction().execute((tx) => work(tokenStore(tx))),
 
     async insertSession(session) {
-      await db
-        .insertInto('sessions')
-        .values({
-          id: session.id,
-          userId: session.userId,
-          clientId: session.clientId,
-          organizationId: session.organizationId,
-          grantedScopesJson: session.grantedScopes === null ? null : JSON.stringify(session.grantedScopes),
-          resource: session.resource,
-          amrJson: JSON.stringify(session.amr),
-          authTime: session.authTime,
-          userAgent: session.userAgent,
-          ipAddress: session.ipAddress,
-          createdAt: session.createdAt,
-          lastSeenAt: session.lastSeenAt,
-          idleExpiresAt: session.idleExpiresAt,
-          absoluteExpiresAt: session.absoluteExpiresAt,
-          revokedAt: session.revokedAt,
-          revokedReason: session.revokedReason,
-        })
-        .execute();
-    },
-
-    async findSession(id) {
-      const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-      return row === undefined ? undefined : toSession(row);
+      await insertSessionQuery(db, {
+        id: session.id,
+        userId: session.userId,
+        clientId: session.clientId,
+        organizationId: session.organizationId,
+        grantedScopesJson: session.grantedScopes === null ? null : JSON.stringify(session.grantedScopes),
+        resource: session.resource,
+        amrJson: JSON.stringify(session.amr),
+        authTime: session.authTime,
+        userAgent: session.userAgent,
+        ipAddress: session.ipAddress,
+        createdAt: session.createdAt,
+        lastSeenAt: session.lastSeenAt,
+        idleExpiresAt: session.idleExpiresAt,
+        absoluteExpiresAt: session.absoluteExpiresAt,
+        revokedAt: session.revokedAt,
+        revokedReason: session.revokedReason,
+      });
     },
 
     async refreshSession(id, update) {
-      const result = await db
-        .updateTable('sessions')
-        .set({
-          organizationId: update.organizationId,
-          idleExpiresAt: update.idleExpiresAt,
-          lastSeenAt: update.lastSeenAt,
-        })
-        .where('id', '=', id)
-        .where('revokedAt', 'is', null)
-        .executeTakeFirst();
-      return affected(result) === 1;
-    },
-
-    async touchSession(id, now) {
-      await db.updateTable('sessions').set({ lastSeenAt: now }).where('id', '=', id).execute();
+      const result = await refreshSessionQuery(db, {
+        id,
+        organizationId: update.organizationId,
+        idleExpiresAt: update.idleExpiresAt,
+        lastSeenAt: update.lastSeenAt,
+      });
+      return affectedRows(result) === 1;
     },
 
     async revokeSession(id, now, reason) {
@@ -160,39 +216,30 @@ export function tokenStore(db: Db): TokenStore {
     },
 
     async insertRefreshToken(token) {
-      await db
-        .insertInto('refreshTokens')
-        .values({ ...token })
-        .execute();
+      await insertRefreshTokenQuery(db, token);
     },
 
     async findRefreshToken(tokenHash) {
-      const token = await db
-        .selectFrom('refreshTokens')
-        .selectAll()
-        .where('tokenHash', '=', tokenHash)
-        .executeTakeFirst();
-      if (token === undefined) return undefined;
-      const session = await db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('id', '=', token.sessionId)
-        .executeTakeFirst();
-      return session === undefined
+      const { rows } = await selectRefreshTokenWithSession(db, { tokenHash });
+      const row = rows[0];
+      return row === undefined
         ? undefined
-        : { token: toRefreshToken(token), session: toSession(session) };
+        : {
+            token: {
+              id: row.tokenId,
+              sessionId: row.id,
+              tokenHash,
+              createdAt: row.tokenCreatedAt,
+              expiresAt: row.tokenExpiresAt,
+              consumedAt: row.tokenConsumedAt,
+              revokedAt: row.tokenRevokedAt,
+            },
+            session: toSession(row),
+          };
     },
 
     async consumeRefreshToken(id, now) {
-      const result = await db
-        .updateTable('refreshTokens')
-        .set({ consumedAt: now })
-        .where('id', '=', id)
-        .where('consumedAt', 'is', null)
-        .where('revokedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
-      return affected(result) === 1;
+      return affectedRows(await consumeRefreshTokenQuery(db, { id, now })) === 1;
     },
 
     async insertAuthorizationCode(code) {
@@ -219,31 +266,12 @@ export function tokenStore(db: Db): TokenStore {
     },
 
     async findAuthorizationCode(codeHash) {
-      const row = await db
-        .selectFrom('authorizationCodes')
-        .selectAll()
-        .where('codeHash', '=', codeHash)
-        .executeTakeFirst();
+      const row = (await selectCodeQuery(db, { codeHash })).rows[0];
       return row === undefined ? undefined : toCode(row);
     },
 
-    async consumeAuthorizationCode(codeHash, now) {
-      const result = await db
-        .updateTable('authorizationCodes')
-        .set({ consumedAt: now })
-        .where('codeHash', '=', codeHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
-      return affected(result) === 1;
-    },
-
-    async setAuthorizationCodeSession(codeHash, sessionId) {
-      await db
-        .updateTable('authorizationCodes')
-        .set({ sessionId })
-        .where('codeHash', '=', codeHash)
-        .execute();
+    async consumeAuthorizationCode(codeHash, now, sessionId) {
+      return affectedRows(await consumeCodeQuery(db, { codeHash, now, sessionId })) === 1;
     },
   };
   return store;

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { EmailUserRecord, UserRecord, UserRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
+import { fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { UsersTable } from '../schema.js';
 
@@ -19,10 +20,18 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
   };
 }
 
+// Token grants and password sign-in read the user on every request: compiled once (storage/fixed-query.ts).
+const selectById = fixedQuery((db, p: { id: string }) =>
+  db.selectFrom('users').selectAll().where('id', '=', p.id),
+);
+const selectByEmailKey = fixedQuery((db, p: { emailKey: string }) =>
+  db.selectFrom('users').selectAll().where('emailKey', '=', p.emailKey),
+);
+
 /** Users in the `users` table; the email key column is unique. */
 export function userRepository(db: Db): UserRepository {
   const findById = async (id: string): Promise<UserRecord | undefined> => {
-    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = (await selectById(db, { id })).rows[0];
     return row === undefined ? undefined : toRecord(row);
   };
 
@@ -58,11 +67,7 @@ export function userRepository(db: Db): UserRepository {
     findById,
 
     async findByEmailKey(emailKey) {
-      const row = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('emailKey', '=', emailKey)
-        .executeTakeFirst();
+      const row = (await selectByEmailKey(db, { emailKey })).rows[0];
       // Found by its key, so the row has an address.
       return row === undefined ? undefined : (toRecord(row) as EmailUserRecord);
     },

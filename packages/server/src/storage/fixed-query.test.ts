@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
+import { affectedRows, fixedQuery } from './fixed-query.js';
+
+const insertKey = fixedQuery((db, p: { kid: string; createdAt: number }) =>
+  db.insertInto('signingKeys').values({
+    kid: p.kid,
+    alg: 'RS256',
+    publicJwkJson: '{}',
+    privateKeySealed: 'sealed',
+    activeSlot: null,
+    createdAt: p.createdAt,
+    rotatedOutAt: null,
+  }),
+);
+
+/** A parameter used twice and a constant ('RS256') between the parameters. */
+const rotateOut = fixedQuery((db, p: { kid: string; now: number }) =>
+  db
+    .updateTable('signingKeys')
+    .set({ rotatedOutAt: p.now })
+    .where('kid', '=', p.kid)
+    .where('alg', '=', 'RS256')
+    .where('rotatedOutAt', 'is', null)
+    .where('createdAt', '<', p.now),
+);
+
+const selectKey = fixedQuery((db, p: { kid: string }) =>
+  db.selectFrom('signingKeys').select(['kid', 'alg', 'rotatedOutAt']).where('kid', '=', p.kid),
+);
+
+describeEachDatabase('fixedQuery', (kind) => {
+  let testDb: TestDatabase;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+    handle = openDatabase(testDb.target);
+    await migrateToLatest(handle.db);
+  });
+  afterAll(async () => {
+    await handle.close();
+    await testDb.drop();
+  });
+
+  it('runs one compiled statement with each call’s parameters, on the database and in transactions', async () => {
+    const { db } = handle;
+    await insertKey(db, { kid: 'k1', createdAt: 1_000 });
+    await db.transaction().execute((tx) => insertKey(tx, { kid: 'k2', createdAt: 2_000 }));
+
+    expect((await selectKey(db, { kid: 'k1' })).rows).toEqual([
+      { kid: 'k1', alg: 'RS256', rotatedOutAt: null },
+    ]);
+    expect((await selectKey(db, { kid: 'missing' })).rows).toEqual([]);
+
+    expect(affectedRows(await rotateOut(db, { kid: 'k1', now: 5_000 }))).toBe(1);
+    // Already rotated out: the IS NULL condition holds with new parameters too.
+    expect(affectedRows(await rotateOut(db, { kid: 'k1', now: 6_000 }))).toBe(0);
+    // The same parameter in SET and WHERE: a key created after `now` is left alone.
+    const changed = await db
+      .transaction()
+      .execute(async (tx) => affectedRows(await rotateOut(tx, { kid: 'k2', now: 1_500 })));
+    expect(changed).toBe(0);
+    expect((await selectKey(db, { kid: 'k1' })).rows).toEqual([
+      { kid: 'k1', alg: 'RS256', rotatedOutAt: 5_000 },
+    ]);
+    expect((await selectKey(db, { kid: 'k2' })).rows).toEqual([
+      { kid: 'k2', alg: 'RS256', rotatedOutAt: null },
+    ]);
+  });
+
+  it('refuses a parameter that does not reach the query as a bound value', async () => {
+    const unused = fixedQuery((db, p: { kid: string; ignored: string }) => {
+      void p.ignored;
+      return db.selectFrom('signingKeys').select('kid').where('kid', '=', p.kid);
+    });
+    await expect(unused(handle.db, { kid: 'k1', ignored: 'x' })).rejects.toThrow(
+      'fixedQuery: parameter ignored is not a bound value.',
+    );
+  });
+});
