@@ -26,6 +26,7 @@ import { membershipRepository } from '../storage/repositories/memberships.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { pendingAuthTokenRepository } from '../storage/repositories/pending-auth-tokens.js';
 import { tokenStore } from '../storage/repositories/token-store.js';
+import { accessTokenSessions } from '../storage/repositories/access-token-sessions.js';
 import { userRepository } from '../storage/repositories/users.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import { MfaOperations } from '../mfa/mfa-operations.js';
@@ -85,6 +86,7 @@ export function wireAuth(ctx: WireAuthContext): {
 
   const tokenDeps: TokenEngineDeps = {
     store: tokenStore(db),
+    accessTokenSessions: accessTokenSessions(db),
     users,
     memberships,
     tokens: ctx.tokens,

@@ -3,6 +3,7 @@ import type { ClientRecord } from '../../admin/repository.js';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
+import { LAST_SEEN_RESOLUTION_MS } from './access-token-validator.js';
 
 describeEachDatabase('access token validation', (kind) => {
   let h: AuthHarness;
@@ -56,6 +57,32 @@ describeEachDatabase('access token validation', (kind) => {
     const after = await lastSeen(sessionId);
     expect(after.lastSeenAt).toBe(h.clock.now());
     expect(after.idleExpiresAt).toBe(before.idleExpiresAt);
+  });
+
+  it('writes lastSeenAt to the minute: not again while the stored value is less than a minute old', async () => {
+    const { accessToken, sessionId } = await issue();
+    const issuedAt = h.clock.now();
+    h.clock.advance(LAST_SEEN_RESOLUTION_MS - 1);
+    expect(await h.auth.validateAccessTokenAsync(accessToken, 'https://api.example.com')).not.toBeNull();
+    expect((await lastSeen(sessionId)).lastSeenAt).toBe(issuedAt);
+    h.clock.advance(1);
+    expect(await h.auth.validateAccessTokenAsync(accessToken, 'https://api.example.com')).not.toBeNull();
+    const written = h.clock.now();
+    expect((await lastSeen(sessionId)).lastSeenAt).toBe(written);
+    h.clock.advance(LAST_SEEN_RESOLUTION_MS / 2);
+    expect(await h.auth.validateAccessTokenAsync(accessToken, 'https://api.example.com')).not.toBeNull();
+    expect((await lastSeen(sessionId)).lastSeenAt).toBe(written);
+    h.clock.advance(LAST_SEEN_RESOLUTION_MS / 2);
+    expect(await h.auth.validateAccessTokenAsync(accessToken, 'https://api.example.com')).not.toBeNull();
+    expect((await lastSeen(sessionId)).lastSeenAt).toBe(h.clock.now());
+  });
+
+  it('still refuses a session revoked since lastSeenAt was written: the row is read on every call', async () => {
+    const { accessToken, sessionId } = await issue();
+    h.clock.advance(LAST_SEEN_RESOLUTION_MS);
+    expect(await h.auth.validateAccessTokenAsync(accessToken, 'https://api.example.com')).not.toBeNull();
+    await h.engine.tokens.revocation.logout({ sessionId });
+    expect(await h.auth.validateAccessTokenAsync(accessToken, 'https://api.example.com')).toBeNull();
   });
 
   it('refuses the wrong audience, garbage, and a tampered token; the audience is required', async () => {
@@ -133,6 +160,9 @@ describeEachDatabase('access token validation', (kind) => {
       principal: { org_id: org.id },
     });
     await h.db.updateTable('memberships').set({ active: 0 }).execute();
+    expect(await h.auth.validateAccessTokenAsync(scoped.accessToken, 'https://api.example.com')).toBeNull();
+    await h.db.updateTable('memberships').set({ active: 1 }).execute();
+    await h.db.updateTable('organizations').set({ active: 0 }).execute();
     expect(await h.auth.validateAccessTokenAsync(scoped.accessToken, 'https://api.example.com')).toBeNull();
 
     const plain = await issue();

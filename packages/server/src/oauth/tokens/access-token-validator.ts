@@ -4,13 +4,50 @@ import type { TokenEngineDeps } from './deps.js';
 import type { SessionRecord } from './repository.js';
 import { ACCESS_TOKEN_TYP, sessionState } from './token-policy.js';
 
+/** What validation reads of a session: what it checks and what its callers release. */
+export type ValidatedSession = Pick<
+  SessionRecord,
+  | 'id'
+  | 'userId'
+  | 'clientId'
+  | 'organizationId'
+  | 'grantedScopes'
+  | 'amr'
+  | 'lastSeenAt'
+  | 'idleExpiresAt'
+  | 'absoluteExpiresAt'
+  | 'revokedAt'
+>;
+
+/** What validation reads of the session's user: its state and the claims userinfo releases. */
+export type ValidatedUser = Pick<
+  UserRecord,
+  'id' | 'displayName' | 'email' | 'emailVerified' | 'active' | 'updatedAt'
+>;
+
 /** A live access token: its verified claims, its session and its user. */
 export interface ValidatedAccessToken {
   readonly claims: JWTPayload;
-  readonly session: SessionRecord;
-  readonly user: UserRecord;
+  readonly session: ValidatedSession;
+  readonly user: ValidatedUser;
   /** The audience the token was verified for. */
   readonly audience: string;
+}
+
+/** The session reads and writes of validation, shaped for a call per resource-server request. */
+export interface AccessTokenSessions {
+  /**
+   * The session with its user in one primary-key read; `membershipActive` is true when the session is
+   * organization-scoped and the user's membership and the organization are both active.
+   */
+  find(
+    sessionId: string,
+  ): Promise<{ session: ValidatedSession; user: ValidatedUser; membershipActive: boolean } | undefined>;
+  /**
+   * Sets the session's lastSeenAt to `now` only if the stored value is at or before `writtenBefore`: one
+   * conditional UPDATE, so that of concurrent validations that all read a stale value one writes.
+   */
+  touch(sessionId: string, now: number, writtenBefore: number): Promise<void>;
 }
 
 export interface ValidateOptions {
@@ -30,11 +67,21 @@ export interface ValidateOptions {
 const MAX_TOKEN_LENGTH = 8192;
 
 /**
+ * The resolution of a session's lastSeenAt under validation: it is written when it is at least this old.
+ * A resource server validates on every call; writing the row each time would make every validation a
+ * write (and every burst of concurrent validations a queue on the row's lock), while "last seen" to the
+ * minute is all an operator or a session list needs.
+ */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/**
  * Session-aware access-token validation (SPEC.md "Access token validation: signature, issuer, audience,
  * lifetime (one-minute clock skew), session exists, not revoked, not past absolute expiry → valid;
- * updates LastSeenAt; does not check or extend IdleExpiresAt"). Additionally the token's subject must be
- * the session's user, the user must be active and an organization-scoped session's membership must still
- * be active. Every failure is `null`, never a throw.
+ * updates LastSeenAt; does not check or extend IdleExpiresAt"), lastSeenAt to the minute
+ * ({@link LAST_SEEN_RESOLUTION_MS}). Additionally the token's subject must be the session's user, the user
+ * must be active and an organization-scoped session's membership must still be active. After the signature
+ * a validation costs one primary-key read (session, user and membership joined) and, once a minute per
+ * session, one conditional write. Every failure is `null`, never a throw.
  */
 export class AccessTokenValidator {
   readonly #deps: TokenEngineDeps;
@@ -53,21 +100,20 @@ export class AccessTokenValidator {
     if (claims === null || typeof claims.sid !== 'string' || typeof claims.sub !== 'string') return null;
 
     const now = this.#deps.clock.now();
-    const session = await this.#deps.store.findSession(claims.sid);
-    if (session === undefined || session.userId !== claims.sub) return null;
+    const found = await this.#deps.accessTokenSessions.find(claims.sid);
+    if (found === undefined) return null;
+    const { session, user } = found;
+    if (session.userId !== claims.sub) return null;
     const state = sessionState(session, now);
     if (state === 'revoked' || state === 'absolute_expired') return null;
     if (state === 'idle_expired' && options.enforceIdleDeadline === true) return null;
+    if (!user.active || (session.organizationId !== null && !found.membershipActive)) return null;
 
-    const user = await this.#deps.users.findById(session.userId);
-    if (user === undefined || !user.active) return null;
-    if (
-      session.organizationId !== null &&
-      !(await this.#deps.memberships.hasActiveMembership(user.id, session.organizationId))
-    ) {
-      return null;
+    // The read value decides whether to try at all; the UPDATE's condition decides among concurrent calls.
+    const writtenBefore = now - LAST_SEEN_RESOLUTION_MS;
+    if (session.lastSeenAt <= writtenBefore) {
+      await this.#deps.accessTokenSessions.touch(session.id, now, writtenBefore);
     }
-    await this.#deps.store.touchSession(session.id, now);
     return { claims, session, user, audience };
   }
 }

@@ -3,16 +3,22 @@ import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
 import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
+import type { AccessTokenSessions } from './access-token-validator.js';
 import type { TokenStore } from './repository.js';
 import type { TokenService } from './token-service.js';
 
 /** What the token engine (issuance, refresh, codes, validation, revocation) takes. */
 export interface TokenEngineDeps {
   readonly store: TokenStore;
+  /** Access-token validation's one-read session lookup and coalesced lastSeenAt write. */
+  readonly accessTokenSessions: AccessTokenSessions;
   readonly users: Pick<UserRepository, 'findById'>;
   readonly memberships: Pick<MembershipRepository, 'hasActiveMembership'>;
   readonly tokens: TokenService;
-  /** Read per operation, so that an operator's change applies at once on every node. */
+  /**
+   * Asked per operation: a change applies at once on the node that made it and within a few seconds on
+   * the others (settings/security-settings-service.ts caches the row briefly).
+   */
   readonly settings: { getResolved(): Promise<ResolvedSecuritySettings> };
   readonly audit: AuditLog;
   readonly clock: Clock;

@@ -46,7 +46,10 @@ export function atHash(accessToken: string): string {
  * `email`. `preferred_username` is the email address as typed: Svc has no separate user name. An
  * account signed up by phone has no address: its email claims are left out, never sent as null.
  */
-export function userClaims(user: UserRecord, scopes: readonly string[]): JWTPayload {
+export function userClaims(
+  user: Pick<UserRecord, 'displayName' | 'email' | 'emailVerified' | 'updatedAt'>,
+  scopes: readonly string[],
+): JWTPayload {
   const claims: JWTPayload = {};
   if (scopes.includes('profile')) {
     claims.name = user.displayName;

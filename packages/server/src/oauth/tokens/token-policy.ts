@@ -27,7 +27,10 @@ export const TOKEN_TYPE = 'Bearer';
  */
 export type SessionState = 'active' | 'revoked' | 'idle_expired' | 'absolute_expired';
 
-export function sessionState(session: SessionRecord, now: number): SessionState {
+export function sessionState(
+  session: Pick<SessionRecord, 'revokedAt' | 'absoluteExpiresAt' | 'idleExpiresAt'>,
+  now: number,
+): SessionState {
   if (session.revokedAt !== null) return 'revoked';
   if (now >= session.absoluteExpiresAt) return 'absolute_expired';
   if (now >= session.idleExpiresAt) return 'idle_expired';
