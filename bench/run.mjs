@@ -2,18 +2,21 @@
 // process of its own (so that each one's CPU per request is its own), driven by autocannon at 10 and
 // 50 connections, runs alternating between the two. In the same run it measures the unit costs a
 // request cannot go below (RS256 sign and verify, an argon2id verify, a rotation transaction, the
-// HTTP floor) and prints each scenario's ceiling. Options: `npm run bench -- --help`.
+// HTTP floor) and prints each scenario's ceiling. With `--seed-large` a second Svc on a database of a
+// million users runs the token endpoint, login and the operator lists beside the empty one (growth.mjs).
+// Options: `npm run bench -- --help`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchOptions } from './lib/args.mjs';
 import { discover } from './lib/flows.mjs';
+import { growthRunCount, runGrowth, seedTarget } from './lib/growth.mjs';
 import { summarize, timedRun } from './lib/loadgen.mjs';
 import { runMatrix, runValidation } from './lib/matrix.mjs';
 import { measureArgon2, measureRotation, measureSign, measureVerify } from './lib/micro.mjs';
 import { launchPostgres } from './lib/postgres.mjs';
 import { hottestFunctions } from './lib/profile.mjs';
-import { formatTable, formatUnits } from './lib/report.mjs';
+import { formatGrowth, formatTable, formatUnits } from './lib/report.mjs';
 import { startChild } from './lib/rpc.mjs';
 import { SCENARIOS } from './lib/scenarios.mjs';
 
@@ -62,6 +65,18 @@ try {
   }
   await stop(floorServer);
 
+  // The large Svc is seeded before anything is timed: the seeding takes every core for a while.
+  let large;
+  if (options.seedLarge) {
+    progress('starting the Svc to seed (--seed-large) …');
+    large = await start('svc-large', './svc-server.mjs', {
+      env: { BENCH_DATABASE_URL: (await postgres?.createDatabase('svc_large')) ?? '' },
+      onNotice: (text) => progress(`--seed-large: ${text}`),
+    });
+    const seeded = await seedTarget(large);
+    progress(`--seed-large: seeded in ${Math.round(seeded.seconds)} s`);
+  }
+
   progress('starting Svc and the peer …');
   const svc = await start('svc', './svc-server.mjs', {
     env: { BENCH_DATABASE_URL: postgres?.url ?? '' },
@@ -72,12 +87,14 @@ try {
     [svc, await discover(svc)],
     [peer, await discover(peer)],
   ]);
+  if (large !== undefined) endpoints.set(large, await discover(large));
 
   const scenarios = SCENARIOS.filter((s) => options.only === null || options.only.has(s.name));
   const validate = options.only === null || options.only.has('validate_access_token');
   const total =
     scenarios.reduce((n, s) => n + (s.svcOnly ? 1 : 2), 0) * options.connections.length * options.runs +
-    (validate ? options.connections.length : 0);
+    (validate ? options.connections.length : 0) +
+    (large === undefined ? 0 : growthRunCount(options));
   let done = 0;
   const began = performance.now();
   const onStep = (text, runs) => {
@@ -90,10 +107,25 @@ try {
     floors.find((f) => f.server === 'fastify' && f.connections === connections).cpuMicrosPerRequest;
   const rows = await runMatrix({ scenarios, svc, peer, endpoints, options, units, floorMicros, onStep });
   if (validate) rows.push(...(await runValidation({ svc, options, units, onStep })));
+  const growth =
+    large === undefined
+      ? []
+      : await runGrowth({
+          large,
+          empty: svc,
+          endpoints,
+          options,
+          units,
+          floorMicros: (connections) =>
+            floors.find((f) => f.server === 'fastify' && f.connections === connections)
+              ?.cpuMicrosPerRequest ?? 0,
+          onStep,
+        });
 
   progress('stopping the servers …');
   await stop(peer);
   await stop(svc);
+  if (large !== undefined) await stop(large);
   const hotspots = options.cpuProf ? hottestFunctions(profileDir) : [];
   progress('');
 
@@ -107,6 +139,14 @@ try {
     '\nceiling: the least CPU a request can take (per CPU-second); % of ceiling = that / Svc CPU per request.\n',
   );
   console.log(formatUnits(units, floors));
+  if (large !== undefined) {
+    const { users, organizations, sessions } = large.seeded;
+    console.log(
+      `\n--seed-large: Svc with ${users.toLocaleString('en')} users, ${organizations.toLocaleString('en')} organizations ` +
+        `and ${sessions.toLocaleString('en')} sessions beside the empty Svc, alternating; medians of ${options.runs} run(s)\n`,
+    );
+    console.log(formatGrowth(growth));
+  }
   if (hotspots.length > 0) {
     console.log('\nSvc, hottest functions by self time (--cpu-prof):');
     for (const h of hotspots) console.log(`  ${h.percent.toFixed(1).padStart(5)} %  ${h.fn}  ${h.where}`);
@@ -125,6 +165,7 @@ try {
     units,
     floors,
     rows,
+    ...(large === undefined ? {} : { seeded: large.seeded, growth }),
     hotspots,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

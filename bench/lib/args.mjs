@@ -8,9 +8,13 @@ export const USAGE = `npm run bench -- [options]
                          refresh_token, authorization_code, password_login, validate_access_token).
   --connections 10,50    Connection counts. Default 10,50.
   --cpu-prof             Profile the Svc child (--cpu-prof) and print its hottest functions.
+  --seed-large           Also start a Svc filled with 1,000,000 users, 10,000 organizations and 500,000
+                         sessions and run client_credentials, refresh_token, authorization_code,
+                         password_login (seeded users) and the operator lists (users_list,
+                         organizations_list, users_deep_page) on it, alternating with the empty Svc.
 Environment: BENCH_DURATION (seconds per run, default 10), BENCH_RUNS (runs per target, default 3).`;
 
-/** The parsed options: { db, durationS, runs, only, connections, cpuProf }. */
+/** The parsed options: { db, durationS, runs, only, connections, cpuProf, seedLarge }. */
 export function benchOptions(argv = process.argv.slice(2), env = process.env) {
   const { values } = parseArgs({
     args: argv,
@@ -20,6 +24,7 @@ export function benchOptions(argv = process.argv.slice(2), env = process.env) {
       only: { type: 'string' },
       connections: { type: 'string', default: '10,50' },
       'cpu-prof': { type: 'boolean', default: false },
+      'seed-large': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -41,5 +46,6 @@ export function benchOptions(argv = process.argv.slice(2), env = process.env) {
     only: values.only === undefined ? null : new Set(values.only.split(',')),
     connections: values.connections.split(',').map((c) => Math.round(number(c, '--connections'))),
     cpuProf: values['cpu-prof'],
+    seedLarge: values['seed-large'],
   };
 }

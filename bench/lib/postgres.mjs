@@ -22,7 +22,7 @@ function findPostgresBin() {
 /**
  * Starts a cluster in a temp folder on a free port (as root it belongs to the `postgres` user, since
  * initdb refuses root) with the test suite's settings: durability off, 300 connections. Resolves to
- * `{ url, stop() }`.
+ * `{ url, createDatabase(name), stop() }`.
  */
 export async function launchPostgres() {
   const bin = findPostgresBin();
@@ -60,8 +60,14 @@ export async function launchPostgres() {
     '-c max_connections=300',
   ].join(' ');
   await exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  const url = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url: url('postgres'),
+    /** Creates one more database in the cluster (the --seed-large Svc's) and resolves to its URL. */
+    createDatabase: async (name) => {
+      await exec('psql', ['-h', dir, '-p', String(port), '-U', 'postgres', '-c', `CREATE DATABASE ${name}`]);
+      return url(name);
+    },
     stop: async () => {
       try {
         await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

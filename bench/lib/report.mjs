@@ -29,6 +29,26 @@ const fixed = (value, digits = 0) => (value === undefined || value === null ? '�
 const latency = (s) => (s === undefined ? '—' : `${fixed(s.p50Ms)}/${fixed(s.p99Ms)}`);
 
 /** Plain-text table of the rows (one per scenario and connection count). */
+/**
+ * Aligned columns: the first two and `textColumn` left-aligned, numbers right-aligned; a line with fewer
+ * cells than the header (a note under a row) is printed as it is.
+ */
+function renderTable(header, lines, textColumn) {
+  const widths = header.map((title, i) =>
+    Math.max(
+      title.length,
+      ...lines.filter((line) => line.length === header.length).map((line) => line[i].length),
+    ),
+  );
+  const render = (cells) =>
+    cells.length === header.length
+      ? cells
+          .map((cell, i) => (i < 2 || i === textColumn ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+          .join('  ')
+      : cells.join('  ');
+  return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
+}
+
 export function formatTable(rows) {
   const header = [
     'scenario',
@@ -64,19 +84,7 @@ export function formatTable(rows) {
           `${fixed(row.ceiling.percent)} %`,
         ],
   );
-  const widths = header.map((title, i) =>
-    Math.max(
-      title.length,
-      ...lines.filter((line) => line.length === header.length).map((line) => line[i].length),
-    ),
-  );
-  const render = (cells) =>
-    cells.length === header.length
-      ? cells
-          .map((cell, i) => (i < 2 || i === 10 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
-          .join('  ')
-      : cells.join('  ');
-  return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
+  return renderTable(header, lines, 10);
 }
 
 /** The unit costs and floors as lines of text. */
@@ -93,4 +101,41 @@ export function formatUnits(units, floors) {
         `${`HTTP floor ${f.server} c=${f.connections}`.padEnd(26)} ${fixed(f.cpuMicrosPerRequest, 1).padStart(8)} CPU µs/req ${fixed(f.requestsPerSecond).padStart(7)} req/s  p50/p99 ${latency(f)} ms`,
     ),
   ].join('\n');
+}
+
+const latencies = (s) => `${fixed(s.p50Ms, 1)}/${fixed(s.p95Ms, 1)}/${fixed(s.p99Ms, 1)}`;
+
+/** Plain-text table of the `--seed-large` rows: the large database beside the empty one. */
+export function formatGrowth(rows) {
+  const header = [
+    'scenario',
+    'conn',
+    'empty req/s',
+    'large req/s',
+    'large/empty',
+    'empty CPU µs/req',
+    'large CPU µs/req',
+    'empty p50/p95/p99 ms',
+    'large p50/p95/p99 ms',
+    'target',
+  ];
+  const lines = rows.map((row) =>
+    row.error !== undefined
+      ? [row.scenario, String(row.connections), `failed: ${row.error.split('\n')[0].slice(0, 120)}`]
+      : [
+          row.scenario,
+          String(row.connections),
+          fixed(row.empty.requestsPerSecond),
+          fixed(row.large.requestsPerSecond),
+          `${fixed(row.ratio, 2)}×`,
+          fixed(row.empty.cpuMicrosPerRequest),
+          fixed(row.large.cpuMicrosPerRequest),
+          latencies(row.empty),
+          latencies(row.large),
+          row.kind === 'throughput'
+            ? `within 10 %: req/s ${row.met.requestsPerSecond ? 'yes' : 'NO'}, CPU ${row.met.cpu ? 'yes' : 'NO'}`
+            : `p95 < 50 ms: ${row.met ? 'yes' : 'NO'}`,
+        ],
+  );
+  return renderTable(header, lines, 9);
 }

@@ -1,11 +1,13 @@
 // The IPC protocol between `npm run bench` and the servers it forks: the parent calls named methods,
-// the child answers with { id, result } or { id, error }. Every child answers `cpu` (process.cpuUsage,
-// which counts all the threads of the process, argon2's pool included) and `stop`.
+// the child answers with { id, result } or { id, error }, and may send { notice } lines while it works
+// (progress of a long call). Every child answers `cpu` (process.cpuUsage, which counts all the threads
+// of the process, argon2's pool included) and `stop`.
 import { fork } from 'node:child_process';
 
 /**
  * In a child: answers the parent's calls with `handlers` (plus `cpu` and `stop`), then tells it the
- * child is ready with `info` (its base URL and whatever the scenarios need).
+ * child is ready with `info` (its base URL and whatever the scenarios need). A handler gets the call's
+ * params and `notify(text)`, which shows a progress line in the parent.
  */
 export function serveRpc(handlers, info, close = async () => {}) {
   const all = {
@@ -21,7 +23,7 @@ export function serveRpc(handlers, info, close = async () => {}) {
     try {
       const handler = all[method];
       if (handler === undefined) throw new Error(`unknown method ${method}`);
-      process.send({ id, result: await handler(params) });
+      process.send({ id, result: await handler(params, (notice) => process.send({ notice })) });
     } catch (error) {
       process.send({ id, error: String(error?.stack ?? error) });
     }
@@ -31,9 +33,9 @@ export function serveRpc(handlers, info, close = async () => {}) {
 
 /**
  * In the parent: forks `file` (a module of this folder) and resolves, once it is ready, to
- * `{ name, info, pid, call(method, params), stop() }`.
+ * `{ name, info, pid, call(method, params), stop() }`; `onNotice` gets the child's progress lines.
  */
-export function startChild(name, file, { env = {}, execArgv = [] } = {}) {
+export function startChild(name, file, { env = {}, execArgv = [], onNotice = () => {} } = {}) {
   const child = fork(new URL(file, import.meta.url), [], {
     env: { ...process.env, ...env },
     execArgv,
@@ -47,6 +49,10 @@ export function startChild(name, file, { env = {}, execArgv = [] } = {}) {
       for (const { reject: fail } of pending.values()) fail(new Error(`${name} exited with ${code}`));
     });
     child.on('message', (message) => {
+      if (message.notice !== undefined) {
+        onNotice(message.notice);
+        return;
+      }
       if (message.ready) {
         resolve({
           name,

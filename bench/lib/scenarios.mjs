@@ -2,6 +2,7 @@
 // verifies, store transactions, argon2id verifies on top of the HTTP floor), prepares a target once
 // (tokens, pools) and builds the autocannon load of one run. Requests are the same for both servers
 // apart from where the endpoints live, which comes from each one's discovery document.
+import { seededEmail } from '../seed-large.mjs';
 import { CC_CLIENT, USER, WEB_CLIENT } from './fixtures.mjs';
 import { codeExchangeBody, mintCodes, mintTokens, refreshBody } from './flows.mjs';
 
@@ -91,11 +92,30 @@ export const SCENARIOS = [
     name: 'password_login',
     svcOnly: true,
     cost: { argon2: 1, signs: 2, transactions: 1 },
-    load: ({ target }) => ({
-      url: `${target.info.base}/password/login`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: USER.email, password: USER.password, clientId: WEB_CLIENT.clientId }),
-    }),
+    // On a server filled by --seed-large (target.seeded), each request signs in a random seeded user.
+    load: ({ target }) => {
+      const body = (email) =>
+        JSON.stringify({ email, password: USER.password, clientId: WEB_CLIENT.clientId });
+      const users = target.seeded?.users;
+      return {
+        url: `${target.info.base}/password/login`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        ...(users === undefined
+          ? { body: body(USER.email) }
+          : {
+              requests: [
+                {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/json' },
+                  setupRequest: (request) => ({
+                    ...request,
+                    body: body(seededEmail(Math.floor(Math.random() * users))),
+                  }),
+                },
+              ],
+            }),
+      };
+    },
   },
 ];

@@ -1,15 +1,20 @@
 // The Svc child of `npm run bench`: createSvc on a fresh database (SQLite in a temp folder, or the
-// PostgreSQL URL in BENCH_DATABASE_URL), seeded through the admin facade, listening on loopback.
+// PostgreSQL URL in BENCH_DATABASE_URL), seeded through the admin facade, listening on loopback. For
+// `--seed-large` the parent asks it to fill its database with seed-large.mjs (rpc `seedLarge`).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSvc } from '@svc/server';
+import pg from 'pg';
+import { LARGE_SEED, seedLarge } from '../seed-large.mjs';
 import { API_AUDIENCE, CC_CLIENT, USER, WEB_CLIENT } from './fixtures.mjs';
 import { freePort, serveRpc } from './rpc.mjs';
 import { runConcurrently } from './micro.mjs';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 const port = await freePort();
+const adminToken = randomBytes(32).toString('base64url');
 const svc = await createSvc(
   {
     databaseUrl: process.env.BENCH_DATABASE_URL || `sqlite:${join(dataDir, 'svc.db')}`,
@@ -19,6 +24,7 @@ const svc = await createSvc(
     publicOrigin: `http://127.0.0.1:${port}`,
     logLevel: false,
     keyRotationSchedule: false,
+    adminToken,
   },
   { env: {} },
 );
@@ -51,6 +57,38 @@ const sessionTokens = () =>
 
 serveRpc(
   {
+    /**
+     * Fills the database with `counts` rows (default LARGE_SEED; every seeded user gets the bench user's
+     * password hash, so `seededEmail(i)` signs in with USER.password); notifies the parent after every
+     * transaction.
+     */
+    async seedLarge({ counts = LARGE_SEED } = {}, notify) {
+      const { db } = svc.database;
+      const { passwordHash } = await db
+        .selectFrom('users')
+        .select('passwordHash')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      const started = performance.now();
+      await seedLarge(db, {
+        passwordHash,
+        clientId: WEB_CLIENT.clientId,
+        counts,
+        onProgress: (table, done, total) =>
+          notify(
+            `seeding ${table}: ${done.toLocaleString('en')}/${total.toLocaleString('en')} ` +
+              `(${Math.round((performance.now() - started) / 1000)} s)`,
+          ),
+      });
+      // PostgreSQL's autovacuum would analyze the new rows within a minute; do it now so that the timed
+      // runs see the plans a running deployment has. SQLite keeps no statistics unless asked (as Svc does).
+      if (svc.database.dialect === 'postgres') {
+        const client = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+        await client.connect();
+        await client.query('ANALYZE').finally(() => client.end());
+      }
+      return { ...counts, seconds: (performance.now() - started) / 1000 };
+    },
     /** `n` refresh tokens of independent sessions (the pool the refresh scenario rotates). */
     async refreshTokens({ n }) {
       const tokens = [];
@@ -77,6 +115,8 @@ serveRpc(
     origin: svc.config.publicOrigin,
     issuer: svc.config.issuer,
     ccSecret: cc.clientSecret,
+    adminApi: `${address}${svc.config.adminAuthBase}/api`,
+    adminToken,
   },
   async () => {
     await svc.close();
