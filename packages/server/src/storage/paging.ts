@@ -72,7 +72,9 @@ export async function fetchNewestFirst<TB extends keyof Database, Row extends { 
   const bounded =
     after === undefined
       ? query
-      : query.where(sql<boolean>`(${at} < ${after.at} or (${at} = ${after.at} and ${id} < ${after.id}))`);
+      : // A row value, not `at < x or (at = x and id < y)`: SQLite and PostgreSQL seek the (time, id)
+        // index to a row-value bound, while the OR form walks the index from the newest row down.
+        query.where(sql<boolean>`(${at}, ${id}) < (${after.at}, ${after.id})`);
   const rows = await bounded
     .orderBy(at, 'desc')
     .orderBy(id, 'desc')
