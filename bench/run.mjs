@@ -13,7 +13,13 @@ import { discover } from './lib/flows.mjs';
 import { growthRunCount, runGrowth, seedTarget } from './lib/growth.mjs';
 import { summarize, timedRun } from './lib/loadgen.mjs';
 import { runMatrix, runValidation } from './lib/matrix.mjs';
-import { measureArgon2, measureRotation, measureSign, measureVerify } from './lib/micro.mjs';
+import {
+  measureArgon2,
+  measureInThreadSign,
+  measureRotation,
+  measureSign,
+  measureVerify,
+} from './lib/micro.mjs';
 import { launchPostgres } from './lib/postgres.mjs';
 import { hottestFunctions } from './lib/profile.mjs';
 import { formatGrowth, formatTable, formatUnits } from './lib/report.mjs';
@@ -45,6 +51,7 @@ try {
   const argon2Concurrency = 2 * cpus().length;
   const units = {
     sign: await measureSign(unitMs),
+    inThreadSign: await measureInThreadSign(unitMs),
     verify: await measureVerify(unitMs),
     argon2: { ...(await measureArgon2(unitMs * 2, argon2Concurrency)), concurrency: argon2Concurrency },
     rotation: { ...(await measureRotation(unitMs, postgres?.url)), db: options.db },

@@ -1,7 +1,7 @@
 // The machine's unit costs, measured in the same run as the HTTP scenarios: an RS256 sign and verify
 // (jose, one core), an argon2id verify with Svc's parameters, and one refresh-rotation transaction.
 // Every figure is CPU µs per operation (process.cpuUsage around a loop) plus the wall-clock rate.
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign as opensslSign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,16 @@ const sign = () =>
 
 /** jose SignJWT with a parsed RSA-2048 KeyObject, one at a time (one core). */
 export const measureSign = (durationMs) => runConcurrently(sign, { durationMs });
+
+/**
+ * The same RSA-2048 PKCS#1 v1.5 SHA-256 signature by node:crypto on the calling thread: what OpenSSL
+ * itself costs, without the thread-pool round trip of WebCrypto (through which jose signs). Shown beside
+ * the jose figure; the ceilings use jose's, which any jose-based server pays.
+ */
+export async function measureInThreadSign(durationMs) {
+  const input = Buffer.from((await sign()).split('.').slice(0, 2).join('.'), 'ascii');
+  return runConcurrently(async () => opensslSign('sha256', input, privateKey), { durationMs });
+}
 
 /** jose jwtVerify of one RS256 token, one at a time. */
 export async function measureVerify(durationMs) {

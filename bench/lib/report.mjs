@@ -90,15 +90,16 @@ export function formatTable(rows) {
 /** The unit costs and floors as lines of text. */
 export function formatUnits(units, floors) {
   const unit = (name, u) =>
-    `${name.padEnd(26)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s`;
+    `${name.padEnd(31)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s`;
   return [
     unit('RS256 sign (jose, 1 core)', units.sign),
+    unit('RS256 sign (OpenSSL, in-thread)', units.inThreadSign),
     unit('RS256 verify (jose)', units.verify),
     unit(`argon2id verify (${units.argon2.concurrency} in flight)`, units.argon2),
     unit(`rotation tx (${units.rotation.db})`, units.rotation),
     ...floors.map(
       (f) =>
-        `${`HTTP floor ${f.server} c=${f.connections}`.padEnd(26)} ${fixed(f.cpuMicrosPerRequest, 1).padStart(8)} CPU µs/req ${fixed(f.requestsPerSecond).padStart(7)} req/s  p50/p99 ${latency(f)} ms`,
+        `${`HTTP floor ${f.server} c=${f.connections}`.padEnd(31)} ${fixed(f.cpuMicrosPerRequest, 1).padStart(8)} CPU µs/req ${fixed(f.requestsPerSecond).padStart(7)} req/s  p50/p99 ${latency(f)} ms`,
     ),
   ].join('\n');
 }
