@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
+import { LruMap } from '../kernel/lru-map.js';
 
 /** How many distinct statements stay prepared (the queries are parameterized: a few hundred exist). */
 const MAX_STATEMENTS = 1_000;
@@ -11,21 +12,14 @@ const MAX_STATEMENTS = 1_000;
  * every length each have a text of their own).
  */
 export function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new LruMap<string, BetterSqlite3.Statement>(MAX_STATEMENTS);
   return {
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (statement === undefined) {
         statement = sqlite.prepare(sql);
-        if (statements.size >= MAX_STATEMENTS) {
-          const oldest = statements.keys().next().value;
-          if (oldest !== undefined) statements.delete(oldest);
-        }
-      } else {
-        // Map order is insertion order: re-inserting makes it the most recently used.
-        statements.delete(sql);
+        statements.set(sql, statement);
       }
-      statements.set(sql, statement);
       return statement;
     },
     close() {

@@ -10,7 +10,7 @@ import { signingKeyRepository } from '../../storage/repositories/signing-keys.js
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { SigningKeys } from '../keys/signing-keys.js';
-import { TokenService } from './token-service.js';
+import { CLOCK_SKEW_SECONDS, TokenService } from './token-service.js';
 
 const ISSUER = 'http://localhost:8080/svc/auth';
 
@@ -71,6 +71,18 @@ describeEachDatabase('token service', (kind) => {
     expect(await tokens.verify(jwt, { audience: 'api' })).not.toBeNull();
     clock.advance(2_000);
     expect(await tokens.verify(jwt, { audience: 'api' })).toBeNull();
+  });
+
+  it('remembers a verified token for the same audience and typ only, and still ends it at expiry', async () => {
+    const jwt = await tokens.sign({}, { audience: 'api', expiresInSeconds: 60, typ: 'at+jwt' });
+    const first = await tokens.verify(jwt, { audience: 'api', typ: 'at+jwt' });
+    expect(first).not.toBeNull();
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(await tokens.verify(jwt, { audience: 'api', typ: 'at+jwt' })).toBe(first);
+    expect(await tokens.verify(jwt, { audience: 'other', typ: 'at+jwt' })).toBeNull();
+    expect(await tokens.verify(jwt, { audience: 'api', typ: 'JWT' })).toBeNull();
+    clock.advance(60_000 + CLOCK_SKEW_SECONDS * 1000);
+    expect(await tokens.verify(jwt, { audience: 'api', typ: 'at+jwt' })).toBeNull();
   });
 
   it('rejects tampered tokens, other issuers, unknown keys and alg=none', async () => {

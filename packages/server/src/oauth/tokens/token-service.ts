@@ -1,6 +1,7 @@
 import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
+import { LruMap } from '../../kernel/lru-map.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 
 /** SPEC.md "Limits": JWT clock skew is one minute. */
@@ -27,9 +28,26 @@ export interface TokenServiceDeps {
   readonly ids: Ids;
 }
 
+/** How many verified tokens a node remembers (about 1 KB each). */
+const VERIFIED_TOKENS = 10_000;
+
+/** A token whose signature and claims passed, for the audience and typ it was verified against. */
+interface VerifiedToken {
+  readonly payload: JWTPayload;
+  readonly kid: string;
+  readonly exp: number;
+}
+
 /** Signs and verifies the service's JWTs (RS256) with the active and published keys. */
 export class TokenService {
   readonly #deps: TokenServiceDeps;
+  /**
+   * Verified tokens by (typ, audience, token). A resource server presents the same access token on
+   * every call of its life, and the RS256 verification is most of a validation's CPU; what can change
+   * after it passed is time and the key, so a hit checks expiry (with the same skew) and that the key
+   * is still published, and anything else is verified again in full.
+   */
+  readonly #verified = new LruMap<string, VerifiedToken>(VERIFIED_TOKENS);
 
   constructor(deps: TokenServiceDeps) {
     this.#deps = deps;
@@ -63,8 +81,14 @@ export class TokenService {
    * minute of skew. An invalid token is an expected outcome: the result is null, never a throw.
    */
   async verify(token: string, options: VerifyOptions): Promise<JWTPayload | null> {
+    const cacheKey = `${options.typ ?? ''} ${JSON.stringify(options.audience)} ${token}`;
+    const known = this.#verified.get(cacheKey);
+    if (known !== undefined) {
+      if (await this.#stillValid(known)) return known.payload;
+      this.#verified.delete(cacheKey);
+    }
     try {
-      const { payload } = await jwtVerify(
+      const { payload, protectedHeader } = await jwtVerify(
         token,
         async (header) => {
           const key =
@@ -82,9 +106,19 @@ export class TokenService {
           ...(options.typ === undefined ? {} : { typ: options.typ }),
         },
       );
-      return payload;
+      // Both are present: the key was found by kid, and exp is a required claim.
+      const verified = { payload: Object.freeze(payload), kid: protectedHeader.kid!, exp: payload.exp! };
+      this.#verified.set(cacheKey, verified);
+      return verified.payload;
     } catch {
       return null;
     }
+  }
+
+  /** jose's expiry rule (exp after now minus the skew, in whole seconds) and the key still published. */
+  async #stillValid(known: VerifiedToken): Promise<boolean> {
+    const now = Math.floor(this.#deps.clock.now() / 1000);
+    if (known.exp <= now - CLOCK_SKEW_SECONDS) return false;
+    return (await this.#deps.keys.verificationKey(known.kid)) !== undefined;
   }
 }
