@@ -74,10 +74,11 @@ describeEachDatabase('token service', (kind) => {
   });
 
   it('remembers a verified token for the same audience and typ only, and still ends it at expiry', async () => {
-    const jwt = await tokens.sign({}, { audience: 'api', expiresInSeconds: 60, typ: 'at+jwt' });
+    const jwt = await tokens.sign({ amr: ['pwd'] }, { audience: 'api', expiresInSeconds: 60, typ: 'at+jwt' });
     const first = await tokens.verify(jwt, { audience: 'api', typ: 'at+jwt' });
     expect(first).not.toBeNull();
     expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first?.amr)).toBe(true);
     expect(await tokens.verify(jwt, { audience: 'api', typ: 'at+jwt' })).toBe(first);
     expect(await tokens.verify(jwt, { audience: 'other', typ: 'at+jwt' })).toBeNull();
     expect(await tokens.verify(jwt, { audience: 'api', typ: 'JWT' })).toBeNull();

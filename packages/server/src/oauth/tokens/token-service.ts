@@ -107,7 +107,7 @@ export class TokenService {
         },
       );
       // Both are present: the key was found by kid, and exp is a required claim.
-      const verified = { payload: Object.freeze(payload), kid: protectedHeader.kid!, exp: payload.exp! };
+      const verified = { payload: deepFreeze(payload), kid: protectedHeader.kid!, exp: payload.exp! };
       this.#verified.set(cacheKey, verified);
       return verified.payload;
     } catch {
@@ -121,4 +121,13 @@ export class TokenService {
     if (known.exp <= now - CLOCK_SKEW_SECONDS) return false;
     return (await this.#deps.keys.verificationKey(known.kid)) !== undefined;
   }
+}
+
+/** Freezes a verified payload throughout: every caller of a remembered token shares the one object. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
