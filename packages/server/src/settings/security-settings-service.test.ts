@@ -1,32 +1,20 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { expect, it } from 'vitest';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
+import { describeEachDatabase, useMigratedDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { DEFAULT_SECURITY_SETTINGS } from './security-settings.js';
 import { SECURITY_SETTINGS_CACHE_MS, SecuritySettingsService } from './security-settings-service.js';
 
 describeEachDatabase('security settings across nodes', (kind) => {
-  let testDb: TestDatabase;
-  let handle: DatabaseHandle;
+  const database = useMigratedDatabase(kind);
   const clock = new FakeClock();
   /** Two nodes sharing one database, each with its own service (and cache). */
   const node = () =>
     new SecuritySettingsService({
-      repository: securitySettingsRepository(handle.db),
+      repository: securitySettingsRepository(database.db),
       clock,
       defaults: { ...DEFAULT_SECURITY_SETTINGS },
     });
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase(kind);
-    handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
-  });
-  afterAll(async () => {
-    await handle.close();
-    await testDb.drop();
-  });
 
   it('applies an update at once on its node and within the cache span on the others', async () => {
     const [a, b] = [node(), node()];

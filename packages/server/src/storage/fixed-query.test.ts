@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
+import { expect, it } from 'vitest';
+import { describeEachDatabase, useMigratedDatabase } from '../test-support/databases.js';
 import { affectedRows, fixedQuery } from './fixed-query.js';
 
 const insertKey = fixedQuery((db, p: { kid: string; createdAt: number }) =>
@@ -31,20 +30,10 @@ const selectKey = fixedQuery((db, p: { kid: string }) =>
 );
 
 describeEachDatabase('fixedQuery', (kind) => {
-  let testDb: TestDatabase;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    testDb = await createTestDatabase(kind);
-    handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
-  });
-  afterAll(async () => {
-    await handle.close();
-    await testDb.drop();
-  });
+  const database = useMigratedDatabase(kind);
 
   it('runs one compiled statement with each call’s parameters, on the database and in transactions', async () => {
-    const { db } = handle;
+    const { db } = database;
     await insertKey(db, { kid: 'k1', createdAt: 1_000 });
     await db.transaction().execute((tx) => insertKey(tx, { kid: 'k2', createdAt: 2_000 }));
 
@@ -74,7 +63,7 @@ describeEachDatabase('fixedQuery', (kind) => {
       void p.ignored;
       return db.selectFrom('signingKeys').select('kid').where('kid', '=', p.kid);
     });
-    await expect(unused(handle.db, { kid: 'k1', ignored: 'x' })).rejects.toThrow(
+    await expect(unused(database.db, { kid: 'k1', ignored: 'x' })).rejects.toThrow(
       'fixedQuery: parameter ignored is not a bound value.',
     );
   });

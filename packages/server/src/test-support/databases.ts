@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { DatabaseTarget } from '../config/resolve.js';
-import type { Dialect } from '../storage/database.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Dialect } from '../storage/database.js';
 
 export interface TestDatabase {
   readonly target: DatabaseTarget;
@@ -61,4 +61,28 @@ export function describeEachDatabase(name: string, suite: (kind: Dialect) => voi
   const reason = inject('postgresSkipReason');
   if (reason === '') describe(`${name} [postgres]`, () => suite('postgres'));
   else describe.skip(`${name} [postgres] (skipped: ${reason})`, () => suite('postgres'));
+}
+
+/**
+ * A migrated database of `kind` shared by the tests of the enclosing suite: created and opened before
+ * them, closed and dropped after them. Read `db` inside tests and hooks, not while the suite is declared.
+ */
+export function useMigratedDatabase(kind: Dialect): { readonly db: DatabaseHandle['db'] } {
+  let testDb: TestDatabase | undefined;
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+    handle = openDatabase(testDb.target);
+    await migrateToLatest(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await testDb?.drop();
+  });
+  return {
+    get db() {
+      if (handle === undefined) throw new Error('The test database is open only while the suite runs.');
+      return handle.db;
+    },
+  };
 }
