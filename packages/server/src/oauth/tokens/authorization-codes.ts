@@ -119,6 +119,18 @@ export class AuthorizationCodes {
 
     // The code row names the session in the same UPDATE that consumes it.
     const sessionId = this.#deps.ids.id('ses');
+    // Signed while the session is written (a lost race drops it unread).
+    const accessToken = this.#issuer.startAccessToken(
+      {
+        id: sessionId,
+        userId: code.userId,
+        clientId: code.clientId,
+        organizationId: code.organizationId,
+        grantedScopes: code.scopes,
+        resource: code.resource,
+      },
+      input.client,
+    );
     const created = await store.transaction(async (tx) => {
       if (!(await tx.consumeAuthorizationCode(codeHash, now, sessionId))) return undefined;
       return this.#issuer.createSession(
@@ -147,6 +159,7 @@ export class AuthorizationCodes {
       refreshToken: created.refreshToken,
       includeIdToken: this.#issuer.wantsIdToken(code.scopes),
       nonce: code.nonce,
+      accessToken,
     });
   }
 

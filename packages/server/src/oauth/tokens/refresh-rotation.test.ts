@@ -6,6 +6,7 @@ import { sha256Hex } from '../../kernel/crypto.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
 import type { IssuedTokens } from './issued-tokens.js';
+import { atHash } from './token-claims.js';
 
 describeEachDatabase('refresh rotation', (kind) => {
   let h: AuthHarness;
@@ -92,6 +93,17 @@ describeEachDatabase('refresh rotation', (kind) => {
 
     const third = await refresh(second.refreshToken);
     expect(third.sessionId).toBe(first.sessionId);
+  });
+
+  it('mints the access token it signed while writing the rotation: its expiry is the one reported, and the ID token hashes it', async () => {
+    const first = await issue();
+    h.clock.advance(MINUTE_MS + 500);
+    const second = await refresh(first.refreshToken);
+    const accessToken = decodeJwt(second.accessToken);
+    expect(accessToken).toMatchObject({ sub: userId, sid: first.sessionId, aud: client.audience });
+    expect((accessToken.exp ?? 0) * 1000).toBe(second.accessTokenExpiresAt);
+    expect(second.accessTokenExpiresAt).toBe(Math.floor(h.clock.now() / 1000) * 1000 + 15 * MINUTE_MS);
+    expect(decodeJwt(second.idToken ?? '').at_hash).toBe(atHash(second.accessToken));
   });
 
   it('mints no ID token on refresh without openid, nor with provider mode off', async () => {

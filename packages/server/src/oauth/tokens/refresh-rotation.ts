@@ -104,6 +104,8 @@ export class RefreshRotation {
     const user = await this.#issuer.activeUser(session.userId);
     const organizationId = await this.#organizationAfterRefresh(session, input.organizationId ?? null);
 
+    // The new access token states nothing the rotation changes: it is signed while the rotation is written.
+    const accessToken = this.#issuer.startAccessToken({ ...session, organizationId }, input.client);
     const refreshed = await store.transaction(async (tx) => {
       // The race guard: of any number of concurrent refreshes with this token exactly one consumes it.
       if (!(await tx.consumeRefreshToken(token.id, now))) {
@@ -127,6 +129,7 @@ export class RefreshRotation {
       includeIdToken: this.#issuer.wantsIdToken(refreshed.session.grantedScopes),
       // SPEC.md: "a refresh-minted ID token carries no nonce".
       nonce: null,
+      accessToken,
     });
   }
 

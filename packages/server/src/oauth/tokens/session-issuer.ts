@@ -5,7 +5,7 @@ import { oauthError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import type { SessionRecord, TokenStore } from './repository.js';
-import { accessTokenClaims, idTokenClaims } from './token-claims.js';
+import { accessTokenClaims, idTokenClaims, type SessionClaimsInput } from './token-claims.js';
 import {
   ACCESS_TOKEN_LIFETIME_SECONDS,
   ACCESS_TOKEN_TYP,
@@ -44,6 +44,20 @@ export interface MintOptions {
   readonly refreshToken: NewRefreshToken;
   readonly includeIdToken: boolean;
   readonly nonce: string | null;
+  /** The session's access token when its signing was started earlier ({@link SessionIssuer.startAccessToken}). */
+  readonly accessToken?: PendingAccessToken;
+}
+
+/** What an access token states about its session: all known before the session is written. */
+export type AccessTokenSession = Pick<
+  SessionRecord,
+  'id' | 'userId' | 'clientId' | 'organizationId' | 'grantedScopes' | 'resource'
+>;
+
+/** An access token being signed, and the second its lifetime counts from. */
+export interface PendingAccessToken {
+  readonly token: Promise<string>;
+  readonly issuedAtSeconds: number;
 }
 
 /** The latest a refresh token may live: its own lifetime, never past the session's absolute lifetime. */
@@ -144,33 +158,37 @@ export class SessionIssuer {
     return { value, expiresAt };
   }
 
-  /** Signs the access token (and the ID token when asked) of a session. */
+  /**
+   * Starts signing a session's access token now, so that the signature (a job on the thread pool) runs
+   * while the caller writes the session; the caller passes it to {@link mint}. If the write fails, the
+   * token is dropped unread, and a failed signature is reported by `mint`, not as an unhandled rejection.
+   */
+  startAccessToken(session: AccessTokenSession, client: ClientRecord): PendingAccessToken {
+    // The JWT's exp is whole seconds from the same clock reading; the response reports exactly that instant.
+    const issuedAtSeconds = Math.floor(this.#deps.clock.now() / 1000);
+    const token = this.#deps.tokens.sign(accessTokenClaims(sessionClaims(session)), {
+      typ: ACCESS_TOKEN_TYP,
+      subject: session.userId,
+      audience: session.resource ?? client.audience,
+      expiresInSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
+    });
+    token.catch(() => undefined);
+    return { token, issuedAtSeconds };
+  }
+
+  /** Signs the access token (unless started earlier) and the ID token when asked, of a session. */
   async mint(
     session: SessionRecord,
     client: ClientRecord,
     user: UserRecord,
     options: MintOptions,
   ): Promise<IssuedTokens> {
-    const scopes = session.grantedScopes ?? [];
-    const claims = {
-      sessionId: session.id,
-      userId: session.userId,
-      clientId: session.clientId,
-      organizationId: session.organizationId,
-      scopes,
-    };
-    // The JWT's exp is whole seconds from the same clock reading; report exactly that instant.
-    const issuedAtSeconds = Math.floor(this.#deps.clock.now() / 1000);
-    const accessToken = await this.#deps.tokens.sign(accessTokenClaims(claims), {
-      typ: ACCESS_TOKEN_TYP,
-      subject: session.userId,
-      audience: session.resource ?? client.audience,
-      expiresInSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
-    });
+    const pending = options.accessToken ?? this.startAccessToken(session, client);
+    const accessToken = await pending.token;
     const idToken = options.includeIdToken
       ? await this.#deps.tokens.sign(
           idTokenClaims({
-            ...claims,
+            ...sessionClaims(session),
             user,
             amr: session.amr,
             authTime: session.authTime,
@@ -194,7 +212,7 @@ export class SessionIssuer {
       organizationId: session.organizationId,
       scope: session.grantedScopes,
       expiresIn: ACCESS_TOKEN_LIFETIME_SECONDS,
-      accessTokenExpiresAt: (issuedAtSeconds + ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
+      accessTokenExpiresAt: (pending.issuedAtSeconds + ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
       refreshTokenExpiresAt: options.refreshToken.expiresAt,
     };
   }
@@ -213,4 +231,15 @@ export class SessionIssuer {
       throw oauthError.invalidGrant('The user is no longer an active member of the organization.');
     }
   }
+}
+
+/** The session facts both tokens state. */
+function sessionClaims(session: AccessTokenSession): SessionClaimsInput {
+  return {
+    sessionId: session.id,
+    userId: session.userId,
+    clientId: session.clientId,
+    organizationId: session.organizationId,
+    scopes: session.grantedScopes ?? [],
+  };
 }
