@@ -67,3 +67,8 @@ export function fixedQuery<P extends object, R>(
 export function affectedRows(result: QueryResult<unknown>): number {
   return Number(result.numAffectedRows ?? 0n);
 }
+
+/** The rows a Kysely UPDATE changed, as a number (PostgreSQL and SQLite report a bigint). */
+export function updatedRows(result: { numUpdatedRows: bigint } | undefined): number {
+  return Number(result?.numUpdatedRows ?? 0n);
+}

@@ -5,6 +5,7 @@ import type {
   DeviceAuthorizationStore,
 } from '../../oauth/device/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import type { DeviceAuthorizationsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 import { tokenStore } from './token-store.js';
@@ -29,11 +30,6 @@ function toRecord(row: Selectable<DeviceAuthorizationsTable>): DeviceAuthorizati
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
   };
-}
-
-/** Both databases report affected rows as bigint through Kysely: compare as numbers. */
-function affected(result: { numUpdatedRows: bigint } | undefined): number {
-  return Number(result?.numUpdatedRows ?? 0n);
 }
 
 /**
@@ -117,7 +113,7 @@ export function deviceAuthorizationRepository(db: Db): DeviceAuthorizationStore 
         .where('status', '=', 'pending')
         .where('expiresAt', '>', now)
         .executeTakeFirst();
-      return affected(result) === 1;
+      return updatedRows(result) === 1;
     },
 
     async recordPoll(deviceCodeHash, previous, now) {
@@ -128,7 +124,7 @@ export function deviceAuthorizationRepository(db: Db): DeviceAuthorizationStore 
         .where('status', '=', 'pending')
         .where('lastPolledAt', previous === null ? 'is' : '=', previous)
         .executeTakeFirst();
-      return affected(result) === 1;
+      return updatedRows(result) === 1;
     },
 
     async slowDown(deviceCodeHash, now, incrementSeconds) {
@@ -153,7 +149,7 @@ export function deviceAuthorizationRepository(db: Db): DeviceAuthorizationStore 
         .where('status', '=', 'approved')
         .where('expiresAt', '>', now)
         .executeTakeFirst();
-      return affected(result) === 1;
+      return updatedRows(result) === 1;
     },
 
     async setSession(deviceCodeHash, sessionId) {

@@ -7,7 +7,7 @@ import type {
   TokenStore,
 } from '../../oauth/tokens/repository.js';
 import type { Db } from '../database.js';
-import { affectedRows, fixedQuery } from '../fixed-query.js';
+import { affectedRows, fixedQuery, updatedRows } from '../fixed-query.js';
 import type { AuthorizationCodesTable, SessionsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
@@ -50,11 +50,6 @@ function toCode(row: Selectable<AuthorizationCodesTable>): AuthorizationCodeReco
     consumedAt: row.consumedAt,
     sessionId: row.sessionId,
   };
-}
-
-/** PostgreSQL reports affected rows as bigint, SQLite as bigint too through Kysely: compare as numbers. */
-function affected(result: { numUpdatedRows: bigint } | undefined): number {
-  return Number(result?.numUpdatedRows ?? 0n);
 }
 
 // The token grants' queries, compiled once (storage/fixed-query.ts): every refresh or code exchange runs them.
@@ -199,7 +194,7 @@ export function tokenStore(db: Db): TokenStore {
         .executeTakeFirst();
       // Tokens are revoked even when the session already was, so that a family is never half-revoked.
       await revokeTokensOf([id], now);
-      return affected(result) === 1;
+      return updatedRows(result) === 1;
     },
 
     async revokeUserSessions(userId, now, reason) {
