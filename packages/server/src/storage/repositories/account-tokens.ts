@@ -1,5 +1,6 @@
 import type { AccountRepositories, AccountTokenRecord, AccountTokenStore } from '../../account/repository.js';
 import type { Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 
 type TokenTable = 'passwordResetTokens' | 'emailVerificationTokens';
 
@@ -71,7 +72,7 @@ function tokenStore(
         .where('consumedAt', 'is', null)
         .executeTakeFirst();
       // PostgreSQL reports counts as bigint.
-      return Number(result.numUpdatedRows);
+      return updatedRows(result);
     },
     async consume(tokenHash, now) {
       // One conditional UPDATE … RETURNING (SQLite ≥ 3.35 and PostgreSQL): exactly one caller gets the row.
@@ -111,7 +112,7 @@ export function accountRepositories(db: Db): AccountRepositories {
           .where('id', '=', userId)
           .where('active', '=', 1)
           .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
+        return updatedRows(result) === 1;
       },
       async markEmailVerified(userId, emailKey, now) {
         const result = await db
@@ -121,7 +122,7 @@ export function accountRepositories(db: Db): AccountRepositories {
           .where('emailKey', '=', emailKey)
           .where('active', '=', 1)
           .executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
+        return updatedRows(result) === 1;
       },
     },
   };

@@ -7,6 +7,7 @@ import {
   type AuthRequestStore,
 } from '../../oauth/authorize/repository.js';
 import type { Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import type { AuthRequestsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
@@ -106,7 +107,7 @@ export function authRequestRepository(db: Db): AuthRequestStore {
         .where('status', '=', from)
         .where('expiresAt', '>', now)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
 
     async deleteExpired(before) {

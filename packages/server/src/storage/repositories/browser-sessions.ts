@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { BrowserSessionRecord, BrowserSessionStore } from '../../signin/repository.js';
 import type { Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import type { BrowserSessionsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
@@ -63,7 +64,7 @@ export function browserSessionRepository(db: Db): BrowserSessionStore {
         .where('userId', '=', userId)
         .where('revokedAt', 'is', null)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return updatedRows(result);
     },
   };
 }

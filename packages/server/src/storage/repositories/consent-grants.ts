@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ConsentGrantRecord, ConsentGrantStore } from '../../signin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import type { ConsentGrantsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
@@ -61,7 +62,7 @@ export function consentGrantRepository(db: Db): ConsentGrantStore {
         // Written by this repository only, so the same list always serializes to the same text.
         .where('scopesJson', '=', JSON.stringify(previous))
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
 
     async listActive(userId) {
@@ -87,7 +88,7 @@ export function consentGrantRepository(db: Db): ConsentGrantStore {
         .where('userId', '=', userId)
         .where('revokedAt', 'is', null)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
   };
 }

@@ -10,6 +10,7 @@ import type {
   RecoveryCodeStore,
 } from '../../mfa/repository.js';
 import type { Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import type { MfaAuthenticatorsTable, MfaChallengesTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
@@ -92,7 +93,7 @@ export function authenticatorRepository(db: Db): AuthenticatorStore {
         .where('enrollmentExpiresAt', '>', now)
         .where('enrollmentAttempts', '<', maxAttempts)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
     async confirm(id, step, now) {
       const result = await db
@@ -102,7 +103,7 @@ export function authenticatorRepository(db: Db): AuthenticatorStore {
         .where('confirmedAt', 'is', null)
         .where('enrollmentExpiresAt', '>', now)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
     async advanceStep(id, step) {
       const result = await db
@@ -111,7 +112,7 @@ export function authenticatorRepository(db: Db): AuthenticatorStore {
         .where('id', '=', id)
         .where((eb) => eb.or([eb('lastUsedStep', 'is', null), eb('lastUsedStep', '<', step)]))
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
     async deleteUnconfirmed(userId) {
       await db
@@ -146,7 +147,7 @@ export function recoveryCodeRepository(db: Db): RecoveryCodeStore {
         .where('codeHash', '=', codeHash)
         .where('usedAt', 'is', null)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) >= 1;
+      return updatedRows(result) >= 1;
     },
     async countUnused(userId) {
       const row = await db

@@ -6,6 +6,7 @@ import type {
   PendingSignupData,
 } from '../../passwordless/repository.js';
 import type { Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import type { EmailOtpChallengesTable, MagicLinksTable } from '../schema.js';
 
 function toChallenge(row: Selectable<EmailOtpChallengesTable>): EmailOtpChallengeRecord {
@@ -92,7 +93,7 @@ export function passwordlessRepository(db: Db): PasswordlessStore {
         .where('consumedAt', 'is', null)
         .where('expiresAt', '>', now)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
 
     async insertMagicLink(record) {
@@ -118,7 +119,7 @@ export function passwordlessRepository(db: Db): PasswordlessStore {
         .where('consumedAt', 'is', null)
         .where('expiresAt', '>', now)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
 
     async markEmailVerified(userId, now) {

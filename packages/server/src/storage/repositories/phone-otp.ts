@@ -5,6 +5,7 @@ import type {
   PhoneOtpSignupData,
 } from '../../passwordless/phone-otp-repository.js';
 import type { Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import type { PhoneOtpChallengesTable } from '../schema.js';
 
 type ChallengeRow = Omit<PhoneOtpChallengesTable, 'attempts'> & { attempts: number };
@@ -67,7 +68,7 @@ export function phoneOtpRepository(db: Db): PhoneOtpRepository {
         .where('expiresAt', '>', now)
         .where('attempts', '<', maxAttempts)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
 
     async consume(challengeHash, now) {
@@ -78,7 +79,7 @@ export function phoneOtpRepository(db: Db): PhoneOtpRepository {
         .where('consumedAt', 'is', null)
         .where('expiresAt', '>', now)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return updatedRows(result) === 1;
     },
 
     async findAccountByPhone(e164) {

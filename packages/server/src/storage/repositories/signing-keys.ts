@@ -1,5 +1,6 @@
 import type { NewSigningKey, SigningKeyRecord, SigningKeyRepository } from '../../oauth/keys/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import type { SigningKeysTable } from '../schema.js';
 
 function toRecord(row: SigningKeysTable): SigningKeyRecord {
@@ -56,7 +57,7 @@ export function signingKeyRepository(db: Db): SigningKeyRepository {
           .where('kid', '=', currentKid)
           .where('activeSlot', '=', 1)
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return false;
+        if (updatedRows(result) !== 1) return false;
         await tx.insertInto('signingKeys').values(toRow(next)).execute();
         return true;
       });
