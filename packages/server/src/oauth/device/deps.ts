@@ -29,7 +29,7 @@ export interface DeviceAuthorizationDeps {
   readonly users: Pick<UserRepository, 'findById'>;
   readonly memberships: Pick<MembershipRepository, 'hasActiveMembership'>;
   /** The token engine's session issuer: the successful poll creates a session and mints its tokens. */
-  readonly sessions: Pick<SessionIssuer, 'createSession' | 'mint' | 'wantsIdToken'>;
+  readonly sessions: Pick<SessionIssuer, 'newSession' | 'mint' | 'wantsIdToken'>;
   readonly settings: { getResolved(): Promise<ResolvedSecuritySettings> };
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   /** `config.rateLimits.deviceStart`. */

@@ -112,30 +112,30 @@ export class DevicePolling {
     const resolved = await settings.getResolved();
     const scopes = grantScopes(row.scopes, input.client.allowedScopes);
 
-    const created = await store.transaction(async (tx) => {
-      if (!(await tx.devices.consumeApproved(row.deviceCodeHash, now))) return undefined;
-      const result = await sessions.createSession(
-        tx.tokens,
-        {
-          userId,
-          client: input.client,
-          organizationId: row.organizationId,
-          scopes,
-          resource: row.resource,
-          amr,
-          authTime,
-          includeIdToken: false,
-          userAgent: input.userAgent ?? null,
-          ipAddress: input.ipAddress ?? null,
-        },
-        now,
-        resolved,
-      );
-      await tx.devices.setSession(row.deviceCodeHash, result.session.id);
-      return result;
+    const created = sessions.newSession(
+      {
+        userId,
+        client: input.client,
+        organizationId: row.organizationId,
+        scopes,
+        resource: row.resource,
+        amr,
+        authTime,
+        includeIdToken: false,
+        userAgent: input.userAgent ?? null,
+        ipAddress: input.ipAddress ?? null,
+      },
+      now,
+      resolved,
+    );
+    const issued = await store.transaction(async (tx) => {
+      if (!(await tx.devices.consumeApproved(row.deviceCodeHash, now))) return false;
+      await tx.tokens.createSession(created.session, created.firstToken);
+      await tx.devices.setSession(row.deviceCodeHash, created.session.id);
+      return true;
     });
     // Lost the race to a concurrent poll of the same code.
-    if (created === undefined) {
+    if (!issued) {
       return { status: 'invalid_grant', description: 'The device code was already used.' };
     }
 

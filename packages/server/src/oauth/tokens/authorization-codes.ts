@@ -50,9 +50,10 @@ const INVALID = 'The authorization code is not valid.';
  *   invalid_grant); a verifier for a code that was not PKCE-bound → invalid_grant
  * - `resource` supplied and different from the code's → invalid_target
  * - user deactivated or organization membership gone → invalid_grant
- * - otherwise, in one transaction: the code is consumed by a conditional UPDATE, the session and its
- *   first refresh token are created and remembered on the code; then the tokens are signed, with an ID
- *   token (echoing the nonce) when provider mode is on and `openid` was granted.
+ * - otherwise, in one write (TokenStore.redeemAuthorizationCode): the code is consumed by a conditional
+ *   UPDATE, the session and its first refresh token are created and remembered on the code; the access
+ *   token is signed meanwhile, then the ID token (echoing the nonce) when provider mode is on and `openid`
+ *   was granted.
  *
  * Checks that can fail run before the code is consumed, so a mistaken request does not burn it.
  */
@@ -117,43 +118,28 @@ export class AuthorizationCodes {
     await this.#issuer.assertMembership(code.userId, code.organizationId);
     const settings = await this.#deps.settings.getResolved();
 
-    // The code row names the session in the same UPDATE that consumes it.
-    const sessionId = this.#deps.ids.id('ses');
-    // Signed while the session is written (a lost race drops it unread).
-    const accessToken = this.#issuer.startAccessToken(
+    const created = this.#issuer.newSession(
       {
-        id: sessionId,
         userId: code.userId,
-        clientId: code.clientId,
+        client: input.client,
         organizationId: code.organizationId,
-        grantedScopes: code.scopes,
+        scopes: code.scopes,
         resource: code.resource,
+        amr: code.amr,
+        authTime: code.authTime,
+        includeIdToken: false,
+        userAgent: input.userAgent ?? null,
+        ipAddress: input.ipAddress ?? null,
       },
-      input.client,
+      now,
+      settings,
     );
-    const created = await store.transaction(async (tx) => {
-      if (!(await tx.consumeAuthorizationCode(codeHash, now, sessionId))) return undefined;
-      return this.#issuer.createSession(
-        tx,
-        {
-          userId: code.userId,
-          client: input.client,
-          organizationId: code.organizationId,
-          scopes: code.scopes,
-          resource: code.resource,
-          amr: code.amr,
-          authTime: code.authTime,
-          includeIdToken: false,
-          userAgent: input.userAgent ?? null,
-          ipAddress: input.ipAddress ?? null,
-        },
-        now,
-        settings,
-        sessionId,
-      );
-    });
+    // Signed while the session is written (a lost race drops it unread).
+    const accessToken = this.#issuer.startAccessToken(created.session, input.client);
     // Lost a race with a concurrent redemption of the same code: that is a reuse too.
-    if (created === undefined) return this.#reuse(codeHash, now);
+    if (!(await store.redeemAuthorizationCode(codeHash, now, created.session, created.firstToken))) {
+      return this.#reuse(codeHash, now);
+    }
 
     return this.#issuer.mint(created.session, input.client, user, {
       refreshToken: created.refreshToken,

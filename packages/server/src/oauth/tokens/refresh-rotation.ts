@@ -5,7 +5,7 @@ import { oauthError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import type { SessionRecord } from './repository.js';
-import type { NewRefreshToken, SessionIssuer } from './session-issuer.js';
+import type { SessionIssuer } from './session-issuer.js';
 import { sessionState } from './token-policy.js';
 
 export interface RefreshInput {
@@ -46,8 +46,8 @@ const INVALID = 'The refresh token is not valid.';
  * - user deactivated, or the session's organization membership gone → invalid_grant
  * - organization switch to an organization without an active membership → access_denied (403); the
  *   token is not consumed
- * - otherwise: in one transaction the old token is consumed by a conditional UPDATE (the race guard),
- *   a new token joins the family (expiring at min(now + RefreshTokenLifetime, absolute deadline)) and
+ * - otherwise, in one write (TokenStore.rotateRefreshToken): the old token is consumed by a conditional
+ *   UPDATE (the race guard), a new token joins the family (expiring at min(now + RefreshTokenLifetime, absolute deadline)) and
  *   the idle deadline becomes min(now + SessionIdleTimeout, absolute deadline); then a new access token
  *   and, when the session's grant includes openid in provider mode, an ID token without nonce. The scope
  *   echoes the session's original grant.
@@ -104,29 +104,29 @@ export class RefreshRotation {
     const user = await this.#issuer.activeUser(session.userId);
     const organizationId = await this.#organizationAfterRefresh(session, input.organizationId ?? null);
 
+    const refreshed: SessionRecord = {
+      ...session,
+      organizationId,
+      lastSeenAt: now,
+      idleExpiresAt: Math.min(now + settings.sessionIdleTimeoutMs, session.absoluteExpiresAt),
+    };
+    const next = this.#issuer.newRefreshToken(refreshed, now, settings);
     // The new access token states nothing the rotation changes: it is signed while the rotation is written.
-    const accessToken = this.#issuer.startAccessToken({ ...session, organizationId }, input.client);
-    const refreshed = await store.transaction(async (tx) => {
-      // The race guard: of any number of concurrent refreshes with this token exactly one consumes it.
-      if (!(await tx.consumeRefreshToken(token.id, now))) {
-        throw oauthError.invalidGrant('The refresh token was already used.');
-      }
-      const updated: SessionRecord = {
-        ...session,
-        organizationId,
-        lastSeenAt: now,
-        idleExpiresAt: Math.min(now + settings.sessionIdleTimeoutMs, session.absoluteExpiresAt),
-      };
-      if (!(await tx.refreshSession(session.id, updated))) {
-        throw oauthError.invalidGrant(SESSION_MESSAGES.revoked);
-      }
-      const next: NewRefreshToken = await this.#issuer.addRefreshToken(tx, updated, now, settings);
-      return { session: updated, refreshToken: next };
+    const accessToken = this.#issuer.startAccessToken(refreshed, input.client);
+    // The race guard: of any number of concurrent refreshes with this token exactly one consumes it.
+    const outcome = await store.rotateRefreshToken({
+      tokenId: token.id,
+      now,
+      sessionId: session.id,
+      update: refreshed,
+      next: next.record,
     });
+    if (outcome === 'token_used') throw oauthError.invalidGrant('The refresh token was already used.');
+    if (outcome === 'session_revoked') throw oauthError.invalidGrant(SESSION_MESSAGES.revoked);
 
-    return this.#issuer.mint(refreshed.session, input.client, user, {
-      refreshToken: refreshed.refreshToken,
-      includeIdToken: this.#issuer.wantsIdToken(refreshed.session.grantedScopes),
+    return this.#issuer.mint(refreshed, input.client, user, {
+      refreshToken: next.refreshToken,
+      includeIdToken: this.#issuer.wantsIdToken(refreshed.grantedScopes),
       // SPEC.md: "a refresh-minted ID token carries no nonce".
       nonce: null,
       accessToken,

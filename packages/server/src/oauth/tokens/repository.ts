@@ -74,38 +74,58 @@ export interface SessionRefreshUpdate {
   readonly lastSeenAt: number;
 }
 
-export interface TokenStore {
-  /**
-   * Runs `work` in one database transaction over a store bound to it; a throw rolls everything back.
-   * Inside `work` use only the given store (on SQLite any other query would wait for the transaction's
-   * connection forever), and never nest transactions.
-   */
-  transaction<T>(work: (store: TokenStore) => Promise<T>): Promise<T>;
+/** The writes of one refresh (see {@link TokenStore.rotateRefreshToken}). */
+export interface RefreshTokenRotation {
+  /** The presented token, consumed if it is still unconsumed, unrevoked and unexpired at `now`. */
+  readonly tokenId: string;
+  readonly now: number;
+  readonly sessionId: string;
+  readonly update: SessionRefreshUpdate;
+  /** Its successor in the family. */
+  readonly next: RefreshTokenRecord;
+}
 
-  insertSession(session: SessionRecord): Promise<void>;
-  /** Applies a refresh to a session that is not revoked; false when it was revoked meanwhile. */
-  refreshSession(id: string, update: SessionRefreshUpdate): Promise<boolean>;
+/**
+ * How a rotation ended: `rotated`; `token_used` when the token was no longer usable (a concurrent refresh
+ * consumed it first, or it was revoked or expired meanwhile); `session_revoked` when the session was
+ * revoked meanwhile (its tokens are revoked with it, so nothing usable was consumed).
+ */
+export type RotationOutcome = 'rotated' | 'token_used' | 'session_revoked';
+
+/**
+ * The token grants write through single calls, each all or nothing: on SQLite a transaction, on
+ * PostgreSQL one statement, so that a grant makes one round trip to the database instead of one per row.
+ */
+export interface TokenStore {
+  /** Writes a new session and its first refresh token. */
+  createSession(session: SessionRecord, firstToken: RefreshTokenRecord): Promise<void>;
+  /**
+   * One refresh: consumes the presented token (the single-use primitive, which succeeds for exactly one
+   * of any number of concurrent callers), applies the refresh to its session unless the session was
+   * revoked, and adds the successor to the family.
+   */
+  rotateRefreshToken(rotation: RefreshTokenRotation): Promise<RotationOutcome>;
+  /**
+   * One code redemption: consumes the code only if it is unconsumed and unexpired at `now` (single use),
+   * naming the session it creates so that a replay of the code can revoke it, and writes that session and
+   * its first refresh token. False, with nothing written, when the code was not usable.
+   */
+  redeemAuthorizationCode(
+    codeHash: string,
+    now: number,
+    session: SessionRecord,
+    firstToken: RefreshTokenRecord,
+  ): Promise<boolean>;
   /** Revokes the session and every refresh token of its family; false when it was already revoked. */
   revokeSession(id: string, now: number, reason: SessionRevocationReason): Promise<boolean>;
   /** Revokes every unrevoked session of the user (and their refresh tokens); returns how many. */
   revokeUserSessions(userId: string, now: number, reason: SessionRevocationReason): Promise<number>;
 
-  insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
   /** The refresh token with this hash and its session, in any state. */
   findRefreshToken(
     tokenHash: string,
   ): Promise<{ token: RefreshTokenRecord; session: SessionRecord } | undefined>;
-  /**
-   * The single-use primitive: marks the token consumed only if it is unconsumed, unrevoked and
-   * unexpired at `now`; true for exactly one of any number of concurrent callers.
-   */
-  consumeRefreshToken(id: string, now: number): Promise<boolean>;
 
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
   findAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined>;
-  /**
-   * Single use: marks the code consumed only if unconsumed and unexpired at `now`, and remembers the
-   * session its redemption creates (`sessionId`), so that a replay of the code can revoke it.
-   */
-  consumeAuthorizationCode(codeHash: string, now: number, sessionId: string): Promise<boolean>;
 }

@@ -4,7 +4,7 @@ import type { ResolvedSecuritySettings } from '../../settings/security-settings-
 import { oauthError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
-import type { SessionRecord, TokenStore } from './repository.js';
+import type { RefreshTokenRecord, SessionRecord } from './repository.js';
 import { accessTokenClaims, idTokenClaims, type SessionClaimsInput } from './token-claims.js';
 import {
   ACCESS_TOKEN_LIFETIME_SECONDS,
@@ -40,6 +40,13 @@ export interface NewRefreshToken {
   readonly expiresAt: number;
 }
 
+/** A session about to be written, with its first refresh token (the raw value and the stored record). */
+export interface NewSession {
+  readonly session: SessionRecord;
+  readonly refreshToken: NewRefreshToken;
+  readonly firstToken: RefreshTokenRecord;
+}
+
 export interface MintOptions {
   readonly refreshToken: NewRefreshToken;
   readonly includeIdToken: boolean;
@@ -47,12 +54,6 @@ export interface MintOptions {
   /** The session's access token when its signing was started earlier ({@link SessionIssuer.startAccessToken}). */
   readonly accessToken?: PendingAccessToken;
 }
-
-/** What an access token states about its session: all known before the session is written. */
-export type AccessTokenSession = Pick<
-  SessionRecord,
-  'id' | 'userId' | 'clientId' | 'organizationId' | 'grantedScopes' | 'resource'
->;
 
 /** An access token being signed, and the second its lifetime counts from. */
 export interface PendingAccessToken {
@@ -93,7 +94,8 @@ export class SessionIssuer {
   async issueForNewSession(input: NewSessionInput): Promise<IssuedTokens> {
     const user = await this.activeUser(input.userId);
     const settings = await this.#deps.settings.getResolved();
-    const created = await this.createSession(this.#deps.store, input, this.#deps.clock.now(), settings);
+    const created = this.newSession(input, this.#deps.clock.now(), settings);
+    await this.#deps.store.createSession(created.session, created.firstToken);
     return this.mint(created.session, input.client, user, {
       refreshToken: created.refreshToken,
       includeIdToken: input.includeIdToken,
@@ -102,17 +104,15 @@ export class SessionIssuer {
   }
 
   /**
-   * Writes the session and its first refresh token through `store` (which may be a transaction) and
-   * returns them; signs nothing, so that it can run inside a transaction. `id` is the session's id when
-   * the caller needed it before (a code redemption records it on the code); a new one otherwise.
+   * A new session and its first refresh token, for the caller to write (the store's createSession, or
+   * a grant's own write). `id` is the session's id when the caller needed it before; a new one otherwise.
    */
-  async createSession(
-    store: TokenStore,
+  newSession(
     input: NewSessionInput,
     now: number,
     settings: ResolvedSecuritySettings,
     id: string = this.#deps.ids.id('ses'),
-  ): Promise<{ session: SessionRecord; refreshToken: NewRefreshToken }> {
+  ): NewSession {
     const absoluteExpiresAt = now + settings.sessionAbsoluteLifetimeMs;
     const session: SessionRecord = {
       id,
@@ -132,30 +132,30 @@ export class SessionIssuer {
       revokedAt: null,
       revokedReason: null,
     };
-    await store.insertSession(session);
-    const refreshToken = await this.addRefreshToken(store, session, now, settings);
-    return { session, refreshToken };
+    const { refreshToken, record } = this.newRefreshToken(session, now, settings);
+    return { session, refreshToken, firstToken: record };
   }
 
-  /** A new refresh token in the session's family (first issue and every rotation). */
-  async addRefreshToken(
-    store: TokenStore,
+  /** A new refresh token in the session's family (first issue and every rotation), not yet written. */
+  newRefreshToken(
     session: SessionRecord,
     now: number,
     settings: ResolvedSecuritySettings,
-  ): Promise<NewRefreshToken> {
+  ): { refreshToken: NewRefreshToken; record: RefreshTokenRecord } {
     const value = this.#deps.ids.secret();
     const expiresAt = refreshTokenExpiry(now, settings, session.absoluteExpiresAt);
-    await store.insertRefreshToken({
-      id: this.#deps.ids.id('rft'),
-      sessionId: session.id,
-      tokenHash: sha256Hex(value),
-      createdAt: now,
-      expiresAt,
-      consumedAt: null,
-      revokedAt: null,
-    });
-    return { value, expiresAt };
+    return {
+      refreshToken: { value, expiresAt },
+      record: {
+        id: this.#deps.ids.id('rft'),
+        sessionId: session.id,
+        tokenHash: sha256Hex(value),
+        createdAt: now,
+        expiresAt,
+        consumedAt: null,
+        revokedAt: null,
+      },
+    };
   }
 
   /**
@@ -163,7 +163,7 @@ export class SessionIssuer {
    * while the caller writes the session; the caller passes it to {@link mint}. If the write fails, the
    * token is dropped unread, and a failed signature is reported by `mint`, not as an unhandled rejection.
    */
-  startAccessToken(session: AccessTokenSession, client: ClientRecord): PendingAccessToken {
+  startAccessToken(session: SessionRecord, client: ClientRecord): PendingAccessToken {
     // The JWT's exp is whole seconds from the same clock reading; the response reports exactly that instant.
     const issuedAtSeconds = Math.floor(this.#deps.clock.now() / 1000);
     const token = this.#deps.tokens.sign(accessTokenClaims(sessionClaims(session)), {
@@ -234,7 +234,7 @@ export class SessionIssuer {
 }
 
 /** The session facts both tokens state. */
-function sessionClaims(session: AccessTokenSession): SessionClaimsInput {
+function sessionClaims(session: SessionRecord): SessionClaimsInput {
   return {
     sessionId: session.id,
     userId: session.userId,

@@ -1,7 +1,8 @@
-import type { Selectable } from 'kysely';
+import { PostgresAdapter, type ExpressionBuilder, type Selectable } from 'kysely';
 import type {
   AuthorizationCodeRecord,
   RefreshTokenRecord,
+  RotationOutcome,
   SessionRecord,
   SessionRefreshUpdate,
   TokenStore,
@@ -52,6 +53,41 @@ function toCode(row: Selectable<AuthorizationCodesTable>): AuthorizationCodeReco
   };
 }
 
+function sessionRow(session: SessionRecord): SessionRow {
+  return {
+    id: session.id,
+    userId: session.userId,
+    clientId: session.clientId,
+    organizationId: session.organizationId,
+    grantedScopesJson: session.grantedScopes === null ? null : JSON.stringify(session.grantedScopes),
+    resource: session.resource,
+    amrJson: JSON.stringify(session.amr),
+    authTime: session.authTime,
+    userAgent: session.userAgent,
+    ipAddress: session.ipAddress,
+    createdAt: session.createdAt,
+    lastSeenAt: session.lastSeenAt,
+    idleExpiresAt: session.idleExpiresAt,
+    absoluteExpiresAt: session.absoluteExpiresAt,
+    revokedAt: session.revokedAt,
+    revokedReason: session.revokedReason,
+  };
+}
+
+function tokenParams(token: RefreshTokenRecord): TokenParams {
+  return {
+    tokenId: token.id,
+    tokenHash: token.tokenHash,
+    tokenCreatedAt: token.createdAt,
+    tokenExpiresAt: token.expiresAt,
+  };
+}
+
+function rotationOutcome(consumed: boolean, added: boolean): RotationOutcome {
+  if (added) return 'rotated';
+  return consumed ? 'session_revoked' : 'token_used';
+}
+
 // The token grants' queries, compiled once (storage/fixed-query.ts): every refresh or code exchange runs them.
 
 /** A refresh token with its session in one read; the token's columns that the session shares are renamed. */
@@ -100,25 +136,30 @@ const insertRefreshTokenQuery = fixedQuery((db, p: RefreshTokenRecord) =>
   }),
 );
 
-const insertSessionQuery = fixedQuery((db, p: Selectable<SessionsTable>) =>
-  db.insertInto('sessions').values({
-    id: p.id,
-    userId: p.userId,
-    clientId: p.clientId,
-    organizationId: p.organizationId,
-    grantedScopesJson: p.grantedScopesJson,
-    resource: p.resource,
-    amrJson: p.amrJson,
-    authTime: p.authTime,
-    userAgent: p.userAgent,
-    ipAddress: p.ipAddress,
-    createdAt: p.createdAt,
-    lastSeenAt: p.lastSeenAt,
-    idleExpiresAt: p.idleExpiresAt,
-    absoluteExpiresAt: p.absoluteExpiresAt,
-    revokedAt: p.revokedAt,
-    revokedReason: p.revokedReason,
-  }),
+type SessionRow = Selectable<SessionsTable>;
+
+/** A session row's values, each read from `p` (so that fixedQuery binds each one). */
+const sessionInsert = (p: SessionRow): SessionRow => ({
+  id: p.id,
+  userId: p.userId,
+  clientId: p.clientId,
+  organizationId: p.organizationId,
+  grantedScopesJson: p.grantedScopesJson,
+  resource: p.resource,
+  amrJson: p.amrJson,
+  authTime: p.authTime,
+  userAgent: p.userAgent,
+  ipAddress: p.ipAddress,
+  createdAt: p.createdAt,
+  lastSeenAt: p.lastSeenAt,
+  idleExpiresAt: p.idleExpiresAt,
+  absoluteExpiresAt: p.absoluteExpiresAt,
+  revokedAt: p.revokedAt,
+  revokedReason: p.revokedReason,
+});
+
+const insertSessionQuery = fixedQuery((db, p: SessionRow) =>
+  db.insertInto('sessions').values(sessionInsert(p)),
 );
 
 const selectCodeQuery = fixedQuery((db, p: { codeHash: string }) =>
@@ -134,10 +175,151 @@ const consumeCodeQuery = fixedQuery((db, p: { codeHash: string; now: number; ses
     .where('expiresAt', '>', p.now),
 );
 
+// PostgreSQL runs each grant's writes as one statement (data-modifying WITH clauses): one round trip
+// where a transaction takes one per statement plus BEGIN and COMMIT. A WITH clause's rows come from
+// `select … from <previous clause>`, whose parameters PostgreSQL cannot type from the target columns,
+// hence the casts.
+
+const SESSION_TEXT_COLUMNS = [
+  'id',
+  'userId',
+  'clientId',
+  'organizationId',
+  'grantedScopesJson',
+  'resource',
+  'amrJson',
+  'userAgent',
+  'ipAddress',
+  'revokedReason',
+] as const;
+const SESSION_NUMBER_COLUMNS = [
+  'authTime',
+  'createdAt',
+  'lastSeenAt',
+  'idleExpiresAt',
+  'absoluteExpiresAt',
+  'revokedAt',
+] as const;
+
+/** A session row's values as the select list of `insert into sessions … select`. */
+function sessionValues<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, p: SessionRow) {
+  return [
+    ...SESSION_TEXT_COLUMNS.map((column) => eb.cast(eb.val(p[column]), 'text').as(column)),
+    ...SESSION_NUMBER_COLUMNS.map((column) => eb.cast(eb.val(p[column]), 'bigint').as(column)),
+  ];
+}
+
+/** A refresh token's columns as `insert into refresh_tokens … select` writes them: the session first. */
+const TOKEN_COLUMNS = ['sessionId', 'id', 'tokenHash', 'createdAt', 'expiresAt'] as const;
+
+interface TokenParams {
+  readonly tokenId: string;
+  readonly tokenHash: string;
+  readonly tokenCreatedAt: number;
+  readonly tokenExpiresAt: number;
+}
+
+/** A new refresh token's values after its session id (which the WITH clause it is selected from returns). */
+function tokenValues<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, p: TokenParams) {
+  return [
+    eb.cast(eb.val(p.tokenId), 'text').as('id'),
+    eb.cast(eb.val(p.tokenHash), 'text').as('tokenHash'),
+    eb.cast(eb.val(p.tokenCreatedAt), 'bigint').as('createdAt'),
+    eb.cast(eb.val(p.tokenExpiresAt), 'bigint').as('expiresAt'),
+  ];
+}
+
+const createSessionStatement = fixedQuery((db, p: SessionRow & TokenParams) =>
+  db
+    .with('created', (q) => q.insertInto('sessions').values(sessionInsert(p)).returning('id'))
+    .insertInto('refreshTokens')
+    .columns(TOKEN_COLUMNS)
+    .expression((eb) => eb.selectFrom('created').select(['id as sessionId', ...tokenValues(eb, p)])),
+);
+
+const redeemCodeStatement = fixedQuery(
+  (db, p: SessionRow & TokenParams & { codeHash: string; now: number }) =>
+    db
+      .with('consumed', (q) =>
+        q
+          .updateTable('authorizationCodes')
+          .set({ consumedAt: p.now, sessionId: p.id })
+          .where('codeHash', '=', p.codeHash)
+          .where('consumedAt', 'is', null)
+          .where('expiresAt', '>', p.now)
+          .returning('codeHash'),
+      )
+      .with('created', (q) =>
+        q
+          .insertInto('sessions')
+          .columns([...SESSION_TEXT_COLUMNS, ...SESSION_NUMBER_COLUMNS])
+          .expression((eb) => eb.selectFrom('consumed').select(sessionValues(eb, p)))
+          .returning('id'),
+      )
+      .insertInto('refreshTokens')
+      .columns(TOKEN_COLUMNS)
+      .expression((eb) => eb.selectFrom('created').select(['id as sessionId', ...tokenValues(eb, p)])),
+);
+
+const rotateStatement = fixedQuery(
+  (
+    db,
+    p: SessionRefreshUpdate & {
+      consumedId: string;
+      now: number;
+      nextId: string;
+      nextHash: string;
+      nextCreatedAt: number;
+      nextExpiresAt: number;
+    },
+  ) =>
+    db
+      .with('consumed', (q) =>
+        q
+          .updateTable('refreshTokens')
+          .set({ consumedAt: p.now })
+          .where('id', '=', p.consumedId)
+          .where('consumedAt', 'is', null)
+          .where('revokedAt', 'is', null)
+          .where('expiresAt', '>', p.now)
+          .returning('sessionId'),
+      )
+      .with('refreshed', (q) =>
+        q
+          .updateTable('sessions')
+          .set({ organizationId: p.organizationId, idleExpiresAt: p.idleExpiresAt, lastSeenAt: p.lastSeenAt })
+          .where('id', 'in', q.selectFrom('consumed').select('sessionId'))
+          .where('revokedAt', 'is', null)
+          .returning('id'),
+      )
+      .with('added', (q) =>
+        q
+          .insertInto('refreshTokens')
+          .columns(TOKEN_COLUMNS)
+          .expression((eb) =>
+            eb.selectFrom('refreshed').select([
+              'id as sessionId',
+              ...tokenValues(eb, {
+                tokenId: p.nextId,
+                tokenHash: p.nextHash,
+                tokenCreatedAt: p.nextCreatedAt,
+                tokenExpiresAt: p.nextExpiresAt,
+              }),
+            ]),
+          )
+          .returning('id'),
+      )
+      .selectNoFrom((eb) => [
+        eb.exists(eb.selectFrom('consumed').select('sessionId')).as('consumed'),
+        eb.exists(eb.selectFrom('added').select('id')).as('added'),
+      ]),
+);
+
 /**
  * Sessions, refresh tokens and authorization codes over `db`, which may be a transaction. Single use is
  * one conditional UPDATE (`… AND consumed_at IS NULL AND expires_at > now`) checking the affected rows,
- * which is exact on both databases under concurrency.
+ * which is exact on both databases under concurrency. A grant's writes are all or nothing: on PostgreSQL
+ * one statement, on SQLite one transaction (or the caller's, when `db` is one).
  */
 export function tokenStore(db: Db): TokenStore {
   const revokeTokensOf = (sessionIds: readonly string[], now: number) =>
@@ -151,38 +333,66 @@ export function tokenStore(db: Db): TokenStore {
           .execute()
           .then(() => undefined);
 
-  const store: TokenStore = {
-    transaction: (work) => db.transaction().execute((tx) => work(tokenStore(tx))),
+  const onPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // SQLite: the statements in one transaction, or in the caller's (a device-code poll's).
+  const atomically = <T>(work: (tx: Db) => Promise<T>): Promise<T> =>
+    db.isTransaction ? work(db) : db.transaction().execute(work);
 
-    async insertSession(session) {
-      await insertSessionQuery(db, {
-        id: session.id,
-        userId: session.userId,
-        clientId: session.clientId,
-        organizationId: session.organizationId,
-        grantedScopesJson: session.grantedScopes === null ? null : JSON.stringify(session.grantedScopes),
-        resource: session.resource,
-        amrJson: JSON.stringify(session.amr),
-        authTime: session.authTime,
-        userAgent: session.userAgent,
-        ipAddress: session.ipAddress,
-        createdAt: session.createdAt,
-        lastSeenAt: session.lastSeenAt,
-        idleExpiresAt: session.idleExpiresAt,
-        absoluteExpiresAt: session.absoluteExpiresAt,
-        revokedAt: session.revokedAt,
-        revokedReason: session.revokedReason,
+  const store: TokenStore = {
+    async createSession(session, firstToken) {
+      if (onPostgres) {
+        await createSessionStatement(db, { ...sessionRow(session), ...tokenParams(firstToken) });
+        return;
+      }
+      await atomically(async (tx) => {
+        await insertSessionQuery(tx, sessionRow(session));
+        await insertRefreshTokenQuery(tx, firstToken);
       });
     },
 
-    async refreshSession(id, update) {
-      const result = await refreshSessionQuery(db, {
-        id,
-        organizationId: update.organizationId,
-        idleExpiresAt: update.idleExpiresAt,
-        lastSeenAt: update.lastSeenAt,
+    async rotateRefreshToken(rotation) {
+      const { tokenId, now, sessionId, update, next } = rotation;
+      if (onPostgres) {
+        const { rows } = await rotateStatement(db, {
+          consumedId: tokenId,
+          now,
+          ...update,
+          nextId: next.id,
+          nextHash: next.tokenHash,
+          nextCreatedAt: next.createdAt,
+          nextExpiresAt: next.expiresAt,
+        });
+        return rotationOutcome(rows[0]?.consumed === true, rows[0]?.added === true);
+      }
+      return atomically(async (tx) => {
+        if (affectedRows(await consumeRefreshTokenQuery(tx, { id: tokenId, now })) !== 1) {
+          return rotationOutcome(false, false);
+        }
+        if (affectedRows(await refreshSessionQuery(tx, { id: sessionId, ...update })) !== 1) {
+          return rotationOutcome(true, false);
+        }
+        await insertRefreshTokenQuery(tx, next);
+        return rotationOutcome(true, true);
       });
-      return affectedRows(result) === 1;
+    },
+
+    async redeemAuthorizationCode(codeHash, now, session, firstToken) {
+      if (onPostgres) {
+        const result = await redeemCodeStatement(db, {
+          codeHash,
+          now,
+          ...sessionRow(session),
+          ...tokenParams(firstToken),
+        });
+        return affectedRows(result) === 1;
+      }
+      return atomically(async (tx) => {
+        const consumed = await consumeCodeQuery(tx, { codeHash, now, sessionId: session.id });
+        if (affectedRows(consumed) !== 1) return false;
+        await insertSessionQuery(tx, sessionRow(session));
+        await insertRefreshTokenQuery(tx, firstToken);
+        return true;
+      });
     },
 
     async revokeSession(id, now, reason) {
@@ -210,10 +420,6 @@ export function tokenStore(db: Db): TokenStore {
       return ids.length;
     },
 
-    async insertRefreshToken(token) {
-      await insertRefreshTokenQuery(db, token);
-    },
-
     async findRefreshToken(tokenHash) {
       const { rows } = await selectRefreshTokenWithSession(db, { tokenHash });
       const row = rows[0];
@@ -231,10 +437,6 @@ export function tokenStore(db: Db): TokenStore {
             },
             session: toSession(row),
           };
-    },
-
-    async consumeRefreshToken(id, now) {
-      return affectedRows(await consumeRefreshTokenQuery(db, { id, now })) === 1;
     },
 
     async insertAuthorizationCode(code) {
@@ -263,10 +465,6 @@ export function tokenStore(db: Db): TokenStore {
     async findAuthorizationCode(codeHash) {
       const row = (await selectCodeQuery(db, { codeHash })).rows[0];
       return row === undefined ? undefined : toCode(row);
-    },
-
-    async consumeAuthorizationCode(codeHash, now, sessionId) {
-      return affectedRows(await consumeCodeQuery(db, { codeHash, now, sessionId })) === 1;
     },
   };
   return store;
