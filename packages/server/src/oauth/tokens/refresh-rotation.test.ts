@@ -296,6 +296,9 @@ describeEachDatabase('refresh rotation', (kind) => {
     expect((await session(first.sessionId)).organizationId).toBe(b.id);
 
     await h.db.updateTable('memberships').set({ active: 0 }).where('organizationId', '=', b.id).execute();
-    expect(await errorOf(refresh(switched.refreshToken))).toMatchObject({ code: 'invalid_grant' });
+    expect(await errorOf(refresh(switched.refreshToken))).toMatchObject({
+      code: 'invalid_grant',
+      message: 'The user is no longer an active member of the organization.',
+    });
   });
 });

@@ -5,7 +5,7 @@ import { oauthError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import type { SessionRecord } from './repository.js';
-import type { SessionIssuer } from './session-issuer.js';
+import { USER_INACTIVE, type SessionIssuer } from './session-issuer.js';
 import { sessionState } from './token-policy.js';
 
 export interface RefreshInput {
@@ -101,7 +101,7 @@ export class RefreshRotation {
       );
     }
 
-    const user = await this.#issuer.activeUser(session.userId);
+    if (!found.user.active) throw oauthError.invalidGrant(USER_INACTIVE);
     const organizationId = await this.#organizationAfterRefresh(session, input.organizationId ?? null);
 
     const refreshed: SessionRecord = {
@@ -124,7 +124,7 @@ export class RefreshRotation {
     if (outcome === 'token_used') throw oauthError.invalidGrant('The refresh token was already used.');
     if (outcome === 'session_revoked') throw oauthError.invalidGrant(SESSION_MESSAGES.revoked);
 
-    return this.#issuer.mint(refreshed, input.client, user, {
+    return this.#issuer.mint(refreshed, input.client, found.user, {
       refreshToken: next.refreshToken,
       includeIdToken: this.#issuer.wantsIdToken(refreshed.grantedScopes),
       // SPEC.md: "a refresh-minted ID token carries no nonce".

@@ -1,3 +1,5 @@
+import type { UserRecord } from '../../admin/repository.js';
+
 /**
  * The storage the token engine owns: token sessions, their refresh tokens and authorization codes.
  * Times are epoch milliseconds; refresh tokens and codes are known only by their SHA-256 hex.
@@ -74,6 +76,19 @@ export interface SessionRefreshUpdate {
   readonly lastSeenAt: number;
 }
 
+/** What the token claims and a grant's checks read of a session's user. */
+export type SessionUser = Pick<
+  UserRecord,
+  'id' | 'displayName' | 'email' | 'emailVerified' | 'active' | 'updatedAt'
+>;
+
+/** A refresh token as a refresh reads it: with its session and that session's user. */
+export interface FoundRefreshToken {
+  readonly token: RefreshTokenRecord;
+  readonly session: SessionRecord;
+  readonly user: SessionUser;
+}
+
 /** The writes of one refresh (see {@link TokenStore.rotateRefreshToken}). */
 export interface RefreshTokenRotation {
   /** The presented token, consumed if it is still unconsumed, unrevoked and unexpired at `now`. */
@@ -121,10 +136,8 @@ export interface TokenStore {
   /** Revokes every unrevoked session of the user (and their refresh tokens); returns how many. */
   revokeUserSessions(userId: string, now: number, reason: SessionRevocationReason): Promise<number>;
 
-  /** The refresh token with this hash and its session, in any state. */
-  findRefreshToken(
-    tokenHash: string,
-  ): Promise<{ token: RefreshTokenRecord; session: SessionRecord } | undefined>;
+  /** The refresh token with this hash, its session and the session's user, in any state, in one read. */
+  findRefreshToken(tokenHash: string): Promise<FoundRefreshToken | undefined>;
 
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
   findAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined>;

@@ -5,7 +5,12 @@ import { oauthError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import type { RefreshTokenRecord, SessionRecord } from './repository.js';
-import { accessTokenClaims, idTokenClaims, type SessionClaimsInput } from './token-claims.js';
+import {
+  accessTokenClaims,
+  idTokenClaims,
+  type ClaimsUser,
+  type SessionClaimsInput,
+} from './token-claims.js';
 import {
   ACCESS_TOKEN_LIFETIME_SECONDS,
   ACCESS_TOKEN_TYP,
@@ -180,7 +185,7 @@ export class SessionIssuer {
   async mint(
     session: SessionRecord,
     client: ClientRecord,
-    user: UserRecord,
+    user: ClaimsUser,
     options: MintOptions,
   ): Promise<IssuedTokens> {
     const pending = options.accessToken ?? this.startAccessToken(session, client);
@@ -220,7 +225,7 @@ export class SessionIssuer {
   /** The user, who must exist and be active; otherwise the grant fails (invalid_grant). */
   async activeUser(userId: string): Promise<UserRecord> {
     const user = await this.#deps.users.findById(userId);
-    if (user === undefined || !user.active) throw oauthError.invalidGrant('The user is not active.');
+    if (user === undefined || !user.active) throw oauthError.invalidGrant(USER_INACTIVE);
     return user;
   }
 
@@ -232,6 +237,9 @@ export class SessionIssuer {
     }
   }
 }
+
+/** A grant refused because the session's user was deactivated. */
+export const USER_INACTIVE = 'The user is not active.';
 
 /** The session facts both tokens state. */
 function sessionClaims(session: SessionRecord): SessionClaimsInput {

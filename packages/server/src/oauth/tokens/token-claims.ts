@@ -40,16 +40,16 @@ export function atHash(accessToken: string): string {
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 
+/** What the user claims are made of. */
+export type ClaimsUser = Pick<UserRecord, 'displayName' | 'email' | 'emailVerified' | 'updatedAt'>;
+
 /**
  * The user claims released for a granted scope set, shared by ID tokens and userinfo (SPEC.md
  * "Userinfo"): name, preferred_username and updated_at with `profile`; email and email_verified with
  * `email`. `preferred_username` is the email address as typed: Svc has no separate user name. An
  * account signed up by phone has no address: its email claims are left out, never sent as null.
  */
-export function userClaims(
-  user: Pick<UserRecord, 'displayName' | 'email' | 'emailVerified' | 'updatedAt'>,
-  scopes: readonly string[],
-): JWTPayload {
+export function userClaims(user: ClaimsUser, scopes: readonly string[]): JWTPayload {
   const claims: JWTPayload = {};
   if (scopes.includes('profile')) {
     claims.name = user.displayName;
@@ -64,7 +64,7 @@ export function userClaims(
 }
 
 export interface IdTokenClaimsInput extends SessionClaimsInput {
-  readonly user: UserRecord;
+  readonly user: ClaimsUser;
   readonly amr: readonly string[];
   /** Epoch milliseconds of the original authentication. */
   readonly authTime: number;

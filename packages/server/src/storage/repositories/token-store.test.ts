@@ -9,12 +9,15 @@ import { tokenStore } from './token-store.js';
 describeEachDatabase('token store grant writes', (kind) => {
   let h: AuthHarness;
   let userId: string;
+  let userEmail: string;
   let clientId: string;
   const now = 1_800_000_000_000;
 
   beforeEach(async () => {
     h = await createAuthHarness(kind);
-    userId = (await h.given.user()).id;
+    const user = await h.given.user({ displayName: 'Ada Lovelace' });
+    userId = user.id;
+    userEmail = user.email;
     clientId = (await h.given.client()).record.clientId;
   });
   afterEach(async () => {
@@ -79,11 +82,23 @@ describeEachDatabase('token store grant writes', (kind) => {
       })
       .execute();
 
-  it('creates a session with its first refresh token, every field as given', async () => {
+  it('creates a session with its first refresh token, every field as given, read back with its user', async () => {
     await store().createSession(sessionRecord('ses_a'), tokenRecord('rft_a1', 'ses_a'));
 
     const found = await store().findRefreshToken('hash-of-rft_a1');
-    expect(found).toEqual({ session: sessionRecord('ses_a'), token: tokenRecord('rft_a1', 'ses_a') });
+    expect(found).toEqual({
+      session: sessionRecord('ses_a'),
+      token: tokenRecord('rft_a1', 'ses_a'),
+      user: {
+        id: userId,
+        displayName: 'Ada Lovelace',
+        email: userEmail,
+        emailVerified: false,
+        active: true,
+        updatedAt: expect.any(Number),
+      },
+    });
+    expect(await store().findRefreshToken('hash-of-unknown')).toBeUndefined();
   });
 
   it('writes neither row when the refresh token cannot be written', async () => {
@@ -182,7 +197,7 @@ describeEachDatabase('token store grant writes', (kind) => {
       consumedAt: now + 1_000,
       sessionId: 'ses_c',
     });
-    expect(await store().findRefreshToken('hash-of-rft_c1')).toEqual({
+    expect(await store().findRefreshToken('hash-of-rft_c1')).toMatchObject({
       session: sessionRecord('ses_c'),
       token: tokenRecord('rft_c1', 'ses_c'),
     });
