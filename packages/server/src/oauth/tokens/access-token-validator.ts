@@ -1,7 +1,6 @@
 import { decodeJwt, type JWTPayload } from 'jose';
-import type { UserRecord } from '../../admin/repository.js';
 import type { TokenEngineDeps } from './deps.js';
-import type { SessionRecord } from './repository.js';
+import type { SessionRecord, SessionUser } from './repository.js';
 import { ACCESS_TOKEN_TYP, sessionState } from './token-policy.js';
 
 /** What validation reads of a session: what it checks and what its callers release. */
@@ -20,10 +19,7 @@ export type ValidatedSession = Pick<
 >;
 
 /** What validation reads of the session's user: its state and the claims userinfo releases. */
-export type ValidatedUser = Pick<
-  UserRecord,
-  'id' | 'displayName' | 'email' | 'emailVerified' | 'active' | 'updatedAt'
->;
+export type ValidatedUser = SessionUser;
 
 /** A live access token: its verified claims, its session and its user. */
 export interface ValidatedAccessToken {
