@@ -1,9 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  CamelCasePlugin,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/resolve.js';
+import { preparedName } from './fixed-query.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statements.js';
 import type { Database } from './schema.js';
@@ -51,8 +61,38 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   // An idle connection that the server drops (restart, failover, DROP DATABASE) emits 'error' on the
   // pool; unhandled it would crash the process. The pool discards the connection and opens a new one.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing(pool) }), plugins });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * The pool as Kysely sees it, sending the fixed queries' texts as named statements (fixed-query.ts
+ * `preparedName`), which node-postgres parses once per connection; other queries go through unnamed.
+ * Each pooled client keeps one wrapper, so that Kysely's per-client connection cache still hits.
+ */
+function preparing(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    const query = (sql: string, parameters: readonly unknown[]) => {
+      const name = preparedName(sql);
+      const values = [...parameters];
+      return name === undefined ? client.query(sql, values) : client.query({ name, text: sql, values });
+    };
+    // Kysely's other overload passes a cursor (streaming), which Svc does not use.
+    return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+  };
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (wrapper === undefined) {
+        wrapper = wrap(client);
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /** Applies every pending migration; returns the names applied in this call. */

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, useMigratedDatabase } from '../test-support/databases.js';
-import { affectedRows, fixedQuery } from './fixed-query.js';
+import { affectedRows, fixedQuery, preparedName } from './fixed-query.js';
 
 const insertKey = fixedQuery((db, p: { kid: string; createdAt: number }) =>
   db.insertInto('signingKeys').values({
@@ -28,6 +29,13 @@ const rotateOut = fixedQuery((db, p: { kid: string; now: number }) =>
 const selectKey = fixedQuery((db, p: { kid: string }) =>
   db.selectFrom('signingKeys').select(['kid', 'alg', 'rotatedOutAt']).where('kid', '=', p.kid),
 );
+
+const selectEveryColumn = fixedQuery((db, p: { kid: string }) =>
+  db.selectFrom('signingKeys').selectAll().where('kid', '=', p.kid),
+);
+
+/** Rolls `work`'s transaction back after it ran. */
+class RolledBack extends Error {}
 
 describeEachDatabase('fixedQuery', (kind) => {
   const database = useMigratedDatabase(kind);
@@ -67,4 +75,38 @@ describeEachDatabase('fixedQuery', (kind) => {
       'fixedQuery: parameter ignored is not a bound value.',
     );
   });
+
+  if (kind === 'postgres') {
+    it('keeps named-column queries prepared on the connection, and leaves `*` unnamed', async () => {
+      const { db } = database;
+      const statements = await db
+        .transaction()
+        .execute(async (tx) => {
+          await insertKey(tx, { kid: 'p1', createdAt: 1_000 });
+          expect((await selectKey(tx, { kid: 'p1' })).rows).toHaveLength(1);
+          // A column added meanwhile (a migration on another node) leaves a named-column statement valid.
+          await sql`alter table signing_keys add column note text`.execute(tx);
+          expect((await selectKey(tx, { kid: 'p1' })).rows).toEqual([
+            { kid: 'p1', alg: 'RS256', rotatedOutAt: null },
+          ]);
+          expect((await selectEveryColumn(tx, { kid: 'p1' })).rows).toHaveLength(1);
+          const { rows } = await sql<{
+            name: string;
+          }>`select name from pg_prepared_statements`.execute(tx);
+          throw new RolledBack(JSON.stringify(rows.map((row) => row.name)));
+        })
+        .catch((error: unknown) => {
+          if (error instanceof RolledBack) return JSON.parse(error.message) as string[];
+          throw error;
+        });
+
+      const named = (compiled: { compile: () => { sql: string } }) => preparedName(compiled.compile().sql);
+      const keyName = named(
+        db.selectFrom('signingKeys').select(['kid', 'alg', 'rotatedOutAt']).where('kid', '=', 'x'),
+      );
+      expect(keyName).toMatch(/^svc_[0-9a-f]{24}$/);
+      expect(statements).toContain(keyName);
+      expect(named(db.selectFrom('signingKeys').selectAll().where('kid', '=', 'x'))).toBeUndefined();
+    });
+  }
 });

@@ -1,5 +1,31 @@
-import type { Compilable, CompiledQuery, DialectAdapter, QueryResult } from 'kysely';
+import { createHash } from 'node:crypto';
+import {
+  PostgresAdapter,
+  type Compilable,
+  type CompiledQuery,
+  type DialectAdapter,
+  type QueryResult,
+} from 'kysely';
 import type { Db } from './database.js';
+
+/** SQL text → statement name, for the fixed queries PostgreSQL keeps prepared (see {@link preparedName}). */
+const preparedNames = new Map<string, string>();
+
+/**
+ * The name under which PostgreSQL keeps this SQL text prepared on each connection, if it is a fixed
+ * query's: parsed and planned once per connection instead of on every call. Fixed queries are few and
+ * their texts never change, so the prepared statements are bounded. A query reading `*` is left
+ * unnamed: a column added by a migration on another node would change its result type, which a
+ * prepared statement refuses ("cached plan must not change result type").
+ */
+export function preparedName(sql: string): string | undefined {
+  return preparedNames.get(sql);
+}
+
+function registerPrepared(sql: string): void {
+  if (/\.\*|select \*/.test(sql)) return;
+  preparedNames.set(sql, `svc_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`);
+}
 
 /** Stands for parameter `name` while the query is built; unique enough never to be a real value. */
 const placeholder = (name: string): string => `\u0000svc-fixed-query:${name}\u0000`;
@@ -18,7 +44,8 @@ export type FixedQuery<P extends object, R> = (db: Db, params: P) => Promise<Que
  * PostgreSQL write parameters differently) and afterwards run with fresh parameters. The token endpoint
  * runs several queries per request, and building each operation tree, passing it through the
  * CamelCasePlugin and compiling it to SQL cost more than SQLite takes to run the statement; the plugin
- * still maps the result rows, so callers read camelCase rows as with any other query.
+ * still maps the result rows, so callers read camelCase rows as with any other query. On PostgreSQL the
+ * statement is also kept prepared per connection ({@link preparedName}).
  *
  * `build` reads its parameters from `params` (name them in the annotation of its second argument). Each
  * one must reach the query as a bound value (compared, set or inserted), never as SQL text, a list or a
@@ -39,6 +66,7 @@ export function fixedQuery<P extends object, R>(
       },
     });
     const template = build(db, params).compile();
+    if (db.getExecutor().adapter instanceof PostgresAdapter) registerPrepared(template.sql);
     const slots = template.parameters.map((value) =>
       typeof value === 'string' ? read.get(value) : undefined,
     );
@@ -61,6 +89,15 @@ export function fixedQuery<P extends object, R>(
     );
     return db.executeQuery<R>({ ...template, parameters } as CompiledQuery<R>);
   };
+}
+
+/**
+ * Every column of a table, for a fixed query to name instead of `*` (which is not kept prepared). The
+ * record must list each column of `T`, so a column added to the schema is a compile error until it is
+ * listed here too.
+ */
+export function allColumns<T>(columns: { readonly [K in keyof T & string]: true }): (keyof T & string)[] {
+  return Object.keys(columns) as (keyof T & string)[];
 }
 
 /** The rows an UPDATE or DELETE changed, as a number (PostgreSQL and SQLite report a bigint). */

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { TokenEndpointAuthMethod } from '@svc/contract';
 import type { ClientRecord, ClientRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
-import { fixedQuery } from '../fixed-query.js';
+import { allColumns, fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { ClientsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
@@ -33,8 +33,25 @@ function toRecord(row: Selectable<ClientsTable>): ClientRecord {
 }
 
 /** Every token request reads its client: compiled once (storage/fixed-query.ts). */
+const CLIENT_COLUMNS = allColumns<ClientsTable>({
+  id: true,
+  clientId: true,
+  name: true,
+  audience: true,
+  redirectUrisJson: true,
+  isFirstParty: true,
+  allowedScopesJson: true,
+  allowedResourcesJson: true,
+  tokenEndpointAuthMethod: true,
+  clientSecretHash: true,
+  allowDeviceAuthorization: true,
+  allowClientCredentials: true,
+  active: true,
+  createdAt: true,
+  updatedAt: true,
+});
 const selectByClientId = fixedQuery((db, p: { clientId: string }) =>
-  db.selectFrom('clients').selectAll().where('clientId', '=', p.clientId),
+  db.selectFrom('clients').select(CLIENT_COLUMNS).where('clientId', '=', p.clientId),
 );
 
 /** OAuth clients in the `clients` table; lists are JSON text, the secret only as its SHA-256 hash. */

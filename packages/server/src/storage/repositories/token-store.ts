@@ -8,7 +8,7 @@ import type {
   TokenStore,
 } from '../../oauth/tokens/repository.js';
 import type { Db } from '../database.js';
-import { affectedRows, fixedQuery, updatedRows } from '../fixed-query.js';
+import { affectedRows, allColumns, fixedQuery, updatedRows } from '../fixed-query.js';
 import type { AuthorizationCodesTable, SessionsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
@@ -90,6 +90,25 @@ function rotationOutcome(consumed: boolean, added: boolean): RotationOutcome {
 
 // The token grants' queries, compiled once (storage/fixed-query.ts): every refresh or code exchange runs them.
 
+const SESSION_COLUMNS = allColumns<SessionsTable>({
+  id: true,
+  userId: true,
+  clientId: true,
+  organizationId: true,
+  grantedScopesJson: true,
+  resource: true,
+  amrJson: true,
+  authTime: true,
+  userAgent: true,
+  ipAddress: true,
+  createdAt: true,
+  lastSeenAt: true,
+  idleExpiresAt: true,
+  absoluteExpiresAt: true,
+  revokedAt: true,
+  revokedReason: true,
+});
+
 /**
  * A refresh token with its session and the session's user in one read; the token's columns that the
  * session shares are renamed, and so are the user's. (The organization membership stays a read of its
@@ -101,7 +120,7 @@ const selectRefreshTokenWithSession = fixedQuery((db, p: { tokenHash: string }) 
     .selectFrom('refreshTokens')
     .innerJoin('sessions', 'sessions.id', 'refreshTokens.sessionId')
     .innerJoin('users', 'users.id', 'sessions.userId')
-    .selectAll('sessions')
+    .select(SESSION_COLUMNS.map((column) => `sessions.${column}` as const))
     .select([
       'refreshTokens.id as tokenId',
       'refreshTokens.createdAt as tokenCreatedAt',
@@ -173,8 +192,25 @@ const insertSessionQuery = fixedQuery((db, p: SessionRow) =>
   db.insertInto('sessions').values(sessionInsert(p)),
 );
 
+const CODE_COLUMNS = allColumns<AuthorizationCodesTable>({
+  codeHash: true,
+  clientId: true,
+  userId: true,
+  organizationId: true,
+  redirectUri: true,
+  codeChallenge: true,
+  scopeJson: true,
+  resource: true,
+  nonce: true,
+  authTime: true,
+  amrJson: true,
+  createdAt: true,
+  expiresAt: true,
+  consumedAt: true,
+  sessionId: true,
+});
 const selectCodeQuery = fixedQuery((db, p: { codeHash: string }) =>
-  db.selectFrom('authorizationCodes').selectAll().where('codeHash', '=', p.codeHash),
+  db.selectFrom('authorizationCodes').select(CODE_COLUMNS).where('codeHash', '=', p.codeHash),
 );
 
 const consumeCodeQuery = fixedQuery((db, p: { codeHash: string; now: number; sessionId: string }) =>

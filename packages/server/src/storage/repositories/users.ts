@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { EmailUserRecord, UserRecord, UserRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
-import { fixedQuery } from '../fixed-query.js';
+import { allColumns, fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { UsersTable } from '../schema.js';
 
@@ -21,11 +21,26 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
 }
 
 // Token grants and password sign-in read the user on every request: compiled once (storage/fixed-query.ts).
+const USER_COLUMNS = allColumns<UsersTable>({
+  id: true,
+  displayName: true,
+  email: true,
+  emailKey: true,
+  emailVerified: true,
+  passwordHash: true,
+  isOperator: true,
+  active: true,
+  createdAt: true,
+  updatedAt: true,
+  phoneE164: true,
+  phoneVerified: true,
+  customFieldsJson: true,
+});
 const selectById = fixedQuery((db, p: { id: string }) =>
-  db.selectFrom('users').selectAll().where('id', '=', p.id),
+  db.selectFrom('users').select(USER_COLUMNS).where('id', '=', p.id),
 );
 const selectByEmailKey = fixedQuery((db, p: { emailKey: string }) =>
-  db.selectFrom('users').selectAll().where('emailKey', '=', p.emailKey),
+  db.selectFrom('users').select(USER_COLUMNS).where('emailKey', '=', p.emailKey),
 );
 
 /** Users in the `users` table; the email key column is unique. */
