@@ -93,10 +93,10 @@ export function fixedQuery<P extends object, R>(
 
 /**
  * Every column of a table, for a fixed query to name instead of `*` (which is not kept prepared). The
- * record must list each column of `T`, so a column added to the schema is a compile error until it is
- * listed here too.
+ * record must have a key for each column of `T` (its values are the caller's: `true`, or what the caller
+ * needs per column), so a column added to the schema is a compile error until it is listed here too.
  */
-export function allColumns<T>(columns: { readonly [K in keyof T & string]: true }): (keyof T & string)[] {
+export function allColumns<T>(columns: { readonly [K in keyof T & string]: unknown }): (keyof T & string)[] {
   return Object.keys(columns) as (keyof T & string)[];
 }
 

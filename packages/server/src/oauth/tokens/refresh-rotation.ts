@@ -47,10 +47,10 @@ const INVALID = 'The refresh token is not valid.';
  * - organization switch to an organization without an active membership → access_denied (403); the
  *   token is not consumed
  * - otherwise, in one write (TokenStore.rotateRefreshToken): the old token is consumed by a conditional
- *   UPDATE (the race guard), a new token joins the family (expiring at min(now + RefreshTokenLifetime, absolute deadline)) and
- *   the idle deadline becomes min(now + SessionIdleTimeout, absolute deadline); then a new access token
- *   and, when the session's grant includes openid in provider mode, an ID token without nonce. The scope
- *   echoes the session's original grant.
+ *   UPDATE (the race guard), a new token joins the family (expiring at min(now + RefreshTokenLifetime,
+ *   absolute deadline)) and the idle deadline becomes min(now + SessionIdleTimeout, absolute deadline);
+ *   then a new access token and, when the session's grant includes openid in provider mode, an ID token
+ *   without nonce. The scope echoes the session's original grant.
  */
 export class RefreshRotation {
   readonly #deps: TokenEngineDeps;
@@ -117,7 +117,6 @@ export class RefreshRotation {
     const outcome = await store.rotateRefreshToken({
       tokenId: token.id,
       now,
-      sessionId: session.id,
       update: refreshed,
       next: next.record,
     });

@@ -94,9 +94,9 @@ export interface RefreshTokenRotation {
   /** The presented token, consumed if it is still unconsumed, unrevoked and unexpired at `now`. */
   readonly tokenId: string;
   readonly now: number;
-  readonly sessionId: string;
+  /** The changes to the session. */
   readonly update: SessionRefreshUpdate;
-  /** Its successor in the family. */
+  /** Its successor in the family (whose `sessionId` names the session). */
   readonly next: RefreshTokenRecord;
 }
 

@@ -2,6 +2,7 @@ import type { AccessTokenSessions } from '../../oauth/tokens/access-token-valida
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
 import { parseStringList } from './json-columns.js';
+import { toSessionUser } from './users.js';
 
 // Every access-token validation (and userinfo request) runs these: compiled once (storage/fixed-query.ts).
 
@@ -76,14 +77,7 @@ export function accessTokenSessions(db: Db): AccessTokenSessions {
           absoluteExpiresAt: row.absoluteExpiresAt,
           revokedAt: row.revokedAt,
         },
-        user: {
-          id: row.userId,
-          displayName: row.displayName,
-          email: row.email,
-          emailVerified: row.emailVerified === 1,
-          active: row.active === 1,
-          updatedAt: row.updatedAt,
-        },
+        user: toSessionUser(row),
         membershipActive: row.organizationId !== null && row.activeOrganizationId === row.organizationId,
       };
     },

@@ -121,7 +121,6 @@ describeEachDatabase('token store grant writes', (kind) => {
     const outcome = await store().rotateRefreshToken({
       tokenId: 'rft_a1',
       now: later,
-      sessionId: 'ses_a',
       update: { organizationId: null, idleExpiresAt: later + 60_000, lastSeenAt: later },
       next: { ...tokenRecord('rft_a2', 'ses_a'), createdAt: later, expiresAt: later + 30_000 },
     });
@@ -147,7 +146,6 @@ describeEachDatabase('token store grant writes', (kind) => {
       store().rotateRefreshToken({
         tokenId,
         now: at,
-        sessionId: 'ses_a',
         update: { organizationId: null, idleExpiresAt: at + 60_000, lastSeenAt: at },
         next: tokenRecord(nextId, 'ses_a'),
       });
@@ -172,7 +170,6 @@ describeEachDatabase('token store grant writes', (kind) => {
     const outcome = await store().rotateRefreshToken({
       tokenId: 'rft_a1',
       now: now + 1_000,
-      sessionId: 'ses_a',
       update: { organizationId: null, idleExpiresAt: now + 61_000, lastSeenAt: now + 1_000 },
       next: tokenRecord('rft_a2', 'ses_a'),
     });

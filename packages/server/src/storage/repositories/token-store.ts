@@ -11,6 +11,7 @@ import type { Db } from '../database.js';
 import { affectedRows, allColumns, fixedQuery, updatedRows } from '../fixed-query.js';
 import type { AuthorizationCodesTable, SessionsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
+import { toSessionUser } from './users.js';
 
 function toSession(row: Selectable<SessionsTable>): SessionRecord {
   return {
@@ -83,6 +84,7 @@ function tokenParams(token: RefreshTokenRecord): TokenParams {
   };
 }
 
+/** The PostgreSQL rotation's answer: whether it consumed the token and whether it added the successor. */
 function rotationOutcome(consumed: boolean, added: boolean): RotationOutcome {
   if (added) return 'rotated';
   return consumed ? 'session_revoked' : 'token_used';
@@ -90,28 +92,33 @@ function rotationOutcome(consumed: boolean, added: boolean): RotationOutcome {
 
 // The token grants' queries, compiled once (storage/fixed-query.ts): every refresh or code exchange runs them.
 
-const SESSION_COLUMNS = allColumns<SessionsTable>({
-  id: true,
-  userId: true,
-  clientId: true,
-  organizationId: true,
-  grantedScopesJson: true,
-  resource: true,
-  amrJson: true,
-  authTime: true,
-  userAgent: true,
-  ipAddress: true,
-  createdAt: true,
-  lastSeenAt: true,
-  idleExpiresAt: true,
-  absoluteExpiresAt: true,
-  revokedAt: true,
-  revokedReason: true,
-});
+/**
+ * Every session column with its PostgreSQL type: the casts of `insert into sessions … select` (see
+ * below), and the column list of the reads.
+ */
+const SESSION_COLUMN_TYPES = {
+  id: 'text',
+  userId: 'text',
+  clientId: 'text',
+  organizationId: 'text',
+  grantedScopesJson: 'text',
+  resource: 'text',
+  amrJson: 'text',
+  authTime: 'bigint',
+  userAgent: 'text',
+  ipAddress: 'text',
+  createdAt: 'bigint',
+  lastSeenAt: 'bigint',
+  idleExpiresAt: 'bigint',
+  absoluteExpiresAt: 'bigint',
+  revokedAt: 'bigint',
+  revokedReason: 'text',
+} as const;
+const SESSION_COLUMNS = allColumns<SessionsTable>(SESSION_COLUMN_TYPES);
 
 /**
  * A refresh token with its session and the session's user in one read; the token's columns that the
- * session shares are renamed, and so are the user's. (The organization membership stays a read of its
+ * session shares are renamed (the user's it does not have). (The organization membership stays a read of its
  * own, made only for an organization's session: on PostgreSQL, planning two more joins on every refresh
  * cost more than the read saves.)
  */
@@ -127,11 +134,11 @@ const selectRefreshTokenWithSession = fixedQuery((db, p: { tokenHash: string }) 
       'refreshTokens.expiresAt as tokenExpiresAt',
       'refreshTokens.consumedAt as tokenConsumedAt',
       'refreshTokens.revokedAt as tokenRevokedAt',
-      'users.displayName as userDisplayName',
-      'users.email as userEmail',
-      'users.emailVerified as userEmailVerified',
-      'users.active as userActive',
-      'users.updatedAt as userUpdatedAt',
+      'users.displayName',
+      'users.email',
+      'users.emailVerified',
+      'users.active',
+      'users.updatedAt',
     ])
     .where('refreshTokens.tokenHash', '=', p.tokenHash),
 );
@@ -169,24 +176,8 @@ const insertRefreshTokenQuery = fixedQuery((db, p: RefreshTokenRecord) =>
 type SessionRow = Selectable<SessionsTable>;
 
 /** A session row's values, each read from `p` (so that fixedQuery binds each one). */
-const sessionInsert = (p: SessionRow): SessionRow => ({
-  id: p.id,
-  userId: p.userId,
-  clientId: p.clientId,
-  organizationId: p.organizationId,
-  grantedScopesJson: p.grantedScopesJson,
-  resource: p.resource,
-  amrJson: p.amrJson,
-  authTime: p.authTime,
-  userAgent: p.userAgent,
-  ipAddress: p.ipAddress,
-  createdAt: p.createdAt,
-  lastSeenAt: p.lastSeenAt,
-  idleExpiresAt: p.idleExpiresAt,
-  absoluteExpiresAt: p.absoluteExpiresAt,
-  revokedAt: p.revokedAt,
-  revokedReason: p.revokedReason,
-});
+const sessionInsert = (p: SessionRow): SessionRow =>
+  Object.fromEntries(SESSION_COLUMNS.map((column) => [column, p[column]])) as SessionRow;
 
 const insertSessionQuery = fixedQuery((db, p: SessionRow) =>
   db.insertInto('sessions').values(sessionInsert(p)),
@@ -227,33 +218,9 @@ const consumeCodeQuery = fixedQuery((db, p: { codeHash: string; now: number; ses
 // `select … from <previous clause>`, whose parameters PostgreSQL cannot type from the target columns,
 // hence the casts.
 
-const SESSION_TEXT_COLUMNS = [
-  'id',
-  'userId',
-  'clientId',
-  'organizationId',
-  'grantedScopesJson',
-  'resource',
-  'amrJson',
-  'userAgent',
-  'ipAddress',
-  'revokedReason',
-] as const;
-const SESSION_NUMBER_COLUMNS = [
-  'authTime',
-  'createdAt',
-  'lastSeenAt',
-  'idleExpiresAt',
-  'absoluteExpiresAt',
-  'revokedAt',
-] as const;
-
 /** A session row's values as the select list of `insert into sessions … select`. */
 function sessionValues<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, p: SessionRow) {
-  return [
-    ...SESSION_TEXT_COLUMNS.map((column) => eb.cast(eb.val(p[column]), 'text').as(column)),
-    ...SESSION_NUMBER_COLUMNS.map((column) => eb.cast(eb.val(p[column]), 'bigint').as(column)),
-  ];
+  return SESSION_COLUMNS.map((column) => eb.cast(eb.val(p[column]), SESSION_COLUMN_TYPES[column]).as(column));
 }
 
 /** A refresh token's columns as `insert into refresh_tokens … select` writes them: the session first. */
@@ -299,7 +266,7 @@ const redeemCodeStatement = fixedQuery(
       .with('created', (q) =>
         q
           .insertInto('sessions')
-          .columns([...SESSION_TEXT_COLUMNS, ...SESSION_NUMBER_COLUMNS])
+          .columns(SESSION_COLUMNS)
           .expression((eb) => eb.selectFrom('consumed').select(sessionValues(eb, p)))
           .returning('id'),
       )
@@ -398,7 +365,12 @@ export function tokenStore(db: Db): TokenStore {
     },
 
     async rotateRefreshToken(rotation) {
-      const { tokenId, now, sessionId, update, next } = rotation;
+      const { tokenId, now, next } = rotation;
+      const update: SessionRefreshUpdate = {
+        organizationId: rotation.update.organizationId,
+        idleExpiresAt: rotation.update.idleExpiresAt,
+        lastSeenAt: rotation.update.lastSeenAt,
+      };
       if (onPostgres) {
         const { rows } = await rotateStatement(db, {
           consumedId: tokenId,
@@ -413,13 +385,13 @@ export function tokenStore(db: Db): TokenStore {
       }
       return atomically(async (tx) => {
         if (affectedRows(await consumeRefreshTokenQuery(tx, { id: tokenId, now })) !== 1) {
-          return rotationOutcome(false, false);
+          return 'token_used';
         }
-        if (affectedRows(await refreshSessionQuery(tx, { id: sessionId, ...update })) !== 1) {
-          return rotationOutcome(true, false);
+        if (affectedRows(await refreshSessionQuery(tx, { id: next.sessionId, ...update })) !== 1) {
+          return 'session_revoked';
         }
         await insertRefreshTokenQuery(tx, next);
-        return rotationOutcome(true, true);
+        return 'rotated';
       });
     },
 
@@ -482,14 +454,7 @@ export function tokenStore(db: Db): TokenStore {
           revokedAt: row.tokenRevokedAt,
         },
         session: toSession(row),
-        user: {
-          id: row.userId,
-          displayName: row.userDisplayName,
-          email: row.userEmail,
-          emailVerified: row.userEmailVerified === 1,
-          active: row.userActive === 1,
-          updatedAt: row.userUpdatedAt,
-        },
+        user: toSessionUser(row),
       };
     },
 

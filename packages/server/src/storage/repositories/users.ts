@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { EmailUserRecord, UserRecord, UserRepository } from '../../admin/repository.js';
+import type { SessionUser } from '../../oauth/tokens/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { allColumns, fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
@@ -16,6 +17,22 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
     isOperator: row.isOperator === 1,
     active: row.active === 1,
     createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** A session's user as a join reads it: the session's `userId` and the user's own columns, unrenamed. */
+export function toSessionUser(
+  row: Pick<Selectable<UsersTable>, 'displayName' | 'email' | 'emailVerified' | 'active' | 'updatedAt'> & {
+    readonly userId: string;
+  },
+): SessionUser {
+  return {
+    id: row.userId,
+    displayName: row.displayName,
+    email: row.email,
+    emailVerified: row.emailVerified === 1,
+    active: row.active === 1,
     updatedAt: row.updatedAt,
   };
 }
