@@ -89,6 +89,7 @@ try {
     env: { BENCH_DATABASE_URL: postgres?.url ?? '' },
     execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
+  units.svcSign = await svc.call('signOps', { durationMs: unitMs });
   const peer = await start('peer', './peer-server.mjs');
   const endpoints = new Map([
     [svc, await discover(svc)],

@@ -94,6 +94,7 @@ export function formatUnits(units, floors) {
   return [
     unit('RS256 sign (jose, 1 core)', units.sign),
     unit('RS256 sign (OpenSSL, in-thread)', units.inThreadSign),
+    unit('RS256 sign (Svc signing thread)', units.svcSign),
     unit('RS256 verify (jose)', units.verify),
     unit(`argon2id verify (${units.argon2.concurrency} in flight)`, units.argon2),
     unit(`rotation tx (${units.rotation.db})`, units.rotation),

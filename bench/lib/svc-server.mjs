@@ -99,6 +99,20 @@ serveRpc(
     async accessToken() {
       return (await sessionTokens()).accessToken;
     },
+    /**
+     * Svc's own RS256 JWT signature (TokenService.sign: the JWS assembled on the event loop, signed on
+     * Svc's signing thread), one at a time like the jose unit cost; the CPU is this child's, every thread.
+     */
+    async signOps({ durationMs }) {
+      return runConcurrently(
+        () =>
+          svc.tokens.sign(
+            { client_id: WEB_CLIENT.clientId, scope: WEB_CLIENT.scope, sid: 'ses_0123456789abcdef' },
+            { typ: 'at+jwt', subject: user.id, audience: API_AUDIENCE, expiresInSeconds: 900 },
+          ),
+        { durationMs },
+      );
+    },
     /** In-process validateAccessTokenAsync for `durationMs` with `concurrency` calls in flight. */
     async validateOps({ durationMs, concurrency }) {
       const token = (await sessionTokens()).accessToken;

@@ -14,6 +14,7 @@ import { ClientCredentialsGrant } from '../oauth/token/client-credentials.js';
 import { TokenEndpoint } from '../oauth/token/token-endpoint.js';
 import { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
+import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
 import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
@@ -78,6 +79,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
   const masterKey = loadMasterKey(config);
   const secretBox = new SecretBox(masterKey);
   const database = openDatabase(config.database);
+  const signer = new SigningThread();
   try {
     if (config.migrateOnStart) await migrateToLatest(database.db);
     const { db } = database;
@@ -98,7 +100,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     });
     await signingKeys.ensureActiveKey();
     await signingKeys.maintain();
-    const tokens = new TokenService({ keys: signingKeys, issuer: config.issuer, clock, ids });
+    const tokens = new TokenService({ keys: signingKeys, issuer: config.issuer, clock, ids, signer });
     const discovery = new Discovery({
       issuer: config.issuer,
       openIdEnabled: config.openId.enabled,
@@ -277,10 +279,12 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         clearInterval(timer);
         await app.close();
         emailWiring.close();
+        await signer.close();
         await database.close();
       },
     };
   } catch (error) {
+    await signer.close();
     await database.close();
     throw error;
   }

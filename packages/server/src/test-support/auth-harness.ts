@@ -9,6 +9,7 @@ import type { ClientRecord } from '../admin/repository.js';
 import { SecretBox } from '../kernel/crypto.js';
 import { randomIds } from '../kernel/ids.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
+import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS, type SecuritySettings } from '../settings/security-settings.js';
@@ -85,7 +86,8 @@ export async function createAuthHarness(
     settings: () => securitySettings.get(),
   });
   await keys.ensureActiveKey();
-  const tokens = new TokenService({ keys, issuer: HARNESS_ISSUER, clock, ids });
+  const signer = new SigningThread();
+  const tokens = new TokenService({ keys, issuer: HARNESS_ISSUER, clock, ids, signer });
   const admin = wireAdmin({ db, clock, ids, audit, securitySettings });
   const { auth, engine } = wireAuth({
     db,
@@ -156,6 +158,7 @@ export async function createAuthHarness(
       return rows.map((row) => row.kind);
     },
     async close() {
+      await signer.close();
       await handle.close();
       // pg's pool.end() resolves before its sockets close; DROP … WITH (FORCE) would kill them noisily.
       if (kind === 'postgres') await new Promise((resolve) => setTimeout(resolve, 100));

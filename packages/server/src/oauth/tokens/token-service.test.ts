@@ -10,6 +10,7 @@ import { signingKeyRepository } from '../../storage/repositories/signing-keys.js
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { SigningKeys } from '../keys/signing-keys.js';
+import { SigningThread } from './signing-thread.js';
 import { CLOCK_SKEW_SECONDS, TokenService } from './token-service.js';
 
 const ISSUER = 'http://localhost:8080/svc/auth';
@@ -20,6 +21,7 @@ describeEachDatabase('token service', (kind) => {
   let clock: FakeClock;
   let keys: SigningKeys;
   let tokens: TokenService;
+  let signer: SigningThread;
 
   beforeEach(async () => {
     testDb = await createTestDatabase(kind);
@@ -33,9 +35,11 @@ describeEachDatabase('token service', (kind) => {
       settings: async () => DEFAULT_SECURITY_SETTINGS,
     });
     await keys.ensureActiveKey();
-    tokens = new TokenService({ keys, issuer: ISSUER, clock, ids: randomIds });
+    signer = new SigningThread();
+    tokens = new TokenService({ keys, issuer: ISSUER, clock, ids: randomIds, signer });
   });
   afterEach(async () => {
+    await signer.close();
     await handle.close();
     await testDb.drop();
   });
@@ -100,6 +104,7 @@ describeEachDatabase('token service', (kind) => {
       issuer: 'https://evil.example/svc/auth',
       clock,
       ids: randomIds,
+      signer,
     });
     expect(
       await tokens.verify(await otherIssuer.sign({}, { audience: 'api', expiresInSeconds: 60 }), {

@@ -1,8 +1,9 @@
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import { jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
 import { LruMap } from '../../kernel/lru-map.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
+import type { SigningThread } from './signing-thread.js';
 
 /** SPEC.md "Limits": JWT clock skew is one minute. */
 export const CLOCK_SKEW_SECONDS = 60;
@@ -26,6 +27,7 @@ export interface TokenServiceDeps {
   readonly issuer: string;
   readonly clock: Clock;
   readonly ids: Ids;
+  readonly signer: SigningThread;
 }
 
 /** How many verified tokens a node remembers (about 1 KB each). */
@@ -57,23 +59,30 @@ export class TokenService {
     return this.#deps.issuer;
   }
 
-  /** Signs `claims` with the active key; iss, iat, exp and jti are set here from the injected clock. */
+  /**
+   * Signs `claims` with the active key; iss, iat, exp and jti are set here from the injected clock.
+   * The JWS compact serialization (RFC 7515 §7.1) is assembled here and signed on the signing thread;
+   * everything that reads tokens verifies them with jose.
+   */
   async sign(claims: JWTPayload, options: SignOptions): Promise<string> {
     const key = await this.#deps.keys.activeKey();
     const now = Math.floor(this.#deps.clock.now() / 1000);
-    const jwt = new SignJWT({ ...claims })
-      .setProtectedHeader({
-        alg: key.alg,
-        kid: key.kid,
-        ...(options.typ === undefined ? {} : { typ: options.typ }),
-      })
-      .setIssuer(this.#deps.issuer)
-      .setIssuedAt(now)
-      .setExpirationTime(now + options.expiresInSeconds)
-      .setJti(claims.jti ?? this.#deps.ids.id('jti'));
-    if (options.subject !== undefined) jwt.setSubject(options.subject);
-    if (options.audience !== undefined) jwt.setAudience(options.audience);
-    return jwt.sign(key.privateKey);
+    const header = {
+      alg: key.alg,
+      kid: key.kid,
+      ...(options.typ === undefined ? {} : { typ: options.typ }),
+    };
+    const payload: JWTPayload = {
+      ...claims,
+      iss: this.#deps.issuer,
+      iat: now,
+      exp: now + options.expiresInSeconds,
+      jti: claims.jti ?? this.#deps.ids.id('jti'),
+      ...(options.subject === undefined ? {} : { sub: options.subject }),
+      ...(options.audience === undefined ? {} : { aud: options.audience }),
+    };
+    const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+    return `${input}.${await this.#deps.signer.signRs256(key.privateKey, input)}`;
   }
 
   /**
@@ -121,6 +130,10 @@ export class TokenService {
     if (known.exp <= now - CLOCK_SKEW_SECONDS) return false;
     return (await this.#deps.keys.verificationKey(known.kid)) !== undefined;
   }
+}
+
+function base64url(json: string): string {
+  return Buffer.from(json).toString('base64url');
 }
 
 /** Freezes a verified payload throughout: every caller of a remembered token shares the one object. */

@@ -1,0 +1,63 @@
+import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SigningThread } from './signing-thread.js';
+
+const rsaKeyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+const verifies = (publicKey: KeyObject, input: string, signature: string) =>
+  verify('sha256', Buffer.from(input), publicKey, Buffer.from(signature, 'base64url'));
+
+describe('signing thread', () => {
+  let thread: SigningThread;
+  beforeEach(() => {
+    thread = new SigningThread();
+  });
+  afterEach(async () => {
+    await thread.close();
+  });
+
+  it('answers each input with its RS256 signature, many in flight', async () => {
+    const { privateKey, publicKey } = rsaKeyPair();
+    const inputs = Array.from({ length: 20 }, (_, i) => `header.payload-${String(i)}`);
+    const signatures = await Promise.all(inputs.map((input) => thread.signRs256(privateKey, input)));
+    inputs.forEach((input, i) => {
+      expect(verifies(publicKey, input, signatures[i]!)).toBe(true);
+    });
+    expect(verifies(publicKey, inputs[1]!, signatures[0]!)).toBe(false);
+  });
+
+  it('signs with the key it is given, and again with a key the thread has since dropped', async () => {
+    const pairs = Array.from({ length: 10 }, rsaKeyPair);
+    for (const { privateKey, publicKey } of pairs) {
+      expect(verifies(publicKey, 'a.b', await thread.signRs256(privateKey, 'a.b'))).toBe(true);
+    }
+    // The thread keeps fewer keys than that: the first one is sent again when the thread asks for it.
+    const [first, second] = pairs as [(typeof pairs)[0], (typeof pairs)[0]];
+    const [again, other] = await Promise.all([
+      thread.signRs256(first.privateKey, 'c.d'),
+      thread.signRs256(second.privateKey, 'c.d'),
+    ]);
+    expect(verifies(first.publicKey, 'c.d', again)).toBe(true);
+    expect(verifies(second.publicKey, 'c.d', other)).toBe(true);
+  });
+
+  it('rejects a key that cannot sign, and keeps signing afterwards', async () => {
+    const { privateKey, publicKey } = rsaKeyPair();
+    await expect(thread.signRs256(publicKey, 'a.b')).rejects.toThrow(/RS256 signing failed/);
+    expect(verifies(publicKey, 'a.b', await thread.signRs256(privateKey, 'a.b'))).toBe(true);
+  });
+
+  it('fails the signatures in flight when it is closed', async () => {
+    const { privateKey } = rsaKeyPair();
+    const pending = expect(thread.signRs256(privateKey, 'a.b')).rejects.toThrow(/closed/);
+    await thread.close();
+    await pending;
+  });
+
+  it('refuses to sign once closed', async () => {
+    const { privateKey } = rsaKeyPair();
+    await thread.signRs256(privateKey, 'a.b');
+    await thread.close();
+    await expect(thread.signRs256(privateKey, 'a.b')).rejects.toThrow(/closed/);
+  });
+});
