@@ -5,7 +5,7 @@ import { isValidCodeVerifier, verifyPkce } from '../pkce.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import type { AuthorizationCodeRecord } from './repository.js';
-import type { SessionIssuer } from './session-issuer.js';
+import { USER_INACTIVE, type SessionIssuer } from './session-issuer.js';
 import { AUTHORIZATION_CODE_LIFETIME_MS } from './token-policy.js';
 
 /**
@@ -96,8 +96,9 @@ export class AuthorizationCodes {
     const { store, clock } = this.#deps;
     const now = clock.now();
     const codeHash = sha256Hex(input.code);
-    const code = await store.findAuthorizationCode(codeHash);
-    if (code === undefined) throw oauthError.invalidGrant(INVALID);
+    const found = await store.findAuthorizationCode(codeHash);
+    if (found === undefined) throw oauthError.invalidGrant(INVALID);
+    const { code, user } = found;
     if (code.consumedAt !== null) return this.#reuse(codeHash, now);
     if (now >= code.expiresAt) throw oauthError.invalidGrant('The authorization code has expired.');
     if (code.clientId !== input.client.clientId || !input.client.active) {
@@ -114,7 +115,7 @@ export class AuthorizationCodes {
     if (input.resource !== undefined && input.resource !== null && input.resource !== code.resource) {
       throw oauthError.invalidTarget('The resource does not match the one of the authorization request.');
     }
-    const user = await this.#issuer.activeUser(code.userId);
+    if (!user.active) throw oauthError.invalidGrant(USER_INACTIVE);
     await this.#issuer.assertMembership(code.userId, code.organizationId);
     const settings = await this.#deps.settings.getResolved();
 
@@ -151,7 +152,7 @@ export class AuthorizationCodes {
 
   /** RFC 6749 §4.1.2: deny, and revoke what the first redemption issued. */
   async #reuse(codeHash: string, now: number): Promise<never> {
-    const code = await this.#deps.store.findAuthorizationCode(codeHash);
+    const code = (await this.#deps.store.findAuthorizationCode(codeHash))?.code;
     if (
       code?.sessionId != null &&
       (await this.#deps.store.revokeSession(code.sessionId, now, 'authorization_code_reuse'))

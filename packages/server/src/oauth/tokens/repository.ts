@@ -89,6 +89,11 @@ export interface FoundRefreshToken {
   readonly user: SessionUser;
 }
 
+export interface FoundAuthorizationCode {
+  readonly code: AuthorizationCodeRecord;
+  readonly user: SessionUser;
+}
+
 /** The writes of one refresh (see {@link TokenStore.rotateRefreshToken}). */
 export interface RefreshTokenRotation {
   /** The presented token, consumed if it is still unconsumed, unrevoked and unexpired at `now`. */
@@ -140,5 +145,6 @@ export interface TokenStore {
   findRefreshToken(tokenHash: string): Promise<FoundRefreshToken | undefined>;
 
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
-  findAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined>;
+  /** The code with this hash, in any state, and its user, in one read. */
+  findAuthorizationCode(codeHash: string): Promise<FoundAuthorizationCode | undefined>;
 }

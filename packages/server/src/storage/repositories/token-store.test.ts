@@ -191,8 +191,8 @@ describeEachDatabase('token store grant writes', (kind) => {
       ),
     ).toBe(true);
     expect(await store().findAuthorizationCode('code-1')).toMatchObject({
-      consumedAt: now + 1_000,
-      sessionId: 'ses_c',
+      code: { consumedAt: now + 1_000, sessionId: 'ses_c' },
+      user: { id: userId, displayName: 'Ada Lovelace', email: userEmail, active: true },
     });
     expect(await store().findRefreshToken('hash-of-rft_c1')).toMatchObject({
       session: sessionRecord('ses_c'),
@@ -209,7 +209,7 @@ describeEachDatabase('token store grant writes', (kind) => {
       ),
     ).toBe(false);
     expect(await sessionRow('ses_d')).toBeUndefined();
-    expect(await store().findAuthorizationCode('code-1')).toMatchObject({ sessionId: 'ses_c' });
+    expect(await store().findAuthorizationCode('code-1')).toMatchObject({ code: { sessionId: 'ses_c' } });
   });
 
   it('does not redeem an expired or unknown code', async () => {
@@ -234,8 +234,7 @@ describeEachDatabase('token store grant writes', (kind) => {
     expect(await sessionRow('ses_e')).toBeUndefined();
     expect(await sessionRow('ses_f')).toBeUndefined();
     expect(await store().findAuthorizationCode('code-2')).toMatchObject({
-      consumedAt: null,
-      sessionId: null,
+      code: { consumedAt: null, sessionId: null },
     });
   });
 });

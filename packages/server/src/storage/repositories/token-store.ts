@@ -200,8 +200,14 @@ const CODE_COLUMNS = allColumns<AuthorizationCodesTable>({
   consumedAt: true,
   sessionId: true,
 });
+/** A code with its user in one read (every code names an existing user: a foreign key, never deleted). */
 const selectCodeQuery = fixedQuery((db, p: { codeHash: string }) =>
-  db.selectFrom('authorizationCodes').select(CODE_COLUMNS).where('codeHash', '=', p.codeHash),
+  db
+    .selectFrom('authorizationCodes')
+    .innerJoin('users', 'users.id', 'authorizationCodes.userId')
+    .select(CODE_COLUMNS.map((column) => `authorizationCodes.${column}` as const))
+    .select(['users.displayName', 'users.email', 'users.emailVerified', 'users.active', 'users.updatedAt'])
+    .where('authorizationCodes.codeHash', '=', p.codeHash),
 );
 
 const consumeCodeQuery = fixedQuery((db, p: { codeHash: string; now: number; sessionId: string }) =>
@@ -483,7 +489,7 @@ export function tokenStore(db: Db): TokenStore {
 
     async findAuthorizationCode(codeHash) {
       const row = (await selectCodeQuery(db, { codeHash })).rows[0];
-      return row === undefined ? undefined : toCode(row);
+      return row === undefined ? undefined : { code: toCode(row), user: toSessionUser(row) };
     },
   };
   return store;
