@@ -51,7 +51,8 @@ interface Job {
  * job after job without sleeping, and the event loop never waits for a signature. WebCrypto, which
  * jose signs with, instead sends every signature to libuv's shared pool (four threads by default, also
  * running argon2id, file system and DNS work), where each job wakes a sleeping thread: on the bench
- * machine that made a token request cost about 10 % more CPU (docs/decisions.md, "Benchmark").
+ * machine that made a refresh cost 4-12 % more CPU (docs/decisions.md, "Signing keys, tokens and
+ * discovery").
  *
  * The thread starts on the first signature and is restarted after a crash; it never keeps the process
  * alive while idle.

@@ -2,7 +2,7 @@ import type { AccessTokenSessions } from '../../oauth/tokens/access-token-valida
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
 import { parseStringList } from './json-columns.js';
-import { toSessionUser } from './users.js';
+import { SESSION_USER_COLUMNS, toSessionUser } from './users.js';
 
 // Every access-token validation (and userinfo request) runs these: compiled once (storage/fixed-query.ts).
 
@@ -35,13 +35,9 @@ const selectQuery = fixedQuery((db, p: { id: string }) =>
       's.idleExpiresAt',
       's.absoluteExpiresAt',
       's.revokedAt',
-      'u.displayName',
-      'u.email',
-      'u.emailVerified',
-      'u.active',
-      'u.updatedAt',
       'o.id as activeOrganizationId',
     ])
+    .select(SESSION_USER_COLUMNS.map((column) => `u.${column}` as const))
     .where('s.id', '=', p.id),
 );
 

@@ -11,7 +11,7 @@ import type { Db } from '../database.js';
 import { affectedRows, allColumns, fixedQuery, updatedRows } from '../fixed-query.js';
 import type { AuthorizationCodesTable, SessionsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
-import { toSessionUser } from './users.js';
+import { SESSION_USER_COLUMNS, toSessionUser } from './users.js';
 
 function toSession(row: Selectable<SessionsTable>): SessionRecord {
   return {
@@ -134,12 +134,8 @@ const selectRefreshTokenWithSession = fixedQuery((db, p: { tokenHash: string }) 
       'refreshTokens.expiresAt as tokenExpiresAt',
       'refreshTokens.consumedAt as tokenConsumedAt',
       'refreshTokens.revokedAt as tokenRevokedAt',
-      'users.displayName',
-      'users.email',
-      'users.emailVerified',
-      'users.active',
-      'users.updatedAt',
     ])
+    .select(SESSION_USER_COLUMNS.map((column) => `users.${column}` as const))
     .where('refreshTokens.tokenHash', '=', p.tokenHash),
 );
 
@@ -206,7 +202,7 @@ const selectCodeQuery = fixedQuery((db, p: { codeHash: string }) =>
     .selectFrom('authorizationCodes')
     .innerJoin('users', 'users.id', 'authorizationCodes.userId')
     .select(CODE_COLUMNS.map((column) => `authorizationCodes.${column}` as const))
-    .select(['users.displayName', 'users.email', 'users.emailVerified', 'users.active', 'users.updatedAt'])
+    .select(SESSION_USER_COLUMNS.map((column) => `users.${column}` as const))
     .where('authorizationCodes.codeHash', '=', p.codeHash),
 );
 

@@ -21,9 +21,12 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
   };
 }
 
-/** A session's user as a join reads it: the session's `userId` and the user's own columns, unrenamed. */
+/** The user's columns a join selects, unrenamed, for {@link toSessionUser}. */
+export const SESSION_USER_COLUMNS = ['displayName', 'email', 'emailVerified', 'active', 'updatedAt'] as const;
+
+/** A session's user as a join reads it: the session's `userId` and {@link SESSION_USER_COLUMNS}. */
 export function toSessionUser(
-  row: Pick<Selectable<UsersTable>, 'displayName' | 'email' | 'emailVerified' | 'active' | 'updatedAt'> & {
+  row: Pick<Selectable<UsersTable>, (typeof SESSION_USER_COLUMNS)[number]> & {
     readonly userId: string;
   },
 ): SessionUser {
