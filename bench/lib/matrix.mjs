@@ -1,14 +1,14 @@
 // The timed part of `npm run bench`: every scenario at every connection count, `runs` runs per server,
 // alternating Svc and the peer (svc, peer, svc, peer …) so that drift on the machine hits both alike.
 import { summarize, timedRun } from './loadgen.mjs';
-import { ceilingMicros, describeCost } from './report.mjs';
 
 /**
  * Runs `scenarios` on `svc` and `peer` (endpoints: Map target → discovered endpoints) and resolves to
- * the table rows; a scenario that fails becomes a row with its error and the others go on. `onStep`
- * gets a progress text before every run.
+ * the table rows, each with its scenario's cost recipe and the HTTP floor at its connection count (the
+ * ceilings are added at the end of the run, report.mjs `withCeiling`); a scenario that fails becomes a
+ * row with its error and the others go on. `onStep` gets a progress text before every run.
  */
-export async function runMatrix({ scenarios, svc, peer, endpoints, options, units, floorMicros, onStep }) {
+export async function runMatrix({ scenarios, svc, peer, endpoints, options, floorMicros, onStep }) {
   const rows = [];
   for (const scenario of scenarios) {
     const servers = scenario.svcOnly ? [svc] : [svc, peer];
@@ -58,14 +58,7 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, unit
       rows.push(
         failure !== undefined
           ? { scenario: scenario.name, connections, error: failure }
-          : scenarioRow(
-              scenario,
-              connections,
-              runs.get(svc),
-              runs.get(peer),
-              units,
-              floorMicros(connections),
-            ),
+          : scenarioRow(scenario, connections, runs.get(svc), runs.get(peer), floorMicros(connections)),
       );
     }
   }
@@ -73,23 +66,22 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, unit
 }
 
 /** In-process validateAccessTokenAsync ops/s at each connection count's number of calls in flight. */
-export async function runValidation({ svc, options, units, onStep }) {
+export async function runValidation({ svc, options, onStep }) {
   const rows = [];
   for (const concurrency of options.connections) {
     onStep(`validateAccessTokenAsync in process, ${concurrency} in flight`, 1);
     const ops = await svc.call('validateOps', { durationMs: options.durationS * 1000, concurrency });
     const run = { requestsPerSecond: ops.opsPerSecond, cpuMicrosPerRequest: ops.cpuMicrosPerOp };
     const scenario = { name: 'validate_access_token', cost: { verifies: 1, inProcess: true } };
-    rows.push(scenarioRow(scenario, concurrency, [run], undefined, units, 0));
+    rows.push(scenarioRow(scenario, concurrency, [run], undefined, 0));
   }
   return rows;
 }
 
-/** One table row: both servers' medians, the ratios, and the ceiling at this connection count. */
-function scenarioRow(scenario, connections, svcRuns, peerRuns, units, floorMicros) {
+/** One table row: both servers' medians and the ratios; `cost` and `floorMicros` make its ceiling later. */
+function scenarioRow(scenario, connections, svcRuns, peerRuns, floorMicros) {
   const svc = summarize(svcRuns);
   const peer = peerRuns === undefined ? undefined : summarize(peerRuns);
-  const micros = ceilingMicros(scenario.cost, units, floorMicros);
   return {
     scenario: scenario.name,
     connections,
@@ -97,11 +89,7 @@ function scenarioRow(scenario, connections, svcRuns, peerRuns, units, floorMicro
     peer,
     ratio: peer ? svc.requestsPerSecond / peer.requestsPerSecond : null,
     cpuRatio: peer ? peer.cpuMicrosPerRequest / svc.cpuMicrosPerRequest : null,
-    ceiling: {
-      recipe: describeCost(scenario.cost),
-      cpuMicrosPerRequest: micros,
-      requestsPerCpuSecond: 1e6 / micros,
-      percent: (100 * micros) / svc.cpuMicrosPerRequest,
-    },
+    cost: scenario.cost,
+    floorMicros,
   };
 }

@@ -15,6 +15,24 @@ export function ceilingMicros(cost, units, floorMicros) {
   );
 }
 
+/**
+ * A matrix row with its ceiling: the least CPU its scenario's recipe can take at the unit costs of this
+ * run, and that as requests per CPU-second and as a share of Svc's measured CPU per request.
+ */
+export function withCeiling(row, units) {
+  if (row.error !== undefined) return row;
+  const micros = ceilingMicros(row.cost, units, row.floorMicros);
+  return {
+    ...row,
+    ceiling: {
+      recipe: describeCost(row.cost),
+      cpuMicrosPerRequest: micros,
+      requestsPerCpuSecond: 1e6 / micros,
+      percent: (100 * micros) / row.svc.cpuMicrosPerRequest,
+    },
+  };
+}
+
 /** Describes the cost recipe, e.g. "floor + 2 sign + 1 tx". */
 export function describeCost(cost) {
   const parts = cost.inProcess ? [] : ['floor'];
@@ -28,7 +46,6 @@ export function describeCost(cost) {
 const fixed = (value, digits = 0) => (value === undefined || value === null ? '—' : value.toFixed(digits));
 const latency = (s) => (s === undefined ? '—' : `${fixed(s.p50Ms)}/${fixed(s.p99Ms)}`);
 
-/** Plain-text table of the rows (one per scenario and connection count). */
 /**
  * Aligned columns: the first two and `textColumn` left-aligned, numbers right-aligned; a line with fewer
  * cells than the header (a note under a row) is printed as it is.
@@ -49,6 +66,7 @@ function renderTable(header, lines, textColumn) {
   return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
 }
 
+/** Plain-text table of the rows (one per scenario and connection count). */
 export function formatTable(rows) {
   const header = [
     'scenario',
@@ -87,10 +105,14 @@ export function formatTable(rows) {
   return renderTable(header, lines, 10);
 }
 
-/** The unit costs and floors as lines of text. */
+/**
+ * The unit costs and floors as lines of text: each unit cost is the cheaper of its two measurements
+ * (start and end of the run), which are shown beside it.
+ */
 export function formatUnits(units, floors) {
   const unit = (name, u) =>
-    `${name.padEnd(31)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s`;
+    `${name.padEnd(31)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s` +
+    `  (start ${fixed(u.measured.start, 1)}, end ${fixed(u.measured.end, 1)})`;
   return [
     unit('RS256 sign (jose, 1 core)', units.sign),
     unit('RS256 sign (OpenSSL, in-thread)', units.inThreadSign),
