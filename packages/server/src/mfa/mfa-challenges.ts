@@ -1,3 +1,4 @@
+import type { SvcOrganizationOption } from '@svc/contract';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcInvalidOperationError, type SvcPublicAuthError } from '../kernel/errors.js';
 import type { MfaChallengeIssued, MfaGate } from '../signin/mfa-gate.js';
@@ -36,7 +37,10 @@ export class MfaChallenges implements MfaGate {
   }
 
   /** MfaGate: the persisted decision of one sign-in, or null when no second factor is needed. */
-  async challengeFor(identity: SignedInIdentity): Promise<MfaChallengeIssued | null> {
+  async challengeFor(
+    identity: SignedInIdentity,
+    organizations?: readonly SvcOrganizationOption[],
+  ): Promise<MfaChallengeIssued | null> {
     const settings = await this.#deps.settings.getSettings();
     // An authentication that already passed a second factor (a reused issuer session) is not asked again.
     if (!settings.enabled || identity.amr.includes('mfa')) return null;
@@ -44,7 +48,7 @@ export class MfaChallenges implements MfaGate {
       identity.organizationId === null
         ? null
         : this.#deps.settings.getOrganizationPolicy(identity.organizationId),
-      this.#deps.memberships(identity.userId),
+      organizations ?? this.#deps.memberships(identity.userId),
       this.#deps.authenticators.listConfirmed(identity.userId),
       this.#deps.recoveryCodes.countUnused(identity.userId),
     ]);

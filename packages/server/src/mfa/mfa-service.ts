@@ -1,4 +1,9 @@
-import type { SvcMfaAuthenticator, SvcMfaStatus, SvcTotpEnrollmentStartResult } from '@svc/contract';
+import type {
+  SvcMfaAuthenticator,
+  SvcMfaStatus,
+  SvcOrganizationOption,
+  SvcTotpEnrollmentStartResult,
+} from '@svc/contract';
 import type { MfaChallengeIssued, MfaGate } from '../signin/mfa-gate.js';
 import type { SignedInIdentity } from '../signin/sign-in-engine.js';
 import type { MfaServiceDeps } from './deps.js';
@@ -30,8 +35,11 @@ export class MfaService implements MfaGate {
     this.#enrollment = new TotpEnrollment(deps, this.#challenges);
   }
 
-  challengeFor(identity: SignedInIdentity): Promise<MfaChallengeIssued | null> {
-    return this.#challenges.challengeFor(identity);
+  challengeFor(
+    identity: SignedInIdentity,
+    organizations?: readonly SvcOrganizationOption[],
+  ): Promise<MfaChallengeIssued | null> {
+    return this.#challenges.challengeFor(identity, organizations);
   }
 
   peekChallenge(mfaToken: string, flow: string): Promise<MfaChallengeRecord | undefined> {

@@ -1,3 +1,4 @@
+import type { SvcOrganizationOption } from '@svc/contract';
 import type { SignedInIdentity } from './sign-in-engine.js';
 
 /** A second factor the sign-in must pass before it completes. */
@@ -14,7 +15,12 @@ export interface MfaChallengeIssued {
 /**
  * What the sign-in engine asks once the organization of a sign-in is known (implemented by
  * mfa/mfa-service.ts): null when no second factor is needed, else the challenge to answer.
+ * `organizations` are the user's active memberships when this sign-in has already read them (the
+ * organization policy did), so that the gate need not read them again.
  */
 export interface MfaGate {
-  challengeFor(identity: SignedInIdentity): Promise<MfaChallengeIssued | null>;
+  challengeFor(
+    identity: SignedInIdentity,
+    organizations?: readonly SvcOrganizationOption[],
+  ): Promise<MfaChallengeIssued | null>;
 }

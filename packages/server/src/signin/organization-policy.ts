@@ -8,7 +8,12 @@ export interface OrganizationPolicyDeps {
 
 /** Which organization a sign-in lands in, or that the user must choose. */
 export type OrganizationDecision =
-  | { readonly kind: 'decided'; readonly organizationId: string | null }
+  | {
+      readonly kind: 'decided';
+      readonly organizationId: string | null;
+      /** The user's active memberships, when the decision read them (no organization was requested). */
+      readonly organizations?: readonly SvcOrganizationOption[];
+    }
   | { readonly kind: 'selection_required'; readonly organizations: SvcOrganizationOption[] };
 
 /** The answer when a user asks for an organization without an active membership there (403). */
@@ -46,8 +51,10 @@ export class OrganizationPolicy {
       return { kind: 'decided', organizationId: requestedOrganizationId };
     }
     const organizations = await this.options(userId);
-    if (organizations.length === 0) return { kind: 'decided', organizationId: null };
-    if (organizations.length === 1) return { kind: 'decided', organizationId: organizations[0]?.id ?? null };
+    if (organizations.length === 0) return { kind: 'decided', organizationId: null, organizations };
+    if (organizations.length === 1) {
+      return { kind: 'decided', organizationId: organizations[0]?.id ?? null, organizations };
+    }
     return { kind: 'selection_required', organizations };
   }
 

@@ -1,8 +1,12 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { SvcOrganizationOption } from '@svc/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../test-support/auth-harness.js';
 import { describeEachDatabase } from '../test-support/databases.js';
+import { OrganizationPolicy } from './organization-policy.js';
+import type { PendingAuthTokens } from './pending-auth-tokens.js';
+import { SignInEngine } from './sign-in-engine.js';
 
 describeEachDatabase('sign-in engine', (kind) => {
   let h: AuthHarness;
@@ -214,5 +218,44 @@ describeEachDatabase('sign-in engine', (kind) => {
     expect(await h.engine.passwords.authenticate('nopass@example.com', TEST_PASSWORD)).toEqual({ ok: false });
     await h.db.updateTable('users').set({ active: 0 }).where('id', '=', user.id).execute();
     expect(await h.engine.passwords.authenticate('ann@example.com', TEST_PASSWORD)).toEqual({ ok: false });
+  });
+});
+
+describe('sign-in engine and the MFA gate', () => {
+  it('hands the memberships the organization policy read to the MFA gate instead of reading them again', async () => {
+    const acme = { id: 'org_1', slug: 'acme', name: 'Acme', role: 'admin' };
+    let reads = 0;
+    const organizations = new OrganizationPolicy({
+      memberships: {
+        listUserOrganizations: () => {
+          reads += 1;
+          return Promise.resolve([acme]);
+        },
+        hasActiveMembership: () => Promise.resolve(true),
+      },
+    });
+    const handed: (readonly SvcOrganizationOption[] | undefined)[] = [];
+    const engine = new SignInEngine({
+      organizations,
+      // Neither sign-in below asks for a selection, so no pending token is issued.
+      pending: {} as PendingAuthTokens,
+      mfa: {
+        challengeFor: (_identity, known) => {
+          handed.push(known);
+          return Promise.resolve(null);
+        },
+      },
+    });
+    const request = { userId: 'usr_1', clientId: 'client-x', amr: ['pwd'], authTime: 0, flow: 'direct' };
+
+    const decided = await engine.signIn({ ...request, requestedOrganizationId: null });
+    expect(decided.kind === 'complete' && decided.identity.organizationId).toBe('org_1');
+    expect(reads).toBe(1);
+    expect(handed).toEqual([[acme]]);
+
+    // A requested organization is checked without listing the memberships: the gate reads them itself.
+    await engine.signIn({ ...request, requestedOrganizationId: 'org_1' });
+    expect(reads).toBe(1);
+    expect(handed[1]).toBeUndefined();
   });
 });

@@ -136,15 +136,18 @@ export class SignInEngine {
         clientId: request.clientId,
       };
     }
-    return this.#afterOrganization({
-      userId: request.userId,
-      clientId: request.clientId,
-      organizationId: decision.organizationId,
-      amr: [...request.amr],
-      authTime: request.authTime,
-      flow: request.flow,
-      resume,
-    });
+    return this.#afterOrganization(
+      {
+        userId: request.userId,
+        clientId: request.clientId,
+        organizationId: decision.organizationId,
+        amr: [...request.amr],
+        authTime: request.authTime,
+        flow: request.flow,
+        resume,
+      },
+      decision.organizations,
+    );
   }
 
   /** The pending selection behind a token, or undefined when it is not active for this flow. */
@@ -185,10 +188,14 @@ export class SignInEngine {
   /**
    * Every sign-in passes here once its organization is known: the MFA gate decides, from the global and
    * the organization's policy and the user's factors, whether the mfa or mfa_enrollment state (with an
-   * MFA token bound to this identity) comes before `complete`.
+   * MFA token bound to this identity) comes before `complete`. `organizations`: the user's memberships
+   * when the organization policy read them in this sign-in.
    */
-  async #afterOrganization(identity: SignedInIdentity): Promise<SignInOutcome> {
-    const challenge = (await this.#deps.mfa?.challengeFor(identity)) ?? null;
+  async #afterOrganization(
+    identity: SignedInIdentity,
+    organizations?: readonly SvcOrganizationOption[],
+  ): Promise<SignInOutcome> {
+    const challenge = (await this.#deps.mfa?.challengeFor(identity, organizations)) ?? null;
     if (challenge === null) return { kind: 'complete', identity };
     return { kind: 'mfa', ...challenge, identity };
   }

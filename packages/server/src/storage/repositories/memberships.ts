@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { MembershipRecord, MembershipRepository } from '../../admin/repository.js';
 import type { Db } from '../database.js';
+import { fixedQuery } from '../fixed-query.js';
 import type { MembershipsTable } from '../schema.js';
 
 function toRecord(row: Selectable<MembershipsTable>): MembershipRecord {
@@ -14,6 +15,30 @@ function toRecord(row: Selectable<MembershipsTable>): MembershipRecord {
     updatedAt: row.updatedAt,
   };
 }
+
+// Every sign-in reads these (the organization policy and the MFA gate): fixed queries, compiled once.
+const listUserOrganizationsQuery = fixedQuery((db, p: { userId: string }) =>
+  db
+    .selectFrom('memberships as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organizationId')
+    .select(['o.id as id', 'o.slug as slug', 'o.name as name', 'm.role as role'])
+    .where('m.userId', '=', p.userId)
+    .where('m.active', '=', 1)
+    .where('o.active', '=', 1)
+    .orderBy('o.name')
+    .orderBy('o.id'),
+);
+
+const activeMembershipQuery = fixedQuery((db, p: { userId: string; organizationId: string }) =>
+  db
+    .selectFrom('memberships as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organizationId')
+    .select('m.id')
+    .where('m.userId', '=', p.userId)
+    .where('m.organizationId', '=', p.organizationId)
+    .where('m.active', '=', 1)
+    .where('o.active', '=', 1),
+);
 
 /** Memberships in the `memberships` table, unique per (organization, user). */
 export function membershipRepository(db: Db): MembershipRepository {
@@ -55,29 +80,11 @@ export function membershipRepository(db: Db): MembershipRepository {
     },
 
     async listUserOrganizations(userId) {
-      return db
-        .selectFrom('memberships as m')
-        .innerJoin('organizations as o', 'o.id', 'm.organizationId')
-        .select(['o.id as id', 'o.slug as slug', 'o.name as name', 'm.role as role'])
-        .where('m.userId', '=', userId)
-        .where('m.active', '=', 1)
-        .where('o.active', '=', 1)
-        .orderBy('o.name')
-        .orderBy('o.id')
-        .execute();
+      return (await listUserOrganizationsQuery(db, { userId })).rows;
     },
 
     async hasActiveMembership(userId, organizationId) {
-      const row = await db
-        .selectFrom('memberships as m')
-        .innerJoin('organizations as o', 'o.id', 'm.organizationId')
-        .select('m.id')
-        .where('m.userId', '=', userId)
-        .where('m.organizationId', '=', organizationId)
-        .where('m.active', '=', 1)
-        .where('o.active', '=', 1)
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await activeMembershipQuery(db, { userId, organizationId })).rows.length > 0;
     },
   };
 }

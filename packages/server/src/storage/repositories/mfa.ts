@@ -10,20 +10,54 @@ import type {
   RecoveryCodeStore,
 } from '../../mfa/repository.js';
 import type { Db } from '../database.js';
-import { updatedRows } from '../fixed-query.js';
+import { allColumns, fixedQuery, updatedRows } from '../fixed-query.js';
 import type { MfaAuthenticatorsTable, MfaChallengesTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 
 const GLOBAL_SCOPE = 'global';
 
+// Every sign-in reads these (the MFA gate): fixed queries, compiled once.
+const selectPolicyQuery = fixedQuery((db, p: { scope: string }) =>
+  db.selectFrom('mfaPolicies').select('policyJson').where('scope', '=', p.scope),
+);
+
+const AUTHENTICATOR_COLUMNS = allColumns<MfaAuthenticatorsTable>({
+  id: true,
+  userId: true,
+  kind: true,
+  label: true,
+  secretSealed: true,
+  enrollmentTokenHash: true,
+  challengeHash: true,
+  enrollmentExpiresAt: true,
+  confirmedAt: true,
+  lastUsedStep: true,
+  enrollmentAttempts: true,
+  createdAt: true,
+});
+
+const selectConfirmedQuery = fixedQuery((db, p: { userId: string }) =>
+  db
+    .selectFrom('mfaAuthenticators')
+    .select(AUTHENTICATOR_COLUMNS)
+    .where('userId', '=', p.userId)
+    .where('confirmedAt', 'is not', null)
+    .orderBy('confirmedAt')
+    .orderBy('id'),
+);
+
+const countUnusedQuery = fixedQuery((db, p: { userId: string }) =>
+  db
+    .selectFrom('mfaRecoveryCodes')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('userId', '=', p.userId)
+    .where('usedAt', 'is', null),
+);
+
 /** MFA settings (scope 'global') and organization policies (scope = organization id) as JSON rows. */
 export function mfaPolicyRepository(db: Db): MfaPolicyStore {
   const read = async (scope: string): Promise<unknown> => {
-    const row = await db
-      .selectFrom('mfaPolicies')
-      .select('policyJson')
-      .where('scope', '=', scope)
-      .executeTakeFirst();
+    const row = (await selectPolicyQuery(db, { scope })).rows[0];
     return row === undefined ? undefined : JSON.parse(row.policyJson);
   };
   const save = async (scope: string, policy: object, now: number): Promise<void> => {
@@ -54,15 +88,7 @@ export function authenticatorRepository(db: Db): AuthenticatorStore {
       await db.insertInto('mfaAuthenticators').values(record).execute();
     },
     async listConfirmed(userId) {
-      const rows = await db
-        .selectFrom('mfaAuthenticators')
-        .selectAll()
-        .where('userId', '=', userId)
-        .where('confirmedAt', 'is not', null)
-        .orderBy('confirmedAt')
-        .orderBy('id')
-        .execute();
-      return rows.map(toAuthenticator);
+      return (await selectConfirmedQuery(db, { userId })).rows.map(toAuthenticator);
     },
     async findEnrollment(enrollmentTokenHash, now) {
       const row = await db
@@ -150,13 +176,7 @@ export function recoveryCodeRepository(db: Db): RecoveryCodeStore {
       return updatedRows(result) >= 1;
     },
     async countUnused(userId) {
-      const row = await db
-        .selectFrom('mfaRecoveryCodes')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('userId', '=', userId)
-        .where('usedAt', 'is', null)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return Number((await countUnusedQuery(db, { userId })).rows[0]?.n ?? 0);
     },
   };
 }
