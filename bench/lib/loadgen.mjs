@@ -11,9 +11,18 @@ export async function timedRun(server, load, { connections, durationS }) {
   const before = await server.call('cpu');
   // autocannon reports whole milliseconds and no p95: the run keeps every response time and takes its own.
   const latencies = [];
+  const startedAt = performance.now();
+  let lastResponseAt = startedAt;
   const instance = autocannon({ connections, duration: durationS, ...load });
-  instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  instance.on('response', (_client, _status, _bytes, ms) => {
+    latencies.push(ms);
+    lastResponseAt = performance.now();
+  });
   const result = await instance;
+  // A run of `amount` requests ends when the last one is answered, but autocannon reports it at its
+  // next one-second sample, so its duration is rounded up to whole seconds (up to a second too long):
+  // such a run is timed to its last response instead.
+  const seconds = load.amount === undefined ? result.duration : (lastResponseAt - startedAt) / 1000;
   const after = await server.call('cpu');
   const requests = result.requests.total;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || requests === 0)
@@ -23,7 +32,7 @@ export async function timedRun(server, load, { connections, durationS }) {
     );
   const cpuMicros = after.user - before.user + (after.system - before.system);
   return {
-    requestsPerSecond: requests / result.duration,
+    requestsPerSecond: requests / seconds,
     requests,
     p50Ms: percentile(latencies, 50),
     p95Ms: percentile(latencies, 95),

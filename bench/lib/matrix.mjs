@@ -38,7 +38,7 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, floo
           // rate at these connections would use in one run (the two grants cost about the same).
           const refreshRate = rows.find(
             (r) => r.scenario === 'refresh_token' && r.connections === connections,
-          )?.[target.name]?.requestsPerSecond;
+          )?.[target === svc ? 'svc' : 'peer']?.requestsPerSecond;
           const expected = Math.max(200, Math.round((refreshRate ?? 500) * options.durationS * 1.1));
           try {
             const load = await scenario.load({
