@@ -105,9 +105,7 @@ try {
     progress(`[${Math.min(done + 1, total)}/${total}] ${text} (${Math.round(elapsed)} s${left})`);
     done += runs;
   };
-  const floorMicros = (connections) =>
-    floors.find((f) => f.server === 'fastify' && f.connections === connections).cpuMicrosPerRequest;
-  const rows = await runMatrix({ scenarios, svc, peer, endpoints, options, floorMicros, onStep });
+  const rows = await runMatrix({ scenarios, svc, peer, endpoints, options, onStep });
   if (validate) rows.push(...(await runValidation({ svc, options, onStep })));
   const growth =
     large === undefined
@@ -117,9 +115,6 @@ try {
           empty: svc,
           endpoints,
           options,
-          floorMicros: (connections) =>
-            floors.find((f) => f.server === 'fastify' && f.connections === connections)
-              ?.cpuMicrosPerRequest ?? 0,
           onStep,
         });
 
@@ -129,7 +124,9 @@ try {
     svcSign: await svc.call('signOps', { durationMs: unitMs }),
   };
   const units = cheaperUnits(unitsAtStart, unitsAtEnd);
-  const table = rows.map((row) => withCeiling(row, units));
+  const floorMicros = (connections) =>
+    floors.find((f) => f.server === 'fastify' && f.connections === connections).cpuMicrosPerRequest;
+  const table = rows.map((row) => withCeiling(row, units, floorMicros));
 
   progress('stopping the servers …');
   await stop(peer);

@@ -39,13 +39,13 @@ const ONE_SEEDED_USER = Object.freeze({ users: 1, organizations: 1, sessions: 0 
  * `{ scenario, connections, kind, empty, large, ratio, cpuRatio, met }` (`met`: for
  * throughput rows `{ requestsPerSecond, cpu }`, each true when within 10 %; for latency rows the p95 check) (or `{ …, error }`).
  */
-export async function runGrowth({ large, empty, endpoints, options, floorMicros, onStep }) {
+export async function runGrowth({ large, empty, endpoints, options, onStep }) {
   // Seeded users belong to an organization and the bench user does not: password login on the empty
   // Svc signs in a seeded user of its own (added after its main-table runs) so that both take one path.
   await seedTarget(empty, ONE_SEEDED_USER);
   const wanted = (s) => options.only === null || options.only.has(s.name);
   const both = (s) => ({ ...s, svcOnly: false });
-  const common = { svc: large, peer: empty, endpoints, floorMicros, onStep };
+  const common = { svc: large, peer: empty, endpoints, onStep };
   const tokenRows = await runMatrix({
     ...common,
     scenarios: SCENARIOS.filter((s) => GROWTH_SCENARIOS.has(s.name) && wanted(s)).map(both),

@@ -4,11 +4,11 @@ import { summarize, timedRun } from './loadgen.mjs';
 
 /**
  * Runs `scenarios` on `svc` and `peer` (endpoints: Map target → discovered endpoints) and resolves to
- * the table rows, each with its scenario's cost recipe and the HTTP floor at its connection count (the
- * ceilings are added at the end of the run, report.mjs `withCeiling`); a scenario that fails becomes a
- * row with its error and the others go on. `onStep` gets a progress text before every run.
+ * the table rows, each with its scenario's cost recipe (the ceilings are added at the end of the run,
+ * report.mjs `withCeiling`); a scenario that fails becomes a row with its error and the others go on.
+ * `onStep` gets a progress text before every run.
  */
-export async function runMatrix({ scenarios, svc, peer, endpoints, options, floorMicros, onStep }) {
+export async function runMatrix({ scenarios, svc, peer, endpoints, options, onStep }) {
   const rows = [];
   for (const scenario of scenarios) {
     const servers = scenario.svcOnly ? [svc] : [svc, peer];
@@ -58,7 +58,7 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, floo
       rows.push(
         failure !== undefined
           ? { scenario: scenario.name, connections, error: failure }
-          : scenarioRow(scenario, connections, runs.get(svc), runs.get(peer), floorMicros(connections)),
+          : scenarioRow(scenario, connections, runs.get(svc), runs.get(peer)),
       );
     }
   }
@@ -73,13 +73,13 @@ export async function runValidation({ svc, options, onStep }) {
     const ops = await svc.call('validateOps', { durationMs: options.durationS * 1000, concurrency });
     const run = { requestsPerSecond: ops.opsPerSecond, cpuMicrosPerRequest: ops.cpuMicrosPerOp };
     const scenario = { name: 'validate_access_token', cost: { verifies: 1, inProcess: true } };
-    rows.push(scenarioRow(scenario, concurrency, [run], undefined, 0));
+    rows.push(scenarioRow(scenario, concurrency, [run], undefined));
   }
   return rows;
 }
 
-/** One table row: both servers' medians and the ratios; `cost` and `floorMicros` make its ceiling later. */
-function scenarioRow(scenario, connections, svcRuns, peerRuns, floorMicros) {
+/** One table row: both servers' medians and the ratios; `cost` makes its ceiling later. */
+function scenarioRow(scenario, connections, svcRuns, peerRuns) {
   const svc = summarize(svcRuns);
   const peer = peerRuns === undefined ? undefined : summarize(peerRuns);
   return {
@@ -90,6 +90,5 @@ function scenarioRow(scenario, connections, svcRuns, peerRuns, floorMicros) {
     ratio: peer ? svc.requestsPerSecond / peer.requestsPerSecond : null,
     cpuRatio: peer ? peer.cpuMicrosPerRequest / svc.cpuMicrosPerRequest : null,
     cost: scenario.cost,
-    floorMicros,
   };
 }

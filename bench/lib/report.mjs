@@ -17,11 +17,12 @@ export function ceilingMicros(cost, units, floorMicros) {
 
 /**
  * A matrix row with its ceiling: the least CPU its scenario's recipe can take at the unit costs of this
- * run, and that as requests per CPU-second and as a share of Svc's measured CPU per request.
+ * run and the HTTP floor at its connection count (`floorMicros(connections)`), and that as requests per
+ * CPU-second and as a share of Svc's measured CPU per request.
  */
-export function withCeiling(row, units) {
+export function withCeiling(row, units, floorMicros) {
   if (row.error !== undefined) return row;
-  const micros = ceilingMicros(row.cost, units, row.floorMicros);
+  const micros = ceilingMicros(row.cost, units, floorMicros(row.connections));
   return {
     ...row,
     ceiling: {
