@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
-  CamelCasePlugin,
   Kysely,
   Migrator,
   PostgresDialect,
@@ -13,6 +12,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/resolve.js';
+import { attachDirectSqlite, SvcCamelCasePlugin } from './direct-sqlite.js';
 import { preparedName } from './fixed-query.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -33,7 +33,8 @@ const NUMERIC_OID = 1700;
 
 /** Opens the database named by the resolved configuration (SQLite in WAL mode, or a PostgreSQL pool). */
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
-  const plugins = [new CamelCasePlugin()];
+  const camelCase = new SvcCamelCasePlugin();
+  const plugins = [camelCase];
   if (target.kind === 'sqlite') {
     if (target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
     const sqlite = new BetterSqlite3(target.filename);
@@ -41,10 +42,9 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-      plugins,
-    });
+    const statements = withStatementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins });
+    attachDirectSqlite(db, sqlite, statements, camelCase);
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({

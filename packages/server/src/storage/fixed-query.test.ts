@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeEachDatabase, useMigratedDatabase } from '../test-support/databases.js';
-import { affectedRows, fixedQuery, preparedName } from './fixed-query.js';
+import { idleSqlite } from './direct-sqlite.js';
+import { affectedRows, fixedQuery, preparedName, writeAtomically, writeStep } from './fixed-query.js';
 
 const insertKey = fixedQuery((db, p: { kid: string; createdAt: number }) =>
   db.insertInto('signingKeys').values({
@@ -75,6 +76,67 @@ describeEachDatabase('fixedQuery', (kind) => {
       'fixedQuery: parameter ignored is not a bound value.',
     );
   });
+
+  it('writes steps in one transaction: stops at a step that changes no row, keeping what came before', async () => {
+    const { db } = database;
+    const steps = (kid: string, now: number) => [
+      writeStep(insertKey, { kid, createdAt: 1_000 }),
+      writeStep(rotateOut, { kid: 'w-absent', now }, 'stopped' as const),
+      writeStep(insertKey, { kid: `${kid}-after`, createdAt: 1_000 }),
+    ];
+    expect(await writeAtomically(db, steps('w1', 5_000), 'done' as const)).toBe('stopped');
+    expect((await selectKey(db, { kid: 'w1' })).rows).toHaveLength(1);
+    expect((await selectKey(db, { kid: 'w1-after' })).rows).toEqual([]);
+
+    await insertKey(db, { kid: 'w-absent', createdAt: 1_000 });
+    expect(await writeAtomically(db, steps('w2', 5_000), 'done' as const)).toBe('done');
+    expect((await selectKey(db, { kid: 'w2-after' })).rows).toHaveLength(1);
+
+    // A failing statement (a duplicate key) undoes the whole write, on its own or in a caller's transaction.
+    const failing = [
+      writeStep(insertKey, { kid: 'w3', createdAt: 1_000 }),
+      writeStep(insertKey, { kid: 'w1', createdAt: 1_000 }),
+    ];
+    await expect(writeAtomically(db, failing, 'done')).rejects.toThrow();
+    await expect(db.transaction().execute((tx) => writeAtomically(tx, failing, 'done'))).rejects.toThrow();
+    expect((await selectKey(db, { kid: 'w3' })).rows).toEqual([]);
+  });
+
+  if (kind === 'sqlite') {
+    it('runs on the calling tick while no transaction is open, with the rows Kysely would give', async () => {
+      const { db } = database;
+      expect(idleSqlite(db)).toBeDefined();
+      // A Kysely query asked for first runs a few promise hops later; the fixed insert asked for after it
+      // is already written by then.
+      const seenByKysely = db.selectFrom('signingKeys').select('kid').where('kid', '=', 'd1').execute();
+      await insertKey(db, { kid: 'd1', createdAt: 1_000 });
+      expect(await seenByKysely).toEqual([{ kid: 'd1' }]);
+      const viaKysely = await db.selectFrom('signingKeys').selectAll().where('kid', '=', 'd1').execute();
+      expect((await selectEveryColumn(db, { kid: 'd1' })).rows).toEqual(viaKysely);
+      expect(affectedRows(await rotateOut(db, { kid: 'd1', now: 5_000 }))).toBe(1);
+    });
+
+    it('never joins a transaction another caller has open: it waits for it, and survives its rollback', async () => {
+      const { db } = database;
+      let outside: Promise<unknown> | undefined;
+      await db
+        .transaction()
+        .execute(async (tx) => {
+          await insertKey(tx, { kid: 't-inside', createdAt: 1_000 });
+          expect(idleSqlite(db)).toBeUndefined();
+          outside = insertKey(db, { kid: 't-outside', createdAt: 1_000 });
+          await new Promise((resolve) => setImmediate(resolve));
+          throw new RolledBack();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof RolledBack)) throw error;
+        });
+      await outside;
+      expect((await selectKey(db, { kid: 't-inside' })).rows).toEqual([]);
+      expect((await selectKey(db, { kid: 't-outside' })).rows).toHaveLength(1);
+      expect(idleSqlite(db)).toBeDefined();
+    });
+  }
 
   if (kind === 'postgres') {
     it('keeps named-column queries prepared on the connection, and leaves `*` unnamed', async () => {

@@ -7,6 +7,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type { Db } from './database.js';
+import { idleSqlite } from './direct-sqlite.js';
 
 /** SQL text → statement name, for the fixed queries PostgreSQL keeps prepared (see {@link preparedName}). */
 const preparedNames = new Map<string, string>();
@@ -37,7 +38,11 @@ interface Compiled {
 }
 
 /** A fixed-shape query: run it on the database or on a transaction with this call's parameters. */
-export type FixedQuery<P extends object, R> = (db: Db, params: P) => Promise<QueryResult<R>>;
+export interface FixedQuery<P extends object, R> {
+  (db: Db, params: P): Promise<QueryResult<R>>;
+  /** The query with this call's parameters, compiled for `db`'s dialect. */
+  compiled(db: Db, params: P): CompiledQuery<R>;
+}
 
 /**
  * A query whose shape never changes, built and compiled by Kysely once per database adapter (SQLite and
@@ -45,7 +50,8 @@ export type FixedQuery<P extends object, R> = (db: Db, params: P) => Promise<Que
  * runs several queries per request, and building each operation tree, passing it through the
  * CamelCasePlugin and compiling it to SQL cost more than SQLite takes to run the statement; the plugin
  * still maps the result rows, so callers read camelCase rows as with any other query. On PostgreSQL the
- * statement is also kept prepared per connection ({@link preparedName}).
+ * statement is also kept prepared per connection ({@link preparedName}). On SQLite, while no transaction is
+ * open, it runs on the calling tick past Kysely's connection mutex (direct-sqlite.ts).
  *
  * `build` reads its parameters from `params` (name them in the annotation of its second argument). Each
  * one must reach the query as a bound value (compared, set or inserted), never as SQL text, a list or a
@@ -75,20 +81,69 @@ export function fixedQuery<P extends object, R>(
     }
     return { template, slots };
   };
-  return async (db, params) => {
+  const compiled = (db: Db, params: P): CompiledQuery<R> => {
     const adapter = db.getExecutor().adapter;
-    let compiled = byAdapter.get(adapter);
-    if (compiled === undefined) {
-      compiled = compile(db);
-      byAdapter.set(adapter, compiled);
+    let shape = byAdapter.get(adapter);
+    if (shape === undefined) {
+      shape = compile(db);
+      byAdapter.set(adapter, shape);
     }
-    const { template, slots } = compiled;
+    const { template, slots } = shape;
     const values = params as Record<string, unknown>;
     const parameters = slots.map((name, position) =>
       name === undefined ? template.parameters[position] : values[name],
     );
-    return db.executeQuery<R>({ ...template, parameters } as CompiledQuery<R>);
+    return { ...template, parameters } as CompiledQuery<R>;
   };
+  const run = async (db: Db, params: P): Promise<QueryResult<R>> => {
+    const query = compiled(db, params);
+    const direct = idleSqlite(db);
+    return direct === undefined ? db.executeQuery(query) : direct.execute(query);
+  };
+  return Object.assign(run, { compiled });
+}
+
+/** One statement of an all-or-nothing write ({@link writeAtomically}). */
+export interface WriteStep<O> {
+  readonly compiled: (db: Db) => CompiledQuery;
+  /** The write's outcome when this statement changes no row (or several): the write stops there. */
+  readonly unlessOneRow: O | undefined;
+}
+
+/** `query` with `params` as a step of {@link writeAtomically}, stopping it with `unlessOneRow` if given. */
+export function writeStep<P extends object, O = never>(
+  query: FixedQuery<P, unknown>,
+  params: P,
+  unlessOneRow?: O,
+): WriteStep<O> {
+  return { compiled: (db) => query.compiled(db, params), unlessOneRow };
+}
+
+/**
+ * Runs `steps` in order in one transaction (the caller's, when `db` is one) and resolves to `outcome`,
+ * or to the `unlessOneRow` outcome of the first step that changed other than exactly one row. The write
+ * then stops there and what the steps before it wrote is committed, as their callers expect. On SQLite,
+ * when no transaction is open, the whole transaction runs on the calling tick (direct-sqlite.ts).
+ */
+export async function writeAtomically<O>(db: Db, steps: readonly WriteStep<O>[], outcome: O): Promise<O> {
+  const direct = idleSqlite(db);
+  if (direct !== undefined) {
+    return direct.transaction(() => {
+      for (const step of steps) {
+        const result = direct.execute(step.compiled(db));
+        if (step.unlessOneRow !== undefined && affectedRows(result) !== 1) return step.unlessOneRow;
+      }
+      return outcome;
+    });
+  }
+  const work = async (tx: Db): Promise<O> => {
+    for (const step of steps) {
+      const result = await tx.executeQuery(step.compiled(tx));
+      if (step.unlessOneRow !== undefined && affectedRows(result) !== 1) return step.unlessOneRow;
+    }
+    return outcome;
+  };
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 /**

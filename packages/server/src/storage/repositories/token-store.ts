@@ -8,7 +8,14 @@ import type {
   TokenStore,
 } from '../../oauth/tokens/repository.js';
 import type { Db } from '../database.js';
-import { affectedRows, allColumns, fixedQuery, updatedRows } from '../fixed-query.js';
+import {
+  affectedRows,
+  allColumns,
+  fixedQuery,
+  updatedRows,
+  writeAtomically,
+  writeStep,
+} from '../fixed-query.js';
 import type { AuthorizationCodesTable, SessionsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 import { SESSION_USER_COLUMNS, toSessionUser } from './users.js';
@@ -349,10 +356,8 @@ export function tokenStore(db: Db): TokenStore {
           .execute()
           .then(() => undefined);
 
-  const onPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   // SQLite: the statements in one transaction, or in the caller's (a device-code poll's).
-  const atomically = <T>(work: (tx: Db) => Promise<T>): Promise<T> =>
-    db.isTransaction ? work(db) : db.transaction().execute(work);
+  const onPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
   const store: TokenStore = {
     async createSession(session, firstToken) {
@@ -360,10 +365,11 @@ export function tokenStore(db: Db): TokenStore {
         await createSessionStatement(db, { ...sessionRow(session), ...tokenParams(firstToken) });
         return;
       }
-      await atomically(async (tx) => {
-        await insertSessionQuery(tx, sessionRow(session));
-        await insertRefreshTokenQuery(tx, firstToken);
-      });
+      await writeAtomically(
+        db,
+        [writeStep(insertSessionQuery, sessionRow(session)), writeStep(insertRefreshTokenQuery, firstToken)],
+        undefined,
+      );
     },
 
     async rotateRefreshToken(rotation) {
@@ -385,16 +391,15 @@ export function tokenStore(db: Db): TokenStore {
         });
         return rotationOutcome(rows[0]?.consumed === true, rows[0]?.added === true);
       }
-      return atomically(async (tx) => {
-        if (affectedRows(await consumeRefreshTokenQuery(tx, { id: tokenId, now })) !== 1) {
-          return 'token_used';
-        }
-        if (affectedRows(await refreshSessionQuery(tx, { id: next.sessionId, ...update })) !== 1) {
-          return 'session_revoked';
-        }
-        await insertRefreshTokenQuery(tx, next);
-        return 'rotated';
-      });
+      return writeAtomically<RotationOutcome>(
+        db,
+        [
+          writeStep(consumeRefreshTokenQuery, { id: tokenId, now }, 'token_used'),
+          writeStep(refreshSessionQuery, { id: next.sessionId, ...update }, 'session_revoked'),
+          writeStep(insertRefreshTokenQuery, next),
+        ],
+        'rotated',
+      );
     },
 
     async redeemAuthorizationCode(codeHash, now, session, firstToken) {
@@ -407,13 +412,15 @@ export function tokenStore(db: Db): TokenStore {
         });
         return affectedRows(result) === 1;
       }
-      return atomically(async (tx) => {
-        const consumed = await consumeCodeQuery(tx, { codeHash, now, sessionId: session.id });
-        if (affectedRows(consumed) !== 1) return false;
-        await insertSessionQuery(tx, sessionRow(session));
-        await insertRefreshTokenQuery(tx, firstToken);
-        return true;
-      });
+      return writeAtomically(
+        db,
+        [
+          writeStep(consumeCodeQuery, { codeHash, now, sessionId: session.id }, false),
+          writeStep(insertSessionQuery, sessionRow(session)),
+          writeStep(insertRefreshTokenQuery, firstToken),
+        ],
+        true,
+      );
     },
 
     async revokeSession(id, now, reason) {

@@ -1,0 +1,76 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { CamelCasePlugin, type CompiledQuery, type QueryResult, type SqliteDatabase } from 'kysely';
+import type { Db } from './database.js';
+
+/** Kysely's CamelCasePlugin with its row mapping reachable for rows read past Kysely. */
+export class SvcCamelCasePlugin extends CamelCasePlugin {
+  mapRows<R>(rows: readonly unknown[]): R[] {
+    return rows.map((row) => this.mapRow(row as Record<string, unknown>) as R);
+  }
+}
+
+/**
+ * The SQLite connection behind a Kysely instance, for fixed queries run on the calling tick. Kysely's
+ * SQLite driver serializes every query through an asynchronous mutex and passes the result through
+ * several promise hops; on the token endpoint those hops cost more than SQLite takes to run the
+ * statements. A statement may skip them only while no transaction is open on the connection: better-
+ * sqlite3 runs it synchronously, so nothing can interleave with it, and a Kysely transaction that is
+ * open (it holds the connection across awaits) is never joined, because the caller then goes through
+ * Kysely and waits for the connection like any query.
+ */
+export interface DirectSqlite {
+  /** Runs a compiled query now, with the result Kysely would give (rows mapped to camelCase). */
+  execute<R>(query: CompiledQuery<R>): QueryResult<R>;
+  /** Runs `work` now in one transaction: committed when it returns, rolled back when it throws. */
+  transaction<T>(work: () => T): T;
+}
+
+const connections = new WeakMap<Db, Connection>();
+
+/** Makes `db` (a Kysely instance on `sqlite`, preparing through `statements`) reachable by {@link idleSqlite}. */
+export function attachDirectSqlite(
+  db: Db,
+  sqlite: BetterSqlite3.Database,
+  statements: SqliteDatabase,
+  camelCase: SvcCamelCasePlugin,
+): void {
+  connections.set(db, new Connection(sqlite, statements, camelCase));
+}
+
+/**
+ * The direct connection of `db` when a statement may run on it now: `db` is a SQLite database (not a
+ * transaction of one) and no transaction is open on its connection. Otherwise undefined, and the caller
+ * goes through Kysely.
+ */
+export function idleSqlite(db: Db): DirectSqlite | undefined {
+  const connection = connections.get(db);
+  return connection?.idle() === true ? connection : undefined;
+}
+
+class Connection implements DirectSqlite {
+  readonly #sqlite: BetterSqlite3.Database;
+  readonly #statements: SqliteDatabase;
+  readonly #camelCase: SvcCamelCasePlugin;
+
+  constructor(sqlite: BetterSqlite3.Database, statements: SqliteDatabase, camelCase: SvcCamelCasePlugin) {
+    this.#sqlite = sqlite;
+    this.#statements = statements;
+    this.#camelCase = camelCase;
+  }
+
+  idle(): boolean {
+    return this.#sqlite.open && !this.#sqlite.inTransaction;
+  }
+
+  execute<R>(query: CompiledQuery<R>): QueryResult<R> {
+    // The same statement cache Kysely prepares through; the same result shape as its SQLite driver.
+    const statement = this.#statements.prepare(query.sql) as unknown as BetterSqlite3.Statement;
+    if (statement.reader) return { rows: this.#camelCase.mapRows<R>(statement.all(query.parameters)) };
+    const { changes, lastInsertRowid } = statement.run(query.parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.#sqlite.transaction(work)();
+  }
+}
