@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { CreateClientBody, SvcCreatedClient, SvcUser } from '@svc/contract';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { s256Challenge } from '../oauth/pkce.js';
@@ -20,6 +20,15 @@ export function form(params: Readonly<Record<string, string | readonly string[] 
     for (const one of typeof value === 'string' ? [value] : value) search.append(name, one);
   }
   return search.toString();
+}
+
+/**
+ * The `at_hash` an ID token must carry for `accessToken` (OpenID Connect Core §3.1.3.6 with RS256): the
+ * left-most half of the SHA-256 of its ASCII octets, base64url. Computed here, apart from the signing
+ * thread that adds it, so that the tests check Svc's value against the specification's rule.
+ */
+export function expectedAtHash(accessToken: string): string {
+  return createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
 }
 
 /** `Authorization: Basic` with both parts form-encoded (RFC 6749 §2.3.1). */

@@ -1,9 +1,14 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test-support/databases.js';
-import { basicAuth, oauthGiven, REDIRECT_URI, type OAuthGiven } from '../../test-support/oauth-http.js';
+import {
+  basicAuth,
+  expectedAtHash,
+  oauthGiven,
+  REDIRECT_URI,
+  type OAuthGiven,
+} from '../../test-support/oauth-http.js';
 import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../../test-support/test-svc.js';
-import { atHash } from '../tokens/token-claims.js';
 
 const ISSUER = `${TEST_ORIGIN}/svc/auth`;
 
@@ -85,7 +90,7 @@ describeEachDatabase('POST /token grant_type=authorization_code', (kind) => {
       aud: client.clientId,
       nonce: 'n-0S6_WzA2Mj',
       amr: ['pwd'],
-      at_hash: atHash(body.access_token as string),
+      at_hash: expectedAtHash(body.access_token as string),
       name: 'Ann Example',
       email: 'ann@example.com',
       sid: access.sid,

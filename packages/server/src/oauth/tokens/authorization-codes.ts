@@ -135,8 +135,11 @@ export class AuthorizationCodes {
       now,
       settings,
     );
-    // Signed while the session is written (a lost race drops it unread).
-    const accessToken = this.#issuer.startAccessToken(created.session, input.client);
+    // Signed while the session is written (a lost race drops them unread).
+    const started = this.#issuer.startTokens(created.session, input.client, user, {
+      includeIdToken: this.#issuer.wantsIdToken(code.scopes),
+      nonce: code.nonce,
+    });
     // Lost a race with a concurrent redemption of the same code: that is a reuse too.
     if (!(await store.redeemAuthorizationCode(codeHash, now, created.session, created.firstToken))) {
       return this.#reuse(codeHash, now);
@@ -144,9 +147,7 @@ export class AuthorizationCodes {
 
     return this.#issuer.mint(created.session, input.client, user, {
       refreshToken: created.refreshToken,
-      includeIdToken: this.#issuer.wantsIdToken(code.scopes),
-      nonce: code.nonce,
-      accessToken,
+      started,
     });
   }
 

@@ -5,8 +5,8 @@ import { MINUTE_MS } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
+import { expectedAtHash } from '../../test-support/oauth-http.js';
 import type { IssuedTokens } from './issued-tokens.js';
-import { atHash } from './token-claims.js';
 
 describeEachDatabase('refresh rotation', (kind) => {
   let h: AuthHarness;
@@ -103,7 +103,7 @@ describeEachDatabase('refresh rotation', (kind) => {
     expect(accessToken).toMatchObject({ sub: userId, sid: first.sessionId, aud: client.audience });
     expect((accessToken.exp ?? 0) * 1000).toBe(second.accessTokenExpiresAt);
     expect(second.accessTokenExpiresAt).toBe(Math.floor(h.clock.now() / 1000) * 1000 + 15 * MINUTE_MS);
-    expect(decodeJwt(second.idToken ?? '').at_hash).toBe(atHash(second.accessToken));
+    expect(decodeJwt(second.idToken ?? '').at_hash).toBe(expectedAtHash(second.accessToken));
   });
 
   it('mints no ID token on refresh without openid, nor with provider mode off', async () => {

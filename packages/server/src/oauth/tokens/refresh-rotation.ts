@@ -111,8 +111,12 @@ export class RefreshRotation {
       idleExpiresAt: Math.min(now + settings.sessionIdleTimeoutMs, session.absoluteExpiresAt),
     };
     const next = this.#issuer.newRefreshToken(refreshed, now, settings);
-    // The new access token states nothing the rotation changes: it is signed while the rotation is written.
-    const accessToken = this.#issuer.startAccessToken(refreshed, input.client);
+    // The new tokens state nothing the rotation changes: they are signed while the rotation is written.
+    const started = this.#issuer.startTokens(refreshed, input.client, found.user, {
+      includeIdToken: this.#issuer.wantsIdToken(refreshed.grantedScopes),
+      // SPEC.md: "a refresh-minted ID token carries no nonce".
+      nonce: null,
+    });
     // The race guard: of any number of concurrent refreshes with this token exactly one consumes it.
     const outcome = await store.rotateRefreshToken({
       tokenId: token.id,
@@ -125,10 +129,7 @@ export class RefreshRotation {
 
     return this.#issuer.mint(refreshed, input.client, found.user, {
       refreshToken: next.refreshToken,
-      includeIdToken: this.#issuer.wantsIdToken(refreshed.grantedScopes),
-      // SPEC.md: "a refresh-minted ID token carries no nonce".
-      nonce: null,
-      accessToken,
+      started,
     });
   }
 

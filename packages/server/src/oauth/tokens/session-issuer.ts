@@ -52,17 +52,24 @@ export interface NewSession {
   readonly firstToken: RefreshTokenRecord;
 }
 
-export interface MintOptions {
-  readonly refreshToken: NewRefreshToken;
+/** Which tokens a session gets besides its access token. */
+export interface TokenRequest {
   readonly includeIdToken: boolean;
+  /** The authorization request's nonce, for the ID token. */
   readonly nonce: string | null;
-  /** The session's access token when its signing was started earlier ({@link SessionIssuer.startAccessToken}). */
-  readonly accessToken?: PendingAccessToken;
 }
 
-/** An access token being signed, and the second its lifetime counts from. */
-export interface PendingAccessToken {
-  readonly token: Promise<string>;
+/**
+ * What minting needs besides the session: its refresh token, and either the tokens already being signed
+ * ({@link SessionIssuer.startTokens}) or the request to sign them now.
+ */
+export type MintOptions = { readonly refreshToken: NewRefreshToken } & (
+  { readonly started: PendingTokens } | TokenRequest
+);
+
+/** A session's access token (and ID token when asked) being signed, and the second their lifetime counts from. */
+export interface PendingTokens {
+  readonly tokens: Promise<{ readonly accessToken: string; readonly idToken?: string }>;
   readonly issuedAtSeconds: number;
 }
 
@@ -164,49 +171,59 @@ export class SessionIssuer {
   }
 
   /**
-   * Starts signing a session's access token now, so that the signature (a job on the thread pool) runs
-   * while the caller writes the session; the caller passes it to {@link mint}. If the write fails, the
-   * token is dropped unread, and a failed signature is reported by `mint`, not as an unhandled rejection.
+   * Starts signing a session's access token, and its ID token when asked, now: a caller that still has
+   * to write the session starts them first, so that the signatures (a job on the signing thread) run
+   * while it writes, and passes them to {@link mint}. If the write fails, the tokens are dropped unread,
+   * and a failed signature is reported by `mint`, not as an unhandled rejection. Everything the tokens
+   * state is known before the write. The ID token is signed right after the access token in the same
+   * job, since its `at_hash` needs the access token.
    */
-  startAccessToken(session: SessionRecord, client: ClientRecord): PendingAccessToken {
+  startTokens(
+    session: SessionRecord,
+    client: ClientRecord,
+    user: ClaimsUser,
+    request: TokenRequest,
+  ): PendingTokens {
     // The JWT's exp is whole seconds from the same clock reading; the response reports exactly that instant.
     const issuedAtSeconds = Math.floor(this.#deps.clock.now() / 1000);
-    const token = this.#deps.tokens.sign(accessTokenClaims(sessionClaims(session)), {
-      typ: ACCESS_TOKEN_TYP,
-      subject: session.userId,
-      audience: session.resource ?? client.audience,
-      expiresInSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
-    });
-    token.catch(() => undefined);
-    return { token, issuedAtSeconds };
+    const access = {
+      claims: accessTokenClaims(sessionClaims(session)),
+      options: {
+        typ: ACCESS_TOKEN_TYP,
+        subject: session.userId,
+        audience: session.resource ?? client.audience,
+        expiresInSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
+      },
+    };
+    const tokens = request.includeIdToken
+      ? this.#deps.tokens.signWithIdToken(access, {
+          claims: idTokenClaims({
+            ...sessionClaims(session),
+            user,
+            amr: session.amr,
+            authTime: session.authTime,
+            nonce: request.nonce,
+          }),
+          options: {
+            subject: session.userId,
+            audience: session.clientId,
+            expiresInSeconds: ID_TOKEN_LIFETIME_SECONDS,
+          },
+        })
+      : this.#deps.tokens.sign(access.claims, access.options).then((accessToken) => ({ accessToken }));
+    tokens.catch(() => undefined);
+    return { tokens, issuedAtSeconds };
   }
 
-  /** Signs the access token (unless started earlier) and the ID token when asked, of a session. */
+  /** The session's token response: its tokens (started earlier, or signed now) and its refresh token. */
   async mint(
     session: SessionRecord,
     client: ClientRecord,
     user: ClaimsUser,
     options: MintOptions,
   ): Promise<IssuedTokens> {
-    const pending = options.accessToken ?? this.startAccessToken(session, client);
-    const accessToken = await pending.token;
-    const idToken = options.includeIdToken
-      ? await this.#deps.tokens.sign(
-          idTokenClaims({
-            ...sessionClaims(session),
-            user,
-            amr: session.amr,
-            authTime: session.authTime,
-            nonce: options.nonce,
-            accessToken,
-          }),
-          {
-            subject: session.userId,
-            audience: session.clientId,
-            expiresInSeconds: ID_TOKEN_LIFETIME_SECONDS,
-          },
-        )
-      : undefined;
+    const pending = 'started' in options ? options.started : this.startTokens(session, client, user, options);
+    const { accessToken, idToken } = await pending.tokens;
     return {
       accessToken,
       tokenType: TOKEN_TYPE,

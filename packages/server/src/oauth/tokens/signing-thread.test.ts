@@ -1,5 +1,6 @@
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectedAtHash } from '../../test-support/oauth-http.js';
 import { SigningThread } from './signing-thread.js';
 
 const rsaKeyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -39,6 +40,32 @@ describe('signing thread', () => {
     ]);
     expect(verifies(first.publicKey, 'c.d', again)).toBe(true);
     expect(verifies(second.publicKey, 'c.d', other)).toBe(true);
+  });
+
+  it('signs an ID token after an access token in one job, bound to it by at_hash', async () => {
+    const { privateKey, publicKey } = rsaKeyPair();
+    const header = Buffer.from('{"alg":"RS256","kid":"k1"}').toString('base64url');
+    const payload = '{"sub":"usr_1","nonce":"n-ü"}';
+    const signed = await thread.signWithIdToken(privateKey, 'access.input', { header, payload });
+
+    expect(verifies(publicKey, 'access.input', signed.signature)).toBe(true);
+    const [idHeader, idPayload, idSignature] = signed.idToken.split('.') as [string, string, string];
+    expect(idHeader).toBe(header);
+    expect(verifies(publicKey, `${idHeader}.${idPayload}`, idSignature)).toBe(true);
+    expect(JSON.parse(Buffer.from(idPayload, 'base64url').toString('utf8'))).toEqual({
+      sub: 'usr_1',
+      nonce: 'n-ü',
+      at_hash: expectedAtHash(`access.input.${signed.signature}`),
+    });
+  });
+
+  it('signs the ID token too when the thread had dropped the key', async () => {
+    const pairs = Array.from({ length: 10 }, rsaKeyPair);
+    for (const { privateKey } of pairs) await thread.signRs256(privateKey, 'a.b');
+    const { privateKey, publicKey } = pairs[0]!;
+    const signed = await thread.signWithIdToken(privateKey, 'a.b', { header: 'h', payload: '{"sub":"s"}' });
+    const [idHeader, idPayload, idSignature] = signed.idToken.split('.') as [string, string, string];
+    expect(verifies(publicKey, `${idHeader}.${idPayload}`, idSignature)).toBe(true);
   });
 
   it('rejects a key that cannot sign, and keeps signing afterwards', async () => {

@@ -8,13 +8,23 @@ const KEYS_KEPT = 8;
  * The signing thread's whole program (CommonJS, run with `eval` so that it ships inside this module).
  * It keeps the last few private keys it was sent, by the number the main thread gave them, and answers
  * each input with its RS256 signature (base64url), `missing` when it no longer has the key, or an error.
+ * An input may come with an ID token to sign right after it: its `at_hash` (OpenID Connect Core
+ * §3.1.3.6: the left half of the SHA-256 of the ASCII access token, base64url) is added to its payload
+ * here, since it needs the first signature, and the answer carries the whole ID token.
  */
 const SIGNING_THREAD_PROGRAM = `
 'use strict';
 const { parentPort } = require('node:worker_threads');
-const { sign } = require('node:crypto');
+const { createHash, sign } = require('node:crypto');
 const keys = new Map();
-parentPort.on('message', ({ id, keyId, key, input }) => {
+const signed = (input, key) => sign('sha256', Buffer.from(input), key).toString('base64url');
+const withIdToken = (accessToken, idToken, key) => {
+  const atHash = createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
+  const payload = idToken.payload.slice(0, -1) + ',"at_hash":' + JSON.stringify(atHash) + '}';
+  const input = idToken.header + '.' + Buffer.from(payload).toString('base64url');
+  return input + '.' + signed(input, key);
+};
+parentPort.on('message', ({ id, keyId, key, input, idToken }) => {
   if (key !== undefined) {
     keys.set(keyId, key);
     if (keys.size > ${String(KEYS_KEPT)}) keys.delete(keys.keys().next().value);
@@ -25,16 +35,38 @@ parentPort.on('message', ({ id, keyId, key, input }) => {
     return;
   }
   try {
-    parentPort.postMessage({ id, signature: sign('sha256', Buffer.from(input), privateKey).toString('base64url') });
+    const signature = signed(input, privateKey);
+    parentPort.postMessage(
+      idToken === undefined
+        ? { id, signature }
+        : { id, signature, idToken: withIdToken(input + '.' + signature, idToken, privateKey) },
+    );
   } catch (error) {
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
 });
 `;
 
+/**
+ * An ID token to sign right after an access token, bound to it by `at_hash`, which the signing thread
+ * adds: the header as it goes into the JWS (base64url), the payload as JSON without `at_hash`.
+ */
+export interface BoundIdToken {
+  readonly header: string;
+  /** The JSON of a non-empty object: `at_hash` is inserted before its closing brace. */
+  readonly payload: string;
+}
+
+/** An access token's signature and the compact ID token signed after it. */
+export interface SignedWithIdToken {
+  readonly signature: string;
+  readonly idToken: string;
+}
+
 interface Reply {
   readonly id: number;
   readonly signature?: string;
+  readonly idToken?: string;
   readonly missing?: true;
   readonly error?: string;
 }
@@ -42,7 +74,8 @@ interface Reply {
 interface Job {
   readonly key: KeyObject;
   readonly input: string;
-  readonly resolve: (signature: string) => void;
+  readonly idToken: BoundIdToken | undefined;
+  readonly resolve: (reply: Reply & { readonly signature: string }) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -68,14 +101,33 @@ export class SigningThread {
   #closed = false;
 
   /** The RS256 signature (base64url) of `input` (a JWS signing input) under `key`. */
-  signRs256(key: KeyObject, input: string): Promise<string> {
+  async signRs256(key: KeyObject, input: string): Promise<string> {
+    return (await this.#submit(key, input, undefined)).signature;
+  }
+
+  /**
+   * The RS256 signature of an access token's signing `input` and, signed after it in the same job, the
+   * ID token bound to that access token (one round trip to the thread for both).
+   */
+  async signWithIdToken(key: KeyObject, input: string, idToken: BoundIdToken): Promise<SignedWithIdToken> {
+    const reply = await this.#submit(key, input, idToken);
+    if (reply.idToken === undefined) throw new Error('RS256 signing failed: no ID token');
+    return { signature: reply.signature, idToken: reply.idToken };
+  }
+
+  #submit(
+    key: KeyObject,
+    input: string,
+    idToken: BoundIdToken | undefined,
+  ): Promise<Reply & { readonly signature: string }> {
     if (this.#closed) return Promise.reject(new Error('the signing thread is closed'));
     return new Promise((resolve, reject) => {
       const id = this.#nextJob++;
-      this.#jobs.set(id, { key, input, resolve, reject });
+      const job: Job = { key, input, idToken, resolve, reject };
+      this.#jobs.set(id, job);
       try {
         if (this.#jobs.size === 1) this.#thread().ref();
-        this.#post(id, key, input);
+        this.#post(id, job);
       } catch (error) {
         this.#settle({ id, error: messageOf(error) });
       }
@@ -91,7 +143,7 @@ export class SigningThread {
     await worker?.terminate();
   }
 
-  #post(id: number, key: KeyObject, input: string): void {
+  #post(id: number, { key, input, idToken }: Job): void {
     let keyId = this.#keyIds.get(key);
     if (keyId === undefined) {
       keyId = this.#nextKeyId++;
@@ -99,10 +151,10 @@ export class SigningThread {
     }
     const worker = this.#thread();
     if (this.#sent.has(key)) {
-      worker.postMessage({ id, keyId, input });
+      worker.postMessage({ id, keyId, input, idToken });
     } else {
       this.#sent.add(key);
-      worker.postMessage({ id, keyId, key, input });
+      worker.postMessage({ id, keyId, key, input, idToken });
     }
   }
 
@@ -133,7 +185,7 @@ export class SigningThread {
     if (reply.missing === true) {
       this.#sent.delete(job.key);
       try {
-        this.#post(reply.id, job.key, job.input);
+        this.#post(reply.id, job);
       } catch (error) {
         this.#finish(reply.id, job, { id: reply.id, error: messageOf(error) });
       }
@@ -145,7 +197,7 @@ export class SigningThread {
   #finish(id: number, job: Job, reply: Reply): void {
     this.#jobs.delete(id);
     if (this.#jobs.size === 0) this.#worker?.unref();
-    if (reply.signature !== undefined) job.resolve(reply.signature);
+    if (reply.signature !== undefined) job.resolve({ ...reply, signature: reply.signature });
     else job.reject(new Error(`RS256 signing failed: ${reply.error ?? 'no signature'}`));
   }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { UserRecord } from '../../admin/repository.js';
 
@@ -31,15 +30,6 @@ export function accessTokenClaims(input: SessionClaimsInput): JWTPayload {
   };
 }
 
-/**
- * OpenID Connect Core §3.1.3.6 `at_hash`: the left-most half of the SHA-256 hash of the ASCII access token,
- * base64url-encoded (RS256 → SHA-256).
- */
-export function atHash(accessToken: string): string {
-  const digest = createHash('sha256').update(accessToken, 'ascii').digest();
-  return digest.subarray(0, digest.length / 2).toString('base64url');
-}
-
 /** What the user claims are made of. */
 export type ClaimsUser = Pick<UserRecord, 'displayName' | 'email' | 'emailVerified' | 'updatedAt'>;
 
@@ -70,12 +60,11 @@ export interface IdTokenClaimsInput extends SessionClaimsInput {
   readonly authTime: number;
   /** The authorization request's nonce; never on a refresh-minted ID token (SPEC.md token response). */
   readonly nonce: string | null;
-  readonly accessToken: string;
 }
 
 /**
  * ID token claims (OpenID Connect Core §2): `sub` and `aud` (= client_id) go through the sign options.
- * auth_time, amr, at_hash and sid always; nonce when the request carried one; org_id for an
+ * auth_time, amr, sid and (added by the signing thread, TokenService.signWithIdToken) at_hash always; nonce when the request carried one; org_id for an
  * organization-scoped session; profile and email claims by scope.
  */
 export function idTokenClaims(input: IdTokenClaimsInput): JWTPayload {
@@ -83,7 +72,6 @@ export function idTokenClaims(input: IdTokenClaimsInput): JWTPayload {
     auth_time: Math.floor(input.authTime / 1000),
     ...(input.nonce === null ? {} : { nonce: input.nonce }),
     amr: [...input.amr],
-    at_hash: atHash(input.accessToken),
     sid: input.sessionId,
     azp: input.clientId,
     ...(input.organizationId === null ? {} : { org_id: input.organizationId }),

@@ -2,7 +2,7 @@ import { jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
 import { LruMap } from '../../kernel/lru-map.js';
-import type { SigningKeys } from '../keys/signing-keys.js';
+import type { ActiveSigningKey, SigningKeys } from '../keys/signing-keys.js';
 import type { SigningThread } from './signing-thread.js';
 
 /** SPEC.md "Limits": JWT clock skew is one minute. */
@@ -67,6 +67,38 @@ export class TokenService {
   async sign(claims: JWTPayload, options: SignOptions): Promise<string> {
     const key = await this.#deps.keys.activeKey();
     const now = Math.floor(this.#deps.clock.now() / 1000);
+    const { header, payload } = this.#jws(key, now, claims, options);
+    const input = `${base64url(header)}.${base64url(payload)}`;
+    return `${input}.${await this.#deps.signer.signRs256(key.privateKey, input)}`;
+  }
+
+  /**
+   * An access token and the ID token bound to it by `at_hash` (OpenID Connect Core §3.1.3.6), both as
+   * {@link sign} makes them, in one job of the signing thread (which computes `at_hash`).
+   */
+  async signWithIdToken(
+    access: { readonly claims: JWTPayload; readonly options: SignOptions },
+    idToken: { readonly claims: JWTPayload; readonly options: SignOptions },
+  ): Promise<{ accessToken: string; idToken: string }> {
+    const key = await this.#deps.keys.activeKey();
+    const now = Math.floor(this.#deps.clock.now() / 1000);
+    const accessJws = this.#jws(key, now, access.claims, access.options);
+    const input = `${base64url(accessJws.header)}.${base64url(accessJws.payload)}`;
+    const idJws = this.#jws(key, now, idToken.claims, idToken.options);
+    const signed = await this.#deps.signer.signWithIdToken(key.privateKey, input, {
+      header: base64url(idJws.header),
+      payload: idJws.payload,
+    });
+    return { accessToken: `${input}.${signed.signature}`, idToken: signed.idToken };
+  }
+
+  /** The JSON of a JWS header and payload: the claims with iss, iat, exp, jti, sub and aud. */
+  #jws(
+    key: ActiveSigningKey,
+    now: number,
+    claims: JWTPayload,
+    options: SignOptions,
+  ): { header: string; payload: string } {
     const header = {
       alg: key.alg,
       kid: key.kid,
@@ -81,8 +113,7 @@ export class TokenService {
       ...(options.subject === undefined ? {} : { sub: options.subject }),
       ...(options.audience === undefined ? {} : { aud: options.audience }),
     };
-    const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
-    return `${input}.${await this.#deps.signer.signRs256(key.privateKey, input)}`;
+    return { header: JSON.stringify(header), payload: JSON.stringify(payload) };
   }
 
   /**
