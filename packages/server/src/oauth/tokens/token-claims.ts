@@ -63,9 +63,10 @@ export interface IdTokenClaimsInput extends SessionClaimsInput {
 }
 
 /**
- * ID token claims (OpenID Connect Core §2): `sub` and `aud` (= client_id) go through the sign options.
- * auth_time, amr, sid and (added by the signing thread, TokenService.signWithIdToken) at_hash always; nonce when the request carried one; org_id for an
- * organization-scoped session; profile and email claims by scope.
+ * ID token claims (OpenID Connect Core §2): `sub` and `aud` (= client_id) go through the sign options,
+ * and `at_hash` is added by the signing thread (TokenService.signWithIdToken). auth_time, amr and sid
+ * always; nonce when the request carried one; org_id for an organization-scoped session; profile and
+ * email claims by scope.
  */
 export function idTokenClaims(input: IdTokenClaimsInput): JWTPayload {
   return {

@@ -356,7 +356,8 @@ export function tokenStore(db: Db): TokenStore {
           .execute()
           .then(() => undefined);
 
-  // SQLite: the statements in one transaction, or in the caller's (a device-code poll's).
+  // A grant's writes: one statement on PostgreSQL; on SQLite steps of one transaction (writeAtomically),
+  // or of the caller's (a device-code poll's).
   const onPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
   const store: TokenStore = {
