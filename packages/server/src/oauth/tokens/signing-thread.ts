@@ -1,49 +1,75 @@
-import type { KeyObject } from 'node:crypto';
+import { createHash, sign, type KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 /** How many private keys the thread keeps: the active one and those of a rotation or two. */
 const KEYS_KEPT = 8;
 
+/** RS256 with `node:crypto`'s OpenSSL, on whichever thread calls it. */
+interface Rs256 {
+  /** The RS256 signature (base64url) of a JWS signing input. */
+  readonly signed: (input: string, key: KeyObject) => string;
+  /** The compact ID token bound by `at_hash` to the (compact) access token it is signed after. */
+  readonly withIdToken: (accessToken: string, idToken: BoundIdToken, key: KeyObject) => string;
+}
+
+/**
+ * The signing functions. They run on the calling thread and, as this function's source text, in the
+ * signing thread, which is why they take `node:crypto` as an argument and use only globals besides.
+ * `at_hash` (OpenID Connect Core §3.1.3.6) is the left half of the SHA-256 of the ASCII access token,
+ * base64url; it goes last into the ID token's payload, which needs the access token's signature first.
+ */
+function rs256(crypto: { readonly createHash: typeof createHash; readonly sign: typeof sign }): Rs256 {
+  const signed = (input: string, key: KeyObject): string =>
+    crypto.sign('sha256', Buffer.from(input), key).toString('base64url');
+  const withIdToken = (accessToken: string, idToken: BoundIdToken, key: KeyObject): string => {
+    const atHash = crypto
+      .createHash('sha256')
+      .update(accessToken, 'ascii')
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
+    const payload = `${idToken.payload.slice(0, -1)},"at_hash":${JSON.stringify(atHash)}}`;
+    const input = `${idToken.header}.${Buffer.from(payload).toString('base64url')}`;
+    return `${input}.${signed(input, key)}`;
+  };
+  return { signed, withIdToken };
+}
+
+const onThisThread = rs256({ createHash, sign });
+
 /**
  * The signing thread's whole program (CommonJS, run with `eval` so that it ships inside this module).
  * It keeps the last few private keys it was sent, by the number the main thread gave them, and answers
  * each input with its RS256 signature (base64url), `missing` when it no longer has the key, or an error.
- * An input may come with an ID token to sign right after it: its `at_hash` (OpenID Connect Core
- * §3.1.3.6: the left half of the SHA-256 of the ASCII access token, base64url) is added to its payload
- * here, since it needs the first signature, and the answer carries the whole ID token.
+ * An input may come with an ID token to sign right after it, and the answer then carries the whole ID
+ * token. After each message it counts one more in the shared `progress` counter, which tells the main
+ * thread how far behind the thread is.
  */
 const SIGNING_THREAD_PROGRAM = `
 'use strict';
-const { parentPort } = require('node:worker_threads');
-const { createHash, sign } = require('node:crypto');
+const { parentPort, workerData } = require('node:worker_threads');
+const { signed, withIdToken } = (${rs256.toString()})(require('node:crypto'));
+const progress = new Int32Array(workerData);
 const keys = new Map();
-const signed = (input, key) => sign('sha256', Buffer.from(input), key).toString('base64url');
-const withIdToken = (accessToken, idToken, key) => {
-  const atHash = createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
-  const payload = idToken.payload.slice(0, -1) + ',"at_hash":' + JSON.stringify(atHash) + '}';
-  const input = idToken.header + '.' + Buffer.from(payload).toString('base64url');
-  return input + '.' + signed(input, key);
-};
-parentPort.on('message', ({ id, keyId, key, input, idToken }) => {
+const answer = ({ id, keyId, key, input, idToken }) => {
   if (key !== undefined) {
     keys.set(keyId, key);
     if (keys.size > ${String(KEYS_KEPT)}) keys.delete(keys.keys().next().value);
   }
   const privateKey = keys.get(keyId);
-  if (privateKey === undefined) {
-    parentPort.postMessage({ id, missing: true });
-    return;
-  }
+  if (privateKey === undefined) return { id, missing: true };
   try {
     const signature = signed(input, privateKey);
-    parentPort.postMessage(
-      idToken === undefined
-        ? { id, signature }
-        : { id, signature, idToken: withIdToken(input + '.' + signature, idToken, privateKey) },
-    );
+    return idToken === undefined
+      ? { id, signature }
+      : { id, signature, idToken: withIdToken(input + '.' + signature, idToken, privateKey) };
   } catch (error) {
-    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    return { id, error: error instanceof Error ? error.message : String(error) };
   }
+};
+parentPort.on('message', (job) => {
+  parentPort.postMessage(answer(job));
+  Atomics.add(progress, 0, 1);
 });
 `;
 
@@ -63,6 +89,12 @@ export interface SignedWithIdToken {
   readonly idToken: string;
 }
 
+/** A signature, and the ID token signed after it when one was asked for. */
+interface Signed {
+  readonly signature: string;
+  readonly idToken?: string;
+}
+
 interface Reply {
   readonly id: number;
   readonly signature?: string;
@@ -75,17 +107,28 @@ interface Job {
   readonly key: KeyObject;
   readonly input: string;
   readonly idToken: BoundIdToken | undefined;
-  readonly resolve: (reply: Reply & { readonly signature: string }) => void;
+  readonly resolve: (signed: Signed) => void;
   readonly reject: (error: Error) => void;
 }
 
 /**
- * RS256 signatures on one dedicated thread. OpenSSL signs there synchronously, so a busy thread takes
- * job after job without sleeping, and the event loop never waits for a signature. WebCrypto, which
- * jose signs with, instead sends every signature to libuv's shared pool (four threads by default, also
- * running argon2id, file system and DNS work), where each job wakes a sleeping thread: on the bench
- * machine that made a refresh cost 4-12 % more CPU (docs/decisions.md, "Signing keys, tokens and
- * discovery").
+ * How far behind the thread may fall (jobs posted that it has not finished) before the caller signs on
+ * its own thread instead: at two, the thread always has the next job waiting while the caller signs.
+ */
+const BEHIND = 2;
+
+/**
+ * RS256 signatures on one dedicated thread, and on the calling thread while that one is behind.
+ * OpenSSL signs there synchronously, so a busy thread takes job after job without sleeping, and an
+ * event loop with work to do never waits for a signature. WebCrypto, which jose signs with, instead
+ * sends every signature to libuv's shared pool (four threads by default, also running argon2id, file
+ * system and DNS work), where each job wakes a sleeping thread: on the bench machine that made a
+ * refresh cost 4-12 % more CPU (docs/decisions.md, "Signing keys, tokens and discovery").
+ *
+ * When the thread already has {@link BEHIND} jobs it has not finished (it counts them in shared
+ * memory, so the caller sees its progress even while the caller's own replies wait), the caller signs
+ * at once itself. Under load both threads then sign and neither waits for the other, and a signature on
+ * the calling thread costs no round trip (docs/decisions.md, "Signing while the thread is behind").
  *
  * The thread starts on the first signature and is restarted after a crash; it never keeps the process
  * alive while idle.
@@ -99,6 +142,13 @@ export class SigningThread {
   /** Keys the current thread has been sent (it may have dropped old ones since: it then answers `missing`). */
   #sent = new WeakSet<KeyObject>();
   #closed = false;
+  /**
+   * Messages posted to the current thread, and (shared with it) messages it has finished, both as
+   * 32-bit integers that wrap alike, so that their difference stays right after 2^31 messages.
+   */
+  #posted = 0;
+  #progress = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  readonly #counts = { thread: 0, caller: 0 };
 
   /** The RS256 signature (base64url) of `input` (a JWS signing input) under `key`. */
   async signRs256(key: KeyObject, input: string): Promise<string> {
@@ -115,12 +165,12 @@ export class SigningThread {
     return { signature: reply.signature, idToken: reply.idToken };
   }
 
-  #submit(
-    key: KeyObject,
-    input: string,
-    idToken: BoundIdToken | undefined,
-  ): Promise<Reply & { readonly signature: string }> {
+  #submit(key: KeyObject, input: string, idToken: BoundIdToken | undefined): Promise<Signed> {
     if (this.#closed) return Promise.reject(new Error('the signing thread is closed'));
+    if (this.#worker !== undefined && ((this.#posted - Atomics.load(this.#progress, 0)) | 0) >= BEHIND) {
+      return this.#signHere(key, input, idToken);
+    }
+    this.#counts.thread++;
     return new Promise((resolve, reject) => {
       const id = this.#nextJob++;
       const job: Job = { key, input, idToken, resolve, reject };
@@ -132,6 +182,25 @@ export class SigningThread {
         this.#settle({ id, error: messageOf(error) });
       }
     });
+  }
+
+  /** How many jobs the thread took and how many the callers signed themselves, since this started. */
+  get counts(): { readonly thread: number; readonly caller: number } {
+    return { ...this.#counts };
+  }
+
+  #signHere(key: KeyObject, input: string, idToken: BoundIdToken | undefined): Promise<Signed> {
+    this.#counts.caller++;
+    try {
+      const signature = onThisThread.signed(input, key);
+      return Promise.resolve(
+        idToken === undefined
+          ? { signature }
+          : { signature, idToken: onThisThread.withIdToken(`${input}.${signature}`, idToken, key) },
+      );
+    } catch (error) {
+      return Promise.reject(signingFailed(messageOf(error)));
+    }
   }
 
   /** Stops the thread; signatures still in flight fail. */
@@ -150,6 +219,7 @@ export class SigningThread {
       this.#keyIds.set(key, keyId);
     }
     const worker = this.#thread();
+    this.#posted = (this.#posted + 1) | 0;
     if (this.#sent.has(key)) {
       worker.postMessage({ id, keyId, input, idToken });
     } else {
@@ -160,7 +230,14 @@ export class SigningThread {
 
   #thread(): Worker {
     if (this.#worker !== undefined) return this.#worker;
-    const worker = new Worker(SIGNING_THREAD_PROGRAM, { eval: true, name: 'svc-signing' });
+    const progress = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    const worker = new Worker(SIGNING_THREAD_PROGRAM, {
+      eval: true,
+      name: 'svc-signing',
+      workerData: progress,
+    });
+    this.#progress = new Int32Array(progress);
+    this.#posted = 0;
     worker.unref();
     worker.on('message', (reply: Reply) => {
       this.#settle(reply);
@@ -197,8 +274,13 @@ export class SigningThread {
   #finish(id: number, job: Job, reply: Reply): void {
     this.#jobs.delete(id);
     if (this.#jobs.size === 0) this.#worker?.unref();
-    if (reply.signature !== undefined) job.resolve({ ...reply, signature: reply.signature });
-    else job.reject(new Error(`RS256 signing failed: ${reply.error ?? 'no signature'}`));
+    if (reply.signature !== undefined) {
+      job.resolve(
+        reply.idToken === undefined
+          ? { signature: reply.signature }
+          : { signature: reply.signature, idToken: reply.idToken },
+      );
+    } else job.reject(signingFailed(reply.error ?? 'no signature'));
   }
 
   #failAll(error: Error): void {
@@ -206,6 +288,10 @@ export class SigningThread {
     this.#jobs.clear();
     for (const job of jobs) job.reject(error);
   }
+}
+
+function signingFailed(reason: string): Error {
+  return new Error(`RS256 signing failed: ${reason}`);
 }
 
 function messageOf(error: unknown): string {
