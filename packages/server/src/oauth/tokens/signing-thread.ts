@@ -162,7 +162,7 @@ export class SigningThread {
    */
   async signWithIdToken(key: KeyObject, input: string, idToken: BoundIdToken): Promise<SignedWithIdToken> {
     const reply = await this.#submit(key, input, idToken);
-    if (reply.idToken === undefined) throw new Error('RS256 signing failed: no ID token');
+    if (reply.idToken === undefined) throw signingFailed('no ID token');
     return { signature: reply.signature, idToken: reply.idToken };
   }
 
@@ -220,13 +220,13 @@ export class SigningThread {
       this.#keyIds.set(key, keyId);
     }
     const worker = this.#thread();
-    this.#posted = (this.#posted + 1) | 0;
     if (this.#sent.has(key)) {
       worker.postMessage({ id, keyId, input, idToken });
     } else {
       this.#sent.add(key);
       worker.postMessage({ id, keyId, key, input, idToken });
     }
+    this.#posted = (this.#posted + 1) | 0;
   }
 
   #thread(): Worker {
