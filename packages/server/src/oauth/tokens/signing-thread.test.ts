@@ -8,6 +8,13 @@ const rsaKeyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
 const verifies = (publicKey: KeyObject, input: string, signature: string) =>
   verify('sha256', Buffer.from(input), publicKey, Buffer.from(signature, 'base64url'));
 
+/** A compact ID token's header and claims, once its signature has been checked against `publicKey`. */
+const verifiedIdToken = (publicKey: KeyObject, idToken: string) => {
+  const [header, payload, signature] = idToken.split('.') as [string, string, string];
+  expect(verifies(publicKey, `${header}.${payload}`, signature)).toBe(true);
+  return { header, claims: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown };
+};
+
 describe('signing thread', () => {
   let thread: SigningThread;
   beforeEach(() => {
@@ -49,10 +56,9 @@ describe('signing thread', () => {
     const signed = await thread.signWithIdToken(privateKey, 'access.input', { header, payload });
 
     expect(verifies(publicKey, 'access.input', signed.signature)).toBe(true);
-    const [idHeader, idPayload, idSignature] = signed.idToken.split('.') as [string, string, string];
-    expect(idHeader).toBe(header);
-    expect(verifies(publicKey, `${idHeader}.${idPayload}`, idSignature)).toBe(true);
-    expect(JSON.parse(Buffer.from(idPayload, 'base64url').toString('utf8'))).toEqual({
+    const idToken = verifiedIdToken(publicKey, signed.idToken);
+    expect(idToken.header).toBe(header);
+    expect(idToken.claims).toEqual({
       sub: 'usr_1',
       nonce: 'n-ü',
       at_hash: expectedAtHash(`access.input.${signed.signature}`),
@@ -64,8 +70,7 @@ describe('signing thread', () => {
     for (const { privateKey } of pairs) await thread.signRs256(privateKey, 'a.b');
     const { privateKey, publicKey } = pairs[0]!;
     const signed = await thread.signWithIdToken(privateKey, 'a.b', { header: 'h', payload: '{"sub":"s"}' });
-    const [idHeader, idPayload, idSignature] = signed.idToken.split('.') as [string, string, string];
-    expect(verifies(publicKey, `${idHeader}.${idPayload}`, idSignature)).toBe(true);
+    verifiedIdToken(publicKey, signed.idToken);
   });
 
   it('signs on the calling thread while the thread is four jobs behind, and gives it work again after', async () => {
@@ -80,9 +85,7 @@ describe('signing thread', () => {
     const signed = await Promise.all(pending);
     signed.forEach(({ signature, idToken }, i) => {
       expect(verifies(publicKey, `access.${String(i)}`, signature)).toBe(true);
-      const [idHeader, idPayload, idSignature] = idToken.split('.') as [string, string, string];
-      expect(verifies(publicKey, `${idHeader}.${idPayload}`, idSignature)).toBe(true);
-      expect(JSON.parse(Buffer.from(idPayload, 'base64url').toString('utf8'))).toEqual({
+      expect(verifiedIdToken(publicKey, idToken).claims).toEqual({
         n: i,
         at_hash: expectedAtHash(`access.${String(i)}.${signature}`),
       });
