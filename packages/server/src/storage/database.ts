@@ -42,6 +42,11 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // A small page cache: a commit that split B-tree pages scans the whole cache (SQLite renumbers the
+    // split pages through a page past the end of the file, which the commit then truncates), so a large
+    // cache costs every such write. Reads come from the memory map instead (docs/decisions.md).
+    sqlite.pragma('cache_size = -1024');
+    sqlite.pragma('mmap_size = 1073741824');
     const statements = withStatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins });
     attachDirectSqlite(db, sqlite, statements, camelCase);
