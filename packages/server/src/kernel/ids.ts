@@ -10,7 +10,8 @@ export interface Ids {
 
 /**
  * Records written at a high rate whose creation time is no secret: a session (its `sid` travels with
- * an `auth_time` or `iat` about as old) and a refresh token's row (its id never leaves the server).
+ * an `auth_time` or `iat` about as old) and a refresh token's row (its id travels only inside that
+ * token, whose holder knows when it got it).
  * Their ids lead with the time, so that each new row's index entry lands at the end of its B-tree
  * instead of on a random page that the next checkpoint must write back (docs/decisions.md, "Ids of
  * sessions and refresh tokens lead with the time").

@@ -1,7 +1,10 @@
 import { Migrator } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachDatabase, createTestDatabase, type TestDatabase } from '../test-support/databases.js';
+import { sha256Hex } from '../kernel/crypto.js';
+import { refreshTokenKey } from '../oauth/tokens/refresh-token-value.js';
 import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
+import { tokenStore } from './repositories/token-store.js';
 import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
 
 describeEachDatabase('database', (kind) => {
@@ -16,6 +19,15 @@ describeEachDatabase('database', (kind) => {
     await handle.close();
     await testDb.drop();
   });
+
+  /** Applies the migrations up to `name` only, as an older release left the database. */
+  const migrateTo = (name: string) =>
+    new Migrator({
+      db: handle.db,
+      provider: migrationProvider,
+      migrationTableName: 'svc_migrations',
+      migrationLockTableName: 'svc_migrations_lock',
+    }).migrateTo(name);
 
   it('applies the migrations once and reports nothing pending afterwards', async () => {
     expect(await migrateToLatest(handle.db)).toEqual(MIGRATION_NAMES);
@@ -51,13 +63,7 @@ describeEachDatabase('database', (kind) => {
   });
 
   it('keeps users and their memberships when 0010 makes the email optional, and the key stays unique', async () => {
-    const migrator = new Migrator({
-      db: handle.db,
-      provider: migrationProvider,
-      migrationTableName: 'svc_migrations',
-      migrationLockTableName: 'svc_migrations_lock',
-    });
-    expect((await migrator.migrateTo('0009-invitations')).error).toBeUndefined();
+    expect((await migrateTo('0009-invitations')).error).toBeUndefined();
     const at = 1_790_000_000_000;
     const user = {
       id: 'usr_1',
@@ -109,6 +115,86 @@ describeEachDatabase('database', (kind) => {
     const orphan = await handle.db
       .insertInto('memberships')
       .values({ ...membership, id: 'mem_2', userId: 'usr_missing', createdAt: at, updatedAt: at })
+      .execute()
+      .catch((error: unknown) => error);
+    expect(orphan).toBeInstanceOf(Error);
+  });
+
+  it('keeps refresh tokens when 0013 lets them name their rows, and finds an older token by its hash', async () => {
+    expect((await migrateTo('0012-device-authorizations')).error).toBeUndefined();
+    const at = 1_790_000_000_000;
+    await handle.db
+      .insertInto('users')
+      .values({
+        id: 'usr_1',
+        displayName: 'Ada',
+        emailVerified: 0,
+        isOperator: 0,
+        active: 1,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
+    await handle.db
+      .insertInto('sessions')
+      .values({
+        id: 'ses_1',
+        userId: 'usr_1',
+        clientId: 'web',
+        organizationId: null,
+        grantedScopesJson: '["openid"]',
+        resource: null,
+        amrJson: '["pwd"]',
+        authTime: at,
+        userAgent: null,
+        ipAddress: null,
+        createdAt: at,
+        lastSeenAt: at,
+        idleExpiresAt: at + 60_000,
+        absoluteExpiresAt: at + 120_000,
+        revokedAt: null,
+        revokedReason: null,
+      })
+      .execute();
+    const oldToken = 'an-opaque-token-from-before-0013';
+    const oldRow = {
+      id: 'rft_1',
+      sessionId: 'ses_1',
+      tokenHash: sha256Hex(oldToken),
+      createdAt: at,
+      expiresAt: at + 30_000,
+      consumedAt: null,
+      revokedAt: null,
+    };
+    await handle.db.insertInto('refreshTokens').values(oldRow).execute();
+
+    expect(await migrateToLatest(handle.db)).toContain('0013-refresh-token-selectors');
+    expect(await handle.db.selectFrom('refreshTokens').selectAll().execute()).toEqual([
+      { ...oldRow, legacyHash: oldRow.tokenHash },
+    ]);
+    const store = tokenStore(handle.db);
+    expect(await store.findRefreshToken(refreshTokenKey(oldToken))).toMatchObject({ token: oldRow });
+
+    // New rows stay out of the legacy index, and their token hash is no longer a unique key of its own.
+    const newRow = { ...oldRow, id: 'rft_2', tokenHash: sha256Hex('rft_2.secret') };
+    await handle.db.insertInto('refreshTokens').values(newRow).execute();
+    await handle.db
+      .insertInto('refreshTokens')
+      .values({ ...newRow, id: 'rft_3' })
+      .execute();
+    expect(await store.findRefreshToken(refreshTokenKey('rft_2.secret'))).toMatchObject({ token: newRow });
+    expect(await store.findRefreshToken({ id: null, tokenHash: newRow.tokenHash })).toBeUndefined();
+    const duplicateLegacy = await handle.db
+      .updateTable('refreshTokens')
+      .set({ legacyHash: oldRow.tokenHash })
+      .where('id', '=', 'rft_2')
+      .execute()
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(duplicateLegacy)).toBe(true);
+    // Foreign keys still hold on the rebuilt table.
+    const orphan = await handle.db
+      .insertInto('refreshTokens')
+      .values({ ...newRow, id: 'rft_4', sessionId: 'ses_missing' })
       .execute()
       .catch((error: unknown) => error);
     expect(orphan).toBeInstanceOf(Error);

@@ -127,12 +127,14 @@ export interface SessionsTable {
 export interface RefreshTokensTable {
   id: string;
   sessionId: string;
-  /** SHA-256 hex of the token; the token itself is never stored. */
+  /** SHA-256 hex of the token (`<id>.<secret>`); the token itself is never stored. */
   tokenHash: string;
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;
   revokedAt: number | null;
+  /** `tokenHash` again on a row from before 0013, whose token carries no id, to find it by; else null. */
+  legacyHash: string | null;
 }
 
 export interface AuthorizationCodesTable {

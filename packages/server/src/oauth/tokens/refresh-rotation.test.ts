@@ -254,6 +254,35 @@ describeEachDatabase('refresh rotation', (kind) => {
     expect(await errorOf(refresh(second.refreshToken))).toMatchObject({ code: 'invalid_grant' });
   });
 
+  it('refuses a token naming a row that holds another secret, and leaves that row usable', async () => {
+    const first = await issue();
+    const id = first.refreshToken.slice(0, first.refreshToken.lastIndexOf('.'));
+    const forged = `${id}.${'A'.repeat(43)}`;
+    expect(await errorOf(refresh(forged))).toMatchObject({
+      code: 'invalid_grant',
+      message: 'The refresh token is not valid.',
+    });
+    expect((await refresh(first.refreshToken)).sessionId).toBe(first.sessionId);
+  });
+
+  it('still refreshes a token from before tokens named their rows, and its successor names its row', async () => {
+    const first = await issue();
+    // A pre-0013 token: an opaque secret whose row is found by its hash (kept in legacy_hash).
+    const legacy = 'Zm9yLWEtdG9rZW4tZnJvbS1iZWZvcmUtc2VsZWN0b3Jz';
+    await h.db
+      .updateTable('refreshTokens')
+      .set({ tokenHash: sha256Hex(legacy), legacyHash: sha256Hex(legacy) })
+      .where('tokenHash', '=', sha256Hex(first.refreshToken))
+      .execute();
+
+    const second = await refresh(legacy);
+    expect(second.sessionId).toBe(first.sessionId);
+    expect(second.refreshToken).toMatch(/^rft_[0-9a-f]{32}\.[A-Za-z0-9_-]{43}$/);
+    expect(await tokenRow(legacy)).toMatchObject({ consumedAt: h.clock.now() });
+    expect(await tokenRow(second.refreshToken)).toMatchObject({ legacyHash: null, consumedAt: null });
+    expect(await errorOf(refresh(first.refreshToken))).toMatchObject({ code: 'invalid_grant' });
+  });
+
   it('keeps the resource binding: repeating it works, changing or introducing it is invalid_target', async () => {
     const bound = await issue({ resource: 'https://files.example.com' });
     expect(decodeJwt(bound.accessToken).aud).toBe('https://files.example.com');

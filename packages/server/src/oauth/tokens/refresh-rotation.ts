@@ -1,5 +1,4 @@
 import type { ClientRecord } from '../../admin/repository.js';
-import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
 import { oauthError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';
@@ -7,6 +6,7 @@ import type { IssuedTokens } from './issued-tokens.js';
 import type { SessionRecord } from './repository.js';
 import { USER_INACTIVE, type SessionIssuer } from './session-issuer.js';
 import { sessionState } from './token-policy.js';
+import { refreshTokenKey } from './refresh-token-value.js';
 
 export interface RefreshInput {
   readonly refreshToken: string;
@@ -63,7 +63,7 @@ export class RefreshRotation {
 
   /** The session, client and user a refresh token belongs to, in any state; undefined when unknown. */
   async owner(refreshToken: string): Promise<RefreshTokenOwner | undefined> {
-    const found = await this.#deps.store.findRefreshToken(sha256Hex(refreshToken));
+    const found = await this.#deps.store.findRefreshToken(refreshTokenKey(refreshToken));
     return found === undefined
       ? undefined
       : {
@@ -78,7 +78,7 @@ export class RefreshRotation {
     const { store, clock } = this.#deps;
     const now = clock.now();
     const settings = await this.#deps.settings.getResolved();
-    const found = await store.findRefreshToken(sha256Hex(input.refreshToken));
+    const found = await store.findRefreshToken(refreshTokenKey(input.refreshToken));
     if (found === undefined) throw oauthError.invalidGrant(INVALID);
     const { token, session } = found;
     if (session.clientId !== input.client.clientId || !input.client.active) {

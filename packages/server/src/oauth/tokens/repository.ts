@@ -83,6 +83,15 @@ export type SessionUser = Pick<
 >;
 
 /** A refresh token as a refresh reads it: with its session and that session's user. */
+/**
+ * What a presented refresh token is found by: the id of the row it names, and its SHA-256, which that
+ * row must hold. A token from before tokens named their rows has no id and is found by its hash alone.
+ */
+export interface RefreshTokenKey {
+  readonly id: string | null;
+  readonly tokenHash: string;
+}
+
 export interface FoundRefreshToken {
   readonly token: RefreshTokenRecord;
   readonly session: SessionRecord;
@@ -141,8 +150,8 @@ export interface TokenStore {
   /** Revokes every unrevoked session of the user (and their refresh tokens); returns how many. */
   revokeUserSessions(userId: string, now: number, reason: SessionRevocationReason): Promise<number>;
 
-  /** The refresh token with this hash, its session and the session's user, in any state, in one read. */
-  findRefreshToken(tokenHash: string): Promise<FoundRefreshToken | undefined>;
+  /** The refresh token with this key, its session and the session's user, in any state, in one read. */
+  findRefreshToken(key: RefreshTokenKey): Promise<FoundRefreshToken | undefined>;
 
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
   /** The code with this hash, in any state, and its user, in one read. */

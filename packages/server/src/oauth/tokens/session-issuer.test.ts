@@ -73,8 +73,14 @@ describeEachDatabase('session issuer', (kind) => {
       revokedAt: null,
     });
     const token = await h.db.selectFrom('refreshTokens').selectAll().executeTakeFirstOrThrow();
-    expect(token).toMatchObject({ tokenHash: sha256Hex(issued.refreshToken), expiresAt: now + 30 * DAY_MS });
-    expect(issued.refreshToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(token).toMatchObject({
+      tokenHash: sha256Hex(issued.refreshToken),
+      expiresAt: now + 30 * DAY_MS,
+      legacyHash: null,
+    });
+    // The token names its row, then carries a 256-bit secret.
+    expect(issued.refreshToken).toMatch(/^rft_[0-9a-f]{32}\.[A-Za-z0-9_-]{43}$/);
+    expect(issued.refreshToken.startsWith(`${token.id}.`)).toBe(true);
     expect(issued.refreshTokenExpiresAt).toBe(now + 30 * DAY_MS);
     expect(issued.accessTokenExpiresAt).toBe(now + 15 * MINUTE_MS);
     expect(issued.expiresIn).toBe(900);

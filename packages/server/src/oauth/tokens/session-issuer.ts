@@ -17,6 +17,7 @@ import {
   ID_TOKEN_LIFETIME_SECONDS,
   TOKEN_TYPE,
 } from './token-policy.js';
+import { refreshTokenValue } from './refresh-token-value.js';
 
 /** A sign-in that is complete and may get a session: who, at which client, with what grant. */
 export interface NewSessionInput {
@@ -154,12 +155,13 @@ export class SessionIssuer {
     now: number,
     settings: ResolvedSecuritySettings,
   ): { refreshToken: NewRefreshToken; record: RefreshTokenRecord } {
-    const value = this.#deps.ids.secret();
+    const id = this.#deps.ids.id('rft');
+    const value = refreshTokenValue(id, this.#deps.ids.secret());
     const expiresAt = refreshTokenExpiry(now, settings, session.absoluteExpiresAt);
     return {
       refreshToken: { value, expiresAt },
       record: {
-        id: this.#deps.ids.id('rft'),
+        id,
         sessionId: session.id,
         tokenHash: sha256Hex(value),
         createdAt: now,

@@ -1,8 +1,8 @@
-import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { SessionRecord } from './repository.js';
 import { sessionState } from './token-policy.js';
+import { refreshTokenKey } from './refresh-token-value.js';
 
 export interface LogoutInput {
   readonly refreshToken?: string | null;
@@ -35,7 +35,7 @@ export class SessionRevocation {
     const now = clock.now();
     const ids = new Set<string>();
     if (input.refreshToken != null && input.refreshToken !== '') {
-      const found = await store.findRefreshToken(sha256Hex(input.refreshToken));
+      const found = await store.findRefreshToken(refreshTokenKey(input.refreshToken));
       if (found !== undefined) ids.add(found.session.id);
     }
     if (input.sessionId != null && input.sessionId !== '') ids.add(input.sessionId);
@@ -55,7 +55,7 @@ export class SessionRevocation {
    */
   async activeSession(refreshToken: string): Promise<SessionRecord | undefined> {
     const now = this.#deps.clock.now();
-    const found = await this.#deps.store.findRefreshToken(sha256Hex(refreshToken));
+    const found = await this.#deps.store.findRefreshToken(refreshTokenKey(refreshToken));
     if (found === undefined) return undefined;
     const { token, session } = found;
     if (token.consumedAt !== null || token.revokedAt !== null || now >= token.expiresAt) return undefined;

@@ -1,4 +1,5 @@
-import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isSqlite, rebuildSqliteTable } from './dialect.js';
 
 /**
  * Hosted passwordless sign-in and phone-only accounts.
@@ -9,9 +10,7 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
  * - `users.email` and `users.email_key` become nullable (a phone OTP signup has no address; the unique
  *   key still holds for every set address) and `users.custom_fields_json` keeps signup custom fields.
  *
- * SQLite cannot drop a NOT NULL constraint, so `users` is rebuilt as SQLite's documented procedure
- * describes (foreign keys off, copy, drop, rename, check). Kysely runs SQLite migrations outside a
- * transaction, so the pragma takes effect; the rebuild itself runs in one transaction.
+ * SQLite cannot drop a NOT NULL constraint, so `users` is rebuilt (`rebuildSqliteTable`).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('auth_requests').addColumn('challenge_json', 'text').execute();
@@ -27,46 +26,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-function isSqlite(db: Kysely<unknown>): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter;
-}
-
 async function rebuildSqliteUsers(db: Kysely<unknown>): Promise<void> {
-  await sql`pragma foreign_keys = off`.execute(db);
-  try {
-    await sql`begin`.execute(db);
-    try {
-      await sql`create table users_rebuilt (
-        id text primary key,
-        display_name text not null,
-        email text,
-        email_key text unique,
-        email_verified integer not null default 0,
-        password_hash text,
-        is_operator integer not null default 0,
-        active integer not null default 1,
-        created_at bigint not null,
-        updated_at bigint not null,
-        phone_e164 text,
-        phone_verified integer not null default 0,
-        custom_fields_json text
-      )`.execute(db);
-      await sql`insert into users_rebuilt (id, display_name, email, email_key, email_verified, password_hash,
-          is_operator, active, created_at, updated_at, phone_e164, phone_verified)
-        select id, display_name, email, email_key, email_verified, password_hash, is_operator, active,
-          created_at, updated_at, phone_e164, phone_verified from users`.execute(db);
-      await sql`drop table users`.execute(db);
-      await sql`alter table users_rebuilt rename to users`.execute(db);
-      await sql`create index users_created_idx on users (created_at, id)`.execute(db);
-      await sql`create unique index users_phone_e164_unique on users (phone_e164)`.execute(db);
-      const broken = await sql`pragma foreign_key_check`.execute(db);
-      if (broken.rows.length > 0) throw new Error('users rebuild left dangling foreign keys');
-      await sql`commit`.execute(db);
-    } catch (error) {
-      await sql`rollback`.execute(db);
-      throw error;
-    }
-  } finally {
-    await sql`pragma foreign_keys = on`.execute(db);
-  }
+  await rebuildSqliteTable(db, 'users', async () => {
+    await sql`create table users_rebuilt (
+      id text primary key,
+      display_name text not null,
+      email text,
+      email_key text unique,
+      email_verified integer not null default 0,
+      password_hash text,
+      is_operator integer not null default 0,
+      active integer not null default 1,
+      created_at bigint not null,
+      updated_at bigint not null,
+      phone_e164 text,
+      phone_verified integer not null default 0,
+      custom_fields_json text
+    )`.execute(db);
+    await sql`insert into users_rebuilt (id, display_name, email, email_key, email_verified, password_hash,
+        is_operator, active, created_at, updated_at, phone_e164, phone_verified)
+      select id, display_name, email, email_key, email_verified, password_hash, is_operator, active,
+        created_at, updated_at, phone_e164, phone_verified from users`.execute(db);
+    await sql`drop table users`.execute(db);
+    await sql`alter table users_rebuilt rename to users`.execute(db);
+    await sql`create index users_created_idx on users (created_at, id)`.execute(db);
+    await sql`create unique index users_phone_e164_unique on users (phone_e164)`.execute(db);
+  });
 }

@@ -11,6 +11,7 @@ import * as invitations from './0009-invitations.js';
 import * as hostedPasswordless from './0010-hosted-passwordless-and-phone-accounts.js';
 import * as mfa from './0011-mfa.js';
 import * as deviceAuthorizations from './0012-device-authorizations.js';
+import * as refreshTokenSelectors from './0013-refresh-token-selectors.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010-hosted-passwordless-and-phone-accounts': hostedPasswordless,
   '0011-mfa': mfa,
   '0012-device-authorizations': deviceAuthorizations,
+  '0013-refresh-token-selectors': refreshTokenSelectors,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -85,7 +85,7 @@ describeEachDatabase('token store grant writes', (kind) => {
   it('creates a session with its first refresh token, every field as given, read back with its user', async () => {
     await store().createSession(sessionRecord('ses_a'), tokenRecord('rft_a1', 'ses_a'));
 
-    const found = await store().findRefreshToken('hash-of-rft_a1');
+    const found = await store().findRefreshToken({ id: 'rft_a1', tokenHash: 'hash-of-rft_a1' });
     expect(found).toEqual({
       session: sessionRecord('ses_a'),
       token: tokenRecord('rft_a1', 'ses_a'),
@@ -98,18 +98,33 @@ describeEachDatabase('token store grant writes', (kind) => {
         updatedAt: expect.any(Number),
       },
     });
-    expect(await store().findRefreshToken('hash-of-unknown')).toBeUndefined();
+    // The row a token names must also hold its hash; a token without an id is only a pre-0013 one.
+    expect(await store().findRefreshToken({ id: 'rft_a1', tokenHash: 'hash-of-unknown' })).toBeUndefined();
+    expect(await store().findRefreshToken({ id: 'rft_zz', tokenHash: 'hash-of-rft_a1' })).toBeUndefined();
+    expect(await store().findRefreshToken({ id: null, tokenHash: 'hash-of-rft_a1' })).toBeUndefined();
+  });
+
+  it('finds a token from before tokens named their rows by its hash alone', async () => {
+    await store().createSession(sessionRecord('ses_a'), tokenRecord('rft_a1', 'ses_a'));
+    await h.db
+      .updateTable('refreshTokens')
+      .set({ legacyHash: 'hash-of-rft_a1' })
+      .where('id', '=', 'rft_a1')
+      .execute();
+
+    expect(await store().findRefreshToken({ id: null, tokenHash: 'hash-of-rft_a1' })).toMatchObject({
+      session: sessionRecord('ses_a'),
+      token: tokenRecord('rft_a1', 'ses_a'),
+    });
+    expect(await store().findRefreshToken({ id: null, tokenHash: 'hash-of-other' })).toBeUndefined();
   });
 
   it('writes neither row when the refresh token cannot be written', async () => {
     await store().createSession(sessionRecord('ses_a'), tokenRecord('rft_a1', 'ses_a'));
 
-    // A token hash already stored: the token insert fails, and the session written before it must go too.
+    // A token id already stored: the token insert fails, and the session written before it must go too.
     await expect(
-      store().createSession(sessionRecord('ses_b'), {
-        ...tokenRecord('rft_b1', 'ses_b'),
-        tokenHash: 'hash-of-rft_a1',
-      }),
+      store().createSession(sessionRecord('ses_b'), tokenRecord('rft_a1', 'ses_b')),
     ).rejects.toThrow();
     expect(await sessionRow('ses_b')).toBeUndefined();
   });
@@ -194,7 +209,7 @@ describeEachDatabase('token store grant writes', (kind) => {
       code: { consumedAt: now + 1_000, sessionId: 'ses_c' },
       user: { id: userId, displayName: 'Ada Lovelace', email: userEmail, active: true },
     });
-    expect(await store().findRefreshToken('hash-of-rft_c1')).toMatchObject({
+    expect(await store().findRefreshToken({ id: 'rft_c1', tokenHash: 'hash-of-rft_c1' })).toMatchObject({
       session: sessionRecord('ses_c'),
       token: tokenRecord('rft_c1', 'ses_c'),
     });

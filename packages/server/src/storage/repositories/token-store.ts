@@ -129,7 +129,7 @@ const SESSION_COLUMNS = allColumns<SessionsTable>(SESSION_COLUMN_TYPES);
  * own, made only for an organization's session: on PostgreSQL, planning two more joins on every refresh
  * cost more than the read saves.)
  */
-const selectRefreshTokenWithSession = fixedQuery((db, p: { tokenHash: string }) =>
+const refreshTokenWithSession = (db: Db) =>
   db
     .selectFrom('refreshTokens')
     .innerJoin('sessions', 'sessions.id', 'refreshTokens.sessionId')
@@ -142,8 +142,18 @@ const selectRefreshTokenWithSession = fixedQuery((db, p: { tokenHash: string }) 
       'refreshTokens.consumedAt as tokenConsumedAt',
       'refreshTokens.revokedAt as tokenRevokedAt',
     ])
-    .select(SESSION_USER_COLUMNS.map((column) => `users.${column}` as const))
+    .select(SESSION_USER_COLUMNS.map((column) => `users.${column}` as const));
+
+/** A token found by the row id it names, which must also hold its hash. */
+const selectRefreshTokenById = fixedQuery((db, p: { id: string; tokenHash: string }) =>
+  refreshTokenWithSession(db)
+    .where('refreshTokens.id', '=', p.id)
     .where('refreshTokens.tokenHash', '=', p.tokenHash),
+);
+
+/** A token from before tokens named their rows, by its hash (migration 0013). */
+const selectLegacyRefreshToken = fixedQuery((db, p: { tokenHash: string }) =>
+  refreshTokenWithSession(db).where('refreshTokens.legacyHash', '=', p.tokenHash),
 );
 
 const consumeRefreshTokenQuery = fixedQuery((db, p: { id: string; now: number }) =>
@@ -449,8 +459,11 @@ export function tokenStore(db: Db): TokenStore {
       return ids.length;
     },
 
-    async findRefreshToken(tokenHash) {
-      const { rows } = await selectRefreshTokenWithSession(db, { tokenHash });
+    async findRefreshToken({ id, tokenHash }) {
+      const { rows } =
+        id === null
+          ? await selectLegacyRefreshToken(db, { tokenHash })
+          : await selectRefreshTokenById(db, { id, tokenHash });
       const row = rows[0];
       if (row === undefined) return undefined;
       return {
