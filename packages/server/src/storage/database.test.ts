@@ -20,6 +20,13 @@ describeEachDatabase('database', (kind) => {
     await testDb.drop();
   });
 
+  /** The error a statement fails with (undefined when it succeeds). */
+  const refused = (statement: { execute(): Promise<unknown> }) =>
+    statement.execute().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
   /** Applies the migrations up to `name` only, as an older release left the database. */
   const migrateTo = (name: string) =>
     new Migrator({
@@ -54,11 +61,7 @@ describeEachDatabase('database', (kind) => {
       .where('id', '=', 'org_1')
       .executeTakeFirstOrThrow();
     expect(stored).toEqual(row);
-    const duplicate = await handle.db
-      .insertInto('organizations')
-      .values({ ...row, id: 'org_2' })
-      .execute()
-      .catch((error: unknown) => error);
+    const duplicate = await refused(handle.db.insertInto('organizations').values({ ...row, id: 'org_2' }));
     expect(isUniqueViolation(duplicate)).toBe(true);
   });
 
@@ -105,22 +108,18 @@ describeEachDatabase('database', (kind) => {
       .insertInto('users')
       .values({ ...phoneOnly, id: 'usr_3', phoneE164: null })
       .execute();
-    const duplicate = await handle.db
-      .insertInto('users')
-      .values({ ...user, id: 'usr_4' })
-      .execute()
-      .catch((error: unknown) => error);
+    const duplicate = await refused(handle.db.insertInto('users').values({ ...user, id: 'usr_4' }));
     expect(isUniqueViolation(duplicate)).toBe(true);
     // Foreign keys still point at the rebuilt table.
-    const orphan = await handle.db
-      .insertInto('memberships')
-      .values({ ...membership, id: 'mem_2', userId: 'usr_missing', createdAt: at, updatedAt: at })
-      .execute()
-      .catch((error: unknown) => error);
+    const orphan = await refused(
+      handle.db
+        .insertInto('memberships')
+        .values({ ...membership, id: 'mem_2', userId: 'usr_missing', createdAt: at, updatedAt: at }),
+    );
     expect(orphan).toBeInstanceOf(Error);
   });
 
-  it('keeps refresh tokens when 0013 lets them name their rows, and finds an older token by its hash', async () => {
+  it('keeps refresh tokens when 0013 lets them name their rows, and finds opaque ones by their hash', async () => {
     expect((await migrateTo('0012-device-authorizations')).error).toBeUndefined();
     const at = 1_790_000_000_000;
     await handle.db
@@ -170,33 +169,36 @@ describeEachDatabase('database', (kind) => {
 
     expect(await migrateToLatest(handle.db)).toContain('0013-refresh-token-selectors');
     expect(await handle.db.selectFrom('refreshTokens').selectAll().execute()).toEqual([
-      { ...oldRow, legacyHash: oldRow.tokenHash },
+      { ...oldRow, tokenFormat: 1 },
     ]);
     const store = tokenStore(handle.db);
     expect(await store.findRefreshToken(refreshTokenKey(oldToken))).toMatchObject({ token: oldRow });
 
-    // New rows stay out of the legacy index, and their token hash is no longer a unique key of its own.
-    const newRow = { ...oldRow, id: 'rft_2', tokenHash: sha256Hex('rft_2.secret') };
+    // A row a node of the previous release writes during a rolling upgrade (no format) is an opaque one.
+    const lateToken = 'an-opaque-token-written-after-0013';
+    const lateRow = { ...oldRow, id: 'rft_late', tokenHash: sha256Hex(lateToken) };
+    await handle.db.insertInto('refreshTokens').values(lateRow).execute();
+    expect(await store.findRefreshToken(refreshTokenKey(lateToken))).toMatchObject({ token: lateRow });
+    const duplicateOpaque = await refused(
+      handle.db.insertInto('refreshTokens').values({ ...lateRow, id: 'rft_late2' }),
+    );
+    expect(isUniqueViolation(duplicateOpaque)).toBe(true);
+
+    // Rows that name themselves are found by id, never by hash alone, and their hash is no unique key.
+    const newRow = { ...oldRow, id: 'rft_2', tokenHash: sha256Hex('rft_2.secret'), tokenFormat: 2 };
     await handle.db.insertInto('refreshTokens').values(newRow).execute();
     await handle.db
       .insertInto('refreshTokens')
       .values({ ...newRow, id: 'rft_3' })
       .execute();
-    expect(await store.findRefreshToken(refreshTokenKey('rft_2.secret'))).toMatchObject({ token: newRow });
+    expect(await store.findRefreshToken(refreshTokenKey('rft_2.secret'))).toMatchObject({
+      token: { ...oldRow, id: 'rft_2', tokenHash: newRow.tokenHash },
+    });
     expect(await store.findRefreshToken({ id: null, tokenHash: newRow.tokenHash })).toBeUndefined();
-    const duplicateLegacy = await handle.db
-      .updateTable('refreshTokens')
-      .set({ legacyHash: oldRow.tokenHash })
-      .where('id', '=', 'rft_2')
-      .execute()
-      .catch((error: unknown) => error);
-    expect(isUniqueViolation(duplicateLegacy)).toBe(true);
     // Foreign keys still hold on the rebuilt table.
-    const orphan = await handle.db
-      .insertInto('refreshTokens')
-      .values({ ...newRow, id: 'rft_4', sessionId: 'ses_missing' })
-      .execute()
-      .catch((error: unknown) => error);
+    const orphan = await refused(
+      handle.db.insertInto('refreshTokens').values({ ...newRow, id: 'rft_4', sessionId: 'ses_missing' }),
+    );
     expect(orphan).toBeInstanceOf(Error);
   });
 });

@@ -133,8 +133,11 @@ export interface RefreshTokensTable {
   expiresAt: number;
   consumedAt: number | null;
   revokedAt: number | null;
-  /** `tokenHash` again on a row from before 0013, whose token carries no id, to find it by; else null. */
-  legacyHash: string | null;
+  /**
+   * 2 for a token that names its row (`<id>.<secret>`, found by id); 1 for an opaque token from before
+   * 0013 (found by `tokenHash`), the column's default.
+   */
+  tokenFormat: Generated<number>;
 }
 
 export interface AuthorizationCodesTable {

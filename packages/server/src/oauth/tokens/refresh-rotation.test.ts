@@ -267,11 +267,11 @@ describeEachDatabase('refresh rotation', (kind) => {
 
   it('still refreshes a token from before tokens named their rows, and its successor names its row', async () => {
     const first = await issue();
-    // A pre-0013 token: an opaque secret whose row is found by its hash (kept in legacy_hash).
+    // A pre-0013 token: an opaque secret whose row is found by its hash.
     const legacy = 'Zm9yLWEtdG9rZW4tZnJvbS1iZWZvcmUtc2VsZWN0b3Jz';
     await h.db
       .updateTable('refreshTokens')
-      .set({ tokenHash: sha256Hex(legacy), legacyHash: sha256Hex(legacy) })
+      .set({ tokenHash: sha256Hex(legacy), tokenFormat: 1 })
       .where('tokenHash', '=', sha256Hex(first.refreshToken))
       .execute();
 
@@ -279,7 +279,7 @@ describeEachDatabase('refresh rotation', (kind) => {
     expect(second.sessionId).toBe(first.sessionId);
     expect(second.refreshToken).toMatch(/^rft_[0-9a-f]{32}\.[A-Za-z0-9_-]{43}$/);
     expect(await tokenRow(legacy)).toMatchObject({ consumedAt: h.clock.now() });
-    expect(await tokenRow(second.refreshToken)).toMatchObject({ legacyHash: null, consumedAt: null });
+    expect(await tokenRow(second.refreshToken)).toMatchObject({ tokenFormat: 2, consumedAt: null });
     expect(await errorOf(refresh(first.refreshToken))).toMatchObject({ code: 'invalid_grant' });
   });
 

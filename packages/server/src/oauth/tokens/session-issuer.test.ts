@@ -76,7 +76,7 @@ describeEachDatabase('session issuer', (kind) => {
     expect(token).toMatchObject({
       tokenHash: sha256Hex(issued.refreshToken),
       expiresAt: now + 30 * DAY_MS,
-      legacyHash: null,
+      tokenFormat: 2,
     });
     // The token names its row, then carries a 256-bit secret.
     expect(issued.refreshToken).toMatch(/^rft_[0-9a-f]{32}\.[A-Za-z0-9_-]{43}$/);

@@ -2,27 +2,28 @@ import { sql, type Kysely } from 'kysely';
 import { isSqlite, rebuildSqliteTable } from './dialect.js';
 
 /**
- * Refresh tokens name their row: a token is `<row id>.<secret>` and is found by its id (whose index
- * grows at its end, the ids leading with the time), then matched on `token_hash`, the SHA-256 of the
- * whole token. The unique index on `token_hash`, on whose random pages every new token landed, goes.
+ * Refresh tokens name their row: a token is `<row id>.<secret>` (`token_format` 2) and is found by its
+ * id (whose index grows at its end, the ids leading with the time), then matched on `token_hash`, the
+ * SHA-256 of the whole token. The unique index on every `token_hash`, on whose random pages each new
+ * token landed, goes.
  *
- * A token issued before this migration carries no id. Its row keeps its hash in `legacy_hash` as well,
- * under a partial unique index that new rows (null there) never enter, so that such a token still
- * refreshes until it expires; its successor has the new form.
+ * A token of the earlier form (`token_format` 1, the column's default) is an opaque secret, found by its
+ * hash under a partial unique index that rows of the new form never enter. The default also covers the
+ * rows that nodes of the previous release write while a rolling upgrade replaces them, so that a token
+ * they issue still refreshes on the new nodes; its successor has the new form.
  *
  * SQLite cannot drop a column's UNIQUE constraint, so `refresh_tokens` is rebuilt (`rebuildSqliteTable`).
- * Nothing references it.
+ * Nothing references it. On PostgreSQL the column's constant default adds it without rewriting the table.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (isSqlite(db)) {
     await rebuildSqliteRefreshTokens(db);
   } else {
+    await sql`alter table refresh_tokens add column token_format integer not null default 1`.execute(db);
     await sql`alter table refresh_tokens drop constraint refresh_tokens_token_hash_key`.execute(db);
-    await db.schema.alterTable('refresh_tokens').addColumn('legacy_hash', 'text').execute();
-    await sql`update refresh_tokens set legacy_hash = token_hash`.execute(db);
   }
-  await sql`create unique index refresh_tokens_legacy_hash_idx on refresh_tokens (legacy_hash)
-    where legacy_hash is not null`.execute(db);
+  await sql`create unique index refresh_tokens_opaque_hash_idx on refresh_tokens (token_hash)
+    where token_format = 1`.execute(db);
 }
 
 async function rebuildSqliteRefreshTokens(db: Kysely<unknown>): Promise<void> {
@@ -35,11 +36,11 @@ async function rebuildSqliteRefreshTokens(db: Kysely<unknown>): Promise<void> {
       expires_at bigint not null,
       consumed_at bigint,
       revoked_at bigint,
-      legacy_hash text
+      token_format integer not null default 1
     )`.execute(db);
     await sql`insert into refresh_tokens_rebuilt (id, session_id, token_hash, created_at, expires_at,
-        consumed_at, revoked_at, legacy_hash)
-      select id, session_id, token_hash, created_at, expires_at, consumed_at, revoked_at, token_hash
+        consumed_at, revoked_at)
+      select id, session_id, token_hash, created_at, expires_at, consumed_at, revoked_at
       from refresh_tokens`.execute(db);
     await sql`drop table refresh_tokens`.execute(db);
     await sql`alter table refresh_tokens_rebuilt rename to refresh_tokens`.execute(db);

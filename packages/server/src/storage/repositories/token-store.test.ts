@@ -106,11 +106,8 @@ describeEachDatabase('token store grant writes', (kind) => {
 
   it('finds a token from before tokens named their rows by its hash alone', async () => {
     await store().createSession(sessionRecord('ses_a'), tokenRecord('rft_a1', 'ses_a'));
-    await h.db
-      .updateTable('refreshTokens')
-      .set({ legacyHash: 'hash-of-rft_a1' })
-      .where('id', '=', 'rft_a1')
-      .execute();
+    expect(await tokenRows('ses_a')).toMatchObject([{ tokenFormat: 2 }]);
+    await h.db.updateTable('refreshTokens').set({ tokenFormat: 1 }).where('id', '=', 'rft_a1').execute();
 
     expect(await store().findRefreshToken({ id: null, tokenHash: 'hash-of-rft_a1' })).toMatchObject({
       session: sessionRecord('ses_a'),

@@ -1,4 +1,4 @@
-import { PostgresAdapter, type ExpressionBuilder, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type {
   AuthorizationCodeRecord,
   RefreshTokenRecord,
@@ -151,9 +151,18 @@ const selectRefreshTokenById = fixedQuery((db, p: { id: string; tokenHash: strin
     .where('refreshTokens.tokenHash', '=', p.tokenHash),
 );
 
-/** A token from before tokens named their rows, by its hash (migration 0013). */
-const selectLegacyRefreshToken = fixedQuery((db, p: { tokenHash: string }) =>
-  refreshTokenWithSession(db).where('refreshTokens.legacyHash', '=', p.tokenHash),
+/**
+ * `refresh_tokens.token_format` (migration 0013): 2 for a token that names its row, which is every token
+ * written now; 1 for an opaque one from before. The opaque ones' hashes have an index of their own.
+ */
+const NAMED_ROW = 2;
+const OPAQUE = 1;
+
+/** An opaque token by its hash; the format is SQL text, so that the partial index is seen to apply. */
+const selectOpaqueRefreshToken = fixedQuery((db, p: { tokenHash: string }) =>
+  refreshTokenWithSession(db)
+    .where('refreshTokens.tokenHash', '=', p.tokenHash)
+    .where('refreshTokens.tokenFormat', '=', sql.lit(OPAQUE)),
 );
 
 const consumeRefreshTokenQuery = fixedQuery((db, p: { id: string; now: number }) =>
@@ -183,6 +192,7 @@ const insertRefreshTokenQuery = fixedQuery((db, p: RefreshTokenRecord) =>
     expiresAt: p.expiresAt,
     consumedAt: p.consumedAt,
     revokedAt: p.revokedAt,
+    tokenFormat: sql.lit(NAMED_ROW),
   }),
 );
 
@@ -243,7 +253,7 @@ function sessionValues<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, p
 }
 
 /** A refresh token's columns as `insert into refresh_tokens … select` writes them: the session first. */
-const TOKEN_COLUMNS = ['sessionId', 'id', 'tokenHash', 'createdAt', 'expiresAt'] as const;
+const TOKEN_COLUMNS = ['sessionId', 'id', 'tokenHash', 'createdAt', 'expiresAt', 'tokenFormat'] as const;
 
 interface TokenParams {
   readonly tokenId: string;
@@ -259,6 +269,7 @@ function tokenValues<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, p: 
     eb.cast(eb.val(p.tokenHash), 'text').as('tokenHash'),
     eb.cast(eb.val(p.tokenCreatedAt), 'bigint').as('createdAt'),
     eb.cast(eb.val(p.tokenExpiresAt), 'bigint').as('expiresAt'),
+    eb.lit(NAMED_ROW).as('tokenFormat'),
   ];
 }
 
@@ -462,7 +473,7 @@ export function tokenStore(db: Db): TokenStore {
     async findRefreshToken({ id, tokenHash }) {
       const { rows } =
         id === null
-          ? await selectLegacyRefreshToken(db, { tokenHash })
+          ? await selectOpaqueRefreshToken(db, { tokenHash })
           : await selectRefreshTokenById(db, { id, tokenHash });
       const row = rows[0];
       if (row === undefined) return undefined;
