@@ -82,7 +82,6 @@ export type SessionUser = Pick<
   'id' | 'displayName' | 'email' | 'emailVerified' | 'active' | 'updatedAt'
 >;
 
-/** A refresh token as a refresh reads it: with its session and that session's user. */
 /**
  * What a presented refresh token is found by: the id of the row it names, and its SHA-256, which that
  * row must hold. A token from before tokens named their rows has no id and is found by its hash alone.
@@ -92,6 +91,7 @@ export interface RefreshTokenKey {
   readonly tokenHash: string;
 }
 
+/** A refresh token as a refresh reads it: with its session and that session's user. */
 export interface FoundRefreshToken {
   readonly token: RefreshTokenRecord;
   readonly session: SessionRecord;
