@@ -7,6 +7,7 @@ import { createAuthHarness, type AuthHarness } from '../../test-support/auth-har
 import { describeEachDatabase } from '../../test-support/databases.js';
 import { expectedAtHash } from '../../test-support/oauth-http.js';
 import type { IssuedTokens } from './issued-tokens.js';
+import { refreshTokenKey } from './refresh-token-value.js';
 
 describeEachDatabase('refresh rotation', (kind) => {
   let h: AuthHarness;
@@ -256,8 +257,9 @@ describeEachDatabase('refresh rotation', (kind) => {
 
   it('refuses a token naming a row that holds another secret, and leaves that row usable', async () => {
     const first = await issue();
-    const id = first.refreshToken.slice(0, first.refreshToken.lastIndexOf('.'));
-    const forged = `${id}.${'A'.repeat(43)}`;
+    const { id } = refreshTokenKey(first.refreshToken);
+    expect(id).not.toBeNull();
+    const forged = `${String(id)}.${'A'.repeat(43)}`;
     expect(await errorOf(refresh(forged))).toMatchObject({
       code: 'invalid_grant',
       message: 'The refresh token is not valid.',
