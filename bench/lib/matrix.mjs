@@ -1,14 +1,18 @@
 // The timed part of `npm run bench`: every scenario at every connection count, `runs` runs per server,
 // alternating Svc and the peer (svc, peer, svc, peer …) so that drift on the machine hits both alike.
-import { summarize, timedRun } from './loadgen.mjs';
+// A unit cost that drifts more than a target's margin within one run (argon2id) is measured again
+// beside the runs of each scenario that spends it, alternating with them in the same way.
+import { median, summarize, timedRun } from './loadgen.mjs';
 
 /**
  * Runs `scenarios` on `svc` and `peer` (endpoints: Map target → discovered endpoints) and resolves to
  * the table rows, each with its scenario's cost recipe (the ceilings are added at the end of the run,
  * report.mjs `withCeiling`); a scenario that fails becomes a row with its error and the others go on.
- * `onStep` gets a progress text before every run.
+ * `onStep` gets a progress text before every run. `beside` maps a unit of the cost recipes to a
+ * function that measures it: a scenario whose recipe has that unit measures it before each of Svc's
+ * runs and after the last, and its row keeps them (`besideUnits`, report.mjs `withCeiling`).
  */
-export async function runMatrix({ scenarios, svc, peer, endpoints, options, onStep }) {
+export async function runMatrix({ scenarios, svc, peer, endpoints, options, onStep, beside = {} }) {
   const rows = [];
   for (const scenario of scenarios) {
     const servers = scenario.svcOnly ? [svc] : [svc, peer];
@@ -24,11 +28,20 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, onSt
       onStep(`${scenario.name}: failed`, servers.length * options.connections.length * options.runs);
       continue;
     }
+    const besideNames = Object.keys(beside).filter((name) => scenario.cost[name]);
+    const measureBeside = async (measured) => {
+      for (const name of besideNames) {
+        onStep(`${scenario.name}: ${name} beside Svc's runs`, 0);
+        measured[name].push(await beside[name]());
+      }
+    };
     for (const connections of options.connections) {
       const runs = new Map(servers.map((target) => [target, []]));
+      const measured = Object.fromEntries(besideNames.map((name) => [name, []]));
       let failure;
       for (let i = 0; i < options.runs; i += 1) {
         for (const target of servers) {
+          if (target === svc && failure === undefined) await measureBeside(measured);
           onStep(
             `${scenario.name} on ${target.name}, ${connections} connections, run ${i + 1}/${options.runs}`,
             1,
@@ -55,10 +68,14 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, onSt
           }
         }
       }
+      if (failure === undefined) await measureBeside(measured);
       rows.push(
         failure !== undefined
           ? { scenario: scenario.name, connections, error: failure }
-          : scenarioRow(scenario, connections, runs.get(svc), runs.get(peer)),
+          : {
+              ...scenarioRow(scenario, connections, runs.get(svc), runs.get(peer)),
+              ...(besideNames.length === 0 ? {} : { besideUnits: besideUnits(measured) }),
+            },
       );
     }
   }
@@ -76,6 +93,22 @@ export async function runValidation({ svc, options, onStep }) {
     rows.push(scenarioRow(scenario, concurrency, [run], undefined));
   }
   return rows;
+}
+
+/** Per unit, the median CPU per operation of its measurements beside a row's runs, with each of them. */
+function besideUnits(measured) {
+  return Object.fromEntries(
+    Object.entries(measured).map(([name, list]) => [
+      name,
+      {
+        ...list[0],
+        ops: list.reduce((sum, m) => sum + m.ops, 0),
+        cpuMicrosPerOp: median(list.map((m) => m.cpuMicrosPerOp)),
+        opsPerSecond: median(list.map((m) => m.opsPerSecond)),
+        measured: { beside: list.map((m) => m.cpuMicrosPerOp) },
+      },
+    ]),
+  );
 }
 
 /** One table row: both servers' medians and the ratios; `cost` makes its ceiling later. */

@@ -86,6 +86,12 @@ export async function measureArgon2(durationMs, concurrency) {
   );
 }
 
+/** measureArgon2 as a unit cost, which names its number of calls in flight. */
+export const measureArgon2Unit = async (durationMs, concurrency) => ({
+  ...(await measureArgon2(durationMs, concurrency)),
+  concurrency,
+});
+
 /**
  * Every unit cost measured in this process (each for `durationMs`; argon2id twice as long, with
  * `argon2Concurrency` in flight; the rotation on SQLite or on `postgresUrl`).
@@ -95,10 +101,7 @@ export async function measureUnits({ durationMs, argon2Concurrency, db, postgres
     sign: await measureSign(durationMs),
     inThreadSign: await measureInThreadSign(durationMs),
     verify: await measureVerify(durationMs),
-    argon2: {
-      ...(await measureArgon2(durationMs * 2, argon2Concurrency)),
-      concurrency: argon2Concurrency,
-    },
+    argon2: await measureArgon2Unit(durationMs * 2, argon2Concurrency),
     rotation: { ...(await measureRotation(durationMs, postgresUrl)), db },
   };
 }

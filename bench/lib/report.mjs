@@ -17,12 +17,13 @@ export function ceilingMicros(cost, units, floorMicros) {
 
 /**
  * A matrix row with its ceiling: the least CPU its scenario's recipe can take at the unit costs of this
- * run and the HTTP floor at its connection count (`floorMicros(connections)`), and that as requests per
- * CPU-second and as a share of Svc's measured CPU per request.
+ * run (those measured beside the row's own runs, `row.besideUnits`, where it has them) and the HTTP
+ * floor at its connection count (`floorMicros(connections)`), and that as requests per CPU-second and
+ * as a share of Svc's measured CPU per request.
  */
 export function withCeiling(row, units, floorMicros) {
   if (row.error !== undefined) return row;
-  const micros = ceilingMicros(row.cost, units, floorMicros(row.connections));
+  const micros = ceilingMicros(row.cost, { ...units, ...row.besideUnits }, floorMicros(row.connections));
   return {
     ...row,
     ceiling: {
@@ -108,11 +109,12 @@ export function formatTable(rows) {
 
 /**
  * The unit costs and floors as lines of text: each unit cost is the cheaper of its two measurements
- * (start and end of the run), which are shown beside it.
+ * (start and end of the run), which are shown beside it; then the units that rows measured beside their
+ * own runs (`rows[].besideUnits`), each the median of those measurements.
  */
-export function formatUnits(units, floors) {
+export function formatUnits(units, floors, rows = []) {
   const unit = (name, u) =>
-    `${name.padEnd(31)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s` +
+    `${name.padEnd(35)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s` +
     `  (start ${fixed(u.measured.start, 1)}, end ${fixed(u.measured.end, 1)})`;
   return [
     unit('RS256 sign (jose, 1 core)', units.sign),
@@ -123,7 +125,14 @@ export function formatUnits(units, floors) {
     unit(`rotation tx (${units.rotation.db})`, units.rotation),
     ...floors.map(
       (f) =>
-        `${`HTTP floor ${f.server} c=${f.connections}`.padEnd(31)} ${fixed(f.cpuMicrosPerRequest, 1).padStart(8)} CPU µs/req ${fixed(f.requestsPerSecond).padStart(7)} req/s  p50/p99 ${latency(f)} ms`,
+        `${`HTTP floor ${f.server} c=${f.connections}`.padEnd(35)} ${fixed(f.cpuMicrosPerRequest, 1).padStart(8)} CPU µs/req ${fixed(f.requestsPerSecond).padStart(7)} req/s  p50/p99 ${latency(f)} ms`,
+    ),
+    ...rows.flatMap((row) =>
+      Object.entries(row.besideUnits ?? {}).map(
+        ([name, u]) =>
+          `${`${name} beside ${row.scenario} c=${row.connections}`.padEnd(35)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s` +
+          `  (median of ${u.measured.beside.map((m) => fixed(m, 1)).join(', ')})`,
+      ),
     ),
   ].join('\n');
 }
