@@ -4,8 +4,9 @@
 // request cannot go below (RS256 sign and verify, an argon2id verify, a rotation transaction, the
 // HTTP floor), at its start and again at its end, and prints each scenario's ceiling from the cheaper
 // of the two measurements of each unit; argon2id, whose cost drifts more within a run than a target's
-// margin, is measured again beside each run of password login, and that row's ceiling uses those. With `--seed-large` a second Svc on a database of a
-// million users runs the token endpoint, login and the operator lists beside the empty one (growth.mjs).
+// margin, is measured again beside each run of password login, and that row's ceiling uses those. With
+// `--seed-large` a second Svc on a database of a million users runs the token endpoint, login and the
+// operator lists beside the empty one (growth.mjs).
 // Options: `npm run bench -- --help`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
