@@ -28,6 +28,17 @@ describe('randomIds', () => {
     for (const tail of tails) expect(tail).toMatch(/^[0-9a-f]{20}$/);
   });
 
+  it('never hands out the same random bytes twice, across many refills of its buffer', () => {
+    // 4,096 bytes a refill: 2,000 secrets of 32 bytes and 2,000 ids of 10 span about 20 refills.
+    const secrets = Array.from({ length: 2000 }, () => randomIds.secret());
+    const tails = Array.from({ length: 2000 }, () => randomIds.id('rft').slice(16));
+    expect(new Set(secrets).size).toBe(2000);
+    expect(new Set(tails).size).toBe(2000);
+    for (const secret of secrets) expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const chunks = new Set(secrets.flatMap((secret) => [secret.slice(0, 10), secret.slice(20, 30)]));
+    expect(chunks.size).toBe(4000);
+  });
+
   it('gives every other record a wholly random id, which tells nothing of when it was made', () => {
     vi.useFakeTimers({ now: AT, toFake: ['Date'] });
     const time = AT.toString(16).padStart(12, '0');

@@ -51,11 +51,18 @@ class Connection implements DirectSqlite {
   readonly #sqlite: BetterSqlite3.Database;
   readonly #statements: SqliteDatabase;
   readonly #camelCase: SvcCamelCasePlugin;
+  /**
+   * One better-sqlite3 transaction function for every call, running the work of the moment: making one
+   * per call builds five wrapper functions each time, about 3 µs of every grant.
+   */
+  readonly #inTransaction: () => unknown;
+  #work: (() => unknown) | undefined;
 
   constructor(sqlite: BetterSqlite3.Database, statements: SqliteDatabase, camelCase: SvcCamelCasePlugin) {
     this.#sqlite = sqlite;
     this.#statements = statements;
     this.#camelCase = camelCase;
+    this.#inTransaction = sqlite.transaction(() => this.#work?.());
   }
 
   idle(): boolean {
@@ -71,6 +78,12 @@ class Connection implements DirectSqlite {
   }
 
   transaction<T>(work: () => T): T {
-    return this.#sqlite.transaction(work)();
+    const outer = this.#work;
+    this.#work = work;
+    try {
+      return this.#inTransaction() as T;
+    } finally {
+      this.#work = outer;
+    }
   }
 }
