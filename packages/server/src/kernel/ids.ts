@@ -20,8 +20,8 @@ const TIME_ORDERED = new Set(['ses', 'rft']);
 
 /**
  * Random bytes for ids and secrets come from a buffer of CSPRNG output that is refilled once spent, as
- * Node's own `randomUUID` does: each call into OpenSSL costs about 2 µs, and a token grant draws two or
- * three ids and a secret. Every byte is handed out once.
+ * Node's own `randomUUID` does: each call into OpenSSL costs about 2 µs, and a token grant draws one or
+ * two time-ordered ids and a secret. Every byte is handed out once.
  */
 const entropy = Buffer.allocUnsafe(4096);
 let drawn = entropy.length;
