@@ -113,9 +113,9 @@ export function formatTable(rows) {
  * own runs (`rows[].besideUnits`), each the median of those measurements.
  */
 export function formatUnits(units, floors, rows = []) {
-  const unit = (name, u) =>
+  const unit = (name, u, measured = `start ${fixed(u.measured.start, 1)}, end ${fixed(u.measured.end, 1)}`) =>
     `${name.padEnd(35)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s` +
-    `  (start ${fixed(u.measured.start, 1)}, end ${fixed(u.measured.end, 1)})`;
+    `  (${measured})`;
   return [
     unit('RS256 sign (jose, 1 core)', units.sign),
     unit('RS256 sign (OpenSSL, in-thread)', units.inThreadSign),
@@ -128,10 +128,12 @@ export function formatUnits(units, floors, rows = []) {
         `${`HTTP floor ${f.server} c=${f.connections}`.padEnd(35)} ${fixed(f.cpuMicrosPerRequest, 1).padStart(8)} CPU µs/req ${fixed(f.requestsPerSecond).padStart(7)} req/s  p50/p99 ${latency(f)} ms`,
     ),
     ...rows.flatMap((row) =>
-      Object.entries(row.besideUnits ?? {}).map(
-        ([name, u]) =>
-          `${`${name} beside ${row.scenario} c=${row.connections}`.padEnd(35)} ${fixed(u.cpuMicrosPerOp, 1).padStart(8)} CPU µs/op  ${fixed(u.opsPerSecond).padStart(7)} ops/s` +
-          `  (median of ${u.measured.beside.map((m) => fixed(m, 1)).join(', ')})`,
+      Object.entries(row.besideUnits ?? {}).map(([name, u]) =>
+        unit(
+          `${name} beside ${row.scenario} c=${row.connections}`,
+          u,
+          `median of ${u.measured.beside.map((m) => fixed(m, 1)).join(', ')}`,
+        ),
       ),
     ),
   ].join('\n');
