@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachDatabase, createTestDatabase, type TestDatabase } from '../test-support/databases.js';
 import { sha256Hex } from '../kernel/crypto.js';
@@ -35,6 +35,41 @@ describeEachDatabase('database', (kind) => {
       migrationTableName: 'svc_migrations',
       migrationLockTableName: 'svc_migrations_lock',
     }).migrateTo(name);
+
+  /** A user `usr_1` with one token session `ses_1`, written as a release before 0014 would. */
+  const sessionRow = (at: number) => ({
+    id: 'ses_1',
+    userId: 'usr_1',
+    clientId: 'web',
+    organizationId: null,
+    grantedScopesJson: '["openid"]',
+    resource: null,
+    amrJson: '["pwd"]',
+    authTime: at,
+    userAgent: 'agent',
+    ipAddress: '192.0.2.1',
+    createdAt: at,
+    lastSeenAt: at,
+    idleExpiresAt: at + 60_000,
+    absoluteExpiresAt: at + 120_000,
+    revokedAt: null,
+    revokedReason: null,
+  });
+  const insertUserAndSession = async (at: number) => {
+    await handle.db
+      .insertInto('users')
+      .values({
+        id: 'usr_1',
+        displayName: 'Ada',
+        emailVerified: 0,
+        isOperator: 0,
+        active: 1,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
+    await handle.db.insertInto('sessions').values(sessionRow(at)).execute();
+  };
 
   it('applies the migrations once and reports nothing pending afterwards', async () => {
     expect(await migrateToLatest(handle.db)).toEqual(MIGRATION_NAMES);
@@ -122,39 +157,7 @@ describeEachDatabase('database', (kind) => {
   it('keeps refresh tokens when 0013 lets them name their rows, and finds opaque ones by their hash', async () => {
     expect((await migrateTo('0012-device-authorizations')).error).toBeUndefined();
     const at = 1_790_000_000_000;
-    await handle.db
-      .insertInto('users')
-      .values({
-        id: 'usr_1',
-        displayName: 'Ada',
-        emailVerified: 0,
-        isOperator: 0,
-        active: 1,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await handle.db
-      .insertInto('sessions')
-      .values({
-        id: 'ses_1',
-        userId: 'usr_1',
-        clientId: 'web',
-        organizationId: null,
-        grantedScopesJson: '["openid"]',
-        resource: null,
-        amrJson: '["pwd"]',
-        authTime: at,
-        userAgent: null,
-        ipAddress: null,
-        createdAt: at,
-        lastSeenAt: at,
-        idleExpiresAt: at + 60_000,
-        absoluteExpiresAt: at + 120_000,
-        revokedAt: null,
-        revokedReason: null,
-      })
-      .execute();
+    await insertUserAndSession(at);
     const oldToken = 'an-opaque-token-from-before-0013';
     const oldRow = {
       id: 'rft_1',
@@ -201,4 +204,88 @@ describeEachDatabase('database', (kind) => {
     );
     expect(orphan).toBeInstanceOf(Error);
   });
+  it('keeps sessions and refresh tokens when 0014 stores them in id order, with their keys and indexes', async () => {
+    expect((await migrateTo('0013-refresh-token-selectors')).error).toBeUndefined();
+    const at = 1_790_000_000_000;
+    await insertUserAndSession(at);
+    const opaqueToken = 'an-opaque-token-from-before-0013';
+    const tokens = [
+      {
+        id: 'rft_1',
+        sessionId: 'ses_1',
+        tokenHash: sha256Hex(opaqueToken),
+        createdAt: at,
+        expiresAt: at + 30_000,
+        consumedAt: at + 1,
+        revokedAt: null,
+        tokenFormat: 1,
+      },
+      {
+        id: 'rft_2',
+        sessionId: 'ses_1',
+        tokenHash: sha256Hex('rft_2.secret'),
+        createdAt: at + 1,
+        expiresAt: at + 30_000,
+        consumedAt: null,
+        revokedAt: null,
+        tokenFormat: 2,
+      },
+    ];
+    await handle.db.insertInto('refreshTokens').values(tokens).execute();
+
+    expect(await migrateToLatest(handle.db)).toContain('0014-token-sessions-in-id-order');
+    expect(await handle.db.selectFrom('sessions').selectAll().execute()).toEqual([sessionRow(at)]);
+    expect(await handle.db.selectFrom('refreshTokens').selectAll().orderBy('id').execute()).toEqual(tokens);
+    expect(await indexesOf('sessions')).toEqual(['sessions_user_idx']);
+    expect(await indexesOf('refresh_tokens')).toEqual([
+      'refresh_tokens_opaque_hash_idx',
+      'refresh_tokens_session_idx',
+    ]);
+    if (kind === 'sqlite') {
+      const tables = await sql<{ name: string; wr: number }>`select name, wr from pragma_table_list
+        where name in ('sessions', 'refresh_tokens') order by name`.execute(handle.db);
+      expect(tables.rows).toEqual([
+        { name: 'refresh_tokens', wr: 1 },
+        { name: 'sessions', wr: 1 },
+      ]);
+    }
+
+    const store = tokenStore(handle.db);
+    expect(await store.findRefreshToken(refreshTokenKey('rft_2.secret'))).toMatchObject({
+      token: { id: 'rft_2', sessionId: 'ses_1' },
+    });
+    expect(await store.findRefreshToken(refreshTokenKey(opaqueToken))).toMatchObject({
+      token: { id: 'rft_1' },
+    });
+    // Keys, uniqueness and foreign keys hold on the rebuilt tables.
+    const duplicateSession = await refused(handle.db.insertInto('sessions').values(sessionRow(at)));
+    expect(isUniqueViolation(duplicateSession)).toBe(true);
+    const duplicateOpaque = await refused(
+      handle.db.insertInto('refreshTokens').values({ ...tokens[0]!, id: 'rft_3' }),
+    );
+    expect(isUniqueViolation(duplicateOpaque)).toBe(true);
+    const orphanToken = await refused(
+      handle.db.insertInto('refreshTokens').values({ ...tokens[1]!, id: 'rft_4', sessionId: 'ses_missing' }),
+    );
+    expect(orphanToken).toBeInstanceOf(Error);
+    expect(isUniqueViolation(orphanToken)).toBe(false);
+    const orphanSession = await refused(
+      handle.db.insertInto('sessions').values({ ...sessionRow(at), id: 'ses_2', userId: 'usr_missing' }),
+    );
+    expect(orphanSession).toBeInstanceOf(Error);
+    expect(isUniqueViolation(orphanSession)).toBe(false);
+  });
+
+  /** The names of the indexes on `table` besides its primary key's, sorted. */
+  const indexesOf = async (table: string): Promise<string[]> => {
+    const { rows } =
+      kind === 'sqlite'
+        ? await sql<{ name: string }>`select name from sqlite_master
+            where type = 'index' and tbl_name = ${table} and sql is not null order by name`.execute(handle.db)
+        : await sql<{ name: string }>`select indexname as name from pg_indexes
+            where tablename = ${table} and indexname <> ${`${table}_pkey`} order by indexname`.execute(
+            handle.db,
+          );
+    return rows.map((row) => row.name);
+  };
 });

@@ -12,6 +12,7 @@ import * as hostedPasswordless from './0010-hosted-passwordless-and-phone-accoun
 import * as mfa from './0011-mfa.js';
 import * as deviceAuthorizations from './0012-device-authorizations.js';
 import * as refreshTokenSelectors from './0013-refresh-token-selectors.js';
+import * as tokenSessionsInIdOrder from './0014-token-sessions-in-id-order.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-mfa': mfa,
   '0012-device-authorizations': deviceAuthorizations,
   '0013-refresh-token-selectors': refreshTokenSelectors,
+  '0014-token-sessions-in-id-order': tokenSessionsInIdOrder,
 };
 
 /** Every migration's name, in the order they apply. */
