@@ -59,4 +59,35 @@ describeEachDatabase('housekeeping', (kind) => {
     expect(await count('emailOtpChallenges')).toBe(1);
     expect(await count('passwordResetTokens')).toBe(0);
   });
+  it('deletes token sessions a day after their deadline, with the refresh tokens that outlive it', async () => {
+    const signIn = async () => {
+      const login = await t.svc.auth.loginWithPasswordAsync({
+        email,
+        password: 'correct horse battery staple',
+        clientId,
+      });
+      return login.tokens!;
+    };
+    const rows = async () => ({
+      sessions: (await t.svc.database.db.selectFrom('sessions').select('id').execute()).map((r) => r.id),
+      tokenSessions: (await t.svc.database.db.selectFrom('refreshTokens').select('sessionId').execute()).map(
+        (r) => r.sessionId,
+      ),
+    });
+    // The defaults: a session idles out after 14 days; its refresh token would live 30.
+    const idled = await signIn();
+    t.clock.advance(14 * DAY_MS + MINUTE_MS);
+    let report = await t.svc.housekeeping();
+    expect(report.deletedSessions).toEqual({ sessions: 0, refreshTokens: 0 });
+    const live = await signIn();
+
+    t.clock.advance(DAY_MS);
+    report = await t.svc.housekeeping();
+    expect(report.deletedSessions).toEqual({ sessions: 1, refreshTokens: 1 });
+    expect(await rows()).toEqual({ sessions: [live.sessionId], tokenSessions: [live.sessionId] });
+    expect(idled.sessionId).not.toBe(live.sessionId);
+    await expect(t.svc.auth.refreshAsync({ refreshToken: live.refreshToken })).resolves.toMatchObject({
+      sessionId: live.sessionId,
+    });
+  });
 });

@@ -3,9 +3,14 @@ import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { Db } from '../storage/database.js';
-import { deleteExpiredRows, type ExpiringTable } from '../storage/expired-rows.js';
+import {
+  deleteExpiredRows,
+  deleteExpiredSessions,
+  type DeletedSessions,
+  type ExpiringTable,
+} from '../storage/expired-rows.js';
 
-/** Expired secrets are kept this long after expiry, then deleted. */
+/** Expired secrets and token sessions are kept this long after expiry, then deleted. */
 export const EXPIRED_ROW_GRACE_MS = DAY_MS;
 
 export interface HousekeepingDeps {
@@ -23,23 +28,27 @@ export interface HousekeepingReport {
   readonly deletedAuthRequests: number;
   readonly deletedRateLimitCounters: number;
   readonly deletedExpired: Readonly<Record<ExpiringTable, number>>;
+  readonly deletedSessions: DeletedSessions;
 }
 
 /**
  * A node's periodic housekeeping: signing-key rotation and cleanup (only one node rotates), and the
- * deletion of expired authorization requests, rate-limit counters, one-time codes, links, tokens and
- * issuer sessions. Every step is idempotent and safe to run on several nodes at once.
+ * deletion of expired authorization requests, rate-limit counters, one-time codes, links, tokens, issuer
+ * sessions and token sessions (with their refresh tokens). Every step is idempotent and safe to run on several nodes at once.
  */
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingReport> {
   const keys = await deps.signingKeys.maintain();
   const deletedAuthRequests = await deps.authorizeFlow.deleteExpired();
   const deletedRateLimitCounters = await deps.rateLimiter.deleteExpired();
-  const deletedExpired = await deleteExpiredRows(deps.db, deps.clock.now() - EXPIRED_ROW_GRACE_MS);
+  const before = deps.clock.now() - EXPIRED_ROW_GRACE_MS;
+  const deletedExpired = await deleteExpiredRows(deps.db, before);
+  const deletedSessions = await deleteExpiredSessions(deps.db, before);
   return {
     rotatedKey: keys.rotated,
     deletedKeys: keys.deleted,
     deletedAuthRequests,
     deletedRateLimitCounters,
     deletedExpired,
+    deletedSessions,
   };
 }

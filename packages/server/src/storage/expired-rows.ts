@@ -40,3 +40,25 @@ export async function deleteExpiredRows(db: Db, before: number): Promise<Record<
   }
   return counts;
 }
+
+/** What {@link deleteExpiredSessions} deleted. */
+export interface DeletedSessions {
+  readonly sessions: number;
+  /** Refresh tokens of those sessions that had not expired yet (a refresh token may outlive its session's idle deadline). */
+  readonly refreshTokens: number;
+}
+
+/**
+ * Deletes the token sessions whose deadline is before `before`, with whatever refresh tokens they still
+ * have, in one transaction. A session's idle deadline never passes its absolute one (both the first
+ * issue and every refresh cap it), so it is the session's end; no refresh can move it once passed, so
+ * nothing adds a token to a session being deleted.
+ */
+export async function deleteExpiredSessions(db: Db, before: number): Promise<DeletedSessions> {
+  return db.transaction().execute(async (tx) => {
+    const expired = tx.selectFrom('sessions').select('id').where('idleExpiresAt', '<', before);
+    const tokens = await tx.deleteFrom('refreshTokens').where('sessionId', 'in', expired).executeTakeFirst();
+    const sessions = await tx.deleteFrom('sessions').where('idleExpiresAt', '<', before).executeTakeFirst();
+    return { sessions: Number(sessions.numDeletedRows), refreshTokens: Number(tokens.numDeletedRows) };
+  });
+}
