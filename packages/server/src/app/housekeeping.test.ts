@@ -59,6 +59,7 @@ describeEachDatabase('housekeeping', (kind) => {
     expect(await count('emailOtpChallenges')).toBe(1);
     expect(await count('passwordResetTokens')).toBe(0);
   });
+
   it('deletes token sessions a day after their deadline, with the refresh tokens that outlive it', async () => {
     const signIn = async () => {
       const login = await t.svc.auth.loginWithPasswordAsync({

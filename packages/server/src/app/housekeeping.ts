@@ -34,7 +34,8 @@ export interface HousekeepingReport {
 /**
  * A node's periodic housekeeping: signing-key rotation and cleanup (only one node rotates), and the
  * deletion of expired authorization requests, rate-limit counters, one-time codes, links, tokens, issuer
- * sessions and token sessions (with their refresh tokens). Every step is idempotent and safe to run on several nodes at once.
+ * sessions and token sessions (with their refresh tokens). Every step is idempotent and safe to run on
+ * several nodes at once.
  */
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingReport> {
   const keys = await deps.signingKeys.maintain();

@@ -204,6 +204,7 @@ describeEachDatabase('database', (kind) => {
     );
     expect(orphan).toBeInstanceOf(Error);
   });
+
   it('keeps sessions and refresh tokens when 0014 stores them in id order, with their keys and indexes', async () => {
     expect((await migrateTo('0013-refresh-token-selectors')).error).toBeUndefined();
     const at = 1_790_000_000_000;

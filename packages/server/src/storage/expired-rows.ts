@@ -44,7 +44,7 @@ export async function deleteExpiredRows(db: Db, before: number): Promise<Record<
 /** What {@link deleteExpiredSessions} deleted. */
 export interface DeletedSessions {
   readonly sessions: number;
-  /** Refresh tokens of those sessions that had not expired yet (a refresh token may outlive its session's idle deadline). */
+  /** Those sessions' refresh tokens that had not expired yet (a token may outlive the idle deadline). */
   readonly refreshTokens: number;
 }
 
