@@ -51,11 +51,10 @@ export const SCENARIOS = [
   {
     name: 'refresh_token',
     cost: { signs: 2, transactions: 1 },
-    prepare: async (target, endpoints) => ({
-      pool: (await mintTokens(target, endpoints, REFRESH_SESSIONS)).map((tokens) => tokens.refresh_token),
-    }),
-    // A run stops with requests in flight, whose successors never come back to the pool: each run is
-    // topped up to the full pool first, so that runs after it never run short of tokens.
+    prepare: async () => ({ pool: [] }),
+    // The pool is filled before each run: the first run mints all of it, and the later ones replace the
+    // tokens that the run before lost (a run stops with requests in flight, whose successors never come
+    // back to the pool).
     load: async ({ target, endpoints, state }) => {
       const missing = REFRESH_SESSIONS - state.pool.length;
       if (missing > 0) {
