@@ -199,13 +199,16 @@ export class SessionIssuer {
     };
     const tokens = request.includeIdToken
       ? this.#deps.tokens.signWithIdToken(access, {
-          claims: idTokenClaims({
-            ...sessionClaims(session),
-            user,
-            amr: session.amr,
-            authTime: session.authTime,
-            nonce: request.nonce,
-          }),
+          // Object.assign, not a literal opening with a spread (docs/decisions.md, "Object literals
+          // that open with a spread").
+          claims: idTokenClaims(
+            Object.assign(sessionClaims(session), {
+              user,
+              amr: session.amr,
+              authTime: session.authTime,
+              nonce: request.nonce,
+            }),
+          ),
           options: {
             subject: session.userId,
             audience: session.clientId,
@@ -230,7 +233,6 @@ export class SessionIssuer {
       accessToken,
       tokenType: TOKEN_TYPE,
       refreshToken: options.refreshToken.value,
-      ...(idToken === undefined ? {} : { idToken }),
       sessionId: session.id,
       clientId: session.clientId,
       organizationId: session.organizationId,
@@ -238,6 +240,8 @@ export class SessionIssuer {
       expiresIn: ACCESS_TOKEN_LIFETIME_SECONDS,
       accessTokenExpiresAt: (pending.issuedAtSeconds + ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
       refreshTokenExpiresAt: options.refreshToken.expiresAt,
+      // Spreads last: one between properties costs V8 a slower path on every call.
+      ...(idToken === undefined ? {} : { idToken }),
     };
   }
 

@@ -104,6 +104,7 @@ interface Reply {
 }
 
 interface Job {
+  readonly id: number;
   readonly key: KeyObject;
   readonly input: string;
   readonly idToken: BoundIdToken | undefined;
@@ -137,7 +138,13 @@ const BEHIND = 4;
 export class SigningThread {
   #worker: Worker | undefined;
   #nextJob = 0;
-  readonly #jobs = new Map<number, Job>();
+  /**
+   * Jobs in flight, in the order they were posted, which is the order the thread answers them in (a
+   * job posted again after `missing` moves back). Not a Map: V8 gives a Map that keeps gaining and
+   * losing a few entries a new table again and again, each pointing to the next, and garbage that
+   * survives one scavenge then holds every later table, job and reply alive into the old generation.
+   */
+  readonly #jobs: Job[] = [];
   #nextKeyId = 0;
   readonly #keyIds = new WeakMap<KeyObject, number>();
   /** Keys the current thread has been sent (it may have dropped old ones since: it then answers `missing`). */
@@ -174,11 +181,11 @@ export class SigningThread {
     this.#counts.thread++;
     return new Promise((resolve, reject) => {
       const id = this.#nextJob++;
-      const job: Job = { key, input, idToken, resolve, reject };
-      this.#jobs.set(id, job);
+      const job: Job = { id, key, input, idToken, resolve, reject };
+      this.#jobs.push(job);
       try {
-        if (this.#jobs.size === 1) this.#thread().ref();
-        this.#post(id, job);
+        if (this.#jobs.length === 1) this.#thread().ref();
+        this.#post(job);
       } catch (error) {
         this.#settle({ id, error: messageOf(error) });
       }
@@ -213,7 +220,7 @@ export class SigningThread {
     await worker?.terminate();
   }
 
-  #post(id: number, { key, input, idToken }: Job): void {
+  #post({ id, key, input, idToken }: Job): void {
     let keyId = this.#keyIds.get(key);
     if (keyId === undefined) {
       keyId = this.#nextKeyId++;
@@ -258,23 +265,24 @@ export class SigningThread {
   }
 
   #settle(reply: Reply): void {
-    const job = this.#jobs.get(reply.id);
+    // Usually the first job: the thread answers in order.
+    let index = 0;
+    while (index < this.#jobs.length && this.#jobs[index]?.id !== reply.id) index++;
+    const job = this.#jobs[index];
     if (job === undefined) return;
+    if (index === 0) this.#jobs.shift();
+    else this.#jobs.splice(index, 1);
     if (reply.missing === true) {
       this.#sent.delete(job.key);
+      this.#jobs.push(job);
       try {
-        this.#post(reply.id, job);
+        this.#post(job);
       } catch (error) {
-        this.#finish(reply.id, job, { id: reply.id, error: messageOf(error) });
+        this.#settle({ id: job.id, error: messageOf(error) });
       }
       return;
     }
-    this.#finish(reply.id, job, reply);
-  }
-
-  #finish(id: number, job: Job, reply: Reply): void {
-    this.#jobs.delete(id);
-    if (this.#jobs.size === 0) this.#worker?.unref();
+    if (this.#jobs.length === 0) this.#worker?.unref();
     if (reply.signature !== undefined) {
       job.resolve(
         reply.idToken === undefined
@@ -285,8 +293,7 @@ export class SigningThread {
   }
 
   #failAll(error: Error): void {
-    const jobs = [...this.#jobs.values()];
-    this.#jobs.clear();
+    const jobs = this.#jobs.splice(0);
     for (const job of jobs) job.reject(error);
   }
 }

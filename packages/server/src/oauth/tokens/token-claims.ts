@@ -69,12 +69,13 @@ export interface IdTokenClaimsInput extends SessionClaimsInput {
  * email claims by scope.
  */
 export function idTokenClaims(input: IdTokenClaimsInput): JWTPayload {
+  // The conditional claims go last: a spread between properties costs V8 a slower path on every call.
   return {
     auth_time: Math.floor(input.authTime / 1000),
-    ...(input.nonce === null ? {} : { nonce: input.nonce }),
     amr: [...input.amr],
     sid: input.sessionId,
     azp: input.clientId,
+    ...(input.nonce === null ? {} : { nonce: input.nonce }),
     ...(input.organizationId === null ? {} : { org_id: input.organizationId }),
     ...userClaims(input.user, input.scopes),
   };
