@@ -1,14 +1,17 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+// One-shot `hash`, not `createHash`: a Hash object is a native object that only the garbage collector
+// releases, and the token endpoint hashes a few values on every request.
 
 /** SHA-256 of a secret, hex. Secrets are stored and looked up by this hash only. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Constant-time string comparison (hashes both sides so that lengths do not leak). */
 export function safeEqual(a: string, b: string): boolean {
-  const left = createHash('sha256').update(a, 'utf8').digest();
-  const right = createHash('sha256').update(b, 'utf8').digest();
+  const left = hash('sha256', a, 'buffer');
+  const right = hash('sha256', b, 'buffer');
   return timingSafeEqual(left, right) && a.length === b.length;
 }
 

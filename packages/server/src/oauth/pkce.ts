@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { safeEqual } from '../kernel/crypto.js';
 
 /**
@@ -26,9 +26,12 @@ export function isValidCodeChallenge(challenge: unknown): challenge is string {
   return typeof challenge === 'string' && CODE_CHALLENGE.test(challenge);
 }
 
-/** The S256 challenge of a verifier: BASE64URL-ENCODE(SHA256(ASCII(code_verifier))). */
+/**
+ * The S256 challenge of a verifier: BASE64URL-ENCODE(SHA256(ASCII(code_verifier))). A well-formed
+ * verifier is ASCII, which `hash` reads as UTF-8 alike.
+ */
 export function s256Challenge(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+  return hash('sha256', verifier, 'base64url');
 }
 
 /**

@@ -2,10 +2,22 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { CamelCasePlugin, type CompiledQuery, type QueryResult, type SqliteDatabase } from 'kysely';
 import type { Db } from './database.js';
 
-/** Kysely's CamelCasePlugin with its row mapping reachable for rows read past Kysely. */
+/** A row as better-sqlite3 reads it, to the row Kysely gives with the CamelCasePlugin. */
+type RowMapper = (row: Record<string, unknown>) => unknown;
+
+/** Kysely's CamelCasePlugin, able to map rows read past Kysely. */
 export class SvcCamelCasePlugin extends CamelCasePlugin {
-  mapRows<R>(rows: readonly unknown[]): R[] {
-    return rows.map((row) => this.mapRow(row as Record<string, unknown>) as R);
+  /**
+   * Maps rows of these columns as the plugin's `mapRow` does (SQLite gives only flat values), but as
+   * one object literal made for the columns: `mapRow` adds each renamed key to an empty object in turn,
+   * which V8 does on its slow path (about 1.4 µs for a 30-column row, against 20 ns). The generated
+   * source holds column names only as JSON string literals.
+   */
+  rowMapper(columns: readonly string[]): RowMapper {
+    const properties = columns.map(
+      (column) => `${JSON.stringify(this.camelCase(column))}: row[${JSON.stringify(column)}]`,
+    );
+    return new Function('row', `return { ${properties.join(', ')} };`) as RowMapper;
   }
 }
 
@@ -51,6 +63,8 @@ class Connection implements DirectSqlite {
   readonly #sqlite: BetterSqlite3.Database;
   readonly #statements: SqliteDatabase;
   readonly #camelCase: SvcCamelCasePlugin;
+  /** The row mapper of each statement that reads, made from its columns when it first runs here. */
+  readonly #mappers = new WeakMap<BetterSqlite3.Statement, RowMapper>();
   /**
    * One better-sqlite3 transaction function for every call, given the work as its argument: making one
    * per call builds five wrapper functions each time, about 3 µs of every grant.
@@ -71,7 +85,15 @@ class Connection implements DirectSqlite {
   execute<R>(query: CompiledQuery<R>): QueryResult<R> {
     // The same statement cache Kysely prepares through; the same result shape as its SQLite driver.
     const statement = this.#statements.prepare(query.sql) as unknown as BetterSqlite3.Statement;
-    if (statement.reader) return { rows: this.#camelCase.mapRows<R>(statement.all(query.parameters)) };
+    if (statement.reader) {
+      let mapper = this.#mappers.get(statement);
+      if (mapper === undefined) {
+        mapper = this.#camelCase.rowMapper(statement.columns().map((column) => column.name));
+        this.#mappers.set(statement, mapper);
+      }
+      const rows = statement.all(query.parameters) as Record<string, unknown>[];
+      return { rows: rows.map(mapper) as R[] };
+    }
     const { changes, lastInsertRowid } = statement.run(query.parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }

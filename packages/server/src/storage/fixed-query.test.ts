@@ -112,7 +112,11 @@ describeEachDatabase('fixedQuery', (kind) => {
       await insertKey(db, { kid: 'd1', createdAt: 1_000 });
       expect(await seenByKysely).toEqual([{ kid: 'd1' }]);
       const viaKysely = await db.selectFrom('signingKeys').selectAll().where('kid', '=', 'd1').execute();
-      expect((await selectEveryColumn(db, { kid: 'd1' })).rows).toEqual(viaKysely);
+      const direct = (await selectEveryColumn(db, { kid: 'd1' })).rows;
+      expect(direct).toEqual(viaKysely);
+      // The same keys in the same order, null columns included.
+      expect(direct.map((row) => Object.entries(row))).toEqual(viaKysely.map((row) => Object.entries(row)));
+      expect(viaKysely[0]).toMatchObject({ publicJwkJson: '{}', activeSlot: null, rotatedOutAt: null });
       expect(affectedRows(await rotateOut(db, { kid: 'd1', now: 5_000 }))).toBe(1);
     });
 

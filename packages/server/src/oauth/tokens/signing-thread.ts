@@ -1,4 +1,4 @@
-import { createHash, sign, type KeyObject } from 'node:crypto';
+import { hash, sign, type KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 /** How many private keys the thread keeps: the active one and those of a rotation or two. */
@@ -18,16 +18,12 @@ interface Rs256 {
  * `at_hash` (OpenID Connect Core §3.1.3.6) is the left half of the SHA-256 of the ASCII access token,
  * base64url; it goes last into the ID token's payload, which needs the access token's signature first.
  */
-function rs256(crypto: { readonly createHash: typeof createHash; readonly sign: typeof sign }): Rs256 {
+function rs256(crypto: { readonly hash: typeof hash; readonly sign: typeof sign }): Rs256 {
   const signed = (input: string, key: KeyObject): string =>
     crypto.sign('sha256', Buffer.from(input), key).toString('base64url');
   const withIdToken = (accessToken: string, idToken: BoundIdToken, key: KeyObject): string => {
-    const atHash = crypto
-      .createHash('sha256')
-      .update(accessToken, 'ascii')
-      .digest()
-      .subarray(0, 16)
-      .toString('base64url');
+    // A compact JWS is ASCII, which `hash` reads as UTF-8 alike.
+    const atHash = crypto.hash('sha256', accessToken, 'buffer').subarray(0, 16).toString('base64url');
     const payload = `${idToken.payload.slice(0, -1)},"at_hash":${JSON.stringify(atHash)}}`;
     const input = `${idToken.header}.${Buffer.from(payload).toString('base64url')}`;
     return `${input}.${signed(input, key)}`;
@@ -35,7 +31,7 @@ function rs256(crypto: { readonly createHash: typeof createHash; readonly sign: 
   return { signed, withIdToken };
 }
 
-const onThisThread = rs256({ createHash, sign });
+const onThisThread = rs256({ hash, sign });
 
 /**
  * The signing thread's whole program (CommonJS, run with `eval` so that it ships inside this module).
