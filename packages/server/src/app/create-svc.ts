@@ -16,6 +16,7 @@ import { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
+import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { createSmsVerificationProvider } from '../sms/verify-client.js';
@@ -23,6 +24,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/d
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { grantableScopesSource } from '../storage/repositories/grantable-scopes.js';
+import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
@@ -119,6 +121,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       onClientsChanged: () => discovery.invalidate(),
     });
+    const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
     const { engine: authEngine, facadeDeps } = wireAuth({
       db,
       clock,
@@ -255,6 +258,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         signingKeys,
         authorizeFlow: hostedSignIn.flow,
         rateLimiter,
+        failureThrottle,
       });
     const timer = config.keyRotationSchedule
       ? setInterval(() => {

@@ -1,4 +1,5 @@
 import { DAY_MS, type Clock } from '../kernel/clock.js';
+import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
@@ -19,6 +20,7 @@ export interface HousekeepingDeps {
   readonly signingKeys: Pick<SigningKeys, 'maintain'>;
   readonly authorizeFlow: Pick<AuthorizeFlow, 'deleteExpired'>;
   readonly rateLimiter: Pick<RateLimiter, 'deleteExpired'>;
+  readonly failureThrottle: Pick<FailureThrottle, 'deleteExpired'>;
 }
 
 /** What one housekeeping run did. */
@@ -27,13 +29,14 @@ export interface HousekeepingReport {
   readonly deletedKeys: number;
   readonly deletedAuthRequests: number;
   readonly deletedRateLimitCounters: number;
+  readonly deletedFailureCounters: number;
   readonly deletedExpired: Readonly<Record<ExpiringTable, number>>;
   readonly deletedSessions: DeletedSessions;
 }
 
 /**
  * A node's periodic housekeeping: signing-key rotation and cleanup (only one node rotates), and the
- * deletion of expired authorization requests, rate-limit counters, one-time codes, links, tokens, issuer
+ * deletion of expired authorization requests, rate-limit and failure counters, one-time codes, links, tokens, issuer
  * sessions and token sessions (with their refresh tokens). Every step is idempotent and safe to run on
  * several nodes at once.
  */
@@ -41,6 +44,7 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
   const keys = await deps.signingKeys.maintain();
   const deletedAuthRequests = await deps.authorizeFlow.deleteExpired();
   const deletedRateLimitCounters = await deps.rateLimiter.deleteExpired();
+  const deletedFailureCounters = await deps.failureThrottle.deleteExpired();
   const before = deps.clock.now() - EXPIRED_ROW_GRACE_MS;
   const deletedExpired = await deleteExpiredRows(deps.db, before);
   const deletedSessions = await deleteExpiredSessions(deps.db, before);
@@ -49,6 +53,7 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
     deletedKeys: keys.deleted,
     deletedAuthRequests,
     deletedRateLimitCounters,
+    deletedFailureCounters,
     deletedExpired,
     deletedSessions,
   };

@@ -1,5 +1,6 @@
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
+import type { FailureRulesOptions } from '../ratelimit/failure-rules.js';
 import type { RateLimitRulesOptions } from '../ratelimit/rules.js';
 
 /** Signing-key and session lifetimes: the initial security settings, stored on first start. */
@@ -87,6 +88,11 @@ export interface SvcOptions {
    * removes a limit. Defaults: DEFAULT_RATE_LIMIT_RULES in ratelimit/rules.ts.
    */
   rateLimits?: RateLimitRulesOptions;
+  /**
+   * Overrides of the limits on guessing secrets (passwords, second factors, one-time codes), e.g.
+   * `{ mfaUser: { threshold: 3 } }`. Defaults: DEFAULT_FAILURE_RULES in ratelimit/failure-rules.ts.
+   */
+  failureLimits?: FailureRulesOptions;
   /** Log level of the HTTP server; false turns logging off. @default 'info' in production, 'warn' otherwise (SVC_LOG_LEVEL) */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | false;
   /** Serve the headless sign-in API; false answers every headless route with 404. @default true */

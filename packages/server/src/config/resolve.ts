@@ -8,6 +8,7 @@ import {
   type SecuritySettings,
 } from '../settings/security-settings.js';
 import type { SvcOptions } from './options.js';
+import { resolveFailureRules, type FailureRules } from '../ratelimit/failure-rules.js';
 import { resolveRateLimitRules, type RateLimitRules } from '../ratelimit/rules.js';
 import { resolveSmsConfig, type SmsConfig } from '../sms/sms-config.js';
 
@@ -45,6 +46,8 @@ export interface SvcConfig {
   readonly securityDefaults: SecuritySettings;
   /** Rate limits: the defaults with the `rateLimits` option merged over them. */
   readonly rateLimits: RateLimitRules;
+  /** Limits on guessing secrets: the defaults with the `failureLimits` option merged over them. */
+  readonly failureLimits: FailureRules;
   readonly logLevel: NonNullable<SvcOptions['logLevel']>;
   /** The headless sign-in API (SPEC.md "Headless API"). */
   readonly headless: {
@@ -111,6 +114,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     },
     securityDefaults,
     rateLimits: resolveRateLimitRules(options.rateLimits),
+    failureLimits: resolveFailureRules(options.failureLimits),
     logLevel: options.logLevel ?? (development ? 'warn' : 'info'),
     headless: {
       enabled: options.enableApi ?? true,

@@ -268,6 +268,15 @@ export interface RateLimitCountersTable {
   expiresAt: number;
 }
 
+/** A counter of failed checks of a secret (0015); the key holds a hash, never the subject. */
+export interface FailureCountersTable {
+  key: string;
+  windowStart: number;
+  count: number;
+  lockedUntil: number;
+  expiresAt: number;
+}
+
 /** An email invitation (0009); only the current token's SHA-256 is stored. */
 export interface InvitationsTable {
   id: string;
@@ -410,6 +419,7 @@ export interface Database {
   mfaRecoveryCodes: MfaRecoveryCodesTable;
   mfaChallenges: MfaChallengesTable;
   rateLimitCounters: RateLimitCountersTable;
+  failureCounters: FailureCountersTable;
   emailTemplates: EmailTemplatesTable;
   emailDeliveries: EmailDeliveriesTable;
   passwordResetTokens: PasswordResetTokensTable;
