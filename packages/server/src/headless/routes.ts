@@ -16,7 +16,7 @@ import {
 } from '../hosted/cookies.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import { parseBody } from '../http/body.js';
-import { logIfUnexpected, mapError } from '../http/errors.js';
+import { logIfUnexpected, mapError, sendMappedJson } from '../http/errors.js';
 import { SvcError } from '../kernel/errors.js';
 import { authRequestExpiredError } from '../oauth/authorize/errors.js';
 import { HeadlessCors } from './cors.js';
@@ -107,9 +107,7 @@ export function headlessRoutes(deps: HeadlessRoutesDeps): FastifyPluginAsync {
     app.setErrorHandler((error, request, reply) => {
       const mapped = mapError(error);
       logIfUnexpected(request, error, mapped);
-      const body: Record<string, unknown> = { error: mapped.code, message: mapped.message };
-      if (mapped.details !== undefined && mapped.details.length > 0) body.details = mapped.details;
-      return reply.code(mapped.status).send(body);
+      return sendMappedJson(reply, mapped);
     });
     app.addHook('onRequest', async (request, reply) => {
       reply.header('cache-control', 'no-store').header('vary', 'Origin');

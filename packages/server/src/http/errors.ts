@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { SvcError, SvcValidationError } from '../kernel/errors.js';
+import { SvcError, SvcTooManyAttemptsError, SvcValidationError } from '../kernel/errors.js';
 
 /** The body of every not-found answer, so that an unauthorized admin call is indistinguishable from it. */
 export const NOT_FOUND_BODY = Object.freeze({ error: 'not_found', message: 'Not found.' });
@@ -13,6 +13,10 @@ export interface MappedError {
   readonly code: string;
   readonly message: string;
   readonly details?: readonly { path: string; message: string }[];
+  /** A refused attempt's wait: sent as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+  /** Fields of a refused attempt that JSON bodies carry beside `error` and `message`. */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 /** Fastify's own 4xx codes, in words a caller can act on. */
@@ -33,6 +37,15 @@ const FASTIFY_MESSAGES: Record<string, string> = {
 export function mapError(error: unknown): MappedError {
   if (error instanceof SvcValidationError) {
     return { status: 400, code: error.code, message: error.message, details: error.details };
+  }
+  if (error instanceof SvcTooManyAttemptsError) {
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      retryAfterSeconds: error.retryAfterSeconds,
+      extra: error.extra,
+    };
   }
   if (error instanceof SvcError) {
     return error.expose
@@ -64,7 +77,13 @@ export function logIfUnexpected(request: FastifyRequest, error: unknown, mapped:
 export function jsonErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const mapped = mapError(error);
   logIfUnexpected(request, error, mapped);
-  const body: Record<string, unknown> = { error: mapped.code, message: mapped.message };
+  return sendMappedJson(reply.header('cache-control', 'no-store'), mapped);
+}
+
+/** `{ error, message }` (with `details` or a refused attempt's fields) and `Retry-After` when it has one. */
+export function sendMappedJson(reply: FastifyReply, mapped: MappedError): FastifyReply {
+  const body: Record<string, unknown> = { ...mapped.extra, error: mapped.code, message: mapped.message };
   if (mapped.details !== undefined && mapped.details.length > 0) body.details = mapped.details;
-  return reply.code(mapped.status).header('cache-control', 'no-store').send(body);
+  if (mapped.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.retryAfterSeconds));
+  return reply.code(mapped.status).send(body);
 }

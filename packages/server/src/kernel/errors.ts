@@ -60,6 +60,33 @@ export class SvcPublicAuthError extends SvcError {
   }
 }
 
+/**
+ * A refused attempt: too many failed guesses of a secret, or a send asked for too soon. Answered 429 with
+ * `Retry-After`; `extra` carries fields a surface adds to its JSON body (e.g. `nextAllowedSendAt`).
+ */
+export class SvcTooManyAttemptsError extends SvcPublicAuthError {
+  readonly retryAfterSeconds: number;
+  readonly extra: Readonly<Record<string, unknown>>;
+
+  constructor(
+    message: string,
+    retryAfterMs: number,
+    options: { error?: string; extra?: Readonly<Record<string, unknown>> } = {},
+  ) {
+    super(options.error ?? 'too_many_attempts', message, 429);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    this.extra = options.extra ?? {};
+  }
+}
+
+/** In words, how long until a refused attempt may be tried again ("in 2 minutes"). */
+export function retryAfterPhrase(retryAfterMs: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  if (seconds < 60) return `in ${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 /** A confidential client presented no or wrong credentials. */
 export class SvcClientAuthenticationError extends SvcError {
   constructor(message = 'Client authentication failed.') {
