@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { svcTotpEnrollmentStartResultSchema } from './mfa.js';
 
 /** Where the headless API is mounted unless a host chooses another dashboard base (SPEC.md "Headless API"). */
 export const DEFAULT_HEADLESS_BASE_PATH = '/svc/auth/headless';
@@ -94,6 +95,17 @@ export const headlessViewModelSchema = z.looseObject({
   organizationSelection: headlessOrganizationSelectionSchema.nullable(),
 });
 export type SvcHeadlessViewModel = z.output<typeof headlessViewModelSchema>;
+
+/**
+ * The `mfa-enroll` view model while an authenticator is being set up: what TOTP enrollment start returns
+ * (SPEC.md: secret, provisioningUri, qrCodeDataUrl, expiresAt) except the enrollment token, which the
+ * request itself stands for. After the first code the same view carries `recoveryCodes` instead.
+ */
+export const headlessMfaEnrollViewModelSchema = headlessViewModelSchema.extend({
+  view: z.literal('mfa-enroll'),
+  ...svcTotpEnrollmentStartResultSchema.omit({ enrollmentToken: true }).shape,
+});
+export type SvcHeadlessMfaEnrollViewModel = z.output<typeof headlessMfaEnrollViewModelSchema>;
 
 /**
  * The authorization data of a redirect that carries a code (SPEC.md "Action result"): what the client

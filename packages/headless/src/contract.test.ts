@@ -5,9 +5,11 @@ import {
   HEADLESS_VIEWS as CONTRACT_VIEWS,
   type HeadlessActionBodies,
   headlessActionResultSchema,
+  headlessMfaEnrollViewModelSchema,
   headlessStartBodySchema,
   type SvcHeadlessActionResult as ContractActionResult,
   type SvcHeadlessAuthorization as ContractAuthorization,
+  type SvcHeadlessMfaEnrollViewModel as ContractMfaEnrollViewModel,
   type SvcHeadlessStartBody,
 } from '@svc/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -20,6 +22,7 @@ import {
   HEADLESS_VIEWS,
   type SvcHeadlessActionResult,
   type SvcHeadlessAuthorization,
+  type SvcHeadlessMfaEnrollViewModel,
   type SvcHeadlessStartRequest,
 } from './types.js';
 import { VERSION } from './version.js';
@@ -68,11 +71,30 @@ describe('headless package and the server contract', () => {
     expect(headlessActionResultSchema.parse(result)).toEqual(result);
   });
 
+  it('reads the mfa-enroll view model the contract describes', () => {
+    const view: SvcHeadlessMfaEnrollViewModel = {
+      view: 'mfa-enroll',
+      requestId: 'azr_1',
+      settings: { enabledCredentialTypes: ['password'] },
+      providers: [],
+      organizationSelection: null,
+      secret: 'JBSWY3DPEHPK3PXP',
+      provisioningUri: 'otpauth://totp/Svc:ann%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Svc',
+      qrCodeDataUrl: 'data:image/png;base64,AA==',
+      expiresAt: '2030-01-01T00:10:00.000Z',
+    };
+    expect(headlessMfaEnrollViewModelSchema.parse(view)).toEqual(view);
+    const { provisioningUri: _left, ...withoutUri } = view;
+    expect(headlessMfaEnrollViewModelSchema.safeParse(withoutUri).success).toBe(false);
+  });
+
   it('declares types that agree with the contract', () => {
     expectTypeOf<SvcHeadlessStartRequest>().toEqualTypeOf<SvcHeadlessStartBody>();
     expectTypeOf<ContractActionResult>().toExtend<SvcHeadlessActionResult>();
     expectTypeOf<SvcHeadlessActionResult>().toExtend<ContractActionResult>();
     expectTypeOf<SvcHeadlessAuthorization>().toEqualTypeOf<ContractAuthorization>();
+    expectTypeOf<ContractMfaEnrollViewModel>().toExtend<SvcHeadlessMfaEnrollViewModel>();
+    expectTypeOf<SvcHeadlessMfaEnrollViewModel>().toExtend<ContractMfaEnrollViewModel>();
   });
 });
 

@@ -19,6 +19,7 @@ export {
   type HeadlessView,
   type SvcHeadlessActionResult,
   type SvcHeadlessAuthorization,
+  type SvcHeadlessMfaEnrollViewModel,
   type SvcHeadlessOrganizationSelection,
   type SvcHeadlessProvider,
   type SvcHeadlessStartRequest,

@@ -91,6 +91,22 @@ export interface SvcHeadlessViewModel {
 }
 
 /**
+ * The `mfa-enroll` view model while an authenticator is being set up (narrow a view model to it by its
+ * `view` and `secret`). After the first code the same view carries `recoveryCodes` instead.
+ */
+export interface SvcHeadlessMfaEnrollViewModel extends SvcHeadlessViewModel {
+  view: 'mfa-enroll';
+  /** Base32, for typing into an app that cannot scan. */
+  secret: string;
+  /** The `otpauth://` URI: render your own QR code, or link it on a phone. */
+  provisioningUri: string;
+  /** The provisioning URI as a PNG data URL. */
+  qrCodeDataUrl: string;
+  /** ISO 8601: when the pending authenticator lapses (start enrollment again after it). */
+  expiresAt: string;
+}
+
+/**
  * What a redirect with a code carries for the exchange at /token. The server never sends
  * `codeVerifier`: the client fills it in when it made (or was given) the verifier of the request.
  */

@@ -1,17 +1,11 @@
-import fastifyFormbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { directErrorHandler, directRouteContext } from '../direct/routes.js';
-import { HOSTED_SECURITY_HEADERS } from '../hosted/security-headers.js';
 import { parseBody } from '../http/body.js';
-import { SvcError } from '../kernel/errors.js';
 import type { AccountOperations } from './account-operations.js';
-import { renderEmailVerificationPage, renderEmailVerificationResult } from './email-verification-page.js';
 
 export interface AccountDirectRoutesDeps {
   readonly account: AccountOperations;
-  /** The auth base the plugin is mounted at (`/svc/auth`): the page's form and stylesheet live under it. */
-  readonly authBase: string;
 }
 
 const text = (max: number) => z.string().min(1).max(max);
@@ -19,7 +13,6 @@ const text = (max: number) => z.string().min(1).max(max);
 const emailBody = z.object({ email: text(254), clientId: text(200).nullish() });
 const resetBody = z.object({ token: text(512), newPassword: z.string() });
 const tokenBody = z.object({ token: text(512) });
-const tokenQuery = z.object({ token: text(512) });
 
 /**
  * SPEC.md "Direct JSON helpers" for password reset and email verification (mounted at `{authBase}`):
@@ -31,11 +24,11 @@ const tokenQuery = z.object({ token: text(512) });
  * - POST /password/reset {token, newPassword} → 204; 400 `invalid_token` or a validation error.
  * - POST /email/verification-email and its alias /email/verification-token {email} → 200 generic result;
  *   the alias sends too and never returns a token.
- * - POST /email/verify {token} → 204; GET /email/verify?token= → the confirmation page, whose button
- *   posts (form-encoded) to POST /email/verify/confirm → result page.
+ * - POST /email/verify {token} → 204. The page the emailed link opens (GET /email/verify and its
+ *   confirm form) is a hosted page: hosted/account/email-verification-routes.ts.
  */
 export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPluginAsync {
-  const { account, authBase } = deps;
+  const { account } = deps;
   return async (app) => {
     app.setErrorHandler(directErrorHandler);
     app.addHook('onSend', async (_request, reply) => {
@@ -68,38 +61,6 @@ export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPlugi
     app.post('/email/verify', async (request, reply) => {
       await account.verifyEmailAsync(parseBody(tokenBody, request.body), directRouteContext(request));
       return reply.code(204).send();
-    });
-
-    // The browser page and its form post: HTML answers with the hosted pages' security headers.
-    await app.register(async (page) => {
-      await page.register(fastifyFormbody);
-      page.addHook('onSend', async (_request, reply) => {
-        reply.headers({ ...HOSTED_SECURITY_HEADERS, 'referrer-policy': 'no-referrer' });
-      });
-      const sendHtml = (status: number, body: string) => ({ status, body });
-      page.get('/email/verify', async (request, reply) => {
-        const parsed = tokenQuery.safeParse(request.query);
-        const out = parsed.success
-          ? sendHtml(200, renderEmailVerificationPage(authBase, parsed.data.token))
-          : sendHtml(400, renderEmailVerificationResult(authBase, false));
-        return reply.code(out.status).type('text/html; charset=utf-8').send(out.body);
-      });
-      page.post('/email/verify/confirm', async (request, reply) => {
-        const parsed = tokenBody.safeParse(request.body);
-        let verified = false;
-        if (parsed.success) {
-          try {
-            await account.verifyEmailAsync({ token: parsed.data.token }, directRouteContext(request));
-            verified = true;
-          } catch (error) {
-            if (!(error instanceof SvcError) || error.status >= 500) throw error;
-          }
-        }
-        return reply
-          .code(verified ? 200 : 400)
-          .type('text/html; charset=utf-8')
-          .send(renderEmailVerificationResult(authBase, verified));
-      });
     });
   };
 }

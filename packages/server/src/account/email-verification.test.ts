@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HOUR_MS, MINUTE_MS } from '../kernel/clock.js';
-import { createAccountHarness, uniqueEmail, type AccountHarness } from '../test-support/account-harness.js';
+import {
+  createAccountHarness,
+  emailVerifiedOf,
+  uniqueEmail,
+  type AccountHarness,
+} from '../test-support/account-harness.js';
 import { describeEachDatabase } from '../test-support/databases.js';
 
 describeEachDatabase('email verification', (kind) => {
@@ -12,14 +17,7 @@ describeEachDatabase('email verification', (kind) => {
     await h.close();
   });
   const later = () => h.t.clock.advance(2 * MINUTE_MS);
-  const verified = async (userId: string) =>
-    (
-      await h.t.svc.database.db
-        .selectFrom('users')
-        .select('emailVerified')
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow()
-    ).emailVerified;
+  const verified = (userId: string) => emailVerifiedOf(h.t, userId);
 
   it('mails a link to the verification page; the token verifies the address once', async () => {
     later();

@@ -62,9 +62,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           prefix: authPath,
         });
         await svc.register(mfaDirectRoutes({ mfa: services.authEngine.mfaOperations }), { prefix: authPath });
-        await svc.register(accountDirectRoutes({ account: services.account, authBase: config.authBase }), {
-          prefix: authPath,
-        });
+        await svc.register(accountDirectRoutes({ account: services.account }), { prefix: authPath });
         // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
         await svc.register(
           hostedRoutes({

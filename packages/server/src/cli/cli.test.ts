@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../storage/database.js';
 import { MIGRATION_NAMES } from '../storage/migrations/index.js';
+import { serveOptions } from './serve.js';
 
 /** The built CLI, as `npm start` runs it (npm test builds before testing). */
 const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
@@ -106,9 +107,10 @@ describe('svc CLI', () => {
     expect(clients.map((c) => c.clientId)).toEqual(['demo-device', 'demo-partner', 'demo-web']);
   });
 
-  it('serves discovery and stops cleanly on SIGTERM', async () => {
+  /** `svc serve --seed-demo` as `npm start` runs it, until it is ready; stop it with `stop()`. */
+  async function npmStart(extraEnv: NodeJS.ProcessEnv = {}) {
     const child = spawn(process.execPath, [CLI, 'serve', '--seed-demo'], {
-      env: { PATH: process.env.PATH, ...env, SVC_PORT: '0' },
+      env: { PATH: process.env.PATH, ...env, SVC_PORT: '0', ...extraEnv },
     });
     let stdout = '';
     const address = await new Promise<string>((resolve, reject) => {
@@ -119,6 +121,16 @@ describe('svc CLI', () => {
       });
       child.on('close', (code) => reject(new Error(`serve exited ${code}: ${stdout}`)));
     });
+    const stop = () => {
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    };
+    return { address, stdout, stop };
+  }
+
+  it('serves discovery and stops cleanly on SIGTERM', async () => {
+    const { address, stdout, stop } = await npmStart();
     const response = await fetch(`${address}/svc/auth/.well-known/openid-configuration`);
     expect(response.status).toBe(200);
     expect(((await response.json()) as { jwks_uri: string }).jwks_uri).toMatch(
@@ -128,8 +140,42 @@ describe('svc CLI', () => {
     const link = /(http:\/\/\S+\/svc\/auth\/authorize\?\S+)/.exec(stdout)?.[1];
     expect(new URL(link ?? 'http://x').searchParams.get('client_id')).toBe('demo-web');
     expect(new URL(link ?? 'http://x').searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await stop()).toBe(0);
+  });
+
+  it('starts without the demo under --seed-demo when SVC_SEED_DEMO=0', async () => {
+    const { stdout, stop } = await npmStart({ SVC_SEED_DEMO: '0' });
+    expect(await stop()).toBe(0);
+    expect(stdout).not.toContain('Demo data');
+    const handle = database();
+    const clients = await handle.db.selectFrom('clients').select('clientId').execute();
+    await handle.close();
+    expect(clients).toEqual([]);
+  });
+});
+
+describe('svc serve options over the environment', () => {
+  it.each([
+    [{ seedDemo: true }, {}, true],
+    [{ seedDemo: true }, { SVC_SEED_DEMO: '' }, true],
+    [{ seedDemo: true }, { SVC_SEED_DEMO: '0' }, false],
+    [{ seedDemo: true }, { SVC_SEED_DEMO: 'false' }, false],
+    [{ seedDemo: true }, { SVC_SEED_DEMO: ' OFF ' }, false],
+    [{ seedDemo: true }, { SVC_SEED_DEMO: 'on' }, true],
+    [{}, { SVC_SEED_DEMO: '0' }, undefined],
+    [{}, { SVC_SEED_DEMO: '1' }, undefined],
+  ] as const)('flags %j with %j seed the demo: %s', (flags, flagEnv, seedDemo) => {
+    expect(serveOptions(flags, flagEnv).seedDemo).toBe(seedDemo);
+  });
+
+  it('refuses a malformed SVC_SEED_DEMO instead of guessing', () => {
+    expect(() => serveOptions({ seedDemo: true }, { SVC_SEED_DEMO: 'nah' })).toThrow(/SVC_SEED_DEMO must be/);
+  });
+
+  it('lets --port and --host win over their variables (createSvc puts options over the environment)', () => {
+    expect(serveOptions({ port: '9000', host: '0.0.0.0' }, { SVC_PORT: '8000' })).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+    });
   });
 });

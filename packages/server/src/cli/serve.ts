@@ -1,4 +1,6 @@
 import { createSvc } from '../app/create-svc.js';
+import { seedDemoFromEnv } from '../config/env.js';
+import type { SvcOptions } from '../config/options.js';
 import { SVC_VERSION } from '../version.js';
 import { describeDatabase, printDemo, printTryIt } from './output.js';
 import { devAdminToken } from './dev-admin-token.js';
@@ -9,15 +11,23 @@ export interface ServeFlags {
   host?: string;
 }
 
+/**
+ * What the flags of `svc serve` set over the SVC_* environment. `--port` and `--host` win over their
+ * variables. `--seed-demo` is baked into `npm start`, so there an explicit SVC_SEED_DEMO (on or off) wins
+ * over the flag: `SVC_SEED_DEMO=0 npm start` starts without the demo data.
+ */
+export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): SvcOptions {
+  return {
+    ...(flags.seedDemo === true ? { seedDemo: seedDemoFromEnv(env) ?? true } : {}),
+    ...(flags.port === undefined ? {} : { port: Number(flags.port) }),
+    ...(flags.host === undefined ? {} : { host: flags.host }),
+  };
+}
+
 /** `svc serve`: the standalone server; stops cleanly on SIGINT/SIGTERM. */
 export async function serveCommand(flags: ServeFlags): Promise<void> {
   console.log(`Starting Svc ${SVC_VERSION} …`);
-  const svc = await createSvc({
-    ...(flags.seedDemo === true ? { seedDemo: true } : {}),
-    ...(flags.port === undefined ? {} : { port: Number(flags.port) }),
-    ...(flags.host === undefined ? {} : { host: flags.host }),
-    ...devAdminToken(process.env),
-  });
+  const svc = await createSvc({ ...serveOptions(flags, process.env), ...devAdminToken(process.env) });
   const { config } = svc;
   const address = await svc.listen();
   console.log(`Svc is listening on ${address} (database: ${describeDatabase(config)})`);

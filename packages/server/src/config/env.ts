@@ -41,11 +41,17 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   if (trustProxy !== undefined) options.trustProxy = parseTrustProxy(trustProxy);
   const enableApi = text('SVC_ENABLE_API');
   if (enableApi !== undefined) options.enableApi = parseFlag('SVC_ENABLE_API', enableApi);
-  const seed = text('SVC_SEED_DEMO');
-  if (seed !== undefined) options.seedDemo = parseFlag('SVC_SEED_DEMO', seed);
+  const seed = seedDemoFromEnv(env);
+  if (seed !== undefined) options.seedDemo = seed;
   const level = text('SVC_LOG_LEVEL');
   if (level !== undefined) options.logLevel = parseLogLevel(level);
   return options;
+}
+
+/** SVC_SEED_DEMO as given (on or off), or undefined when it is unset or empty. */
+export function seedDemoFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
+  const value = env.SVC_SEED_DEMO?.trim();
+  return value === undefined || value === '' ? undefined : parseFlag('SVC_SEED_DEMO', value);
 }
 
 function assign<K extends keyof SvcOptions>(

@@ -1,6 +1,7 @@
 import {
   DEFAULT_HEADLESS_BASE_PATH,
   headlessActionResultSchema,
+  headlessMfaEnrollViewModelSchema,
   type SvcCreatedClient,
   type SvcHeadlessActionResult,
   type SvcHeadlessStartBody,
@@ -9,8 +10,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config/resolve.js';
 import { NOT_FOUND_BODY } from '../http/errors.js';
+import { MINUTE_MS } from '../kernel/clock.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
-import { authenticatorCode, wrongCode } from '../test-support/authenticator-app.js';
+import { authenticatorCode, scanProvisioningUri, wrongCode } from '../test-support/authenticator-app.js';
 import { describeEachDatabase } from '../test-support/databases.js';
 import { HeadlessBrowser } from '../test-support/headless-browser.js';
 import { createHostedTestApp, HOSTED_PASSWORD, type HostedTestApp } from '../test-support/hosted-test-app.js';
@@ -128,9 +130,13 @@ describeEachDatabase('headless sign-in API', (kind) => {
       await b.post('/organization/select', { requestId, organizationId: chosen?.id ?? '' }),
     );
     expect(enroll.viewModel).toMatchObject({ view: 'mfa-enroll', requestId });
-    const secret = String(enroll.viewModel?.secret);
+    // SPEC.md: enrollment start returns Secret, ProvisioningUri, QrCodeDataUrl, … ExpiresAt.
+    const setup = headlessMfaEnrollViewModelSchema.parse(enroll.viewModel);
+    const { secret } = setup;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(String(enroll.viewModel?.qrCodeDataUrl)).toMatch(/^data:image\/png;base64,/);
+    expect(scanProvisioningUri(setup.provisioningUri)).toMatchObject({ secret, label: user.email });
+    expect(setup.qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
+    expect(Date.parse(setup.expiresAt)).toBe(h.t.clock.now() + 10 * MINUTE_MS);
     expect(resultOf(await b.post('/mfa/totp/enroll/start', { requestId })).viewModel?.secret).toBe(secret);
 
     const badCode = resultOf(

@@ -96,7 +96,13 @@ export function viewModelOf(
     case 'mfa_verify':
       return base('mfa', { recoveryCodeOffered: step.recoveryCodeOffered });
     case 'mfa_enroll':
-      return base('mfa-enroll', { secret: step.secret, qrCodeDataUrl: step.qrCodeDataUrl });
+      // SPEC.md "TOTP enrollment start returns Secret, ProvisioningUri, QrCodeDataUrl, …, ExpiresAt".
+      return base('mfa-enroll', {
+        secret: step.secret,
+        provisioningUri: step.provisioningUri,
+        qrCodeDataUrl: step.qrCodeDataUrl,
+        expiresAt: step.expiresAt,
+      });
     case 'recovery_codes':
       return base('mfa-enroll', { recoveryCodes: [...step.codes] });
     case 'consent':

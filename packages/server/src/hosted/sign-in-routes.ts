@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { emailVerificationRoutes } from './account/email-verification-routes.js';
 import { passwordResetRoutes } from './account/password-reset-routes.js';
 import { invitationRoutes } from './invitations/invitation-routes.js';
 import { consentRoutes } from './consent/consent-routes.js';
@@ -29,6 +30,7 @@ export function hostedSignInRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
     await app.register(logoutRoutes(deps));
     if (deps.account !== undefined) {
       await app.register(passwordResetRoutes({ ...deps, account: deps.account }));
+      await app.register(emailVerificationRoutes({ ...deps, account: deps.account }));
     }
     if (deps.invitations !== undefined) {
       await app.register(invitationRoutes({ ...deps, invitations: deps.invitations }));

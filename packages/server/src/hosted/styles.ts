@@ -147,7 +147,7 @@ input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .qr { margin: 0 0 1rem; text-align: center; }
 .qr img { width: 200px; height: 200px; image-rendering: pixelated; }
 .secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
-.codes { display: grid; grid-template-columns: 1fr 1fr; gap: 0.5rem; margin: 0 0 1.5rem; padding: 0; list-style: none; }
+.codes { display: grid; grid-template-columns: 1fr; gap: 0.5rem; margin: 0 0 1.5rem; padding: 0; list-style: none; }
 .codes code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1rem; }
 .user-code {
   margin: 0 0 1.5rem;

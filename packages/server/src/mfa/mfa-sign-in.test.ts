@@ -24,7 +24,7 @@ import {
 import { describeEachDatabase } from '../test-support/databases.js';
 import { enrollForChallenge, mfaSettings, rejectionOf, selfEnroll } from '../test-support/mfa.js';
 
-const RECOVERY_CODE = /^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/;
+const RECOVERY_CODE = /^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){4}$/;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 describeEachDatabase('MFA sign-in (direct flow)', (kind) => {
@@ -176,14 +176,17 @@ describeEachDatabase('MFA sign-in (direct flow)', (kind) => {
     const app = await selfEnroll(h.auth, h.clock, user.id);
     const [first = '', second = ''] = app.result.recoveryCodes;
 
-    const typed = first.toLowerCase().replace('-', ' ');
+    const typed = first.toLowerCase().replaceAll('-', ' ');
     const verified = await verify(mfaTokenOf(await login(user.email)), typed);
     expect(verified).toMatchObject({ method: 'recovery_code', remainingRecoveryCodes: 9 });
     expect(await amrOf(verified.tokens.accessToken)).toEqual(['pwd', 'otp', 'mfa']);
 
     const next = mfaTokenOf(await login(user.email));
     expect(await rejectionOf(verify(next, first))).toMatchObject({ code: 'invalid_code' });
-    expect(await verify(next, second)).toMatchObject({ method: 'recovery_code', remainingRecoveryCodes: 8 });
+    expect(await verify(next, second.replaceAll('-', ''))).toMatchObject({
+      method: 'recovery_code',
+      remainingRecoveryCodes: 8,
+    });
 
     await h.admin.updateMfaSettingsAsync(mfaSettings({ recoveryCodesEnabled: false }));
     const totpOnly = await login(user.email);
@@ -192,6 +195,26 @@ describeEachDatabase('MFA sign-in (direct flow)', (kind) => {
       code: 'invalid_code',
     });
     expect(await h.auth.getMfaStatusAsync(user.id)).toMatchObject({ recoveryCodesRemaining: 8 });
+  });
+
+  it('a 10-character recovery code issued before the 125-bit codes still works, once', async () => {
+    const user = await h.given.user();
+    await selfEnroll(h.auth, h.clock, user.id);
+    // What the storage held for a code of the earlier format: the same hash of the normalized code.
+    await h.db
+      .insertInto('mfaRecoveryCodes')
+      .values({
+        id: 'mrc_legacy',
+        userId: user.id,
+        codeHash: sha256Hex('recovery:7K3QD9XW2M'),
+        usedAt: null,
+        createdAt: h.clock.now(),
+      })
+      .execute();
+    const verified = await verify(mfaTokenOf(await login(user.email)), '7k3qd-9xw2m');
+    expect(verified).toMatchObject({ method: 'recovery_code', remainingRecoveryCodes: 10 });
+    const again = mfaTokenOf(await login(user.email));
+    expect(await rejectionOf(verify(again, '7K3QD-9XW2M'))).toMatchObject({ code: 'invalid_code' });
   });
 
   it('five wrong codes end the challenge: then even the right code fails, and a new sign-in still works', async () => {

@@ -11,6 +11,16 @@ let counter = 0;
 /** An address no other test of the run uses. */
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${(counter += 1)}@example.com`;
 
+/** The stored `emailVerified` flag of a user (0 or 1). */
+export async function emailVerifiedOf(t: TestSvc, userId: string): Promise<number> {
+  const row = await t.svc.database.db
+    .selectFrom('users')
+    .select('emailVerified')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.emailVerified;
+}
+
 export interface AccountHarness {
   readonly t: TestSvc;
   readonly smtp: TestSmtpServer;

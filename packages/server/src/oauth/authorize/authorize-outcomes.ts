@@ -69,7 +69,11 @@ export type AuthorizeStep =
       readonly kind: 'mfa_enroll';
       readonly request: StepRequest;
       readonly secret: string;
+      /** The `otpauth://` URI the QR code encodes, for a UI that renders its own or opens an app. */
+      readonly provisioningUri: string;
       readonly qrCodeDataUrl: string;
+      /** ISO 8601: when the pending authenticator lapses. */
+      readonly expiresAt: string;
     }
   /** After enrollment: the recovery codes, shown once, and where to continue. */
   | {

@@ -48,12 +48,7 @@ export class MfaSteps {
       };
     }
     const enrollment = await this.#mfa.challengeEnrollment(challenge.hash, AUTHORIZE_FLOW);
-    return {
-      kind: 'mfa_enroll',
-      request: stepRequest,
-      secret: enrollment.secret,
-      qrCodeDataUrl: enrollment.qrCodeDataUrl,
-    };
+    return { kind: 'mfa_enroll', request: stepRequest, ...enrollment };
   }
 
   /** POST /mfa/verify: a code of the authenticator app or a recovery code. */

@@ -63,6 +63,13 @@ describeEachDatabase('refresh rotation', (kind) => {
   const session = (id: string) =>
     h.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
+  const reusesInGrace = () =>
+    h.db
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('kind', '=', 'oauth.refresh_token.reuse_in_grace')
+      .execute();
+
   const tokenRow = (raw: string) =>
     h.db
       .selectFrom('refreshTokens')
@@ -187,12 +194,24 @@ describeEachDatabase('refresh rotation', (kind) => {
     });
   });
 
-  it('answers a replay within the grace window with invalid_grant and keeps the family', async () => {
+  it('answers a replay within the grace window with invalid_grant, keeps the family and audits the replay', async () => {
     const first = await issue();
     const second = await refresh(first.refreshToken);
     h.clock.advance(30_000);
+    expect(await reusesInGrace()).toEqual([]);
     expect(await errorOf(refresh(first.refreshToken))).toMatchObject({ code: 'invalid_grant' });
     expect((await session(first.sessionId)).revokedAt).toBeNull();
+    const [event, ...more] = await reusesInGrace();
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({
+      occurredAt: h.clock.now(),
+      actorType: 'client',
+      actorId: client.clientId,
+      clientId: client.clientId,
+      userId,
+    });
+    expect(JSON.parse(event?.dataJson ?? '')).toEqual({ sessionId: first.sessionId });
+    expect(JSON.stringify(event)).not.toContain(first.refreshToken);
     expect((await refresh(second.refreshToken)).sessionId).toBe(first.sessionId);
     expect(await h.auditKinds()).not.toContain('oauth.refresh_token.reuse_detected');
   });
@@ -209,6 +228,7 @@ describeEachDatabase('refresh rotation', (kind) => {
     expect((await tokenRow(second.refreshToken)).revokedAt).toBe(h.clock.now());
     expect(await errorOf(refresh(second.refreshToken))).toMatchObject({ code: 'invalid_grant' });
     expect(await h.auditKinds()).toContain('oauth.refresh_token.reuse_detected');
+    expect(await reusesInGrace()).toEqual([]);
   });
 
   it('lets exactly one of ten concurrent refreshes with the same token succeed', async () => {
@@ -227,6 +247,10 @@ describeEachDatabase('refresh rotation', (kind) => {
       .where('sessionId', '=', first.sessionId)
       .execute();
     expect(rows).toHaveLength(2);
+    // Every loser replayed a token consumed a moment before: each is audited, none revokes the family.
+    const replays = await reusesInGrace();
+    expect(replays).toHaveLength(9);
+    for (const replay of replays) expect(JSON.parse(replay.dataJson)).toEqual({ sessionId: first.sessionId });
     expect((await session(first.sessionId)).revokedAt).toBeNull();
     expect((await refresh(successes[0]?.value.refreshToken ?? '')).sessionId).toBe(first.sessionId);
   });

@@ -29,6 +29,9 @@ export interface RefreshTokenOwner {
 
 const INVALID = 'The refresh token is not valid.';
 
+/** A consumed token presented again within the grace window: refused, the family kept, and audited. */
+const REUSE_IN_GRACE = 'oauth.refresh_token.reuse_in_grace';
+
 /**
  * Refresh-token rotation (SPEC.md "Refresh token: refresh succeeds … old token consumed, new pair issued;
  * session idle deadline becomes now plus SessionIdleTimeout").
@@ -36,7 +39,7 @@ const INVALID = 'The refresh token is not valid.';
  * Transitions of a presented token:
  * - unknown, revoked, expired, or another client's → invalid_grant
  * - consumed, presented again within RefreshTokenGraceWindowSeconds of its consumption → invalid_grant,
- *   and the family stays intact. This is the documented grace-window rule: a client that lost the answer
+ *   an `oauth.refresh_token.reuse_in_grace` event, and the family stays intact. This is the documented grace-window rule: a client that lost the answer
  *   of a refresh, or raced itself, is not signed out, and it never receives a second valid token (so
  *   concurrent replays yield exactly one new token).
  * - consumed, presented after the grace window → treated as theft: the whole session (family) is revoked,
@@ -87,6 +90,7 @@ export class RefreshRotation {
     if (token.revokedAt !== null) throw oauthError.invalidGrant(INVALID);
     if (token.consumedAt !== null) {
       if (now - token.consumedAt <= settings.refreshTokenGraceWindowSeconds * 1000) {
+        await this.#recordReuse(REUSE_IN_GRACE, session);
         throw oauthError.invalidGrant('The refresh token was already used.');
       }
       await this.#revokeFamily(session, now);
@@ -124,7 +128,11 @@ export class RefreshRotation {
       update: refreshed,
       next: next.record,
     });
-    if (outcome === 'token_used') throw oauthError.invalidGrant('The refresh token was already used.');
+    if (outcome === 'token_used') {
+      // A concurrent refresh consumed it a moment ago: a replay inside the grace window as well.
+      await this.#recordReuse(REUSE_IN_GRACE, session);
+      throw oauthError.invalidGrant('The refresh token was already used.');
+    }
     if (outcome === 'session_revoked') throw oauthError.invalidGrant(SESSION_MESSAGES.revoked);
 
     return this.#issuer.mint(refreshed, input.client, found.user, {
@@ -151,16 +159,21 @@ export class RefreshRotation {
 
   async #revokeFamily(session: SessionRecord, now: number): Promise<void> {
     if (await this.#deps.store.revokeSession(session.id, now, 'refresh_token_reuse')) {
-      await this.#deps.audit.record({
-        kind: 'oauth.refresh_token.reuse_detected',
-        actorType: 'client',
-        actorId: session.clientId,
-        userId: session.userId,
-        clientId: session.clientId,
-        ...(session.organizationId === null ? {} : { organizationId: session.organizationId }),
-        data: { sessionId: session.id },
-      });
+      await this.#recordReuse('oauth.refresh_token.reuse_detected', session);
     }
+  }
+
+  /** A reuse event: the client, user, organization and session it concerns; never the token. */
+  #recordReuse(kind: string, session: SessionRecord): Promise<void> {
+    return this.#deps.audit.record({
+      kind,
+      actorType: 'client',
+      actorId: session.clientId,
+      userId: session.userId,
+      clientId: session.clientId,
+      ...(session.organizationId === null ? {} : { organizationId: session.organizationId }),
+      data: { sessionId: session.id },
+    });
   }
 }
 

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AccountOperations } from '../../account/account-operations.js';
+import { SvcError } from '../../kernel/errors.js';
+import { issueAntiforgeryToken } from '../antiforgery-hook.js';
+import { singleValue } from '../login/request-values.js';
+import {
+  EMAIL_VERIFICATION_FIELDS,
+  renderEmailVerificationPage,
+  renderEmailVerificationResult,
+} from '../pages/email-verification-page.js';
+import { sendPage } from '../reply.js';
+import type { HostedSignInDeps } from '../sign-in-deps.js';
+
+/** What the hosted email verification page needs. */
+export interface HostedEmailVerificationDeps extends Pick<HostedSignInDeps, 'antiforgery' | 'site'> {
+  readonly account: Pick<AccountOperations, 'verifyEmailAsync'>;
+}
+
+/** The token of the link or the form: one value of 1 to 512 characters, else none. */
+function tokenOf(source: unknown): string | undefined {
+  const token = singleValue(source, EMAIL_VERIFICATION_FIELDS.token);
+  return token === undefined || token === '' || token.length > 512 ? undefined : token;
+}
+
+/**
+ * The page an emailed verification link opens (SPEC.md "Direct JSON helpers" keeps POST /email/verify
+ * for JSON callers on the same path):
+ *
+ * - GET /email/verify?token= → the confirmation page with its antiforgery field and cookie (never uses
+ *   the token); a missing or malformed token → the "Link not valid" page (400);
+ * - POST /email/verify/confirm {_csrf, token} → "Email verified" (200), or "Link not valid" (400) for an
+ *   unknown, used or expired token. Registered inside `hostedRoutes`, so a post without a valid
+ *   antiforgery field, cookie and origin is refused (400) before the token is looked at.
+ */
+export function emailVerificationRoutes(deps: HostedEmailVerificationDeps): FastifyPluginAsync {
+  const { account, site } = deps;
+  const authBase = site.authBase;
+  const context = (request: FastifyRequest) => ({
+    route: request.routeOptions.url ?? request.url,
+    ipAddress: request.ip,
+  });
+  return async (app) => {
+    app.get('/email/verify', async (request, reply) => {
+      const token = tokenOf(request.query);
+      if (token === undefined) return sendPage(reply, renderEmailVerificationResult(authBase, false), 400);
+      const antiforgeryToken = issueAntiforgeryToken(deps.antiforgery, site, request, reply);
+      return sendPage(reply, renderEmailVerificationPage({ authBase, antiforgeryToken, token }));
+    });
+
+    app.post('/email/verify/confirm', async (request, reply) => {
+      const token = tokenOf(request.body);
+      let verified = false;
+      if (token !== undefined) {
+        try {
+          await account.verifyEmailAsync({ token }, context(request));
+          verified = true;
+        } catch (error) {
+          if (!(error instanceof SvcError) || error.status >= 500) throw error;
+        }
+      }
+      return sendPage(reply, renderEmailVerificationResult(authBase, verified), verified ? 200 : 400);
+    });
+  };
+}
