@@ -41,8 +41,14 @@ describeEachDatabase('password reset', (kind) => {
     expect(token.length).toBeGreaterThan(20);
 
     await h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD });
-    expect(await svc.authEngine.passwords.authenticate(user.email, NEW_PASSWORD)).toMatchObject({ ok: true });
-    expect(await svc.authEngine.passwords.authenticate(user.email, 'correct horse battery staple')).toEqual({
+    expect(
+      await svc.authEngine.passwords.authenticate(user.email, NEW_PASSWORD, { operation: 'test' }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await svc.authEngine.passwords.authenticate(user.email, 'correct horse battery staple', {
+        operation: 'test',
+      }),
+    ).toEqual({
       ok: false,
     });
     expect(await svc.authEngine.tokens.revocation.activeSession(session.refreshToken ?? '')).toBeUndefined();

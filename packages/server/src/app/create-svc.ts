@@ -130,6 +130,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       tokens,
       config,
+      failureThrottle,
       admin,
       secretBox,
       totpIssuer: new URL(config.publicOrigin).hostname,

@@ -9,6 +9,7 @@ import type { Ids } from '../kernel/ids.js';
 import type { TokenEngineDeps } from '../oauth/tokens/deps.js';
 import { createTokenEngine, type TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
+import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { BrowserSessions } from '../signin/browser-sessions.js';
 import { ConsentGrants } from '../signin/consent-grants.js';
@@ -42,7 +43,9 @@ export interface WireAuthContext {
   readonly audit: AuditLog;
   readonly securitySettings: SecuritySettingsService;
   readonly tokens: TokenService;
-  readonly config: Pick<SvcConfig, 'openId'>;
+  readonly config: Pick<SvcConfig, 'openId' | 'failureLimits'>;
+  /** Limits guessing of secrets (passwords) across requests and nodes. */
+  readonly failureThrottle: FailureThrottle;
   /** The admin facade: security settings are read and updated (validated, audited) through it. */
   readonly admin: SvcAuthServiceDeps['admin'];
   /** Seals TOTP secrets with the master key. */
@@ -120,7 +123,13 @@ export function wireAuth(ctx: WireAuthContext): {
   });
 
   const organizations = new OrganizationPolicy({ memberships });
-  const passwords = new PasswordAuthenticator({ users, ids });
+  const passwords = new PasswordAuthenticator({
+    users,
+    ids,
+    throttle: ctx.failureThrottle,
+    rules: ctx.config.failureLimits,
+    audit,
+  });
   const mfa = wireMfa({
     db,
     organizations,

@@ -8,12 +8,18 @@ import { AMR_INVITATION } from '../invitations/invitation-signup.js';
 import type { StepRequest } from '../oauth/authorize/authorize-outcomes.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { type HeadlessHandlers, need } from './headless-handler.js';
-import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
+import {
+  withRefusal,
+  type HeadlessAnswer,
+  type HeadlessBrowser,
+  type HeadlessSignIn,
+} from './headless-sign-in.js';
 
 /** The wording of each invitation form error. */
 const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = {
   password_required: STEP_ERROR_MESSAGES.password_required,
   invalid_credentials: STEP_ERROR_MESSAGES.invalid_credentials,
+  too_many_attempts: STEP_ERROR_MESSAGES.too_many_attempts,
   display_name_required: STEP_ERROR_MESSAGES.display_name_required,
   account_exists: 'An account with this email exists now. Sign in with its password to accept.',
   not_signed_in: 'Sign in to the invited account to accept.',
@@ -121,10 +127,11 @@ function invitationRetry(
   request: StepRequest,
   outcome: Extract<InvitationAcceptOutcome, { kind: 'retry' }>,
 ): HeadlessAnswer {
-  return h.viewAnswer(invitationView(outcome.page), request, invitationFields(outcome.page), {
+  const answer = h.viewAnswer(invitationView(outcome.page), request, invitationFields(outcome.page), {
     code: outcome.error,
     message: INVITATION_MESSAGES[outcome.error],
   });
+  return withRefusal(answer, outcome.refused);
 }
 
 /**

@@ -5,7 +5,7 @@ import type {
   SvcHeadlessViewModel,
 } from '@svc/contract';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
-import { SvcError } from '../kernel/errors.js';
+import { SvcError, type RefusedAttempt } from '../kernel/errors.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type {
   AuthorizeActionOutcome,
@@ -53,6 +53,8 @@ export interface HeadlessAnswer {
   readonly session?: StartedSession;
   /** The browser's issuer session ended (logout): the adapter clears the cookie. */
   readonly sessionEnded?: boolean;
+  /** A refused attempt's wait (status 429): the adapter sends it as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
 }
 
 /** The wording of each step error (the headless UI may show its own; `error` is the stable code). */
@@ -89,8 +91,8 @@ export class HeadlessStartError extends SvcError {
  * The headless sign-in (SPEC.md "Headless API"): the hosted authorization flow driven by JSON. Every
  * outcome of the flow becomes an SvcHeadlessActionResult: `next` → the request's current step as a view
  * model; `redirect` → the client's redirect URL with the code's authorization data; `retry` → 400 with
- * the step error and the same view; `show` (recovery codes after enrollment) → the mfa-enroll view with
- * the codes, plus the redirect when the request completed with them.
+ * the step error and the same view (429, see withRefusal); `show` (recovery codes after enrollment) →
+ * the mfa-enroll view with the codes, plus the redirect when the request completed with them.
  *
  * Requests, their browser binding, expiry and single-use transitions are the flow's; a request started
  * here is an ordinary authorization request (the hosted pages can continue it in the same browser).
@@ -308,10 +310,8 @@ export class HeadlessSignIn {
       }
       case 'retry': {
         const view = await this.view(outcome.step, browser, as.retry);
-        return {
-          status: 400,
-          body: { ...view, error: outcome.error, message: STEP_MESSAGES[outcome.error] },
-        };
+        const body = { ...view, error: outcome.error, message: STEP_MESSAGES[outcome.error] };
+        return withRefusal({ status: 400, body }, 'refused' in outcome ? outcome.refused : undefined);
       }
       case 'show': {
         const view = await this.view(outcome.step, browser);
@@ -358,6 +358,13 @@ type ConsentRetry = {
   readonly step: AuthorizeStep;
   readonly error: 'consent_token_invalid';
 };
+
+/** A retry a limit on guessing refused (`refused`): 429 with the refusal's message and its Retry-After. */
+export function withRefusal(retry: HeadlessAnswer, refused: RefusedAttempt | undefined): HeadlessAnswer {
+  if (refused === undefined) return retry;
+  const body = { ...retry.body, message: refused.message };
+  return { ...retry, status: 429, body, retryAfterSeconds: refused.retryAfterSeconds };
+}
 
 /**
  * A redirect to the client: with a code, the authorization data the client exchanges at /token

@@ -1,3 +1,5 @@
+import type { RefusedAttempt } from '../kernel/errors.js';
+
 /**
  * The part of a reply the hosted helpers use. Fastify's reply fits; the structural type keeps this
  * module free of Fastify (layering rule 1), so every hosted route file can share these helpers.
@@ -14,6 +16,21 @@ export function sendPage<R extends HostedReply>(reply: R, page: string, status =
   reply.header('content-type', 'text/html; charset=utf-8');
   reply.send(page);
   return reply;
+}
+
+/**
+ * A form's page: 200, or 400 when a post came back with an inline error, or 429 with `Retry-After` when
+ * a limit on guessing refused the post (`refused`).
+ */
+export function sendFormPage<R extends HostedReply>(
+  reply: R,
+  page: string,
+  withError: boolean,
+  refused?: RefusedAttempt,
+): R {
+  if (refused === undefined) return sendPage(reply, page, withError ? 400 : 200);
+  reply.header('retry-after', String(refused.retryAfterSeconds));
+  return sendPage(reply, page, 429);
 }
 
 /**

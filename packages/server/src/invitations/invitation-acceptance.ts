@@ -6,9 +6,15 @@ import type {
 } from '../admin/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
-import { SvcConflictError, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
+import {
+  SvcConflictError,
+  SvcPublicAuthError,
+  SvcTooManyAttemptsError,
+  SvcValidationError,
+  type RefusedAttempt,
+} from '../kernel/errors.js';
 import type { BrowserSessions } from '../signin/browser-sessions.js';
-import type { PasswordAuthentication } from '../signin/password-authenticator.js';
+import type { PasswordAuthentication, PasswordAuthenticator } from '../signin/password-authenticator.js';
 import type { InvitationService } from './invitation-service.js';
 import { AMR_INVITATION, requireInvitedDisplayName, type InvitationSignup } from './invitation-signup.js';
 import type { InvitationRecord, InvitationRepository } from './repository.js';
@@ -54,7 +60,12 @@ export type InvitationPage =
 
 /** Why a form of the invitation pages came back; the adapter words it. */
 export type InvitationFormError =
-  'password_required' | 'invalid_credentials' | 'display_name_required' | 'account_exists' | 'not_signed_in';
+  | 'password_required'
+  | 'invalid_credentials'
+  | 'too_many_attempts'
+  | 'display_name_required'
+  | 'account_exists'
+  | 'not_signed_in';
 
 /** An issuer session an acceptance started, for the adapter's session cookie. */
 export interface InvitationSession {
@@ -71,7 +82,13 @@ export type InvitationAcceptOutcome =
       readonly userId: string;
       readonly session?: InvitationSession;
     }
-  | { readonly kind: 'retry'; readonly page: InvitationPage; readonly error: InvitationFormError };
+  | {
+      readonly kind: 'retry';
+      readonly page: InvitationPage;
+      readonly error: InvitationFormError;
+      /** With `too_many_attempts`: the refusal's message and wait. */
+      readonly refused?: RefusedAttempt;
+    };
 
 /** The page after joining. */
 export interface JoinedInvitation extends InvitationSummary {
@@ -101,7 +118,7 @@ export interface InvitationAcceptanceDeps {
   readonly users: Pick<UserRepository, 'findById' | 'findByEmailKey'>;
   readonly organizations: Pick<OrganizationRepository, 'findById'>;
   readonly clients: Pick<ClientRepository, 'findByClientId'>;
-  readonly passwords: { authenticate(email: string, password: string): Promise<PasswordAuthentication> };
+  readonly passwords: Pick<PasswordAuthenticator, 'authenticate'>;
   readonly browserSessions: Pick<BrowserSessions, 'resolve' | 'create' | 'end'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
@@ -157,7 +174,10 @@ export class InvitationAcceptance {
     return { kind: 'joined', invitationId: invitation.id, userId: user.id };
   }
 
-  /** Signs in to the invited account with its password, accepts, and starts an issuer session. */
+  /**
+   * Signs in to the invited account with its password, accepts, and starts an issuer session. A check
+   * refused by the limits on password guessing comes back as `too_many_attempts` with the refusal.
+   */
   async acceptWithPassword(
     token: unknown,
     password: unknown,
@@ -168,7 +188,17 @@ export class InvitationAcceptance {
     if (typeof password !== 'string' || password === '') {
       return this.#retry(invitation, browser, 'password_required');
     }
-    const authentication = await this.#deps.passwords.authenticate(invitation.email, password);
+    let authentication: PasswordAuthentication;
+    try {
+      authentication = await this.#deps.passwords.authenticate(invitation.email, password, {
+        operation: 'invitation acceptance',
+        ipAddress: browser.ipAddress,
+        clientId: invitation.clientId,
+      });
+    } catch (error) {
+      if (!(error instanceof SvcTooManyAttemptsError)) throw error;
+      return this.#retry(invitation, browser, 'too_many_attempts', error);
+    }
     if (!authentication.ok) {
       await this.#recordSignIn(invitation, browser, AMR_PASSWORD, undefined);
       return this.#retry(invitation, browser, 'invalid_credentials');
@@ -240,8 +270,10 @@ export class InvitationAcceptance {
     invitation: InvitationRecord,
     browser: InvitationBrowser,
     error: InvitationFormError,
+    refused?: RefusedAttempt,
   ): Promise<InvitationAcceptOutcome> {
-    return { kind: 'retry', page: await this.#page(invitation, await this.#signedIn(browser)), error };
+    const page = await this.#page(invitation, await this.#signedIn(browser));
+    return { kind: 'retry', page, error, ...(refused === undefined ? {} : { refused }) };
   }
 
   async #page(invitation: InvitationRecord, signedIn: UserRecord | undefined): Promise<InvitationPage> {

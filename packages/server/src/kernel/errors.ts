@@ -79,6 +79,9 @@ export class SvcTooManyAttemptsError extends SvcPublicAuthError {
   }
 }
 
+/** What a page or view shows of a refused attempt: its words and the wait (Retry-After). */
+export type RefusedAttempt = Pick<SvcTooManyAttemptsError, 'message' | 'retryAfterSeconds'>;
+
 /** In words, how long until a refused attempt may be tried again ("in 2 minutes"). */
 export function retryAfterPhrase(retryAfterMs: number): string {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));

@@ -148,13 +148,19 @@ export class DirectSignIn {
     throw new SvcPublicAuthError('invalid_client', NOT_FIRST_PARTY, 400);
   }
 
-  /** LoginWithPasswordAsync: a generic 401 `invalid_credentials` for every credential failure. */
+  /**
+   * LoginWithPasswordAsync: a generic 401 `invalid_credentials` for every credential failure, and
+   * SvcTooManyAttemptsError (429 `too_many_attempts`) while a limit on password guessing holds.
+   */
   async loginWithPassword(
     input: SvcPasswordLoginInput,
     context: DirectCallContext,
   ): Promise<DirectLoginOutcome> {
     const client = await this.requireFirstPartyClient(input.clientId, context);
-    const result = await this.#deps.passwords.authenticate(input.email, input.password);
+    const result = await this.#deps.passwords.authenticate(input.email, input.password, {
+      ...context,
+      clientId: client.clientId,
+    });
     if (!result.ok) throw invalidCredentialsError();
     const outcome = await this.#deps.engine.signIn({
       userId: result.user.id,

@@ -209,15 +209,25 @@ describeEachDatabase('sign-in engine', (kind) => {
 
   it('authenticates passwords and fails generically for every other case', async () => {
     const user = await h.given.user({ email: 'Ann@Example.com' });
-    const ok = await h.engine.passwords.authenticate('  ann@example.COM ', TEST_PASSWORD);
+    const ok = await h.engine.passwords.authenticate('  ann@example.COM ', TEST_PASSWORD, {
+      operation: 'test',
+    });
     expect(ok.ok && ok.user.id).toBe(user.id);
 
-    expect(await h.engine.passwords.authenticate('ann@example.com', 'wrong password')).toEqual({ ok: false });
-    expect(await h.engine.passwords.authenticate('nobody@example.com', TEST_PASSWORD)).toEqual({ ok: false });
+    expect(
+      await h.engine.passwords.authenticate('ann@example.com', 'wrong password', { operation: 'test' }),
+    ).toEqual({ ok: false });
+    expect(
+      await h.engine.passwords.authenticate('nobody@example.com', TEST_PASSWORD, { operation: 'test' }),
+    ).toEqual({ ok: false });
     await h.given.user({ email: 'nopass@example.com', password: null });
-    expect(await h.engine.passwords.authenticate('nopass@example.com', TEST_PASSWORD)).toEqual({ ok: false });
+    expect(
+      await h.engine.passwords.authenticate('nopass@example.com', TEST_PASSWORD, { operation: 'test' }),
+    ).toEqual({ ok: false });
     await h.db.updateTable('users').set({ active: 0 }).where('id', '=', user.id).execute();
-    expect(await h.engine.passwords.authenticate('ann@example.com', TEST_PASSWORD)).toEqual({ ok: false });
+    expect(
+      await h.engine.passwords.authenticate('ann@example.com', TEST_PASSWORD, { operation: 'test' }),
+    ).toEqual({ ok: false });
   });
 });
 

@@ -11,11 +11,14 @@ import { randomIds } from '../kernel/ids.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
+import { DEFAULT_FAILURE_RULES } from '../ratelimit/failure-rules.js';
+import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS, type SecuritySettings } from '../settings/security-settings.js';
 import { migrateToLatest, openDatabase, type Db, type Dialect } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { clientRepository } from '../storage/repositories/clients.js';
+import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
 import { createTestDatabase } from './databases.js';
@@ -105,7 +108,9 @@ export async function createAuthHarness(
         publishDiscoveryDocument: true,
         enableUserInfoEndpoint: true,
       },
+      failureLimits: DEFAULT_FAILURE_RULES,
     },
+    failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock }),
   });
   const clients = clientRepository(db);
 

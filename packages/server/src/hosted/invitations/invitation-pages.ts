@@ -4,6 +4,7 @@ import type {
   InvitationSummary,
   JoinedInvitation,
 } from '../../invitations/invitation-acceptance.js';
+import { STEP_ERROR_MESSAGES } from '../../oauth/authorize/step-error-messages.js';
 import { formError, HOSTED_FIELDS, HOSTED_MESSAGES, invalidAttributes } from '../form.js';
 import { html, type SafeHtml } from '../html.js';
 import { renderLayout } from '../layout.js';
@@ -22,6 +23,7 @@ export const INVITATION_FIELDS = Object.freeze({
 export const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = Object.freeze({
   password_required: HOSTED_MESSAGES.passwordRequired,
   invalid_credentials: 'The password is incorrect.',
+  too_many_attempts: STEP_ERROR_MESSAGES.too_many_attempts,
   display_name_required: 'Enter your name (at most 200 characters).',
   account_exists: 'An account with this email address already exists. Sign in with its password.',
   not_signed_in: 'You are not signed in with the invited email address. Sign in to accept.',
@@ -34,6 +36,8 @@ export interface InvitationPageContext {
   /** The invitation token, carried in the forms' hidden field. */
   readonly token: string;
   readonly error?: InvitationFormError;
+  /** Words that replace the error's own, when they depend on the moment (when to try again). */
+  readonly errorMessage?: string;
 }
 
 /** "Acme as editor (for Example App)": what the invitation is about. */
@@ -67,7 +71,8 @@ function otherAccount(signedInAs: string | null, email: string): SafeHtml {
 export function renderInvitationPage(page: InvitationPage, context: InvitationPageContext): string {
   const { authBase } = context;
   const { summary } = page;
-  const error = context.error === undefined ? undefined : INVITATION_MESSAGES[context.error];
+  const error =
+    context.error === undefined ? undefined : (context.errorMessage ?? INVITATION_MESSAGES[context.error]);
   switch (page.kind) {
     case 'confirm':
       return renderLayout({

@@ -6,13 +6,13 @@ import type {
   InvitationFormError,
   InvitationPage,
 } from '../../invitations/invitation-acceptance.js';
-import { SvcPublicAuthError } from '../../kernel/errors.js';
+import { SvcPublicAuthError, type RefusedAttempt } from '../../kernel/errors.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { readSessionCookie, setSessionCookie } from '../cookies.js';
 import { SvcHostedPageError } from '../errors.js';
 import { HOSTED_FIELDS } from '../form.js';
 import { singleValue } from '../login/request-values.js';
-import { redirectAfterPost, sendPage } from '../reply.js';
+import { redirectAfterPost, sendFormPage, sendPage } from '../reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { INVITATION_FIELDS, renderInvitationPage, renderJoinedPage } from './invitation-pages.js';
 
@@ -54,7 +54,8 @@ function browserOf(request: FastifyRequest): InvitationBrowser {
  * - GET /invitations/accept?token= → the invitation for this browser (InvitationPage), never using it;
  * - POST /invitations/accept (signed in as the invited address), /invitations/accept/password (the
  *   invited account's password) and /invitations/accept/signup (a new account) → 303 to GET
- *   /invitations/accepted?invitation_id=, "You have joined …", or the page again (400) with an error;
+ *   /invitations/accepted?invitation_id=, "You have joined …", or the page again (400) with an error
+ *   (429 with Retry-After when a limit on password guessing refused the password);
  * - an unusable token on any of them → "This invitation is no longer valid" (400).
  *
  * The token travels only in the emailed link and in the forms' hidden field.
@@ -69,6 +70,7 @@ export function invitationRoutes(deps: HostedInvitationDeps): FastifyPluginAsync
     page: InvitationPage,
     token: string,
     error?: InvitationFormError,
+    refused?: RefusedAttempt,
   ) {
     const antiforgeryToken = issueAntiforgeryToken(deps.antiforgery, site, request, reply);
     const html = renderInvitationPage(page, {
@@ -76,8 +78,9 @@ export function invitationRoutes(deps: HostedInvitationDeps): FastifyPluginAsync
       antiforgeryToken,
       token,
       ...(error === undefined ? {} : { error }),
+      ...(refused === undefined ? {} : { errorMessage: refused.message }),
     });
-    return sendPage(reply, html, error === undefined ? 200 : 400);
+    return sendFormPage(reply, html, error !== undefined, refused);
   }
 
   function sendOutcome(
@@ -87,7 +90,7 @@ export function invitationRoutes(deps: HostedInvitationDeps): FastifyPluginAsync
     token: string,
   ) {
     if (outcome.kind === 'retry')
-      return sendInvitationPage(request, reply, outcome.page, token, outcome.error);
+      return sendInvitationPage(request, reply, outcome.page, token, outcome.error, outcome.refused);
     if (outcome.session !== undefined) {
       setSessionCookie(reply, site, outcome.session.token, outcome.session.expiresAt, deps.clock.now());
     }

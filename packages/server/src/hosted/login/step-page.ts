@@ -20,6 +20,8 @@ export interface StepPageContext {
   /** From `issueAntiforgeryToken()` on the response that renders the page. */
   readonly antiforgeryToken: string;
   readonly error?: StepError;
+  /** Words that replace the error's own, when they depend on the moment (when to try again). */
+  readonly errorMessage?: string;
   /** SMS is configured: the pages offer phone sign-in and phone signup. */
   readonly phoneSignIn?: boolean;
   /** Hosted signup is wired: the identify step offers "Create an account". */
@@ -35,7 +37,9 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
     antiforgeryToken: context.antiforgeryToken,
     requestId: step.request.requestId,
     clientName: step.request.clientName,
-    ...(context.error === undefined ? {} : { error: STEP_ERROR_MESSAGES[context.error] }),
+    ...(context.error === undefined
+      ? {}
+      : { error: context.errorMessage ?? STEP_ERROR_MESSAGES[context.error] }),
   };
   switch (step.kind) {
     case 'identify':

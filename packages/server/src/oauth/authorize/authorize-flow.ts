@@ -1,7 +1,8 @@
 import { emailSchema } from '@svc/contract';
 import { DAY_MS, MINUTE_MS } from '../../kernel/clock.js';
-import { SvcPublicAuthError } from '../../kernel/errors.js';
+import { SvcPublicAuthError, SvcTooManyAttemptsError } from '../../kernel/errors.js';
 import { AMR_PASSWORD } from '../../signin/direct-sign-in.js';
+import type { PasswordAuthentication } from '../../signin/password-authenticator.js';
 import type { SignInOutcome } from '../../signin/sign-in-engine.js';
 import { AUTHORIZE_FLOW, AuthRequestSteps } from './auth-request-steps.js';
 import { AuthorizeCompletion } from './authorize-completion.js';
@@ -199,8 +200,9 @@ export class AuthorizeFlow {
 
   /**
    * POST /login/password: checks the password of the identified email. A failure re-renders the step
-   * with one message whether or not the account exists; success starts an issuer session (replacing
-   * the browser's previous one) and continues with the sign-in engine.
+   * with one message whether or not the account exists, a check refused by the limits on guessing with
+   * `too_many_attempts` and the wait; success starts an issuer session (replacing the browser's previous
+   * one) and continues with the sign-in engine.
    */
   async password(
     requestId: string | undefined,
@@ -216,7 +218,17 @@ export class AuthorizeFlow {
       email: request.email,
     };
     if (password === undefined || password === '') return this.#retry(step, 'password_required');
-    const result = await this.#deps.passwords.authenticate(request.email, password);
+    let result: PasswordAuthentication;
+    try {
+      result = await this.#deps.passwords.authenticate(request.email, password, {
+        operation: 'authorize',
+        ipAddress: browser.ipAddress,
+        clientId: request.clientId,
+      });
+    } catch (error) {
+      if (!(error instanceof SvcTooManyAttemptsError)) throw error;
+      return { kind: 'retry', step, error: 'too_many_attempts', refused: error };
+    }
     if (!result.ok) {
       await this.#steps.recordFailure(request, browser, 'password');
       return this.#retry(step, 'invalid_credentials');

@@ -1,4 +1,5 @@
 import type { SvcOrganizationOption } from '@svc/contract';
+import type { RefusedAttempt } from '../../kernel/errors.js';
 import type { OAuthErrorCode } from '../errors.js';
 import type { AuthorizeView } from './authorize-params.js';
 import type { CodeChallengeKind } from './repository.js';
@@ -141,6 +142,7 @@ export type StepError =
   | 'email_invalid'
   | 'password_required'
   | 'invalid_credentials'
+  | 'too_many_attempts'
   | 'mfa_code_invalid'
   | 'organization_required'
   // Phone sign-in and signup (hosted/login/phone-otp-routes.ts, hosted/signup/).
@@ -161,8 +163,16 @@ export type AuthorizeActionOutcome =
   | { readonly kind: 'redirect'; readonly location: string; readonly session?: StartedSession }
   /** To the request's current step (GET /login), post/redirect/get. */
   | { readonly kind: 'next'; readonly requestId: string; readonly session?: StartedSession }
-  /** The same step again with an inline error (the submission did nothing). */
-  | { readonly kind: 'retry'; readonly step: AuthorizeStep; readonly error: StepError }
+  /**
+   * The same step again with an inline error (the submission did nothing). `refused`: with
+   * `too_many_attempts`, the refusal's words and wait (429 with Retry-After).
+   */
+  | {
+      readonly kind: 'retry';
+      readonly step: AuthorizeStep;
+      readonly error: StepError;
+      readonly refused?: RefusedAttempt;
+    }
   /** A page to show once (recovery codes after enrollment), with the issuer session the post started. */
   | { readonly kind: 'show'; readonly step: AuthorizeStep; readonly session?: StartedSession };
 
