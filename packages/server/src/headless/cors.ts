@@ -18,7 +18,13 @@ export class HeadlessCors {
   /** The response headers for a request from `origin` (the Origin header; absent: none needed). */
   headers(origin: string | undefined): Record<string, string> {
     if (origin === undefined || !this.#allowed.has(origin)) return {};
-    return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' };
+    // Retry-After is not a CORS-safelisted response header: without this a custom UI cannot read the wait
+    // of a refused attempt.
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-allow-credentials': 'true',
+      'access-control-expose-headers': 'Retry-After',
+    };
   }
 
   /** The extra headers of a preflight answer for an allowed origin. */

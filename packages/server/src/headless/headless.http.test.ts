@@ -410,6 +410,8 @@ describe('headless API configuration', () => {
       expect(resultOf(response).type).toBe('view');
       expect(response.headers['access-control-allow-origin']).toBe(APP);
       expect(response.headers['access-control-allow-credentials']).toBe('true');
+      // So that a custom UI can read how long a refused attempt must wait.
+      expect(response.headers['access-control-expose-headers']).toBe('Retry-After');
       expect(response.headers.vary).toContain('Origin');
       expect(setCookies(response).find((c) => c.name === 'svc_af')?.attributes).toMatchObject({
         samesite: 'None',
