@@ -44,6 +44,18 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
   const { db, engine, audit, config } = ctx;
   const clients = clientRepository(db);
   const findClient = (clientId: string) => clients.findByClientId(clientId);
+  const { account, invitations, invitationSignup } = ctx.capabilities;
+  const accepting =
+    invitations === undefined || invitationSignup === undefined
+      ? undefined
+      : wireInvitationAcceptance({
+          db,
+          engine,
+          invitations,
+          signup: invitationSignup,
+          audit,
+          clock: config.clock,
+        });
   const flow = new AuthorizeFlow({
     requests: authRequestRepository(db),
     findClient,
@@ -65,9 +77,9 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
     ids: config.ids,
     issuer: config.issuer,
     requireTlsRedirects: !config.development,
+    ...(accepting === undefined ? {} : { invitations: accepting.binding }),
   });
   const logout = new HostedLogout({ browserSessions: engine.browserSessions, findClient, audit });
-  const { account, invitations, invitationSignup } = ctx.capabilities;
   const deps: HostedSignInDeps = {
     flow,
     logout,
@@ -84,18 +96,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       clock: config.clock,
     }),
     ...(account === undefined ? {} : { account }),
-    ...(invitations === undefined || invitationSignup === undefined
-      ? {}
-      : {
-          invitations: wireInvitationAcceptance({
-            db,
-            engine,
-            invitations,
-            signup: invitationSignup,
-            audit,
-            clock: config.clock,
-          }),
-        }),
+    ...(accepting === undefined ? {} : { invitations: accepting.acceptance }),
   };
   const uiUrl = config.headless.uiUrl;
   return uiUrl === null ? deps : { ...deps, appUi: new AppOwnedUi(uiUrl, headlessSignInOver(deps)) };

@@ -1,5 +1,6 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import { InvitationAcceptance } from '../invitations/invitation-acceptance.js';
+import { InvitationBinding } from '../invitations/invitation-binding.js';
 import type { InvitationService } from '../invitations/invitation-service.js';
 import type { InvitationSignup } from '../invitations/invitation-signup.js';
 import type { Clock } from '../kernel/clock.js';
@@ -10,10 +11,17 @@ import { organizationRepository } from '../storage/repositories/organizations.js
 import { userRepository } from '../storage/repositories/users.js';
 import type { AuthEngine } from './wire-auth.js';
 
+/** The invitation acceptance of the hosted pages and the binding of authorization requests to invitations. */
+export interface InvitationAcceptanceWiring {
+  readonly acceptance: InvitationAcceptance;
+  readonly binding: InvitationBinding;
+}
+
 /**
  * The hosted invitation acceptance over the invitation services and the sign-in engine (passwords,
  * issuer sessions). The signup variant shares InvitationSignup's account creation, without its
- * first-party gate: the hosted page serves the invitation's own link, not a client's call.
+ * first-party gate: the hosted page serves the invitation's own link, not a client's call. The binding
+ * serves authorization requests that carry an invitation token, over the same acceptance.
  */
 export function wireInvitationAcceptance(ctx: {
   readonly db: Db;
@@ -22,12 +30,14 @@ export function wireInvitationAcceptance(ctx: {
   readonly signup: InvitationSignup;
   readonly audit: AuditLog;
   readonly clock: Clock;
-}): InvitationAcceptance {
-  return new InvitationAcceptance({
+}): InvitationAcceptanceWiring {
+  const repository = invitationRepository(ctx.db);
+  const users = userRepository(ctx.db);
+  const acceptance = new InvitationAcceptance({
     invitations: ctx.invitations,
     signup: ctx.signup,
-    repository: invitationRepository(ctx.db),
-    users: userRepository(ctx.db),
+    repository,
+    users,
     organizations: organizationRepository(ctx.db),
     clients: clientRepository(ctx.db),
     passwords: ctx.engine.passwords,
@@ -35,4 +45,12 @@ export function wireInvitationAcceptance(ctx: {
     audit: ctx.audit,
     clock: ctx.clock,
   });
+  const binding = new InvitationBinding({
+    acceptance,
+    invitations: ctx.invitations,
+    repository,
+    users,
+    audit: ctx.audit,
+  });
+  return { acceptance, binding };
 }

@@ -1,11 +1,12 @@
-import type { HeadlessView } from '@svc/contract';
 import type {
   InvitationAcceptOutcome,
   InvitationFormError,
   InvitationPage,
+  InvitationRef,
 } from '../invitations/invitation-acceptance.js';
 import { AMR_INVITATION } from '../invitations/invitation-signup.js';
 import type { StepRequest } from '../oauth/authorize/authorize-outcomes.js';
+import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { type HeadlessHandlers, need } from './headless-handler.js';
 import {
@@ -14,6 +15,7 @@ import {
   type HeadlessBrowser,
   type HeadlessSignIn,
 } from './headless-sign-in.js';
+import { invitationFields, invitationView } from './view-models.js';
 
 /** The wording of each invitation form error. */
 const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = {
@@ -39,22 +41,22 @@ export const INVITATION_HANDLERS: HeadlessHandlers<
 > = {
   'invitations/resolve': async (h, b, browser) => {
     const invitations = need(h.deps.invitations, 'Invitations');
-    const { request } = await h.request(b.requestId, browser);
-    const page = await invitations.open(b.invitationToken, browser);
+    const { record, request } = await h.request(b.requestId, browser);
+    const page = await invitations.open(refOf(record, b), browser);
     return h.viewAnswer(invitationView(page), request, invitationFields(page));
   },
   'invitations/signup': (h, b, browser) =>
-    acceptInvitation(h, b, browser, (invitations) =>
-      invitations.acceptWithSignup(b.invitationToken, b.displayName, browser, { startSession: false }),
+    acceptInvitation(h, b, browser, (invitations, ref) =>
+      invitations.acceptWithSignup(ref, b.displayName, browser, { startSession: false }),
     ),
   'invitations/login': (h, b, browser) =>
-    acceptInvitation(h, b, browser, (invitations) =>
-      invitations.acceptWithPassword(b.invitationToken, b.password, browser, { startSession: false }),
+    acceptInvitation(h, b, browser, (invitations, ref) =>
+      invitations.acceptWithPassword(ref, b.password, browser, { startSession: false }),
     ),
   'invitations/accept': async (h, b, browser) => {
     const invitations = need(h.deps.invitations, 'Invitations');
-    const { request } = await h.request(b.requestId, browser);
-    const outcome = await invitations.acceptSignedIn(b.invitationToken, browser);
+    const { record, request } = await h.request(b.requestId, browser);
+    const outcome = await invitations.acceptSignedIn(refOf(record, b), browser);
     if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
     // Accepting needs the browser's session but is not a sign-in of this request (which never reuses
     // a session silently): the request goes on with its own sign-in.
@@ -64,7 +66,8 @@ export const INVITATION_HANDLERS: HeadlessHandlers<
   'invitations/email-otp/start': async (h, b, browser) => {
     const invitations = need(h.deps.invitations, 'Invitations');
     const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
-    const page = await invitations.open(b.invitationToken, browser);
+    const { record } = await h.request(b.requestId, browser);
+    const page = await invitations.open(refOf(record, b), browser);
     const answer = await h.run(
       b.requestId,
       browser,
@@ -76,15 +79,16 @@ export const INVITATION_HANDLERS: HeadlessHandlers<
   'invitations/email-otp/verify': async (h, b, browser) => {
     const invitations = need(h.deps.invitations, 'Invitations');
     const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
-    const { request } = await h.request(b.requestId, browser);
-    const page = await invitations.open(b.invitationToken, browser);
+    const { record, request } = await h.request(b.requestId, browser);
+    const ref = refOf(record, b);
+    const page = await invitations.open(ref, browser);
     let accepted = false;
     const answer = await h.run(
       b.requestId,
       browser,
       () =>
         emailOtp.verifyCode(b.requestId, browser, b.code, async (userId) => {
-          await invitations.acceptForVerifiedUser(b.invitationToken, userId, browser);
+          await invitations.acceptForVerifiedUser(ref, userId, browser);
           accepted = true;
         }),
       { retry: 'invite-email-otp-verify' },
@@ -93,24 +97,15 @@ export const INVITATION_HANDLERS: HeadlessHandlers<
   },
 };
 
-/** The view of an open invitation: sign in to the invited account, or create it. */
-function invitationView(page: InvitationPage): HeadlessView {
-  return page.kind === 'signup' ? 'signup' : 'invite-login';
-}
-
 /**
- * What an invitation view shows: the invitation, how it can be accepted (`confirm`: signed in as the
- * invitee; `password`; `sign_in_first`: an account without a password, which accepts with an emailed
- * code; `signup`), and another account the browser is signed in to.
+ * The invitation an action means: its token's, which on a request bound to an invitation must be that
+ * invitation (else `invalid_invitation`).
  */
-function invitationFields(page: InvitationPage): Record<string, unknown> {
-  return {
-    invitation: { ...page.summary, acceptWith: page.kind },
-    signedInAs: 'signedInAs' in page ? page.signedInAs : null,
-    ...(page.kind === 'signup'
-      ? { values: { displayName: '', email: page.summary.email, organizationName: '' } }
-      : {}),
-  };
+function refOf(
+  record: AuthRequestRecord,
+  body: { readonly invitationToken: string },
+): { readonly token: string; readonly invitationId: string | null } {
+  return { token: body.invitationToken, invitationId: record.invitationId };
 }
 
 function summaryOf(summary: InvitationPage['summary']): Record<string, unknown> {
@@ -144,12 +139,14 @@ async function acceptInvitation(
   browser: HeadlessBrowser,
   accept: (
     invitations: NonNullable<HeadlessSignIn['deps']['invitations']>,
+    ref: InvitationRef,
   ) => Promise<InvitationAcceptOutcome>,
 ): Promise<HeadlessAnswer> {
   const invitations = need(h.deps.invitations, 'Invitations');
-  const { request } = await h.request(b.requestId, browser);
-  const page = await invitations.open(b.invitationToken, browser);
-  const outcome = await accept(invitations);
+  const { record, request } = await h.request(b.requestId, browser);
+  const ref = refOf(record, b);
+  const page = await invitations.open(ref, browser);
+  const outcome = await accept(invitations, ref);
   if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
   // The emailed invitation proved the address of a new account; an existing one signed in with its password.
   const amr = page.kind === 'signup' ? AMR_INVITATION : 'pwd';

@@ -1,4 +1,5 @@
 import type { HeadlessView, SvcHeadlessViewModel } from '@svc/contract';
+import type { InvitationPage } from '../invitations/invitation-acceptance.js';
 import type { AuthorizeStep, StepRequest } from '../oauth/authorize/authorize-outcomes.js';
 
 /** What every view model says beside its step: the credential types this deployment offers. */
@@ -27,6 +28,26 @@ export function enabledCredentialTypes(wired: {
     ...(wired.emailSignIn ? ['email_otp', 'magic_link'] : []),
     ...(wired.phoneSignIn ? ['phone_otp'] : []),
   ];
+}
+
+/** The view of an open invitation: sign in to the invited account, or create it. */
+export function invitationView(page: InvitationPage): HeadlessView {
+  return page.kind === 'signup' ? 'signup' : 'invite-login';
+}
+
+/**
+ * What an invitation view shows: the invitation, how it can be accepted (`confirm`: signed in as the
+ * invitee; `password`; `sign_in_first`: an account without a password, which accepts with an emailed
+ * code; `signup`), and another account the browser is signed in to.
+ */
+export function invitationFields(page: InvitationPage): Record<string, unknown> {
+  return {
+    invitation: { ...page.summary, acceptWith: page.kind },
+    signedInAs: 'signedInAs' in page ? page.signedInAs : null,
+    ...(page.kind === 'signup'
+      ? { values: { displayName: '', email: page.summary.email, organizationName: '' } }
+      : {}),
+  };
 }
 
 /**
@@ -68,6 +89,8 @@ export function viewModelOf(
       return base('svc', { email: step.email });
     case 'password':
       return base('password', { email: step.email });
+    case 'invitation':
+      return base(invitationView(step.invitation), invitationFields(step.invitation));
     case 'select_organization':
       return {
         ...base('organization'),

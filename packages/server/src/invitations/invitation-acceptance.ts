@@ -8,14 +8,13 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import {
   SvcConflictError,
-  SvcPublicAuthError,
   SvcTooManyAttemptsError,
   SvcValidationError,
   type RefusedAttempt,
 } from '../kernel/errors.js';
 import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { PasswordAuthentication, PasswordAuthenticator } from '../signin/password-authenticator.js';
-import type { InvitationService } from './invitation-service.js';
+import { invalidInvitationError, type InvitationService } from './invitation-service.js';
 import { AMR_INVITATION, requireInvitedDisplayName, type InvitationSignup } from './invitation-signup.js';
 import type { InvitationRecord, InvitationRepository } from './repository.js';
 
@@ -57,6 +56,16 @@ export type InvitationPage =
       /** Where the invitation's application starts (its redirect URI), when it names one. */
       readonly continueUri: string | null;
     };
+
+/** The page of a browser that is not signed in as the invitee: every kind but `confirm`. */
+export type SignedOutInvitationPage = Exclude<InvitationPage, { readonly kind: 'confirm' }>;
+
+/**
+ * Which invitation a form means: the one of an emailed token, or the one an authorization request is
+ * bound to (`invitationId`). With both, the token must be that invitation's.
+ */
+export type InvitationRef =
+  { readonly token: unknown; readonly invitationId?: string | null } | { readonly invitationId: string };
 
 /** Why a form of the invitation pages came back; the adapter words it. */
 export type InvitationFormError =
@@ -112,7 +121,10 @@ export interface InvitationBrowser {
 }
 
 export interface InvitationAcceptanceDeps {
-  readonly invitations: Pick<InvitationService, 'findUsableInvitation' | 'consumeInvitation'>;
+  readonly invitations: Pick<
+    InvitationService,
+    'findUsableInvitation' | 'findUsableInvitationById' | 'consumeInvitation'
+  >;
   readonly signup: Pick<InvitationSignup, 'createInvitedAccount'>;
   readonly repository: Pick<InvitationRepository, 'findById'>;
   readonly users: Pick<UserRepository, 'findById' | 'findByEmailKey'>;
@@ -140,14 +152,22 @@ export class InvitationAcceptance {
   }
 
   /** The page of a usable invitation for this browser. */
-  async open(token: unknown, browser: InvitationBrowser): Promise<InvitationPage> {
-    const invitation = await this.#deps.invitations.findUsableInvitation(token);
+  async open(ref: InvitationRef, browser: InvitationBrowser): Promise<InvitationPage> {
+    const invitation = await this.#find(ref);
     return this.#page(invitation, await this.#signedIn(browser));
   }
 
+  /**
+   * The page of a usable invitation whatever the browser's session: how the invited address signs in
+   * or signs up (an authorization request bound to the invitation never reuses a session).
+   */
+  async openSignedOut(ref: InvitationRef): Promise<SignedOutInvitationPage> {
+    return this.#accountPage(await this.#find(ref), undefined);
+  }
+
   /** The one-click acceptance of a browser signed in to the invited address. */
-  async acceptSignedIn(token: unknown, browser: InvitationBrowser): Promise<InvitationAcceptOutcome> {
-    const invitation = await this.#deps.invitations.findUsableInvitation(token);
+  async acceptSignedIn(ref: InvitationRef, browser: InvitationBrowser): Promise<InvitationAcceptOutcome> {
+    const invitation = await this.#find(ref);
     const user = await this.#signedIn(browser);
     if (user?.emailKey !== invitation.emailKey) {
       return { kind: 'retry', page: await this.#page(invitation, user), error: 'not_signed_in' };
@@ -163,13 +183,13 @@ export class InvitationAcceptance {
    * account of the invited address is the generic `invalid_invitation`.
    */
   async acceptForVerifiedUser(
-    token: unknown,
+    ref: InvitationRef,
     userId: string,
     browser: InvitationBrowser,
   ): Promise<InvitationAcceptOutcome> {
-    const invitation = await this.#deps.invitations.findUsableInvitation(token);
+    const invitation = await this.#find(ref);
     const user = await this.#deps.users.findById(userId);
-    if (user?.active !== true || user.emailKey !== invitation.emailKey) throw invalidInvitation();
+    if (user?.active !== true || user.emailKey !== invitation.emailKey) throw invalidInvitationError();
     await this.#deps.invitations.consumeInvitation(invitation, user.id, context(browser));
     return { kind: 'joined', invitationId: invitation.id, userId: user.id };
   }
@@ -179,12 +199,12 @@ export class InvitationAcceptance {
    * refused by the limits on password guessing comes back as `too_many_attempts` with the refusal.
    */
   async acceptWithPassword(
-    token: unknown,
+    ref: InvitationRef,
     password: unknown,
     browser: InvitationBrowser,
     options: AcceptOptions = {},
   ): Promise<InvitationAcceptOutcome> {
-    const invitation = await this.#deps.invitations.findUsableInvitation(token);
+    const invitation = await this.#find(ref);
     if (typeof password !== 'string' || password === '') {
       return this.#retry(invitation, browser, 'password_required');
     }
@@ -210,12 +230,12 @@ export class InvitationAcceptance {
 
   /** Creates the passwordless account of the invited address, accepts, and starts an issuer session. */
   async acceptWithSignup(
-    token: unknown,
+    ref: InvitationRef,
     displayName: unknown,
     browser: InvitationBrowser,
     options: AcceptOptions = {},
   ): Promise<InvitationAcceptOutcome> {
-    const invitation = await this.#deps.invitations.findUsableInvitation(token);
+    const invitation = await this.#find(ref);
     let name: string;
     try {
       name = requireInvitedDisplayName(displayName);
@@ -246,7 +266,7 @@ export class InvitationAcceptance {
         : undefined;
     const user = await this.#signedIn(browser);
     if (invitation?.status !== 'accepted' || user === undefined || invitation.acceptedUserId !== user.id) {
-      throw invalidInvitation();
+      throw invalidInvitationError();
     }
     return { ...(await this.#summary(invitation)), continueUri: await this.#continueUri(invitation) };
   }
@@ -276,11 +296,28 @@ export class InvitationAcceptance {
     return { kind: 'retry', page, error, ...(refused === undefined ? {} : { refused }) };
   }
 
+  /** The usable invitation a ref names; anything else is the generic `invalid_invitation`. */
+  async #find(ref: InvitationRef): Promise<InvitationRecord> {
+    if (!('token' in ref)) return this.#deps.invitations.findUsableInvitationById(ref.invitationId);
+    const invitation = await this.#deps.invitations.findUsableInvitation(ref.token);
+    const bound = ref.invitationId ?? null;
+    if (bound !== null && invitation.id !== bound) throw invalidInvitationError();
+    return invitation;
+  }
+
   async #page(invitation: InvitationRecord, signedIn: UserRecord | undefined): Promise<InvitationPage> {
-    const summary = await this.#summary(invitation);
     if (signedIn !== undefined && signedIn.emailKey === invitation.emailKey) {
-      return { kind: 'confirm', summary };
+      return { kind: 'confirm', summary: await this.#summary(invitation) };
     }
+    return this.#accountPage(invitation, signedIn);
+  }
+
+  /** The page by the invited address's account: password, sign in first, or signup. */
+  async #accountPage(
+    invitation: InvitationRecord,
+    signedIn: UserRecord | undefined,
+  ): Promise<SignedOutInvitationPage> {
+    const summary = await this.#summary(invitation);
     const signedInAs = signedIn === undefined ? null : (signedIn.email ?? signedIn.displayName);
     const account = await this.#deps.users.findByEmailKey(invitation.emailKey);
     if (account === undefined) return { kind: 'signup', summary, signedInAs };
@@ -335,8 +372,4 @@ export class InvitationAcceptance {
 
 function context(browser: InvitationBrowser): { ipAddress?: string } | undefined {
   return browser.ipAddress === undefined ? undefined : { ipAddress: browser.ipAddress };
-}
-
-function invalidInvitation(): SvcPublicAuthError {
-  return new SvcPublicAuthError('invalid_invitation', 'The invitation is invalid or has expired.');
 }

@@ -228,7 +228,7 @@ export class InvitationService {
   ): Promise<SvcEmailInvitationAcceptance> {
     const now = this.#deps.clock.now();
     if (!(await this.#deps.invitations.accept(invitation.id, invitation.tokenHash, userId, now))) {
-      throw invalidToken();
+      throw invalidInvitationError();
     }
     const membership = await this.#deps.admin.memberships.upsert({
       id: this.#deps.ids.id('mem'),
@@ -260,11 +260,22 @@ export class InvitationService {
 
   /** The pending, unexpired invitation of a token, or the generic public error (never its state). */
   async findUsableInvitation(token: unknown): Promise<InvitationRecord> {
-    if (typeof token !== 'string' || token === '' || token.length > 512) throw invalidToken();
+    if (typeof token !== 'string' || token === '' || token.length > 512) throw invalidInvitationError();
     // Looked up by hash: the stored hash is an index key, so equality is the constant-time comparison.
-    const invitation = await this.#deps.invitations.findByTokenHash(sha256Hex(token));
+    return this.#usable(await this.#deps.invitations.findByTokenHash(sha256Hex(token)));
+  }
+
+  /**
+   * The pending, unexpired invitation with this id (an authorization request bound to it stores only the
+   * id), or the same generic public error.
+   */
+  async findUsableInvitationById(id: string): Promise<InvitationRecord> {
+    return this.#usable(await this.#deps.invitations.findById(id));
+  }
+
+  #usable(invitation: InvitationRecord | undefined): InvitationRecord {
     if (invitation?.status !== 'pending' || invitation.expiresAt <= this.#deps.clock.now())
-      throw invalidToken();
+      throw invalidInvitationError();
     return invitation;
   }
 
@@ -313,7 +324,8 @@ export class InvitationService {
   }
 }
 
-function invalidToken(): SvcPublicAuthError {
+/** The one answer to every unusable invitation (unknown, resent, revoked, expired, used). */
+export function invalidInvitationError(): SvcPublicAuthError {
   return new SvcPublicAuthError('invalid_invitation', 'The invitation is invalid or has expired.');
 }
 

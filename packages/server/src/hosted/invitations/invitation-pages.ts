@@ -3,9 +3,18 @@ import type {
   InvitationPage,
   InvitationSummary,
   JoinedInvitation,
+  SignedOutInvitationPage,
 } from '../../invitations/invitation-acceptance.js';
 import { STEP_ERROR_MESSAGES } from '../../oauth/authorize/step-error-messages.js';
-import { formError, HOSTED_FIELDS, HOSTED_MESSAGES, invalidAttributes } from '../form.js';
+import {
+  formError,
+  HOSTED_FIELDS,
+  HOSTED_MESSAGES,
+  hiddenFormFields,
+  invalidAttributes,
+  requestPageHref,
+  type HostedFormContext,
+} from '../form.js';
 import { html, type SafeHtml } from '../html.js';
 import { renderLayout } from '../layout.js';
 import { altLink, currentPasswordField, knownEmailField } from '../pages/fields.js';
@@ -40,6 +49,31 @@ export interface InvitationPageContext {
   readonly errorMessage?: string;
 }
 
+/** The invitation step of an authorization request bound to the invitation (/authorize `invitation_token`). */
+export interface InvitationStepContext extends HostedFormContext {
+  /** An inline error, already worded. */
+  readonly error?: string;
+  /** Email codes are wired: an account without a password gets one at the invited address. */
+  readonly emailSignIn: boolean;
+}
+
+/** Where the forms of an invitation page post and what they carry (the token, or the request id). */
+interface InvitationForms {
+  readonly authBase: string;
+  /** The hidden fields of every form. */
+  readonly hidden: SafeHtml;
+  readonly passwordAction: string;
+  readonly signupAction: string;
+  readonly forgotPasswordHref: string;
+  /** `sign_in_first`: the form that emails a code to the invited address, or null (sign in, reopen the link). */
+  readonly emailCodeAction: string | null;
+  readonly error: string | undefined;
+}
+
+function hiddenInput(name: string, value: string): SafeHtml {
+  return html`<input type="hidden" name="${name}" value="${value}" />`;
+}
+
 /** "Acme as editor (for Example App)": what the invitation is about. */
 function invitedTo(summary: InvitationSummary): SafeHtml {
   return html`<p class="lead">
@@ -47,11 +81,6 @@ function invitedTo(summary: InvitationSummary): SafeHtml {
       summary.clientName !== null && html` on <strong>${summary.clientName}</strong>`
     }.
   </p>`;
-}
-
-function hidden(context: InvitationPageContext): SafeHtml {
-  return html`<input type="hidden" name="${HOSTED_FIELDS.antiforgery}" value="${context.antiforgeryToken}" />
-    <input type="hidden" name="${INVITATION_FIELDS.token}" value="${context.token}" />`;
 }
 
 function otherAccount(signedInAs: string | null, email: string): SafeHtml {
@@ -70,22 +99,58 @@ function otherAccount(signedInAs: string | null, email: string): SafeHtml {
  */
 export function renderInvitationPage(page: InvitationPage, context: InvitationPageContext): string {
   const { authBase } = context;
-  const { summary } = page;
   const error =
     context.error === undefined ? undefined : (context.errorMessage ?? INVITATION_MESSAGES[context.error]);
+  const hidden = html`${hiddenInput(HOSTED_FIELDS.antiforgery, context.antiforgeryToken)}
+  ${hiddenInput(INVITATION_FIELDS.token, context.token)}`;
+  if (page.kind !== 'confirm') {
+    return renderAccountPage(page, {
+      authBase,
+      hidden,
+      passwordAction: `${authBase}/invitations/accept/password`,
+      signupAction: `${authBase}/invitations/accept/signup`,
+      forgotPasswordHref: `${authBase}/password/forgot?${new URLSearchParams({ email: page.summary.email }).toString()}`,
+      emailCodeAction: null,
+      error,
+    });
+  }
+  const { summary } = page;
+  return renderLayout({
+    authBase,
+    title: 'Accept invitation',
+    heading: `Join ${summary.organizationName} as ${summary.role}`,
+    body: html`${invitedTo(summary)}
+      <p>You are signed in as <strong>${summary.email}</strong>.</p>
+      <form method="post" action="${authBase}/invitations/accept">
+        ${hidden} ${formError(error)}
+        <button class="button button-primary" type="submit">Accept invitation</button>
+      </form>`,
+  });
+}
+
+/**
+ * The sign-in step of an authorization request bound to an invitation: the invited address only. Its
+ * password posts to /login/password, a new account to /login/invitation/signup, and an account without a
+ * password gets a code at the invited address (/login/email-otp/start); the request then completes.
+ */
+export function renderInvitationStep(page: SignedOutInvitationPage, context: InvitationStepContext): string {
+  const { authBase, requestId } = context;
+  return renderAccountPage(page, {
+    authBase,
+    hidden: hiddenFormFields(context),
+    passwordAction: `${authBase}/login/password`,
+    signupAction: `${authBase}/login/invitation/signup`,
+    forgotPasswordHref: requestPageHref(authBase, '/password/forgot', requestId),
+    emailCodeAction: context.emailSignIn ? `${authBase}/login/email-otp/start` : null,
+    error: context.error,
+  });
+}
+
+/** The page of the invited address's account: its password, its emailed code, or a new account. */
+function renderAccountPage(page: SignedOutInvitationPage, forms: InvitationForms): string {
+  const { authBase, error } = forms;
+  const { summary } = page;
   switch (page.kind) {
-    case 'confirm':
-      return renderLayout({
-        authBase,
-        title: 'Accept invitation',
-        heading: `Join ${summary.organizationName} as ${summary.role}`,
-        body: html`${invitedTo(summary)}
-          <p>You are signed in as <strong>${summary.email}</strong>.</p>
-          <form method="post" action="${authBase}/invitations/accept">
-            ${hidden(context)} ${formError(error)}
-            <button class="button button-primary" type="submit">Accept invitation</button>
-          </form>`,
-      });
     case 'password':
       return renderLayout({
         authBase,
@@ -93,15 +158,12 @@ export function renderInvitationPage(page: InvitationPage, context: InvitationPa
         heading: `Join ${summary.organizationName}`,
         body: html`${invitedTo(summary)} ${otherAccount(page.signedInAs, summary.email)}
           <p>Sign in to your account to accept.</p>
-          <form method="post" action="${authBase}/invitations/accept/password">
-            ${hidden(context)} ${formError(error)} ${knownEmailField(summary.email)}
+          <form method="post" action="${forms.passwordAction}">
+            ${forms.hidden} ${formError(error)} ${knownEmailField(summary.email)}
             ${currentPasswordField(error)}
             <button class="button button-primary" type="submit">Sign in and accept</button>
           </form>
-          ${altLink(
-            `${authBase}/password/forgot?${new URLSearchParams({ email: summary.email }).toString()}`,
-            'Forgot password?',
-          )}`,
+          ${altLink(forms.forgotPasswordHref, 'Forgot password?')}`,
       });
     case 'sign_in_first':
       return renderLayout({
@@ -109,16 +171,25 @@ export function renderInvitationPage(page: InvitationPage, context: InvitationPa
         title: 'Accept invitation',
         heading: `Join ${summary.organizationName}`,
         body: html`${invitedTo(summary)} ${otherAccount(page.signedInAs, summary.email)}
-          <p>
-            Your account ${summary.email} signs in with an emailed code or link. Sign in to it in this
-            browser, then open the invitation link again to accept.
-          </p>
-          ${
-            page.continueUri !== null &&
-            html`<a class="button button-primary" href="${page.continueUri}"
-              >Sign in to ${summary.clientName ?? 'the application'}</a
-            >`
-          }`,
+        ${
+          forms.emailCodeAction === null
+            ? html`<p>
+                  Your account ${summary.email} signs in with an emailed code or link. Sign in to it in this
+                  browser, then open the invitation link again to accept.
+                </p>
+                ${
+                  page.continueUri !== null &&
+                  html`<a class="button button-primary" href="${page.continueUri}"
+                    >Sign in to ${summary.clientName ?? 'the application'}</a
+                  >`
+                }`
+            : html`<p>Your account signs in with an emailed code. We send it to ${summary.email}.</p>
+                <form method="post" action="${forms.emailCodeAction}">
+                  ${forms.hidden} ${formError(error)}
+                  <input type="hidden" name="${HOSTED_FIELDS.email}" value="${summary.email}" />
+                  <button class="button button-primary" type="submit">Email me a code</button>
+                </form>`
+        }`,
       });
     case 'signup':
       return renderLayout({
@@ -126,8 +197,8 @@ export function renderInvitationPage(page: InvitationPage, context: InvitationPa
         title: 'Accept invitation',
         heading: 'Create your account',
         body: html`${invitedTo(summary)} ${otherAccount(page.signedInAs, summary.email)}
-          <form method="post" action="${authBase}/invitations/accept/signup">
-            ${hidden(context)} ${formError(error)} ${knownEmailField(summary.email)}
+          <form method="post" action="${forms.signupAction}">
+            ${forms.hidden} ${formError(error)} ${knownEmailField(summary.email)}
             <div class="field">
               <label for="display-name">Your name</label>
               <input

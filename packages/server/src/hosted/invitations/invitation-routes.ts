@@ -6,10 +6,10 @@ import type {
   InvitationFormError,
   InvitationPage,
 } from '../../invitations/invitation-acceptance.js';
-import { SvcPublicAuthError, type RefusedAttempt } from '../../kernel/errors.js';
+import type { RefusedAttempt } from '../../kernel/errors.js';
+import { invitationOperation } from '../../oauth/authorize/errors.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { readSessionCookie, setSessionCookie } from '../cookies.js';
-import { SvcHostedPageError } from '../errors.js';
 import { HOSTED_FIELDS } from '../form.js';
 import { singleValue } from '../login/request-values.js';
 import { redirectAfterPost, sendFormPage, sendPage } from '../reply.js';
@@ -19,28 +19,6 @@ import { INVITATION_FIELDS, renderInvitationPage, renderJoinedPage } from './inv
 /** What the hosted invitation pages need. */
 export interface HostedInvitationDeps extends Pick<HostedSignInDeps, 'antiforgery' | 'site' | 'clock'> {
   readonly invitations: InvitationAcceptance;
-}
-
-/** One page for every unusable invitation (unknown, resent, revoked, expired, used), as SPEC.md's one error. */
-function invitationInvalidPage(): SvcHostedPageError {
-  return new SvcHostedPageError(
-    'This invitation is no longer valid',
-    'The invitation link is invalid, was already used, was withdrawn or has expired. Ask the person who ' +
-      'invited you to send a new invitation.',
-    { status: 400, code: 'invalid_invitation' },
-  );
-}
-
-/** Runs an invitation step, turning the domain's `invalid_invitation` into the hosted page. */
-async function invitationStep<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof SvcPublicAuthError && error.code === 'invalid_invitation') {
-      throw invitationInvalidPage();
-    }
-    throw error;
-  }
 }
 
 function browserOf(request: FastifyRequest): InvitationBrowser {
@@ -103,21 +81,23 @@ export function invitationRoutes(deps: HostedInvitationDeps): FastifyPluginAsync
   return async (app) => {
     app.get('/invitations/accept', async (request, reply) => {
       const token = tokenOf(request.query);
-      const page = await invitationStep(() => invitations.open(token, browserOf(request)));
+      const page = await invitationOperation(() => invitations.open({ token }, browserOf(request)));
       return sendInvitationPage(request, reply, page, token);
     });
 
     app.post('/invitations/accept', async (request, reply) => {
       const token = tokenOf(request.body);
-      const outcome = await invitationStep(() => invitations.acceptSignedIn(token, browserOf(request)));
+      const outcome = await invitationOperation(() =>
+        invitations.acceptSignedIn({ token }, browserOf(request)),
+      );
       return sendOutcome(request, reply, outcome, token);
     });
 
     app.post('/invitations/accept/password', async (request, reply) => {
       const token = tokenOf(request.body);
       const password = singleValue(request.body, HOSTED_FIELDS.password);
-      const outcome = await invitationStep(() =>
-        invitations.acceptWithPassword(token, password, browserOf(request)),
+      const outcome = await invitationOperation(() =>
+        invitations.acceptWithPassword({ token }, password, browserOf(request)),
       );
       return sendOutcome(request, reply, outcome, token);
     });
@@ -125,14 +105,14 @@ export function invitationRoutes(deps: HostedInvitationDeps): FastifyPluginAsync
     app.post('/invitations/accept/signup', async (request, reply) => {
       const token = tokenOf(request.body);
       const displayName = singleValue(request.body, INVITATION_FIELDS.displayName);
-      const outcome = await invitationStep(() =>
-        invitations.acceptWithSignup(token, displayName, browserOf(request)),
+      const outcome = await invitationOperation(() =>
+        invitations.acceptWithSignup({ token }, displayName, browserOf(request)),
       );
       return sendOutcome(request, reply, outcome, token);
     });
 
     app.get('/invitations/accepted', async (request, reply) => {
-      const joined = await invitationStep(() =>
+      const joined = await invitationOperation(() =>
         invitations.joined(singleValue(request.query, INVITATION_FIELDS.invitationId), browserOf(request)),
       );
       return sendPage(reply, renderJoinedPage(joined, authBase));

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HOSTED_FIELDS } from '../form.js';
+import { INVITATION_FIELDS } from '../invitations/invitation-pages.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { sendStep } from './outcome-reply.js';
 import { browserContext, singleValue } from './request-values.js';
@@ -7,7 +8,7 @@ import { runStep } from './step-routes.js';
 
 /**
  * The hosted sign-in pages of an authorization request (SPEC.md "Hosted pages"): GET /login shows the
- * request's current step (identify, password, organization, consent); the posts run one step each and
+ * request's current step (identify, password, invitation, organization, consent); the posts run one step each and
  * answer with a redirect (to the next step or to the client) or the same page with an inline error.
  * Registered inside `hostedRoutes`, so every post has passed the antiforgery check before it gets here.
  */
@@ -30,6 +31,13 @@ export function loginRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
     app.post(
       '/login/password',
       runStep(deps, (id, browser, field) => deps.flow.password(id, browser, field(HOSTED_FIELDS.password))),
+    );
+    // A request bound to an invitation: the invited address's new account (hosted/invitations' field name).
+    app.post(
+      '/login/invitation/signup',
+      runStep(deps, (id, browser, field) =>
+        deps.flow.invitations.signup(id, browser, field(INVITATION_FIELDS.displayName)),
+      ),
     );
     app.post(
       '/login/select-organization',

@@ -1,6 +1,7 @@
 import type { AuthorizeStep, StepError } from '../../oauth/authorize/authorize-outcomes.js';
 import { STEP_ERROR_MESSAGES } from '../../oauth/authorize/step-error-messages.js';
 import { HOSTED_FIELDS } from '../form.js';
+import { renderInvitationStep } from '../invitations/invitation-pages.js';
 import { renderConsentPage } from '../pages/consent-page.js';
 import { renderDeviceApprovalPage } from '../pages/device-approval-page.js';
 import { renderEmailSignInPage } from '../pages/email-sign-in-page.js';
@@ -52,6 +53,8 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
       });
     case 'password':
       return renderPasswordPage({ ...form, email: step.email, emailSignIn: context.emailSignIn === true });
+    case 'invitation':
+      return renderInvitationStep(step.invitation, { ...form, emailSignIn: context.emailSignIn === true });
     case 'select_organization':
       return renderSelectOrganizationPage({
         ...form,

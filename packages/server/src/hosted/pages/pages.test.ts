@@ -13,7 +13,11 @@ import {
   renderResetLinkInvalidPage,
   renderResetPasswordPage,
 } from './password-reset-page.js';
-import { renderInvitationPage, renderJoinedPage } from '../invitations/invitation-pages.js';
+import {
+  renderInvitationPage,
+  renderInvitationStep,
+  renderJoinedPage,
+} from '../invitations/invitation-pages.js';
 import { renderSelectOrganizationPage } from './select-organization-page.js';
 
 const VOID = new Set(['meta', 'link', 'input', 'br', 'hr', 'img']);
@@ -416,6 +420,35 @@ describe('password reset and invitation page renderers', () => {
     expect(find(elements, (e) => e.name === 'a').attributes.href).toBe(
       'https://app.example.com/cb?a=1&amp;b=2',
     );
+  });
+
+  it('invitation step of a bound request: each kind posts the request id (never a token) to its sign-in form', () => {
+    const summary = { email: 'ann@example.com', organizationName: XSS, role: 'editor', clientName: null };
+    const context = { ...FORM, emailSignIn: true, error: HOSTED_MESSAGES.invalidCredentials };
+    const forms = {
+      password: `${AUTH_BASE}/login/password`,
+      signup: `${AUTH_BASE}/login/invitation/signup`,
+      sign_in_first: `${AUTH_BASE}/login/email-otp/start`,
+    } as const;
+    for (const [kind, action] of Object.entries(forms)) {
+      const page = renderInvitationStep(
+        kind === 'sign_in_first'
+          ? { kind, summary, signedInAs: null, continueUri: null }
+          : { kind: kind as 'password' | 'signup', summary, signedInAs: null },
+        context,
+      );
+      const elements = expectPage(page, 'Accept invitation');
+      expect(elements).toContainEqual({ name: 'form', attributes: { method: 'post', action } });
+      expect(decode(hidden(elements, 'request_id') ?? '')).toBe(FORM.requestId);
+      expect(hidden(elements, 'token')).toBeUndefined();
+      expect(page).not.toContain(XSS);
+      expect(visibleText(page)).toContain(HOSTED_MESSAGES.invalidCredentials);
+    }
+    const withoutCodes = renderInvitationStep(
+      { kind: 'sign_in_first', summary, signedInAs: null, continueUri: null },
+      { ...FORM, emailSignIn: false },
+    );
+    expect(withoutCodes).not.toContain('<form');
   });
 
   it('joined page: the membership and "Continue to" the application, or nothing to continue to', () => {

@@ -10,7 +10,8 @@ import {
   type StepRequest,
 } from './authorize-outcomes.js';
 import type { AuthorizeFlowDeps } from './deps.js';
-import { authRequestExpiredError } from './errors.js';
+import { authRequestExpiredError, invitationOperation, invitationUnusableError } from './errors.js';
+import { restartSignIn } from './restart-sign-in.js';
 import {
   TERMINAL_AUTH_REQUEST_STATUSES,
   type AuthRequestChange,
@@ -74,6 +75,15 @@ export class AuthRequestSteps {
     return { kind: 'identify', request: await this.stepRequest(request), email };
   }
 
+  /** The step of a request bound to an invitation: the invited address's sign-in or signup. */
+  async invitationStep(request: AuthRequestRecord): Promise<AuthorizeStep> {
+    const invitationId = request.invitationId;
+    const invitations = this.#deps.invitations;
+    if (invitationId === null || invitations === undefined) throw invitationUnusableError();
+    const page = await invitationOperation(() => invitations.page(invitationId));
+    return { kind: 'invitation', request: await this.stepRequest(request), invitation: page };
+  }
+
   /** The consent step: the scopes to grant, the account and its organization. */
   async consentStep(request: AuthRequestRecord): Promise<AuthorizeStep> {
     const client = await this.#completion.activeClient(request.clientId);
@@ -101,14 +111,25 @@ export class AuthRequestSteps {
    * A user proved who they are on one of the request's steps (password, code, link, signup): ends the
    * browser's previous issuer session, records the success and continues with the sign-in engine:
    * organization selection, MFA, consent or the code. An issuer session starts unless a second factor is
-   * still due. `method` names the step in the audit
-   * trail.
+   * still due. `method` names the step in the audit trail.
+   *
+   * A request bound to an invitation is for the invited address only: its account accepts the
+   * invitation now (unless it accepted it already) and signs in to the invitation's
+   * organization; another account is refused and the request waits at the invitation step again.
    */
   async completeAuthentication(
     request: AuthRequestRecord,
     browser: BrowserContext,
     authenticated: { readonly userId: string; readonly amr: readonly string[]; readonly method: string },
   ): Promise<AuthorizeActionOutcome> {
+    let organizationId: string | null = null;
+    if (request.invitationId !== null) {
+      const joined = await this.#joinInvitation(request, request.invitationId, browser, authenticated);
+      if (joined.kind === 'other_account') {
+        return { kind: 'retry', step: await this.invitationStep(request), error: 'invitation_other_account' };
+      }
+      organizationId = joined.organizationId;
+    }
     const now = this.#deps.clock.now();
     const identity = { userId: authenticated.userId, amr: [...authenticated.amr], authTime: now };
     await this.#deps.browserSessions.end(browser.sessionToken);
@@ -121,7 +142,7 @@ export class AuthRequestSteps {
       ...(browser.ipAddress === undefined ? {} : { ipAddress: browser.ipAddress }),
       data: { requestId: request.id, method: authenticated.method },
     });
-    const outcome = await this.signIn(request, identity);
+    const outcome = await this.signIn(request, identity, organizationId);
     // No issuer session before a second factor: elsewhere (an invitation page, a silent /authorize) it
     // would count as signed in on the first factor alone. afterSecondFactor starts it.
     const session =
@@ -222,15 +243,41 @@ export class AuthRequestSteps {
     });
   }
 
-  /** Runs the sign-in engine for the request, resumable by its id. */
+  /**
+   * Accepts the request's invitation for the account that just proved a credential, or refuses another
+   * account: the request then starts its sign-in over at the invitation (the code or address another
+   * account used is forgotten), and nothing of that account is signed in.
+   */
+  async #joinInvitation(
+    request: AuthRequestRecord,
+    invitationId: string,
+    browser: BrowserContext,
+    authenticated: { readonly userId: string; readonly method: string },
+  ) {
+    const invitations = this.#deps.invitations;
+    if (invitations === undefined) throw invitationUnusableError();
+    const joined = await invitationOperation(() =>
+      invitations.join(invitationId, authenticated.userId, browser, authenticated.method),
+    );
+    if (joined.kind === 'other_account') {
+      await restartSignIn(this.#deps.requests, request, null, this.#deps.clock.now());
+    }
+    return joined;
+  }
+
+  /**
+   * Runs the sign-in engine for the request, resumable by its id; `organizationId` (an invitation's)
+   * skips organization selection.
+   */
   signIn(
     request: AuthRequestRecord,
     identity: { userId: string; amr: readonly string[]; authTime: number },
+    organizationId: string | null = null,
   ): Promise<SignInOutcome> {
     return this.#deps.signIn.signIn({
       ...identity,
       clientId: request.clientId,
-      requestedOrganizationId: null,
+      requestedOrganizationId: organizationId,
       flow: AUTHORIZE_FLOW,
       resume: { authRequestId: request.id },
     });

@@ -18,6 +18,7 @@ import { parseAuthorizeRequest } from './authorize-request.js';
 import type { AuthRequestRecord } from './repository.js';
 import { ConsentActions } from './consent-actions.js';
 import { DeviceSteps } from './device-steps.js';
+import { InvitationSteps } from './invitation-steps.js';
 import { MfaSteps } from './mfa-steps.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { passwordOnlyHomeRealm } from './home-realm.js';
@@ -40,6 +41,7 @@ const RECORD_ID = /^[\x21-\x7e]{1,200}$/;
  * |---|---|---|
  * | (GET /authorize) | valid request, no reusable issuer session | pending |
  * | (GET /authorize) | reusable session | organization_selection, consent or completed (as below) |
+ * | (GET /authorize) | usable invitation token (never a session) | pending, bound to the invitation |
  * | pending | identify (stores the email; also from the signed-in statuses: "Use a different account") | pending |
  * | pending | password ok, several organizations | organization_selection |
  * | pending, organization_selection | organization decided, consent needed | consent |
@@ -70,6 +72,8 @@ export class AuthorizeFlow {
   readonly mfa: MfaSteps;
   /** The hosted device verification (/device, /device/verify, /device/approve, /device/deny). */
   readonly device: DeviceSteps;
+  /** The signup of a request bound to an invitation (POST /login/invitation/signup). */
+  readonly invitations: InvitationSteps;
 
   constructor(deps: AuthorizeFlowDeps) {
     this.#deps = deps;
@@ -78,6 +82,7 @@ export class AuthorizeFlow {
     this.steps = this.#steps;
     this.#consent = new ConsentActions(deps, this.#completion, this.#steps);
     this.mfa = new MfaSteps(deps, this.#steps);
+    this.invitations = new InvitationSteps(deps, this.#steps);
     this.device = new DeviceSteps(deps, this.#completion, this.#steps, {
       lifetimeMs: deps.requestLifetimeMs ?? AUTH_REQUEST_LIFETIME_MS,
     });
@@ -104,6 +109,9 @@ export class AuthorizeFlow {
       };
     }
     const request = parsed.request;
+    if (request.invitationToken !== null) {
+      return this.#start.runBound(request, request.invitationToken, browser.browserId);
+    }
     const session =
       browser.sessionToken === undefined
         ? null
@@ -212,15 +220,16 @@ export class AuthorizeFlow {
     const request = await this.#steps.load(requestId, browser);
     if (request.status !== 'pending' || request.email === null)
       return { kind: 'next', requestId: request.id };
-    const step: AuthorizeStep = {
-      kind: 'password',
-      request: await this.#steps.stepRequest(request),
-      email: request.email,
-    };
+    // A request bound to an invitation signs in the invited address, whatever was identified since.
+    const step: AuthorizeStep =
+      request.invitationId === null
+        ? { kind: 'password', request: await this.#steps.stepRequest(request), email: request.email }
+        : await this.#steps.invitationStep(request);
+    const email = step.kind === 'invitation' ? step.invitation.summary.email : request.email;
     if (password === undefined || password === '') return this.#retry(step, 'password_required');
     let result: PasswordAuthentication;
     try {
-      result = await this.#deps.passwords.authenticate(request.email, password, {
+      result = await this.#deps.passwords.authenticate(email, password, {
         operation: 'authorize',
         ipAddress: browser.ipAddress,
         clientId: request.clientId,
@@ -329,6 +338,7 @@ export class AuthorizeFlow {
       default:
         break;
     }
+    if (request.invitationId !== null) return this.#steps.invitationStep(request);
     if (request.email === null) return this.#steps.identifyStep(request, request.loginHint);
     return { kind: 'password', request: stepRequest, email: request.email };
   }

@@ -1,4 +1,5 @@
 import type { SvcOrganizationOption } from '@svc/contract';
+import type { SignedOutInvitationPage } from '../../invitations/invitation-acceptance.js';
 import type { RefusedAttempt } from '../../kernel/errors.js';
 import type { OAuthErrorCode } from '../errors.js';
 import type { AuthorizeView } from './authorize-params.js';
@@ -38,6 +39,15 @@ export interface StepRequest {
 export type AuthorizeStep =
   | { readonly kind: 'identify'; readonly request: StepRequest; readonly email: string | null }
   | { readonly kind: 'password'; readonly request: StepRequest; readonly email: string }
+  /**
+   * A request bound to an invitation: the invited address signs in (its password, or an emailed code
+   * when it has none) or signs up (`invitation.kind`).
+   */
+  | {
+      readonly kind: 'invitation';
+      readonly request: StepRequest;
+      readonly invitation: SignedOutInvitationPage;
+    }
   | {
       readonly kind: 'select_organization';
       readonly request: StepRequest;
@@ -155,7 +165,9 @@ export type StepError =
   | 'organization_name_invalid'
   | 'password_too_short'
   | 'password_too_long'
-  | 'email_taken';
+  | 'email_taken'
+  // A request bound to an invitation was signed in to another account than the invited address's.
+  | 'invitation_other_account';
 
 /** The outcome of a hosted form post. */
 export type AuthorizeActionOutcome =

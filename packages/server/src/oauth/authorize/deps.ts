@@ -1,5 +1,6 @@
 import type { ClientRecord, UserRepository } from '../../admin/repository.js';
 import type { AuditLog } from '../../audit/audit-log.js';
+import type { InvitationBinding } from '../../invitations/invitation-binding.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
 import type { BrowserSessions } from '../../signin/browser-sessions.js';
@@ -36,6 +37,11 @@ export interface AuthorizeFlowDeps {
   readonly issuer: string;
   /** Plain-http redirect URIs only for loopback hosts (set outside development). */
   readonly requireTlsRedirects: boolean;
+  /**
+   * Invitations: a request carrying an invitation token is bound to its invitation. Absent (a host that
+   * composes its own service without invitations), every invitation token is unusable.
+   */
+  readonly invitations?: Pick<InvitationBinding, 'bind' | 'page' | 'signup' | 'join'>;
   /** @default passwordOnlyHomeRealm */
   readonly homeRealm?: HomeRealmDiscovery;
   /** @default AUTH_REQUEST_LIFETIME_MS (30 minutes) */

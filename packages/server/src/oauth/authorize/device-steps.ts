@@ -240,6 +240,7 @@ export class DeviceSteps {
       completedAt: null,
       challenge: null,
       sealedDeviceUserCode: sealDeviceUserCode(view.userCode, browserId, id),
+      invitationId: null,
     };
   }
 }

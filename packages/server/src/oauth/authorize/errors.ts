@@ -1,4 +1,5 @@
 import { SvcHostedPageError } from '../../hosted/errors.js';
+import { SvcPublicAuthError } from '../../kernel/errors.js';
 
 /**
  * The answer to a step of an authorization request that is unknown, expired, already finished or was
@@ -26,4 +27,29 @@ export function clientUnavailableError(): SvcHostedPageError {
 /** A malformed /authorize request whose client or redirect URI cannot be trusted (RFC 6749 §4.1.2.1). */
 export function invalidAuthorizeRequestError(code: string, description: string): SvcHostedPageError {
   return new SvcHostedPageError('This sign-in link is not valid', description, { status: 400, code });
+}
+
+/**
+ * Every unusable invitation (unknown, resent, revoked, expired, used, or another client's), on the
+ * invitation pages and on a request bound to one: one page, as SPEC.md has one error.
+ */
+export function invitationUnusableError(): SvcHostedPageError {
+  return new SvcHostedPageError(
+    'This invitation is no longer valid',
+    'The invitation link is invalid, was already used, was withdrawn or has expired. Ask the person who ' +
+      'invited you to send a new invitation.',
+    { status: 400, code: 'invalid_invitation' },
+  );
+}
+
+/** Runs an invitation operation, turning the domain's `invalid_invitation` into invitationUnusableError. */
+export async function invitationOperation<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof SvcPublicAuthError && error.code === 'invalid_invitation') {
+      throw invitationUnusableError();
+    }
+    throw error;
+  }
 }

@@ -99,6 +99,12 @@ export interface AuthRequestRecord {
    * and ends at `device_approval` with the device approved or denied.
    */
   readonly sealedDeviceUserCode: string | null;
+  /**
+   * The invitation the request is bound to (/authorize `invitation_token`), by id: never the token. Its
+   * sign-in is for the invited address only, accepts the invitation, and completes in its organization
+   * (./auth-request-steps.ts). No transition changes it.
+   */
+  readonly invitationId: string | null;
 }
 
 /** What a transition sets: the new status and any progress fields (unlisted fields keep their value). */

@@ -6,6 +6,7 @@ import type { AuthorizeCompletion, AuthorizedIdentity } from './authorize-comple
 import type { AuthorizeStartOutcome } from './authorize-outcomes.js';
 import type { AuthorizeRequest } from './authorize-request.js';
 import type { AuthorizeFlowDeps } from './deps.js';
+import { invitationOperation, invitationUnusableError } from './errors.js';
 import { errorRedirect } from './redirect.js';
 import type { AuthRequestChange, AuthRequestRecord } from './repository.js';
 
@@ -120,11 +121,38 @@ export class StartAuthorization {
     return silent ? fail('interaction_required', 'The user must interact with the sign-in.') : interact;
   }
 
+  /**
+   * A valid request carrying an invitation token: bound to the usable invitation (by id), waiting for
+   * the invited address to sign in or sign up. It never reuses the issuer session, because accepting an
+   * invitation is the user's own act; so prompt=none is `interaction_required`. An unusable token is
+   * the "no longer valid" error (a page, or the headless error), not a request without the invitation.
+   */
+  async runBound(
+    request: AuthorizeRequest,
+    token: string,
+    browserId: string,
+  ): Promise<AuthorizeStartOutcome> {
+    if (request.prompt.has('none')) {
+      const description = 'Accepting an invitation needs the user.';
+      return {
+        kind: 'redirect',
+        location: errorRedirect(request, 'interaction_required', description, this.#deps.issuer),
+      };
+    }
+    const invitations = this.#deps.invitations;
+    if (invitations === undefined) throw invitationUnusableError();
+    const invitation = await invitationOperation(() => invitations.bind(token, request.client.clientId));
+    const id = this.#deps.ids.id('azr');
+    await this.#insert(request, id, browserId, { status: 'pending', email: invitation.email }, invitation.id);
+    return { kind: 'interact', requestId: id, view: null };
+  }
+
   async #insert(
     request: AuthorizeRequest,
     id: string,
     browserId: string,
     progress: AuthRequestChange,
+    invitationId: string | null = null,
   ): Promise<AuthRequestRecord> {
     const now = this.#deps.clock.now();
     const record: AuthRequestRecord = {
@@ -156,6 +184,7 @@ export class StartAuthorization {
       completedAt: null,
       challenge: progress.challenge ?? null,
       sealedDeviceUserCode: null,
+      invitationId,
     };
     await this.#deps.requests.insert(record);
     return record;

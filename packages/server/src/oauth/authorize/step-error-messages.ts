@@ -24,4 +24,6 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   password_too_long: 'Choose a password of at most 1024 characters.',
   // Signup must say this much to be usable; it confirms only what signing up with the address would.
   email_taken: 'An account with this email already exists. Sign in instead.',
+  invitation_other_account:
+    'This invitation is for another email address. Sign in with the invited address to accept it.',
 });

@@ -52,6 +52,7 @@ describeEachDatabase('auth request repository', (kind) => {
       completedAt: null,
       challenge: null,
       sealedDeviceUserCode: null,
+      invitationId: null,
       ...overrides,
     };
   }
@@ -59,6 +60,7 @@ describeEachDatabase('auth request repository', (kind) => {
   it('stores every field and reads it back exactly, nulls included', async () => {
     const full = request({
       challenge: { kind: 'email_otp', hash: 'c'.repeat(64), target: 'a***@example.com' },
+      invitationId: 'inv_bound',
     });
     const sparse = request({
       state: null,

@@ -41,6 +41,7 @@ function toRecord(row: Selectable<AuthRequestsTable>): AuthRequestRecord {
     completedAt: row.completedAt,
     challenge: row.challengeJson === null ? null : (JSON.parse(row.challengeJson) as AuthRequestChallenge),
     sealedDeviceUserCode: row.sealedDeviceUserCode,
+    invitationId: row.invitationId,
   };
 }
 
@@ -79,6 +80,7 @@ export function authRequestRepository(db: Db): AuthRequestStore {
           completedAt: record.completedAt,
           challengeJson: record.challenge === null ? null : JSON.stringify(record.challenge),
           sealedDeviceUserCode: record.sealedDeviceUserCode,
+          invitationId: record.invitationId,
         })
         .execute();
     },
