@@ -13,6 +13,7 @@ import * as mfa from './0011-mfa.js';
 import * as deviceAuthorizations from './0012-device-authorizations.js';
 import * as refreshTokenSelectors from './0013-refresh-token-selectors.js';
 import * as tokenSessionsInIdOrder from './0014-token-sessions-in-id-order.js';
+import * as postLogoutRedirectUris from './0016-post-logout-redirect-uris.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012-device-authorizations': deviceAuthorizations,
   '0013-refresh-token-selectors': refreshTokenSelectors,
   '0014-token-sessions-in-id-order': tokenSessionsInIdOrder,
+  '0016-post-logout-redirect-uris': postLogoutRedirectUris,
 };
 
 /** Every migration's name, in the order they apply. */
