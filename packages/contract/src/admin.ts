@@ -132,6 +132,11 @@ export const createClientBodySchema = z.object({
   name: text(1, 200),
   audience: text(1, 2048),
   redirectUris: uniqueList(absoluteUriSchema, 50),
+  /**
+   * Where `{issuer}/session/end` (OpenID Connect RP-Initiated Logout 1.0) may send the browser after
+   * logout: compared as exact strings with `post_logout_redirect_uri`, like redirectUris at /authorize.
+   */
+  postLogoutRedirectUris: uniqueList(absoluteUriSchema, 50).default([]),
   isFirstParty: z.boolean().default(false),
   allowedScopes: uniqueList(scopeTokenSchema, 64).default([...DEFAULT_CLIENT_SCOPES]),
   allowedResources: uniqueList(absoluteUriSchema, 50).default([]),
@@ -197,6 +202,7 @@ export const svcClientSchema = z.object({
   name: z.string(),
   audience: z.string(),
   redirectUris: z.array(z.string()),
+  postLogoutRedirectUris: z.array(z.string()),
   isFirstParty: z.boolean(),
   allowedScopes: z.array(z.string()),
   allowedResources: z.array(z.string()),

@@ -40,6 +40,7 @@ export class ClientService {
       name: input.name,
       audience: input.audience,
       redirectUris: input.redirectUris,
+      postLogoutRedirectUris: input.postLogoutRedirectUris,
       isFirstParty: input.isFirstParty,
       allowedScopes: input.allowedScopes,
       allowedResources: input.allowedResources,

@@ -109,6 +109,8 @@ export interface ClientRecord {
   readonly name: string;
   readonly audience: string;
   readonly redirectUris: readonly string[];
+  /** Where RP-initiated logout (`/session/end`) may return to; exact strings. */
+  readonly postLogoutRedirectUris: readonly string[];
   readonly isFirstParty: boolean;
   readonly allowedScopes: readonly string[];
   readonly allowedResources: readonly string[];

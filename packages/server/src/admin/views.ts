@@ -45,6 +45,7 @@ export function toSvcClient(record: ClientRecord): SvcClient {
     name: record.name,
     audience: record.audience,
     redirectUris: [...record.redirectUris],
+    postLogoutRedirectUris: [...record.postLogoutRedirectUris],
     isFirstParty: record.isFirstParty,
     allowedScopes: [...record.allowedScopes],
     allowedResources: [...record.allowedResources],

@@ -216,6 +216,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       config,
       devices: device.devices,
       rateLimiter,
+      signingKeys,
       capabilities: {
         passwordless,
         phoneOtp,

@@ -3,10 +3,13 @@ import { headlessSignInOver } from '../headless/headless-sign-in.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Antiforgery } from '../hosted/antiforgery.js';
+import { EndSession } from '../hosted/logout/end-session.js';
 import { HostedLogout } from '../hosted/logout/hosted-logout.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
+import type { SigningKeys } from '../oauth/keys/signing-keys.js';
+import { IdTokenHints } from '../oauth/tokens/id-token-hints.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Db } from '../storage/database.js';
 import { authRequestRepository } from '../storage/repositories/auth-requests.js';
@@ -33,12 +36,14 @@ export interface WireAuthorizeContext {
   readonly devices: Pick<DeviceAuthorizations, 'resolve' | 'approve' | 'deny'>;
   /** Counts the user codes typed at /device (`config.rateLimits.deviceVerify`). */
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+  /** Verifies the ID token hints of RP-initiated logout. */
+  readonly signingKeys: Pick<SigningKeys, 'verificationKey'>;
 }
 
 /**
  * The hosted authorization flow over the sign-in engine: the AuthorizeFlow (GET /authorize and the
- * sign-in steps), hosted logout, and the deps object that `authorizeRoutes` and `hostedSignInRoutes`
- * take. Plain-http redirect URIs are allowed only for loopback hosts outside development.
+ * sign-in steps), hosted logout and RP-initiated logout, and the deps object that `authorizeRoutes`
+ * and `hostedSignInRoutes` take. Plain-http redirect URIs are allowed only for loopback hosts outside development.
  */
 export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
   const { db, engine, audit, config } = ctx;
@@ -80,9 +85,18 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
     ...(accepting === undefined ? {} : { invitations: accepting.binding }),
   });
   const logout = new HostedLogout({ browserSessions: engine.browserSessions, findClient, audit });
+  const users = userRepository(db);
+  const endSession = new EndSession({
+    logout,
+    browserSessions: engine.browserSessions,
+    idTokenHints: new IdTokenHints({ keys: ctx.signingKeys, issuer: config.issuer }),
+    findClient,
+    findUser: (userId) => users.findById(userId),
+  });
   const deps: HostedSignInDeps = {
     flow,
     logout,
+    endSession,
     antiforgery: ctx.antiforgery,
     site: { authBase: config.authBase, publicOrigin: config.publicOrigin },
     clock: config.clock,

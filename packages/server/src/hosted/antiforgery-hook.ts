@@ -16,6 +16,25 @@ export interface AntiforgeryRequest extends CookieRequest {
   readonly method: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: unknown;
+  /** The matched route's options; its `config` may be CROSS_SITE_POST. */
+  readonly routeOptions?: { readonly config?: unknown };
+}
+
+/**
+ * Route config (`{ config: CROSS_SITE_POST }`) of a POST that other sites send by design: a protocol
+ * endpoint, not a form of these pages (RP-Initiated Logout's end_session_endpoint takes the relying
+ * party's form post, which has no token and another origin). The hook lets such a route through, so it
+ * must change nothing without a proof of its own (a verified ID token hint, or a confirmation form that
+ * does carry a token).
+ */
+export const CROSS_SITE_POST = Object.freeze({ svcCrossSitePost: true });
+
+function isCrossSitePost(config: unknown): boolean {
+  return (
+    typeof config === 'object' &&
+    config !== null &&
+    (config as { readonly svcCrossSitePost?: unknown }).svcCrossSitePost === true
+  );
 }
 
 /** Methods that never change state and therefore need no token. */
@@ -35,11 +54,13 @@ function formField(body: unknown, name: string): unknown {
  * A hook that refuses any unsafe-method request without a valid antiforgery cookie, form field and
  * origin, by throwing HostedAntiforgeryError (400, rendered by the hosted error handler). Register it as
  * `preValidation` (the form body is parsed by then, and nothing of the route has run), so that SPEC.md's
- * "return 400 before any processing" holds; GET, HEAD and OPTIONS pass untouched.
+ * "return 400 before any processing" holds; GET, HEAD and OPTIONS pass untouched, and so do the routes
+ * marked CROSS_SITE_POST.
  */
 export function requireAntiforgery(antiforgery: Antiforgery): (request: AntiforgeryRequest) => Promise<void> {
   return async (request) => {
     if (SAFE_METHODS.has(request.method.toUpperCase())) return;
+    if (isCrossSitePost(request.routeOptions?.config)) return;
     const verdict = antiforgery.verify({
       cookieId: readAntiforgeryCookie(request),
       token: formField(request.body, ANTIFORGERY_FIELD),

@@ -10,6 +10,7 @@ import type { PhoneOtpSteps } from '../oauth/authorize/phone-otp-steps.js';
 import type { SignupSteps } from '../oauth/authorize/signup-steps.js';
 import type { Antiforgery } from './antiforgery.js';
 import type { CookieSite } from './cookies.js';
+import type { EndSession } from './logout/end-session.js';
 import type { HostedLogout } from './logout/hosted-logout.js';
 
 /**
@@ -19,6 +20,8 @@ import type { HostedLogout } from './logout/hosted-logout.js';
 export interface HostedSignInDeps {
   readonly flow: AuthorizeFlow;
   readonly logout: HostedLogout;
+  /** RP-initiated logout at `/session/end`. */
+  readonly endSession: EndSession;
   readonly antiforgery: Antiforgery;
   readonly site: CookieSite;
   /** For the session cookie's Max-Age. */

@@ -7,6 +7,7 @@ import { deviceRoutes } from './device/device-routes.js';
 import { emailOtpRoutes } from './login/email-otp-routes.js';
 import { magicLinkRoutes } from './magic-link-routes.js';
 import { loginRoutes } from './login/login-routes.js';
+import { endSessionRoutes } from './logout/end-session-routes.js';
 import { logoutRoutes } from './logout/logout-routes.js';
 import { mfaRoutes } from './login/mfa-routes.js';
 import { phoneOtpRoutes } from './login/phone-otp-routes.js';
@@ -16,8 +17,9 @@ import type { HostedSignInDeps } from './sign-in-deps.js';
 
 /**
  * Every hosted sign-in route: GET /login, POST /login/identify, /login/password,
- * /login/select-organization, POST /consent/approve, /consent/deny, GET /logout and the device pages
- * (/device, /device/verify, /device/approve, /device/deny). Pass it in
+ * /login/select-organization, POST /consent/approve, /consent/deny, GET /logout, RP-initiated logout
+ * (/session/end, /session/end/confirm) and the device pages (/device, /device/verify, /device/approve,
+ * /device/deny). Pass it in
  * `hostedRoutes({ routes: [authorizeRoutes(deps), hostedSignInRoutes(deps)] })`, so that the routes get
  * the form parser, cookies, security headers, antiforgery check and error page of the hosted plugin.
  */
@@ -28,6 +30,7 @@ export function hostedSignInRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
     await app.register(consentRoutes(deps));
     await app.register(deviceRoutes(deps));
     await app.register(logoutRoutes(deps));
+    await app.register(endSessionRoutes(deps));
     if (deps.account !== undefined) {
       await app.register(passwordResetRoutes({ ...deps, account: deps.account }));
       await app.register(emailVerificationRoutes({ ...deps, account: deps.account }));

@@ -4,6 +4,7 @@ import { describeEachDatabase, createTestDatabase, type TestDatabase } from '../
 import { sha256Hex } from '../kernel/crypto.js';
 import { refreshTokenKey } from '../oauth/tokens/refresh-token-value.js';
 import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
+import { clientRepository } from './repositories/clients.js';
 import { tokenStore } from './repositories/token-store.js';
 import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
 
@@ -275,6 +276,21 @@ describeEachDatabase('database', (kind) => {
     );
     expect(orphanSession).toBeInstanceOf(Error);
     expect(isUniqueViolation(orphanSession)).toBe(false);
+  });
+
+  it('gives the clients of an earlier release no post-logout redirect URIs when 0016 adds them', async () => {
+    await migrateTo('0014-token-sessions-in-id-order');
+    // As a node of the previous release writes a client: without the column.
+    await sql`insert into clients (id, client_id, name, audience, redirect_uris_json, is_first_party,
+        allowed_scopes_json, allowed_resources_json, token_endpoint_auth_method, client_secret_hash,
+        allow_device_authorization, allow_client_credentials, active, created_at, updated_at)
+      values ('cli_1', 'web', 'Web', 'https://api.example', '["https://app.example/cb"]', 1, '["openid"]',
+        '[]', 'none', null, 0, 0, 1, 1, 1)`.execute(handle.db);
+    await migrateToLatest(handle.db);
+    expect(await clientRepository(handle.db).findByClientId('web')).toMatchObject({
+      redirectUris: ['https://app.example/cb'],
+      postLogoutRedirectUris: [],
+    });
   });
 
   /** The names of the indexes on `table` besides its primary key's, sorted. */

@@ -50,6 +50,7 @@ export interface ClientsTable {
   name: string;
   audience: string;
   redirectUrisJson: string;
+  postLogoutRedirectUrisJson: string;
   isFirstParty: number;
   allowedScopesJson: string;
   allowedResourcesJson: string;

@@ -16,6 +16,7 @@ export function clientRecord(overrides: Partial<ClientRecord> = {}): ClientRecor
     name: 'Web app',
     audience: 'https://api.example.com',
     redirectUris: ['https://app.example.com/callback'],
+    postLogoutRedirectUris: [],
     isFirstParty: true,
     allowedScopes: ['openid', 'profile', 'email'],
     allowedResources: [],

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { clearSessionCookie, readSessionCookie } from '../cookies.js';
-import { singleValue } from '../login/request-values.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
+import { logoutParameters } from './logout-parameters.js';
 
 /**
  * GET /logout (SPEC.md: "ends the issuer session cookie and redirects safely"): ends the issuer session,
@@ -13,11 +13,7 @@ export function logoutRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
   return async (app) => {
     // No implicit HEAD route: a HEAD (a link checker, a prefetch) must not end the session.
     app.get('/logout', { exposeHeadRoute: false }, async (request, reply) => {
-      const target = await deps.logout.logout(readSessionCookie(request), {
-        clientId: singleValue(request.query, 'client_id'),
-        postLogoutRedirectUri: singleValue(request.query, 'post_logout_redirect_uri'),
-        state: singleValue(request.query, 'state'),
-      });
+      const target = await deps.logout.logout(readSessionCookie(request), logoutParameters(request.query));
       clearSessionCookie(reply, deps.site);
       return reply.redirect(target ?? `${deps.site.authBase}/logged-out`, 302);
     });

@@ -23,6 +23,7 @@ describe('oauthEndpointMetadata', () => {
         'urn:ietf:params:oauth:grant-type:device_code',
       ],
       device_authorization_endpoint: `${ISSUER}/device_authorization`,
+      end_session_endpoint: `${ISSUER}/session/end`,
       userinfo_endpoint: `${ISSUER}/userinfo`,
     });
   });

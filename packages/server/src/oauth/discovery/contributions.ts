@@ -5,13 +5,15 @@ import { deviceAuthorizationMetadata } from '../device/metadata.js';
 import { grantTypesMetadata } from '../token/metadata.js';
 import { isUserinfoMapped, userinfoMetadata } from '../userinfo/metadata.js';
 import type { DiscoveryContribution } from './discovery.js';
+import { endSessionMetadata } from './end-session-metadata.js';
 
 /**
  * The discovery fields of the OAuth endpoints that exist (DECISIONS: "Discovery advertises only built
  * endpoints"): authorization_endpoint with RFC 9207's authorization_response_iss_parameter_supported
  * (every authorization response carries `iss`), token_endpoint and its client authentication methods,
- * grant_types_supported, device_authorization_endpoint (RFC 8628 §4), and userinfo_endpoint while the
- * userinfo route is mapped. jwks_uri is contributed by the JWKS route's own wiring.
+ * grant_types_supported, device_authorization_endpoint (RFC 8628 §4), end_session_endpoint (OpenID
+ * Connect RP-Initiated Logout 1.0), and userinfo_endpoint while the userinfo route is mapped. jwks_uri is
+ * contributed by the JWKS route's own wiring.
  */
 export function oauthEndpointMetadata(
   config: Pick<SvcConfig, 'issuer' | 'openId'>,
@@ -21,6 +23,7 @@ export function oauthEndpointMetadata(
     tokenEndpointMetadata(config.issuer),
     grantTypesMetadata(),
     deviceAuthorizationMetadata(config.issuer),
+    endSessionMetadata(config.issuer),
     ...(isUserinfoMapped(config) ? [userinfoMetadata(config.issuer)] : []),
   ];
 }

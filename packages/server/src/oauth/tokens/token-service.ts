@@ -2,6 +2,7 @@ import { jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
 import { LruMap } from '../../kernel/lru-map.js';
+import { publishedKey } from '../keys/published-key.js';
 import type { ActiveSigningKey, SigningKeys } from '../keys/signing-keys.js';
 import type { SigningThread } from './signing-thread.js';
 
@@ -50,9 +51,11 @@ export class TokenService {
    * is still published, and anything else is verified again in full.
    */
   readonly #verified = new LruMap<string, VerifiedToken>(VERIFIED_TOKENS);
+  readonly #publishedKey: ReturnType<typeof publishedKey>;
 
   constructor(deps: TokenServiceDeps) {
     this.#deps = deps;
+    this.#publishedKey = publishedKey(deps.keys);
   }
 
   get issuer(): string {
@@ -129,24 +132,15 @@ export class TokenService {
       this.#verified.delete(cacheKey);
     }
     try {
-      const { payload, protectedHeader } = await jwtVerify(
-        token,
-        async (header) => {
-          const key =
-            header.kid === undefined ? undefined : await this.#deps.keys.verificationKey(header.kid);
-          if (key === undefined) throw new Error('unknown key');
-          return key;
-        },
-        {
-          issuer: this.#deps.issuer,
-          audience: options.audience,
-          algorithms: ['RS256'],
-          clockTolerance: CLOCK_SKEW_SECONDS,
-          currentDate: new Date(this.#deps.clock.now()),
-          requiredClaims: ['exp', 'iat'],
-          ...(options.typ === undefined ? {} : { typ: options.typ }),
-        },
-      );
+      const { payload, protectedHeader } = await jwtVerify(token, this.#publishedKey, {
+        issuer: this.#deps.issuer,
+        audience: options.audience,
+        algorithms: ['RS256'],
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        currentDate: new Date(this.#deps.clock.now()),
+        requiredClaims: ['exp', 'iat'],
+        ...(options.typ === undefined ? {} : { typ: options.typ }),
+      });
       // Both are present: the key was found by kid, and exp is a required claim.
       const verified = { payload: deepFreeze(payload), kid: protectedHeader.kid!, exp: payload.exp! };
       this.#verified.set(cacheKey, verified);

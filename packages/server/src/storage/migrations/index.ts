@@ -14,6 +14,7 @@ import * as deviceAuthorizations from './0012-device-authorizations.js';
 import * as refreshTokenSelectors from './0013-refresh-token-selectors.js';
 import * as tokenSessionsInIdOrder from './0014-token-sessions-in-id-order.js';
 import * as failureCounters from './0015-failure-counters.js';
+import * as postLogoutRedirectUris from './0016-post-logout-redirect-uris.js';
 import * as authRequestInvitations from './0018-auth-request-invitations.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-refresh-token-selectors': refreshTokenSelectors,
   '0014-token-sessions-in-id-order': tokenSessionsInIdOrder,
   '0015-failure-counters': failureCounters,
+  '0016-post-logout-redirect-uris': postLogoutRedirectUris,
   '0018-auth-request-invitations': authRequestInvitations,
 };
 
