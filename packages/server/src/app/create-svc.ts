@@ -133,6 +133,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       admin,
       secretBox,
       totpIssuer: new URL(config.publicOrigin).hostname,
+      failureThrottle,
     });
     const antiforgery = new Antiforgery({
       key: deriveHostedKey(masterKey, 'antiforgery'),

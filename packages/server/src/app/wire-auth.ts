@@ -9,6 +9,7 @@ import type { Ids } from '../kernel/ids.js';
 import type { TokenEngineDeps } from '../oauth/tokens/deps.js';
 import { createTokenEngine, type TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
+import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { BrowserSessions } from '../signin/browser-sessions.js';
 import { ConsentGrants } from '../signin/consent-grants.js';
@@ -42,13 +43,15 @@ export interface WireAuthContext {
   readonly audit: AuditLog;
   readonly securitySettings: SecuritySettingsService;
   readonly tokens: TokenService;
-  readonly config: Pick<SvcConfig, 'openId'>;
+  readonly config: Pick<SvcConfig, 'openId' | 'failureLimits'>;
   /** The admin facade: security settings are read and updated (validated, audited) through it. */
   readonly admin: SvcAuthServiceDeps['admin'];
   /** Seals TOTP secrets with the master key. */
   readonly secretBox: SecretBox;
   /** The issuer name authenticator apps show (the public origin's host). */
   readonly totpIssuer: string;
+  /** Counts failed checks of secrets across requests and nodes. */
+  readonly failureThrottle: FailureThrottle;
 }
 
 /** The sign-in and token engine objects the adapters (/authorize, /token, /userinfo, hosted, headless, direct) use. */
@@ -126,6 +129,7 @@ export function wireAuth(ctx: WireAuthContext): {
     organizations,
     secretBox: ctx.secretBox,
     totpIssuer: ctx.totpIssuer,
+    failures: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.mfaUser },
     audit,
     clock,
     ids,

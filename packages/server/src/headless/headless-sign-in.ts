@@ -5,7 +5,7 @@ import type {
   SvcHeadlessViewModel,
 } from '@svc/contract';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
-import { SvcError } from '../kernel/errors.js';
+import { retryAfterSeconds, SvcError } from '../kernel/errors.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type {
   AuthorizeActionOutcome,
@@ -16,7 +16,7 @@ import type {
   StepRequest,
 } from '../oauth/authorize/authorize-outcomes.js';
 import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
-import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
+import { STEP_ERROR_MESSAGES, stepErrorMessage } from '../oauth/authorize/step-error-messages.js';
 import { isConsentToken, consentToken } from './consent-token.js';
 import { enabledCredentialTypes, type ViewContext, viewModel, viewModelOf } from './view-models.js';
 
@@ -40,16 +40,22 @@ export type HeadlessSignInDeps = Pick<
   | 'magicLinkLanding'
 > & { readonly context: ViewContext };
 
-/** The body of a step that came back with an error: the action result plus `{ error, message }`. */
+/**
+ * The body of a step that came back with an error: the action result plus `{ error, message }`, and a
+ * refused attempt's wait (also the `Retry-After` header, which a cross-origin page cannot read).
+ */
 export type HeadlessRetryBody = SvcHeadlessActionResult & {
   readonly error: string;
   readonly message: string;
+  readonly retryAfterSeconds?: number;
 };
 
 /** What a route answers: status, JSON body and the issuer session to put into the cookie (if any). */
 export interface HeadlessAnswer {
   readonly status: 200 | 400 | 429;
   readonly body: SvcHeadlessActionResult | HeadlessRetryBody;
+  /** Sent as `Retry-After` (a refused attempt). */
+  readonly retryAfterSeconds?: number;
   readonly session?: StartedSession;
   /** The browser's issuer session ended (logout): the adapter clears the cookie. */
   readonly sessionEnded?: boolean;
@@ -308,10 +314,11 @@ export class HeadlessSignIn {
       }
       case 'retry': {
         const view = await this.view(outcome.step, browser, as.retry);
-        return {
-          status: 400,
-          body: { ...view, error: outcome.error, message: STEP_MESSAGES[outcome.error] },
-        };
+        const body = { ...view, error: outcome.error, message: STEP_MESSAGES[outcome.error] };
+        if (!('retryAfterMs' in outcome) || outcome.retryAfterMs === undefined) return { status: 400, body };
+        const wait = { retryAfterSeconds: retryAfterSeconds(outcome.retryAfterMs) };
+        const message = stepErrorMessage(outcome.error, outcome.retryAfterMs);
+        return { status: 429, body: { ...body, message, ...wait }, ...wait };
       }
       case 'show': {
         const view = await this.view(outcome.step, browser);

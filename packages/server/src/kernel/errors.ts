@@ -79,6 +79,11 @@ export class SvcTooManyAttemptsError extends SvcPublicAuthError {
   }
 }
 
+/** The `Retry-After` seconds of a wait: whole seconds, at least one. */
+export function retryAfterSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000));
+}
+
 /** In words, how long until a refused attempt may be tried again ("in 2 minutes"). */
 export function retryAfterPhrase(retryAfterMs: number): string {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));

@@ -11,11 +11,14 @@ import { randomIds } from '../kernel/ids.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
+import { resolveFailureRules, type FailureRulesOptions } from '../ratelimit/failure-rules.js';
+import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS, type SecuritySettings } from '../settings/security-settings.js';
 import { migrateToLatest, openDatabase, type Db, type Dialect } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { clientRepository } from '../storage/repositories/clients.js';
+import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
 import { createTestDatabase } from './databases.js';
@@ -29,6 +32,8 @@ export const HARNESS_TOTP_ISSUER = 'localhost';
 export interface AuthHarnessOptions {
   readonly openIdEnabled?: boolean;
   readonly settings?: Partial<SecuritySettings>;
+  /** As `createSvc({ failureLimits })`. */
+  readonly failureLimits?: FailureRulesOptions;
 }
 
 export interface AuthHarness {
@@ -99,12 +104,14 @@ export async function createAuthHarness(
     admin,
     secretBox: new SecretBox(randomBytes(32)),
     totpIssuer: HARNESS_TOTP_ISSUER,
+    failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock }),
     config: {
       openId: {
         enabled: options.openIdEnabled ?? true,
         publishDiscoveryDocument: true,
         enableUserInfoEndpoint: true,
       },
+      failureLimits: resolveFailureRules(options.failureLimits),
     },
   });
   const clients = clientRepository(db);

@@ -1,3 +1,4 @@
+import { retryAfterSeconds } from '../../kernel/errors.js';
 import type { AuthorizeActionOutcome, AuthorizeStep } from '../../oauth/authorize/authorize-outcomes.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { setSessionCookie, type CookieReply, type CookieRequest } from '../cookies.js';
@@ -9,7 +10,10 @@ import { renderStepPage } from './step-page.js';
 /** What the hosted sign-in replies need (Fastify's reply with @fastify/cookie fits). */
 export type SignInReply = HostedReply & CookieReply;
 
-/** Renders a step's page with a fresh antiforgery token (status 200, or 400 when a post came back). */
+/**
+ * Renders a step's page with a fresh antiforgery token: status 200, or 400 when a post came back, or 429
+ * with `Retry-After` when the post was refused for a while (`retryAfterMs`).
+ */
 export function sendStep<R extends SignInReply>(
   reply: R,
   request: CookieRequest,
@@ -17,17 +21,23 @@ export function sendStep<R extends SignInReply>(
     Partial<Pick<HostedSignInDeps, 'phoneOtp' | 'signup' | 'emailOtp'>>,
   step: AuthorizeStep,
   error?: Extract<AuthorizeActionOutcome, { kind: 'retry' }>['error'],
+  retryAfterMs?: number,
 ): R {
   const antiforgeryToken = issueAntiforgeryToken(deps.antiforgery, deps.site, request, reply);
   const page = renderStepPage(step, {
     authBase: deps.site.authBase,
     antiforgeryToken,
     ...(error === undefined ? {} : { error }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     // The pages link only to what is wired (phone pages only when SMS is configured).
     phoneSignIn: deps.phoneOtp !== undefined,
     signup: deps.signup !== undefined,
     emailSignIn: deps.emailOtp !== undefined,
   });
+  if (retryAfterMs !== undefined) {
+    reply.header('retry-after', String(retryAfterSeconds(retryAfterMs)));
+    return sendPage(reply, page, 429);
+  }
   return sendPage(reply, page, error === undefined ? 200 : 400);
 }
 
@@ -43,7 +53,9 @@ export function sendActionOutcome<R extends SignInReply>(
   deps: HostedSignInDeps,
   outcome: AuthorizeActionOutcome,
 ): R {
-  if (outcome.kind === 'retry') return sendStep(reply, request, deps, outcome.step, outcome.error);
+  if (outcome.kind === 'retry') {
+    return sendStep(reply, request, deps, outcome.step, outcome.error, outcome.retryAfterMs);
+  }
   if (outcome.session !== undefined) {
     setSessionCookie(reply, deps.site, outcome.session.token, outcome.session.expiresAt, deps.clock.now());
   }

@@ -1,5 +1,5 @@
 import type { AuthorizeStep, StepError } from '../../oauth/authorize/authorize-outcomes.js';
-import { STEP_ERROR_MESSAGES } from '../../oauth/authorize/step-error-messages.js';
+import { stepErrorMessage } from '../../oauth/authorize/step-error-messages.js';
 import { HOSTED_FIELDS } from '../form.js';
 import { renderConsentPage } from '../pages/consent-page.js';
 import { renderDeviceApprovalPage } from '../pages/device-approval-page.js';
@@ -20,6 +20,8 @@ export interface StepPageContext {
   /** From `issueAntiforgeryToken()` on the response that renders the page. */
   readonly antiforgeryToken: string;
   readonly error?: StepError;
+  /** A refused attempt's wait, which its error message names. */
+  readonly retryAfterMs?: number;
   /** SMS is configured: the pages offer phone sign-in and phone signup. */
   readonly phoneSignIn?: boolean;
   /** Hosted signup is wired: the identify step offers "Create an account". */
@@ -35,7 +37,7 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
     antiforgeryToken: context.antiforgeryToken,
     requestId: step.request.requestId,
     clientName: step.request.clientName,
-    ...(context.error === undefined ? {} : { error: STEP_ERROR_MESSAGES[context.error] }),
+    ...(context.error === undefined ? {} : { error: stepErrorMessage(context.error, context.retryAfterMs) }),
   };
   switch (step.kind) {
     case 'identify':

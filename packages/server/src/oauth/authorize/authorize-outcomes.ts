@@ -1,4 +1,5 @@
 import type { SvcOrganizationOption } from '@svc/contract';
+import { SvcTooManyAttemptsError } from '../../kernel/errors.js';
 import type { OAuthErrorCode } from '../errors.js';
 import type { AuthorizeView } from './authorize-params.js';
 import type { CodeChallengeKind } from './repository.js';
@@ -149,7 +150,9 @@ export type StepError =
   | 'organization_name_invalid'
   | 'password_too_short'
   | 'password_too_long'
-  | 'email_taken';
+  | 'email_taken'
+  // A code check refused while too many wrong codes lock the user or the address (429, Retry-After).
+  | 'too_many_attempts';
 
 /** The outcome of a hosted form post. */
 export type AuthorizeActionOutcome =
@@ -157,10 +160,27 @@ export type AuthorizeActionOutcome =
   | { readonly kind: 'redirect'; readonly location: string; readonly session?: StartedSession }
   /** To the request's current step (GET /login), post/redirect/get. */
   | { readonly kind: 'next'; readonly requestId: string; readonly session?: StartedSession }
-  /** The same step again with an inline error (the submission did nothing). */
-  | { readonly kind: 'retry'; readonly step: AuthorizeStep; readonly error: StepError }
+  /**
+   * The same step again with an inline error (the submission did nothing); `retryAfterMs` when the
+   * attempt was refused until then (`too_many_attempts`).
+   */
+  | {
+      readonly kind: 'retry';
+      readonly step: AuthorizeStep;
+      readonly error: StepError;
+      readonly retryAfterMs?: number;
+    }
   /** A page to show once (recovery codes after enrollment), with the issuer session the post started. */
   | { readonly kind: 'show'; readonly step: AuthorizeStep; readonly session?: StartedSession };
+
+/**
+ * The error of a code check that the failure throttle refused, as the same step with `too_many_attempts`
+ * and the wait; any other error is rethrown.
+ */
+export function refusedRetry(error: unknown, step: AuthorizeStep): AuthorizeActionOutcome {
+  if (!(error instanceof SvcTooManyAttemptsError)) throw error;
+  return { kind: 'retry', step, error: 'too_many_attempts', retryAfterMs: error.retryAfterSeconds * 1000 };
+}
 
 /** A completion result as the outcome of a post, with the issuer session the post started (if any). */
 export function toActionOutcome(

@@ -1,3 +1,4 @@
+import { retryAfterPhrase } from '../../kernel/errors.js';
 import type { StepError } from './authorize-outcomes.js';
 
 /**
@@ -22,4 +23,13 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   password_too_long: 'Choose a password of at most 1024 characters.',
   // Signup must say this much to be usable; it confirms only what signing up with the address would.
   email_taken: 'An account with this email already exists. Sign in instead.',
+  too_many_attempts: 'Too many attempts. Try again later.',
 });
+
+/** The words of a step error; a refused attempt's say when it may be tried again. */
+export function stepErrorMessage(error: StepError, retryAfterMs?: number): string {
+  if (error === 'too_many_attempts' && retryAfterMs !== undefined) {
+    return `Too many attempts. Try again ${retryAfterPhrase(retryAfterMs)}.`;
+  }
+  return STEP_ERROR_MESSAGES[error];
+}
