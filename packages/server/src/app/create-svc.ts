@@ -130,10 +130,10 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       tokens,
       config,
-      failureThrottle,
       admin,
       secretBox,
       totpIssuer: new URL(config.publicOrigin).hostname,
+      failureThrottle,
     });
     const antiforgery = new Antiforgery({
       key: deriveHostedKey(masterKey, 'antiforgery'),
@@ -181,12 +181,23 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       engine: authEngine,
       smsProvider,
       rateLimiter,
+      failureThrottle,
       audit,
       clock,
       ids,
     });
     const account = wireAccount({ db, config, clock, ids, audit, email, rateLimiter, engine: authEngine });
-    const passwordless = wirePasswordless({ db, config, authEngine, email, rateLimiter, audit, clock, ids });
+    const passwordless = wirePasswordless({
+      db,
+      config,
+      authEngine,
+      email,
+      rateLimiter,
+      failureThrottle,
+      audit,
+      clock,
+      ids,
+    });
     const invitationWiring = wireInvitations({
       db,
       config,

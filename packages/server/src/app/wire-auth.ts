@@ -44,14 +44,14 @@ export interface WireAuthContext {
   readonly securitySettings: SecuritySettingsService;
   readonly tokens: TokenService;
   readonly config: Pick<SvcConfig, 'openId' | 'failureLimits'>;
-  /** Limits guessing of secrets (passwords) across requests and nodes. */
-  readonly failureThrottle: FailureThrottle;
   /** The admin facade: security settings are read and updated (validated, audited) through it. */
   readonly admin: SvcAuthServiceDeps['admin'];
   /** Seals TOTP secrets with the master key. */
   readonly secretBox: SecretBox;
   /** The issuer name authenticator apps show (the public origin's host). */
   readonly totpIssuer: string;
+  /** Counts failed checks of secrets across requests and nodes. */
+  readonly failureThrottle: FailureThrottle;
 }
 
 /** The sign-in and token engine objects the adapters (/authorize, /token, /userinfo, hosted, headless, direct) use. */
@@ -135,6 +135,7 @@ export function wireAuth(ctx: WireAuthContext): {
     organizations,
     secretBox: ctx.secretBox,
     totpIssuer: ctx.totpIssuer,
+    failures: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.mfaUser },
     audit,
     clock,
     ids,

@@ -4,6 +4,7 @@ import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import { MfaService } from '../mfa/mfa-service.js';
 import { MfaSettingsService } from '../mfa/mfa-settings.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { OrganizationPolicy } from '../signin/organization-policy.js';
 import type { Db } from '../storage/database.js';
 import {
@@ -21,6 +22,8 @@ export interface WireMfaContext {
   readonly secretBox: SecretBox;
   /** The issuer name authenticator apps show. */
   readonly totpIssuer: string;
+  /** The per-user limit on failed code checks. */
+  readonly failures: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -49,6 +52,7 @@ export function wireMfa(ctx: WireMfaContext): { settings: MfaSettingsService; se
     },
     secrets: ctx.secretBox,
     totpIssuer: ctx.totpIssuer,
+    failures: ctx.failures,
     audit,
     clock,
     ids,

@@ -6,6 +6,7 @@ import type { Ids } from '../kernel/ids.js';
 import { EmailOtpChallenges } from '../passwordless/email-otp-challenges.js';
 import { MagicLinks } from '../passwordless/magic-links.js';
 import { PasswordlessSignIn } from '../passwordless/passwordless-sign-in.js';
+import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Db } from '../storage/database.js';
 import { passwordlessRepository } from '../storage/repositories/passwordless.js';
@@ -14,10 +15,11 @@ import type { AuthEngine } from './wire-auth.js';
 
 export interface WirePasswordlessContext {
   readonly db: Db;
-  readonly config: Pick<SvcConfig, 'publicOrigin' | 'authBase' | 'rateLimits'>;
+  readonly config: Pick<SvcConfig, 'publicOrigin' | 'authBase' | 'rateLimits' | 'failureLimits'>;
   readonly authEngine: Pick<AuthEngine, 'direct' | 'signup'>;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
+  readonly failureThrottle: FailureThrottle;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -33,7 +35,12 @@ export function wirePasswordless(ctx: WirePasswordlessContext): PasswordlessSign
   const shared = { store, users, email: ctx.email, rateLimiter: ctx.rateLimiter, audit: ctx.audit };
   const time = { clock: ctx.clock, ids: ctx.ids };
   return new PasswordlessSignIn({
-    challenges: new EmailOtpChallenges({ ...shared, ...time, sendPolicy: ctx.config.rateLimits.otpSend }),
+    challenges: new EmailOtpChallenges({
+      ...shared,
+      ...time,
+      sendPolicy: ctx.config.rateLimits.otpSend,
+      failures: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.otpAddress },
+    }),
     magicLinks: new MagicLinks({
       ...shared,
       ...time,

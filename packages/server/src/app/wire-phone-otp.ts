@@ -4,6 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import { PhoneOtpChallenges } from '../passwordless/phone-otp-challenges.js';
 import { PhoneOtpService } from '../passwordless/phone-otp-service.js';
+import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SmsVerificationProvider } from '../sms/verify-client.js';
 import type { Db } from '../storage/database.js';
@@ -12,10 +13,11 @@ import type { AuthEngine } from './wire-auth.js';
 
 export interface WirePhoneOtpContext {
   readonly db: Db;
-  readonly config: Pick<SvcConfig, 'sms' | 'rateLimits'>;
+  readonly config: Pick<SvcConfig, 'sms' | 'rateLimits' | 'failureLimits'>;
   readonly engine: AuthEngine;
   readonly smsProvider: SmsVerificationProvider;
   readonly rateLimiter: RateLimiter;
+  readonly failureThrottle: FailureThrottle;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -32,6 +34,7 @@ export function wirePhoneOtp(ctx: WirePhoneOtpContext): PhoneOtpService {
     smsConfig: ctx.config.sms,
     rateLimiter: ctx.rateLimiter,
     sendPolicy: ctx.config.rateLimits.otpSend,
+    failures: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.otpAddress },
     audit: ctx.audit,
     clock: ctx.clock,
     ids: ctx.ids,

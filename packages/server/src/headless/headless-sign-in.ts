@@ -40,21 +40,25 @@ export type HeadlessSignInDeps = Pick<
   | 'magicLinkLanding'
 > & { readonly context: ViewContext };
 
-/** The body of a step that came back with an error: the action result plus `{ error, message }`. */
+/**
+ * The body of a step that came back with an error: the action result plus `{ error, message }`, and a
+ * refused attempt's wait (also the `Retry-After` header, which a cross-origin page cannot read).
+ */
 export type HeadlessRetryBody = SvcHeadlessActionResult & {
   readonly error: string;
   readonly message: string;
+  readonly retryAfterSeconds?: number;
 };
 
 /** What a route answers: status, JSON body and the issuer session to put into the cookie (if any). */
 export interface HeadlessAnswer {
   readonly status: 200 | 400 | 429;
   readonly body: SvcHeadlessActionResult | HeadlessRetryBody;
+  /** Sent as `Retry-After` (a refused attempt). */
+  readonly retryAfterSeconds?: number;
   readonly session?: StartedSession;
   /** The browser's issuer session ended (logout): the adapter clears the cookie. */
   readonly sessionEnded?: boolean;
-  /** A refused attempt's wait (status 429): the adapter sends it as `Retry-After`. */
-  readonly retryAfterSeconds?: number;
 }
 
 /** The wording of each step error (the headless UI may show its own; `error` is the stable code). */
@@ -362,7 +366,7 @@ type ConsentRetry = {
 /** A retry a limit on guessing refused (`refused`): 429 with the refusal's message and its Retry-After. */
 export function withRefusal(retry: HeadlessAnswer, refused: RefusedAttempt | undefined): HeadlessAnswer {
   if (refused === undefined) return retry;
-  const body = { ...retry.body, message: refused.message };
+  const body = { ...retry.body, message: refused.message, retryAfterSeconds: refused.retryAfterSeconds };
   return { ...retry, status: 429, body, retryAfterSeconds: refused.retryAfterSeconds };
 }
 

@@ -3,6 +3,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import { MINUTE_MS, type Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { MfaSettingsService } from './mfa-settings.js';
 import type {
   AuthenticatorRecord,
@@ -35,6 +36,11 @@ export interface MfaServiceDeps {
   readonly secrets: Pick<SecretBox, 'encrypt' | 'decrypt'>;
   /** The issuer name in the authenticator app (the public origin's host). */
   readonly totpIssuer: string;
+  /**
+   * Failed code checks of a user, counted across challenges and enrollments (DECISIONS.md "Second-factor
+   * guessing"): a new sign-in must not bring five fresh guesses.
+   */
+  readonly failures: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;

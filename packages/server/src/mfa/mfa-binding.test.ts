@@ -114,9 +114,9 @@ describeEachDatabase('MFA proof binding', (kind) => {
       await rejectionOf(h.auth.verifyMfaChallengeAsync({ mfaToken: hosted.mfaToken, code: '123456' })),
     ).toMatchObject(INVALID);
     // The hosted flow reaches challenges by hash and flow name only: the direct token is not its own.
-    expect(await rejectionOf(h.engine.mfa.verifyChallenge(direct, '123456', 'authorize'))).toMatchObject(
-      INVALID,
-    );
+    expect(
+      await rejectionOf(h.engine.mfa.verifyChallenge(direct, '123456', { flow: 'authorize', route: 'test' })),
+    ).toMatchObject(INVALID);
     expect(await h.engine.mfa.peekChallenge(hosted.mfaToken, 'authorize')).toMatchObject({
       userId: ann.id,
       flow: 'authorize',

@@ -12,6 +12,7 @@ import {
 } from './deps.js';
 import { decideMfa, rolesForSignIn } from './mfa-decision.js';
 import { invalidCode, invalidMfaToken } from './mfa-errors.js';
+import { beginMfaCheck, type MfaCheckContext } from './mfa-throttle.js';
 import { looksLikeRecoveryCode, recoveryCodeHash } from './recovery-codes.js';
 import type { MfaChallengeRecord } from './repository.js';
 import { matchTotpStep } from './totp.js';
@@ -27,7 +28,7 @@ export interface MfaVerified {
 /**
  * The MFA challenge of a sign-in: the engine's gate (the persisted decision behind an MFA token) and the
  * verification of a code of a confirmed authenticator (each time step once) or of an offered recovery
- * code, with five attempts per token.
+ * code, with five attempts per token and five failures per user in 15 minutes across tokens.
  */
 export class MfaChallenges implements MfaGate {
   readonly #deps: MfaServiceDeps;
@@ -104,17 +105,22 @@ export class MfaChallenges implements MfaGate {
    * offered it, an unused recovery code. A challenge that requires enrollment cannot be verified: the
    * user must enroll (SPEC.md "a normal challenge must use challenge verify" and the converse).
    */
-  verifyChallenge(mfaToken: string, code: string, flow: string): Promise<MfaVerified> {
-    return this.verifyChallengeHash(sha256Hex(mfaToken), code, flow);
+  verifyChallenge(mfaToken: string, code: string, context: MfaCheckContext): Promise<MfaVerified> {
+    return this.verifyChallengeHash(sha256Hex(mfaToken), code, context);
   }
 
-  /** VerifyMfaChallengeAsync by the MFA token's hash (hosted flow). */
-  async verifyChallengeHash(hash: string, code: string, flow: string): Promise<MfaVerified> {
+  /**
+   * VerifyMfaChallengeAsync by the MFA token's hash (hosted flow). The user's limit comes first: a locked
+   * user's check answers 429 and spends none of the token's attempts.
+   */
+  async verifyChallengeHash(hash: string, code: string, context: MfaCheckContext): Promise<MfaVerified> {
+    const { flow } = context;
     const peeked = await this.peekChallengeHash(hash, flow);
     if (peeked === undefined) throw invalidMfaToken();
     if (peeked.enrollmentRequired) {
       throw new SvcInvalidOperationError('This sign-in requires setting up an authenticator app first.');
     }
+    const attempt = await beginMfaCheck(this.#deps, peeked.userId, context);
     const now = this.#deps.clock.now();
     const challenge = await this.#deps.challenges.countAttempt(hash, now, MFA_MAX_ATTEMPTS);
     // Five codes were tried (or the challenge ended meanwhile): this sign-in is over, even for the right
@@ -122,6 +128,7 @@ export class MfaChallenges implements MfaGate {
     if (challenge === undefined) throw await this.#failure(peeked, 'attempts_exhausted', invalidMfaToken());
     const method = await this.#checkSecondFactor(challenge, code, now);
     if (method === null) throw await this.#failure(challenge, 'wrong_code', invalidCode());
+    await attempt.succeeded();
     const consumed = await this.#deps.challenges.consume(hash, now);
     if (consumed === undefined) throw invalidMfaToken();
     const remaining =

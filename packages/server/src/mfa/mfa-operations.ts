@@ -55,7 +55,10 @@ export class MfaOperations {
     const input = validate(svcMfaChallengeVerifyRequestSchema, request, 'MFA challenge verify request');
     const call = directCallOf('verifyMfaChallengeAsync', context);
     const client = await this.#challengeClient(input.mfaToken, call);
-    const verified = await this.#deps.mfa.verifyChallenge(input.mfaToken, input.code, DIRECT_FLOW);
+    const verified = await this.#deps.mfa.verifyChallenge(input.mfaToken, input.code, {
+      flow: DIRECT_FLOW,
+      route: call.operation,
+    });
     const tokens = await this.#deps.direct.issueDirectTokens(verified.identity, client, call);
     return {
       tokens: toSvcTokenResponse(tokens),
@@ -100,7 +103,10 @@ export class MfaOperations {
     const input = validate(svcTotpEnrollmentVerifyRequestSchema, request, 'TOTP enrollment verify request');
     const call = directCallOf('verifyTotpEnrollmentAsync', context);
     const client = input.mfaToken === null ? null : await this.#challengeClient(input.mfaToken, call);
-    const enrolled = await this.#deps.mfa.verifyEnrollment(input, DIRECT_FLOW);
+    const enrolled = await this.#deps.mfa.verifyEnrollment(input, {
+      flow: DIRECT_FLOW,
+      route: call.operation,
+    });
     const tokens =
       enrolled.identity === null || client === null
         ? null

@@ -8,11 +8,13 @@ import type { MfaChallengeIssued, MfaGate } from '../signin/mfa-gate.js';
 import type { SignedInIdentity } from '../signin/sign-in-engine.js';
 import type { MfaServiceDeps } from './deps.js';
 import { MfaChallenges, type MfaVerified } from './mfa-challenges.js';
+import type { MfaCheckContext } from './mfa-throttle.js';
 import type { MfaChallengeRecord } from './repository.js';
 import { TotpEnrollment, type MfaEnrolled } from './totp-enrollment.js';
 
 export type { MfaServiceDeps } from './deps.js';
 export type { MfaVerified } from './mfa-challenges.js';
+export type { MfaCheckContext } from './mfa-throttle.js';
 export type { MfaEnrolled } from './totp-enrollment.js';
 
 /**
@@ -20,7 +22,8 @@ export type { MfaEnrolled } from './totp-enrollment.js';
  * states, Authentication 11): one entry point over the challenges (the sign-in engine's gate and code
  * verification) and enrollment. The adapters (direct, hosted, headless) verify a code or run the forced
  * enrollment with the MFA token, or with its hash where the hosted flow keeps only that. Every wrong
- * code is the same `invalid_code`; every unusable token the same `invalid_token`.
+ * code is the same `invalid_code`; every unusable token the same `invalid_token`; every code check
+ * (challenge or enrollment) counts under the user's limit, and a locked user's is 429 `too_many_attempts`.
  *
  * Proof binding: an MFA token is bound to its user, client, organization, flow and the flow's resume
  * data (the authorization request); a challenge-bound enrollment stores the hash of its MFA token, so
@@ -50,12 +53,12 @@ export class MfaService implements MfaGate {
     return this.#challenges.peekChallengeHash(tokenHash, flow);
   }
 
-  verifyChallenge(mfaToken: string, code: string, flow: string): Promise<MfaVerified> {
-    return this.#challenges.verifyChallenge(mfaToken, code, flow);
+  verifyChallenge(mfaToken: string, code: string, context: MfaCheckContext): Promise<MfaVerified> {
+    return this.#challenges.verifyChallenge(mfaToken, code, context);
   }
 
-  verifyChallengeHash(hash: string, code: string, flow: string): Promise<MfaVerified> {
-    return this.#challenges.verifyChallengeHash(hash, code, flow);
+  verifyChallengeHash(hash: string, code: string, context: MfaCheckContext): Promise<MfaVerified> {
+    return this.#challenges.verifyChallengeHash(hash, code, context);
   }
 
   startEnrollmentForChallenge(
@@ -73,8 +76,12 @@ export class MfaService implements MfaGate {
     return this.#enrollment.challengeEnrollment(challengeHash, flow);
   }
 
-  verifyChallengeEnrollment(challengeHash: string, code: string, flow: string): Promise<MfaEnrolled> {
-    return this.#enrollment.verifyChallengeEnrollment(challengeHash, code, flow);
+  verifyChallengeEnrollment(
+    challengeHash: string,
+    code: string,
+    context: MfaCheckContext,
+  ): Promise<MfaEnrolled> {
+    return this.#enrollment.verifyChallengeEnrollment(challengeHash, code, context);
   }
 
   startSelfEnrollment(userId: string, label: string | null): Promise<SvcTotpEnrollmentStartResult> {
@@ -83,9 +90,9 @@ export class MfaService implements MfaGate {
 
   verifyEnrollment(
     input: { enrollmentToken: string; code: string; mfaToken: string | null },
-    flow: string,
+    context: MfaCheckContext,
   ): Promise<MfaEnrolled> {
-    return this.#enrollment.verifyEnrollment(input, flow);
+    return this.#enrollment.verifyEnrollment(input, context);
   }
 
   status(userId: string): Promise<SvcMfaStatus> {

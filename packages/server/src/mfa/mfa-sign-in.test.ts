@@ -218,6 +218,10 @@ describeEachDatabase('MFA sign-in (direct flow)', (kind) => {
   });
 
   it('five wrong codes end the challenge: then even the right code fails, and a new sign-in still works', async () => {
+    // The per-user limit (mfa-throttle.http.test.ts) raised, so that the challenge's own limit shows.
+    await h.close();
+    h = await createAuthHarness(kind, { failureLimits: { mfaUser: { threshold: 10 } } });
+    client = await h.given.client();
     const user = await h.given.user();
     const app = await selfEnroll(h.auth, h.clock, user.id);
     h.clock.advance(TOTP_STEP_MS);

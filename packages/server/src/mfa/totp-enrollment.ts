@@ -13,6 +13,7 @@ import {
 } from './deps.js';
 import { identityOf, type MfaChallenges } from './mfa-challenges.js';
 import { invalidCode, invalidEnrollment, invalidMfaToken } from './mfa-errors.js';
+import { beginMfaCheck, type MfaCheckContext } from './mfa-throttle.js';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import type { AuthenticatorRecord, MfaChallengeRecord } from './repository.js';
 import { matchTotpStep, newTotpSecret, totpProvisioningUri } from './totp.js';
@@ -83,14 +84,18 @@ export class TotpEnrollment {
   }
 
   /** Confirms the hosted forced enrollment of this challenge with a code; completes the sign-in. */
-  async verifyChallengeEnrollment(challengeHash: string, code: string, flow: string): Promise<MfaEnrolled> {
-    await this.#requireEnrollmentChallenge(challengeHash, flow);
+  async verifyChallengeEnrollment(
+    challengeHash: string,
+    code: string,
+    context: MfaCheckContext,
+  ): Promise<MfaEnrolled> {
+    await this.#requireEnrollmentChallenge(challengeHash, context.flow);
     const pending = await this.#deps.authenticators.findPendingForChallenge(
       challengeHash,
       this.#deps.clock.now(),
     );
     if (pending === undefined) throw invalidEnrollment();
-    return this.#confirmEnrollment(pending, code, challengeHash, flow);
+    return this.#confirmEnrollment(pending, code, challengeHash, context);
   }
 
   /** StartTotpEnrollmentAsync: a signed-in user adds an authenticator, when self-enrollment is allowed. */
@@ -110,31 +115,34 @@ export class TotpEnrollment {
    */
   async verifyEnrollment(
     input: { enrollmentToken: string; code: string; mfaToken: string | null },
-    flow: string,
+    context: MfaCheckContext,
   ): Promise<MfaEnrolled> {
     const now = this.#deps.clock.now();
     const enrollment = await this.#deps.authenticators.findEnrollment(sha256Hex(input.enrollmentToken), now);
     if (enrollment === undefined) throw invalidEnrollment();
     if (enrollment.challengeHash === null) {
       if (input.mfaToken !== null) throw invalidEnrollment();
-      return this.#confirmEnrollment(enrollment, input.code, null, flow);
+      return this.#confirmEnrollment(enrollment, input.code, null, context);
     }
     if (input.mfaToken === null || !safeEqual(sha256Hex(input.mfaToken), enrollment.challengeHash)) {
       throw invalidEnrollment();
     }
-    return this.#confirmEnrollment(enrollment, input.code, enrollment.challengeHash, flow);
+    return this.#confirmEnrollment(enrollment, input.code, enrollment.challengeHash, context);
   }
 
   /**
    * Confirms an enrollment with a code of its secret. A challenge-bound one needs its challenge active,
    * in this flow, of the same user and still requiring enrollment; the challenge is consumed with it.
+   * The code counts under the user's MFA limit like every code check (DECISIONS.md "Second-factor
+   * guessing"; docs/decisions.md on why enrollment counts too).
    */
   async #confirmEnrollment(
     enrollment: AuthenticatorRecord,
     code: string,
     challengeHash: string | null,
-    flow: string,
+    context: MfaCheckContext,
   ): Promise<MfaEnrolled> {
+    const { flow } = context;
     const now = this.#deps.clock.now();
     if (challengeHash !== null) {
       const challenge = await this.#challenges.peekChallengeHash(challengeHash, flow);
@@ -146,11 +154,13 @@ export class TotpEnrollment {
         throw invalidEnrollment();
       }
     }
+    const attempt = await beginMfaCheck(this.#deps, enrollment.userId, context);
     if (!(await this.#deps.authenticators.countEnrollmentAttempt(enrollment.id, now, MFA_MAX_ATTEMPTS))) {
       throw invalidEnrollment();
     }
     const step = matchTotpStep(unsealSecret(this.#deps, enrollment), code, now);
     if (step === null) throw invalidCode();
+    await attempt.succeeded();
     let consumed: MfaChallengeRecord | undefined;
     if (challengeHash !== null) {
       consumed = await this.#deps.challenges.consume(challengeHash, now);

@@ -5,9 +5,11 @@ import type { EmailDelivery } from '../email/email-service.js';
 import { MINUTE_MS, type Clock } from '../kernel/clock.js';
 import { safeEqual, sha256Hex } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { RateLimitDecision, RateLimitSubjects } from '../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import { generateOtpCode, maskEmail } from './otp-code.js';
+import { beginOtpCheck } from './otp-throttle.js';
 import type { EmailOtpChallengeRecord, PasswordlessStore, PendingSignupData } from './repository.js';
 
 /** Email OTP challenges live 10 minutes and allow 5 attempts (DECISIONS.md "OTP (email, SMS)"). */
@@ -73,6 +75,8 @@ export interface EmailOtpChallengesDeps {
   readonly rateLimiter: SendLimiter;
   /** config.rateLimits.otpSend. */
   readonly sendPolicy: RateLimitPolicy;
+  /** Failed code checks per address, across challenges (config.failureLimits.otpAddress). */
+  readonly failures: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -183,8 +187,28 @@ export class EmailOtpChallenges {
    * attempts before the comparison, so the right code after five wrong ones fails. A login must still
    * belong to an active user, whose email is then marked verified; a signup's caller creates the account
    * (which fails if the address was taken meanwhile). Every failure is audited and otherwise the same.
+   * Failures also count per address across challenges: while the address is locked, the check throws
+   * the 429 `too_many_attempts` error before the code is looked at.
    */
   async check(
+    challenge: EmailOtpChallengeRecord,
+    code: string,
+    context: EmailChallengeContext,
+  ): Promise<EmailChallengeCheck> {
+    const attempt = await beginOtpCheck(this.#deps, {
+      channel: 'email',
+      address: challenge.emailKey,
+      purpose: challenge.purpose,
+      clientId: challenge.clientId,
+      route: context.operation,
+      ipAddress: context.ipAddress,
+    });
+    const checked = await this.#checkCode(challenge, code, context);
+    if (checked.ok) await attempt.succeeded();
+    return checked;
+  }
+
+  async #checkCode(
     challenge: EmailOtpChallengeRecord,
     code: string,
     context: EmailChallengeContext,

@@ -2,6 +2,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import { maskPhoneNumber, normalizePhoneNumber, type PhoneNumberResult } from '../sms/phone-number.js';
@@ -13,6 +14,7 @@ import type {
   PhoneOtpRepository,
   PhoneOtpSignupData,
 } from './phone-otp-repository.js';
+import { beginOtpCheck } from './otp-throttle.js';
 
 /** DECISIONS.md "OTP (email, SMS)": 10 minutes, 5 attempts (the provider enforces its own as well). */
 export const PHONE_OTP_LIFETIME_MS = 10 * 60_000;
@@ -64,6 +66,8 @@ export interface PhoneOtpChallengesDeps {
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   /** config.rateLimits.otpSend. */
   readonly sendPolicy: RateLimitPolicy;
+  /** Failed code checks per number, across challenges (config.failureLimits.otpAddress). */
+  readonly failures: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -186,8 +190,31 @@ export class PhoneOtpChallenges {
    * provider is asked) and consumes it on success. A login must still belong to the same active user,
    * whose number is then marked verified; a signup's number must still be free (the caller creates the
    * account). Every failure is audited with its reason and is otherwise the same for the caller.
+   *
+   * Failures also count per number across challenges, by Svc itself (the provider's own limit holds per
+   * verification only): while the number is locked, the check throws the 429 `too_many_attempts` error
+   * and the provider is not asked. A failure of the provider stays counted: it may have checked the code.
    */
   async check(
+    challenge: FoundPhoneChallenge,
+    code: string,
+    context: PhoneChallengeContext,
+  ): Promise<PhoneChallengeCheck> {
+    const attempt = await beginOtpCheck(this.#deps, {
+      channel: 'sms',
+      address: challenge.phoneE164,
+      purpose: challenge.purpose,
+      clientId: challenge.clientId,
+      route: context.operation,
+      ipAddress: context.ipAddress,
+      audited: { phone: maskPhoneNumber(challenge.phoneE164) },
+    });
+    const checked = await this.#checkCode(challenge, code, context);
+    if (checked.ok) await attempt.succeeded();
+    return checked;
+  }
+
+  async #checkCode(
     challenge: FoundPhoneChallenge,
     code: string,
     context: PhoneChallengeContext,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wirePhoneOtp } from '../app/wire-phone-otp.js';
 import { SvcInvalidOperationError, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
+import { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
 import { describeEachDatabase } from '../test-support/databases.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
@@ -39,6 +41,7 @@ async function createHarness(kind: 'sqlite' | 'postgres', withSms = true): Promi
     engine: svc.authEngine,
     smsProvider: svc.smsProvider,
     rateLimiter: svc.rateLimiter,
+    failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock: t.clock }),
     audit: svc.audit,
     clock: t.clock,
     ids: svc.config.ids,

@@ -1,5 +1,6 @@
 import type { Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
+import { retryAfterPhrase, SvcTooManyAttemptsError } from '../kernel/errors.js';
 import { lockSteps, type FailureRule } from './failure-rules.js';
 import type { CountedFailure, FailureCheck, FailureCounterStore } from './failure-store.js';
 
@@ -107,4 +108,18 @@ function toCheck(subject: FailureSubject): FailureCheck {
     windowMs: subject.rule.windowMs,
     lockSteps: lockSteps(subject.rule),
   };
+}
+
+/** The throttle and the one rule a kind of check counts under (a user's second factor, an address's codes). */
+export interface FailureLimit {
+  readonly throttle: Pick<FailureThrottle, 'begin'>;
+  readonly rule: FailureRule;
+}
+
+/** The answer to a code check refused while its subject is locked (MFA, email and SMS codes alike). */
+export function tooManyCodesError(retryAfterMs: number): SvcTooManyAttemptsError {
+  return new SvcTooManyAttemptsError(
+    `Too many wrong codes were entered. Try again ${retryAfterPhrase(retryAfterMs)}.`,
+    retryAfterMs,
+  );
 }

@@ -11,7 +11,7 @@ import { randomIds } from '../kernel/ids.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
-import { DEFAULT_FAILURE_RULES } from '../ratelimit/failure-rules.js';
+import { resolveFailureRules, type FailureRulesOptions } from '../ratelimit/failure-rules.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS, type SecuritySettings } from '../settings/security-settings.js';
@@ -32,6 +32,8 @@ export const HARNESS_TOTP_ISSUER = 'localhost';
 export interface AuthHarnessOptions {
   readonly openIdEnabled?: boolean;
   readonly settings?: Partial<SecuritySettings>;
+  /** As `createSvc({ failureLimits })`. */
+  readonly failureLimits?: FailureRulesOptions;
 }
 
 export interface AuthHarness {
@@ -102,15 +104,15 @@ export async function createAuthHarness(
     admin,
     secretBox: new SecretBox(randomBytes(32)),
     totpIssuer: HARNESS_TOTP_ISSUER,
+    failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock }),
     config: {
       openId: {
         enabled: options.openIdEnabled ?? true,
         publishDiscoveryDocument: true,
         enableUserInfoEndpoint: true,
       },
-      failureLimits: DEFAULT_FAILURE_RULES,
+      failureLimits: resolveFailureRules(options.failureLimits),
     },
-    failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock }),
   });
   const clients = clientRepository(db);
 

@@ -26,7 +26,8 @@ describeEachDatabase('hosted MFA pages', (kind) => {
   let web: SvcCreatedClient;
 
   beforeAll(async () => {
-    h = await createHostedTestApp(kind);
+    // The per-user limit (mfa/mfa-throttle.http.test.ts) raised, so that the challenge's own limit shows.
+    h = await createHostedTestApp(kind, { failureLimits: { mfaUser: { threshold: 10 } } });
     web = await h.given.client();
   });
   afterAll(async () => {

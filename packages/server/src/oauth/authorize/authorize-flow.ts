@@ -1,12 +1,13 @@
 import { emailSchema } from '@svc/contract';
 import { DAY_MS, MINUTE_MS } from '../../kernel/clock.js';
-import { SvcPublicAuthError, SvcTooManyAttemptsError } from '../../kernel/errors.js';
+import { SvcPublicAuthError } from '../../kernel/errors.js';
 import { AMR_PASSWORD } from '../../signin/direct-sign-in.js';
 import type { PasswordAuthentication } from '../../signin/password-authenticator.js';
 import type { SignInOutcome } from '../../signin/sign-in-engine.js';
 import { AUTHORIZE_FLOW, AuthRequestSteps } from './auth-request-steps.js';
 import { AuthorizeCompletion } from './authorize-completion.js';
 import {
+  refusedRetry,
   type AuthorizeActionOutcome,
   type AuthorizeStartOutcome,
   type AuthorizeStep,
@@ -235,8 +236,7 @@ export class AuthorizeFlow {
         clientId: request.clientId,
       });
     } catch (error) {
-      if (!(error instanceof SvcTooManyAttemptsError)) throw error;
-      return { kind: 'retry', step, error: 'too_many_attempts', refused: error };
+      return refusedRetry(error, step);
     }
     if (!result.ok) {
       await this.#steps.recordFailure(request, browser, 'password');

@@ -1,6 +1,6 @@
 import type { SvcOrganizationOption } from '@svc/contract';
 import type { SignedOutInvitationPage } from '../../invitations/invitation-acceptance.js';
-import type { RefusedAttempt } from '../../kernel/errors.js';
+import { SvcTooManyAttemptsError, type RefusedAttempt } from '../../kernel/errors.js';
 import type { OAuthErrorCode } from '../errors.js';
 import type { AuthorizeView } from './authorize-params.js';
 import type { CodeChallengeKind } from './repository.js';
@@ -187,6 +187,15 @@ export type AuthorizeActionOutcome =
     }
   /** A page to show once (recovery codes after enrollment), with the issuer session the post started. */
   | { readonly kind: 'show'; readonly step: AuthorizeStep; readonly session?: StartedSession };
+
+/**
+ * The error of a code check that the failure throttle refused, as the same step with `too_many_attempts`
+ * and the wait; any other error is rethrown.
+ */
+export function refusedRetry(error: unknown, step: AuthorizeStep): AuthorizeActionOutcome {
+  if (!(error instanceof SvcTooManyAttemptsError)) throw error;
+  return { kind: 'retry', step, error: 'too_many_attempts', refused: error };
+}
 
 /** A completion result as the outcome of a post, with the issuer session the post started (if any). */
 export function toActionOutcome(

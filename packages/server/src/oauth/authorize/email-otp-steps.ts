@@ -4,11 +4,12 @@ import type { EmailOtpChallenges } from '../../passwordless/email-otp-challenges
 import type { MagicLinks } from '../../passwordless/magic-links.js';
 import { AMR_OTP } from '../../passwordless/passwordless-sign-in.js';
 import type { AuthRequestSteps } from './auth-request-steps.js';
-import type {
-  AuthorizeActionOutcome,
-  AuthorizeStep,
-  BrowserContext,
-  StepError,
+import {
+  refusedRetry,
+  type AuthorizeActionOutcome,
+  type AuthorizeStep,
+  type BrowserContext,
+  type StepError,
 } from './authorize-outcomes.js';
 import { authRequestExpiredError } from './errors.js';
 import type { AuthRequestChallenge, AuthRequestRecord, AuthRequestStore } from './repository.js';
@@ -44,6 +45,7 @@ export interface EmailOtpStepsDeps {
  * | pending, challenge `magic_link` | /login/magic-link/resend | pending, a new `magic_link` challenge |
  * | pending, challenge `email_otp` | /login/email-otp/verify, right code | as after a password (completeAuthentication) |
  * | pending, challenge `email_otp` | /login/email-otp/verify, anything else | the enter-code step again, 400 |
+ * | pending, challenge `email_otp` | /login/email-otp/verify while the address is locked | the enter-code step again, 429 |
  *
  * The link itself is opened by MagicLinkLanding. The challenge token never leaves the server: the
  * request (bound to its browser) holds its hash. An address without an active account looks exactly
@@ -109,26 +111,28 @@ export class EmailOtpSteps {
     if (request.status !== 'pending' || challenge?.kind !== 'email_otp') {
       return { kind: 'next', requestId: request.id };
     }
-    const retry: AuthorizeActionOutcome = {
-      kind: 'retry',
-      step: {
-        kind: 'enter_code',
-        request: await this.#deps.steps.stepRequest(request),
-        challenge: 'email_otp',
-        target: challenge.target,
-      },
-      error: 'code_invalid',
+    const step: AuthorizeStep = {
+      kind: 'enter_code',
+      request: await this.#deps.steps.stepRequest(request),
+      challenge: 'email_otp',
+      target: challenge.target,
     };
+    const retry: AuthorizeActionOutcome = { kind: 'retry', step, error: 'code_invalid' };
     const typed = (code ?? '').replace(/\s/g, '');
     if (!CODE.test(typed)) return retry;
     const found = await this.#deps.challenges.find(challenge.hash, 'login');
-    const checked =
-      found === undefined || found.clientId !== request.clientId
-        ? undefined
-        : await this.#deps.challenges.check(found, typed, {
-            operation: HOSTED_EMAIL_OPERATIONS.codeVerify,
-            ipAddress: browser.ipAddress ?? null,
-          });
+    let checked;
+    try {
+      checked =
+        found === undefined || found.clientId !== request.clientId
+          ? undefined
+          : await this.#deps.challenges.check(found, typed, {
+              operation: HOSTED_EMAIL_OPERATIONS.codeVerify,
+              ipAddress: browser.ipAddress ?? null,
+            });
+    } catch (error) {
+      return refusedRetry(error, step);
+    }
     if (checked?.ok !== true || checked.userId === null) {
       await this.#deps.steps.recordFailure(request, browser, 'email_otp');
       return retry;

@@ -5,11 +5,12 @@ import { AMR_OTP } from '../../passwordless/passwordless-sign-in.js';
 import { createPasswordlessAccount } from '../../passwordless/passwordless-signup.js';
 import type { SignupService } from '../../signin/signup.js';
 import type { AuthRequestSteps } from './auth-request-steps.js';
-import type {
-  AuthorizeActionOutcome,
-  AuthorizeStep,
-  BrowserContext,
-  StepError,
+import {
+  refusedRetry,
+  type AuthorizeActionOutcome,
+  type AuthorizeStep,
+  type BrowserContext,
+  type StepError,
 } from './authorize-outcomes.js';
 import type { AuthRequestStore } from './repository.js';
 import { restartSignIn } from './restart-sign-in.js';
@@ -45,6 +46,7 @@ export type EmailSignupForm = Omit<SignupForm, 'password'>;
  * | any unfinished status | …/start, valid form | pending, challenge `email_otp_signup` (the enter-code step) |
  * | pending with that challenge | …/verify, right code | a new passwordless account, signed in (completeAuthentication) |
  * | pending with that challenge | …/verify, anything else | the enter-code step again, 400 |
+ * | pending with that challenge | …/verify while the address is locked | the enter-code step again, 429 |
  *
  * An address that already has an account looks exactly like the others and never verifies
  * (EmailOtpChallenges mails nobody then). The challenge token never leaves the server: the request,
@@ -126,13 +128,18 @@ export class EmailSignupSteps {
     const typed = (code ?? '').replace(/\s/g, '');
     if (!CODE.test(typed)) return retry;
     const found = await this.#deps.challenges.find(challenge.hash, 'signup');
-    const checked =
-      found === undefined || found.clientId !== request.clientId
-        ? undefined
-        : await this.#deps.challenges.check(found, typed, {
-            operation: OPERATIONS.verify,
-            ipAddress: browser.ipAddress ?? null,
-          });
+    let checked;
+    try {
+      checked =
+        found === undefined || found.clientId !== request.clientId
+          ? undefined
+          : await this.#deps.challenges.check(found, typed, {
+              operation: OPERATIONS.verify,
+              ipAddress: browser.ipAddress ?? null,
+            });
+    } catch (error) {
+      return refusedRetry(error, step);
+    }
     const data = checked?.ok === true ? checked.challenge.signup : null;
     const created =
       data === null

@@ -1,7 +1,16 @@
-import { SvcInvalidOperationError, SvcPublicAuthError } from '../../kernel/errors.js';
+import {
+  SvcInvalidOperationError,
+  SvcPublicAuthError,
+  SvcTooManyAttemptsError,
+} from '../../kernel/errors.js';
 import type { MfaService } from '../../mfa/mfa-service.js';
 import { AUTHORIZE_FLOW, type AuthRequestSteps } from './auth-request-steps.js';
-import type { AuthorizeActionOutcome, AuthorizeStep, BrowserContext } from './authorize-outcomes.js';
+import {
+  refusedRetry,
+  type AuthorizeActionOutcome,
+  type AuthorizeStep,
+  type BrowserContext,
+} from './authorize-outcomes.js';
 import { authRequestExpiredError } from './errors.js';
 import type { AuthRequestRecord } from './repository.js';
 
@@ -10,6 +19,12 @@ export type HostedMfa = Pick<
   MfaService,
   'peekChallengeHash' | 'verifyChallengeHash' | 'challengeEnrollment' | 'verifyChallengeEnrollment'
 >;
+
+/** The routes of the audit trail (the headless actions run the same steps). */
+const HOSTED_MFA_OPERATIONS = Object.freeze({
+  verify: { flow: AUTHORIZE_FLOW, route: 'hosted /mfa/verify' },
+  enroll: { flow: AUTHORIZE_FLOW, route: 'hosted /mfa/totp/enroll/verify' },
+});
 
 /**
  * The second factor of a hosted authorization request (SPEC.md hosted POST /mfa/verify and
@@ -20,6 +35,7 @@ export type HostedMfa = Pick<
  * |---|---|---|
  * | mfa / mfa | a code of the app or an offered recovery code | consent or the code (new issuer session with amr mfa) |
  * | mfa / mfa | wrong code | the same page (400); five wrong codes end the challenge (start again) |
+ * | mfa / either | any code while the user is locked (five wrong in 15 minutes) | the same page (429) |
  * | mfa / mfa_enrollment | GET: the QR code and secret of the authenticator being set up | |
  * | mfa / mfa_enrollment | a code of the new authenticator | the recovery codes page, then consent or the code |
  */
@@ -67,7 +83,11 @@ export class MfaSteps {
     });
     if (code === undefined || code.trim() === '' || code.length > 64) return retry();
     try {
-      const verified = await this.#mfa.verifyChallengeHash(request.challenge.hash, code, AUTHORIZE_FLOW);
+      const verified = await this.#mfa.verifyChallengeHash(
+        request.challenge.hash,
+        code,
+        HOSTED_MFA_OPERATIONS.verify,
+      );
       return await this.#steps.afterSecondFactor(request, browser, verified.identity);
     } catch (error) {
       return this.#failed(error, request, browser, 'mfa', retry);
@@ -92,7 +112,11 @@ export class MfaSteps {
     if (code === undefined || code.trim() === '' || code.length > 64) return retry();
     let enrolled;
     try {
-      enrolled = await this.#mfa.verifyChallengeEnrollment(request.challenge.hash, code, AUTHORIZE_FLOW);
+      enrolled = await this.#mfa.verifyChallengeEnrollment(
+        request.challenge.hash,
+        code,
+        HOSTED_MFA_OPERATIONS.enroll,
+      );
     } catch (error) {
       return this.#failed(error, request, browser, 'mfa_enrollment', retry);
     }
@@ -122,7 +146,10 @@ export class MfaSteps {
     return challenge;
   }
 
-  /** A wrong code comes back inline; a used-up or expired challenge means starting again. */
+  /**
+   * A wrong code comes back inline, and so does a refusal while the user is locked (with its wait); a
+   * used-up or expired challenge means starting again.
+   */
   async #failed(
     error: unknown,
     request: AuthRequestRecord,
@@ -130,6 +157,7 @@ export class MfaSteps {
     method: string,
     retry: () => Promise<AuthorizeActionOutcome>,
   ): Promise<AuthorizeActionOutcome> {
+    if (error instanceof SvcTooManyAttemptsError) return refusedRetry(error, await this.step(request));
     if (error instanceof SvcPublicAuthError && error.code === 'invalid_code') {
       await this.#steps.recordFailure(request, browser, method);
       return retry();

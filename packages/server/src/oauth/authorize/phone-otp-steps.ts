@@ -6,12 +6,13 @@ import { AMR_SMS, createPhoneAccount } from '../../passwordless/phone-otp-servic
 import type { SignupService } from '../../signin/signup.js';
 import { SmsProviderError } from '../../sms/verify-client.js';
 import type { AuthRequestSteps } from './auth-request-steps.js';
-import type {
-  AuthorizeActionOutcome,
-  AuthorizeStep,
-  BrowserContext,
-  PhoneSignupFormValues,
-  StepError,
+import {
+  refusedRetry,
+  type AuthorizeActionOutcome,
+  type AuthorizeStep,
+  type BrowserContext,
+  type PhoneSignupFormValues,
+  type StepError,
 } from './authorize-outcomes.js';
 import { restartSignIn } from './restart-sign-in.js';
 import type { AuthRequestRecord, AuthRequestStore } from './repository.js';
@@ -54,6 +55,7 @@ export interface PhoneSignupForm {
  * | any unfinished status | /signup/phone-otp/start, valid form | pending, challenge `phone_otp_signup` |
  * | pending with that challenge | …/verify, provider approves | as after a password (completeAuthentication) |
  * | pending with that challenge | …/verify, anything else | the enter-code step again, 400 |
+ * | pending with that challenge | …/verify while the number is locked | the enter-code step again, 429 |
  *
  * The challenge token never leaves the server: the request (bound to its browser) holds its hash. A
  * login for a number without an active account, and a signup for a number that has one, look exactly
@@ -294,7 +296,7 @@ export class PhoneOtpSteps {
       });
     } catch (error) {
       if (error instanceof SmsProviderError) return failed('sms_unavailable');
-      throw error;
+      return { kind: 'done', outcome: refusedRetry(error, step) };
     }
     if (!checked.ok) return failed('code_invalid');
     return { kind: 'verified', challenge: checked.challenge, userId: checked.userId, retry };

@@ -10,7 +10,7 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   password_required: 'Enter your password.',
   invalid_credentials: 'Email or password is incorrect.',
   // A retry that carries its refusal shows the refusal's message instead, which says when to try again.
-  too_many_attempts: 'Too many failed sign-in attempts. Try again later.',
+  too_many_attempts: 'Too many failed attempts. Try again later.',
   mfa_code_invalid: 'That code did not work. Check your authenticator app and try again.',
   organization_required: 'Choose an organization to continue.',
   phone_required: 'Enter your phone number.',
