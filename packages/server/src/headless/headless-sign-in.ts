@@ -18,6 +18,7 @@ import type {
 import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { isConsentToken, consentToken } from './consent-token.js';
+import { retryAnswer, withStoredResend } from './retry-answer.js';
 import { enabledCredentialTypes, type ViewContext, viewModel, viewModelOf } from './view-models.js';
 
 /** A headless browser: like a hosted one, always with an id (the routes set the cookie before). */
@@ -53,6 +54,8 @@ export interface HeadlessAnswer {
   readonly session?: StartedSession;
   /** The browser's issuer session ended (logout): the adapter clears the cookie. */
   readonly sessionEnded?: boolean;
+  /** A refused send (429): the adapter sends it as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
 }
 
 /** The wording of each step error (the headless UI may show its own; `error` is the stable code). */
@@ -307,11 +310,9 @@ export class HeadlessSignIn {
         return { ...next, body: { ...next.body, viewModel }, ...started };
       }
       case 'retry': {
-        const view = await this.view(outcome.step, browser, as.retry);
-        return {
-          status: 400,
-          body: { ...view, error: outcome.error, message: STEP_MESSAGES[outcome.error] },
-        };
+        const view = await this.view(withStoredResend(outcome.step, record), browser, as.retry);
+        const refused = 'refusedSend' in outcome ? outcome.refusedSend : undefined;
+        return retryAnswer(view, outcome.error, STEP_MESSAGES[outcome.error], refused);
       }
       case 'show': {
         const view = await this.view(outcome.step, browser);

@@ -87,6 +87,7 @@ export function headlessRoutes(deps: HeadlessRoutesDeps): FastifyPluginAsync {
     } else if (answer.sessionEnded === true) {
       reply.clearCookie(SESSION_COOKIE, { ...base, sameSite });
     }
+    if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
     return reply.code(answer.status).send(answer.body);
   };
   /** Validates an action's body with its contract schema and runs it. */

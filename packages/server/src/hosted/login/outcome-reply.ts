@@ -1,4 +1,6 @@
+import { retryAfterSeconds } from '../../kernel/errors.js';
 import type { AuthorizeActionOutcome, AuthorizeStep } from '../../oauth/authorize/authorize-outcomes.js';
+import { refusedSendMessage } from '../../ratelimit/refused-send.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { setSessionCookie, type CookieReply, type CookieRequest } from '../cookies.js';
 import { currentStepHref } from '../form.js';
@@ -9,26 +11,33 @@ import { renderStepPage } from './step-page.js';
 /** What the hosted sign-in replies need (Fastify's reply with @fastify/cookie fits). */
 export type SignInReply = HostedReply & CookieReply;
 
-/** Renders a step's page with a fresh antiforgery token (status 200, or 400 when a post came back). */
+/**
+ * Renders a step's page with a fresh antiforgery token: status 200, or 400 when a post came back with an
+ * inline error, or 429 with `Retry-After` when it came back because a send was refused.
+ */
 export function sendStep<R extends SignInReply>(
   reply: R,
   request: CookieRequest,
-  deps: Pick<HostedSignInDeps, 'antiforgery' | 'site'> &
+  deps: Pick<HostedSignInDeps, 'antiforgery' | 'site' | 'clock'> &
     Partial<Pick<HostedSignInDeps, 'phoneOtp' | 'signup' | 'emailOtp'>>,
   step: AuthorizeStep,
-  error?: Extract<AuthorizeActionOutcome, { kind: 'retry' }>['error'],
+  retry?: Pick<Extract<AuthorizeActionOutcome, { kind: 'retry' }>, 'error' | 'refusedSend'>,
 ): R {
   const antiforgeryToken = issueAntiforgeryToken(deps.antiforgery, deps.site, request, reply);
+  const refused = retry?.refusedSend;
   const page = renderStepPage(step, {
     authBase: deps.site.authBase,
     antiforgeryToken,
-    ...(error === undefined ? {} : { error }),
+    now: deps.clock.now(),
+    ...(retry === undefined ? {} : { error: retry.error }),
+    ...(refused === undefined ? {} : { errorMessage: refusedSendMessage(refused.retryAfterMs) }),
     // The pages link only to what is wired (phone pages only when SMS is configured).
     phoneSignIn: deps.phoneOtp !== undefined,
     signup: deps.signup !== undefined,
     emailSignIn: deps.emailOtp !== undefined,
   });
-  return sendPage(reply, page, error === undefined ? 200 : 400);
+  if (refused !== undefined) reply.header('retry-after', String(retryAfterSeconds(refused.retryAfterMs)));
+  return sendPage(reply, page, retry === undefined ? 200 : refused === undefined ? 400 : 429);
 }
 
 /**
@@ -43,7 +52,7 @@ export function sendActionOutcome<R extends SignInReply>(
   deps: HostedSignInDeps,
   outcome: AuthorizeActionOutcome,
 ): R {
-  if (outcome.kind === 'retry') return sendStep(reply, request, deps, outcome.step, outcome.error);
+  if (outcome.kind === 'retry') return sendStep(reply, request, deps, outcome.step, outcome);
   if (outcome.session !== undefined) {
     setSessionCookie(reply, deps.site, outcome.session.token, outcome.session.expiresAt, deps.clock.now());
   }

@@ -19,7 +19,11 @@ export interface StepPageContext {
   readonly authBase: string;
   /** From `issueAntiforgeryToken()` on the response that renders the page. */
   readonly antiforgeryToken: string;
+  /** Epoch ms of the render: a page that waits for a code or link says when a new one may be sent. */
+  readonly now: number;
   readonly error?: StepError;
+  /** The words of `error` when they say more than its message (when a refused send may be asked again). */
+  readonly errorMessage?: string;
   /** SMS is configured: the pages offer phone sign-in and phone signup. */
   readonly phoneSignIn?: boolean;
   /** Hosted signup is wired: the identify step offers "Create an account". */
@@ -35,8 +39,15 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
     antiforgeryToken: context.antiforgeryToken,
     requestId: step.request.requestId,
     clientName: step.request.clientName,
-    ...(context.error === undefined ? {} : { error: STEP_ERROR_MESSAGES[context.error] }),
+    ...(context.error === undefined
+      ? {}
+      : { error: context.errorMessage ?? STEP_ERROR_MESSAGES[context.error] }),
   };
+  // Only when nothing else is said: a refused send's error already says when.
+  const resendIn =
+    context.error === undefined && 'resendAvailableAt' in step && step.resendAvailableAt !== undefined
+      ? { resendInMs: step.resendAvailableAt - context.now }
+      : {};
   switch (step.kind) {
     case 'identify':
       return renderIdentifyPage({
@@ -87,9 +98,9 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
     case 'email_sign_in':
       return renderEmailSignInPage({ ...form, ...(step.email === null ? {} : { email: step.email }) });
     case 'enter_code':
-      return renderEnterCodePage({ ...form, challenge: step.challenge, target: step.target });
+      return renderEnterCodePage({ ...form, challenge: step.challenge, target: step.target, ...resendIn });
     case 'magic_link_sent':
-      return renderMagicLinkSentPage({ ...form, target: step.target });
+      return renderMagicLinkSentPage({ ...form, target: step.target, ...resendIn });
     case 'consent':
       return renderConsentPage({
         ...form,

@@ -1,3 +1,4 @@
+import { SEND_REFUSED_WORDS } from '../../ratelimit/refused-send.js';
 import type { StepError } from './authorize-outcomes.js';
 
 /**
@@ -22,4 +23,6 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   password_too_long: 'Choose a password of at most 1024 characters.',
   // Signup must say this much to be usable; it confirms only what signing up with the address would.
   email_taken: 'An account with this email already exists. Sign in instead.',
+  // The adapters add when to ask again (refusedSendMessage).
+  resend_too_soon: SEND_REFUSED_WORDS,
 });
