@@ -93,6 +93,13 @@ export const headlessViewModelSchema = z.looseObject({
   settings: z.looseObject({ enabledCredentialTypes: z.array(z.string()) }),
   providers: z.array(headlessProviderSchema),
   organizationSelection: headlessOrganizationSelectionSchema.nullable(),
+  /**
+   * When a new code or link may be asked for (ISO 8601): on the views that wait for one
+   * (`email-otp-verify`, `email-otp-signup-verify`, `phone-otp-verify`, `phone-otp-signup-verify`,
+   * `magic-link-sent`; null when not known), on `forgot-password-sent`, and on the view of a send the
+   * server refused (429 `resend_too_soon`).
+   */
+  resendAvailableAt: z.string().nullable().optional(),
 });
 export type SvcHeadlessViewModel = z.output<typeof headlessViewModelSchema>;
 

@@ -87,6 +87,11 @@ export interface SvcHeadlessViewModel {
   settings: { enabledCredentialTypes: string[]; [field: string]: unknown };
   providers: SvcHeadlessProvider[];
   organizationSelection: SvcHeadlessOrganizationSelection | null;
+  /**
+   * When a new code or link may be asked for (ISO 8601): on the views that wait for one (null when not
+   * known), on `forgot-password-sent`, and on the view of a refused send (429 `resend_too_soon`).
+   */
+  resendAvailableAt?: string | null | undefined;
   [field: string]: unknown;
 }
 

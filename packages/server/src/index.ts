@@ -20,6 +20,7 @@ export {
   SvcInvalidOperationError,
   SvcConfigError,
 } from './kernel/errors.js';
+export { SvcSendRefusedError, type RefusedSend } from './ratelimit/refused-send.js';
 export type { SecuritySettings } from './settings/security-settings.js';
 export type { ResolvedSecuritySettings } from './settings/security-settings-service.js';
 export type { TokenService, SignOptions, VerifyOptions } from './oauth/tokens/token-service.js';

@@ -18,7 +18,8 @@ const tokenBody = z.object({ token: text(512) });
  * SPEC.md "Direct JSON helpers" for password reset and email verification (mounted at `{authBase}`):
  *
  * - POST /password/forgot {email, clientId?} and POST /password/reset-email (same body) → 200
- *   {maskedEmail, expiresAt, nextAllowedSendAt, message}, identical for every address. Over HTTP both are
+ *   {maskedEmail, expiresAt, nextAllowedSendAt, message}, identical for every address (a send the rate
+ *   limit refuses: 429 `{nextAllowedSendAt, error: 'resend_too_soon', message}`). Over HTTP both are
  *   the public form: SPEC.md says the ResetUrlTemplate is "not accepted by public endpoints", so it is
  *   in-process only (`sendPasswordResetEmailAsync`).
  * - POST /password/reset {token, newPassword} → 204; 400 `invalid_token` or a validation error.

@@ -89,9 +89,12 @@ describeEachDatabase('email verification', (kind) => {
     later();
     const user = await h.user();
     await h.account.createEmailVerificationTokenAsync({ email: user.email }, { ipAddress: '198.51.100.7' });
-    const refused = await h.account.createEmailVerificationTokenAsync({ email: user.email });
+    await expect(h.account.createEmailVerificationTokenAsync({ email: user.email })).rejects.toMatchObject({
+      error: 'resend_too_soon',
+      status: 429,
+      refused: { nextAllowedSendAt: h.t.clock.now() + 60_000 },
+    });
     expect(h.sentTo(user.email)).toHaveLength(1);
-    expect(Date.parse(refused.nextAllowedSendAt)).toBeGreaterThan(h.t.clock.now());
     const { token } = h.linkTo(user.email);
     await h.account.verifyEmailAsync({ token });
     const rows = await h.t.svc.database.db

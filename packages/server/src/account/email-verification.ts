@@ -7,6 +7,7 @@ import { sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { refusedSendOf, SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import { maskEmail, requireEmail, requireToken, type AccountCallContext } from './account-email.js';
 import type { AccountRepositories } from './repository.js';
@@ -48,8 +49,9 @@ export class EmailVerification {
 
   /**
    * Sends a verification link to an active user whose email is not verified yet. Every other case (unknown,
-   * inactive, already verified, rate limited) answers the same generic result and sends nothing. The token
-   * is never returned (the `verification-token` alias sends too).
+   * inactive, already verified) answers the same generic result and sends nothing; a send the rate limit
+   * refuses (counted alike for every address) throws SvcSendRefusedError. The token is never returned (the
+   * `verification-token` alias sends too).
    */
   async send(rawEmail: unknown, context: AccountCallContext = {}): Promise<SvcEmailVerificationResult> {
     const email = requireEmail(rawEmail);
@@ -65,9 +67,10 @@ export class EmailVerification {
       nextAllowedSendAt: toIso(decision.nextAllowedAt),
       message: EMAIL_VERIFICATION_MESSAGE,
     };
-    if (!decision.allowed) {
+    const refused = refusedSendOf(decision);
+    if (refused !== undefined) {
       await this.#audit('email_verification.rate_limited', undefined, context, {});
-      return result;
+      throw new SvcSendRefusedError(refused);
     }
     const user = await this.deps.users.findByEmailKey(emailKey);
     if (user === undefined || !user.active || user.emailVerified) {

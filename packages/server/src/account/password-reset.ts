@@ -7,6 +7,7 @@ import { sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { refusedSendOf, SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import { maskEmail, requireEmail, requireToken, type AccountCallContext } from './account-email.js';
 import type { AccountRepositories } from './repository.js';
@@ -89,8 +90,9 @@ export class PasswordReset {
 
   /**
    * Sends a reset link. The template (trusted form only) is validated, and its client checked, before
-   * anything else, so a bad template is a 400 whatever the address. A refused rate limit, an unknown
-   * address or a user without a password all answer the generic result and send nothing.
+   * anything else, so a bad template is a 400 whatever the address. An unknown address or a user
+   * without a password answer the generic result and get nothing; a send the rate limit refuses (counted
+   * alike for every address, before the lookup) throws SvcSendRefusedError.
    */
   async send(
     input: SendResetInput,
@@ -123,9 +125,10 @@ export class PasswordReset {
     };
     const none = { deliveryId: null, deliveryStatus: null, providerMessageId: null, failureDetail: null };
     const audit = { clientId: clientId ?? undefined, ipAddress: context.ipAddress };
-    if (!decision.allowed) {
+    const refused = refusedSendOf(decision);
+    if (refused !== undefined) {
       await this.#audit('password_reset.rate_limited', audit, { route: context.route });
-      return { ...result, ...none };
+      throw new SvcSendRefusedError(refused);
     }
     const user = await this.#eligibleUser(email);
     if (user === undefined) {

@@ -14,7 +14,7 @@ import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { describeEachDatabase } from '../test-support/databases.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
-import { HeadlessBrowser } from '../test-support/headless-browser.js';
+import { HeadlessBrowser, headlessStartBody as startBody } from '../test-support/headless-browser.js';
 import {
   createHostedTestApp,
   createMailedHostedTestApp,
@@ -32,19 +32,6 @@ type Result = SvcHeadlessActionResult & Record<string, unknown>;
 let numbers = 0;
 /** A new valid (NANP 555-01xx) number for each use. */
 const newNumber = () => `+120155501${String((numbers += 1) % 100).padStart(2, '0')}`;
-
-function startBody(clientId: string, extra: Partial<SvcHeadlessStartBody> = {}) {
-  return {
-    responseType: 'code',
-    clientId,
-    redirectUri: CLIENT_REDIRECT_URI,
-    codeChallenge: pkcePair().challenge,
-    codeChallengeMethod: 'S256',
-    state: 'state-123',
-    scope: 'openid profile email',
-    ...extra,
-  };
-}
 
 /**
  * The headless actions beyond password, organization, MFA and consent (headless.http.test.ts): email and

@@ -1,10 +1,12 @@
 import type { HeadlessAction, HeadlessActionBodies } from '@svc/contract';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../account/password-reset.js';
 import { HOSTED_MESSAGES } from '../hosted/form.js';
+import { toIso } from '../kernel/clock.js';
 import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { DeviceVerifyError } from '../oauth/authorize/device-steps.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { normalizeUserCode } from '../oauth/device/user-code.js';
+import { SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import { type HeadlessCall, type HeadlessHandlers, need } from './headless-handler.js';
 import { INVITATION_HANDLERS } from './headless-invitations.js';
 import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
@@ -132,19 +134,34 @@ async function forgotPassword(
   const retry = (code: 'email_required' | 'email_invalid') =>
     h.viewAnswer('forgot-password', request, { email }, { code, message: MESSAGES[code] });
   if (email === '') return retry('email_required');
+  let sent;
   try {
-    // The public operation: rate limits, unknown and passwordless addresses all answer the same.
-    await account.requestPasswordResetEmailAsync(
+    // The public operation: unknown and passwordless addresses answer the same as known ones.
+    sent = await account.requestPasswordResetEmailAsync(
       { email, clientId: record.clientId },
       { route: call.route, ipAddress: call.ipAddress },
       { returnRequestId: record.id },
     );
   } catch (error) {
-    // Only the shape of the address is checked before anything else, so this reveals nothing.
+    // The shape of the address and the rate limit (alike for every address) come first: nothing leaks.
+    if (error instanceof SvcSendRefusedError) {
+      const fields = { email, resendAvailableAt: toIso(error.refused.nextAllowedSendAt) };
+      const status = 429;
+      return {
+        ...h.viewAnswer('forgot-password', request, fields, {
+          code: error.code,
+          message: error.message,
+          status,
+        }),
+        retryAfterSeconds: error.retryAfterSeconds,
+      };
+    }
     if (!(error instanceof SvcValidationError)) throw error;
     return retry('email_invalid');
   }
-  return h.viewAnswer('forgot-password-sent', request);
+  return h.viewAnswer('forgot-password-sent', request, {
+    resendAvailableAt: sent.nextAllowedSendAt,
+  });
 }
 
 /** POST /password/reset: the emailed token sets the new password; then the request's sign-in view. */

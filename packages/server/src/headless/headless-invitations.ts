@@ -9,12 +9,8 @@ import type { StepRequest } from '../oauth/authorize/authorize-outcomes.js';
 import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { type HeadlessHandlers, need } from './headless-handler.js';
-import {
-  withRefusal,
-  type HeadlessAnswer,
-  type HeadlessBrowser,
-  type HeadlessSignIn,
-} from './headless-sign-in.js';
+import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
+import { withRefusal } from './retry-answer.js';
 import { invitationFields, invitationView } from './view-models.js';
 
 /** The wording of each invitation form error. */

@@ -5,7 +5,7 @@ import type {
   SvcHeadlessViewModel,
 } from '@svc/contract';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
-import { SvcError, type RefusedAttempt } from '../kernel/errors.js';
+import { SvcError } from '../kernel/errors.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type {
   AuthorizeActionOutcome,
@@ -18,6 +18,7 @@ import type {
 import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { isConsentToken, consentToken } from './consent-token.js';
+import { retryAnswer, withStoredResend } from './retry-answer.js';
 import { enabledCredentialTypes, type ViewContext, viewModel, viewModelOf } from './view-models.js';
 
 /** A headless browser: like a hosted one, always with an id (the routes set the cookie before). */
@@ -95,7 +96,7 @@ export class HeadlessStartError extends SvcError {
  * The headless sign-in (SPEC.md "Headless API"): the hosted authorization flow driven by JSON. Every
  * outcome of the flow becomes an SvcHeadlessActionResult: `next` → the request's current step as a view
  * model; `redirect` → the client's redirect URL with the code's authorization data; `retry` → 400 with
- * the step error and the same view (429, see withRefusal); `show` (recovery codes after enrollment) →
+ * the step error and the same view (429, see retry-answer.ts); `show` (recovery codes after enrollment) →
  * the mfa-enroll view with the codes, plus the redirect when the request completed with them.
  *
  * Requests, their browser binding, expiry and single-use transitions are the flow's; a request started
@@ -313,9 +314,9 @@ export class HeadlessSignIn {
         return { ...next, body: { ...next.body, viewModel }, ...started };
       }
       case 'retry': {
-        const view = await this.view(outcome.step, browser, as.retry);
-        const body = { ...view, error: outcome.error, message: STEP_MESSAGES[outcome.error] };
-        return withRefusal({ status: 400, body }, 'refused' in outcome ? outcome.refused : undefined);
+        const view = await this.view(withStoredResend(outcome.step, record), browser, as.retry);
+        const refused = 'refused' in outcome ? outcome.refused : undefined;
+        return retryAnswer(view, outcome.error, STEP_MESSAGES[outcome.error], refused);
       }
       case 'show': {
         const view = await this.view(outcome.step, browser);
@@ -362,13 +363,6 @@ type ConsentRetry = {
   readonly step: AuthorizeStep;
   readonly error: 'consent_token_invalid';
 };
-
-/** A retry a limit on guessing refused (`refused`): 429 with the refusal's message and its Retry-After. */
-export function withRefusal(retry: HeadlessAnswer, refused: RefusedAttempt | undefined): HeadlessAnswer {
-  if (refused === undefined) return retry;
-  const body = { ...retry.body, message: refused.message, retryAfterSeconds: refused.retryAfterSeconds };
-  return { ...retry, status: 429, body, retryAfterSeconds: refused.retryAfterSeconds };
-}
 
 /**
  * A redirect to the client: with a code, the authorization data the client exchanges at /token

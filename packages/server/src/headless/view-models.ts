@@ -1,5 +1,6 @@
 import type { HeadlessView, SvcHeadlessViewModel } from '@svc/contract';
 import type { InvitationPage } from '../invitations/invitation-acceptance.js';
+import { toIso } from '../kernel/clock.js';
 import type { AuthorizeStep, StepRequest } from '../oauth/authorize/authorize-outcomes.js';
 
 /** What every view model says beside its step: the credential types this deployment offers. */
@@ -105,9 +106,9 @@ export function viewModelOf(
         },
       };
     case 'enter_code':
-      return base(CODE_VIEWS[step.challenge], { target: step.target });
+      return base(CODE_VIEWS[step.challenge], { target: step.target, ...resendField(step) });
     case 'magic_link_sent':
-      return base('magic-link-sent', { target: step.target });
+      return base('magic-link-sent', { target: step.target, ...resendField(step) });
     case 'email_sign_in':
       return base('email-otp', { email: step.email });
     case 'phone_number':
@@ -142,4 +143,9 @@ export function viewModelOf(
         organizationName: step.organizationName,
       });
   }
+}
+
+/** `resendAvailableAt` of a view that waits for a code or link: ISO 8601, or null when not known. */
+function resendField(step: { readonly resendAvailableAt?: number }): { resendAvailableAt: string | null } {
+  return { resendAvailableAt: step.resendAvailableAt === undefined ? null : toIso(step.resendAvailableAt) };
 }

@@ -74,17 +74,27 @@ export class SvcTooManyAttemptsError extends SvcPublicAuthError {
     options: { error?: string; extra?: Readonly<Record<string, unknown>> } = {},
   ) {
     super(options.error ?? 'too_many_attempts', message, 429);
-    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    this.retryAfterSeconds = retryAfterSeconds(retryAfterMs);
     this.extra = options.extra ?? {};
   }
 }
 
 /** What a page or view shows of a refused attempt: its words and the wait (Retry-After). */
-export type RefusedAttempt = Pick<SvcTooManyAttemptsError, 'message' | 'retryAfterSeconds'>;
+export interface RefusedAttempt {
+  readonly message: string;
+  readonly retryAfterSeconds: number;
+  /** A refused send: when one may be asked for again (epoch ms), for the views that show it. */
+  readonly resendAvailableAt?: number;
+}
+
+/** A refused attempt's wait as `Retry-After`: whole seconds, at least one. */
+export function retryAfterSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000));
+}
 
 /** In words, how long until a refused attempt may be tried again ("in 2 minutes"). */
 export function retryAfterPhrase(retryAfterMs: number): string {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const seconds = retryAfterSeconds(retryAfterMs);
   if (seconds < 60) return `in ${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;

@@ -21,7 +21,9 @@ export interface PasswordlessDirectRoutesDeps {
  * POST /email-otp/start → 200 {challengeToken, maskedEmail, expiresAt, nextAllowedSendAt};
  * POST /email-otp/verify → 200 SvcLoginResult; POST /magic-link/start → 200 {maskedEmail, expiresAt,
  * nextAllowedSendAt}; POST /magic-link/complete → 200 SvcLoginResult. Errors as the other direct
- * helpers (`{error, message}`, no-store); starts answer alike for known and unknown addresses.
+ * helpers (`{error, message}`, no-store); starts answer alike for known and unknown addresses, and a
+ * send the rate limit refuses is 429 `{nextAllowedSendAt, error: 'resend_too_soon', message}` with
+ * Retry-After.
  */
 export function passwordlessDirectRoutes(deps: PasswordlessDirectRoutesDeps): FastifyPluginAsync {
   const { passwordless } = deps;

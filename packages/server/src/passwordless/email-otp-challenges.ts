@@ -7,6 +7,7 @@ import { safeEqual, sha256Hex } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { RateLimitDecision, RateLimitSubjects } from '../ratelimit/rate-limiter.js';
+import { refusedSendOf, SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import { generateOtpCode, maskEmail } from './otp-code.js';
 import { beginOtpCheck } from './otp-throttle.js';
@@ -48,7 +49,7 @@ export interface EmailChallengeStart {
   readonly context: EmailChallengeContext;
 }
 
-/** What a start produced; the same whether or not an email was sent. */
+/** What a start produced; the same whether or not an email was sent (a refused send throws instead). */
 export interface StartedEmailChallenge {
   /** The secret that names the challenge (returned once; only its hash is stored). */
   readonly challengeToken: string;
@@ -56,11 +57,6 @@ export interface StartedEmailChallenge {
   readonly maskedEmail: string;
   readonly expiresAt: number;
   readonly nextAllowedSendAt: number;
-  /**
-   * The rate limit refused the send (counted alike for every address, so this says nothing about
-   * accounts). Never part of an API answer; a hosted request keeps waiting for the code it was sent.
-   */
-  readonly rateLimited: boolean;
 }
 
 /** The result of checking a code: the proved challenge (and user, for a login), or a failure. */
@@ -100,9 +96,9 @@ export class EmailOtpChallenges {
   }
 
   /**
-   * Starts a login or signup challenge. A refused send (rate limit) answers the same and sends nothing;
-   * `nextAllowedSendAt` says when to try again. Limits are counted before the account lookup matters,
-   * so that they behave the same for every address.
+   * Starts a login or signup challenge. A send the rate limit refuses stores and sends nothing and throws
+   * SvcSendRefusedError (when to ask again). Limits are counted before the account is looked up, so that
+   * they behave the same for every address.
    */
   async start(input: EmailChallengeStart): Promise<StartedEmailChallenge> {
     const { store, clock, ids } = this.#deps;
@@ -112,10 +108,21 @@ export class EmailOtpChallenges {
       identifier: input.email.trim().toLowerCase(),
       ...(input.context.ipAddress == null ? {} : { ip: input.context.ipAddress }),
     });
+    const refused = refusedSendOf(decision);
+    if (refused !== undefined) {
+      await this.#deps.audit.record({
+        kind: 'auth.email_otp.not_sent',
+        actorType: 'client',
+        actorId: input.clientId,
+        clientId: input.clientId,
+        ...(input.context.ipAddress == null ? {} : { ipAddress: input.context.ipAddress }),
+        data: { route: input.context.operation, purpose, reason: 'rate_limited' },
+      });
+      throw new SvcSendRefusedError(refused);
+    }
     const account = await this.#deps.users.findByEmailKey(emailKey);
     const loginUser = purpose === 'login' && account?.active === true ? account : undefined;
-    const eligible = purpose === 'login' ? loginUser !== undefined : account === undefined;
-    const deliver = eligible && decision.allowed;
+    const deliver = purpose === 'login' ? loginUser !== undefined : account === undefined;
     const now = clock.now();
     const challengeToken = ids.secret();
     const challengeHash = sha256Hex(challengeToken);
@@ -156,11 +163,7 @@ export class EmailOtpChallenges {
         data: { ...data, delivery_id: delivery.id, delivery_status: delivery.status },
       });
     } else {
-      const reason = !decision.allowed
-        ? 'rate_limited'
-        : purpose === 'login'
-          ? 'unknown_email'
-          : 'email_taken';
+      const reason = purpose === 'login' ? 'unknown_email' : 'email_taken';
       await this.#deps.audit.record({ ...event, kind: 'auth.email_otp.not_sent', data: { ...data, reason } });
     }
     return {
@@ -169,7 +172,6 @@ export class EmailOtpChallenges {
       maskedEmail: maskEmail(input.email),
       expiresAt,
       nextAllowedSendAt: decision.nextAllowedAt,
-      rateLimited: !decision.allowed,
     };
   }
 

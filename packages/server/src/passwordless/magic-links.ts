@@ -4,6 +4,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import { MINUTE_MS, type Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
+import { refusedSendOf, SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import type { EmailChallengeContext, EmailSender, SendLimiter } from './email-otp-challenges.js';
 import { maskEmail } from './otp-code.js';
@@ -24,7 +25,7 @@ export interface MagicLinkIssue {
   readonly context: EmailChallengeContext;
 }
 
-/** What an issue produced; the same whether or not an email was sent. */
+/** What an issue produced; the same whether or not an email was sent (a refused send throws instead). */
 export interface IssuedMagicLink {
   /**
    * SHA-256 of the link's token. For an address that gets no email it is the hash of a token that was
@@ -34,8 +35,6 @@ export interface IssuedMagicLink {
   readonly maskedEmail: string;
   readonly expiresAt: number;
   readonly nextAllowedSendAt: number;
-  /** The rate limit refused the send (as StartedEmailChallenge.rateLimited). */
-  readonly rateLimited: boolean;
 }
 
 export interface MagicLinksDeps {
@@ -65,20 +64,30 @@ export class MagicLinks {
     this.#deps = deps;
   }
 
-  /** Emails a single-use link to a known, active address; counts the rate limit for every address. */
+  /**
+   * Emails a single-use link to a known, active address; counts the rate limit for every address, before
+   * the lookup. A refused send stores and sends nothing and throws SvcSendRefusedError.
+   */
   async issue(input: MagicLinkIssue): Promise<IssuedMagicLink> {
     const { clock, ids } = this.#deps;
     const decision = await this.#deps.rateLimiter.consume(this.#deps.sendPolicy, {
       identifier: input.email.trim().toLowerCase(),
       ...(input.context.ipAddress == null ? {} : { ip: input.context.ipAddress }),
     });
+    const refused = refusedSendOf(decision);
+    if (refused !== undefined) {
+      await this.#record('auth.magic_link.not_sent', input.clientId, input.context, {
+        reason: 'rate_limited',
+      });
+      throw new SvcSendRefusedError(refused);
+    }
     const account = await this.#deps.users.findByEmailKey(emailLookupKey(input.email));
     const user = account?.active === true ? account : undefined;
     const now = clock.now();
     const expiresAt = now + MAGIC_LINK_LIFETIME_MS;
     const token = ids.secret();
     const linkHash = sha256Hex(token);
-    if (user !== undefined && decision.allowed) {
+    if (user !== undefined) {
       await this.#deps.store.insertMagicLink({
         tokenHash: linkHash,
         userId: user.id,
@@ -102,23 +111,18 @@ export class MagicLinks {
         input.clientId,
         input.context,
         { hosted: input.authRequestId !== null, delivery_id: delivery.id, delivery_status: delivery.status },
-        { id: user.id, acted: true },
+        user.id,
       );
     } else {
-      await this.#record(
-        'auth.magic_link.not_sent',
-        input.clientId,
-        input.context,
-        { reason: decision.allowed ? 'unknown_email' : 'rate_limited' },
-        user === undefined ? undefined : { id: user.id, acted: false },
-      );
+      await this.#record('auth.magic_link.not_sent', input.clientId, input.context, {
+        reason: 'unknown_email',
+      });
     }
     return {
       linkHash,
       maskedEmail: maskEmail(input.email),
       expiresAt,
       nextAllowedSendAt: decision.nextAllowedAt,
-      rateLimited: !decision.allowed,
     };
   }
 
@@ -145,7 +149,7 @@ export class MagicLinks {
       link.clientId,
       context,
       { hosted: link.authRequestId !== null },
-      { id: user.id, acted: true },
+      user.id,
     );
     return user.id;
   }
@@ -155,20 +159,19 @@ export class MagicLinks {
     await this.#record('auth.magic_link.failed', clientId, context, {});
   }
 
-  /** `user.acted`: the user did this (a link sent to or used by them); else the service acted about them. */
+  /** `userId`: the user who did this (a link sent to or used by them); else the service acted. */
   async #record(
     kind: string,
     clientId: string,
     context: EmailChallengeContext,
     data: Record<string, unknown>,
-    user?: { readonly id: string; readonly acted: boolean },
+    userId?: string,
   ): Promise<void> {
     await this.#deps.audit.record({
       kind,
-      ...(user?.acted === true
-        ? { actorType: 'user' as const, actorId: user.id }
-        : { actorType: 'system' as const }),
-      ...(user === undefined ? {} : { userId: user.id }),
+      ...(userId === undefined
+        ? { actorType: 'system' as const }
+        : { actorType: 'user' as const, actorId: userId, userId }),
       clientId,
       ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
       data: { route: context.operation, ...data },

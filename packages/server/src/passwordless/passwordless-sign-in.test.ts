@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import { describeEachDatabase } from '../test-support/databases.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
 import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../test-support/test-svc.js';
@@ -128,11 +129,18 @@ describeEachDatabase('passwordless sign-in', (kind) => {
     ).rejects.toMatchObject({ error: 'invalid_code' });
   });
 
-  it('refuses a resend within 30 s with the generic answer and no email', async () => {
+  it('refuses a resend within 30 s with SvcSendRefusedError (when to ask again) and no email', async () => {
     const first = await s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
     s.t.clock.advance(10 * SECOND_MS);
-    const second = await s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
-    expect(second.nextAllowedSendAt).toBe(first.nextAllowedSendAt);
+    const refused = s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
+    await expect(refused).rejects.toBeInstanceOf(SvcSendRefusedError);
+    await expect(refused).rejects.toMatchObject({
+      error: 'resend_too_soon',
+      status: 429,
+      retryAfterSeconds: 20,
+      extra: { nextAllowedSendAt: first.nextAllowedSendAt },
+      refused: { nextAllowedSendAt: Date.parse(first.nextAllowedSendAt), retryAfterMs: 20 * SECOND_MS },
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(s.smtp.messages).toHaveLength(1);
     s.t.clock.advance(20 * SECOND_MS);

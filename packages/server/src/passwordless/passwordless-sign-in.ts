@@ -83,7 +83,8 @@ function sentResult(sent: { maskedEmail: string; expiresAt: number; nextAllowedS
  * VerifyEmailOtpAsync, RequestEmailOtpSignupAsync, VerifyEmailOtpSignupAsync, RequestMagicLinkAsync,
  * CompleteMagicLinkAsync). First-party clients only, with the same gate and audit as password login.
  * Starts are enumeration-safe: the answer depends only on the request and the rate limit, never on
- * whether the address has an account (see EmailOtpChallenges and MagicLinks).
+ * whether the address has an account (see EmailOtpChallenges and MagicLinks); a send the rate limit
+ * refuses throws SvcSendRefusedError (429 `resend_too_soon`, nextAllowedSendAt).
  */
 export class PasswordlessSignIn {
   readonly #deps: PasswordlessSignInDeps;

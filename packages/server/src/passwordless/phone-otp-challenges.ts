@@ -4,6 +4,7 @@ import { sha256Hex } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { refusedSendOf, SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import { maskPhoneNumber, normalizePhoneNumber, type PhoneNumberResult } from '../sms/phone-number.js';
 import { requireSmsConfig, type SmsConfig } from '../sms/sms-config.js';
@@ -39,7 +40,7 @@ export interface PhoneChallengeStart {
   readonly context: PhoneChallengeContext;
 }
 
-/** What a start produced; the same whether or not a text was sent. */
+/** What a start produced; the same whether or not a text was sent (a refused send throws instead). */
 export interface StartedPhoneChallenge {
   /** The secret that names the challenge (returned once; only its hash is stored). */
   readonly challengeToken: string;
@@ -107,9 +108,9 @@ export class PhoneOtpChallenges {
   }
 
   /**
-   * Starts a login or signup challenge. A refused send (rate limit) answers the same and texts nothing:
-   * `nextAllowedSendAt` says when to try again. Provider failures raise SmsProviderError (an
-   * SvcInvalidOperationError, as SPEC.md rule 4 asks).
+   * Starts a login or signup challenge. A send the rate limit refuses stores nothing, never reaches the
+   * provider and throws SvcSendRefusedError (when to ask again). Provider failures raise SmsProviderError
+   * (an SvcInvalidOperationError, as SPEC.md rule 4 asks).
    */
   async start(input: PhoneChallengeStart): Promise<StartedPhoneChallenge> {
     this.requireConfig();
@@ -121,6 +122,23 @@ export class PhoneOtpChallenges {
       identifier: input.e164,
       ip: input.context.ipAddress ?? undefined,
     });
+    const refused = refusedSendOf(decision);
+    if (refused !== undefined) {
+      await audit.record({
+        kind: 'auth.phone_otp.rate_limited',
+        actorType: 'client',
+        actorId: input.clientId,
+        clientId: input.clientId,
+        ...(input.context.ipAddress == null ? {} : { ipAddress: input.context.ipAddress }),
+        data: {
+          phone: masked,
+          purpose,
+          operation: input.context.operation,
+          refusedBy: decision.refusedBy ?? null,
+        },
+      });
+      throw new SvcSendRefusedError(refused);
+    }
     const account = await repository.findAccountByPhone(input.e164);
     const loginUser = purpose === 'login' && account?.active === true ? account.userId : null;
     const textable = purpose === 'login' ? loginUser !== null : account === undefined;
@@ -149,13 +167,7 @@ export class PhoneOtpChallenges {
       ...(input.context.ipAddress == null ? {} : { ipAddress: input.context.ipAddress }),
     };
     const data = { phone: masked, purpose, operation: input.context.operation };
-    if (!decision.allowed) {
-      await audit.record({
-        ...event,
-        kind: 'auth.phone_otp.rate_limited',
-        data: { ...data, refusedBy: decision.refusedBy ?? null },
-      });
-    } else if (!textable) {
+    if (!textable) {
       await audit.record({
         ...event,
         kind: purpose === 'login' ? 'auth.phone_otp.unknown_number' : 'auth.phone_otp.number_taken',

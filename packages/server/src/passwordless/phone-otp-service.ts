@@ -67,7 +67,8 @@ export interface PhoneOtpServiceDeps {
  * checks the code; Svc keeps only the hash of the challenge token, the number and a local attempts
  * counter. First-party clients only, like password login. Starts are enumeration-safe (see
  * PhoneOtpChallenges): a login for an unknown number and a signup for a taken one get the same answer,
- * no text, and a challenge that fails like a wrong code.
+ * no text, and a challenge that fails like a wrong code. A send the rate limit refuses throws
+ * SvcSendRefusedError (429 `resend_too_soon`, nextAllowedSendAt) and never reaches the provider.
  */
 export class PhoneOtpService {
   readonly #deps: PhoneOtpServiceDeps;

@@ -8,6 +8,7 @@ import {
 } from '@svc/contract';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { ClientRecord } from '../admin/repository.js';
+import type { SvcOptions } from '../config/options.js';
 import type { Dialect } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { createTestSvc, type TestSvc } from './test-svc.js';
@@ -56,9 +57,12 @@ let counter = 0;
 /** A name no other test of the run uses, so that tests may share one Svc. */
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${(counter += 1)}`;
 
-/** The direct JSON helpers of a test Svc on `kind`, through the real app (`svc.app`). */
-export async function createDirectHarness(kind: Dialect = 'sqlite'): Promise<DirectHarness> {
-  const t = await createTestSvc(kind);
+/** The direct JSON helpers of a test Svc on `kind` (with `options`), through the real app (`svc.app`). */
+export async function createDirectHarness(
+  kind: Dialect = 'sqlite',
+  options: SvcOptions = {},
+): Promise<DirectHarness> {
+  const t = await createTestSvc(kind, options);
   const { svc } = t;
   const app = svc.app;
   const clients = clientRepository(svc.database.db);

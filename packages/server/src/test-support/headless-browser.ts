@@ -1,4 +1,6 @@
+import type { SvcHeadlessStartBody } from '@svc/contract';
 import type { LightMyRequestResponse } from 'fastify';
+import { CLIENT_REDIRECT_URI, pkcePair } from './authorize-params.js';
 import type { HostedTestApp } from './hosted-test-app.js';
 import { setCookies } from './inject-browser.js';
 
@@ -58,4 +60,18 @@ export class HeadlessBrowser {
     }
     return response;
   }
+}
+
+/** A /start body for `clientId` with a fresh PKCE challenge; `extra` adds or overrides fields. */
+export function headlessStartBody(clientId: string, extra: Partial<SvcHeadlessStartBody> = {}) {
+  return {
+    responseType: 'code',
+    clientId,
+    redirectUri: CLIENT_REDIRECT_URI,
+    codeChallenge: pkcePair().challenge,
+    codeChallengeMethod: 'S256',
+    state: 'state-123',
+    scope: 'openid profile email',
+    ...extra,
+  };
 }

@@ -111,7 +111,8 @@ function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedT
  * sign-in), `access_denied` (403, an organization without an active membership), `invalid_token` (400
  * for a stale pending token, 401 for an inactive refresh token); SvcConflictError (409, signup with a
  * taken email); OAuthError `invalid_grant` / `invalid_target` (refresh); SvcClientAuthenticationError
- * (401, a confidential client's token at refresh); SvcInvalidOperationError (MFA wrapper).
+ * (401, a confidential client's token at refresh); SvcInvalidOperationError (MFA wrapper);
+ * SvcSendRefusedError (429 `resend_too_soon`: a rate limit refused a code, link or account email).
  */
 export class SvcAuthService {
   readonly #deps: SvcAuthServiceDeps;

@@ -3,6 +3,7 @@ import type { AccountOperations } from '../../account/account-operations.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../account/password-reset.js';
 import { SvcPublicAuthError, SvcValidationError } from '../../kernel/errors.js';
 import type { AuthRequestRecord } from '../../oauth/authorize/repository.js';
+import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { currentStepHref, HOSTED_FIELDS, HOSTED_MESSAGES } from '../form.js';
 import { browserContext, singleValue } from '../login/request-values.js';
@@ -33,7 +34,8 @@ export interface HostedPasswordResetDeps extends Pick<HostedSignInDeps, 'flow' |
  * paths, and a GET of a `/submit` path is the page that follows its form (post/redirect/get):
  *
  * - GET /password/forgot[?request_id=&email=] → the form; POST /password/forgot/submit → 303 to GET
- *   /password/forgot/submit, "Check your email", the same bytes for every address;
+ *   /password/forgot/submit, "Check your email", the same bytes for every address; a send the rate
+ *   limit refused (alike for every address) is the form again, 429, saying when to ask again;
  * - GET /password/reset?token= → the new-password form while the link is live (never uses the token),
  *   else "This reset link is no longer valid"; POST /password/reset/submit → 303 to GET
  *   /password/reset/submit, "Password changed", or the form again (400) with an inline error.
@@ -54,6 +56,7 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
     reply: FastifyReply,
     back: AuthRequestRecord | null,
     form: { email?: string; error?: string },
+    refused?: SvcSendRefusedError,
   ) {
     const antiforgeryToken = issueAntiforgeryToken(deps.antiforgery, site, request, reply);
     const page = renderForgotPasswordPage({
@@ -63,7 +66,8 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
       ...backHref(back),
       ...form,
     });
-    return sendPage(reply, page, form.error === undefined ? 200 : 400);
+    if (refused !== undefined) reply.header('retry-after', String(refused.retryAfterSeconds));
+    return sendPage(reply, page, refused !== undefined ? 429 : form.error === undefined ? 200 : 400);
   }
 
   function sendResetForm(
@@ -99,14 +103,17 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
       const email = (singleValue(request.body, HOSTED_FIELDS.email) ?? '').trim();
       if (email === '') return sendForgotForm(request, reply, back, { error: HOSTED_MESSAGES.emailRequired });
       try {
-        // The public operation: rate limits, unknown and passwordless addresses all answer the same.
+        // The public operation: unknown and passwordless addresses answer the same as known ones.
         await account.requestPasswordResetEmailAsync(
           { email, clientId: back?.clientId ?? null },
           { route: request.routeOptions.url ?? request.url, ipAddress: request.ip },
           { returnRequestId: back?.id ?? null },
         );
       } catch (error) {
-        // Only the shape of the address is checked before anything else, so this reveals nothing.
+        // The shape of the address and the rate limit (alike for every address) come first: nothing leaks.
+        if (error instanceof SvcSendRefusedError) {
+          return sendForgotForm(request, reply, back, { email, error: error.message }, error);
+        }
         if (!(error instanceof SvcValidationError)) throw error;
         return sendForgotForm(request, reply, back, { email, error: HOSTED_MESSAGES.emailInvalid });
       }

@@ -12,13 +12,13 @@ export type SignInReply = HostedReply & CookieReply;
 
 /**
  * Renders a step's page with a fresh antiforgery token: status 200, or 400 when a post came back, or 429
- * with `Retry-After` when the post was refused by a limit on guessing (`refused`, whose message says
- * when to try again).
+ * with `Retry-After` when the post was refused for a while (`refused`: too many failed attempts, or a
+ * send asked for too soon), whose message says when to try again.
  */
 export function sendStep<R extends SignInReply>(
   reply: R,
   request: CookieRequest,
-  deps: Pick<HostedSignInDeps, 'antiforgery' | 'site'> &
+  deps: Pick<HostedSignInDeps, 'antiforgery' | 'site' | 'clock'> &
     Partial<Pick<HostedSignInDeps, 'phoneOtp' | 'signup' | 'emailOtp'>>,
   step: AuthorizeStep,
   error?: Extract<AuthorizeActionOutcome, { kind: 'retry' }>['error'],
@@ -28,6 +28,7 @@ export function sendStep<R extends SignInReply>(
   const page = renderStepPage(step, {
     authBase: deps.site.authBase,
     antiforgeryToken,
+    now: deps.clock.now(),
     ...(error === undefined ? {} : { error }),
     ...(refused === undefined ? {} : { errorMessage: refused.message }),
     // The pages link only to what is wired (phone pages only when SMS is configured).

@@ -20,6 +20,8 @@ export interface StepPageContext {
   readonly authBase: string;
   /** From `issueAntiforgeryToken()` on the response that renders the page. */
   readonly antiforgeryToken: string;
+  /** Epoch ms of the render: a page that waits for a code or link says when a new one may be sent. */
+  readonly now: number;
   readonly error?: StepError;
   /** Words that replace the error's own, when they depend on the moment (when to try again). */
   readonly errorMessage?: string;
@@ -42,6 +44,11 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
       ? {}
       : { error: context.errorMessage ?? STEP_ERROR_MESSAGES[context.error] }),
   };
+  // Only when nothing else is said: a refused send's error already says when.
+  const resendIn =
+    context.error === undefined && 'resendAvailableAt' in step && step.resendAvailableAt !== undefined
+      ? { resendInMs: step.resendAvailableAt - context.now }
+      : {};
   switch (step.kind) {
     case 'identify':
       return renderIdentifyPage({
@@ -94,9 +101,9 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
     case 'email_sign_in':
       return renderEmailSignInPage({ ...form, ...(step.email === null ? {} : { email: step.email }) });
     case 'enter_code':
-      return renderEnterCodePage({ ...form, challenge: step.challenge, target: step.target });
+      return renderEnterCodePage({ ...form, challenge: step.challenge, target: step.target, ...resendIn });
     case 'magic_link_sent':
-      return renderMagicLinkSentPage({ ...form, target: step.target });
+      return renderMagicLinkSentPage({ ...form, target: step.target, ...resendIn });
     case 'consent':
       return renderConsentPage({
         ...form,

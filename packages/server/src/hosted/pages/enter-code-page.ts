@@ -11,7 +11,7 @@ import {
 import { html, type SafeHtml } from '../html.js';
 import { renderLayout } from '../layout.js';
 import { continueTo } from './continue-to.js';
-import { altLink } from './fields.js';
+import { altLink, resendNotice } from './fields.js';
 
 export interface EnterCodePageInput extends HostedFormContext {
   /** Which code the request waits for: it decides where the form posts and where a new code comes from. */
@@ -21,6 +21,8 @@ export interface EnterCodePageInput extends HostedFormContext {
   readonly clientName?: string;
   /** An inline error, for example HOSTED_MESSAGES.codeInvalid. */
   readonly error?: string;
+  /** How long until a new code may be asked for (ms); said only while in the future. */
+  readonly resendInMs?: number;
 }
 
 /** Per channel: where the code is posted, where a new one is asked for, and the words of the page. */
@@ -63,8 +65,8 @@ const CHANNELS: Readonly<
 /**
  * The enter-code step of every code channel (email sign-in, phone sign-in, phone signup). The page
  * says where the code went in words that hold whether or not an account exists (the start never tells),
- * posts `code` to the channel's verify route, and offers a new code (the channel's start page) or
- * another account. `autocomplete="one-time-code"` lets phones offer a texted code.
+ * posts `code` to the channel's verify route, and offers a new code (the channel's start page, saying
+ * when one may be sent while the resend delay runs) or another account. `autocomplete="one-time-code"` lets phones offer a texted code.
  */
 export function renderEnterCodePage(input: EnterCodePageInput): string {
   const channel = CHANNELS[input.challenge];
@@ -89,6 +91,7 @@ export function renderEnterCodePage(input: EnterCodePageInput): string {
       </div>
       <button class="button button-primary" type="submit">Continue</button>
     </form>
+    ${resendNotice('code', input.resendInMs)}
     ${altLink(requestPageHref(input.authBase, channel.start, input.requestId), 'Send a new code')}
     ${altLink(loginHref(input.authBase, input.requestId), 'Use a different account')}`;
   return renderLayout({ authBase: input.authBase, title: 'Enter your code', heading: channel.heading, body });

@@ -1,3 +1,4 @@
+import { retryAfterPhrase } from '../../kernel/errors.js';
 import { HOSTED_FIELDS, invalidAttributes } from '../form.js';
 import { html, type SafeHtml } from '../html.js';
 
@@ -65,4 +66,16 @@ export function currentPasswordField(error: string | undefined): SafeHtml {
  */
 export function altLink(href: string, text: string, lead?: string): SafeHtml {
   return html`<p class="alt">${lead !== undefined && html`${lead} `}<a href="${href}">${text}</a></p>`;
+}
+
+/**
+ * "You can ask for a new code in 25 seconds." while the resend delay (or a send limit) runs; nothing
+ * once a new one may be sent.
+ */
+export function resendNotice(what: 'code' | 'link', resendInMs: number | undefined): SafeHtml {
+  return html`${
+    resendInMs !== undefined &&
+    resendInMs > 0 &&
+    html`<p class="muted">You can ask for a new ${what} ${retryAfterPhrase(resendInMs)}.</p>`
+  }`;
 }

@@ -1,13 +1,18 @@
-import { hiddenFormFields, type HostedFormContext } from '../form.js';
+import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
 import { html } from '../html.js';
 import { renderLayout } from '../layout.js';
 import { continueTo } from './continue-to.js';
 import { emailSignInHref } from './email-sign-in-page.js';
+import { resendNotice } from './fields.js';
 
 export interface MagicLinkSentPageInput extends HostedFormContext {
   /** The masked address the link went to (if it went anywhere). */
   readonly target: string;
   readonly clientName?: string;
+  /** An inline error: a new link asked for too soon. */
+  readonly error?: string;
+  /** How long until a new link may be asked for (ms); said only while in the future. */
+  readonly resendInMs?: number;
 }
 
 /**
@@ -23,7 +28,7 @@ export function renderMagicLinkSentPage(input: MagicLinkSentPageInput): string {
     </p>
     <p class="muted">Open the link in this browser to continue.</p>
     <form method="post" action="${input.authBase}/login/magic-link/resend">
-      ${hiddenFormFields(input)}
+      ${hiddenFormFields(input)} ${formError(input.error)} ${resendNotice('link', input.resendInMs)}
       <button class="button button-secondary" type="submit">Send a new link</button>
     </form>
     <p class="alt">

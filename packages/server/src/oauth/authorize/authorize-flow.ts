@@ -14,6 +14,7 @@ import {
   type AuthorizeStepOutcome,
   type BrowserContext,
   type StepError,
+  waitingStep,
 } from './authorize-outcomes.js';
 import { parseAuthorizeRequest } from './authorize-request.js';
 import type { AuthRequestRecord } from './repository.js';
@@ -321,23 +322,8 @@ export class AuthorizeFlow {
   /** A pending request waits for a code or link it sent, else for the email, else for the password. */
   async #pendingStep(request: AuthRequestRecord): Promise<AuthorizeStep> {
     const stepRequest = await this.#steps.stepRequest(request);
-    const challenge = request.challenge;
-    switch (challenge?.kind) {
-      case 'magic_link':
-        return { kind: 'magic_link_sent', request: stepRequest, target: challenge.target };
-      case 'email_otp':
-      case 'email_otp_signup':
-      case 'phone_otp':
-      case 'phone_otp_signup':
-        return {
-          kind: 'enter_code',
-          request: stepRequest,
-          challenge: challenge.kind,
-          target: challenge.target,
-        };
-      default:
-        break;
-    }
+    const waiting = request.challenge === null ? undefined : waitingStep(stepRequest, request.challenge);
+    if (waiting !== undefined) return waiting;
     if (request.invitationId !== null) return this.#steps.invitationStep(request);
     if (request.email === null) return this.#steps.identifyStep(request, request.loginHint);
     return { kind: 'password', request: stepRequest, email: request.email };

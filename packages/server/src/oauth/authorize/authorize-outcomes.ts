@@ -1,9 +1,10 @@
 import type { SvcOrganizationOption } from '@svc/contract';
 import type { SignedOutInvitationPage } from '../../invitations/invitation-acceptance.js';
-import { SvcTooManyAttemptsError, type RefusedAttempt } from '../../kernel/errors.js';
+import { retryAfterSeconds, SvcTooManyAttemptsError, type RefusedAttempt } from '../../kernel/errors.js';
+import { refusedSendMessage, type RefusedSend } from '../../ratelimit/refused-send.js';
 import type { OAuthErrorCode } from '../errors.js';
 import type { AuthorizeView } from './authorize-params.js';
-import type { CodeChallengeKind } from './repository.js';
+import type { AuthRequestChallenge, CodeChallengeKind } from './repository.js';
 
 /**
  * What the authorization flow hands its HTTP adapter. Plain values: the hosted routes map them onto
@@ -62,9 +63,17 @@ export type AuthorizeStep =
       readonly challenge: CodeChallengeKind;
       /** The masked address or number the code went to. */
       readonly target: string;
+      /** Epoch ms: when a new code may be asked for (the challenge's; absent when not known). */
+      readonly resendAvailableAt?: number;
     }
   /** The request waits for the emailed sign-in link to be opened in this browser. */
-  | { readonly kind: 'magic_link_sent'; readonly request: StepRequest; readonly target: string }
+  | {
+      readonly kind: 'magic_link_sent';
+      readonly request: StepRequest;
+      readonly target: string;
+      /** Epoch ms: when a new link may be asked for (absent when not known). */
+      readonly resendAvailableAt?: number;
+    }
   /** Email sign-in: the address to send a code or a link to (prefilled, or what was typed before an error). */
   | { readonly kind: 'email_sign_in'; readonly request: StepRequest; readonly email: string | null }
   /** Phone sign-in: the number to text a code to (what was typed comes back with an error). */
@@ -167,7 +176,9 @@ export type StepError =
   | 'password_too_long'
   | 'email_taken'
   // A request bound to an invitation was signed in to another account than the invited address's.
-  | 'invitation_other_account';
+  | 'invitation_other_account'
+  // A code or link asked for too soon (the retry carries `refusedSend`: when to ask again).
+  | 'resend_too_soon';
 
 /** The outcome of a hosted form post. */
 export type AuthorizeActionOutcome =
@@ -176,8 +187,9 @@ export type AuthorizeActionOutcome =
   /** To the request's current step (GET /login), post/redirect/get. */
   | { readonly kind: 'next'; readonly requestId: string; readonly session?: StartedSession }
   /**
-   * The same step again with an inline error (the submission did nothing). `refused`: with
-   * `too_many_attempts`, the refusal's words and wait (429 with Retry-After).
+   * The same step again with an inline error (the submission did nothing). `refused`: a refused attempt
+   * (`too_many_attempts`, or a send asked for too soon, `resend_too_soon`), whose words say when to try
+   * again; the adapters answer 429 with Retry-After.
    */
   | {
       readonly kind: 'retry';
@@ -207,4 +219,45 @@ export function toActionOutcome(
   return result.kind === 'redirect'
     ? { kind: 'redirect', location: result.location, ...started }
     : { kind: 'next', requestId, ...started };
+}
+
+/** The step of a request that waits for the code or link of `challenge`; undefined for other challenges. */
+export function waitingStep(
+  request: StepRequest,
+  challenge: AuthRequestChallenge,
+): AuthorizeStep | undefined {
+  const resend =
+    challenge.resendAvailableAt === undefined ? {} : { resendAvailableAt: challenge.resendAvailableAt };
+  switch (challenge.kind) {
+    case 'magic_link':
+      return { kind: 'magic_link_sent', request, target: challenge.target, ...resend };
+    case 'email_otp':
+    case 'email_otp_signup':
+    case 'phone_otp':
+    case 'phone_otp_signup':
+      return { kind: 'enter_code', request, challenge: challenge.kind, target: challenge.target, ...resend };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A start whose send the rate limit refused: `step` again (the form, or the code or link the request
+ * still waits for) with `resend_too_soon`; the adapters answer 429 and say when to ask again.
+ */
+export function refusedSendRetry(step: AuthorizeStep, refused: RefusedSend): AuthorizeActionOutcome {
+  const shown =
+    step.kind === 'enter_code' || step.kind === 'magic_link_sent'
+      ? { ...step, resendAvailableAt: refused.nextAllowedSendAt }
+      : step;
+  return {
+    kind: 'retry',
+    step: shown,
+    error: 'resend_too_soon',
+    refused: {
+      message: refusedSendMessage(refused.retryAfterMs),
+      retryAfterSeconds: retryAfterSeconds(refused.retryAfterMs),
+      resendAvailableAt: refused.nextAllowedSendAt,
+    },
+  };
 }

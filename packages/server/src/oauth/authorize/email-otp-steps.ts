@@ -3,13 +3,17 @@ import type { Clock } from '../../kernel/clock.js';
 import type { EmailOtpChallenges } from '../../passwordless/email-otp-challenges.js';
 import type { MagicLinks } from '../../passwordless/magic-links.js';
 import { AMR_OTP } from '../../passwordless/passwordless-sign-in.js';
+import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
 import type { AuthRequestSteps } from './auth-request-steps.js';
 import {
   refusedRetry,
+  refusedSendRetry,
+  waitingStep,
   type AuthorizeActionOutcome,
   type AuthorizeStep,
   type BrowserContext,
   type StepError,
+  type StepRequest,
 } from './authorize-outcomes.js';
 import { authRequestExpiredError } from './errors.js';
 import type { AuthRequestChallenge, AuthRequestRecord, AuthRequestStore } from './repository.js';
@@ -49,7 +53,8 @@ export interface EmailOtpStepsDeps {
  *
  * The link itself is opened by MagicLinkLanding. The challenge token never leaves the server: the
  * request (bound to its browser) holds its hash. An address without an active account looks exactly
- * like the others and never verifies (no email is sent to it); a refused send (rate limit) too.
+ * like the others and never verifies (no email is sent to it). A send the rate limit refuses (alike for
+ * every address) changes nothing and says so: `resend_too_soon` with when to ask again.
  */
 export class EmailOtpSteps {
   readonly #deps: EmailOtpStepsDeps;
@@ -92,8 +97,15 @@ export class EmailOtpSteps {
     if (request.status !== 'pending' || request.challenge?.kind !== 'magic_link' || request.email === null) {
       return { kind: 'next', requestId: request.id };
     }
-    await this.#deps.steps.stepRequest(request);
-    return this.#send(request, browser, request.email, 'link', HOSTED_EMAIL_OPERATIONS.linkResend);
+    const stepRequest = await this.#deps.steps.stepRequest(request);
+    return this.#send(
+      request,
+      browser,
+      stepRequest,
+      request.email,
+      'link',
+      HOSTED_EMAIL_OPERATIONS.linkResend,
+    );
   }
 
   /**
@@ -167,33 +179,41 @@ export class EmailOtpSteps {
     if (!email.success) return retry('email_invalid');
     const operation =
       channel === 'code' ? HOSTED_EMAIL_OPERATIONS.codeStart : HOSTED_EMAIL_OPERATIONS.linkStart;
-    return this.#send(request, browser, email.data, channel, operation);
+    return this.#send(request, browser, stepRequest, email.data, channel, operation);
   }
 
   /**
    * Sends the code or link and makes the request wait for it (whatever it waited for before). A send
-   * the rate limit refused (a quick "send a new code") leaves a request that already waits for the same
-   * kind at the same address as it was, so the code or link already sent keeps working.
+   * the rate limit refused (a quick "send a new code") changes nothing: a request that already waits for
+   * the same kind at the same address shows that step again (the code or link already sent keeps
+   * working), any other the address form; both with `resend_too_soon`.
    */
   async #send(
     request: AuthRequestRecord,
     browser: BrowserContext,
+    stepRequest: StepRequest,
     email: string,
     channel: 'code' | 'link',
     operation: string,
   ): Promise<AuthorizeActionOutcome> {
-    const sent = await this.#dispatch(request, email, channel, {
-      operation,
-      ipAddress: browser.ipAddress ?? null,
-    });
-    const next: AuthorizeActionOutcome = { kind: 'next', requestId: request.id };
-    if (
-      sent.rateLimited &&
-      request.status === 'pending' &&
-      request.challenge?.kind === sent.challenge.kind &&
-      request.email?.toLowerCase() === email.toLowerCase()
-    ) {
-      return next;
+    let challenge: AuthRequestChallenge;
+    try {
+      challenge = await this.#dispatch(request, email, channel, {
+        operation,
+        ipAddress: browser.ipAddress ?? null,
+      });
+    } catch (error) {
+      if (!(error instanceof SvcSendRefusedError)) throw error;
+      const waiting =
+        request.status === 'pending' &&
+        request.challenge?.kind === (channel === 'code' ? 'email_otp' : 'magic_link') &&
+        request.email?.toLowerCase() === email.toLowerCase()
+          ? waitingStep(stepRequest, request.challenge)
+          : undefined;
+      return refusedSendRetry(
+        waiting ?? { kind: 'email_sign_in', request: stepRequest, email },
+        error.refused,
+      );
     }
     // As identifying again: whoever signed in before is forgotten; the request now waits for this.
     const change = {
@@ -203,33 +223,37 @@ export class EmailOtpSteps {
       organizationId: null,
       amr: null,
       authTime: null,
-      challenge: sent.challenge,
+      challenge,
     } as const;
     if (!(await this.#deps.requests.transition(request.id, request.status, change, this.#deps.clock.now()))) {
       throw authRequestExpiredError();
     }
-    return next;
+    return { kind: 'next', requestId: request.id };
   }
 
-  /** Emails the code or link; the challenge the request should wait for, and whether the send was refused. */
+  /** Emails the code or link: the challenge the request should wait for. A refused send throws. */
   async #dispatch(
     request: AuthRequestRecord,
     email: string,
     channel: 'code' | 'link',
     context: { readonly operation: string; readonly ipAddress: string | null },
-  ): Promise<{ rateLimited: boolean; challenge: AuthRequestChallenge }> {
+  ): Promise<AuthRequestChallenge> {
     const base = { email, clientId: request.clientId, organizationId: null, context };
     if (channel === 'code') {
       const started = await this.#deps.challenges.start({ ...base, signup: null });
       return {
-        rateLimited: started.rateLimited,
-        challenge: { kind: 'email_otp', hash: started.challengeHash, target: started.maskedEmail },
+        kind: 'email_otp',
+        hash: started.challengeHash,
+        target: started.maskedEmail,
+        resendAvailableAt: started.nextAllowedSendAt,
       };
     }
     const issued = await this.#deps.magicLinks.issue({ ...base, authRequestId: request.id });
     return {
-      rateLimited: issued.rateLimited,
-      challenge: { kind: 'magic_link', hash: issued.linkHash, target: issued.maskedEmail },
+      kind: 'magic_link',
+      hash: issued.linkHash,
+      target: issued.maskedEmail,
+      resendAvailableAt: issued.nextAllowedSendAt,
     };
   }
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { EmailOtpChallenges } from '../../passwordless/email-otp-challenges.js';
 import { AMR_OTP } from '../../passwordless/passwordless-sign-in.js';
 import { createPasswordlessAccount } from '../../passwordless/passwordless-signup.js';
+import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
 import type { SignupService } from '../../signin/signup.js';
 import type { AuthRequestSteps } from './auth-request-steps.js';
 import {
@@ -11,8 +12,12 @@ import {
   type AuthorizeStep,
   type BrowserContext,
   type StepError,
+  refusedSendRetry,
+  waitingStep,
+  type SignupFormValues,
+  type StepRequest,
 } from './authorize-outcomes.js';
-import type { AuthRequestStore } from './repository.js';
+import type { AuthRequestRecord, AuthRequestStore } from './repository.js';
 import { restartSignIn } from './restart-sign-in.js';
 import { signupFormValues, type SignupForm } from './signup-steps.js';
 
@@ -49,8 +54,9 @@ export type EmailSignupForm = Omit<SignupForm, 'password'>;
  * | pending with that challenge | …/verify while the address is locked | the enter-code step again, 429 |
  *
  * An address that already has an account looks exactly like the others and never verifies
- * (EmailOtpChallenges mails nobody then). The challenge token never leaves the server: the request,
- * bound to its browser, holds its hash, so no signup token is needed.
+ * (EmailOtpChallenges mails nobody then). A send the rate limit refuses changes nothing and says so
+ * (`resend_too_soon`). The challenge token never leaves the server: the request, bound to its browser,
+ * holds its hash, so no signup token is needed.
  */
 export class EmailSignupSteps {
   readonly #deps: EmailSignupStepsDeps;
@@ -83,28 +89,64 @@ export class EmailSignupSteps {
     if (!email.success) return retry('email_invalid');
     const organizationName = shape.organizationName.safeParse(values.organizationName);
     if (!organizationName.success) return retry('organization_name_invalid');
-    const started = await this.#deps.challenges.start({
-      email: email.data,
-      clientId: request.clientId,
-      organizationId: null,
-      signup: {
-        data: {
-          displayName: displayName.data,
-          email: email.data,
-          organizationName: organizationName.data ?? null,
-          customFields: null,
+    let started;
+    try {
+      started = await this.#deps.challenges.start({
+        email: email.data,
+        clientId: request.clientId,
+        organizationId: null,
+        signup: {
+          data: {
+            displayName: displayName.data,
+            email: email.data,
+            organizationName: organizationName.data ?? null,
+            customFields: null,
+          },
+          tokenHash: null,
         },
-        tokenHash: null,
-      },
-      context: { operation: OPERATIONS.start, ipAddress: browser.ipAddress ?? null },
-    });
+        context: { operation: OPERATIONS.start, ipAddress: browser.ipAddress ?? null },
+      });
+    } catch (error) {
+      if (!(error instanceof SvcSendRefusedError)) throw error;
+      return refusedSendRetry(
+        await this.#afterRefusal(request, stepRequest, email.data, values),
+        error.refused,
+      );
+    }
     await restartSignIn(
       this.#deps.requests,
       request,
-      { kind: 'email_otp_signup', hash: started.challengeHash, target: started.maskedEmail },
+      {
+        kind: 'email_otp_signup',
+        hash: started.challengeHash,
+        target: started.maskedEmail,
+        resendAvailableAt: started.nextAllowedSendAt,
+      },
       this.#deps.clock.now(),
     );
     return { kind: 'next', requestId: request.id };
+  }
+
+  /**
+   * What a refused send shows: the enter-code step when the request already waits for a signup code to
+   * the same address (that code keeps working), else the form as typed. Nothing changes either way.
+   */
+  async #afterRefusal(
+    request: AuthRequestRecord,
+    stepRequest: StepRequest,
+    email: string,
+    values: SignupFormValues,
+  ): Promise<AuthorizeStep> {
+    const challenge = request.challenge;
+    const pending =
+      request.status === 'pending' && challenge?.kind === 'email_otp_signup'
+        ? await this.#deps.challenges.find(challenge.hash, 'signup')
+        : undefined;
+    const waiting =
+      challenge !== null && pending?.signup?.email.toLowerCase() === email.toLowerCase()
+        ? waitingStep(stepRequest, challenge)
+        : undefined;
+    return waiting ?? { kind: 'signup', request: stepRequest, values };
   }
 
   /** The code of the request's signup challenge; success creates the account and signs it in. */

@@ -4,10 +4,13 @@ import type { FoundPhoneChallenge, PhoneOtpChallenges } from '../../passwordless
 import type { PhoneOtpPurpose } from '../../passwordless/phone-otp-repository.js';
 import { AMR_SMS, createPhoneAccount } from '../../passwordless/phone-otp-service.js';
 import type { SignupService } from '../../signin/signup.js';
+import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
 import { SmsProviderError } from '../../sms/verify-client.js';
 import type { AuthRequestSteps } from './auth-request-steps.js';
 import {
   refusedRetry,
+  refusedSendRetry,
+  waitingStep,
   type AuthorizeActionOutcome,
   type AuthorizeStep,
   type BrowserContext,
@@ -87,20 +90,15 @@ export class PhoneOtpSteps {
   ): Promise<AuthorizeActionOutcome> {
     const request = await this.#deps.steps.load(requestId, browser);
     const typed = phoneNumber?.trim() ?? '';
-    const retry = async (error: StepError): Promise<AuthorizeActionOutcome> => ({
-      kind: 'retry',
-      step: {
-        kind: 'phone_number',
-        request: await this.#deps.steps.stepRequest(request),
-        phoneNumber: typed === '' ? null : typed,
-      },
-      error,
-    });
     // The client must still be active before anything is texted on its behalf.
-    await this.#deps.steps.stepRequest(request);
+    const form: AuthorizeStep = {
+      kind: 'phone_number',
+      request: await this.#deps.steps.stepRequest(request),
+      phoneNumber: typed === '' ? null : typed,
+    };
     const number = this.#number(typed);
-    if (!number.ok) return retry(number.error);
-    return this.#startChallenge(request, browser, number.e164, null, retry);
+    if (!number.ok) return { kind: 'retry', step: form, error: number.error };
+    return this.#startChallenge(request, browser, number.e164, null, form);
   }
 
   /** POST /login/phone-otp/verify: the code of the request's `phone_otp` challenge; success signs in. */
@@ -150,12 +148,13 @@ export class PhoneOtpSteps {
       phoneNumber: form.phoneNumber?.trim() ?? '',
       organizationName: form.organizationName?.trim() ?? '',
     };
-    const retry = async (error: StepError): Promise<AuthorizeActionOutcome> => ({
-      kind: 'retry',
-      step: { kind: 'phone_signup', request: await this.#deps.steps.stepRequest(request), values },
-      error,
-    });
-    await this.#deps.steps.stepRequest(request);
+    // The client must still be active before anything is texted on its behalf.
+    const formStep: AuthorizeStep = {
+      kind: 'phone_signup',
+      request: await this.#deps.steps.stepRequest(request),
+      values,
+    };
+    const retry = (error: StepError): AuthorizeActionOutcome => ({ kind: 'retry', step: formStep, error });
     const { shape } = svcSignupRequestSchema;
     const displayName = shape.displayName.safeParse(values.displayName);
     if (!displayName.success) {
@@ -170,7 +169,7 @@ export class PhoneOtpSteps {
       organizationName: organizationName.data,
       customFields: null,
     };
-    return this.#startChallenge(request, browser, number.e164, data, retry);
+    return this.#startChallenge(request, browser, number.e164, data, formStep);
   }
 
   /** POST /signup/phone-otp/verify: the code of the request's signup challenge; success creates the account. */
@@ -200,13 +199,19 @@ export class PhoneOtpSteps {
     return normalized.ok ? { ok: true, e164: normalized.e164 } : { ok: false, error: 'phone_invalid' };
   }
 
+  /**
+   * Texts the code and makes the request wait for it. A provider failure shows `form` again; so does a
+   * send the rate limit refused (`resend_too_soon`), unless the request already waits for a code of the
+   * same kind at the same number: then it keeps waiting and shows that step again.
+   */
   async #startChallenge(
     request: AuthRequestRecord,
     browser: BrowserContext,
     e164: string,
     signup: { displayName: string; organizationName: string | null; customFields: null } | null,
-    retry: (error: StepError) => Promise<AuthorizeActionOutcome>,
+    form: AuthorizeStep,
   ): Promise<AuthorizeActionOutcome> {
+    const kind = signup === null ? 'phone_otp' : 'phone_otp_signup';
     let started;
     try {
       started = await this.#deps.challenges.start({
@@ -222,16 +227,23 @@ export class PhoneOtpSteps {
       });
     } catch (error) {
       // The provider refused or failed; the form comes back (only numbers that get a text can see this).
-      if (error instanceof SmsProviderError) return retry('sms_unavailable');
-      throw error;
+      if (error instanceof SmsProviderError) return { kind: 'retry', step: form, error: 'sms_unavailable' };
+      if (!(error instanceof SvcSendRefusedError)) throw error;
+      const pending = await this.#pendingChallenge(request, kind, signup === null ? 'login' : 'signup');
+      const waiting =
+        pending?.phoneE164 === e164 && request.challenge !== null
+          ? waitingStep(form.request, request.challenge)
+          : undefined;
+      return refusedSendRetry(waiting ?? form, error.refused);
     }
     await restartSignIn(
       this.#deps.requests,
       request,
       {
-        kind: signup === null ? 'phone_otp' : 'phone_otp_signup',
+        kind,
         hash: started.challengeHash,
         target: started.maskedPhoneNumber,
+        resendAvailableAt: started.nextAllowedSendAt,
       },
       this.#deps.clock.now(),
     );

@@ -33,6 +33,8 @@ export interface AuthRequestChallenge {
   readonly hash: string;
   /** What the page shows about where the code went: the masked address or number. */
   readonly target: string;
+  /** Code and link challenges: epoch ms when a new one may be sent (absent in requests stored before). */
+  readonly resendAvailableAt?: number;
 }
 
 /** The hosted passwordless steps that wait for a code or a link. */

@@ -1,3 +1,4 @@
+import { SEND_REFUSED_WORDS } from '../../ratelimit/refused-send.js';
 import type { StepError } from './authorize-outcomes.js';
 
 /**
@@ -26,4 +27,6 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   email_taken: 'An account with this email already exists. Sign in instead.',
   invitation_other_account:
     'This invitation is for another email address. Sign in with the invited address to accept it.',
+  // The adapters add when to ask again (refusedSendMessage).
+  resend_too_soon: SEND_REFUSED_WORDS,
 });
