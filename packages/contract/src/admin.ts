@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newPasswordSchema, optionalText, recordIdSchema, text } from './fields.js';
+import { newPasswordSchema, optionalText, recordIdSchema, text, uniqueList } from './fields.js';
 
 /**
  * Operator (admin) API bodies and records, camelCase (DECISIONS.md "Wire format"). Objects are not
@@ -69,13 +69,6 @@ export const scopeTokenSchema = z
   .refine((scope) => !scope.startsWith('auth:'), {
     message: 'auth:* scopes are internal and cannot be assigned',
   });
-
-function uniqueList<T extends z.ZodType<string>>(item: T, max: number) {
-  return z
-    .array(item)
-    .max(max)
-    .transform((values) => [...new Set(values)]);
-}
 
 export const tokenEndpointAuthMethodSchema = z.enum(['none', 'client_secret_basic', 'client_secret_post']);
 export type TokenEndpointAuthMethod = z.output<typeof tokenEndpointAuthMethodSchema>;
@@ -169,6 +162,7 @@ export const svcOrganizationSchema = z.object({
   name: z.string(),
   slug: z.string(),
   primaryDomain: z.string().nullable(),
+  active: z.boolean(),
   createdAt: timestamp,
 });
 export type SvcOrganization = z.output<typeof svcOrganizationSchema>;
@@ -209,6 +203,7 @@ export const svcClientSchema = z.object({
   tokenEndpointAuthMethod: tokenEndpointAuthMethodSchema,
   allowDeviceAuthorization: z.boolean(),
   allowClientCredentials: z.boolean(),
+  active: z.boolean(),
   createdAt: timestamp,
 });
 export type SvcClient = z.output<typeof svcClientSchema>;

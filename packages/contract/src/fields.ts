@@ -37,3 +37,11 @@ export const recordIdSchema = text(1, 200);
 
 /** A new password (user creation, signup): 8-1024 characters, not trimmed: every character counts. */
 export const newPasswordSchema = z.string().min(8).max(1024);
+
+/** A list of at most `max` items, duplicates dropped (first occurrence kept). */
+export function uniqueList<T extends z.ZodType<string>>(item: T, max: number) {
+  return z
+    .array(item)
+    .max(max)
+    .transform((values) => [...new Set(values)]);
+}

@@ -1,4 +1,4 @@
-import type { CreateClientInput, Page } from '@svc/contract';
+import type { CreateClientInput, Page, TokenEndpointAuthMethod } from '@svc/contract';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
@@ -8,6 +8,22 @@ import type { ClientRecord, ListQuery } from './repository.js';
 export interface CreatedClientResult {
   readonly client: ClientRecord;
   readonly clientSecret?: string;
+}
+
+/**
+ * The client credentials grant needs a client that can authenticate: refused (400) for a public client,
+ * whether it is being created or updated.
+ */
+export function assertClientCredentialsAllowed(
+  allowClientCredentials: boolean,
+  method: TokenEndpointAuthMethod,
+): void {
+  if (allowClientCredentials && method === 'none') {
+    throw new SvcValidationError(
+      'allowClientCredentials requires a confidential client: set tokenEndpointAuthMethod to client_secret_basic or client_secret_post.',
+      [{ path: 'allowClientCredentials', message: 'requires a confidential client' }],
+    );
+  }
 }
 
 /** Registers OAuth clients (the operator path; dynamic registration is a capability of its own). */
@@ -26,12 +42,7 @@ export class ClientService {
    */
   async create(input: CreateClientInput, actor?: AdminActor): Promise<CreatedClientResult> {
     const confidential = input.tokenEndpointAuthMethod !== 'none';
-    if (input.allowClientCredentials && !confidential) {
-      throw new SvcValidationError(
-        'allowClientCredentials requires a confidential client: set tokenEndpointAuthMethod to client_secret_basic or client_secret_post.',
-        [{ path: 'allowClientCredentials', message: 'requires a confidential client' }],
-      );
-    }
+    assertClientCredentialsAllowed(input.allowClientCredentials, input.tokenEndpointAuthMethod);
     const clientSecret = confidential ? this.#deps.ids.secret() : undefined;
     const now = this.#deps.clock.now();
     const client: ClientRecord = {

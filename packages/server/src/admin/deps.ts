@@ -1,6 +1,7 @@
 import type { AuditEventInput, AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
+import type { SessionRevocationReason, SessionSelector } from '../oauth/tokens/repository.js';
 import type { AdminRepositories } from './repository.js';
 
 /** What every admin service takes: storage through its interfaces, time, randomness and the audit log. */
@@ -31,4 +32,21 @@ export function actorFields(
     ...(actor?.actorId === undefined ? {} : { actorId: actor.actorId }),
     ...(actor?.ipAddress === undefined ? {} : { ipAddress: actor.ipAddress }),
   };
+}
+
+/**
+ * How a deactivation ends what a record's sessions allow (DECISIONS.md "Deactivation": "the subject's
+ * sessions (all, or those in that organization) are revoked"). Both write the database, so the end holds
+ * on every node at once.
+ */
+export interface AdminSessionControl {
+  /** Revokes the live token sessions the selector matches, with their refresh tokens; returns how many. */
+  revokeTokenSessions(selector: SessionSelector, reason: SessionRevocationReason): Promise<number>;
+  /** Ends every issuer (browser) session of the user, so that /authorize cannot reuse one; returns how many. */
+  endBrowserSessions(userId: string): Promise<number>;
+}
+
+/** What the record updates (and their deactivations) take. */
+export interface AdminLifecycleDeps extends AdminDeps {
+  readonly sessions: AdminSessionControl;
 }

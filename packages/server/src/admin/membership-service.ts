@@ -1,7 +1,7 @@
-import type { CreateMembershipInput, SvcOrganizationOption } from '@svc/contract';
-import { SvcNotFoundError } from '../kernel/errors.js';
+import type { CreateMembershipInput, Page, SvcOrganizationOption } from '@svc/contract';
+import { recordNotFound } from './errors.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import type { MembershipRecord } from './repository.js';
+import type { ListQuery, MembershipRecord } from './repository.js';
 
 /** The result of creating a membership: `created` is false when an existing one was updated. */
 export interface MembershipResult {
@@ -26,10 +26,10 @@ export class MembershipService {
   async create(input: CreateMembershipInput, actor?: AdminActor): Promise<MembershipResult> {
     const { organizations, users, memberships } = this.#deps.repositories;
     if ((await organizations.findById(input.organizationId)) === undefined) {
-      throw new SvcNotFoundError(`Organization '${input.organizationId}' was not found.`);
+      throw recordNotFound('Organization', input.organizationId);
     }
     if ((await users.findById(input.userId)) === undefined) {
-      throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
+      throw recordNotFound('User', input.userId);
     }
     const now = this.#deps.clock.now();
     const id = this.#deps.ids.id('mem');
@@ -51,6 +51,22 @@ export class MembershipService {
       data: { membershipId: membership.id, role: membership.role },
     });
     return { membership, created };
+  }
+
+  /** The organization's memberships in any state, newest first; an unknown organization is a 404. */
+  async listForOrganization(organizationId: string, query: ListQuery): Promise<Page<MembershipRecord>> {
+    if ((await this.#deps.repositories.organizations.findById(organizationId)) === undefined) {
+      throw recordNotFound('Organization', organizationId);
+    }
+    return this.#deps.repositories.memberships.listForOrganization(organizationId, query);
+  }
+
+  /** The user's memberships in any state, newest first; an unknown user is a 404. */
+  async listForUser(userId: string, query: ListQuery): Promise<Page<MembershipRecord>> {
+    if ((await this.#deps.repositories.users.findById(userId)) === undefined) {
+      throw recordNotFound('User', userId);
+    }
+    return this.#deps.repositories.memberships.listForUser(userId, query);
   }
 
   /** SPEC.md GetUserOrganizationsAsync: active memberships of active organizations, by name. */

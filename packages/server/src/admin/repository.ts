@@ -30,7 +30,19 @@ export interface OrganizationRepository {
   /** The slugs equal to `base` or starting with `base-`, to pick the next free suffix in one query. */
   slugsLike(base: string): Promise<string[]>;
   list(query: ListQuery): Promise<Page<OrganizationRecord>>;
+  /** Applies the changes and sets updatedAt; 'taken' when the new slug is another's, undefined when unknown. */
+  update(
+    id: string,
+    changes: OrganizationChanges,
+    now: number,
+  ): Promise<OrganizationRecord | Taken | undefined>;
 }
+
+/** An update's answer when a unique key (an email, a slug) belongs to another record. */
+export type Taken = 'taken';
+
+/** The fields an update sets; an omitted field keeps its value. */
+export type OrganizationChanges = Partial<Pick<OrganizationRecord, 'name' | 'slug' | 'active'>>;
 
 export interface UserRecord {
   readonly id: string;
@@ -70,7 +82,17 @@ export interface UserRepository {
   /** Marks the user an operator; returns the updated user, or undefined when there is no such user. */
   setOperator(id: string, now: number): Promise<UserRecord | undefined>;
   list(query: ListQuery): Promise<Page<UserRecord>>;
+  /** Applies the changes and sets updatedAt; 'taken' when the new email key is another's. */
+  update(id: string, changes: UserChanges, now: number): Promise<UserRecord | Taken | undefined>;
 }
+
+/** The fields a user update sets (an email always with its key); an omitted field keeps its value. */
+export type UserChanges = Partial<
+  Pick<UserRecord, 'displayName' | 'emailVerified' | 'passwordHash' | 'active'> & {
+    readonly email: string;
+    readonly emailKey: string;
+  }
+>;
 
 export interface MembershipRecord {
   readonly id: string;
@@ -101,7 +123,17 @@ export interface MembershipRepository {
   listUserOrganizations(userId: string): Promise<UserOrganizationRecord[]>;
   /** True when the user has an active membership in the organization and the organization is active. */
   hasActiveMembership(userId: string, organizationId: string): Promise<boolean>;
+  findById(id: string): Promise<MembershipRecord | undefined>;
+  /** The organization's memberships in any state, newest first. */
+  listForOrganization(organizationId: string, query: ListQuery): Promise<Page<MembershipRecord>>;
+  /** The user's memberships in any state, newest first. */
+  listForUser(userId: string, query: ListQuery): Promise<Page<MembershipRecord>>;
+  /** Applies the changes and sets updatedAt; undefined when there is no such membership. */
+  update(id: string, changes: MembershipChanges, now: number): Promise<MembershipRecord | undefined>;
 }
+
+/** The fields a membership update sets; an omitted field keeps its value. */
+export type MembershipChanges = Partial<Pick<MembershipRecord, 'role' | 'active'>>;
 
 export interface ClientRecord {
   readonly id: string;
@@ -130,7 +162,12 @@ export interface ClientRepository {
   findById(id: string): Promise<ClientRecord | undefined>;
   findByClientId(clientId: string): Promise<ClientRecord | undefined>;
   list(query: ListQuery): Promise<Page<ClientRecord>>;
+  /** Applies the changes and sets updatedAt; undefined when there is no client with this clientId. */
+  update(clientId: string, changes: ClientChanges, now: number): Promise<ClientRecord | undefined>;
 }
+
+/** The fields a client update sets; an omitted field keeps its value. The clientId never changes. */
+export type ClientChanges = Partial<Omit<ClientRecord, 'id' | 'clientId' | 'createdAt' | 'updatedAt'>>;
 
 /** Everything the admin services read and write. */
 export interface AdminRepositories {

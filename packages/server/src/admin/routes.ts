@@ -7,8 +7,12 @@ import {
   securitySettingsUpdateBodySchema,
   svcMfaSettingsSchema,
   svcOrganizationMfaPolicySchema,
+  updateClientBodySchema,
+  updateMembershipBodySchema,
+  updateOrganizationBodySchema,
+  updateUserBodySchema,
 } from '@svc/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
@@ -27,7 +31,8 @@ function pageRequest(query: unknown): { limit: number; cursor?: string } {
 
 /**
  * The operator API of SPEC.md "Operator (admin) HTTP APIs" for organizations, users, memberships,
- * clients, users' consent grants and security settings. The app registers it at `/svc/admin/auth/api` behind the operator
+ * clients (with the record routes of DECISIONS.md "Operator record routes"), users' consent grants and
+ * security settings. The app registers it at `/svc/admin/auth/api` behind the operator
  * guard; this plugin only parses (contract schemas, field names case-insensitive), calls the facade
  * and answers. Errors are `{ error, message, details? }` with 400/404/409, never a 5xx for bad input.
  *
@@ -78,6 +83,8 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
         admin.revokeUserGrantAsync(request.params.userId, request.params.grantId, operatorActor(request)),
     );
 
+    registerRecordRoutes(app, admin);
+
     app.get('/settings/security', async () => admin.getSecuritySettingsAsync());
 
     app.put('/settings/security', async (request) => {
@@ -106,4 +113,64 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
         ),
     );
   };
+}
+
+/**
+ * DECISIONS.md "Operator record routes": read and PATCH users, organizations, memberships and clients
+ * (`active: false` deactivates, `true` reactivates), list memberships, rotate a client secret. PATCH
+ * bodies name only what changes; the answer is the record as it is now.
+ */
+function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): void {
+  app.get<{ Params: { userId: string } }>('/users/:userId', async (request) =>
+    admin.getUserAsync(request.params.userId),
+  );
+  app.patch<{ Params: { userId: string } }>('/users/:userId', async (request) =>
+    admin.updateUserAsync(
+      request.params.userId,
+      parseBody(updateUserBodySchema, request.body),
+      operatorActor(request),
+    ),
+  );
+  app.get<{ Params: { userId: string } }>('/users/:userId/memberships', async (request) =>
+    admin.listUserMembershipsAsync(request.params.userId, pageRequest(request.query)),
+  );
+
+  app.get<{ Params: { organizationId: string } }>('/organizations/:organizationId', async (request) =>
+    admin.getOrganizationAsync(request.params.organizationId),
+  );
+  app.patch<{ Params: { organizationId: string } }>('/organizations/:organizationId', async (request) =>
+    admin.updateOrganizationAsync(
+      request.params.organizationId,
+      parseBody(updateOrganizationBodySchema, request.body),
+      operatorActor(request),
+    ),
+  );
+  app.get<{ Params: { organizationId: string } }>(
+    '/organizations/:organizationId/memberships',
+    async (request) =>
+      admin.listOrganizationMembershipsAsync(request.params.organizationId, pageRequest(request.query)),
+  );
+
+  app.patch<{ Params: { membershipId: string } }>('/memberships/:membershipId', async (request) =>
+    admin.updateMembershipAsync(
+      request.params.membershipId,
+      parseBody(updateMembershipBodySchema, request.body),
+      operatorActor(request),
+    ),
+  );
+
+  app.get<{ Params: { clientId: string } }>('/clients/:clientId', async (request) =>
+    admin.getClientAsync(request.params.clientId),
+  );
+  app.patch<{ Params: { clientId: string } }>('/clients/:clientId', async (request) =>
+    admin.updateClientAsync(
+      request.params.clientId,
+      parseBody(updateClientBodySchema, request.body),
+      operatorActor(request),
+    ),
+  );
+  // The new secret is in this answer once; the route-wide no-store header keeps caches from holding it.
+  app.post<{ Params: { clientId: string } }>('/clients/:clientId/rotate-secret', async (request) =>
+    admin.rotateClientSecretAsync(request.params.clientId, operatorActor(request)),
+  );
 }

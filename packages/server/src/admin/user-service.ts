@@ -5,7 +5,8 @@ import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
 import { emailLookupKey } from './email-key.js';
 import type { ListQuery, UserRecord } from './repository.js';
 
-const DUPLICATE_EMAIL = 'A user with this email address already exists.';
+/** The 409 of an email address another user has. */
+export const DUPLICATE_EMAIL = 'A user with this email address already exists.';
 const DUPLICATE_ACCOUNT = 'A user with this email address or phone number already exists.';
 
 /** Creates users, finds them by email and marks operators. */

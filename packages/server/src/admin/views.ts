@@ -10,6 +10,7 @@ export function toSvcOrganization(record: OrganizationRecord): SvcOrganization {
     name: record.name,
     slug: record.slug,
     primaryDomain: record.primaryDomain,
+    active: record.active,
     createdAt: toIso(record.createdAt),
   };
 }
@@ -52,6 +53,7 @@ export function toSvcClient(record: ClientRecord): SvcClient {
     tokenEndpointAuthMethod: record.tokenEndpointAuthMethod,
     allowDeviceAuthorization: record.allowDeviceAuthorization,
     allowClientCredentials: record.allowClientCredentials,
+    active: record.active,
     createdAt: toIso(record.createdAt),
   };
 }

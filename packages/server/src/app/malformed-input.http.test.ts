@@ -30,9 +30,10 @@ class RawNumber {
 }
 
 interface BodyRoute {
-  readonly method: 'POST' | 'PUT';
+  readonly method: 'POST' | 'PUT' | 'PATCH';
   readonly path: string;
   readonly valid: Readonly<Record<string, unknown>>;
+  /** Empty for a PATCH, whose fields are all optional (its id names no record: the body is refused first). */
   readonly required: readonly string[];
   /** Per field: values of a wrong type or shape. */
   readonly wrong: Readonly<Record<string, readonly unknown[]>>;
@@ -105,6 +106,51 @@ const BODY_ROUTES: readonly BodyRoute[] = [
     strings: ['clientId', 'name', 'audience'],
   },
   {
+    method: 'PATCH',
+    path: '/users/usr_x',
+    valid: { displayName: 'Ann', email: 'ann@example.com', password: 'long enough', active: true },
+    required: [],
+    wrong: {
+      displayName: [42, [], null, ''],
+      email: [42, 'not-an-email', null],
+      password: [1, 'short'],
+      active: ['false', 0, null],
+    },
+    strings: ['displayName', 'email'],
+  },
+  {
+    method: 'PATCH',
+    path: '/organizations/org_x',
+    valid: { name: 'Acme', slug: 'acme', active: false },
+    required: [],
+    wrong: { name: [42, null, ''], slug: [42, 'Not A Slug', null], active: ['yes'] },
+    strings: ['name', 'slug'],
+  },
+  {
+    method: 'PATCH',
+    path: '/memberships/mem_x',
+    valid: { role: 'member', active: true },
+    required: [],
+    wrong: { role: [7, '', null], active: [1] },
+    strings: ['role'],
+  },
+  {
+    method: 'PATCH',
+    path: '/clients/app_x',
+    valid: { name: 'App', redirectUris: ['https://a.example/cb'], active: true },
+    required: [],
+    wrong: {
+      name: [1, null],
+      audience: [[], false],
+      redirectUris: ['https://a.example/cb', [1], ['/relative']],
+      allowedScopes: ['openid', ['auth:admin'], ['a b']],
+      tokenEndpointAuthMethod: [1, 'private_key_jwt'],
+      allowClientCredentials: [0],
+      active: ['true'],
+    },
+    strings: ['name', 'audience'],
+  },
+  {
     method: 'PUT',
     path: '/settings/security',
     valid: SETTINGS,
@@ -134,7 +180,7 @@ const deep = (open: string, close: string, depth: number) => open.repeat(depth) 
 function bodyCases(route: BodyRoute): Case[] {
   const label = (what: string) => `${route.method} ${route.path}: ${what}`;
   const body = (value: unknown) => json(route, toJson(value));
-  const first = route.required[0] ?? '';
+  const first = route.required[0] ?? Object.keys(route.valid)[0] ?? '';
   const notAnObject: [string, string][] = [
     ['invalid JSON', '{"name":'],
     ['JSON with a trailing comma', '{"a":1,}'],
@@ -149,16 +195,9 @@ function bodyCases(route: BodyRoute): Case[] {
   ];
   const cases: Case[] = [
     ...notAnObject.map(([what, raw]) => ({ name: label(what), request: json(route, raw), status: 400 })),
-    { name: label('an empty object'), request: body({}), status: 400, field: first },
     {
       name: label('a deeply nested value in a field'),
       request: json(route, `{"${first}":${deep('[', ']', 100_000)}}`),
-      status: 400,
-      field: first,
-    },
-    {
-      name: label('a deeply nested unknown field beside a missing one'),
-      request: json(route, `{"extra":${deep('{"a":', '}', 20_000).replace('{"a":}', '{"a":1}')}}`),
       status: 400,
       field: first,
     },
@@ -185,6 +224,17 @@ function bodyCases(route: BodyRoute): Case[] {
     })),
     { name: label('no Content-Type'), request: json(route, JSON.stringify(route.valid), {}) },
   ];
+  if (route.required.length > 0) {
+    cases.push(
+      { name: label('an empty object'), request: body({}), status: 400, field: first },
+      {
+        name: label('a deeply nested unknown field beside a missing one'),
+        request: json(route, `{"extra":${deep('{"a":', '}', 20_000).replace('{"a":}', '{"a":1}')}}`),
+        status: 400,
+        field: first,
+      },
+    );
+  }
   for (const field of route.required) {
     const { [field]: _omitted, ...rest } = route.valid;
     cases.push({ name: label(`missing ${field}`), request: body(rest), status: 400, field });
@@ -215,6 +265,20 @@ function bodyCases(route: BodyRoute): Case[] {
 }
 
 const LISTS = [`${ADMIN}/organizations`, `${ADMIN}/users`, `${ADMIN}/clients`, `${AUDIT}/events`];
+/** Record routes whose id in the path is malformed: the id is refused (400) before any lookup. */
+const BAD_IDS: readonly ['GET' | 'PATCH' | 'POST', string, string][] = [
+  ...['/users/', '/organizations/', '/users/%s/memberships', '/organizations/%s/memberships'].flatMap(
+    (path): ['GET' | 'PATCH' | 'POST', string, string][] =>
+      ['%00', '%1B%5B31m'].map((id) => [
+        'GET',
+        path.includes('%s') ? path.replace('%s', id) : `${path}${id}`,
+        'id',
+      ]),
+  ),
+  ['PATCH', '/memberships/a%0Ab', 'id'],
+  ['GET', '/clients/with%20space', 'clientId'],
+  ['POST', '/clients/%00/rotate-secret', 'clientId'],
+];
 const nulCursor = encodeCursor({ at: 1, id: 'org_\u0000' });
 const QUERIES: readonly [string, string][] = [
   ['limit=0', 'limit'],
@@ -265,6 +329,26 @@ const CASES: readonly Case[] = [
       field,
     })),
   ),
+  // A membership list names its owner first (unknown: 404); its paging parameters are read before that.
+  ...[`${ADMIN}/organizations/org_x/memberships`, `${ADMIN}/users/usr_x/memberships`].flatMap((url) =>
+    QUERIES.filter(([, field]) => field === 'limit').map(([query, field]): Case => ({
+      name: `GET ${url}?${query}`,
+      request: { method: 'GET', url: `${url}?${query}`, headers: OPERATOR },
+      status: 400,
+      field,
+    })),
+  ),
+  ...BAD_IDS.map(([method, path, field]): Case => ({
+    name: `${String(method)} ${ADMIN}${path.length > 60 ? `${path.slice(0, 60)}…` : path}`,
+    request: {
+      method,
+      url: `${ADMIN}${path}`,
+      headers: method === 'PATCH' ? { ...OPERATOR, ...JSON_TYPE } : OPERATOR,
+      ...(method === 'PATCH' ? { payload: '{"role":"member"}' } : {}),
+    },
+    status: 400,
+    field,
+  })),
   ...['/svc/%zz', `${ADMIN}/organizations/%E0%A4%A`].map((url): Case => ({
     name: `a broken URL ${url}`,
     request: { method: 'GET', url, headers: OPERATOR },

@@ -1,20 +1,28 @@
+import { ClientLifecycle } from '../admin/client-lifecycle.js';
 import { ClientService } from '../admin/client-service.js';
-import type { AdminDeps } from '../admin/deps.js';
+import type { AdminDeps, AdminLifecycleDeps } from '../admin/deps.js';
+import { MembershipLifecycle } from '../admin/membership-lifecycle.js';
 import { MembershipService } from '../admin/membership-service.js';
+import { OrganizationLifecycle } from '../admin/organization-lifecycle.js';
 import { OrganizationService } from '../admin/organization-service.js';
+import { UserLifecycle } from '../admin/user-lifecycle.js';
 import { UserService } from '../admin/user-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
+import { SessionRevocation } from '../oauth/tokens/session-revocation.js';
+import { BrowserSessions } from '../signin/browser-sessions.js';
 import { ConsentGrants } from '../signin/consent-grants.js';
 import { MfaSettingsService } from '../mfa/mfa-settings.js';
 import { mfaPolicyRepository } from '../storage/repositories/mfa.js';
 import type { Db } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';
+import { browserSessionRepository } from '../storage/repositories/browser-sessions.js';
 import { consentGrantRepository } from '../storage/repositories/consent-grants.js';
 import { membershipRepository } from '../storage/repositories/memberships.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
+import { tokenStore } from '../storage/repositories/token-store.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { SvcAdminService } from './facades/svc-admin-service.js';
 
@@ -24,7 +32,7 @@ export interface WireAdminContext {
   readonly ids: Ids;
   readonly audit: AuditLog;
   readonly securitySettings: SecuritySettingsService;
-  /** Called after a client is created (discovery caches the union of allowed scopes). */
+  /** Called after a client is created or changed (discovery caches the union of allowed scopes). */
   readonly onClientsChanged?: () => void;
 }
 
@@ -41,11 +49,34 @@ export function wireAdmin(ctx: WireAdminContext): SvcAdminService {
     ids: ctx.ids,
     audit: ctx.audit,
   };
+  // Stateless over the same rows as the token engine's and the sign-in engine's instances, so a
+  // deactivation ends exactly the sessions that refresh, validation and /authorize read.
+  const revocation = new SessionRevocation({ store: tokenStore(ctx.db), clock: ctx.clock });
+  const browserSessions = new BrowserSessions({
+    store: browserSessionRepository(ctx.db),
+    users: deps.repositories.users,
+    settings: ctx.securitySettings,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
+  const lifecycleDeps: AdminLifecycleDeps = {
+    ...deps,
+    sessions: {
+      revokeTokenSessions: (selector, reason) => revocation.revokeMatching(selector, reason),
+      endBrowserSessions: (userId) => browserSessions.endAllForUser(userId),
+    },
+  };
   return new SvcAdminService({
     organizations: new OrganizationService(deps),
     users: new UserService(deps),
     memberships: new MembershipService(deps),
     clients: new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged }),
+    lifecycle: {
+      users: new UserLifecycle(lifecycleDeps),
+      organizations: new OrganizationLifecycle(lifecycleDeps),
+      memberships: new MembershipLifecycle(lifecycleDeps),
+      clients: new ClientLifecycle({ ...lifecycleDeps, onClientsChanged: ctx.onClientsChanged }),
+    },
     securitySettings: ctx.securitySettings,
     // Stateless over the same rows as the MFA gate's instance (app/wire-mfa.ts).
     mfaSettings: new MfaSettingsService({

@@ -207,7 +207,8 @@ export class DirectSignIn {
    * RefreshAsync and POST /token/refresh: no client authentication channel, so only public clients'
    * tokens rotate here. A confidential client's token is refused with SvcClientAuthenticationError (401
    * invalid_client 'Client authentication failed.') and an `oauth.client_authentication.failed` event,
-   * before rotation: the token is not consumed and no grace-window answer is released.
+   * before rotation: the token is not consumed and no grace-window answer is released. A deactivated
+   * client's token gets the same 401.
    */
   async refresh(
     input: { refreshToken: string; organizationId: string | null },
@@ -216,9 +217,8 @@ export class DirectSignIn {
     const owner = await this.#deps.tokens.refresh.owner(input.refreshToken);
     if (owner === undefined) throw oauthError.invalidGrant('The refresh token is not valid.');
     const client = await this.#deps.clients.findByClientId(owner.clientId);
-    if (client === undefined || !client.active) {
-      throw oauthError.invalidGrant('The refresh token is not valid.');
-    }
+    if (client === undefined) throw oauthError.invalidGrant('The refresh token is not valid.');
+    if (!client.active) throw new SvcClientAuthenticationError();
     if (client.tokenEndpointAuthMethod !== 'none') {
       await this.#deps.audit.record({
         kind: 'oauth.client_authentication.failed',

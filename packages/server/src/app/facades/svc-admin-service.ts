@@ -28,11 +28,7 @@ import {
   type SvcSecuritySettings,
   type SvcUser,
 } from '@svc/contract';
-import type { ClientService } from '../../admin/client-service.js';
 import { actorFields, type AdminActor } from '../../admin/deps.js';
-import type { MembershipService } from '../../admin/membership-service.js';
-import type { OrganizationService } from '../../admin/organization-service.js';
-import type { UserService } from '../../admin/user-service.js';
 import { SvcNotFoundError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
 import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
@@ -43,20 +39,13 @@ import type {
 } from '../../settings/security-settings-service.js';
 import type { MfaSettingsService } from '../../mfa/mfa-settings.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
+import { SvcAdminRecords, type SvcAdminRecordsDeps, type SvcPageRequest } from './svc-admin-records.js';
 
 export type { AdminActor } from '../../admin/deps.js';
 
-/** A page request of the list operations: `limit` 1-200 (default 50) and the previous page's `nextCursor`. */
-export interface SvcPageRequest {
-  readonly limit?: number;
-  readonly cursor?: string;
-}
+export type { SvcPageRequest } from './svc-admin-records.js';
 
-export interface SvcAdminServiceDeps {
-  readonly organizations: OrganizationService;
-  readonly users: UserService;
-  readonly memberships: MembershipService;
-  readonly clients: ClientService;
+export interface SvcAdminServiceDeps extends SvcAdminRecordsDeps {
   readonly securitySettings: SecuritySettingsService;
   /** Global MFA settings and organization MFA policies (validated and audited there). */
   readonly mfaSettings: MfaSettingsService;
@@ -72,12 +61,14 @@ export interface SvcAdminServiceDeps {
  * (400), SvcNotFoundError (404), SvcConflictError (409).
  *
  * The optional `actor` of the write operations is recorded in the audit log; without it the actor is
- * `system`.
+ * `system`. The record operations (get, update, deactivate, reactivate, list memberships, rotate a client
+ * secret) are inherited from {@link SvcAdminRecords}, which keeps them in a file of their own.
  */
-export class SvcAdminService {
+export class SvcAdminService extends SvcAdminRecords {
   readonly #deps: SvcAdminServiceDeps;
 
   constructor(deps: SvcAdminServiceDeps) {
+    super(deps);
     this.#deps = deps;
   }
 

@@ -67,7 +67,24 @@ export interface AuthorizationCodeRecord {
 
 /** Why a session was revoked (stored in `revoked_reason`). */
 export type SessionRevocationReason =
-  'logout' | 'logout_all' | 'refresh_token_reuse' | 'authorization_code_reuse' | (string & {});
+  | 'logout'
+  | 'logout_all'
+  | 'refresh_token_reuse'
+  | 'authorization_code_reuse'
+  | 'user_deactivated'
+  | 'organization_deactivated'
+  | 'membership_deactivated'
+  | 'client_deactivated'
+  | (string & {});
+
+/**
+ * Which sessions a revocation ends: those of a user, of an organization, of a user in an organization,
+ * or of a client. Every given field must match.
+ */
+export type SessionSelector =
+  | { readonly userId: string; readonly organizationId?: string }
+  | { readonly organizationId: string }
+  | { readonly clientId: string };
 
 /** The changes a successful refresh makes to its session. */
 export interface SessionRefreshUpdate {
@@ -147,8 +164,8 @@ export interface TokenStore {
   ): Promise<boolean>;
   /** Revokes the session and every refresh token of its family; false when it was already revoked. */
   revokeSession(id: string, now: number, reason: SessionRevocationReason): Promise<boolean>;
-  /** Revokes every unrevoked session of the user (and their refresh tokens); returns how many. */
-  revokeUserSessions(userId: string, now: number, reason: SessionRevocationReason): Promise<number>;
+  /** Revokes every unrevoked session the selector matches (and their refresh tokens); returns how many. */
+  revokeSessions(selector: SessionSelector, now: number, reason: SessionRevocationReason): Promise<number>;
 
   /** The refresh token with this key, its session and the session's user, in any state, in one read. */
   findRefreshToken(key: RefreshTokenKey): Promise<FoundRefreshToken | undefined>;

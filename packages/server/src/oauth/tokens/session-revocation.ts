@@ -1,6 +1,6 @@
 import { SvcPublicAuthError } from '../../kernel/errors.js';
 import type { TokenEngineDeps } from './deps.js';
-import type { SessionRecord } from './repository.js';
+import type { SessionRecord, SessionRevocationReason, SessionSelector } from './repository.js';
 import { sessionState } from './token-policy.js';
 import { refreshTokenKey } from './refresh-token-value.js';
 
@@ -20,9 +20,9 @@ export function inactiveRefreshTokenError(): SvcPublicAuthError {
  * refresh token only").
  */
 export class SessionRevocation {
-  readonly #deps: TokenEngineDeps;
+  readonly #deps: Pick<TokenEngineDeps, 'store' | 'clock'>;
 
-  constructor(deps: TokenEngineDeps) {
+  constructor(deps: Pick<TokenEngineDeps, 'store' | 'clock'>) {
     this.#deps = deps;
   }
 
@@ -46,7 +46,12 @@ export class SessionRevocation {
 
   /** Revokes every session of the user; returns how many were still live. */
   logoutAll(userId: string): Promise<number> {
-    return this.#deps.store.revokeUserSessions(userId, this.#deps.clock.now(), 'logout_all');
+    return this.revokeMatching({ userId }, 'logout_all');
+  }
+
+  /** Revokes every live session the selector matches (an operator's deactivation); returns how many. */
+  revokeMatching(selector: SessionSelector, reason: SessionRevocationReason): Promise<number> {
+    return this.#deps.store.revokeSessions(selector, this.#deps.clock.now(), reason);
   }
 
   /**

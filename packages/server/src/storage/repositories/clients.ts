@@ -5,6 +5,7 @@ import { isUniqueViolation, type Db } from '../database.js';
 import { allColumns, fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { ClientsTable } from '../schema.js';
+import { flag, jsonList } from './partial-updates.js';
 import { parseStringList } from './json-columns.js';
 
 const AUTH_METHODS: readonly string[] = ['none', 'client_secret_basic', 'client_secret_post'];
@@ -97,6 +98,29 @@ export function clientRepository(db: Db): ClientRepository {
 
     async findByClientId(clientId) {
       const row = (await selectByClientId(db, { clientId })).rows[0];
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async update(clientId, changes, now) {
+      const row = await db
+        .updateTable('clients')
+        .set({
+          name: changes.name,
+          audience: changes.audience,
+          redirectUrisJson: jsonList(changes.redirectUris),
+          isFirstParty: flag(changes.isFirstParty),
+          allowedScopesJson: jsonList(changes.allowedScopes),
+          allowedResourcesJson: jsonList(changes.allowedResources),
+          tokenEndpointAuthMethod: changes.tokenEndpointAuthMethod,
+          clientSecretHash: changes.clientSecretHash,
+          allowDeviceAuthorization: flag(changes.allowDeviceAuthorization),
+          allowClientCredentials: flag(changes.allowClientCredentials),
+          active: flag(changes.active),
+          updatedAt: now,
+        })
+        .where('clientId', '=', clientId)
+        .returningAll()
+        .executeTakeFirst();
       return row === undefined ? undefined : toRecord(row);
     },
 

@@ -2,7 +2,9 @@ import type { Selectable } from 'kysely';
 import type { MembershipRecord, MembershipRepository } from '../../admin/repository.js';
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
+import { fetchNewestFirst } from '../paging.js';
 import type { MembershipsTable } from '../schema.js';
+import { flag } from './partial-updates.js';
 
 function toRecord(row: Selectable<MembershipsTable>): MembershipRecord {
   return {
@@ -85,6 +87,31 @@ export function membershipRepository(db: Db): MembershipRepository {
 
     async hasActiveMembership(userId, organizationId) {
       return (await activeMembershipQuery(db, { userId, organizationId })).rows.length > 0;
+    },
+
+    async findById(id) {
+      const row = await db.selectFrom('memberships').selectAll().where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    listForOrganization(organizationId, page) {
+      const query = db.selectFrom('memberships').selectAll().where('organizationId', '=', organizationId);
+      return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
+    },
+
+    listForUser(userId, page) {
+      const query = db.selectFrom('memberships').selectAll().where('userId', '=', userId);
+      return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
+    },
+
+    async update(id, changes, now) {
+      const row = await db
+        .updateTable('memberships')
+        .set({ role: changes.role, active: flag(changes.active), updatedAt: now })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { OrganizationRecord, OrganizationRepository } from '../../admin/rep
 import { isUniqueViolation, type Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { OrganizationsTable } from '../schema.js';
+import { flag, takenOnConflict } from './partial-updates.js';
 
 function toRecord(row: Selectable<OrganizationsTable>): OrganizationRecord {
   return {
@@ -63,6 +64,19 @@ export function organizationRepository(db: Db): OrganizationRepository {
         .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
         .execute();
       return rows.map((row) => row.slug);
+    },
+
+    update(id, changes, now) {
+      // The slug is the only unique key an update can set.
+      return takenOnConflict(async () => {
+        const row = await db
+          .updateTable('organizations')
+          .set({ name: changes.name, slug: changes.slug, active: flag(changes.active), updatedAt: now })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        return row === undefined ? undefined : toRecord(row);
+      });
     },
 
     list(page) {

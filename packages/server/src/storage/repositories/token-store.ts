@@ -457,14 +457,17 @@ export function tokenStore(db: Db): TokenStore {
       return updatedRows(result) === 1;
     },
 
-    async revokeUserSessions(userId, now, reason) {
-      const rows = await db
+    async revokeSessions(selector, now, reason) {
+      let query = db
         .updateTable('sessions')
         .set({ revokedAt: now, revokedReason: reason })
-        .where('userId', '=', userId)
-        .where('revokedAt', 'is', null)
-        .returning('id')
-        .execute();
+        .where('revokedAt', 'is', null);
+      if ('userId' in selector) query = query.where('userId', '=', selector.userId);
+      if ('organizationId' in selector && selector.organizationId !== undefined) {
+        query = query.where('organizationId', '=', selector.organizationId);
+      }
+      if ('clientId' in selector) query = query.where('clientId', '=', selector.clientId);
+      const rows = await query.returning('id').execute();
       const ids = rows.map((row) => row.id);
       for (let i = 0; i < ids.length; i += 500) await revokeTokensOf(ids.slice(i, i + 500), now);
       return ids.length;

@@ -5,6 +5,7 @@ import { isUniqueViolation, type Db } from '../database.js';
 import { allColumns, fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { UsersTable } from '../schema.js';
+import { flag, takenOnConflict } from './partial-updates.js';
 
 function toRecord(row: Selectable<UsersTable>): UserRecord {
   return {
@@ -110,6 +111,27 @@ export function userRepository(db: Db): UserRepository {
     async setOperator(id, now) {
       await db.updateTable('users').set({ isOperator: 1, updatedAt: now }).where('id', '=', id).execute();
       return findById(id);
+    },
+
+    update(id, changes, now) {
+      // Only the email key can collide: the update never sets the id or the phone number.
+      return takenOnConflict(async () => {
+        const row = await db
+          .updateTable('users')
+          .set({
+            displayName: changes.displayName,
+            email: changes.email,
+            emailKey: changes.emailKey,
+            emailVerified: flag(changes.emailVerified),
+            passwordHash: changes.passwordHash,
+            active: flag(changes.active),
+            updatedAt: now,
+          })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        return row === undefined ? undefined : toRecord(row);
+      });
     },
 
     list(page) {

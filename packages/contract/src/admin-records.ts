@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import {
+  absoluteUriSchema,
+  emailSchema,
+  roleSchema,
+  scopeTokenSchema,
+  slugSchema,
+  tokenEndpointAuthMethodSchema,
+} from './admin.js';
+import { clientIdSchema } from './auth.js';
+import { newPasswordSchema, recordIdSchema, text, uniqueList } from './fields.js';
+
+/**
+ * The operator's record routes (DECISIONS.md "Operator record routes"): partial updates of users,
+ * organizations, memberships and clients. Every field is optional and an omitted field keeps its value;
+ * `active: false` deactivates the record and `active: true` reactivates it. As in the create bodies,
+ * unknown keys are ignored and a wrong type is a 400 naming the field.
+ */
+
+/** PATCH /users/{id}. `password: null` removes the password (the user then signs in without one). */
+export const updateUserBodySchema = z.object({
+  displayName: text(1, 200).optional(),
+  email: emailSchema.optional(),
+  password: newPasswordSchema.nullable().optional(),
+  active: z.boolean().optional(),
+});
+export type UpdateUserBody = z.input<typeof updateUserBodySchema>;
+export type UpdateUserInput = z.output<typeof updateUserBodySchema>;
+
+/** PATCH /organizations/{id}. */
+export const updateOrganizationBodySchema = z.object({
+  name: text(1, 200).optional(),
+  slug: slugSchema.optional(),
+  active: z.boolean().optional(),
+});
+export type UpdateOrganizationBody = z.input<typeof updateOrganizationBodySchema>;
+export type UpdateOrganizationInput = z.output<typeof updateOrganizationBodySchema>;
+
+/** PATCH /memberships/{id}. */
+export const updateMembershipBodySchema = z.object({
+  role: roleSchema.optional(),
+  active: z.boolean().optional(),
+});
+export type UpdateMembershipBody = z.input<typeof updateMembershipBodySchema>;
+export type UpdateMembershipInput = z.output<typeof updateMembershipBodySchema>;
+
+/**
+ * PATCH /clients/{clientId}: the fields of POST /clients except the clientId, which names the client.
+ * `tokenEndpointAuthMethod` may move between the two secret methods; a public client cannot become
+ * confidential or the reverse (400).
+ */
+export const updateClientBodySchema = z.object({
+  name: text(1, 200).optional(),
+  audience: text(1, 2048).optional(),
+  redirectUris: uniqueList(absoluteUriSchema, 50).optional(),
+  isFirstParty: z.boolean().optional(),
+  allowedScopes: uniqueList(scopeTokenSchema, 64).optional(),
+  allowedResources: uniqueList(absoluteUriSchema, 50).optional(),
+  tokenEndpointAuthMethod: tokenEndpointAuthMethodSchema.optional(),
+  allowDeviceAuthorization: z.boolean().optional(),
+  allowClientCredentials: z.boolean().optional(),
+  active: z.boolean().optional(),
+});
+export type UpdateClientBody = z.input<typeof updateClientBodySchema>;
+export type UpdateClientInput = z.output<typeof updateClientBodySchema>;
+
+/** The `{id}` of a user, organization or membership route. */
+export const recordPathSchema = z.object({ id: recordIdSchema });
+
+/** The `{clientId}` of a client route. */
+export const clientPathSchema = z.object({ clientId: clientIdSchema });

@@ -1,0 +1,66 @@
+import type { UpdateUserInput } from '@svc/contract';
+import { SvcConflictError } from '../kernel/errors.js';
+import { hashPassword } from '../signin/password-hasher.js';
+import type { AdminActor, AdminLifecycleDeps } from './deps.js';
+import { emailLookupKey } from './email-key.js';
+import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
+import type { UserChanges, UserRecord } from './repository.js';
+import { DUPLICATE_EMAIL } from './user-service.js';
+
+/** An operator's changes to a user: profile, email, password, and deactivation. */
+export class UserLifecycle {
+  readonly #deps: AdminLifecycleDeps;
+
+  constructor(deps: AdminLifecycleDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Applies the given fields. A new email keeps the lookup key unique (409, checked before any password
+   * is hashed) and is unverified until proved; a password is stored as an argon2id hash, and null removes
+   * it. `active: false` revokes every token session of the user and ends the user's issuer sessions, so
+   * that refresh, validation, userinfo and a silent /authorize all stop at once.
+   */
+  async update(id: string, input: UpdateUserInput, actor?: AdminActor): Promise<UserRecord> {
+    const { users } = this.#deps.repositories;
+    const current = await existingRecord('user', id, (key) => users.findById(key));
+    const emailKey = input.email === undefined ? undefined : emailLookupKey(input.email);
+    if (emailKey !== undefined && emailKey !== current.emailKey) {
+      if ((await users.findByEmailKey(emailKey)) !== undefined) throw new SvcConflictError(DUPLICATE_EMAIL);
+    }
+    const proposed: UserChanges = {
+      ...(input.displayName === undefined ? {} : { displayName: input.displayName }),
+      ...(input.email === undefined || emailKey === undefined
+        ? {}
+        : {
+            email: input.email,
+            emailKey,
+            emailVerified: emailKey === current.emailKey && current.emailVerified,
+          }),
+      ...(input.password === undefined
+        ? {}
+        : { passwordHash: input.password === null ? null : await hashPassword(input.password) }),
+      ...(input.active === undefined ? {} : { active: input.active }),
+    };
+    const { sessions, clock } = this.#deps;
+    return applyRecordUpdate(
+      this.#deps,
+      {
+        record: 'user',
+        id,
+        current,
+        changes: differences(current, proposed),
+        write: (changes) => users.update(id, changes, clock.now()),
+        taken: () => new SvcConflictError(DUPLICATE_EMAIL),
+        // `password`, never the hash; the key follows the email.
+        fieldName: (field) => (field === 'passwordHash' ? 'password' : field === 'emailKey' ? null : field),
+        subject: () => ({ userId: id }),
+        endSessions: async () => ({
+          sessionsRevoked: await sessions.revokeTokenSessions({ userId: id }, 'user_deactivated'),
+          browserSessionsEnded: await sessions.endBrowserSessions(id),
+        }),
+      },
+      actor,
+    );
+  }
+}
