@@ -23,6 +23,17 @@ export const clientIdSchema = z
   .max(256)
   .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' });
 
+/**
+ * The secret of a confidential client at the direct helpers (the `clientSecret` field; HTTP Basic is the
+ * other way): RFC 6749 Appendix A's VSCHAR, printable ASCII including the space, at most 512 characters.
+ * Public clients send none.
+ */
+export const clientSecretSchema = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[\x20-\x7e]+$/, { message: 'must be printable ASCII' });
+
 /** Not trimmed: every character of a password counts. */
 const passwordSchema = z.string().min(1).max(1024);
 
@@ -33,13 +44,23 @@ function nullable<T extends z.ZodType>(schema: T) {
     .transform((value): z.output<T> | null => (value === undefined ? null : (value as z.output<T> | null)));
 }
 
+/**
+ * The `clientSecret` field of every direct sign-in request: a confidential client's secret when it does
+ * not use HTTP Basic; null when omitted.
+ */
+export const clientSecretField = nullable(clientSecretSchema);
+
 // ---- Requests -------------------------------------------------------------------------------------
 
-/** SvcPasswordLoginRequest: `organizationId`, when set, skips organization selection. */
+/**
+ * SvcPasswordLoginRequest: `organizationId`, when set, skips organization selection; `clientSecret`
+ * authenticates a confidential client (or HTTP Basic over HTTP).
+ */
 export const svcPasswordLoginRequestSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
   clientId: nullable(clientIdSchema),
+  clientSecret: clientSecretField,
   organizationId: nullable(recordIdSchema),
 });
 export type SvcPasswordLoginRequest = z.input<typeof svcPasswordLoginRequestSchema>;
@@ -56,6 +77,7 @@ export const svcSignupRequestSchema = z.object({
   password: newPasswordSchema,
   organizationName: optionalText(text(1, 200)),
   clientId: nullable(clientIdSchema),
+  clientSecret: clientSecretField,
   organizationId: z
     .null({
       error:
@@ -67,10 +89,14 @@ export const svcSignupRequestSchema = z.object({
 export type SvcSignupRequest = z.input<typeof svcSignupRequestSchema>;
 export type SvcSignupInput = z.output<typeof svcSignupRequestSchema>;
 
-/** SvcSelectOrganizationRequest: the pending token of organization_selection and the chosen organization. */
+/**
+ * SvcSelectOrganizationRequest: the pending token of organization_selection and the chosen organization;
+ * a confidential client authenticates again (the selection releases its tokens).
+ */
 export const svcSelectOrganizationRequestSchema = z.object({
   pendingAuthToken: opaqueTokenSchema,
   organizationId: recordIdSchema,
+  clientSecret: clientSecretField,
 });
 export type SvcSelectOrganizationRequest = z.input<typeof svcSelectOrganizationRequestSchema>;
 
@@ -81,11 +107,23 @@ export const svcRefreshRequestSchema = z.object({
 });
 export type SvcRefreshRequest = z.input<typeof svcRefreshRequestSchema>;
 
-/** POST /logout body: `{ refreshToken? }`; unknown or missing tokens are no-ops. */
+/**
+ * POST /logout body: `{ refreshToken? }`. Missing, unknown and malformed tokens alike are no-ops (SPEC.md:
+ * "unknown or missing tokens are idempotent no-ops"): any value that cannot be a token Svc issued reads
+ * as null instead of failing validation, so the route answers 204 whatever the token.
+ */
 export const svcLogoutRequestSchema = z.object({
-  refreshToken: nullable(opaqueTokenSchema),
+  refreshToken: z
+    .unknown()
+    .optional()
+    .transform((value): string | null => {
+      const parsed = opaqueTokenSchema.safeParse(value);
+      return parsed.success ? parsed.data : null;
+    }),
 });
-export type SvcLogoutRequest = z.input<typeof svcLogoutRequestSchema>;
+export interface SvcLogoutRequest {
+  readonly refreshToken?: string | null;
+}
 
 /**
  * In-process LogoutAsync: a refresh token or a session id, at least one (SPEC.md "In-process operations").

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { opaqueTokenSchema } from './auth.js';
 import { svcTotpEnrollmentStartResultSchema } from './mfa.js';
 
 /** Where the headless API is mounted unless a host chooses another dashboard base (SPEC.md "Headless API"). */
@@ -67,7 +68,7 @@ export const headlessStartBodySchema = z.object({
   prompt: z.string().max(256).optional(),
   nonce: z.string().max(512).optional(),
   maxAge: z.number().int().nonnegative().optional(),
-  invitationToken: z.string().min(1).max(512).optional(),
+  invitationToken: opaqueTokenSchema.optional(),
 });
 export type SvcHeadlessStartBody = z.output<typeof headlessStartBodySchema>;
 
@@ -144,8 +145,11 @@ export type SvcHeadlessActionResult = z.output<typeof headlessActionResultSchema
 const requestId = z.string().min(1).max(200);
 /** A typed one-time code (email, text message, authenticator app or recovery code). */
 const code = z.string().max(64);
-/** An opaque token of a view model or an emailed link. */
-const token = z.string().min(1).max(512);
+/**
+ * An opaque token of a view model or an emailed link: printable ASCII like every token Svc issues, so a
+ * control character is a 400 naming the field rather than a lookup that cannot match.
+ */
+const token = opaqueTokenSchema;
 const email = z.string().max(320);
 const phoneNumber = z.string().max(32);
 const password = z.string().max(1024);

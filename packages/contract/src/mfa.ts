@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from './admin.js';
-import { opaqueTokenSchema, svcTokenResponseSchema } from './auth.js';
+import { clientSecretField, opaqueTokenSchema, svcTokenResponseSchema } from './auth.js';
 import { optionalText, text } from './fields.js';
 
 /**
@@ -46,10 +46,14 @@ export type SvcOrganizationMfaPolicyInput = z.input<typeof svcOrganizationMfaPol
 /** A code as typed: digits of an authenticator app or a recovery code; spaces around it are dropped. */
 const mfaCodeSchema = z.string().trim().min(1).max(64);
 
-/** SvcMfaChallengeVerifyRequest {mfaToken, code (TOTP or recovery code)}. */
+/**
+ * SvcMfaChallengeVerifyRequest {mfaToken, code (TOTP or recovery code)}; `clientSecret` authenticates a
+ * confidential client (or HTTP Basic over HTTP).
+ */
 export const svcMfaChallengeVerifyRequestSchema = z.object({
   mfaToken: opaqueTokenSchema,
   code: mfaCodeSchema,
+  clientSecret: clientSecretField,
 });
 export type SvcMfaChallengeVerifyRequest = z.input<typeof svcMfaChallengeVerifyRequestSchema>;
 
@@ -62,6 +66,7 @@ export type SvcTotpEnrollmentStartRequest = z.input<typeof svcTotpEnrollmentStar
 /** POST /mfa/challenge/totp/enroll/start: the MFA token of a forced enrollment plus the label. */
 export const svcChallengeTotpEnrollmentStartRequestSchema = svcTotpEnrollmentStartRequestSchema.extend({
   mfaToken: opaqueTokenSchema,
+  clientSecret: clientSecretField,
 });
 export type SvcChallengeTotpEnrollmentStartRequest = z.input<
   typeof svcChallengeTotpEnrollmentStartRequestSchema
@@ -69,12 +74,14 @@ export type SvcChallengeTotpEnrollmentStartRequest = z.input<
 
 /**
  * SvcTotpEnrollmentVerifyRequest {enrollmentToken, code, mfaToken}: mfaToken is required for
- * challenge-bound enrollment and omitted only for account self-enrollment.
+ * challenge-bound enrollment and omitted only for account self-enrollment; `clientSecret` authenticates
+ * the confidential client of a challenge-bound enrollment.
  */
 export const svcTotpEnrollmentVerifyRequestSchema = z.object({
   enrollmentToken: opaqueTokenSchema,
   code: mfaCodeSchema,
   mfaToken: opaqueTokenSchema.nullish().transform((value) => value ?? null),
+  clientSecret: clientSecretField,
 });
 export type SvcTotpEnrollmentVerifyRequest = z.input<typeof svcTotpEnrollmentVerifyRequestSchema>;
 

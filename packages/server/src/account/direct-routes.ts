@@ -1,3 +1,4 @@
+import { clientIdSchema, opaqueTokenSchema } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { directErrorHandler, directRouteContext } from '../direct/routes.js';
@@ -10,9 +11,10 @@ export interface AccountDirectRoutesDeps {
 
 const text = (max: number) => z.string().min(1).max(max);
 // Unknown keys are ignored, as in every direct body: a `resetUrlTemplate` sent over HTTP has no effect.
-const emailBody = z.object({ email: text(254), clientId: text(200).nullish() });
-const resetBody = z.object({ token: text(512), newPassword: z.string() });
-const tokenBody = z.object({ token: text(512) });
+const emailBody = z.object({ email: text(254), clientId: clientIdSchema.nullish() });
+// Reset and verification tokens are Svc's (printable ASCII): a control character is a 400 at once.
+const resetBody = z.object({ token: opaqueTokenSchema, newPassword: z.string() });
+const tokenBody = z.object({ token: opaqueTokenSchema });
 
 /**
  * SPEC.md "Direct JSON helpers" for password reset and email verification (mounted at `{authBase}`):

@@ -13,18 +13,21 @@ export interface DirectRequestInfo {
   readonly ip: string;
   /** The `User-Agent` header as the framework hands it over. */
   readonly userAgent: string | readonly string[] | undefined;
+  /** The `Authorization` header: a confidential client's HTTP Basic credentials. */
+  readonly authorization: string | undefined;
 }
 
 /**
  * The SvcAuthService call context of a direct route: the route (SPEC.md "Events": the rejection event
- * "carries client_id and the request route"), the client address, and the user agent stored on the
- * session.
+ * "carries client_id and the request route"), the client address, the user agent stored on the
+ * session, and the Authorization header that the client gate reads as client_secret_basic.
  */
 export function directCallContext(info: DirectRequestInfo): SvcAuthCallContext {
   const userAgent = typeof info.userAgent === 'string' ? info.userAgent : info.userAgent?.[0];
   return {
     route: info.route,
     ipAddress: info.ip,
+    ...(info.authorization === undefined ? {} : { authorization: info.authorization }),
     ...(userAgent === undefined || userAgent === ''
       ? {}
       : { userAgent: userAgent.slice(0, MAX_USER_AGENT_LENGTH) }),

@@ -1,5 +1,9 @@
-import { svcLogoutRequestSchema, svcRevokeAccountGrantRequestSchema } from '@svc/contract';
+import { opaqueTokenSchema, svcRevokeAccountGrantRequestSchema } from '@svc/contract';
+import { z } from 'zod';
 import { inactiveRefreshTokenError } from '../oauth/tokens/session-revocation.js';
+
+/** A refresh token that may be absent (null), but not malformed. */
+const presentedRefreshToken = opaqueTokenSchema.nullish().transform((value) => value ?? null);
 
 /**
  * The body of POST /logout-all and POST /account/grants as the routes read it: `{ refreshToken }` with
@@ -7,11 +11,11 @@ import { inactiveRefreshTokenError } from '../oauth/tokens/session-revocation.js
  * "Errors": "logout-all / account grants with inactive, missing or consumed refresh token … → 401";
  * a token of the wrong type or shape is still a 400 naming the field.
  */
-export const refreshTokenProofBodySchema = svcLogoutRequestSchema;
+export const refreshTokenProofBodySchema = z.object({ refreshToken: presentedRefreshToken });
 
 /** The body of POST /account/grants/revoke with the same reading of a missing refresh token. */
 export const grantRevokeBodySchema = svcRevokeAccountGrantRequestSchema.extend({
-  refreshToken: svcLogoutRequestSchema.shape.refreshToken,
+  refreshToken: presentedRefreshToken,
 });
 
 /**

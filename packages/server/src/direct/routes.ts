@@ -49,6 +49,7 @@ export function directRouteContext(request: FastifyRequest): SvcAuthCallContext 
     route: request.routeOptions.url ?? request.url,
     ip: request.ip,
     userAgent: request.headers['user-agent'],
+    authorization: request.headers.authorization,
   });
 }
 
@@ -57,12 +58,15 @@ export function directRouteContext(request: FastifyRequest): SvcAuthCallContext 
  * camelCase records, field names case-insensitive). The lead mounts it at `{auth_base}`:
  *
  * - POST /signup, /password/login, /select-organization → 200 SvcLoginResult. A client that is not
- *   first-party gets 400 `invalid_client` before any credential check, email or token minting, with one
- *   `oauth.direct_login.rejected` event (the facade's gate; this plugin passes the route).
+ *   first-party gets 400 `invalid_client` before any credential check, email or token minting, and a
+ *   confidential client that does not authenticate (HTTP Basic or `clientSecret`) 401 `invalid_client`,
+ *   each with one `oauth.direct_login.rejected` event (the facade's gate; this plugin passes the route
+ *   and the Authorization header).
  * - POST /token/refresh → 200 SvcTokenResponse for a public client's token. There is no client
  *   authentication channel: Authorization headers and secret fields are ignored (the body schema reads
  *   only refreshToken and organizationId), and a confidential client's token is a 401 before rotation.
- * - POST /logout {refreshToken?} → 204; unknown or missing tokens are no-ops, a sessionId is ignored.
+ * - POST /logout {refreshToken?} → 204; unknown, missing or malformed tokens are no-ops (a token with a
+ *   control character included), a sessionId is ignored.
  * - POST /logout-all {refreshToken} → 204; 401 when the token is missing, inactive, expired or consumed.
  * - POST /account/grants {refreshToken} → 200 {data}; POST /account/grants/revoke {refreshToken,
  *   grantId} → 200 {id, revokedAt}; 401 without an active first-party session, 400 for an unknown or

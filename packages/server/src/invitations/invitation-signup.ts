@@ -15,6 +15,8 @@ export interface SvcAcceptEmailInvitationSignupRequest {
   readonly invitationToken: string;
   readonly displayName: string;
   readonly clientId: string;
+  /** A confidential client's secret (DECISIONS.md "Confidential clients at the direct helpers"). */
+  readonly clientSecret?: string | null | undefined;
   readonly customFields?: Readonly<Record<string, string>> | null | undefined;
 }
 
@@ -57,7 +59,8 @@ export class InvitationSignup {
     request: SvcAcceptEmailInvitationSignupRequest,
     context?: { route?: string; ipAddress?: string; userAgent?: string },
   ): Promise<SvcLoginResult> {
-    const call = directCallOf('acceptEmailInvitationSignupAsync', context);
+    const clientSecret = typeof request.clientSecret === 'string' ? request.clientSecret : null;
+    const call = directCallOf('acceptEmailInvitationSignupAsync', context, clientSecret);
     const clientId = typeof request.clientId === 'string' ? request.clientId : null;
     const client = await this.#deps.direct.requireFirstPartyClient(clientId, call);
     const displayName = requireInvitedDisplayName(request.displayName);

@@ -53,7 +53,7 @@ export class MfaOperations {
     context?: MfaCallContext,
   ): Promise<SvcMfaChallengeVerifyResult> {
     const input = validate(svcMfaChallengeVerifyRequestSchema, request, 'MFA challenge verify request');
-    const call = directCallOf('verifyMfaChallengeAsync', context);
+    const call = directCallOf('verifyMfaChallengeAsync', context, input.clientSecret);
     const client = await this.#challengeClient(input.mfaToken, call);
     const verified = await this.#deps.mfa.verifyChallenge(input.mfaToken, input.code, {
       flow: DIRECT_FLOW,
@@ -78,7 +78,7 @@ export class MfaOperations {
     );
     await this.#challengeClient(
       input.mfaToken,
-      directCallOf('startTotpEnrollmentForChallengeAsync', context),
+      directCallOf('startTotpEnrollmentForChallengeAsync', context, input.clientSecret),
     );
     return this.#deps.mfa.startEnrollmentForChallenge(input.mfaToken, input.label, DIRECT_FLOW);
   }
@@ -101,7 +101,7 @@ export class MfaOperations {
     context?: MfaCallContext,
   ): Promise<SvcTotpEnrollmentVerifyResult> {
     const input = validate(svcTotpEnrollmentVerifyRequestSchema, request, 'TOTP enrollment verify request');
-    const call = directCallOf('verifyTotpEnrollmentAsync', context);
+    const call = directCallOf('verifyTotpEnrollmentAsync', context, input.clientSecret);
     const client = input.mfaToken === null ? null : await this.#challengeClient(input.mfaToken, call);
     const enrolled = await this.#deps.mfa.verifyEnrollment(input, {
       flow: DIRECT_FLOW,

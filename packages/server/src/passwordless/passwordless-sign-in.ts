@@ -105,7 +105,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcEmailOtpStartResult> {
     const input = validate(svcEmailOtpStartRequestSchema, request, 'email OTP start request');
-    const call = directCallOf('requestEmailOtpAsync', context);
+    const call = directCallOf('requestEmailOtpAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const started = await this.challenges.start({
       email: input.email,
@@ -126,7 +126,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
     const input = validate(svcEmailOtpVerifyRequestSchema, request, 'email OTP verify request');
-    const call = directCallOf('verifyEmailOtpAsync', context);
+    const call = directCallOf('verifyEmailOtpAsync', context, input.clientSecret);
     const { challenge, client } = await this.#findChallenge(input.challengeToken, 'login', call);
     const checked = await this.challenges.check(challenge, input.code, challengeContext(call));
     if (!checked.ok || checked.userId === null) throw invalidCodeError();
@@ -143,7 +143,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcEmailOtpSignupStartResult> {
     const input = validate(svcEmailOtpSignupStartRequestSchema, request, 'email OTP signup start request');
-    const call = directCallOf('requestEmailOtpSignupAsync', context);
+    const call = directCallOf('requestEmailOtpSignupAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const signupToken = this.#deps.ids.secret();
     const started = await this.challenges.start({
@@ -175,7 +175,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
     const input = validate(svcEmailOtpSignupVerifyRequestSchema, request, 'email OTP signup verify request');
-    const call = directCallOf('verifyEmailOtpSignupAsync', context);
+    const call = directCallOf('verifyEmailOtpSignupAsync', context, input.clientSecret);
     const { challenge, client } = await this.#findChallenge(input.challengeToken, 'signup', call);
     // Before the code: a wrong signup token spends no attempt.
     if (!signupTokenMatches(challenge.signupTokenHash, input.signupToken)) throw invalidCodeError();
@@ -191,7 +191,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcMagicLinkStartResult> {
     const input = validate(svcMagicLinkStartRequestSchema, request, 'magic link start request');
-    const call = directCallOf('requestMagicLinkAsync', context);
+    const call = directCallOf('requestMagicLinkAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const issued = await this.magicLinks.issue({
       email: input.email,
@@ -213,7 +213,7 @@ export class PasswordlessSignIn {
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
     const input = validate(svcMagicLinkCompleteRequestSchema, request, 'magic link complete request');
-    const call = directCallOf('completeMagicLinkAsync', context);
+    const call = directCallOf('completeMagicLinkAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const link = await this.magicLinks.find(input.token);
     if (link === undefined || link.clientId !== client.clientId || link.authRequestId !== null) {

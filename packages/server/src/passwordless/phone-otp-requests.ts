@@ -1,4 +1,4 @@
-import { clientIdSchema, opaqueTokenSchema, svcSignupRequestSchema } from '@svc/contract';
+import { clientIdSchema, clientSecretField, opaqueTokenSchema, svcSignupRequestSchema } from '@svc/contract';
 import { z } from 'zod';
 
 /**
@@ -9,6 +9,7 @@ import { z } from 'zod';
 export const svcPhoneOtpStartRequestSchema = z.object({
   phoneNumber: z.string().min(1).max(32),
   clientId: clientIdSchema,
+  clientSecret: clientSecretField,
   organizationId: z
     .string()
     .min(1)
@@ -26,6 +27,7 @@ export const svcPhoneOtpVerifyRequestSchema = z.object({
     .string()
     .trim()
     .regex(/^[0-9]{6}$/, { error: 'must be the 6-digit code' }),
+  clientSecret: clientSecretField,
 });
 export type SvcPhoneOtpVerifyRequest = z.input<typeof svcPhoneOtpVerifyRequestSchema>;
 
@@ -71,6 +73,7 @@ export const svcPhoneOtpSignupStartRequestSchema = z.object({
   displayName: svcSignupRequestSchema.shape.displayName,
   phoneNumber: svcPhoneOtpStartRequestSchema.shape.phoneNumber,
   clientId: clientIdSchema,
+  clientSecret: clientSecretField,
   organizationName: svcSignupRequestSchema.shape.organizationName,
   organizationId: svcSignupRequestSchema.shape.organizationId,
   customFields: signupCustomFieldsSchema,

@@ -87,7 +87,7 @@ export class PhoneOtpService {
   ): Promise<SvcPhoneOtpStartResult> {
     const config = this.challenges.requireConfig();
     const input = validate(svcPhoneOtpStartRequestSchema, request, 'phone OTP start request');
-    const call = directCallOf('requestPhoneOtpAsync', context);
+    const call = directCallOf('requestPhoneOtpAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const { e164 } = requirePhoneNumber(input.phoneNumber, config.defaultRegion);
     const started = await this.challenges.start({
@@ -111,7 +111,7 @@ export class PhoneOtpService {
   ): Promise<SvcLoginResult> {
     this.challenges.requireConfig();
     const input = validate(svcPhoneOtpVerifyRequestSchema, request, 'phone OTP verify request');
-    const call = directCallOf('verifyPhoneOtpAsync', context);
+    const call = directCallOf('verifyPhoneOtpAsync', context, input.clientSecret);
     const challenge = await this.challenges.find(sha256Hex(input.challengeToken), 'login');
     if (challenge === undefined) throw invalidCode();
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
@@ -131,7 +131,7 @@ export class PhoneOtpService {
   ): Promise<SvcPhoneOtpSignupStartResult> {
     const config = this.challenges.requireConfig();
     const input = validate(svcPhoneOtpSignupStartRequestSchema, request, 'phone OTP signup start request');
-    const call = directCallOf('requestPhoneOtpSignupAsync', context);
+    const call = directCallOf('requestPhoneOtpSignupAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const { e164 } = requirePhoneNumber(input.phoneNumber, config.defaultRegion);
     const signupToken = this.#deps.ids.secret();
@@ -164,7 +164,7 @@ export class PhoneOtpService {
   ): Promise<SvcLoginResult> {
     this.challenges.requireConfig();
     const input = validate(svcPhoneOtpSignupVerifyRequestSchema, request, 'phone OTP signup verify request');
-    const call = directCallOf('verifyPhoneOtpSignupAsync', context);
+    const call = directCallOf('verifyPhoneOtpSignupAsync', context, input.clientSecret);
     const challenge = await this.challenges.find(sha256Hex(input.challengeToken), 'signup');
     if (challenge === undefined) throw invalidCode();
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);

@@ -1,11 +1,18 @@
-import { clientIdSchema, emailSchema, opaqueTokenSchema, svcSignupRequestSchema } from '@svc/contract';
+import {
+  clientIdSchema,
+  clientSecretField,
+  emailSchema,
+  opaqueTokenSchema,
+  svcSignupRequestSchema,
+} from '@svc/contract';
 import { z } from 'zod';
 import { signupCustomFieldsSchema } from './phone-otp-requests.js';
 
 /**
  * Request records of email OTP and magic-link sign-in (SPEC.md "Request records"; DECISIONS.md "Magic
  * link (direct)"), camelCase on the wire. Not strict: unknown keys are ignored. Candidates to move into
- * @svc/contract beside svcPasswordLoginRequestSchema.
+ * @svc/contract beside svcPasswordLoginRequestSchema. Each carries the optional `clientSecret` of a
+ * confidential client (DECISIONS.md "Confidential clients at the direct helpers").
  */
 
 /** Optional and nullable on the wire; null in the parsed output when omitted. */
@@ -21,6 +28,7 @@ const recordId = z.string().trim().min(1).max(200);
 export const svcEmailOtpStartRequestSchema = z.object({
   email: emailSchema,
   clientId: nullable(clientIdSchema),
+  clientSecret: clientSecretField,
   organizationId: nullable(recordId),
 });
 export type SvcEmailOtpStartRequest = z.input<typeof svcEmailOtpStartRequestSchema>;
@@ -29,6 +37,7 @@ export type SvcEmailOtpStartRequest = z.input<typeof svcEmailOtpStartRequestSche
 export const svcEmailOtpVerifyRequestSchema = z.object({
   challengeToken: opaqueTokenSchema,
   code: z.string().trim().max(64),
+  clientSecret: clientSecretField,
 });
 export type SvcEmailOtpVerifyRequest = z.input<typeof svcEmailOtpVerifyRequestSchema>;
 
@@ -41,6 +50,7 @@ export const svcEmailOtpSignupStartRequestSchema = z.object({
   displayName: svcSignupRequestSchema.shape.displayName,
   email: emailSchema,
   clientId: nullable(clientIdSchema),
+  clientSecret: clientSecretField,
   organizationName: svcSignupRequestSchema.shape.organizationName,
   organizationId: svcSignupRequestSchema.shape.organizationId,
   customFields: signupCustomFieldsSchema,
@@ -61,6 +71,7 @@ export type SvcMagicLinkStartRequest = z.input<typeof svcMagicLinkStartRequestSc
 export const svcMagicLinkCompleteRequestSchema = z.object({
   token: opaqueTokenSchema,
   clientId: nullable(clientIdSchema),
+  clientSecret: clientSecretField,
 });
 export type SvcMagicLinkCompleteRequest = z.input<typeof svcMagicLinkCompleteRequestSchema>;
 

@@ -1,16 +1,11 @@
-import type {
-  SvcLoginResult,
-  SvcOrganizationOption,
-  SvcPasswordLoginInput,
-  SvcSignupInput,
-} from '@svc/contract';
+import type { SvcLoginResult, SvcPasswordLoginInput, SvcSignupInput } from '@svc/contract';
 import type { ClientRecord, ClientRepository, UserRepository } from '../admin/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';
 import { oauthError } from '../oauth/errors.js';
 import { checkResource } from '../oauth/resource-indicators.js';
-import { toSvcTokenResponse, type IssuedTokens } from '../oauth/tokens/issued-tokens.js';
+import type { IssuedTokens } from '../oauth/tokens/issued-tokens.js';
 import type { SessionRecord } from '../oauth/tokens/repository.js';
 import type { TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { OrganizationPolicy } from './organization-policy.js';
@@ -21,6 +16,8 @@ import {
   type SignInEngine,
   type SignInOutcome,
 } from './sign-in-engine.js';
+import { DirectClientGate, type GateCallContext } from './direct-client-gate.js';
+import { toLoginResult, type DirectLoginOutcome } from './direct-login-result.js';
 import type { SignupService } from './signup.js';
 
 /** The flow name of the direct helpers: their pending tokens continue only here. */
@@ -41,11 +38,11 @@ export interface DirectSignInDeps {
   readonly clock: Clock;
 }
 
-/** Where a direct call comes from: the route (or in-process operation) name and the caller's address. */
-export interface DirectCallContext {
-  /** The HTTP route (`/svc/auth/password/login`) or the in-process operation (`loginWithPasswordAsync`). */
-  readonly operation: string;
-  readonly ipAddress?: string | null;
+/**
+ * Where a direct call comes from: the route (or in-process operation) name, the caller's address, and
+ * the client credentials it presented (checked by the client gate).
+ */
+export interface DirectCallContext extends GateCallContext {
   readonly userAgent?: string | null;
 }
 
@@ -54,103 +51,60 @@ export interface CallerContext {
   readonly route?: string;
   readonly ipAddress?: string | null;
   readonly userAgent?: string | null;
+  /** The HTTP Authorization header a direct route received (client_secret_basic). */
+  readonly authorization?: string | null;
 }
 
-/** The DirectCallContext of an operation: the route when a route calls, else the operation name. */
-export function directCallOf(operation: string, context: CallerContext | undefined): DirectCallContext {
+/**
+ * The DirectCallContext of an operation: the route when a route calls, else the operation name; the
+ * request's `clientSecret` (null when it has none) beside the Authorization header of the context.
+ */
+export function directCallOf(
+  operation: string,
+  context: CallerContext | undefined,
+  clientSecret: string | null = null,
+): DirectCallContext {
   return {
     operation: context?.route ?? operation,
     ipAddress: context?.ipAddress ?? null,
     userAgent: context?.userAgent ?? null,
+    authorization: context?.authorization ?? null,
+    clientSecret,
   };
 }
 
-/** A direct sign-in's result before it is shaped into an SvcLoginResult. */
-export type DirectLoginOutcome =
-  | {
-      readonly kind: 'organization_selection';
-      readonly pendingAuthToken: string;
-      readonly organizations: SvcOrganizationOption[];
-    }
-  | {
-      readonly kind: 'mfa';
-      readonly mfaToken: string;
-      readonly enrollmentRequired: boolean;
-      readonly methods: string[];
-    }
-  | { readonly kind: 'complete'; readonly tokens: IssuedTokens };
-
-/** The record of a state that needs no tokens yet (false / null / empty where the state says nothing). */
-const EMPTY_RESULT = {
-  requiresOrganizationSelection: false,
-  pendingAuthToken: null,
-  organizations: [],
-  tokens: null,
-  requiresMfa: false,
-  mfaToken: null,
-  requiresMfaEnrollment: false,
-  mfaMethods: null,
-} satisfies SvcLoginResult;
-
-/** A DirectLoginOutcome shaped into the SvcLoginResult of the wire and the in-process operations. */
-export function toLoginResult(outcome: DirectLoginOutcome): SvcLoginResult {
-  switch (outcome.kind) {
-    case 'organization_selection':
-      return {
-        ...EMPTY_RESULT,
-        requiresOrganizationSelection: true,
-        pendingAuthToken: outcome.pendingAuthToken,
-        organizations: outcome.organizations,
-      };
-    case 'mfa':
-      return {
-        ...EMPTY_RESULT,
-        requiresMfa: true,
-        mfaToken: outcome.mfaToken,
-        requiresMfaEnrollment: outcome.enrollmentRequired,
-        mfaMethods: outcome.methods,
-      };
-    case 'complete':
-      return { ...EMPTY_RESULT, tokens: toSvcTokenResponse(outcome.tokens) };
-  }
-}
-
-const NOT_FIRST_PARTY =
-  'This client cannot use direct sign-in: only first-party clients can; other clients sign users in through the authorization endpoint.';
 const NO_FIRST_PARTY_SESSION = 'An active first-party session is required.';
 
 /**
  * The direct JSON helpers' use of the sign-in engine (SPEC.md "Direct JSON helpers": first-party clients
  * only; tokens in the body). Every sign-in operation checks the client first, before any credential check,
- * email or token minting: a missing, unknown, inactive or non-first-party clientId is answered with
- * SvcPublicAuthError('invalid_client', …, 400) and exactly one `oauth.direct_login.rejected` event
- * carrying client_id and the route. Direct sessions are granted the client's whole allow-list
+ * email or token minting (DirectClientGate): a missing, unknown, inactive or non-first-party client is a
+ * 400 `invalid_client`, a confidential client without its secret a 401 `invalid_client`, each with one
+ * `oauth.direct_login.rejected` event. Direct sessions are granted the client's whole allow-list
  * (DECISIONS.md "Scope of direct sign-in"), bound to no resource, and carry no ID token.
  */
 export class DirectSignIn {
   readonly #deps: DirectSignInDeps;
+  readonly #gate: DirectClientGate;
 
   constructor(deps: DirectSignInDeps) {
     this.#deps = deps;
+    this.#gate = new DirectClientGate(deps);
   }
 
-  /** The first-party client named by `clientId`, or the rejection (audited once). */
-  async requireFirstPartyClient(clientId: string | null, context: DirectCallContext): Promise<ClientRecord> {
-    const client = clientId === null ? undefined : await this.#deps.clients.findByClientId(clientId);
-    if (client !== undefined && client.active && client.isFirstParty) return client;
-    await this.#deps.audit.record({
-      kind: 'oauth.direct_login.rejected',
-      actorType: 'client',
-      ...(clientId === null ? {} : { actorId: clientId, clientId }),
-      ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
-      data: { client_id: clientId, route: context.operation },
-    });
-    throw new SvcPublicAuthError('invalid_client', NOT_FIRST_PARTY, 400);
+  /**
+   * The first-party client named by `clientId` (or by the context's HTTP Basic credentials when null),
+   * authenticated when confidential; or the rejection (audited once).
+   */
+  requireFirstPartyClient(clientId: string | null, context: DirectCallContext): Promise<ClientRecord> {
+    return this.#gate.require(clientId, context);
   }
 
   /**
    * LoginWithPasswordAsync: a generic 401 `invalid_credentials` for every credential failure, and
-   * SvcTooManyAttemptsError (429 `too_many_attempts`) while a limit on password guessing holds.
+   * SvcTooManyAttemptsError (429 `too_many_attempts`) while a limit on password guessing holds. Like the
+   * hosted password step, each checked password is audited: `oauth.direct_login.succeeded` (with the
+   * user) or `oauth.direct_login.failed` (without: an unknown address must not be told apart).
    */
   async loginWithPassword(
     input: SvcPasswordLoginInput,
@@ -161,6 +115,7 @@ export class DirectSignIn {
       ...context,
       clientId: client.clientId,
     });
+    await this.#recordPasswordCheck(result.ok ? result.user.id : null, client, context);
     if (!result.ok) throw invalidCredentialsError();
     const outcome = await this.#deps.engine.signIn({
       userId: result.user.id,
@@ -331,6 +286,18 @@ export class DirectSignIn {
       flow: DIRECT_FLOW,
     });
     return toLoginResult(await this.#finish(outcome, client, context));
+  }
+
+  /** One `oauth.direct_login.succeeded` (userId known) or `.failed` event, as the hosted step writes. */
+  async #recordPasswordCheck(userId: string | null, client: ClientRecord, context: DirectCallContext) {
+    await this.#deps.audit.record({
+      kind: userId === null ? 'oauth.direct_login.failed' : 'oauth.direct_login.succeeded',
+      actorType: 'user',
+      ...(userId === null ? {} : { actorId: userId, userId }),
+      clientId: client.clientId,
+      ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
+      data: { route: context.operation, method: 'password' },
+    });
   }
 
   async #finish(

@@ -30,7 +30,8 @@ import type { TokenEngine } from '../../oauth/tokens/token-engine.js';
 import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
 import type { BrowserSessions } from '../../signin/browser-sessions.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
-import { directCallOf, toLoginResult, type DirectSignIn } from '../../signin/direct-sign-in.js';
+import { toLoginResult } from '../../signin/direct-login-result.js';
+import { directCallOf, type DirectSignIn } from '../../signin/direct-sign-in.js';
 import type { AccountOperations } from '../../account/account-operations.js';
 import type { InvitationService } from '../../invitations/invitation-service.js';
 import type { InvitationSignup } from '../../invitations/invitation-signup.js';
@@ -62,6 +63,11 @@ export interface SvcAuthCallContext {
   readonly route?: string;
   readonly ipAddress?: string;
   readonly userAgent?: string;
+  /**
+   * The HTTP Authorization header a direct route received: a confidential client's client_secret_basic
+   * credentials. In-process callers pass the request's `clientSecret` instead.
+   */
+  readonly authorization?: string;
 }
 
 /**
@@ -107,7 +113,8 @@ function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedT
  * routes call. Requests are validated with the contract schemas (400 SvcValidationError).
  *
  * Errors: SvcPublicAuthError — `invalid_client` (400, a client that is not first-party on a sign-in
- * operation; audited as `oauth.direct_login.rejected`), `invalid_credentials` (401, any failed password
+ * operation; 401, a confidential client without its `clientSecret` or with a wrong one; both audited as
+ * `oauth.direct_login.rejected`), `invalid_credentials` (401, any failed password
  * sign-in), `access_denied` (403, an organization without an active membership), `invalid_token` (400
  * for a stale pending token, 401 for an inactive refresh token); SvcConflictError (409, signup with a
  * taken email); OAuthError `invalid_grant` / `invalid_target` (refresh); SvcClientAuthenticationError
@@ -286,7 +293,9 @@ export class SvcAuthService {
   /** SignUpAsync: creates the user (and organization, owned by the user) and signs in. First-party clients only. */
   async signUpAsync(request: SvcSignupRequest, context?: SvcAuthCallContext): Promise<SvcLoginResult> {
     const input = validate(svcSignupRequestSchema, request, 'signup request');
-    return toLoginResult(await this.#deps.direct.signUp(input, directCallOf('signUpAsync', context)));
+    return toLoginResult(
+      await this.#deps.direct.signUp(input, directCallOf('signUpAsync', context, input.clientSecret)),
+    );
   }
 
   /** LoginWithPasswordAsync: complete with tokens, or organization_selection. First-party clients only. */
@@ -296,7 +305,10 @@ export class SvcAuthService {
   ): Promise<SvcLoginResult> {
     const input = validate(svcPasswordLoginRequestSchema, request, 'password login request');
     return toLoginResult(
-      await this.#deps.direct.loginWithPassword(input, directCallOf('loginWithPasswordAsync', context)),
+      await this.#deps.direct.loginWithPassword(
+        input,
+        directCallOf('loginWithPasswordAsync', context, input.clientSecret),
+      ),
     );
   }
 
@@ -309,7 +321,7 @@ export class SvcAuthService {
     return toLoginResult(
       await this.#deps.direct.selectOrganization(
         input,
-        directCallOf('selectOrganizationForLoginAsync', context),
+        directCallOf('selectOrganizationForLoginAsync', context, input.clientSecret),
       ),
     );
   }

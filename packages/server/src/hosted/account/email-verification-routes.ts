@@ -1,3 +1,4 @@
+import { opaqueTokenSchema } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AccountOperations } from '../../account/account-operations.js';
 import { SvcError } from '../../kernel/errors.js';
@@ -16,10 +17,10 @@ export interface HostedEmailVerificationDeps extends Pick<HostedSignInDeps, 'ant
   readonly account: Pick<AccountOperations, 'verifyEmailAsync'>;
 }
 
-/** The token of the link or the form: one value of 1 to 512 characters, else none. */
+/** The token of the link or the form: one token as Svc issues them (printable, at most 512), else none. */
 function tokenOf(source: unknown): string | undefined {
-  const token = singleValue(source, EMAIL_VERIFICATION_FIELDS.token);
-  return token === undefined || token === '' || token.length > 512 ? undefined : token;
+  const token = opaqueTokenSchema.safeParse(singleValue(source, EMAIL_VERIFICATION_FIELDS.token));
+  return token.success ? token.data : undefined;
 }
 
 /**

@@ -345,3 +345,31 @@ describe('hasClientCredentials', () => {
     expect(hasClientCredentials(input)).toBe(expected);
   });
 });
+
+describe('authenticateClient: either secret method (the direct helpers)', () => {
+  const either = (input: ClientCredentialsInput) =>
+    authenticateClient(input, clientFinder(...clients), { eitherSecretMethod: true });
+
+  it.each<[string, ClientCredentialsInput, string]>([
+    [
+      'a basic client that posts its secret',
+      { bodyClientId: 'backend', bodyClientSecret: SECRET },
+      'backend',
+    ],
+    ['a post client that uses Basic', { authorizationHeader: basic('poster', SECRET) }, 'poster'],
+    ['a basic client with Basic', { authorizationHeader: basic('backend', SECRET) }, 'backend'],
+    ['a public client by client_id alone', { bodyClientId: 'spa' }, 'spa'],
+  ])('accepts %s', async (_name, input, clientId) => {
+    expect(await either(input)).toMatchObject({ ok: true, client: { clientId } });
+  });
+
+  it.each<[string, ClientCredentialsInput, string]>([
+    ['a confidential client without its secret', { bodyClientId: 'backend' }, 'method_mismatch'],
+    ['a wrong posted secret', { bodyClientId: 'backend', bodyClientSecret: 'wrong' }, 'secret_mismatch'],
+    ['a wrong Basic secret', { authorizationHeader: basic('poster', 'wrong') }, 'secret_mismatch'],
+    ['a public client with a secret', { bodyClientId: 'spa', bodyClientSecret: 'x' }, 'method_mismatch'],
+    ['a public client with Basic', { authorizationHeader: basic('spa', 'x') }, 'method_mismatch'],
+  ])('still refuses %s', async (_name, input, reason) => {
+    expect(await either(input)).toMatchObject({ ok: false, reason });
+  });
+});

@@ -10,7 +10,8 @@ import { BASIC_CHALLENGE, type OAuthError, oauthError } from '../errors.js';
  * - `client_secret_post`: `client_id` and `client_secret` in the form body.
  * - `none` (public clients): `client_id` only; a public client that sends a secret is refused, so that
  *   a leaked "secret" never looks like proof of anything.
- * A client authenticates only with the method it registered, and with one method per request
+ * A client authenticates only with the method it registered (the token endpoint; the direct helpers
+ * accept either secret method, see ClientAuthenticationPolicy), and with one method per request
  * (RFC 6749 §2.3: "MUST NOT use more than one authentication method in each request").
  */
 
@@ -24,6 +25,16 @@ export interface ClientCredentialsInput {
 export interface ClientAuthenticationDeps {
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined> | ClientRecord | undefined;
+}
+
+/** How strictly the registered token_endpoint_auth_method is held to. */
+export interface ClientAuthenticationPolicy {
+  /**
+   * A confidential client may send its secret by either method, whichever it registered (the direct
+   * JSON helpers: HTTP Basic or `clientSecret` in the JSON body, docs/decisions.md). A public client
+   * still authenticates only as `none`. The token endpoint leaves this off.
+   */
+  readonly eitherSecretMethod?: boolean;
 }
 
 /** Why authentication failed, for the audit log; never shown to the caller. */
@@ -74,6 +85,7 @@ export function hasClientCredentials(input: ClientCredentialsInput): boolean {
 export async function authenticateClient(
   input: ClientCredentialsInput,
   deps: ClientAuthenticationDeps,
+  policy: ClientAuthenticationPolicy = {},
 ): Promise<ClientAuthenticationResult> {
   const viaHeader = input.authorizationHeader !== undefined;
   const fail = (
@@ -132,7 +144,11 @@ export async function authenticateClient(
   const presented = lookupable ? clientId : null;
   if (client === undefined) return fail(lookupable ? 'unknown_client' : 'malformed', presented);
   if (!client.active) return fail('inactive_client', presented);
-  if (client.tokenEndpointAuthMethod !== method) return fail('method_mismatch', presented);
+  const registered = client.tokenEndpointAuthMethod;
+  const methodAccepted =
+    registered === method ||
+    (policy.eitherSecretMethod === true && registered !== 'none' && method !== 'none');
+  if (!methodAccepted) return fail('method_mismatch', presented);
   if (method !== 'none' && (client.clientSecretHash === null || !secretMatches)) {
     return fail('secret_mismatch', presented);
   }

@@ -17,4 +17,18 @@ describe('refresh token value', () => {
     expect(refreshTokenKey('AbC-dEf_123')).toEqual({ id: null, tokenHash: sha256Hex('AbC-dEf_123') });
     expect(refreshTokenKey('.leading-dot')).toEqual({ id: null, tokenHash: sha256Hex('.leading-dot') });
   });
+
+  it('never takes an id no row can have: a control or other non-printable character', () => {
+    for (const token of [
+      'rft_a\u0000b.secret',
+      'rft_\u001b[31m.secret',
+      'rft_\u007f.secret',
+      'rft_ä.secret',
+    ]) {
+      expect(refreshTokenKey(token), JSON.stringify(token)).toEqual({
+        id: null,
+        tokenHash: sha256Hex(token),
+      });
+    }
+  });
 });
