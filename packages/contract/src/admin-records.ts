@@ -53,6 +53,7 @@ export const updateClientBodySchema = z.object({
   name: text(1, 200).optional(),
   audience: text(1, 2048).optional(),
   redirectUris: uniqueList(absoluteUriSchema, 50).optional(),
+  postLogoutRedirectUris: uniqueList(absoluteUriSchema, 50).optional(),
   isFirstParty: z.boolean().optional(),
   allowedScopes: uniqueList(scopeTokenSchema, 64).optional(),
   allowedResources: uniqueList(absoluteUriSchema, 50).optional(),

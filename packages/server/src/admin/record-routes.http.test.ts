@@ -212,6 +212,7 @@ describeEachDatabase('operator record routes', (kind) => {
     const patched = await call('PATCH', `/clients/${created.clientId}`, {
       name: 'Renamed App',
       RedirectUris: ['https://app.example.com/other', 'https://app.example.com/other'],
+      postLogoutRedirectUris: ['https://app.example.com/signed-out'],
       allowedScopes: ['openid'],
       tokenEndpointAuthMethod: 'client_secret_post',
       allowClientCredentials: true,
@@ -220,6 +221,7 @@ describeEachDatabase('operator record routes', (kind) => {
     expect(svcClientSchema.strict().parse(patched.body)).toMatchObject({
       name: 'Renamed App',
       redirectUris: ['https://app.example.com/other'],
+      postLogoutRedirectUris: ['https://app.example.com/signed-out'],
       allowedScopes: ['openid'],
       tokenEndpointAuthMethod: 'client_secret_post',
       allowClientCredentials: true,
@@ -247,6 +249,7 @@ describeEachDatabase('operator record routes', (kind) => {
       [confidential.clientId, { tokenEndpointAuthMethod: 'none' }, 'tokenEndpointAuthMethod'],
       [publicClient.clientId, { allowClientCredentials: true }, 'allowClientCredentials'],
       [publicClient.clientId, { redirectUris: ['javascript:alert(1)'] }, 'redirectUris.0'],
+      [publicClient.clientId, { postLogoutRedirectUris: ['/relative'] }, 'postLogoutRedirectUris.0'],
       [publicClient.clientId, { allowedScopes: ['auth:admin'] }, 'allowedScopes.0'],
       [publicClient.clientId, { name: 42 }, 'name'],
     ] as const) {

@@ -232,7 +232,7 @@ export interface AuthRequestsTable {
   challengeJson: Generated<string | null>;
   /** A device request's user code, sealed under the bound browser's id (migration 0012). */
   sealedDeviceUserCode: Generated<string | null>;
-  /** The invitation the request is bound to, by id (migration 0018). */
+  /** The invitation the request is bound to, by id (migration 0017). */
   invitationId: Generated<string | null>;
 }
 

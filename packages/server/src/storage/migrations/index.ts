@@ -15,7 +15,7 @@ import * as refreshTokenSelectors from './0013-refresh-token-selectors.js';
 import * as tokenSessionsInIdOrder from './0014-token-sessions-in-id-order.js';
 import * as failureCounters from './0015-failure-counters.js';
 import * as postLogoutRedirectUris from './0016-post-logout-redirect-uris.js';
-import * as authRequestInvitations from './0018-auth-request-invitations.js';
+import * as authRequestInvitations from './0017-auth-request-invitations.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -35,7 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014-token-sessions-in-id-order': tokenSessionsInIdOrder,
   '0015-failure-counters': failureCounters,
   '0016-post-logout-redirect-uris': postLogoutRedirectUris,
-  '0018-auth-request-invitations': authRequestInvitations,
+  '0017-auth-request-invitations': authRequestInvitations,
 };
 
 /** Every migration's name, in the order they apply. */

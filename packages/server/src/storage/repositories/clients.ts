@@ -108,6 +108,7 @@ export function clientRepository(db: Db): ClientRepository {
           name: changes.name,
           audience: changes.audience,
           redirectUrisJson: jsonList(changes.redirectUris),
+          postLogoutRedirectUrisJson: jsonList(changes.postLogoutRedirectUris),
           isFirstParty: flag(changes.isFirstParty),
           allowedScopesJson: jsonList(changes.allowedScopes),
           allowedResourcesJson: jsonList(changes.allowedResources),
