@@ -25,6 +25,15 @@ const svc = await createSvc(
     logLevel: false,
     keyRotationSchedule: false,
     adminToken,
+    // Password login signs one account in from one address over 10 to 50 connections at once. A
+    // password check is counted before it runs (and taken back when it succeeds), so the default limits
+    // on guessing would refuse the checks in flight beyond 5; raised, every check is still counted, so
+    // its cost is measured, and none is refused.
+    failureLimits: {
+      passwordAccountIp: { threshold: 1000 },
+      passwordAccount: { threshold: 1000 },
+      passwordIp: { threshold: 1000 },
+    },
   },
   { env: {} },
 );
