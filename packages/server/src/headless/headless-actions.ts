@@ -2,7 +2,7 @@ import type { HeadlessAction, HeadlessActionBodies } from '@svc/contract';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../account/password-reset.js';
 import { HOSTED_MESSAGES } from '../hosted/form.js';
 import { toIso } from '../kernel/clock.js';
-import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
+import { retryAfterSeconds, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { DeviceVerifyError } from '../oauth/authorize/device-steps.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { normalizeUserCode } from '../oauth/device/user-code.js';
@@ -211,7 +211,7 @@ async function resolveDevice(
 }
 
 function retryAfter(ms: number | undefined): Record<string, number> {
-  return ms === undefined ? {} : { retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)) };
+  return ms === undefined ? {} : { retryAfterSeconds: retryAfterSeconds(ms) };
 }
 
 function deviceError(error: DeviceVerifyError): { code: string; message: string; status: 400 | 429 } {

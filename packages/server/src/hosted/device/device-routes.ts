@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { retryAfterSeconds } from '../../kernel/errors.js';
 import type { DeviceDecisionOutcome, DeviceVerifyError } from '../../oauth/authorize/device-steps.js';
 import { formatUserCode, normalizeUserCode } from '../../oauth/device/user-code.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
@@ -76,7 +77,7 @@ export function deviceRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
         return redirectAfterPost(reply, currentStepHref(authBase, outcome.requestId));
       }
       if (outcome.retryAfterMs !== undefined) {
-        reply.header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))));
+        reply.header('retry-after', String(retryAfterSeconds(outcome.retryAfterMs)));
       }
       return sendCodePage(request, reply, outcome.userCode, outcome.error);
     });
