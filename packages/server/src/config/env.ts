@@ -1,4 +1,4 @@
-import type { SvcOptions } from './options.js';
+import type { DatabaseTimeoutsOptions, SvcOptions } from './options.js';
 import { SvcConfigError } from '../kernel/errors.js';
 
 /** The one table of SVC_* variables; each maps onto the option of the same meaning. */
@@ -43,6 +43,14 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   if (enableApi !== undefined) options.enableApi = parseFlag('SVC_ENABLE_API', enableApi);
   const seed = seedDemoFromEnv(env);
   if (seed !== undefined) options.seedDemo = seed;
+  const timeouts: DatabaseTimeoutsOptions = {};
+  for (const [key, name] of TIMEOUT_VARIABLES) {
+    const value = text(name);
+    if (value !== undefined) timeouts[key] = parseMs(name, value);
+  }
+  if (Object.keys(timeouts).length > 0) options.databaseTimeouts = timeouts;
+  const keyCache = text('SVC_SIGNING_KEY_CACHE_MS');
+  if (keyCache !== undefined) options.signingKeyCacheMs = parseMs('SVC_SIGNING_KEY_CACHE_MS', keyCache);
   const level = text('SVC_LOG_LEVEL');
   if (level !== undefined) options.logLevel = parseLogLevel(level);
   return options;
@@ -86,6 +94,19 @@ function parseTrustProxy(value: string): boolean | number | string[] {
     );
   }
   return entries;
+}
+
+const TIMEOUT_VARIABLES: readonly (readonly [keyof DatabaseTimeoutsOptions, string])[] = [
+  ['connectMs', 'SVC_DB_CONNECT_TIMEOUT_MS'],
+  ['statementMs', 'SVC_DB_STATEMENT_TIMEOUT_MS'],
+  ['idleInTransactionMs', 'SVC_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'],
+];
+
+function parseMs(name: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new SvcConfigError(`${name} must be a whole number of milliseconds of at least 1, got "${value}".`);
+  }
+  return Number(value);
 }
 
 function parseFlag(name: string, value: string): boolean {

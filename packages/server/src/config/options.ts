@@ -21,6 +21,16 @@ export interface SecurityDefaultsOptions {
   refreshTokenGraceWindowSeconds?: number;
 }
 
+/** Fail-fast limits on waiting for the database, in milliseconds. */
+export interface DatabaseTimeoutsOptions {
+  /** Opening a connection, or waiting for a free one of the pool. @default 3000 (SVC_DB_CONNECT_TIMEOUT_MS) */
+  connectMs?: number;
+  /** One statement (PostgreSQL statement_timeout, SQLite busy timeout). @default 5000 (SVC_DB_STATEMENT_TIMEOUT_MS) */
+  statementMs?: number;
+  /** A transaction left idle by a stalled node before PostgreSQL ends it. @default 10000 (SVC_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS) */
+  idleInTransactionMs?: number;
+}
+
 /** OpenID provider mode and what it publishes. */
 export interface OpenIdOptions {
   /** OpenID provider mode: ID tokens, userinfo, the openid-configuration document. @default true */
@@ -76,6 +86,16 @@ export interface SvcOptions {
   sms?: SmsOptions;
   /** Seed the demo organization, user and clients. @default false (SVC_SEED_DEMO; `npm start` turns it on) */
   seedDemo?: boolean;
+  /**
+   * How long a node waits on the database before it answers 503 `temporarily_unavailable` instead
+   * (docs/deploy.md "When the database has a bad day").
+   */
+  databaseTimeouts?: DatabaseTimeoutsOptions;
+  /**
+   * How long a node trusts the signing keys it read before reading them again: after a rotation on
+   * another node, this node signs with the new key within this time. @default 30000 (SVC_SIGNING_KEY_CACHE_MS)
+   */
+  signingKeyCacheMs?: number;
   /** Apply pending migrations when the service starts. @default true */
   migrateOnStart?: boolean;
   /** Run the hourly housekeeping in this process (signing-key rotation and cleanup, expired authorization requests). @default true */

@@ -16,6 +16,19 @@ export type DatabaseTarget =
   | { readonly kind: 'sqlite'; readonly filename: string; readonly url: string }
   | { readonly kind: 'postgres'; readonly connectionString: string; readonly url: string };
 
+/** Fail-fast limits on waiting for the database (SvcOptions.databaseTimeouts), in milliseconds. */
+export interface DatabaseTimeouts {
+  readonly connectMs: number;
+  readonly statementMs: number;
+  readonly idleInTransactionMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectMs: 3_000,
+  statementMs: 5_000,
+  idleInTransactionMs: 10_000,
+};
+
 /** Everything createSvc() needs, validated once at start. */
 export interface SvcConfig {
   readonly port: number;
@@ -27,6 +40,9 @@ export interface SvcConfig {
   readonly adminAuthBase: string;
   readonly adminAuditBase: string;
   readonly database: DatabaseTarget;
+  readonly databaseTimeouts: DatabaseTimeouts;
+  /** How long a node trusts the signing keys it read before reading them again. */
+  readonly signingKeyCacheMs: number;
   readonly dataDir: string;
   readonly adminToken: string | undefined;
   readonly secretKey: string | undefined;
@@ -98,6 +114,8 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     adminAuthBase: `${dashboardBase}/admin/auth`,
     adminAuditBase: `${dashboardBase}/admin/audit`,
     database: resolveDatabase(options.databaseUrl ?? 'sqlite:./data/svc.db'),
+    databaseTimeouts: resolveDatabaseTimeouts(options.databaseTimeouts ?? {}),
+    signingKeyCacheMs: positiveMs('signingKeyCacheMs', options.signingKeyCacheMs ?? 30_000),
     dataDir,
     adminToken: options.adminToken,
     secretKey: options.secretKey,
@@ -127,6 +145,28 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
   };
+}
+
+function resolveDatabaseTimeouts(options: NonNullable<SvcOptions['databaseTimeouts']>): DatabaseTimeouts {
+  return {
+    connectMs: positiveMs('databaseTimeouts.connectMs', options.connectMs ?? DEFAULT_DATABASE_TIMEOUTS.connectMs),
+    statementMs: positiveMs(
+      'databaseTimeouts.statementMs',
+      options.statementMs ?? DEFAULT_DATABASE_TIMEOUTS.statementMs,
+    ),
+    idleInTransactionMs: positiveMs(
+      'databaseTimeouts.idleInTransactionMs',
+      options.idleInTransactionMs ?? DEFAULT_DATABASE_TIMEOUTS.idleInTransactionMs,
+    ),
+  };
+}
+
+/** A duration option: a whole number of milliseconds, at least 1. */
+function positiveMs(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new SvcConfigError(`${name} must be a whole number of milliseconds of at least 1, got ${value}.`);
+  }
+  return value;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
