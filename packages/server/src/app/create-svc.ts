@@ -20,7 +20,9 @@ import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { createSmsVerificationProvider } from '../sms/verify-client.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { checkReadiness } from '../health/readiness.js';
+import { databaseProbe } from '../storage/readiness-probe.js';
+import { migrateDatabase, openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { grantableScopesSource } from '../storage/repositories/grantable-scopes.js';
@@ -80,10 +82,10 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
   const config = resolveConfig({ ...optionsFromEnv(context.env ?? process.env), ...options });
   const masterKey = loadMasterKey(config);
   const secretBox = new SecretBox(masterKey);
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, config.databaseTimeouts);
   const signer = new SigningThread();
   try {
-    if (config.migrateOnStart) await migrateToLatest(database.db);
+    if (config.migrateOnStart) await migrateDatabase(config.database, database, config.databaseTimeouts);
     const { db } = database;
     const { clock, ids } = config;
 
@@ -99,6 +101,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       secretBox,
       clock,
       settings: () => securitySettings.get(),
+      cacheTtlMs: config.signingKeyCacheMs,
     });
     await signingKeys.ensureActiveKey();
     await signingKeys.maintain();
@@ -257,6 +260,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       account,
       passwordless,
       invitations: invitationWiring.invitations,
+      readiness: () =>
+        checkReadiness({ probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs }),
     };
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { auditApiRoutes } from '../audit/routes.js';
 import { adminApiRoutes } from '../admin/routes.js';
 import type { SvcConfig } from '../config/resolve.js';
+import { healthRoutes } from '../health/routes.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
@@ -42,6 +43,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         });
         svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
         svc.setErrorHandler(jsonErrorHandler);
+        await svc.register(healthRoutes({ readiness: services.readiness }));
         await svc.register(
           discoveryRoutes({
             discovery: services.discovery,

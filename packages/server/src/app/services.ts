@@ -1,3 +1,4 @@
+import type { Readiness } from '../health/readiness.js';
 import type { createAuditLog } from '../audit/audit-service.js';
 import type { Antiforgery } from '../hosted/antiforgery.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
@@ -53,4 +54,6 @@ export interface SvcServices {
   readonly passwordless: PasswordlessSignIn;
   /** Email invitations (the operator routes use it). */
   readonly invitations: InvitationService;
+  /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
+  readonly readiness: () => Promise<Readiness>;
 }

@@ -1,6 +1,6 @@
 import { AUDIT_KIND_PATTERN, type AuditEventQuery } from '@svc/contract';
 import type { Clock } from '../kernel/clock.js';
-import { SvcError } from '../kernel/errors.js';
+import { SvcError, SvcUnavailableError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { AuditEventInput, AuditLog } from './audit-log.js';
 import { redactSecrets } from './redact.js';
@@ -75,6 +75,7 @@ export function createAuditLog(deps: AuditLogDeps): AuditService {
       try {
         await deps.repository.append(record);
       } catch (error) {
+        if (error instanceof SvcUnavailableError) throw error;
         throw new SvcError('server_error', `Could not record the audit event ${event.kind}.`, {
           status: 500,
           expose: false,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { SvcError } from '../kernel/errors.js';
+import { cliMessage } from './output.js';
 import { migrateCommand } from './migrate.js';
 import { keysRotateCommand } from './keys-rotate.js';
 import { operatorAddCommand } from './operator-add.js';
@@ -46,7 +46,6 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  const message = error instanceof SvcError || error instanceof Error ? error.message : String(error);
-  console.error(`svc: ${message}`);
+  console.error(`svc: ${cliMessage(error)}`);
   process.exit(1);
 }

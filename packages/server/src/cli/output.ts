@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DemoSeed } from '../app/seed-demo.js';
 import { s256Challenge } from '../oauth/pkce.js';
 import type { SvcConfig } from '../config/resolve.js';
+import { SvcUnavailableError } from '../kernel/errors.js';
 
 /** The database without credentials, for messages. */
 export function describeDatabase(config: SvcConfig): string {
@@ -53,4 +54,12 @@ export function printTryIt(config: SvcConfig, demo: DemoSeed): void {
     `  curl -s ${config.issuer}/token -d grant_type=authorization_code -d client_id=${demo.clients.web.clientId} ` +
       `-d redirect_uri=${encodeURIComponent(redirectUri)} -d code_verifier=${verifier} -d code=<code>`,
   );
+}
+
+/** A failed command's error in words an operator can act on. */
+export function cliMessage(error: unknown): string {
+  if (error instanceof SvcUnavailableError) {
+    return `the database is not answering (${error.detail}). Check SVC_DATABASE_URL and that the database is running.`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }

@@ -4,6 +4,7 @@ import type { SvcOptions } from '../config/options.js';
 import { SVC_VERSION } from '../version.js';
 import { describeDatabase, printDemo, printTryIt } from './output.js';
 import { devAdminToken } from './dev-admin-token.js';
+import { keepServingOnStrayErrors } from './process-guards.js';
 
 export interface ServeFlags {
   seedDemo?: boolean;
@@ -29,6 +30,7 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
   console.log(`Starting Svc ${SVC_VERSION} …`);
   const svc = await createSvc({ ...serveOptions(flags, process.env), ...devAdminToken(process.env) });
   const { config } = svc;
+  keepServingOnStrayErrors(svc.app.log);
   const address = await svc.listen();
   console.log(`Svc is listening on ${address} (database: ${describeDatabase(config)})`);
   console.log(`  issuer      ${config.issuer}`);

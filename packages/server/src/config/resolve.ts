@@ -149,7 +149,10 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
 
 function resolveDatabaseTimeouts(options: NonNullable<SvcOptions['databaseTimeouts']>): DatabaseTimeouts {
   return {
-    connectMs: positiveMs('databaseTimeouts.connectMs', options.connectMs ?? DEFAULT_DATABASE_TIMEOUTS.connectMs),
+    connectMs: positiveMs(
+      'databaseTimeouts.connectMs',
+      options.connectMs ?? DEFAULT_DATABASE_TIMEOUTS.connectMs,
+    ),
     statementMs: positiveMs(
       'databaseTimeouts.statementMs',
       options.statementMs ?? DEFAULT_DATABASE_TIMEOUTS.statementMs,

@@ -31,6 +31,11 @@ const GENERIC: Readonly<Record<number, { title: string; message: string }>> = {
     title: 'Too many attempts',
     message: 'There have been too many attempts. Wait a moment, then try again.',
   },
+  503: {
+    title: 'Try again in a moment',
+    message:
+      'Signing in is briefly unavailable. Nothing you entered was wrong. Wait a moment, then go back and try again.',
+  },
   500: {
     title: 'Something went wrong',
     message: 'Your request could not be completed. Try again in a moment.',

@@ -1,6 +1,8 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { ifNoneMatchHits } from '../http/conditional.js';
+import { logIfUnexpected } from '../http/errors.js';
+import { SvcUnavailableError } from '../kernel/errors.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Antiforgery } from './antiforgery.js';
 import { requireAntiforgery } from './antiforgery-hook.js';
@@ -44,9 +46,10 @@ export function hostedErrorHandler(
         { reason: error.reason, reqId: request.id },
         'hosted form refused by the antiforgery check',
       );
-    } else if (content.status >= 500) {
-      request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    } else {
+      logIfUnexpected(request, error, content);
     }
+    if (error instanceof SvcUnavailableError) reply.header('retry-after', String(error.retryAfterSeconds));
     for (const [name, value] of Object.entries(HOSTED_SECURITY_HEADERS)) reply.header(name, value);
     return sendPage(reply, renderErrorPage({ authBase, ...content }), content.status);
   };

@@ -1,5 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { SvcError, SvcTooManyAttemptsError, SvcValidationError } from '../kernel/errors.js';
+import {
+  SvcError,
+  SvcTooManyAttemptsError,
+  SvcUnavailableError,
+  SvcValidationError,
+} from '../kernel/errors.js';
 
 /** The body of every not-found answer, so that an unauthorized admin call is indistinguishable from it. */
 export const NOT_FOUND_BODY = Object.freeze({ error: 'not_found', message: 'Not found.' });
@@ -38,13 +43,13 @@ export function mapError(error: unknown): MappedError {
   if (error instanceof SvcValidationError) {
     return { status: 400, code: error.code, message: error.message, details: error.details };
   }
-  if (error instanceof SvcTooManyAttemptsError) {
+  if (error instanceof SvcTooManyAttemptsError || error instanceof SvcUnavailableError) {
     return {
       status: error.status,
       code: error.code,
       message: error.message,
       retryAfterSeconds: error.retryAfterSeconds,
-      extra: error.extra,
+      ...(error instanceof SvcTooManyAttemptsError ? { extra: error.extra } : {}),
     };
   }
   if (error instanceof SvcError) {
@@ -68,9 +73,20 @@ export function mapError(error: unknown): MappedError {
   return { status: 500, code: 'server_error', message: 'Internal server error.' };
 }
 
-/** Logs unexpected errors once with the request id; expected 4xx outcomes are not errors of the service. */
-export function logIfUnexpected(request: FastifyRequest, error: unknown, mapped: MappedError): void {
-  if (mapped.status >= 500) request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+/**
+ * Logs unexpected errors once with the request id; expected 4xx outcomes are not errors of the service.
+ * An outage is logged as a warning with its cause only: during one, every request would log a stack.
+ */
+export function logIfUnexpected(
+  request: FastifyRequest,
+  error: unknown,
+  mapped: Pick<MappedError, 'status'>,
+): void {
+  if (error instanceof SvcUnavailableError) {
+    request.log.warn({ reqId: request.id, cause: error.detail }, 'database unavailable');
+  } else if (mapped.status >= 500) {
+    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+  }
 }
 
 /** The error handler of JSON surfaces that answer `{ error, message }` (admin, direct helpers). */

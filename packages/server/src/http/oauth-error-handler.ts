@@ -19,6 +19,7 @@ export function oauthErrorHandler(
     if (error.wwwAuthenticate !== undefined) reply.header('www-authenticate', error.wwwAuthenticate);
     if (error.interval !== undefined) body.interval = error.interval;
   }
+  if (mapped.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.retryAfterSeconds));
   return reply
     .code(mapped.status)
     .header('cache-control', 'no-store')

@@ -55,8 +55,8 @@ export class SvcPublicAuthError extends SvcError {
     return this.code;
   }
 
-  constructor(error: string, message: string, status = 400) {
-    super(error, message, { status });
+  constructor(error: string, message: string, status = 400, options: { cause?: unknown } = {}) {
+    super(error, message, { status, expose: true, ...options });
   }
 }
 
@@ -76,6 +76,31 @@ export class SvcTooManyAttemptsError extends SvcPublicAuthError {
     super(options.error ?? 'too_many_attempts', message, 429);
     this.retryAfterSeconds = retryAfterSeconds(retryAfterMs);
     this.extra = options.extra ?? {};
+  }
+}
+
+/** How long a caller is asked to wait after a 503: a database restart or failover takes a few seconds. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * The database (or another dependency every request needs) is not answering: refused, reset, shut down
+ * or past its timeout. Answered 503 `temporarily_unavailable` with `Retry-After` on every surface; the
+ * cause is logged, never shown.
+ */
+export class SvcUnavailableError extends SvcPublicAuthError {
+  readonly retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
+
+  constructor(cause: unknown) {
+    super('temporarily_unavailable', 'The service is temporarily unavailable. Try again in a moment.', 503, {
+      cause,
+    });
+  }
+
+  /** The driver's words for the outage, for logs ("57P01 terminating connection …", "connect ECONNREFUSED …"). */
+  get detail(): string {
+    const cause = this.cause as { code?: unknown; message?: unknown } | undefined;
+    const code = typeof cause?.code === 'string' ? `${cause.code} ` : '';
+    return `${code}${typeof cause?.message === 'string' ? cause.message : String(cause)}`;
   }
 }
 

@@ -11,12 +11,13 @@ import {
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
-import type { DatabaseTarget } from '../config/resolve.js';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTarget, type DatabaseTimeouts } from '../config/resolve.js';
 import { attachDirectSqlite, SvcCamelCasePlugin } from './direct-sqlite.js';
 import { preparedName } from './fixed-query.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statements.js';
 import type { Database } from './schema.js';
+import { asUnavailable } from './unavailable.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -30,9 +31,21 @@ export interface DatabaseHandle {
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
+/**
+ * The client-side wait for an answer exceeds the server's statement_timeout by this much, so that a
+ * live server ends a slow statement itself (the connection stays usable) and only a server that answers
+ * nothing at all (frozen, or a network that drops packets) meets the client's timeout.
+ */
+const CLIENT_WAIT_MARGIN_MS = 500;
 
-/** Opens the database named by the resolved configuration (SQLite in WAL mode, or a PostgreSQL pool). */
-export function openDatabase(target: DatabaseTarget): DatabaseHandle {
+/**
+ * Opens the database named by the resolved configuration (SQLite in WAL mode, or a PostgreSQL pool).
+ * An outage (refused, reset, shut down, past a timeout) surfaces as SvcUnavailableError (unavailable.ts).
+ */
+export function openDatabase(
+  target: DatabaseTarget,
+  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+): DatabaseHandle {
   const camelCase = new SvcCamelCasePlugin();
   const plugins = [camelCase];
   if (target.kind === 'sqlite') {
@@ -41,7 +54,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${timeouts.statementMs}`);
     // A small page cache: a commit that split B-tree pages scans the whole cache (SQLite renumbers the
     // split pages through a page past the end of the file, which the commit then truncates), so a large
     // cache costs every such write. Reads come from the memory map instead (docs/decisions.md).
@@ -55,6 +68,15 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: 10,
+    // Fail fast: opening a connection or waiting for a free one of the pool.
+    connectionTimeoutMillis: timeouts.connectMs,
+    // On the server: a slow statement, and a transaction that a stalled or killed node left open (it
+    // would hold its row locks).
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    // On the client: a frozen server cannot run its own timeouts.
+    query_timeout: timeouts.statementMs + CLIENT_WAIT_MARGIN_MS,
+    keepAlive: true,
     // Epoch-millisecond bigints and counts fit a JS number exactly; read them as numbers, not strings.
     types: {
       getTypeParser: (oid: number, format?: 'text' | 'binary') =>
@@ -65,39 +87,107 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   });
   // An idle connection that the server drops (restart, failover, DROP DATABASE) emits 'error' on the
   // pool; unhandled it would crash the process. The pool discards the connection and opens a new one.
+  // A connection in use has no pool listener: PooledConnection listens on it (see there).
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing(pool) }), plugins });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
 /**
- * The pool as Kysely sees it, sending the fixed queries' texts as named statements (fixed-query.ts
- * `preparedName`), which node-postgres parses once per connection; other queries go through unnamed.
- * Each pooled client keeps one wrapper, so that Kysely's per-client connection cache still hits.
+ * The pool as Kysely sees it: each pooled client keeps one PooledConnection (so that Kysely's
+ * per-client connection cache still hits), and a failure to get a connection is an outage.
  */
 function preparing(pool: pg.Pool): PostgresPool {
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
-    const query = (sql: string, parameters: readonly unknown[]) => {
-      const name = preparedName(sql);
-      const values = [...parameters];
-      return name === undefined ? client.query(sql, values) : client.query({ name, text: sql, values });
-    };
-    // Kysely's other overload passes a cursor (streaming), which Svc does not use.
-    return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
-  };
+  const connections = new WeakMap<pg.PoolClient, PooledConnection>();
   return {
     connect: async () => {
-      const client = await pool.connect();
-      let wrapper = wrappers.get(client);
-      if (wrapper === undefined) {
-        wrapper = wrap(client);
-        wrappers.set(client, wrapper);
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        // No connection, whatever the reason the driver gives, except the server's own refusal with a
+        // code (a wrong password, an unknown database): that one is a configuration error to report.
+        throw asUnavailable(error, !(error instanceof pg.DatabaseError));
       }
-      return wrapper;
+      let connection = connections.get(client);
+      if (connection === undefined) {
+        connection = new PooledConnection(client);
+        connections.set(client, connection);
+      }
+      return connection;
     },
     end: () => pool.end(),
   };
+}
+
+/**
+ * One pooled client as Kysely uses it. It sends the fixed queries' texts as named statements
+ * (fixed-query.ts `preparedName`), which node-postgres parses once per connection.
+ *
+ * A connection that broke while checked out (the server terminated it, the socket reset, a query met the
+ * client-side timeout and the protocol state is lost) is remembered as lost: its 'error' event is
+ * handled here (node-postgres emits it with no listener while the pool lends the client out, which would
+ * end the process), later statements on it fail at once instead of waiting (a transaction's ROLLBACK
+ * after a timeout), and its release tells the pool to discard it, so the pool opens a fresh one.
+ */
+class PooledConnection implements PostgresPoolClient {
+  readonly #client: pg.PoolClient;
+  #lost: Error | undefined;
+
+  constructor(client: pg.PoolClient) {
+    this.#client = client;
+    client.on('error', (error) => {
+      this.#lost ??= error;
+    });
+  }
+
+  // Kysely's other overload passes a cursor (streaming), which Svc does not use.
+  query = ((sql: string, parameters: readonly unknown[]) => {
+    if (this.#lost !== undefined) return Promise.reject(asUnavailable(this.#lost, true));
+    const name = preparedName(sql);
+    const values = [...parameters];
+    const sent =
+      name === undefined ? this.#client.query(sql, values) : this.#client.query({ name, text: sql, values });
+    return sent.catch((error: unknown) => {
+      // Without a server answer (no SQLSTATE), the connection itself failed; a TypeError is a bad value.
+      const lost = !(error instanceof pg.DatabaseError) && !(error instanceof TypeError);
+      if (lost) this.#lost ??= error instanceof Error ? error : new Error(String(error));
+      throw asUnavailable(error, lost);
+    });
+  }) as unknown as PostgresPoolClient['query'];
+
+  release(): void {
+    this.#client.release(this.#lost);
+  }
+}
+
+/**
+ * Limits while migrating PostgreSQL: a migration may build an index on a big table, and a node that
+ * starts beside another waits on the migration lock for as long as the other one migrates.
+ */
+const MIGRATION_STATEMENT_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Applies every pending migration to the database of `handle` (opened on `target`); returns the names
+ * applied. On PostgreSQL this runs on a connection of its own without the serving pool's statement
+ * limits; SQLite (possibly in memory, so only reachable through `handle`) waits on its busy timeout.
+ */
+export async function migrateDatabase(
+  target: DatabaseTarget,
+  handle: DatabaseHandle,
+  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+): Promise<string[]> {
+  if (target.kind === 'sqlite') return migrateToLatest(handle.db);
+  const migrating = openDatabase(target, {
+    connectMs: timeouts.connectMs,
+    statementMs: MIGRATION_STATEMENT_MS,
+    idleInTransactionMs: MIGRATION_STATEMENT_MS,
+  });
+  try {
+    return await migrateToLatest(migrating.db);
+  } finally {
+    await migrating.close();
+  }
 }
 
 /** Applies every pending migration; returns the names applied in this call. */

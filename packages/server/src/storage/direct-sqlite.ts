@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { CamelCasePlugin, type CompiledQuery, type QueryResult, type SqliteDatabase } from 'kysely';
+import { CamelCasePlugin, type CompiledQuery, type QueryResult } from 'kysely';
 import type { Db } from './database.js';
+import { guard, type CachedStatements, type GuardedStatement } from './sqlite-statements.js';
 
 /** A row as better-sqlite3 reads it, to the row Kysely gives with the CamelCasePlugin. */
 type RowMapper = (row: Record<string, unknown>) => unknown;
@@ -43,7 +44,7 @@ const connections = new WeakMap<Db, Connection>();
 export function attachDirectSqlite(
   db: Db,
   sqlite: BetterSqlite3.Database,
-  statements: SqliteDatabase,
+  statements: CachedStatements,
   camelCase: SvcCamelCasePlugin,
 ): void {
   connections.set(db, new Connection(sqlite, statements, camelCase));
@@ -61,17 +62,17 @@ export function idleSqlite(db: Db): DirectSqlite | undefined {
 
 class Connection implements DirectSqlite {
   readonly #sqlite: BetterSqlite3.Database;
-  readonly #statements: SqliteDatabase;
+  readonly #statements: CachedStatements;
   readonly #camelCase: SvcCamelCasePlugin;
   /** The row mapper of each statement that reads, made from its columns when it first runs here. */
-  readonly #mappers = new WeakMap<BetterSqlite3.Statement, RowMapper>();
+  readonly #mappers = new WeakMap<GuardedStatement, RowMapper>();
   /**
    * One better-sqlite3 transaction function for every call, given the work as its argument: making one
    * per call builds five wrapper functions each time, about 3 µs of every grant.
    */
   readonly #inTransaction: (work: () => unknown) => unknown;
 
-  constructor(sqlite: BetterSqlite3.Database, statements: SqliteDatabase, camelCase: SvcCamelCasePlugin) {
+  constructor(sqlite: BetterSqlite3.Database, statements: CachedStatements, camelCase: SvcCamelCasePlugin) {
     this.#sqlite = sqlite;
     this.#statements = statements;
     this.#camelCase = camelCase;
@@ -84,7 +85,7 @@ class Connection implements DirectSqlite {
 
   execute<R>(query: CompiledQuery<R>): QueryResult<R> {
     // The same statement cache Kysely prepares through; the same result shape as its SQLite driver.
-    const statement = this.#statements.prepare(query.sql) as unknown as BetterSqlite3.Statement;
+    const statement = this.#statements.prepare(query.sql);
     if (statement.reader) {
       let mapper = this.#mappers.get(statement);
       if (mapper === undefined) {
@@ -99,6 +100,7 @@ class Connection implements DirectSqlite {
   }
 
   transaction<T>(work: () => T): T {
-    return this.#inTransaction(work) as T;
+    // BEGIN and COMMIT run inside better-sqlite3: a busy or failing database is an outage there too.
+    return guard(() => this.#inTransaction(work)) as T;
   }
 }

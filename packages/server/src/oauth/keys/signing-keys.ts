@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'n
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
 import { DAY_MS, type Clock } from '../../kernel/clock.js';
 import type { SecretBox } from '../../kernel/crypto.js';
+import { SvcUnavailableError } from '../../kernel/errors.js';
 import type { SecuritySettings } from '../../settings/security-settings.js';
 import type { NewSigningKey, SigningKeyRecord, SigningKeyRepository } from './repository.js';
 import { UnknownKidGate } from './unknown-kid-gate.js';
@@ -13,6 +14,8 @@ export interface SigningKeysDeps {
   readonly settings: () => Promise<SecuritySettings>;
   /** How long a loaded key set is trusted before it is read again; short, so other nodes' rotations show. */
   readonly cacheTtlMs?: number;
+  /** Waits before a paced read of the key set (UnknownKidGate); tests move a fake clock instead. */
+  readonly wait?: (ms: number) => Promise<void>;
 }
 
 export interface ActiveSigningKey {
@@ -27,6 +30,8 @@ export interface PublishedJwks {
 }
 
 interface Snapshot {
+  /** Which read made it: a later read's snapshot is never replaced by an earlier one's. */
+  readonly sequence: number;
   readonly loadedAt: number;
   readonly active: ActiveSigningKey | undefined;
   readonly published: ReadonlyMap<string, KeyObject>;
@@ -39,18 +44,27 @@ interface Snapshot {
  *   active (signs, published) --rotate--> grace (published, verifies) --after grace window--> retired
  *   (not published, kept) --after retired cleanup--> deleted
  *
- * Parsed KeyObjects and the JWKS body are cached per snapshot; PEM is never parsed per request.
+ * Parsed KeyObjects and the JWKS body are cached per snapshot; PEM is never parsed per request. While
+ * the database is away, a node keeps serving the snapshot it has (JWKS, validations) past its lifetime.
  */
 export class SigningKeys {
   readonly #deps: SigningKeysDeps;
   readonly #ttl: number;
+  readonly #wait: (ms: number) => Promise<void>;
   #snapshot: Snapshot | undefined;
+  /** The newest read of the key set in flight. */
   #loading: Promise<Snapshot> | undefined;
+  #reads = 0;
+  /** The first read that shows this node's own last change of the key set. */
+  #validFrom = 0;
+  /** The next read for unknown kids, while it still waits for the gate (it has not started reading). */
+  #paced: Promise<Snapshot> | undefined;
   readonly #unknownKids = new UnknownKidGate();
 
   constructor(deps: SigningKeysDeps) {
     this.#deps = deps;
     this.#ttl = deps.cacheTtlMs ?? 30_000;
+    this.#wait = deps.wait ?? waitFor;
   }
 
   /** Creates the first key when there is none (first start); safe when several nodes start at once. */
@@ -59,7 +73,7 @@ export class SigningKeys {
     if (!keys.some((k) => k.active)) {
       await this.#deps.repository.insertFirstActive(await this.#generate());
     }
-    this.#snapshot = undefined;
+    this.#invalidate();
   }
 
   /** Replaces the active key now; the old key stays published for the grace window. Returns the new kid. */
@@ -71,7 +85,7 @@ export class SigningKeys {
         current === undefined
           ? await this.#deps.repository.insertFirstActive(next)
           : await this.#deps.repository.rotate(current.kid, next, this.#deps.clock.now());
-      this.#snapshot = undefined;
+      this.#invalidate();
       if (done) return next.kid;
     }
     throw new Error('Signing key rotation kept racing with another node; try again.');
@@ -96,7 +110,7 @@ export class SigningKeys {
     const cutoff =
       now - (settings.signingKeyGraceWindowDays + settings.signingKeyRetiredCleanupDays) * DAY_MS;
     const deleted = await this.#deps.repository.deleteRotatedOutBefore(cutoff);
-    if (rotated !== undefined || deleted > 0) this.#snapshot = undefined;
+    if (rotated !== undefined || deleted > 0) this.#invalidate();
     return { rotated, deleted };
   }
 
@@ -105,19 +119,25 @@ export class SigningKeys {
     const snapshot = await this.#current();
     if (snapshot.active !== undefined) return snapshot.active;
     await this.ensureActiveKey();
-    const reloaded = await this.#reload();
+    const reloaded = await this.#read();
     if (reloaded.active === undefined) throw new Error('No active signing key could be created.');
     return reloaded.active;
   }
 
-  /** A published (active or grace-window) public key; an unknown kid triggers one reload (another node rotated). */
+  /**
+   * A published (active or grace-window) public key. A kid this node does not know may be another node's
+   * new key: it is looked up in the read already in flight, if any, and otherwise in a read that starts
+   * after it was seen, shared by every request waiting for one and paced by UnknownKidGate. So a token
+   * signed with a key that another node has just made active is never refused.
+   */
   async verificationKey(kid: string): Promise<KeyObject | undefined> {
-    const snapshot = await this.#current();
-    const key = snapshot.published.get(kid);
+    const key = (await this.#current()).published.get(kid);
     if (key !== undefined) return key;
-    // Throttled so that forged headers cannot turn into a read per request (see UnknownKidGate).
-    if (!this.#unknownKids.admit(this.#deps.clock.now())) return undefined;
-    return (await this.#reload()).published.get(kid);
+    const inFlight = this.#loading;
+    const joined = inFlight === undefined ? undefined : (await inFlight).published.get(kid);
+    if (joined !== undefined) return joined;
+    this.#paced ??= this.#pacedRead();
+    return (await this.#paced).published.get(kid);
   }
 
   /** The JWKS document body (active and grace-window keys) and its ETag. */
@@ -128,17 +148,39 @@ export class SigningKeys {
   async #current(): Promise<Snapshot> {
     const snapshot = this.#snapshot;
     if (snapshot !== undefined && this.#deps.clock.now() - snapshot.loadedAt < this.#ttl) return snapshot;
-    return this.#reload();
+    try {
+      return await (this.#loading ?? this.#read());
+    } catch (error) {
+      if (snapshot !== undefined && error instanceof SvcUnavailableError) return snapshot;
+      throw error;
+    }
   }
 
-  #reload(): Promise<Snapshot> {
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = undefined;
+  /** This node changed the key set: reads that started before cannot show it. */
+  #invalidate(): void {
+    this.#snapshot = undefined;
+    this.#loading = undefined;
+    this.#validFrom = this.#reads + 1;
+  }
+
+  async #pacedRead(): Promise<Snapshot> {
+    await this.#wait(this.#unknownKids.waitMs(this.#deps.clock.now()));
+    // From here on, a newly unknown kid needs a read that starts after it: the next paced one.
+    this.#paced = undefined;
+    this.#unknownKids.reloading(this.#deps.clock.now());
+    return this.#read();
+  }
+
+  /** Starts a read of the key set; it becomes the one in flight. */
+  #read(): Promise<Snapshot> {
+    const loading = this.#load(++this.#reads).finally(() => {
+      if (this.#loading === loading) this.#loading = undefined;
     });
-    return this.#loading;
+    this.#loading = loading;
+    return loading;
   }
 
-  async #load(): Promise<Snapshot> {
+  async #load(sequence: number): Promise<Snapshot> {
     const [keys, settings] = await Promise.all([this.#deps.repository.list(), this.#deps.settings()]);
     const now = this.#deps.clock.now();
     const graceMs = settings.signingKeyGraceWindowDays * DAY_MS;
@@ -147,6 +189,7 @@ export class SigningKeys {
     );
     const activeRecord = keys.find((k) => k.active);
     const snapshot: Snapshot = {
+      sequence,
       loadedAt: now,
       active: activeRecord === undefined ? undefined : this.#open(activeRecord),
       published: new Map(
@@ -157,7 +200,8 @@ export class SigningKeys {
       ),
       jwks: toJwks(published),
     };
-    this.#snapshot = snapshot;
+    const newest = this.#snapshot === undefined || this.#snapshot.sequence < sequence;
+    if (newest && sequence >= this.#validFrom) this.#snapshot = snapshot;
     return snapshot;
   }
 
@@ -182,6 +226,10 @@ export class SigningKeys {
       createdAt: this.#deps.clock.now(),
     };
   }
+}
+
+function waitFor(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function toJwks(keys: readonly SigningKeyRecord[]): PublishedJwks {

@@ -1,11 +1,10 @@
 /**
- * Decides whether a token with an unknown `kid` may make this node read the key set again: at most once
- * per interval, counted from the last reload that an unknown kid caused.
+ * Paces the key-set reads that tokens with an unknown `kid` cause: at most one per interval, counted from
+ * the last such read. A kid is unknown after another node rotated, or in a forged header; so forged
+ * headers cost at most one read a second, and a real new kid waits at most that long for its read.
  *
- * Counting from the last load of any kind (the 30-second cache refresh included) would let a routine
- * refresh that happened just before another node rotated hide the new key for the rest of the interval,
- * and every token that node signed meanwhile would fail validation here. Only unknown kids (a rotation
- * elsewhere, or forged headers) spend the budget, so forged headers still cost at most one read a second.
+ * Counting from the last load of any kind (the routine cache refresh included) would let a refresh that
+ * happened just before another node rotated hide the new key for the rest of the interval.
  */
 export class UnknownKidGate {
   readonly #intervalMs: number;
@@ -15,10 +14,13 @@ export class UnknownKidGate {
     this.#intervalMs = intervalMs;
   }
 
-  /** True (and the interval starts again) when an unknown kid seen at `now` may reload the key set. */
-  admit(now: number): boolean {
-    if (now - this.#lastReloadAt < this.#intervalMs) return false;
+  /** How long after `now` the next read for an unknown kid may start (0: at once). */
+  waitMs(now: number): number {
+    return Math.max(0, this.#lastReloadAt + this.#intervalMs - now);
+  }
+
+  /** Records a read for an unknown kid that starts at `now`. */
+  reloading(now: number): void {
     this.#lastReloadAt = now;
-    return true;
   }
 }

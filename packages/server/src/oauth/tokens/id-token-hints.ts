@@ -1,4 +1,5 @@
 import { compactVerify } from 'jose';
+import { SvcUnavailableError } from '../../kernel/errors.js';
 import { publishedKey } from '../keys/published-key.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 
@@ -45,7 +46,9 @@ export class IdTokenHints {
       });
       if (protectedHeader.typ !== undefined) return null;
       claims = JSON.parse(new TextDecoder().decode(payload));
-    } catch {
+    } catch (error) {
+      // The key set could not be read: that is no verdict on the hint.
+      if (error instanceof SvcUnavailableError) throw error;
       return null;
     }
     if (typeof claims !== 'object' || claims === null) return null;

@@ -1,5 +1,6 @@
 import { jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../../kernel/clock.js';
+import { SvcUnavailableError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
 import { LruMap } from '../../kernel/lru-map.js';
 import { publishedKey } from '../keys/published-key.js';
@@ -145,7 +146,9 @@ export class TokenService {
       const verified = { payload: deepFreeze(payload), kid: protectedHeader.kid!, exp: payload.exp! };
       this.#verified.set(cacheKey, verified);
       return verified.payload;
-    } catch {
+    } catch (error) {
+      // The key set could not be read: that is no verdict on the token.
+      if (error instanceof SvcUnavailableError) throw error;
       return null;
     }
   }
