@@ -86,4 +86,31 @@ describe('configuration', () => {
       'https://id.example.com/svc/auth',
     );
   });
+
+  it('reads the fail-fast database timeouts and the key cache lifetime, with defaults of a few seconds', () => {
+    expect(resolveConfig({}).databaseTimeouts).toEqual({
+      connectMs: 3_000,
+      statementMs: 5_000,
+      idleInTransactionMs: 10_000,
+    });
+    expect(resolveConfig({}).signingKeyCacheMs).toBe(30_000);
+    const options = optionsFromEnv({
+      SVC_DB_CONNECT_TIMEOUT_MS: '1000',
+      SVC_DB_STATEMENT_TIMEOUT_MS: '2000',
+      SVC_SIGNING_KEY_CACHE_MS: '1500',
+    });
+    expect(options).toEqual({
+      databaseTimeouts: { connectMs: 1_000, statementMs: 2_000 },
+      signingKeyCacheMs: 1_500,
+    });
+    expect(resolveConfig(options).databaseTimeouts).toEqual({
+      connectMs: 1_000,
+      statementMs: 2_000,
+      idleInTransactionMs: 10_000,
+    });
+    expect(() => optionsFromEnv({ SVC_DB_STATEMENT_TIMEOUT_MS: '5s' })).toThrow(
+      /SVC_DB_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds/,
+    );
+    expect(() => resolveConfig({ databaseTimeouts: { connectMs: 0 } })).toThrow(SvcConfigError);
+  });
 });

@@ -22,15 +22,20 @@ export interface TestSvc {
 /**
  * A Svc built through the real app factory on a fresh database of its own (SQLite by default), with a
  * fake clock, a fixed master key, the test operator token, no logging and the environment ignored.
+ * `context.databaseUrl` rewrites the URL Svc connects with (a proxy in front of the database).
  */
-export async function createTestSvc(kind: Dialect = 'sqlite', options: SvcOptions = {}): Promise<TestSvc> {
+export async function createTestSvc(
+  kind: Dialect = 'sqlite',
+  options: SvcOptions = {},
+  context: { readonly databaseUrl?: (url: string) => string } = {},
+): Promise<TestSvc> {
   const database = await createTestDatabase(kind);
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-data-'));
   const clock = new FakeClock();
   try {
     const svc = await createSvc(
       {
-        databaseUrl: database.url,
+        databaseUrl: context.databaseUrl?.(database.url) ?? database.url,
         dataDir,
         publicOrigin: TEST_ORIGIN,
         adminToken: TEST_ADMIN_TOKEN,
