@@ -6,7 +6,12 @@ export { createSvc, type Svc, type CreateSvcContext } from './app/create-svc.js'
 export type { SvcServices } from './app/services.js';
 export { SvcAdminService } from './app/facades/svc-admin-service.js';
 export { SvcAuthService, type SvcAuthCallContext } from './app/facades/svc-auth-service.js';
-export type { SvcOptions, OpenIdOptions, SecurityDefaultsOptions } from './config/options.js';
+export type {
+  SvcOptions,
+  OpenIdOptions,
+  SecurityDefaultsOptions,
+  DatabaseTimeoutsOptions,
+} from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';
 export type { Ids } from './kernel/ids.js';
@@ -19,7 +24,10 @@ export {
   SvcClientAuthenticationError,
   SvcInvalidOperationError,
   SvcConfigError,
+  SvcTooManyAttemptsError,
+  SvcUnavailableError,
 } from './kernel/errors.js';
+export type { Readiness } from './health/readiness.js';
 export { SvcSendRefusedError, type RefusedSend } from './ratelimit/refused-send.js';
 export type { SecuritySettings } from './settings/security-settings.js';
 export type { ResolvedSecuritySettings } from './settings/security-settings-service.js';
