@@ -118,7 +118,7 @@ describe('hosted routes', () => {
 
     const unavailable = await get('/unavailable');
     expect(unavailable.statusCode).toBe(503);
-    expect(unavailable.body).toContain('Something went wrong');
+    expect(unavailable.body).toContain('Try again in a moment');
     expect(unavailable.body).not.toContain('SMTP');
 
     const missing = await get('/missing');
