@@ -102,3 +102,24 @@ export async function probePostgres(url: string, timeoutMs: number): Promise<Pro
     client.connection.stream.destroy();
   }
 }
+
+/**
+ * `SELECT 1` on a connection opened before a fault, giving up after `timeoutMs`: a frozen server leaves
+ * the query unanswered (`hang`), a stopped or restarted one has closed the connection (an error). After
+ * a hang the query stays pending until the caller destroys the connection.
+ */
+export async function probeConnection(client: pg.Client, timeoutMs: number): Promise<ProbeResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<ProbeResult>((resolve) => {
+    timer = setTimeout(() => resolve('hang'), timeoutMs);
+  });
+  const query = client.query('SELECT 1').then(
+    (): ProbeResult => 'ok',
+    (error: NodeJS.ErrnoException): ProbeResult => `error: ${error.code ?? error.message}`,
+  );
+  try {
+    return await Promise.race([query, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
