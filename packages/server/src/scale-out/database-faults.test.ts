@@ -108,7 +108,13 @@ suite(
       await admin.query('CREATE DATABASE svc_faults');
       await admin.end();
       databaseUrl = cluster.url.replace(/\/postgres$/, '/svc_faults');
-      sql = new pg.Pool({ connectionString: databaseUrl, max: 2, connectionTimeoutMillis: 2_000 });
+      // Bounded like every call of the load: an evidence query must not hang on a frozen database.
+      sql = new pg.Pool({
+        connectionString: databaseUrl,
+        max: 2,
+        connectionTimeoutMillis: 2_000,
+        query_timeout: 5_000,
+      });
       sql.on('error', () => undefined); // the faults end its idle connections too
 
       const ports = await Promise.all(Array.from({ length: NODES }, () => freePort()));
