@@ -10,6 +10,15 @@ const run = promisify(execFile);
 export interface LaunchedPostgres {
   /** Superuser URL of the throwaway cluster's `postgres` database. */
   readonly url: string;
+  /** The cluster's data directory; its `postmaster.pid` names the running server. */
+  readonly dataDir: string;
+  /** `pg_ctl restart -m fast -w`: ends every session and is back (same port) when it resolves. */
+  restart(): Promise<void>;
+  /** `pg_ctl stop -m fast -w`: ends every session; the port refuses connections when it resolves. */
+  stopServer(): Promise<void>;
+  /** `pg_ctl start -w` again on the same port, data directory and settings. */
+  startServer(): Promise<void>;
+  /** Stops the cluster for good and removes its folder. */
   stop(): Promise<void>;
 }
 
@@ -78,9 +87,26 @@ export async function launchPostgres(bin: string): Promise<LaunchedPostgres> {
     '-c full_page_writes=off',
     '-c max_connections=300',
   ].join(' ');
-  await exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  // Every start names the log file: without -l the server would inherit pg_ctl's stdout, and execFile
+  // would wait for that pipe to close, i.e. for the server to exit.
+  const pgCtl = (action: 'start' | 'restart' | 'stop') =>
+    exec('pg_ctl', [
+      '-D',
+      data,
+      ...(action === 'stop' ? [] : ['-o', settings, '-l', join(dir, 'log')]),
+      ...(action === 'start' ? [] : ['-m', 'fast']),
+      '-w',
+      '-t',
+      '60',
+      action,
+    ]).then(() => undefined);
+  await pgCtl('start');
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dataDir: data,
+    restart: () => pgCtl('restart'),
+    stopServer: () => pgCtl('stop'),
+    startServer: () => pgCtl('start'),
     stop: async () => {
       try {
         await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
