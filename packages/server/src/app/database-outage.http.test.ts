@@ -101,6 +101,8 @@ onPostgres(
     const health = (which: 'live' | 'ready') =>
       given.inject({ method: 'GET', url: `${t.svc.config.dashboardBase}/health/${which}` });
     const jwks = () => given.inject({ method: 'GET', url: `${base()}/.well-known/jwks.json` });
+    const discovery = () =>
+      given.inject({ method: 'GET', url: `${base()}/.well-known/openid-configuration` });
 
     const expectUnavailableJson = (response: LightMyRequestResponse, messageField: string) => {
       expect(response.statusCode, response.body).toBe(503);
@@ -114,6 +116,7 @@ onPostgres(
     for (const fault of ['drop', 'freeze'] as const) {
       it(`${fault === 'drop' ? 'a database that went away' : 'a frozen database'}: 503 with Retry-After everywhere, then back without a restart`, async () => {
         const publishedBefore = (await jwks()).body;
+        const discoveryBefore = (await discovery()).body;
         proxy[fault]();
         try {
           expectUnavailableJson(await refresh(), 'error_description');
@@ -136,11 +139,14 @@ onPostgres(
             reason: fault === 'drop' ? 'database_unavailable' : 'database_timeout',
           });
 
-          // Past the key cache's lifetime, the node still publishes the keys it has.
-          t.clock.advance(5_000);
+          // Past the caches' lifetimes, the node still publishes the keys and the metadata it has.
+          t.clock.advance(60_000);
           const cached = await jwks();
           expect(cached.statusCode).toBe(200);
           expect(cached.body).toBe(publishedBefore);
+          const metadata = await discovery();
+          expect(metadata.statusCode).toBe(200);
+          expect(metadata.body).toBe(discoveryBefore);
         } finally {
           proxy.heal();
         }

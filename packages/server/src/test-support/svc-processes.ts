@@ -5,11 +5,8 @@ import { fileURLToPath } from 'node:url';
 /** The built CLI (`npm run build`), as `npm start` and a deployment run it. */
 export const SVC_CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-/**
- * What a node must answer 200 to before it counts as started. The discovery document needs the
- * database only at startup; switch to `/svc/health/live` once that route exists.
- */
-export const NODE_READY_PATH = '/svc/auth/.well-known/openid-configuration';
+/** What a node must answer 200 to before it counts as started: it serves and reaches its database. */
+export const NODE_READY_PATH = '/svc/health/ready';
 
 /** Output kept per process: enough to see why it failed, bounded for a long run. */
 const OUTPUT_LIMIT = 256 * 1024;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../kernel/clock.js';
+import { SvcUnavailableError } from '../../kernel/errors.js';
 
 /** Where the scope lists of registered clients come from (read per rebuild, not per request). */
 export interface GrantableScopesSource {
@@ -83,7 +84,10 @@ export function buildMetadata(
   return metadata;
 }
 
-/** Serves the precomputed discovery body with an ETag, rebuilt after a short TTL or on invalidate(). */
+/**
+ * Serves the precomputed discovery body with an ETag, rebuilt after a short TTL or on invalidate(), and
+ * kept while the database is away.
+ */
 export class Discovery {
   readonly #deps: DiscoveryDeps;
   #cached: { at: number; document: DiscoveryDocument } | undefined;
@@ -96,10 +100,18 @@ export class Discovery {
     const now = this.#deps.clock.now();
     const cached = this.#cached;
     if (cached !== undefined && now - cached.at < (this.#deps.cacheTtlMs ?? 10_000)) return cached.document;
+    let scopeLists: Awaited<ReturnType<DiscoveryDeps['scopes']['allowedScopeLists']>>;
+    try {
+      scopeLists = await this.#deps.scopes.allowedScopeLists();
+    } catch (error) {
+      // While the database is away, the last document stays published (like the JWKS).
+      if (cached !== undefined && error instanceof SvcUnavailableError) return cached.document;
+      throw error;
+    }
     const metadata = buildMetadata(
       this.#deps.issuer,
       this.#deps.openIdEnabled,
-      await this.#deps.scopes.allowedScopeLists(),
+      scopeLists,
       this.#deps.contributions,
     );
     const body = JSON.stringify(metadata);

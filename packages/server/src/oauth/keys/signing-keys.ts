@@ -44,8 +44,7 @@ interface Snapshot {
  *   active (signs, published) --rotate--> grace (published, verifies) --after grace window--> retired
  *   (not published, kept) --after retired cleanup--> deleted
  *
- * Parsed KeyObjects and the JWKS body are cached per snapshot; PEM is never parsed per request. While
- * the database is away, a node keeps serving the snapshot it has (JWKS, validations) past its lifetime.
+ * Parsed KeyObjects and the JWKS body are cached per snapshot; PEM is never parsed per request.
  */
 export class SigningKeys {
   readonly #deps: SigningKeysDeps;
@@ -140,18 +139,23 @@ export class SigningKeys {
     return (await this.#paced).published.get(kid);
   }
 
-  /** The JWKS document body (active and grace-window keys) and its ETag. */
+  /**
+   * The JWKS document body (active and grace-window keys) and its ETag. While the database is away the
+   * node keeps publishing the keys it has, so that resource servers go on validating tokens; signing
+   * and validating here need the database anyway, and fail with it (rather than wait for it twice).
+   */
   async jwks(): Promise<PublishedJwks> {
-    return (await this.#current()).jwks;
+    return (await this.#current(true)).jwks;
   }
 
-  async #current(): Promise<Snapshot> {
+  async #current(staleIfUnavailable = false): Promise<Snapshot> {
     const snapshot = this.#snapshot;
     if (snapshot !== undefined && this.#deps.clock.now() - snapshot.loadedAt < this.#ttl) return snapshot;
     try {
       return await (this.#loading ?? this.#read());
     } catch (error) {
-      if (snapshot !== undefined && error instanceof SvcUnavailableError) return snapshot;
+      if (staleIfUnavailable && snapshot !== undefined && error instanceof SvcUnavailableError)
+        return snapshot;
       throw error;
     }
   }
