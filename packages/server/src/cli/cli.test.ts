@@ -6,27 +6,11 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../storage/database.js';
 import { MIGRATION_NAMES } from '../storage/migrations/index.js';
 import { serveOptions } from './serve.js';
+import { freePort } from '../test-support/postgres-launcher.js';
+import { runSvcCli, SVC_CLI as CLI } from '../test-support/svc-processes.js';
 
-/** The built CLI, as `npm start` runs it (npm test builds before testing). */
-const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function svc(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI, as `npm start` runs it (npm test builds before testing), to its end. */
+const svc = (args: string[], env: NodeJS.ProcessEnv) => runSvcCli(args, env);
 
 describe('svc CLI', () => {
   let dir: string;
@@ -68,6 +52,19 @@ describe('svc CLI', () => {
     const unknown = await svc(['fly'], env);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain("unknown command 'fly'");
+  });
+
+  it('says when the database does not answer, and what to check', async () => {
+    const port = await freePort(); // nothing listens there
+    const run = await svc(['migrate'], {
+      ...env,
+      SVC_DATABASE_URL: `postgres://svc@127.0.0.1:${port}/svc`,
+      SVC_DB_CONNECT_TIMEOUT_MS: '500',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^svc: the database is not answering \(.*ECONNREFUSED.*\)\. Check SVC_DATABASE_URL and that the database is running\.$/m,
+    );
   });
 
   it('marks an operator, creating a passwordless user when missing', async () => {

@@ -18,6 +18,7 @@ import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statements.js';
 import type { Database } from './schema.js';
 import { asUnavailable } from './unavailable.js';
+import { SvcUnavailableError } from '../kernel/errors.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -199,6 +200,8 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     migrationLockTableName: 'svc_migrations_lock',
   });
   const { error, results } = await migrator.migrateToLatest();
+  // No migration failed when the database did not answer.
+  if (error instanceof SvcUnavailableError) throw error;
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(
