@@ -31,6 +31,19 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
   const svc = await createSvc({ ...serveOptions(flags, process.env), ...devAdminToken(process.env) });
   const { config } = svc;
   keepServingOnStrayErrors(svc.app.log);
+  // Before the banner: whoever reads "Press Ctrl+C" may stop the server at once.
+  const stop = (signal: string) => {
+    console.log(`\n${signal} received, stopping …`);
+    svc.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   const address = await svc.listen();
   console.log(`Svc is listening on ${address} (database: ${describeDatabase(config)})`);
   console.log(`  issuer      ${config.issuer}`);
@@ -51,16 +64,4 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
     printTryIt(config, svc.demo);
   }
   console.log('\nPress Ctrl+C to stop.');
-  const stop = (signal: string) => {
-    console.log(`\n${signal} received, stopping …`);
-    svc.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
 }
