@@ -65,4 +65,38 @@ describe('layering', () => {
       .flatMap((f) => f.valueImports.filter((i) => i.includes('/app/')).map((i) => `${f.path} imports ${i}`));
     expect(offenders).toEqual([]);
   });
+
+  it('the hosted pages and the headless API are sibling surfaces: neither imports the other, nor web/ either', () => {
+    expect(surfaceOffenders(files)).toEqual([]);
+  });
+
+  it('the surface rule fails on a file that breaks it', () => {
+    const violating = [
+      { path: 'headless/x.ts', imports: ['../hosted/form.js'], valueImports: [] },
+      { path: 'hosted/y.ts', imports: ['../headless/app-owned-ui.js'], valueImports: [] },
+      { path: 'web/z.ts', imports: ['../hosted/errors.js'], valueImports: [] },
+      { path: 'hosted/ok.ts', imports: ['../web/cookies.js', './form.js'], valueImports: [] },
+    ];
+    expect(surfaceOffenders(violating)).toEqual([
+      'headless/x.ts imports ../hosted/form.js',
+      'hosted/y.ts imports ../headless/app-owned-ui.js',
+      'web/z.ts imports ../hosted/errors.js',
+    ]);
+  });
 });
+
+/** Which surface folders each folder must not import (types included): surfaces are siblings over the sign-in. */
+const FORBIDDEN_SURFACES: Readonly<Record<string, readonly string[]>> = {
+  hosted: ['headless'],
+  headless: ['hosted'],
+  web: ['hosted', 'headless'],
+};
+
+function surfaceOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {
+  return list.flatMap((f) => {
+    const forbidden = FORBIDDEN_SURFACES[f.path.split('/')[0] ?? ''] ?? [];
+    return f.imports
+      .filter((i) => forbidden.some((surface) => new RegExp(`(^|/)${surface}/`).test(i)))
+      .map((i) => `${f.path} imports ${i}`);
+  });
+}

@@ -2,9 +2,9 @@ import { AppOwnedUi } from '../headless/app-owned-ui.js';
 import { headlessSignInOver } from '../headless/headless-sign-in.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
-import type { Antiforgery } from '../hosted/antiforgery.js';
+import type { Antiforgery } from '../web/antiforgery.js';
 import { EndSession } from '../hosted/logout/end-session.js';
-import { HostedLogout } from '../hosted/logout/hosted-logout.js';
+import { BrowserLogout } from '../signin/browser-logout.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
@@ -84,7 +84,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
     requireTlsRedirects: !config.development,
     ...(accepting === undefined ? {} : { invitations: accepting.binding }),
   });
-  const logout = new HostedLogout({ browserSessions: engine.browserSessions, findClient, audit });
+  const logout = new BrowserLogout({ browserSessions: engine.browserSessions, findClient, audit });
   const users = userRepository(db);
   const endSession = new EndSession({
     logout,

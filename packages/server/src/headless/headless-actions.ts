@@ -1,9 +1,8 @@
 import type { HeadlessAction, HeadlessActionBodies } from '@svc/contract';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../account/password-reset.js';
-import { HOSTED_MESSAGES } from '../hosted/form.js';
 import { toIso } from '../kernel/clock.js';
 import { retryAfterSeconds, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
-import type { DeviceVerifyError } from '../oauth/authorize/device-steps.js';
+import { DEVICE_VERIFY_MESSAGES, type DeviceVerifyError } from '../oauth/authorize/device-steps.js';
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { normalizeUserCode } from '../oauth/device/user-code.js';
 import { SvcSendRefusedError } from '../ratelimit/refused-send.js';
@@ -20,9 +19,7 @@ const MESSAGES = {
   password_too_long: STEP_ERROR_MESSAGES.password_too_long,
   provider_unknown: 'No sign-in provider of this server has this id.',
   // The hosted /device page's words, so both adapters say the same.
-  device_code_required: HOSTED_MESSAGES.deviceCodeRequired,
-  device_code_invalid: HOSTED_MESSAGES.deviceCodeInvalid,
-  device_code_rate_limited: HOSTED_MESSAGES.deviceCodeRateLimited,
+  ...DEVICE_VERIFY_MESSAGES,
   device_code_mismatch: 'That code is not the code of this request. Check the code on your device.',
 } as const;
 

@@ -4,7 +4,7 @@ import type {
   SvcHeadlessStartBody,
   SvcHeadlessViewModel,
 } from '@svc/contract';
-import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
+import type { SignInDeps } from '../oauth/authorize/sign-in-deps.js';
 import { SvcError } from '../kernel/errors.js';
 import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
 import type {
@@ -25,11 +25,11 @@ import { enabledCredentialTypes, type ViewContext, viewModel, viewModelOf } from
 export type HeadlessBrowser = BrowserContext & { readonly browserId: string };
 
 /**
- * What the headless sign-in drives: the hosted flow's step capabilities (absent ones answer 404 from
- * their routes) and what every view model says about the deployment.
+ * What the headless sign-in drives: the sign-in's step capabilities (absent ones answer 404 from their
+ * routes) and what every view model says about the deployment.
  */
 export type HeadlessSignInDeps = Pick<
-  HostedSignInDeps,
+  SignInDeps,
   | 'flow'
   | 'logout'
   | 'account'

@@ -6,15 +6,16 @@ import {
   headlessSubmitBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ANTIFORGERY_COOKIE } from '../hosted/antiforgery.js';
+import { ANTIFORGERY_COOKIE, type Antiforgery } from '../web/antiforgery.js';
 import {
   SESSION_COOKIE,
   hostedCookieOptions,
   readAntiforgeryCookie,
   readSessionCookie,
   sessionCookieOptions,
-} from '../hosted/cookies.js';
-import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
+  type CookieSite,
+} from '../web/cookies.js';
+import type { SignInDeps } from '../oauth/authorize/sign-in-deps.js';
 import { parseBody } from '../http/body.js';
 import { logIfUnexpected, mapError, sendMappedJson } from '../http/errors.js';
 import { SvcError } from '../kernel/errors.js';
@@ -32,8 +33,8 @@ import {
 const OPENING_ACTIONS: ReadonlySet<HeadlessAction> = new Set(['device/resolve']);
 
 export interface HeadlessRoutesDeps {
-  /** The hosted flow's capabilities: the same requests, browser binding and issuer sessions. */
-  readonly signIn: HostedSignInDeps;
+  /** The sign-in, with the hosted pages' browser binding and issuer sessions (the same cookies). */
+  readonly signIn: SignInDeps & { readonly antiforgery: Antiforgery; readonly site: CookieSite };
   /** Origins allowed credentialed CORS (exact). */
   readonly allowedOrigins: readonly string[];
 }

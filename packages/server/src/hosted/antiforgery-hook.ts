@@ -1,11 +1,11 @@
-import { ANTIFORGERY_FIELD, type Antiforgery, type IssuedAntiforgery } from './antiforgery.js';
+import { ANTIFORGERY_FIELD, type Antiforgery, type IssuedAntiforgery } from '../web/antiforgery.js';
 import {
   readAntiforgeryCookie,
   setAntiforgeryCookie,
   type CookieReply,
   type CookieRequest,
   type CookieSite,
-} from './cookies.js';
+} from '../web/cookies.js';
 import { HostedAntiforgeryError } from './errors.js';
 
 /**

@@ -1,4 +1,5 @@
 import { SvcError } from '../kernel/errors.js';
+import type { AntiforgeryFailure } from '../web/antiforgery.js';
 
 /**
  * An error that a hosted route answers with the hosted error page: a title, a message written for the
@@ -18,10 +19,6 @@ export class SvcHostedPageError extends SvcError {
     this.backHref = options.backHref;
   }
 }
-
-/** Why an antiforgery check failed; logged, never shown (the page says the same thing for all). */
-export type AntiforgeryFailure =
-  'cross_origin' | 'unknown_origin' | 'missing_cookie' | 'missing_token' | 'invalid_token' | 'expired';
 
 /**
  * SPEC.md "Hosted pages": "missing, expired, cross-browser or cross-origin submissions return 400 before

@@ -1,5 +1,6 @@
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
-import { ANTIFORGERY_FIELD } from './antiforgery.js';
+import { DEVICE_VERIFY_MESSAGES } from '../oauth/authorize/device-steps.js';
+import { ANTIFORGERY_FIELD } from '../web/antiforgery.js';
 import { html, type SafeHtml } from './html.js';
 
 /**
@@ -92,8 +93,7 @@ export const HOSTED_MESSAGES = Object.freeze({
   passwordTooShort: STEP_ERROR_MESSAGES.password_too_short,
   passwordTooLong: STEP_ERROR_MESSAGES.password_too_long,
   emailTaken: STEP_ERROR_MESSAGES.email_taken,
-  deviceCodeRequired: 'Enter the code shown on your device.',
-  // One answer for a malformed, unknown, expired or already used code: the page tells a guesser nothing.
-  deviceCodeInvalid: 'That code is not valid or has expired. Check the code on your device.',
-  deviceCodeRateLimited: 'Too many attempts. Wait a moment, then try again.',
+  deviceCodeRequired: DEVICE_VERIFY_MESSAGES.device_code_required,
+  deviceCodeInvalid: DEVICE_VERIFY_MESSAGES.device_code_invalid,
+  deviceCodeRateLimited: DEVICE_VERIFY_MESSAGES.device_code_rate_limited,
 });

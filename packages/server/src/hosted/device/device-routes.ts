@@ -1,21 +1,19 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { retryAfterSeconds } from '../../kernel/errors.js';
-import type { DeviceDecisionOutcome, DeviceVerifyError } from '../../oauth/authorize/device-steps.js';
+import {
+  DEVICE_VERIFY_MESSAGES,
+  type DeviceDecisionOutcome,
+  type DeviceVerifyError,
+} from '../../oauth/authorize/device-steps.js';
 import { formatUserCode, normalizeUserCode } from '../../oauth/device/user-code.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
-import { currentStepHref, HOSTED_FIELDS, HOSTED_MESSAGES } from '../form.js';
+import { currentStepHref, HOSTED_FIELDS } from '../form.js';
 import { sendStep } from '../login/outcome-reply.js';
 import { browserContext, ensureBrowserId, singleValue } from '../login/request-values.js';
 import { renderDeviceCodePage } from '../pages/device-code-page.js';
 import { renderDeviceResultPage } from '../pages/device-result-page.js';
 import { redirectAfterPost, sendPage } from '../reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
-
-const VERIFY_ERROR_MESSAGES: Readonly<Record<DeviceVerifyError, string>> = Object.freeze({
-  device_code_required: HOSTED_MESSAGES.deviceCodeRequired,
-  device_code_invalid: HOSTED_MESSAGES.deviceCodeInvalid,
-  device_code_rate_limited: HOSTED_MESSAGES.deviceCodeRateLimited,
-});
 
 /** The longest typed value shown again in the field (the field's own maxlength). */
 const MAX_PREFILL_LENGTH = 64;
@@ -48,7 +46,7 @@ export function deviceRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
       authBase,
       antiforgeryToken: issueAntiforgeryToken(deps.antiforgery, deps.site, request, reply),
       userCode: prefill(userCode),
-      ...(error === undefined ? {} : { error: VERIFY_ERROR_MESSAGES[error] }),
+      ...(error === undefined ? {} : { error: DEVICE_VERIFY_MESSAGES[error] }),
     });
     const status = error === undefined ? 200 : error === 'device_code_rate_limited' ? 429 : 400;
     return sendPage(reply, page, status);

@@ -1,13 +1,13 @@
 import type { BrowserContext } from '../../oauth/authorize/authorize-outcomes.js';
 import { issueAntiforgery } from '../antiforgery-hook.js';
-import type { Antiforgery } from '../antiforgery.js';
+import type { Antiforgery } from '../../web/antiforgery.js';
 import {
   readAntiforgeryCookie,
   readSessionCookie,
   type CookieReply,
   type CookieRequest,
   type CookieSite,
-} from '../cookies.js';
+} from '../../web/cookies.js';
 
 /**
  * One string value of a parsed query or form body, or undefined when it is absent, repeated or not a

@@ -1,10 +1,10 @@
 import type { ClientRecord, UserRecord } from '../../admin/repository.js';
 import type { IdTokenHint } from '../../oauth/tokens/id-token-hints.js';
 import type { BrowserSessions, ResolvedBrowserSession } from '../../signin/browser-sessions.js';
-import type { HostedLogout, LogoutParameters } from './hosted-logout.js';
+import type { BrowserLogout, LogoutParameters } from '../../signin/browser-logout.js';
 
 export interface EndSessionDeps {
-  readonly logout: Pick<HostedLogout, 'logout'>;
+  readonly logout: Pick<BrowserLogout, 'logout'>;
   readonly browserSessions: Pick<BrowserSessions, 'resolve'>;
   readonly idTokenHints: { verify(token: string): Promise<IdTokenHint | null> };
   /** The client registered under a client_id (active or not). */

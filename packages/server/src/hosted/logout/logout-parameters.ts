@@ -1,6 +1,6 @@
 import { singleValue } from '../login/request-values.js';
 import type { EndSessionRequest } from './end-session.js';
-import type { LogoutParameters } from './hosted-logout.js';
+import type { LogoutParameters } from '../../signin/browser-logout.js';
 
 /**
  * The parameter names of GET /logout, of `/session/end` and of its confirmation form: OpenID Connect

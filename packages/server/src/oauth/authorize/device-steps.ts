@@ -24,6 +24,14 @@ export interface DeviceFlowDeps {
 /** Why the /device form comes back; the adapter words it. */
 export type DeviceVerifyError = 'device_code_required' | 'device_code_invalid' | 'device_code_rate_limited';
 
+/** The words for each verify error, which the hosted /device page and the headless API both show. */
+export const DEVICE_VERIFY_MESSAGES: Readonly<Record<DeviceVerifyError, string>> = Object.freeze({
+  device_code_required: 'Enter the code shown on your device.',
+  // One answer for a malformed, unknown, expired or already used code: the page tells a guesser nothing.
+  device_code_invalid: 'That code is not valid or has expired. Check the code on your device.',
+  device_code_rate_limited: 'Too many attempts. Wait a moment, then try again.',
+});
+
 /** The outcome of POST /device/verify. */
 export type DeviceVerifyOutcome =
   /** A device request was started: to its current step (sign-in, or the approval when signed in). */

@@ -2,7 +2,10 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { HOUR_MS, MINUTE_MS, type Clock } from '../kernel/clock.js';
 import { safeEqual } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
-import type { AntiforgeryFailure } from './errors.js';
+
+/** Why an antiforgery check failed; logged, never shown (the page says the same thing for all). */
+export type AntiforgeryFailure =
+  'cross_origin' | 'unknown_origin' | 'missing_cookie' | 'missing_token' | 'invalid_token' | 'expired';
 
 /** The cookie that binds hosted forms to one browser: a random id, HttpOnly, SameSite=Lax. */
 export const ANTIFORGERY_COOKIE = 'svc_af';

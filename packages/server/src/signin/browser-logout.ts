@@ -1,9 +1,9 @@
-import type { ClientRecord } from '../../admin/repository.js';
-import type { AuditLog } from '../../audit/audit-log.js';
-import { buildRedirect } from '../../oauth/authorize/redirect.js';
-import type { BrowserSessions } from '../../signin/browser-sessions.js';
+import type { ClientRecord } from '../admin/repository.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { buildRedirect } from '../oauth/authorize/redirect.js';
+import type { BrowserSessions } from './browser-sessions.js';
 
-export interface HostedLogoutDeps {
+export interface BrowserLogoutDeps {
   readonly browserSessions: Pick<BrowserSessions, 'resolve' | 'end'>;
   /** The client registered under a client_id (active or not). */
   findClient(clientId: string): Promise<ClientRecord | undefined>;
@@ -34,14 +34,14 @@ const MAX_STATE_LENGTH = 2048;
 const CONTROL = /\p{Cc}/u;
 
 /**
- * Hosted logout (SPEC.md: GET /logout "ends the issuer session cookie and redirects safely"). It ends the
+ * Logout of the issuer session, for the hosted GET /logout and the headless /logout (SPEC.md: GET /logout "ends the issuer session cookie and redirects safely"). It ends the
  * browser's issuer session (not the token sessions of the clients: those end through their refresh
  * tokens, SPEC.md Authentication 5) and decides where the browser goes next.
  */
-export class HostedLogout {
-  readonly #deps: HostedLogoutDeps;
+export class BrowserLogout {
+  readonly #deps: BrowserLogoutDeps;
 
-  constructor(deps: HostedLogoutDeps) {
+  constructor(deps: BrowserLogoutDeps) {
     this.#deps = deps;
   }
 
