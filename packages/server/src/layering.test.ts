@@ -66,7 +66,7 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the hosted pages and the headless API are sibling surfaces: neither imports the other, nor web/ either', () => {
+  it('the hosted pages and the headless API are sibling surfaces: neither imports the other, nor http/ either', () => {
     expect(surfaceOffenders(files)).toEqual([]);
   });
 
@@ -74,13 +74,13 @@ describe('layering', () => {
     const violating = [
       { path: 'headless/x.ts', imports: ['../hosted/form.js'], valueImports: [] },
       { path: 'hosted/y.ts', imports: ['../headless/app-owned-ui.js'], valueImports: [] },
-      { path: 'web/z.ts', imports: ['../hosted/errors.js'], valueImports: [] },
-      { path: 'hosted/ok.ts', imports: ['../web/cookies.js', './form.js'], valueImports: [] },
+      { path: 'http/z.ts', imports: ['../hosted/errors.js'], valueImports: [] },
+      { path: 'hosted/ok.ts', imports: ['../http/cookies.js', './form.js'], valueImports: [] },
     ];
     expect(surfaceOffenders(violating)).toEqual([
       'headless/x.ts imports ../hosted/form.js',
       'hosted/y.ts imports ../headless/app-owned-ui.js',
-      'web/z.ts imports ../hosted/errors.js',
+      'http/z.ts imports ../hosted/errors.js',
     ]);
   });
 });
@@ -89,7 +89,7 @@ describe('layering', () => {
 const FORBIDDEN_SURFACES: Readonly<Record<string, readonly string[]>> = {
   hosted: ['headless'],
   headless: ['hosted'],
-  web: ['hosted', 'headless'],
+  http: ['hosted', 'headless'],
 };
 
 function surfaceOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {

@@ -5,7 +5,7 @@ import { loadMasterKey } from '../config/master-key.js';
 import { optionsFromEnv } from '../config/env.js';
 import type { SvcOptions } from '../config/options.js';
 import { resolveConfig, type SvcConfig } from '../config/resolve.js';
-import { Antiforgery, deriveHostedKey } from '../web/antiforgery.js';
+import { Antiforgery, deriveHostedKey } from '../http/antiforgery.js';
 import { HOUR_MS } from '../kernel/clock.js';
 import { SecretBox } from '../kernel/crypto.js';
 import { oauthEndpointMetadata } from '../oauth/discovery/contributions.js';

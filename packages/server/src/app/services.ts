@@ -1,6 +1,6 @@
 import type { Readiness } from '../health/readiness.js';
 import type { createAuditLog } from '../audit/audit-service.js';
-import type { Antiforgery } from '../web/antiforgery.js';
+import type { Antiforgery } from '../http/antiforgery.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { TokenEndpoint } from '../oauth/token/token-endpoint.js';
 import type { DeviceAuthorizationEndpoint } from '../oauth/device/device-authorization-endpoint.js';

@@ -2,7 +2,7 @@ import { AppOwnedUi } from '../headless/app-owned-ui.js';
 import { headlessSignInOver } from '../headless/headless-sign-in.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
-import type { Antiforgery } from '../web/antiforgery.js';
+import type { Antiforgery } from '../http/antiforgery.js';
 import { EndSession } from '../hosted/logout/end-session.js';
 import { BrowserLogout } from '../signin/browser-logout.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';

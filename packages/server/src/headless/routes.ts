@@ -6,7 +6,7 @@ import {
   headlessSubmitBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ANTIFORGERY_COOKIE, type Antiforgery } from '../web/antiforgery.js';
+import { ANTIFORGERY_COOKIE, type Antiforgery } from '../http/antiforgery.js';
 import {
   SESSION_COOKIE,
   hostedCookieOptions,
@@ -14,7 +14,7 @@ import {
   readSessionCookie,
   sessionCookieOptions,
   type CookieSite,
-} from '../web/cookies.js';
+} from '../http/cookies.js';
 import type { SignInDeps } from '../oauth/authorize/sign-in-deps.js';
 import { parseBody } from '../http/body.js';
 import { logIfUnexpected, mapError, sendMappedJson } from '../http/errors.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../kernel/clock.js';
 import { randomIds } from '../kernel/ids.js';
 import { FakeClock } from '../test-support/fake-clock.js';
-import { Antiforgery, ANTIFORGERY_COOKIE, deriveHostedKey } from '../web/antiforgery.js';
+import { Antiforgery, ANTIFORGERY_COOKIE, deriveHostedKey } from '../http/antiforgery.js';
 import { issueAntiforgeryToken } from './antiforgery-hook.js';
 import { renderIdentifyPage } from './pages/identify-page.js';
 import { sendPage } from './reply.js';

@@ -1,11 +1,11 @@
-import { ANTIFORGERY_FIELD, type Antiforgery, type IssuedAntiforgery } from '../web/antiforgery.js';
+import { ANTIFORGERY_FIELD, type Antiforgery, type IssuedAntiforgery } from '../http/antiforgery.js';
 import {
   readAntiforgeryCookie,
   setAntiforgeryCookie,
   type CookieReply,
   type CookieRequest,
   type CookieSite,
-} from '../web/cookies.js';
+} from '../http/cookies.js';
 import { HostedAntiforgeryError } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { SvcError } from '../kernel/errors.js';
-import type { AntiforgeryFailure } from '../web/antiforgery.js';
+import type { AntiforgeryFailure } from '../http/antiforgery.js';
 
 /**
  * An error that a hosted route answers with the hosted error page: a title, a message written for the

@@ -1,6 +1,6 @@
 import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
 import { DEVICE_VERIFY_MESSAGES } from '../oauth/authorize/device-steps.js';
-import { ANTIFORGERY_FIELD } from '../web/antiforgery.js';
+import { ANTIFORGERY_FIELD } from '../http/antiforgery.js';
 import { html, type SafeHtml } from './html.js';
 
 /**

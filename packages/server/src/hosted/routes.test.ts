@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SvcError, SvcNotFoundError } from '../kernel/errors.js';
 import { randomIds } from '../kernel/ids.js';
 import { FakeClock } from '../test-support/fake-clock.js';
-import { Antiforgery, ANTIFORGERY_COOKIE, deriveHostedKey } from '../web/antiforgery.js';
+import { Antiforgery, ANTIFORGERY_COOKIE, deriveHostedKey } from '../http/antiforgery.js';
 import { issueAntiforgeryToken } from './antiforgery-hook.js';
 import { SvcHostedPageError } from './errors.js';
 import { hostedRoutes } from './routes.js';

@@ -4,7 +4,7 @@ import { ifNoneMatchHits } from '../http/conditional.js';
 import { logIfUnexpected } from '../http/errors.js';
 import { SvcUnavailableError } from '../kernel/errors.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Antiforgery } from '../web/antiforgery.js';
+import type { Antiforgery } from '../http/antiforgery.js';
 import { requireAntiforgery } from './antiforgery-hook.js';
 import { errorPageContent } from './error-content.js';
 import { HostedAntiforgeryError } from './errors.js';

@@ -1,6 +1,6 @@
 import type { SignInDeps } from '../oauth/authorize/sign-in-deps.js';
-import type { Antiforgery } from '../web/antiforgery.js';
-import type { CookieSite } from '../web/cookies.js';
+import type { Antiforgery } from '../http/antiforgery.js';
+import type { CookieSite } from '../http/cookies.js';
 import type { EndSession } from './logout/end-session.js';
 
 /**

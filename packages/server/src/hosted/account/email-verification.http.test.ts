@@ -5,7 +5,7 @@ import { describeEachDatabase } from '../../test-support/databases.js';
 import { createMailedHostedTestApp, type MailedHostedTestApp } from '../../test-support/hosted-test-app.js';
 import { InjectBrowser, setCookies, type PostOptions } from '../../test-support/inject-browser.js';
 import { linkIn } from '../../test-support/outbox.js';
-import { ANTIFORGERY_COOKIE, ANTIFORGERY_FIELD, ANTIFORGERY_LIFETIME_MS } from '../../web/antiforgery.js';
+import { ANTIFORGERY_COOKIE, ANTIFORGERY_FIELD, ANTIFORGERY_LIFETIME_MS } from '../../http/antiforgery.js';
 
 const REFUSED = 'This form has expired';
 

@@ -9,7 +9,7 @@ import type {
 import type { RefusedAttempt } from '../../kernel/errors.js';
 import { invitationOperation } from '../../oauth/authorize/errors.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
-import { readSessionCookie, setSessionCookie } from '../../web/cookies.js';
+import { readSessionCookie, setSessionCookie } from '../../http/cookies.js';
 import { HOSTED_FIELDS } from '../form.js';
 import { singleValue } from '../login/request-values.js';
 import { redirectAfterPost, sendFormPage, sendPage } from '../reply.js';

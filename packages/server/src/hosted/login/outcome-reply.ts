@@ -1,7 +1,7 @@
 import type { RefusedAttempt } from '../../kernel/errors.js';
 import type { AuthorizeActionOutcome, AuthorizeStep } from '../../oauth/authorize/authorize-outcomes.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
-import { setSessionCookie, type CookieReply, type CookieRequest } from '../../web/cookies.js';
+import { setSessionCookie, type CookieReply, type CookieRequest } from '../../http/cookies.js';
 import { currentStepHref } from '../form.js';
 import { redirectAfterPost, sendFormPage, type HostedReply } from '../reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';

@@ -1,13 +1,13 @@
 import type { BrowserContext } from '../../oauth/authorize/authorize-outcomes.js';
 import { issueAntiforgery } from '../antiforgery-hook.js';
-import type { Antiforgery } from '../../web/antiforgery.js';
+import type { Antiforgery } from '../../http/antiforgery.js';
 import {
   readAntiforgeryCookie,
   readSessionCookie,
   type CookieReply,
   type CookieRequest,
   type CookieSite,
-} from '../../web/cookies.js';
+} from '../../http/cookies.js';
 
 /**
  * One string value of a parsed query or form body, or undefined when it is absent, repeated or not a

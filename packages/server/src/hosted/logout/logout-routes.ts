@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { clearSessionCookie, readSessionCookie } from '../../web/cookies.js';
+import { clearSessionCookie, readSessionCookie } from '../../http/cookies.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { logoutParameters } from './logout-parameters.js';
 

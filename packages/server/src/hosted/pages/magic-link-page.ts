@@ -1,4 +1,4 @@
-import { ANTIFORGERY_FIELD } from '../../web/antiforgery.js';
+import { ANTIFORGERY_FIELD } from '../../http/antiforgery.js';
 import { html } from '../html.js';
 import { renderLayout } from '../layout.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { readSessionCookie } from '../../web/cookies.js';
+import { readSessionCookie } from '../../http/cookies.js';
 import { ensureBrowserId } from '../../hosted/login/request-values.js';
 import { viewEntryHref } from '../../hosted/login/view-entry.js';
 import type { HostedSignInDeps } from '../../hosted/sign-in-deps.js';
