@@ -1,7 +1,7 @@
 import { DAY_MS, type Clock } from '../kernel/clock.js';
 import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
+import type { AuthorizeFlow } from '../signin/flow/authorize-flow.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { Db } from '../storage/database.js';
 import {

@@ -6,7 +6,7 @@ import type { Antiforgery } from '../http/antiforgery.js';
 import { EndSession } from '../hosted/logout/end-session.js';
 import { BrowserLogout } from '../signin/browser-logout.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
-import { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
+import { AuthorizeFlow } from '../signin/flow/authorize-flow.js';
 import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { IdTokenHints } from '../oauth/tokens/id-token-hints.js';

@@ -1,10 +1,10 @@
 import type { ClientRecord } from '../admin/repository.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { Clock } from '../kernel/clock.js';
-import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
-import { EmailOtpSteps } from '../oauth/authorize/email-otp-steps.js';
-import { EmailSignupSteps } from '../oauth/authorize/email-signup-steps.js';
-import { MagicLinkLanding } from '../oauth/authorize/magic-link-landing.js';
+import type { AuthorizeFlow } from '../signin/flow/authorize-flow.js';
+import { EmailOtpSteps } from '../signin/methods/email-otp/email-otp-steps.js';
+import { EmailSignupSteps } from '../signin/methods/signup/email-signup-steps.js';
+import { MagicLinkLanding } from '../signin/methods/magic-link/magic-link-landing.js';
 import type { PasswordlessSignIn } from '../passwordless/passwordless-sign-in.js';
 import type { SignupService } from '../signin/signup.js';
 import type { Db } from '../storage/database.js';

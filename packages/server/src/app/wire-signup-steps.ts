@@ -1,8 +1,8 @@
 import type { Clock } from '../kernel/clock.js';
 import type { PhoneOtpService } from '../passwordless/phone-otp-service.js';
-import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
-import { PhoneOtpSteps } from '../oauth/authorize/phone-otp-steps.js';
-import { SignupSteps } from '../oauth/authorize/signup-steps.js';
+import type { AuthorizeFlow } from '../signin/flow/authorize-flow.js';
+import { PhoneOtpSteps } from '../signin/methods/phone-otp/phone-otp-steps.js';
+import { SignupSteps } from '../signin/methods/signup/signup-steps.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { Db } from '../storage/database.js';
 import { authRequestRepository } from '../storage/repositories/auth-requests.js';

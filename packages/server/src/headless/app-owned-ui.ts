@@ -1,4 +1,4 @@
-import type { BrowserContext } from '../oauth/authorize/authorize-outcomes.js';
+import type { BrowserContext } from '../signin/flow/authorize-outcomes.js';
 import type { HeadlessSignIn } from './headless-sign-in.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../kernel/crypto.js';
-import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
+import type { AuthRequestRecord } from '../signin/flow/repository.js';
 
 /**
  * The consent view's `consentToken` (SPEC.md: /consent/approve and /consent/deny carry requestId and

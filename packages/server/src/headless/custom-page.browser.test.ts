@@ -5,7 +5,7 @@ import type { SvcCreatedClient } from '@svc/contract';
 import * as oauth from 'oauth4webapi';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
+import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
 import { authenticatorCode, TOTP_STEP_MS, wrongCode } from '../test-support/authenticator-app.js';
 import { launchBrowser, type TestBrowser } from '../test-support/browser.js';
 import { BrowserTestClient, heading } from '../test-support/browser-flow.js';

@@ -5,9 +5,9 @@ import type {
   InvitationRef,
 } from '../invitations/invitation-acceptance.js';
 import { AMR_INVITATION } from '../invitations/invitation-signup.js';
-import type { StepRequest } from '../oauth/authorize/authorize-outcomes.js';
-import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
-import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
+import type { StepRequest } from '../signin/flow/authorize-outcomes.js';
+import type { AuthRequestRecord } from '../signin/flow/repository.js';
+import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
 import { type HeadlessHandlers, need } from './headless-handler.js';
 import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
 import { withRefusal } from './retry-answer.js';

@@ -4,9 +4,9 @@ import type {
   SvcHeadlessStartBody,
   SvcHeadlessViewModel,
 } from '@svc/contract';
-import type { SignInDeps } from '../oauth/authorize/sign-in-deps.js';
+import type { SignInDeps } from '../signin/flow/sign-in-deps.js';
 import { SvcError } from '../kernel/errors.js';
-import type { AuthorizeFlow } from '../oauth/authorize/authorize-flow.js';
+import type { AuthorizeFlow } from '../signin/flow/authorize-flow.js';
 import type {
   AuthorizeActionOutcome,
   AuthorizeStep,
@@ -14,9 +14,9 @@ import type {
   StartedSession,
   StepError,
   StepRequest,
-} from '../oauth/authorize/authorize-outcomes.js';
-import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
-import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
+} from '../signin/flow/authorize-outcomes.js';
+import type { AuthRequestRecord } from '../signin/flow/repository.js';
+import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
 import { isConsentToken, consentToken } from './consent-token.js';
 import { retryAnswer, withStoredResend } from './retry-answer.js';
 import { enabledCredentialTypes, type ViewContext, viewModel, viewModelOf } from './view-models.js';

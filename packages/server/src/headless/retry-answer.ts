@@ -1,8 +1,8 @@
 import type { SvcHeadlessActionResult } from '@svc/contract';
 import { toIso } from '../kernel/clock.js';
 import type { RefusedAttempt } from '../kernel/errors.js';
-import type { AuthorizeStep } from '../oauth/authorize/authorize-outcomes.js';
-import type { AuthRequestRecord } from '../oauth/authorize/repository.js';
+import type { AuthorizeStep } from '../signin/flow/authorize-outcomes.js';
+import type { AuthRequestRecord } from '../signin/flow/repository.js';
 import type { HeadlessAnswer } from './headless-sign-in.js';
 
 /**

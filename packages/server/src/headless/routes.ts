@@ -15,11 +15,11 @@ import {
   sessionCookieOptions,
   type CookieSite,
 } from '../http/cookies.js';
-import type { SignInDeps } from '../oauth/authorize/sign-in-deps.js';
+import type { SignInDeps } from '../signin/flow/sign-in-deps.js';
 import { parseBody } from '../http/body.js';
 import { logIfUnexpected, mapError, sendMappedJson } from '../http/errors.js';
 import { SvcError } from '../kernel/errors.js';
-import { authRequestExpiredError } from '../oauth/authorize/errors.js';
+import { authRequestExpiredError } from '../signin/flow/errors.js';
 import { HeadlessCors } from './cors.js';
 import { HEADLESS_ACTION_HANDLERS } from './headless-actions.js';
 import {

@@ -1,7 +1,7 @@
 import type { HeadlessView, SvcHeadlessViewModel } from '@svc/contract';
 import type { InvitationPage } from '../invitations/invitation-acceptance.js';
 import { toIso } from '../kernel/clock.js';
-import type { AuthorizeStep, StepRequest } from '../oauth/authorize/authorize-outcomes.js';
+import type { AuthorizeStep, StepRequest } from '../signin/flow/authorize-outcomes.js';
 
 /** What every view model says beside its step: the credential types this deployment offers. */
 export interface ViewContext {

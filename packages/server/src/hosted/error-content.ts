@@ -1,5 +1,5 @@
 import { SvcError } from '../kernel/errors.js';
-import { SvcHostedPageError } from './errors.js';
+import { SvcHostedPageError } from '../signin/flow/page-error.js';
 
 /** What the hosted error page shows for an error, and with which status. */
 export interface ErrorPageContent {

@@ -1,5 +1,5 @@
-import { STEP_ERROR_MESSAGES } from '../oauth/authorize/step-error-messages.js';
-import { DEVICE_VERIFY_MESSAGES } from '../oauth/authorize/device-steps.js';
+import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
+import { DEVICE_VERIFY_MESSAGES } from '../signin/methods/device/device-steps.js';
 import { ANTIFORGERY_FIELD } from '../http/antiforgery.js';
 import { html, type SafeHtml } from './html.js';
 

@@ -1,6 +1,9 @@
 import { opaqueTokenSchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { magicLinkInvalidError, type MagicLinkLanding } from '../oauth/authorize/magic-link-landing.js';
+import {
+  magicLinkInvalidError,
+  type MagicLinkLanding,
+} from '../signin/methods/magic-link/magic-link-landing.js';
 import { issueAntiforgeryToken } from './antiforgery-hook.js';
 import { sendActionOutcome } from './login/outcome-reply.js';
 import { browserContext, singleValue } from './login/request-values.js';

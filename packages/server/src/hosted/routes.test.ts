@@ -8,7 +8,7 @@ import { randomIds } from '../kernel/ids.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { Antiforgery, ANTIFORGERY_COOKIE, deriveHostedKey } from '../http/antiforgery.js';
 import { issueAntiforgeryToken } from './antiforgery-hook.js';
-import { SvcHostedPageError } from './errors.js';
+import { SvcHostedPageError } from '../signin/flow/page-error.js';
 import { hostedRoutes } from './routes.js';
 import { HOSTED_CONTENT_SECURITY_POLICY } from './security-headers.js';
 import { HOSTED_CSS, STYLESHEET_PATH } from './styles.js';

@@ -1,4 +1,4 @@
-import type { SignInDeps } from '../oauth/authorize/sign-in-deps.js';
+import type { SignInDeps } from '../signin/flow/sign-in-deps.js';
 import type { Antiforgery } from '../http/antiforgery.js';
 import type { CookieSite } from '../http/cookies.js';
 import type { EndSession } from './logout/end-session.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountOperations } from '../../account/account-operations.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../account/password-reset.js';
 import { SvcPublicAuthError, SvcValidationError } from '../../kernel/errors.js';
-import type { AuthRequestRecord } from '../../oauth/authorize/repository.js';
+import type { AuthRequestRecord } from '../../signin/flow/repository.js';
 import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { currentStepHref, HOSTED_FIELDS, HOSTED_MESSAGES } from '../form.js';

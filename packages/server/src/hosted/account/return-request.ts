@@ -1,7 +1,7 @@
-import type { AuthRequestSteps } from '../../oauth/authorize/auth-request-steps.js';
-import type { BrowserContext } from '../../oauth/authorize/authorize-outcomes.js';
-import type { AuthRequestRecord } from '../../oauth/authorize/repository.js';
-import { SvcHostedPageError } from '../errors.js';
+import type { AuthRequestSteps } from '../../signin/flow/auth-request-steps.js';
+import type { BrowserContext } from '../../signin/flow/authorize-outcomes.js';
+import type { AuthRequestRecord } from '../../signin/flow/repository.js';
+import { SvcHostedPageError } from '../../signin/flow/page-error.js';
 import { requestPageHref } from '../form.js';
 
 /**

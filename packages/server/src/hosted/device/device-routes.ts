@@ -4,7 +4,7 @@ import {
   DEVICE_VERIFY_MESSAGES,
   type DeviceDecisionOutcome,
   type DeviceVerifyError,
-} from '../../oauth/authorize/device-steps.js';
+} from '../../signin/methods/device/device-steps.js';
 import { formatUserCode, normalizeUserCode } from '../../oauth/device/user-code.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { currentStepHref, HOSTED_FIELDS } from '../form.js';

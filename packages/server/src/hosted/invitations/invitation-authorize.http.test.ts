@@ -2,7 +2,7 @@ import type { SvcCreatedClient, SvcOrganization } from '@svc/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
-import { STEP_ERROR_MESSAGES } from '../../oauth/authorize/step-error-messages.js';
+import { STEP_ERROR_MESSAGES } from '../../signin/flow/step-error-messages.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
 import {

@@ -5,7 +5,7 @@ import type {
   JoinedInvitation,
   SignedOutInvitationPage,
 } from '../../invitations/invitation-acceptance.js';
-import { STEP_ERROR_MESSAGES } from '../../oauth/authorize/step-error-messages.js';
+import { STEP_ERROR_MESSAGES } from '../../signin/flow/step-error-messages.js';
 import {
   formError,
   HOSTED_FIELDS,

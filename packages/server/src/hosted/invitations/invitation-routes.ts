@@ -7,7 +7,7 @@ import type {
   InvitationPage,
 } from '../../invitations/invitation-acceptance.js';
 import type { RefusedAttempt } from '../../kernel/errors.js';
-import { invitationOperation } from '../../oauth/authorize/errors.js';
+import { invitationOperation } from '../../signin/flow/errors.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { readSessionCookie, setSessionCookie } from '../../http/cookies.js';
 import { HOSTED_FIELDS } from '../form.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { EmailOtpSteps } from '../../oauth/authorize/email-otp-steps.js';
-import type { EmailSignupSteps } from '../../oauth/authorize/email-signup-steps.js';
+import type { EmailOtpSteps } from '../../signin/methods/email-otp/email-otp-steps.js';
+import type { EmailSignupSteps } from '../../signin/methods/signup/email-signup-steps.js';
 import { HOSTED_FIELDS } from '../form.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { runStep, showStep } from './step-routes.js';

@@ -1,5 +1,5 @@
 import type { RefusedAttempt } from '../../kernel/errors.js';
-import type { AuthorizeActionOutcome, AuthorizeStep } from '../../oauth/authorize/authorize-outcomes.js';
+import type { AuthorizeActionOutcome, AuthorizeStep } from '../../signin/flow/authorize-outcomes.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { setSessionCookie, type CookieReply, type CookieRequest } from '../../http/cookies.js';
 import { currentStepHref } from '../form.js';

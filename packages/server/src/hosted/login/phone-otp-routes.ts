@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { PhoneOtpSteps } from '../../oauth/authorize/phone-otp-steps.js';
-import { SvcHostedPageError } from '../errors.js';
+import type { PhoneOtpSteps } from '../../signin/methods/phone-otp/phone-otp-steps.js';
+import { SvcHostedPageError } from '../../signin/flow/page-error.js';
 import { currentStepHref, HOSTED_FIELDS } from '../form.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { runStep, showStep } from './step-routes.js';

@@ -1,4 +1,4 @@
-import type { BrowserContext } from '../../oauth/authorize/authorize-outcomes.js';
+import type { BrowserContext } from '../../signin/flow/authorize-outcomes.js';
 import { issueAntiforgery } from '../antiforgery-hook.js';
 import type { Antiforgery } from '../../http/antiforgery.js';
 import {

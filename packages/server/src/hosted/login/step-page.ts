@@ -1,5 +1,5 @@
-import type { AuthorizeStep, StepError } from '../../oauth/authorize/authorize-outcomes.js';
-import { STEP_ERROR_MESSAGES } from '../../oauth/authorize/step-error-messages.js';
+import type { AuthorizeStep, StepError } from '../../signin/flow/authorize-outcomes.js';
+import { STEP_ERROR_MESSAGES } from '../../signin/flow/step-error-messages.js';
 import { HOSTED_FIELDS } from '../form.js';
 import { renderInvitationStep } from '../invitations/invitation-pages.js';
 import { renderConsentPage } from '../pages/consent-page.js';

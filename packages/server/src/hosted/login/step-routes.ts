@@ -3,7 +3,7 @@ import type {
   AuthorizeActionOutcome,
   AuthorizeStep,
   BrowserContext,
-} from '../../oauth/authorize/authorize-outcomes.js';
+} from '../../signin/flow/authorize-outcomes.js';
 import { HOSTED_FIELDS } from '../form.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { sendActionOutcome, sendStep } from './outcome-reply.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { END_SESSION_PATH } from '../../oauth/discovery/end-session-metadata.js';
 import { CROSS_SITE_POST, issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { clearSessionCookie, readSessionCookie } from '../../http/cookies.js';
-import { SvcHostedPageError } from '../errors.js';
+import { SvcHostedPageError } from '../../signin/flow/page-error.js';
 import { renderEndSessionPage } from '../pages/end-session-page.js';
 import { redirectAfterPost, sendPage } from '../reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';

@@ -1,4 +1,4 @@
-import type { CodeChallengeKind } from '../../oauth/authorize/repository.js';
+import type { CodeChallengeKind } from '../../signin/flow/repository.js';
 import {
   formError,
   hiddenFormFields,

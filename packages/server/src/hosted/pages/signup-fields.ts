@@ -1,4 +1,4 @@
-import type { StepError } from '../../oauth/authorize/authorize-outcomes.js';
+import type { StepError } from '../../signin/flow/authorize-outcomes.js';
 import {
   formError,
   hiddenFormFields,

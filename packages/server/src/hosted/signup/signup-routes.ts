@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { SignupSteps } from '../../oauth/authorize/signup-steps.js';
+import type { SignupSteps } from '../../signin/methods/signup/signup-steps.js';
 import { HOSTED_FIELDS } from '../form.js';
 import { runStep, showStep } from '../login/step-routes.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';

@@ -3,7 +3,7 @@ import { readSessionCookie } from '../../http/cookies.js';
 import { ensureBrowserId } from '../../hosted/login/request-values.js';
 import { viewEntryHref } from '../../hosted/login/view-entry.js';
 import type { HostedSignInDeps } from '../../hosted/sign-in-deps.js';
-import { invalidAuthorizeRequestError } from './errors.js';
+import { invalidAuthorizeRequestError } from '../../signin/flow/errors.js';
 
 /**
  * GET /authorize (SPEC.md "/authorize query parameters"). Register it inside `hostedRoutes` (with

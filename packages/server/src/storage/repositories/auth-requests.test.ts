@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
-import type { AuthRequestRecord, AuthRequestStore } from '../../oauth/authorize/repository.js';
+import type { AuthRequestRecord, AuthRequestStore } from '../../signin/flow/repository.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
 import { authRequestRepository } from './auth-requests.js';

@@ -5,7 +5,7 @@ import {
   type AuthRequestRecord,
   type AuthRequestStatus,
   type AuthRequestStore,
-} from '../../oauth/authorize/repository.js';
+} from '../../signin/flow/repository.js';
 import type { Db } from '../database.js';
 import { updatedRows } from '../fixed-query.js';
 import type { AuthRequestsTable } from '../schema.js';

@@ -1,9 +1,9 @@
-import type { InvitationFormError } from '../../invitations/invitation-acceptance.js';
-import { AMR_INVITATION } from '../../invitations/invitation-signup.js';
-import type { AuthRequestSteps } from './auth-request-steps.js';
-import type { AuthorizeActionOutcome, BrowserContext, StepError } from './authorize-outcomes.js';
-import type { AuthorizeFlowDeps } from './deps.js';
-import { invitationOperation, invitationUnusableError } from './errors.js';
+import type { InvitationFormError } from '../../../invitations/invitation-acceptance.js';
+import { AMR_INVITATION } from '../../../invitations/invitation-signup.js';
+import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
+import type { AuthorizeActionOutcome, BrowserContext, StepError } from '../../flow/authorize-outcomes.js';
+import type { AuthorizeFlowDeps } from '../../flow/deps.js';
+import { invitationOperation, invitationUnusableError } from '../../flow/errors.js';
 
 /** The step error of each invitation form error. */
 export const INVITATION_STEP_ERRORS: Readonly<Record<InvitationFormError, StepError>> = Object.freeze({

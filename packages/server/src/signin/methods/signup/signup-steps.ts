@@ -1,18 +1,18 @@
 import { emailSchema, svcSignupRequestSchema } from '@svc/contract';
-import type { Clock } from '../../kernel/clock.js';
-import { SvcConflictError } from '../../kernel/errors.js';
-import { AMR_PASSWORD } from '../../signin/direct-sign-in.js';
-import type { SignupService } from '../../signin/signup.js';
-import type { AuthRequestSteps } from './auth-request-steps.js';
+import type { Clock } from '../../../kernel/clock.js';
+import { SvcConflictError } from '../../../kernel/errors.js';
+import { AMR_PASSWORD } from '../../direct-sign-in.js';
+import type { SignupService } from '../../signup.js';
+import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type {
   AuthorizeActionOutcome,
   AuthorizeStep,
   BrowserContext,
   SignupFormValues,
   StepError,
-} from './authorize-outcomes.js';
-import { restartSignIn } from './restart-sign-in.js';
-import type { AuthRequestStore } from './repository.js';
+} from '../../flow/authorize-outcomes.js';
+import { restartSignIn } from '../../flow/restart-sign-in.js';
+import type { AuthRequestStore } from '../../flow/repository.js';
 
 export interface SignupStepsDeps {
   readonly steps: Pick<AuthRequestSteps, 'load' | 'stepRequest' | 'completeAuthentication'>;

@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { SecretBox } from '../../kernel/crypto.js';
+import { SecretBox } from '../../../kernel/crypto.js';
 
 /**
  * The user code a device request keeps for its approval page ("check that your device shows XXXX-XXXX",

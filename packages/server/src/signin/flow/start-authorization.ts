@@ -1,13 +1,13 @@
 import { emailSchema } from '@svc/contract';
 import { sha256Hex } from '../../kernel/crypto.js';
-import type { ResolvedBrowserSession } from '../../signin/browser-sessions.js';
-import type { OAuthErrorCode } from '../errors.js';
+import type { ResolvedBrowserSession } from '../browser-sessions.js';
+import type { OAuthErrorCode } from '../../oauth/errors.js';
 import type { AuthorizeCompletion, AuthorizedIdentity } from './authorize-completion.js';
 import type { AuthorizeStartOutcome } from './authorize-outcomes.js';
-import type { AuthorizeRequest } from './authorize-request.js';
+import type { AuthorizeRequest } from '../../oauth/authorize/authorize-request.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { invitationOperation, invitationUnusableError } from './errors.js';
-import { errorRedirect } from './redirect.js';
+import { errorRedirect } from '../../oauth/authorize/redirect.js';
 import type { AuthRequestChange, AuthRequestRecord } from './repository.js';
 
 export interface StartOptions {

@@ -1,12 +1,12 @@
 import { svcSignupRequestSchema } from '@svc/contract';
-import type { Clock } from '../../kernel/clock.js';
-import type { FoundPhoneChallenge, PhoneOtpChallenges } from '../../passwordless/phone-otp-challenges.js';
-import type { PhoneOtpPurpose } from '../../passwordless/phone-otp-repository.js';
-import { AMR_SMS, createPhoneAccount } from '../../passwordless/phone-otp-service.js';
-import type { SignupService } from '../../signin/signup.js';
-import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
-import { SmsProviderError } from '../../sms/verify-client.js';
-import type { AuthRequestSteps } from './auth-request-steps.js';
+import type { Clock } from '../../../kernel/clock.js';
+import type { FoundPhoneChallenge, PhoneOtpChallenges } from '../../../passwordless/phone-otp-challenges.js';
+import type { PhoneOtpPurpose } from '../../../passwordless/phone-otp-repository.js';
+import { AMR_SMS, createPhoneAccount } from '../../../passwordless/phone-otp-service.js';
+import type { SignupService } from '../../signup.js';
+import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
+import { SmsProviderError } from '../../../sms/verify-client.js';
+import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import {
   refusedRetry,
   refusedSendRetry,
@@ -16,9 +16,9 @@ import {
   type BrowserContext,
   type PhoneSignupFormValues,
   type StepError,
-} from './authorize-outcomes.js';
-import { restartSignIn } from './restart-sign-in.js';
-import type { AuthRequestRecord, AuthRequestStore } from './repository.js';
+} from '../../flow/authorize-outcomes.js';
+import { restartSignIn } from '../../flow/restart-sign-in.js';
+import type { AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
 
 /** The audit trail's name of each hosted phone post (the direct operations use their own names). */
 export const HOSTED_PHONE_OPERATIONS = Object.freeze({

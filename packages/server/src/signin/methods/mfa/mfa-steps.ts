@@ -2,17 +2,17 @@ import {
   SvcInvalidOperationError,
   SvcPublicAuthError,
   SvcTooManyAttemptsError,
-} from '../../kernel/errors.js';
-import type { MfaService } from '../../mfa/mfa-service.js';
-import { AUTHORIZE_FLOW, type AuthRequestSteps } from './auth-request-steps.js';
+} from '../../../kernel/errors.js';
+import type { MfaService } from '../../../mfa/mfa-service.js';
+import { AUTHORIZE_FLOW, type AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import {
   refusedRetry,
   type AuthorizeActionOutcome,
   type AuthorizeStep,
   type BrowserContext,
-} from './authorize-outcomes.js';
-import { authRequestExpiredError } from './errors.js';
-import type { AuthRequestRecord } from './repository.js';
+} from '../../flow/authorize-outcomes.js';
+import { authRequestExpiredError } from '../../flow/errors.js';
+import type { AuthRequestRecord } from '../../flow/repository.js';
 
 /** What the hosted second factor needs of the MFA service (by the MFA token's hash). */
 export type HostedMfa = Pick<

@@ -1,11 +1,11 @@
 import { emailSchema, svcSignupRequestSchema } from '@svc/contract';
-import type { Clock } from '../../kernel/clock.js';
-import type { EmailOtpChallenges } from '../../passwordless/email-otp-challenges.js';
-import { AMR_OTP } from '../../passwordless/passwordless-sign-in.js';
-import { createPasswordlessAccount } from '../../passwordless/passwordless-signup.js';
-import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
-import type { SignupService } from '../../signin/signup.js';
-import type { AuthRequestSteps } from './auth-request-steps.js';
+import type { Clock } from '../../../kernel/clock.js';
+import type { EmailOtpChallenges } from '../../../passwordless/email-otp-challenges.js';
+import { AMR_OTP } from '../../../passwordless/passwordless-sign-in.js';
+import { createPasswordlessAccount } from '../../../passwordless/passwordless-signup.js';
+import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
+import type { SignupService } from '../../signup.js';
+import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import {
   refusedRetry,
   type AuthorizeActionOutcome,
@@ -16,9 +16,9 @@ import {
   waitingStep,
   type SignupFormValues,
   type StepRequest,
-} from './authorize-outcomes.js';
-import type { AuthRequestRecord, AuthRequestStore } from './repository.js';
-import { restartSignIn } from './restart-sign-in.js';
+} from '../../flow/authorize-outcomes.js';
+import type { AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
+import { restartSignIn } from '../../flow/restart-sign-in.js';
 import { signupFormValues, type SignupForm } from './signup-steps.js';
 
 /** The audit trail's name of each post (the direct operations use their own names). */

@@ -2,8 +2,8 @@ import type { SvcOrganizationOption } from '@svc/contract';
 import type { SignedOutInvitationPage } from '../../invitations/invitation-acceptance.js';
 import { retryAfterSeconds, SvcTooManyAttemptsError, type RefusedAttempt } from '../../kernel/errors.js';
 import { refusedSendMessage, type RefusedSend } from '../../ratelimit/refused-send.js';
-import type { OAuthErrorCode } from '../errors.js';
-import type { AuthorizeView } from './authorize-params.js';
+import type { OAuthErrorCode } from '../../oauth/errors.js';
+import type { AuthorizeView } from '../../oauth/authorize/authorize-params.js';
 import type { AuthRequestChallenge, CodeChallengeKind } from './repository.js';
 
 /**

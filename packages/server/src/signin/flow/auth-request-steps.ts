@@ -1,5 +1,5 @@
 import { safeEqual, sha256Hex } from '../../kernel/crypto.js';
-import type { SignedInIdentity, SignInOutcome } from '../../signin/sign-in-engine.js';
+import type { SignedInIdentity, SignInOutcome } from '../sign-in-engine.js';
 import type { AuthorizeCompletion } from './authorize-completion.js';
 import {
   toActionOutcome,

@@ -1,10 +1,10 @@
 import { emailSchema } from '@svc/contract';
-import type { Clock } from '../../kernel/clock.js';
-import type { EmailOtpChallenges } from '../../passwordless/email-otp-challenges.js';
-import type { MagicLinks } from '../../passwordless/magic-links.js';
-import { AMR_OTP } from '../../passwordless/passwordless-sign-in.js';
-import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
-import type { AuthRequestSteps } from './auth-request-steps.js';
+import type { Clock } from '../../../kernel/clock.js';
+import type { EmailOtpChallenges } from '../../../passwordless/email-otp-challenges.js';
+import type { MagicLinks } from '../../../passwordless/magic-links.js';
+import { AMR_OTP } from '../../../passwordless/passwordless-sign-in.js';
+import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
+import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import {
   refusedRetry,
   refusedSendRetry,
@@ -14,9 +14,9 @@ import {
   type BrowserContext,
   type StepError,
   type StepRequest,
-} from './authorize-outcomes.js';
-import { authRequestExpiredError } from './errors.js';
-import type { AuthRequestChallenge, AuthRequestRecord, AuthRequestStore } from './repository.js';
+} from '../../flow/authorize-outcomes.js';
+import { authRequestExpiredError } from '../../flow/errors.js';
+import type { AuthRequestChallenge, AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
 
 /** The audit trail's name of each hosted email post (the direct operations use their own names). */
 export const HOSTED_EMAIL_OPERATIONS = Object.freeze({

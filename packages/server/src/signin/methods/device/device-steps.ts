@@ -1,16 +1,16 @@
-import { SvcHostedPageError } from '../../hosted/errors.js';
-import { sha256Hex } from '../../kernel/crypto.js';
-import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
-import type { RateLimitPolicy } from '../../ratelimit/rules.js';
-import type { DeviceAuthorizations } from '../device/device-authorizations.js';
-import type { DeviceAuthorizationView, DeviceDecisionStatus } from '../device/device-outcomes.js';
-import type { AuthRequestSteps } from './auth-request-steps.js';
-import type { AuthorizeCompletion } from './authorize-completion.js';
-import type { AuthorizeStep, BrowserContext } from './authorize-outcomes.js';
-import type { AuthorizeFlowDeps } from './deps.js';
+import { SvcHostedPageError } from '../../flow/page-error.js';
+import { sha256Hex } from '../../../kernel/crypto.js';
+import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
+import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
+import type { DeviceAuthorizations } from '../../../oauth/device/device-authorizations.js';
+import type { DeviceAuthorizationView, DeviceDecisionStatus } from '../../../oauth/device/device-outcomes.js';
+import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
+import type { AuthorizeCompletion } from '../../flow/authorize-completion.js';
+import type { AuthorizeStep, BrowserContext } from '../../flow/authorize-outcomes.js';
+import type { AuthorizeFlowDeps } from '../../flow/deps.js';
 import { openDeviceUserCode, sealDeviceUserCode } from './device-user-code.js';
-import { authRequestExpiredError } from './errors.js';
-import type { AuthRequestRecord } from './repository.js';
+import { authRequestExpiredError } from '../../flow/errors.js';
+import type { AuthRequestRecord } from '../../flow/repository.js';
 
 /** What the hosted device verification needs beside the authorization flow. */
 export interface DeviceFlowDeps {

@@ -1,4 +1,4 @@
-import { SvcHostedPageError } from '../../hosted/errors.js';
+import { SvcHostedPageError } from './page-error.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomIds } from '../../kernel/ids.js';
+import { randomIds } from '../../../kernel/ids.js';
 import { openDeviceUserCode, sealDeviceUserCode } from './device-user-code.js';
 
 describe('the sealed user code of a device request', () => {

@@ -1,9 +1,9 @@
 import { emailSchema } from '@svc/contract';
 import { DAY_MS, MINUTE_MS } from '../../kernel/clock.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
-import { AMR_PASSWORD } from '../../signin/direct-sign-in.js';
-import type { PasswordAuthentication } from '../../signin/password-authenticator.js';
-import type { SignInOutcome } from '../../signin/sign-in-engine.js';
+import { AMR_PASSWORD } from '../direct-sign-in.js';
+import type { PasswordAuthentication } from '../password-authenticator.js';
+import type { SignInOutcome } from '../sign-in-engine.js';
 import { AUTHORIZE_FLOW, AuthRequestSteps } from './auth-request-steps.js';
 import { AuthorizeCompletion } from './authorize-completion.js';
 import {
@@ -16,15 +16,15 @@ import {
   type StepError,
   waitingStep,
 } from './authorize-outcomes.js';
-import { parseAuthorizeRequest } from './authorize-request.js';
+import { parseAuthorizeRequest } from '../../oauth/authorize/authorize-request.js';
 import type { AuthRequestRecord } from './repository.js';
-import { ConsentActions } from './consent-actions.js';
-import { DeviceSteps } from './device-steps.js';
-import { InvitationSteps } from './invitation-steps.js';
-import { MfaSteps } from './mfa-steps.js';
+import { ConsentActions } from '../methods/consent/consent-actions.js';
+import { DeviceSteps } from '../methods/device/device-steps.js';
+import { InvitationSteps } from '../methods/invitation/invitation-steps.js';
+import { MfaSteps } from '../methods/mfa/mfa-steps.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { passwordOnlyHomeRealm } from './home-realm.js';
-import { errorRedirect } from './redirect.js';
+import { errorRedirect } from '../../oauth/authorize/redirect.js';
 import { canReuseSession } from './session-reuse.js';
 import { StartAuthorization } from './start-authorization.js';
 

@@ -1,18 +1,18 @@
-import type { ClientRecord } from '../../admin/repository.js';
-import { SvcHostedPageError } from '../../hosted/errors.js';
-import type { Clock } from '../../kernel/clock.js';
-import type { MagicLinks } from '../../passwordless/magic-links.js';
-import { AMR_EMAIL_LINK } from '../../passwordless/passwordless-sign-in.js';
-import type { MagicLinkRecord } from '../../passwordless/repository.js';
-import type { AuthRequestSteps } from './auth-request-steps.js';
-import type { AuthorizeActionOutcome, BrowserContext } from './authorize-outcomes.js';
-import { HOSTED_EMAIL_OPERATIONS } from './email-otp-steps.js';
-import { buildRedirect } from './redirect.js';
+import type { ClientRecord } from '../../../admin/repository.js';
+import { SvcHostedPageError } from '../../flow/page-error.js';
+import type { Clock } from '../../../kernel/clock.js';
+import type { MagicLinks } from '../../../passwordless/magic-links.js';
+import { AMR_EMAIL_LINK } from '../../../passwordless/passwordless-sign-in.js';
+import type { MagicLinkRecord } from '../../../passwordless/repository.js';
+import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
+import type { AuthorizeActionOutcome, BrowserContext } from '../../flow/authorize-outcomes.js';
+import { HOSTED_EMAIL_OPERATIONS } from '../email-otp/email-otp-steps.js';
+import { buildRedirect } from '../../../oauth/authorize/redirect.js';
 import {
   TERMINAL_AUTH_REQUEST_STATUSES,
   type AuthRequestRecord,
   type AuthRequestStore,
-} from './repository.js';
+} from '../../flow/repository.js';
 
 /**
  * The query parameter that hands a direct link's token to its client: the app's backend completes the

@@ -3,15 +3,15 @@ import type { AuditLog } from '../../audit/audit-log.js';
 import type { InvitationBinding } from '../../invitations/invitation-binding.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
-import type { BrowserSessions } from '../../signin/browser-sessions.js';
-import type { ConsentGrants } from '../../signin/consent-grants.js';
-import type { OrganizationPolicy } from '../../signin/organization-policy.js';
-import type { PasswordAuthenticator } from '../../signin/password-authenticator.js';
-import type { SignInEngine } from '../../signin/sign-in-engine.js';
-import type { AuthorizationCodes } from '../tokens/authorization-codes.js';
+import type { BrowserSessions } from '../browser-sessions.js';
+import type { ConsentGrants } from '../consent-grants.js';
+import type { OrganizationPolicy } from '../organization-policy.js';
+import type { PasswordAuthenticator } from '../password-authenticator.js';
+import type { SignInEngine } from '../sign-in-engine.js';
+import type { AuthorizationCodes } from '../../oauth/tokens/authorization-codes.js';
 import type { HomeRealmDiscovery } from './home-realm.js';
-import type { DeviceFlowDeps } from './device-steps.js';
-import type { HostedMfa } from './mfa-steps.js';
+import type { DeviceFlowDeps } from '../methods/device/device-steps.js';
+import type { HostedMfa } from '../methods/mfa/mfa-steps.js';
 import type { AuthRequestStore } from './repository.js';
 
 /** What the authorization flow is built from (wired by `app/wire-authorize.ts`). */

@@ -1,8 +1,8 @@
 import type { ClientRecord } from '../../admin/repository.js';
-import { grantScopes } from '../scopes.js';
+import { grantScopes } from '../../oauth/scopes.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError, clientUnavailableError } from './errors.js';
-import { codeRedirect } from './redirect.js';
+import { codeRedirect } from '../../oauth/authorize/redirect.js';
 import type { AuthRequestRecord, AuthRequestStatus } from './repository.js';
 import { freshEnoughToIssue } from './session-reuse.js';
 

@@ -1,10 +1,10 @@
-import type { AuthRequestSteps } from './auth-request-steps.js';
-import type { AuthorizeCompletion } from './authorize-completion.js';
-import { toActionOutcome, type AuthorizeActionOutcome } from './authorize-outcomes.js';
-import type { AuthorizeFlowDeps } from './deps.js';
-import { authRequestExpiredError } from './errors.js';
-import { errorRedirect } from './redirect.js';
-import type { AuthRequestRecord } from './repository.js';
+import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
+import type { AuthorizeCompletion } from '../../flow/authorize-completion.js';
+import { toActionOutcome, type AuthorizeActionOutcome } from '../../flow/authorize-outcomes.js';
+import type { AuthorizeFlowDeps } from '../../flow/deps.js';
+import { authRequestExpiredError } from '../../flow/errors.js';
+import { errorRedirect } from '../../../oauth/authorize/redirect.js';
+import type { AuthRequestRecord } from '../../flow/repository.js';
 
 /**
  * The consent step of a request (SPEC.md: "a non-first-party client without a covering grant reaches

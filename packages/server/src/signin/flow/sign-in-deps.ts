@@ -1,14 +1,14 @@
 import type { AccountOperations } from '../../account/account-operations.js';
 import type { InvitationAcceptance } from '../../invitations/invitation-acceptance.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { BrowserLogout } from '../../signin/browser-logout.js';
+import type { BrowserLogout } from '../browser-logout.js';
 import type { AuthorizeFlow } from './authorize-flow.js';
 import type { BrowserContext } from './authorize-outcomes.js';
-import type { EmailOtpSteps } from './email-otp-steps.js';
-import type { EmailSignupSteps } from './email-signup-steps.js';
-import type { MagicLinkLanding } from './magic-link-landing.js';
-import type { PhoneOtpSteps } from './phone-otp-steps.js';
-import type { SignupSteps } from './signup-steps.js';
+import type { EmailOtpSteps } from '../methods/email-otp/email-otp-steps.js';
+import type { EmailSignupSteps } from '../methods/signup/email-signup-steps.js';
+import type { MagicLinkLanding } from '../methods/magic-link/magic-link-landing.js';
+import type { PhoneOtpSteps } from '../methods/phone-otp/phone-otp-steps.js';
+import type { SignupSteps } from '../methods/signup/signup-steps.js';
 
 /**
  * Where GET /authorize sends a browser that must act, when the deployment has its own sign-in UI
