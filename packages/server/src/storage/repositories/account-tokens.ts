@@ -1,6 +1,7 @@
 import type { AccountRepositories, AccountTokenRecord, AccountTokenStore } from '../../account/repository.js';
 import type { Db } from '../database.js';
 import { updatedRows } from '../fixed-query.js';
+import { singleUseRows } from '../single-use.js';
 
 type TokenTable = 'passwordResetTokens' | 'emailVerificationTokens';
 
@@ -60,6 +61,7 @@ function tokenStore(
   table: TokenTable,
   insert: (record: Omit<AccountTokenRecord, 'consumedAt'>) => Promise<unknown>,
 ): AccountTokenStore {
+  const tokens = singleUseRows(db, table, 'tokenHash');
   return {
     async insert(record) {
       await insert(record);
@@ -75,26 +77,12 @@ function tokenStore(
       return updatedRows(result);
     },
     async consume(tokenHash, now) {
-      // One conditional UPDATE … RETURNING (SQLite ≥ 3.35 and PostgreSQL): exactly one caller gets the row.
-      const row = await db
-        .updateTable(table)
-        .set({ consumedAt: now })
-        .where('tokenHash', '=', tokenHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .returningAll()
-        .executeTakeFirst();
-      return row === undefined ? undefined : toRecord(row as TokenRow);
+      const row = await tokens.consume(tokenHash, now);
+      return row === undefined ? undefined : toRecord(row);
     },
     async findLive(tokenHash, now) {
-      const row = await db
-        .selectFrom(table)
-        .selectAll()
-        .where('tokenHash', '=', tokenHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
-      return row === undefined ? undefined : toRecord(row as TokenRow);
+      const row = await tokens.findActive(tokenHash, now);
+      return row === undefined ? undefined : toRecord(row);
     },
   };
 }

@@ -12,6 +12,7 @@ import type {
 import type { Db } from '../database.js';
 import { allColumns, fixedQuery, updatedRows } from '../fixed-query.js';
 import type { MfaAuthenticatorsTable, MfaChallengesTable } from '../schema.js';
+import { attemptLimitedRows } from '../single-use.js';
 import { parseStringList } from './json-columns.js';
 
 const GLOBAL_SCOPE = 'global';
@@ -198,14 +199,9 @@ function toChallenge(row: Selectable<MfaChallengesTable>): MfaChallengeRecord {
   };
 }
 
-/** MFA challenges behind MFA tokens (hashed); attempts and use are conditional updates. */
+/** MFA challenges behind MFA tokens (hashed); attempts and use are single-use rows (storage/single-use.ts). */
 export function mfaChallengeRepository(db: Db): MfaChallengeStore {
-  const active = (tokenHash: string, now: number) =>
-    db
-      .updateTable('mfaChallenges')
-      .where('tokenHash', '=', tokenHash)
-      .where('consumedAt', 'is', null)
-      .where('expiresAt', '>', now);
+  const challenges = attemptLimitedRows(db, 'mfaChallenges', 'tokenHash');
   return {
     async insert(record) {
       await db
@@ -227,26 +223,15 @@ export function mfaChallengeRepository(db: Db): MfaChallengeStore {
         .execute();
     },
     async findActive(tokenHash, now) {
-      const row = await db
-        .selectFrom('mfaChallenges')
-        .selectAll()
-        .where('tokenHash', '=', tokenHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
+      const row = await challenges.findActive(tokenHash, now);
       return row === undefined ? undefined : toChallenge(row);
     },
     async countAttempt(tokenHash, now, maxAttempts) {
-      // The increment and the limit check are one statement: concurrent guesses cannot pass the limit.
-      const row = await active(tokenHash, now)
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('attempts', '<', maxAttempts)
-        .returningAll()
-        .executeTakeFirst();
+      const row = await challenges.countAttempt(tokenHash, now, maxAttempts);
       return row === undefined ? undefined : toChallenge(row);
     },
     async consume(tokenHash, now) {
-      const row = await active(tokenHash, now).set({ consumedAt: now }).returningAll().executeTakeFirst();
+      const row = await challenges.consume(tokenHash, now);
       return row === undefined ? undefined : toChallenge(row);
     },
   };

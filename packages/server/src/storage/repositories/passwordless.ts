@@ -6,8 +6,8 @@ import type {
   PendingSignupData,
 } from '../../passwordless/repository.js';
 import type { Db } from '../database.js';
-import { updatedRows } from '../fixed-query.js';
 import type { EmailOtpChallengesTable, MagicLinksTable } from '../schema.js';
+import { attemptLimitedRows, singleUseRows } from '../single-use.js';
 
 function toChallenge(row: Selectable<EmailOtpChallengesTable>): EmailOtpChallengeRecord {
   return {
@@ -39,8 +39,10 @@ function toMagicLink(row: Selectable<MagicLinksTable>): MagicLinkRecord {
   };
 }
 
-/** Email OTP challenges and magic links (0006, 0010), looked up by hash; single use by conditional UPDATE. */
+/** Email OTP challenges and magic links (0006, 0010), looked up by hash; single use (storage/single-use.ts). */
 export function passwordlessRepository(db: Db): PasswordlessStore {
+  const challenges = attemptLimitedRows(db, 'emailOtpChallenges', 'challengeHash');
+  const links = singleUseRows(db, 'magicLinks', 'tokenHash');
   return {
     async insertChallenge(record) {
       await db
@@ -72,28 +74,12 @@ export function passwordlessRepository(db: Db): PasswordlessStore {
     },
 
     async countAttempt(challengeHash, now, maxAttempts) {
-      // The increment and the limit check are one statement, so concurrent guesses cannot exceed the limit.
-      const row = await db
-        .updateTable('emailOtpChallenges')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('challengeHash', '=', challengeHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .where('attempts', '<', maxAttempts)
-        .returningAll()
-        .executeTakeFirst();
+      const row = await challenges.countAttempt(challengeHash, now, maxAttempts);
       return row === undefined ? undefined : toChallenge(row);
     },
 
     async consumeChallenge(challengeHash, now) {
-      const result = await db
-        .updateTable('emailOtpChallenges')
-        .set({ consumedAt: now })
-        .where('challengeHash', '=', challengeHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
-      return updatedRows(result) === 1;
+      return (await challenges.consume(challengeHash, now)) !== undefined;
     },
 
     async insertMagicLink(record) {
@@ -101,25 +87,12 @@ export function passwordlessRepository(db: Db): PasswordlessStore {
     },
 
     async findMagicLink(tokenHash, now) {
-      const row = await db
-        .selectFrom('magicLinks')
-        .selectAll()
-        .where('tokenHash', '=', tokenHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
+      const row = await links.findActive(tokenHash, now);
       return row === undefined ? undefined : toMagicLink(row);
     },
 
     async consumeMagicLink(tokenHash, now) {
-      const result = await db
-        .updateTable('magicLinks')
-        .set({ consumedAt: now })
-        .where('tokenHash', '=', tokenHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
-      return updatedRows(result) === 1;
+      return (await links.consume(tokenHash, now)) !== undefined;
     },
 
     async markEmailVerified(userId, now) {

@@ -6,6 +6,7 @@ import type {
 } from '../../signin/repository.js';
 import type { Db } from '../database.js';
 import type { PendingAuthTokensTable } from '../schema.js';
+import { singleUseRows } from '../single-use.js';
 
 function toRecord(row: Selectable<PendingAuthTokensTable>): PendingAuthTokenRecord {
   return {
@@ -22,6 +23,7 @@ function toRecord(row: Selectable<PendingAuthTokensTable>): PendingAuthTokenReco
 
 /** Pending sign-in tokens (organization selection; MFA later) in `pending_auth_tokens`, by hash. */
 export function pendingAuthTokenRepository(db: Db): PendingAuthTokenStore {
+  const tokens = singleUseRows(db, 'pendingAuthTokens', 'tokenHash');
   return {
     async insert(record) {
       await db
@@ -40,26 +42,12 @@ export function pendingAuthTokenRepository(db: Db): PendingAuthTokenStore {
     },
 
     async findActive(tokenHash, now) {
-      const row = await db
-        .selectFrom('pendingAuthTokens')
-        .selectAll()
-        .where('tokenHash', '=', tokenHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
+      const row = await tokens.findActive(tokenHash, now);
       return row === undefined ? undefined : toRecord(row);
     },
 
     async consume(tokenHash, now) {
-      // One conditional UPDATE … RETURNING (SQLite ≥ 3.35 and PostgreSQL): exactly one caller gets the row.
-      const row = await db
-        .updateTable('pendingAuthTokens')
-        .set({ consumedAt: now })
-        .where('tokenHash', '=', tokenHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .returningAll()
-        .executeTakeFirst();
+      const row = await tokens.consume(tokenHash, now);
       return row === undefined ? undefined : toRecord(row);
     },
   };

@@ -5,8 +5,8 @@ import type {
   PhoneOtpSignupData,
 } from '../../passwordless/phone-otp-repository.js';
 import type { Db } from '../database.js';
-import { updatedRows } from '../fixed-query.js';
 import type { PhoneOtpChallengesTable } from '../schema.js';
+import { attemptLimitedRows } from '../single-use.js';
 
 type ChallengeRow = Omit<PhoneOtpChallengesTable, 'attempts'> & { attempts: number };
 
@@ -29,6 +29,7 @@ function toRecord(row: ChallengeRow): PhoneOtpChallengeRecord {
 
 /** Kysely implementation of PhoneOtpRepository (both dialects; counts are Number()-ed for PostgreSQL). */
 export function phoneOtpRepository(db: Db): PhoneOtpRepository {
+  const challenges = attemptLimitedRows(db, 'phoneOtpChallenges', 'challengeHash');
   return {
     async insert(challenge) {
       await db
@@ -60,26 +61,11 @@ export function phoneOtpRepository(db: Db): PhoneOtpRepository {
     },
 
     async countAttempt(challengeHash, now, maxAttempts) {
-      const result = await db
-        .updateTable('phoneOtpChallenges')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('challengeHash', '=', challengeHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .where('attempts', '<', maxAttempts)
-        .executeTakeFirst();
-      return updatedRows(result) === 1;
+      return (await challenges.countAttempt(challengeHash, now, maxAttempts)) !== undefined;
     },
 
     async consume(challengeHash, now) {
-      const result = await db
-        .updateTable('phoneOtpChallenges')
-        .set({ consumedAt: now })
-        .where('challengeHash', '=', challengeHash)
-        .where('consumedAt', 'is', null)
-        .where('expiresAt', '>', now)
-        .executeTakeFirst();
-      return updatedRows(result) === 1;
+      return (await challenges.consume(challengeHash, now)) !== undefined;
     },
 
     async findAccountByPhone(e164) {
