@@ -24,8 +24,8 @@ const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = {
 };
 
 /**
- * The invitation actions of a request (docs/decisions.md "Headless API"): resolve, accept by signup,
- * password, emailed code, or as the signed-in invitee.
+ * The invitation actions of a request (docs/decisions/headless-invitations.md): resolve, accept by
+ * signup, password, emailed code, or as the signed-in invitee.
  */
 export const INVITATION_HANDLERS: HeadlessHandlers<
   | 'invitations/resolve'

@@ -13,8 +13,8 @@ export interface Ids {
  * an `auth_time` or `iat` about as old) and a refresh token's row (its id travels only inside that
  * token, whose holder knows when it got it).
  * Their ids lead with the time, so that each new row's index entry lands at the end of its B-tree
- * instead of on a random page that the next checkpoint must write back (docs/decisions.md, "Ids of
- * sessions and refresh tokens lead with the time").
+ * instead of on a random page that the next checkpoint must write back
+ * (docs/decisions/storage-time-ordered-ids.md).
  */
 const TIME_ORDERED = new Set(['ses', 'rft']);
 

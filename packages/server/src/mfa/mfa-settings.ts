@@ -15,8 +15,8 @@ import { validate } from '../kernel/validation.js';
 import type { MfaPolicyStore } from './repository.js';
 
 /**
- * Defaults (docs/decisions.md "MFA"): MFA is available (users may enroll an authenticator app and
- * get recovery codes) but required of nobody until an operator says so.
+ * Defaults (docs/decisions/mfa-defaults.md): MFA is available (users may enroll an authenticator app
+ * and get recovery codes) but required of nobody until an operator says so.
  */
 export const DEFAULT_MFA_SETTINGS: SvcMfaSettings = Object.freeze({
   enabled: true,

@@ -42,7 +42,10 @@ export interface RateLimitRules {
 
 const SECOND_MS = 1000;
 
-/** Defaults; DECISIONS.md sets the OTP resend delay (30 seconds), the rest is ours (docs/decisions.md). */
+/**
+ * Defaults; DECISIONS.md sets the OTP resend delay (30 seconds), the rest is ours
+ * (docs/decisions/rate-limits-defaults.md).
+ */
 export const DEFAULT_RATE_LIMIT_RULES: RateLimitRules = {
   otpSend: {
     name: 'otp.send',

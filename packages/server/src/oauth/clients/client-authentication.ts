@@ -31,8 +31,9 @@ export interface ClientAuthenticationDeps {
 export interface ClientAuthenticationPolicy {
   /**
    * A confidential client may send its secret by either method, whichever it registered (the direct
-   * JSON helpers: HTTP Basic or `clientSecret` in the JSON body, docs/decisions.md). A public client
-   * still authenticates only as `none`. The token endpoint leaves this off.
+   * JSON helpers: HTTP Basic or `clientSecret` in the JSON body,
+   * docs/decisions/direct-confidential-clients-authenticate.md). A public client still authenticates
+   * only as `none`. The token endpoint leaves this off.
    */
   readonly eitherSecretMethod?: boolean;
 }

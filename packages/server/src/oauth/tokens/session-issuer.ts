@@ -199,8 +199,8 @@ export class SessionIssuer {
     };
     const tokens = request.includeIdToken
       ? this.#deps.tokens.signWithIdToken(access, {
-          // Object.assign, not a literal opening with a spread (docs/decisions.md, "Object literals
-          // that open with a spread").
+          // Object.assign, not a literal opening with a spread
+          // (docs/decisions/performance-no-leading-spread-on-token-path.md).
           claims: idTokenClaims(
             Object.assign(sessionClaims(session), {
               user,

@@ -121,12 +121,12 @@ const BEHIND = 4;
  * event loop with work to do never waits for a signature. WebCrypto, which jose signs with, instead
  * sends every signature to libuv's shared pool (four threads by default, also running argon2id, file
  * system and DNS work), where each job wakes a sleeping thread: on the bench machine that made a
- * refresh cost 4-12 % more CPU (docs/decisions.md, "Signing keys, tokens and discovery").
+ * refresh cost 4-12 % more CPU (docs/decisions/signing-keys-signing-thread.md).
  *
  * When the thread already has {@link BEHIND} jobs it has not finished (it counts them in shared
  * memory, so the caller sees its progress even while the caller's own replies wait), the caller signs
  * at once itself. Under load both threads then sign and neither waits for the other, and a signature on
- * the calling thread costs no round trip (docs/decisions.md, "Signing while the thread is behind").
+ * the calling thread costs no round trip (docs/decisions/signing-keys-signing-while-thread-behind.md).
  *
  * The thread starts on the first signature and is restarted after a crash; it never keeps the process
  * alive while idle.
