@@ -13,16 +13,26 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** Static imports and re-exports, and dynamic `import('…')` (always a value import). */
 function imports(text: string, valuesOnly: boolean): string[] {
   const pattern = valuesOnly
     ? /^\s*(?:import|export)\s+(?!type\b)[^'"]*from\s+'([^']+)'/gm
     : /^\s*(?:import|export)[^'"]*from\s+'([^']+)'/gm;
-  return [...text.matchAll(pattern)].map((m) => m[1] ?? '');
+  const dynamic = /\bimport\(\s*'([^']+)'\s*\)/g;
+  return [...text.matchAll(pattern), ...text.matchAll(dynamic)].map((m) => m[1] ?? '');
 }
+
+/** ARCHITECTURE.md "Habits": one concept per file; past this a file is split by concept. */
+const MAX_LINES = 400;
 
 const files = sourceFiles(SRC).map((path) => {
   const text = readFileSync(path, 'utf8');
-  return { path: relative(SRC, path), imports: imports(text, false), valueImports: imports(text, true) };
+  return {
+    path: relative(SRC, path),
+    lines: text.split('\n').length - 1, // as wc -l counts them
+    imports: imports(text, false),
+    valueImports: imports(text, true),
+  };
 });
 const isInfra = (specifier: string) =>
   INFRASTRUCTURE.some((p) => specifier === p || specifier.startsWith(p.endsWith('/') ? p : `${p}/`));
@@ -70,6 +80,27 @@ describe('layering', () => {
     expect(surfaceOffenders(files)).toEqual([]);
   });
 
+  it(`no source file is over ${MAX_LINES} lines`, () => {
+    expect(oversized(files)).toEqual([]);
+  });
+
+  it('the size rule fails on a long file', () => {
+    expect(
+      oversized([
+        { path: 'x/long.ts', lines: MAX_LINES + 1 },
+        { path: 'x/ok.ts', lines: 10 },
+      ]),
+    ).toEqual([`x/long.ts has ${MAX_LINES + 1} lines`]);
+  });
+
+  it('imports are read from dynamic import() too', () => {
+    const text = "const late = await import('../hosted/form.js');\nimport type { A } from './a.js';";
+    expect(imports(text, false)).toEqual(['./a.js', '../hosted/form.js']);
+    expect(surfaceOffenders([{ path: 'headless/x.ts', imports: imports(text, false) }])).toEqual([
+      'headless/x.ts imports ../hosted/form.js',
+    ]);
+  });
+
   it('the surface rule fails on a file that breaks it', () => {
     const violating = [
       { path: 'headless/x.ts', imports: ['../hosted/form.js'], valueImports: [] },
@@ -99,4 +130,8 @@ function surfaceOffenders(list: readonly { path: string; imports: readonly strin
       .filter((i) => forbidden.some((surface) => new RegExp(`(^|/)${surface}/`).test(i)))
       .map((i) => `${f.path} imports ${i}`);
   });
+}
+
+function oversized(list: readonly { path: string; lines: number }[]): string[] {
+  return list.filter((f) => f.lines > MAX_LINES).map((f) => `${f.path} has ${f.lines} lines`);
 }

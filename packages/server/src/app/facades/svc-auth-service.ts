@@ -32,16 +32,6 @@ import type { BrowserSessions } from '../../signin/browser-sessions.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
 import { toLoginResult } from '../../signin/direct-login-result.js';
 import { directCallOf, type DirectSignIn } from '../../signin/direct-sign-in.js';
-import type { AccountOperations } from '../../account/account-operations.js';
-import type { InvitationService } from '../../invitations/invitation-service.js';
-import type { InvitationSignup } from '../../invitations/invitation-signup.js';
-import type { PasswordlessSignIn } from '../../passwordless/passwordless-sign-in.js';
-import type { PhoneOtpService } from '../../passwordless/phone-otp-service.js';
-import type {
-  SvcPhoneOtpStartRequest,
-  SvcPhoneOtpStartResult,
-  SvcPhoneOtpVerifyRequest,
-} from '../../passwordless/phone-otp-requests.js';
 import type {
   SvcChallengeTotpEnrollmentStartRequest,
   SvcMfaAuthenticator,
@@ -54,8 +44,10 @@ import type {
   SvcTotpEnrollmentVerifyResult,
 } from '@svc/contract';
 import type { MfaOperations } from '../../mfa/mfa-operations.js';
-import type { DeviceOperations } from '../../oauth/device/device-operations.js';
 import type { SvcAdminService } from './svc-admin-service.js';
+import { SvcAuthCapabilityOperations, type SvcAuthExtensions } from './svc-auth-capabilities.js';
+
+export type { SvcAuthExtensions } from './svc-auth-capabilities.js';
 
 /** Where an in-process or HTTP call comes from; the direct routes pass their route and the client address. */
 export interface SvcAuthCallContext {
@@ -68,20 +60,6 @@ export interface SvcAuthCallContext {
    * credentials. In-process callers pass the request's `clientSecret` instead.
    */
   readonly authorization?: string;
-}
-
-/**
- * The sign-in capabilities built over the engine (each wired in app/ beside it). createSvc() always
- * provides them; a facade built without one answers its operations with an invalid-operation error.
- */
-export interface SvcAuthExtensions {
-  readonly invitations?: InvitationService;
-  readonly invitationSignup?: InvitationSignup;
-  readonly passwordless?: PasswordlessSignIn;
-  readonly phoneOtp?: PhoneOtpService;
-  readonly account?: AccountOperations;
-  /** The device authorization grant (RFC 8628). */
-  readonly devices?: DeviceOperations;
 }
 
 export interface SvcAuthServiceDeps {
@@ -121,173 +99,12 @@ function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedT
  * (401, a confidential client's token at refresh); SvcInvalidOperationError (MFA wrapper);
  * SvcSendRefusedError (429 `resend_too_soon`: a rate limit refused a code, link or account email).
  */
-export class SvcAuthService {
+export class SvcAuthService extends SvcAuthCapabilityOperations {
   readonly #deps: SvcAuthServiceDeps;
 
   constructor(deps: SvcAuthServiceDeps) {
+    super(deps.extensions);
     this.#deps = deps;
-  }
-
-  #extension<K extends keyof SvcAuthExtensions>(name: K): NonNullable<SvcAuthExtensions[K]> {
-    const extension = this.#deps.extensions?.[name];
-    if (extension === undefined) {
-      throw new SvcInvalidOperationError(
-        `This operation is not available: ${name} is not wired into this service.`,
-      );
-    }
-    return extension as NonNullable<SvcAuthExtensions[K]>;
-  }
-
-  /** CreateEmailInvitationAsync: a pending invitation whose token leaves only in the emailed InviteUrl. */
-  createEmailInvitationAsync(
-    ...args: Parameters<InvitationService['createEmailInvitationAsync']>
-  ): ReturnType<InvitationService['createEmailInvitationAsync']> {
-    return this.#extension('invitations').createEmailInvitationAsync(...args);
-  }
-
-  /** AcceptEmailInvitationAsync: an existing user whose normalized email matches joins the organization. */
-  acceptEmailInvitationAsync(
-    ...args: Parameters<InvitationService['acceptEmailInvitationAsync']>
-  ): ReturnType<InvitationService['acceptEmailInvitationAsync']> {
-    return this.#extension('invitations').acceptEmailInvitationAsync(...args);
-  }
-
-  /** ResendEmailInvitationAsync: a new token; the previous one stops working. */
-  resendEmailInvitationAsync(
-    ...args: Parameters<InvitationService['resendEmailInvitationAsync']>
-  ): ReturnType<InvitationService['resendEmailInvitationAsync']> {
-    return this.#extension('invitations').resendEmailInvitationAsync(...args);
-  }
-
-  /** RevokeEmailInvitationAsync: no future acceptance. */
-  revokeEmailInvitationAsync(
-    ...args: Parameters<InvitationService['revokeEmailInvitationAsync']>
-  ): ReturnType<InvitationService['revokeEmailInvitationAsync']> {
-    return this.#extension('invitations').revokeEmailInvitationAsync(...args);
-  }
-
-  /** AcceptEmailInvitationSignupAsync: creates the invited user and signs in. First-party clients only. */
-  acceptEmailInvitationSignupAsync(
-    ...args: Parameters<InvitationSignup['acceptEmailInvitationSignupAsync']>
-  ): ReturnType<InvitationSignup['acceptEmailInvitationSignupAsync']> {
-    return this.#extension('invitationSignup').acceptEmailInvitationSignupAsync(...args);
-  }
-
-  /** RequestEmailOtpAsync: emails a 6-digit code (enumeration-safe answer). First-party clients only. */
-  requestEmailOtpAsync(
-    ...args: Parameters<PasswordlessSignIn['requestEmailOtpAsync']>
-  ): ReturnType<PasswordlessSignIn['requestEmailOtpAsync']> {
-    return this.#extension('passwordless').requestEmailOtpAsync(...args);
-  }
-
-  /** VerifyEmailOtpAsync: checks the code and signs in (login-result state machine). */
-  verifyEmailOtpAsync(
-    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpAsync']>
-  ): ReturnType<PasswordlessSignIn['verifyEmailOtpAsync']> {
-    return this.#extension('passwordless').verifyEmailOtpAsync(...args);
-  }
-
-  /**
-   * RequestEmailOtpSignupAsync: emails a code to an address without an account (enumeration-safe
-   * answer: signupToken, challengeToken, maskedEmail, expiresAt, nextAllowedSendAt). First-party clients only.
-   */
-  requestEmailOtpSignupAsync(
-    ...args: Parameters<PasswordlessSignIn['requestEmailOtpSignupAsync']>
-  ): ReturnType<PasswordlessSignIn['requestEmailOtpSignupAsync']> {
-    return this.#extension('passwordless').requestEmailOtpSignupAsync(...args);
-  }
-
-  /** VerifyEmailOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
-  verifyEmailOtpSignupAsync(
-    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpSignupAsync']>
-  ): ReturnType<PasswordlessSignIn['verifyEmailOtpSignupAsync']> {
-    return this.#extension('passwordless').verifyEmailOtpSignupAsync(...args);
-  }
-
-  /** RequestMagicLinkAsync: emails a single-use sign-in link bound to the client. */
-  requestMagicLinkAsync(
-    ...args: Parameters<PasswordlessSignIn['requestMagicLinkAsync']>
-  ): ReturnType<PasswordlessSignIn['requestMagicLinkAsync']> {
-    return this.#extension('passwordless').requestMagicLinkAsync(...args);
-  }
-
-  /** CompleteMagicLinkAsync: consumes the link and signs in (login-result state machine). */
-  completeMagicLinkAsync(
-    ...args: Parameters<PasswordlessSignIn['completeMagicLinkAsync']>
-  ): ReturnType<PasswordlessSignIn['completeMagicLinkAsync']> {
-    return this.#extension('passwordless').completeMagicLinkAsync(...args);
-  }
-
-  /** RequestPhoneOtpAsync: texts a code through the SMS verification provider (enumeration-safe answer). */
-  requestPhoneOtpAsync(
-    request: SvcPhoneOtpStartRequest,
-    context?: SvcAuthCallContext,
-  ): Promise<SvcPhoneOtpStartResult> {
-    return this.#extension('phoneOtp').requestPhoneOtpAsync(request, context);
-  }
-
-  /** VerifyPhoneOtpAsync: checks the code with the provider and signs in (login-result state machine). */
-  verifyPhoneOtpAsync(
-    request: SvcPhoneOtpVerifyRequest,
-    context?: SvcAuthCallContext,
-  ): Promise<SvcLoginResult> {
-    return this.#extension('phoneOtp').verifyPhoneOtpAsync(request, context);
-  }
-
-  /** RequestPhoneOtpSignupAsync: texts a code to a number without an account (enumeration-safe answer). */
-  requestPhoneOtpSignupAsync(
-    ...args: Parameters<PhoneOtpService['requestPhoneOtpSignupAsync']>
-  ): ReturnType<PhoneOtpService['requestPhoneOtpSignupAsync']> {
-    return this.#extension('phoneOtp').requestPhoneOtpSignupAsync(...args);
-  }
-
-  /** VerifyPhoneOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
-  verifyPhoneOtpSignupAsync(
-    ...args: Parameters<PhoneOtpService['verifyPhoneOtpSignupAsync']>
-  ): ReturnType<PhoneOtpService['verifyPhoneOtpSignupAsync']> {
-    return this.#extension('phoneOtp').verifyPhoneOtpSignupAsync(...args);
-  }
-
-  /** RequestPasswordResetEmailAsync: the public, enumeration-safe reset request. */
-  requestPasswordResetEmailAsync(
-    ...args: Parameters<AccountOperations['requestPasswordResetEmailAsync']>
-  ): ReturnType<AccountOperations['requestPasswordResetEmailAsync']> {
-    return this.#extension('account').requestPasswordResetEmailAsync(...args);
-  }
-
-  /** SendPasswordResetEmailAsync: the trusted form (optional ResetUrlTemplate, delivery details). */
-  sendPasswordResetEmailAsync(
-    ...args: Parameters<AccountOperations['sendPasswordResetEmailAsync']>
-  ): ReturnType<AccountOperations['sendPasswordResetEmailAsync']> {
-    return this.#extension('account').sendPasswordResetEmailAsync(...args);
-  }
-
-  /** CreatePasswordResetTokenAsync: a one-time token for a host that delivers it itself. */
-  createPasswordResetTokenAsync(
-    ...args: Parameters<AccountOperations['createPasswordResetTokenAsync']>
-  ): ReturnType<AccountOperations['createPasswordResetTokenAsync']> {
-    return this.#extension('account').createPasswordResetTokenAsync(...args);
-  }
-
-  /** ResetPasswordAsync: consumes the token, sets the password and revokes the user's sessions. */
-  resetPasswordAsync(
-    ...args: Parameters<AccountOperations['resetPasswordAsync']>
-  ): ReturnType<AccountOperations['resetPasswordAsync']> {
-    return this.#extension('account').resetPasswordAsync(...args);
-  }
-
-  /** CreateEmailVerificationTokenAsync: emails a verification link (generic answer). */
-  createEmailVerificationTokenAsync(
-    ...args: Parameters<AccountOperations['createEmailVerificationTokenAsync']>
-  ): ReturnType<AccountOperations['createEmailVerificationTokenAsync']> {
-    return this.#extension('account').createEmailVerificationTokenAsync(...args);
-  }
-
-  /** VerifyEmailAsync: consumes the token and marks the email verified. */
-  verifyEmailAsync(
-    ...args: Parameters<AccountOperations['verifyEmailAsync']>
-  ): ReturnType<AccountOperations['verifyEmailAsync']> {
-    return this.#extension('account').verifyEmailAsync(...args);
   }
 
   /** SignUpAsync: creates the user (and organization, owned by the user) and signs in. First-party clients only. */
@@ -505,45 +322,6 @@ export class SvcAuthService {
       resource: resource ?? null,
     });
     return toSvcTokenResponse(issued);
-  }
-
-  /**
-   * StartDeviceAuthorizationAsync({clientId, scope, resource}, context): a device authorization request
-   * for a client that allows the device grant (the response record in camelCase). Errors are the OAuth
-   * errors of POST /device_authorization (invalid_client, unauthorized_client, invalid_target, slow_down).
-   */
-  startDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['startDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['startDeviceAuthorizationAsync']> {
-    return this.#extension('devices').startDeviceAuthorizationAsync(...args);
-  }
-
-  /** ResolveDeviceAuthorizationAsync(userCode): {clientId, clientName, scopes, expiresAt, status} or null. */
-  resolveDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['resolveDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['resolveDeviceAuthorizationAsync']> {
-    return this.#extension('devices').resolveDeviceAuthorizationAsync(...args);
-  }
-
-  /** ApproveDeviceAuthorizationAsync({userCode, userId, organizationId, amr?, authTime?}): a status. */
-  approveDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['approveDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['approveDeviceAuthorizationAsync']> {
-    return this.#extension('devices').approveDeviceAuthorizationAsync(...args);
-  }
-
-  /** Denies the request behind a user code ({userCode, userId?}); polling then answers access_denied. */
-  denyDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['denyDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['denyDeviceAuthorizationAsync']> {
-    return this.#extension('devices').denyDeviceAuthorizationAsync(...args);
-  }
-
-  /** PollDeviceAuthorizationAsync({clientId, deviceCode, resource?}): `complete` with tokens once, else a status. */
-  pollDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['pollDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['pollDeviceAuthorizationAsync']> {
-    return this.#extension('devices').pollDeviceAuthorizationAsync(...args);
   }
 
   /** GetResolvedSecuritySettingsAsync: the persisted settings plus the spans in milliseconds. */

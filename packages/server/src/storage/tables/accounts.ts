@@ -1,0 +1,172 @@
+import type { Generated } from 'kysely';
+
+/** Organizations, users, clients, keys, settings, the audit log, invitations, account tokens and email. */
+
+/**
+ * Table types, camelCase in code (snake_case in SQL through Kysely's CamelCasePlugin). Portable column
+ * choices made once: times are epoch-millisecond integers, booleans are 0/1 integers, JSON is text.
+ */
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  primaryDomain: string | null;
+  active: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface UsersTable {
+  id: string;
+  displayName: string;
+  /** Null for an account created by phone OTP signup (migration 0010). */
+  email: string | null;
+  /** trim + invariant upper-case: the lookup key (SPEC.md "Email lookup key normalization"); unique when set. */
+  emailKey: string | null;
+  emailVerified: number;
+  passwordHash: string | null;
+  isOperator: number;
+  active: number;
+  createdAt: number;
+  updatedAt: number;
+  /** E.164 phone number for phone OTP sign-in (migration 0007); unique when set. */
+  phoneE164: Generated<string | null>;
+  phoneVerified: Generated<number>;
+  /** JSON object of the signup's CustomFields, or null (migration 0010). */
+  customFieldsJson: Generated<string | null>;
+}
+
+export interface MembershipsTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  active: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ClientsTable {
+  id: string;
+  clientId: string;
+  name: string;
+  audience: string;
+  redirectUrisJson: string;
+  postLogoutRedirectUrisJson: string;
+  isFirstParty: number;
+  allowedScopesJson: string;
+  allowedResourcesJson: string;
+  tokenEndpointAuthMethod: string;
+  clientSecretHash: string | null;
+  allowDeviceAuthorization: number;
+  allowClientCredentials: number;
+  active: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SecuritySettingsTable {
+  id: string;
+  refreshTokenLifetimeMinutes: number;
+  sessionIdleTimeoutMinutes: number;
+  sessionAbsoluteLifetimeMinutes: number;
+  signingKeyRotationIntervalDays: number;
+  signingKeyGraceWindowDays: number;
+  signingKeyRetiredCleanupDays: number;
+  refreshTokenGraceWindowSeconds: number;
+  updatedAt: number;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  alg: string;
+  publicJwkJson: string;
+  /** PKCS#8 PEM sealed with the master key (AES-256-GCM, bound to the kid). */
+  privateKeySealed: string;
+  /** 1 while this is the signing key, NULL afterwards; unique, so at most one key signs. */
+  activeSlot: number | null;
+  createdAt: number;
+  /** When a newer key replaced it; published until rotatedOutAt + grace window. */
+  rotatedOutAt: number | null;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  kind: string;
+  occurredAt: number;
+  actorType: string | null;
+  actorId: string | null;
+  organizationId: string | null;
+  userId: string | null;
+  clientId: string | null;
+  ipAddress: string | null;
+  dataJson: string;
+}
+
+/** An email invitation (0009); only the current token's SHA-256 is stored. */
+export interface InvitationsTable {
+  id: string;
+  organizationId: string;
+  email: string;
+  emailKey: string;
+  role: string;
+  clientId: string | null;
+  redirectUri: string | null;
+  /** JSON object text. */
+  customFieldsJson: string;
+  /** 'pending' | 'accepted' | 'revoked' | 'expired' */
+  status: string;
+  tokenHash: string;
+  expiresAt: number;
+  createdAt: number;
+  resentAt: number | null;
+  revokedAt: number | null;
+  revokeReason: string | null;
+  acceptedAt: number | null;
+  acceptedUserId: string | null;
+}
+
+/** A password reset token (0008), by hash; 30 minutes, single use. */
+export interface PasswordResetTokensTable {
+  tokenHash: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+/** An email verification token (0008), by hash; bound to the email key at issue time; 24 hours. */
+export interface EmailVerificationTokensTable {
+  tokenHash: string;
+  userId: string;
+  emailKey: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+/** Operator overrides of built-in email templates (email/templates.ts), by template key. */
+export interface EmailTemplatesTable {
+  key: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+  updatedAt: number;
+}
+
+/** The email delivery log. Bodies are kept only for development outbox rows (never for SMTP). */
+export interface EmailDeliveriesTable {
+  id: string;
+  templateKey: string;
+  toAddress: string;
+  subject: string;
+  /** 'queued' | 'sent' | 'failed' | 'outbox' */
+  status: string;
+  providerMessageId: string | null;
+  /** Sanitized: no credentials, no body, at most 500 characters. */
+  failureDetail: string | null;
+  textBody: string | null;
+  htmlBody: string | null;
+  createdAt: number;
+  sentAt: number | null;
+}
