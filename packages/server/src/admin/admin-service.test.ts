@@ -41,7 +41,7 @@ describeEachDatabase('admin services', (kind) => {
       defaults: { ...DEFAULT_SECURITY_SETTINGS },
     });
     const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
-    admin = wireAdmin({ db: handle.db, clock, ids: randomIds, audit, securitySettings });
+    admin = wireAdmin({ db: handle.db, clock, ids: randomIds, audit, securitySettings }).facade;
   });
   afterEach(async () => {
     await handle.close();

@@ -40,7 +40,7 @@ describeEachDatabase('admin API routes', (kind) => {
       defaults: { ...DEFAULT_SECURITY_SETTINGS },
     });
     const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
-    const admin = wireAdmin({ db: handle.db, clock, ids: randomIds, audit, securitySettings });
+    const admin = wireAdmin({ db: handle.db, clock, ids: randomIds, audit, securitySettings }).facade;
     app = Fastify({ logger: false });
     await app.register(adminApiRoutes({ admin }), { prefix: BASE });
     await app.ready();

@@ -116,7 +116,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       ],
       clock,
     });
-    const admin = wireAdmin({
+    const adminWiring = wireAdmin({
       db,
       clock,
       ids,
@@ -124,6 +124,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       onClientsChanged: () => discovery.invalidate(),
     });
+    const admin = adminWiring.facade;
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
     const { engine: authEngine, facadeDeps } = wireAuth({
       db,
@@ -133,7 +134,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       tokens,
       config,
-      admin,
+      admin: adminWiring,
       secretBox,
       totpIssuer: new URL(config.publicOrigin).hostname,
       failureThrottle,

@@ -36,8 +36,23 @@ export interface WireAdminContext {
   readonly onClientsChanged?: () => void;
 }
 
-/** Builds the admin repositories and services over the database and returns the SvcAdminService facade. */
-export function wireAdmin(ctx: WireAdminContext): SvcAdminService {
+/**
+ * The admin domain, built once: the SvcAdminService facade, and the services the sign-in engine shares
+ * with it (accounts created by signup exactly as by operators; one issuer-session, consent and MFA
+ * settings service that operators and sign-in both use).
+ */
+export interface AdminWiring {
+  readonly facade: SvcAdminService;
+  readonly users: UserService;
+  readonly organizations: OrganizationService;
+  readonly memberships: MembershipService;
+  readonly browserSessions: BrowserSessions;
+  readonly consents: ConsentGrants;
+  readonly mfaSettings: MfaSettingsService;
+}
+
+/** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
+export function wireAdmin(ctx: WireAdminContext): AdminWiring {
   const deps: AdminDeps = {
     repositories: {
       organizations: organizationRepository(ctx.db),
@@ -49,8 +64,8 @@ export function wireAdmin(ctx: WireAdminContext): SvcAdminService {
     ids: ctx.ids,
     audit: ctx.audit,
   };
-  // Stateless over the same rows as the token engine's and the sign-in engine's instances, so a
-  // deactivation ends exactly the sessions that refresh, validation and /authorize read.
+  // Stateless over the same rows as the token engine's instance, so a deactivation ends exactly the
+  // sessions that refresh and validation read.
   const revocation = new SessionRevocation({ store: tokenStore(ctx.db), clock: ctx.clock });
   const browserSessions = new BrowserSessions({
     store: browserSessionRepository(ctx.db),
@@ -66,10 +81,25 @@ export function wireAdmin(ctx: WireAdminContext): SvcAdminService {
       endBrowserSessions: (userId) => browserSessions.endAllForUser(userId),
     },
   };
-  return new SvcAdminService({
-    organizations: new OrganizationService(deps),
-    users: new UserService(deps),
-    memberships: new MembershipService(deps),
+  const users = new UserService(deps);
+  const organizations = new OrganizationService(deps);
+  const memberships = new MembershipService(deps);
+  const mfaSettings = new MfaSettingsService({
+    store: mfaPolicyRepository(ctx.db),
+    organizationExists: async (id) => (await deps.repositories.organizations.findById(id)) !== undefined,
+    audit: ctx.audit,
+    clock: ctx.clock,
+  });
+  const consents = new ConsentGrants({
+    store: consentGrantRepository(ctx.db),
+    audit: ctx.audit,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
+  const facade = new SvcAdminService({
+    organizations,
+    users,
+    memberships,
     clients: new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged }),
     lifecycle: {
       users: new UserLifecycle(lifecycleDeps),
@@ -78,20 +108,9 @@ export function wireAdmin(ctx: WireAdminContext): SvcAdminService {
       clients: new ClientLifecycle({ ...lifecycleDeps, onClientsChanged: ctx.onClientsChanged }),
     },
     securitySettings: ctx.securitySettings,
-    // Stateless over the same rows as the MFA gate's instance (app/wire-mfa.ts).
-    mfaSettings: new MfaSettingsService({
-      store: mfaPolicyRepository(ctx.db),
-      organizationExists: async (id) => (await deps.repositories.organizations.findById(id)) !== undefined,
-      audit: ctx.audit,
-      clock: ctx.clock,
-    }),
+    mfaSettings,
     audit: ctx.audit,
-    // Stateless over the same table as the sign-in engine's instance, so operators and consent agree.
-    consents: new ConsentGrants({
-      store: consentGrantRepository(ctx.db),
-      audit: ctx.audit,
-      clock: ctx.clock,
-      ids: ctx.ids,
-    }),
+    consents,
   });
+  return { facade, users, organizations, memberships, browserSessions, consents, mfaSettings };
 }

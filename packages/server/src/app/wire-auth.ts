@@ -1,7 +1,3 @@
-import type { AdminDeps } from '../admin/deps.js';
-import { MembershipService } from '../admin/membership-service.js';
-import { OrganizationService } from '../admin/organization-service.js';
-import { UserService } from '../admin/user-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
@@ -11,8 +7,8 @@ import { createTokenEngine, type TokenEngine } from '../oauth/tokens/token-engin
 import type { TokenService } from '../oauth/tokens/token-service.js';
 import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
-import { BrowserSessions } from '../signin/browser-sessions.js';
-import { ConsentGrants } from '../signin/consent-grants.js';
+import type { BrowserSessions } from '../signin/browser-sessions.js';
+import type { ConsentGrants } from '../signin/consent-grants.js';
 import { DirectSignIn } from '../signin/direct-sign-in.js';
 import { OrganizationPolicy } from '../signin/organization-policy.js';
 import { PasswordAuthenticator } from '../signin/password-authenticator.js';
@@ -20,11 +16,8 @@ import { PendingAuthTokens } from '../signin/pending-auth-tokens.js';
 import { SignInEngine } from '../signin/sign-in-engine.js';
 import { SignupService } from '../signin/signup.js';
 import type { Db } from '../storage/database.js';
-import { browserSessionRepository } from '../storage/repositories/browser-sessions.js';
 import { clientRepository } from '../storage/repositories/clients.js';
-import { consentGrantRepository } from '../storage/repositories/consent-grants.js';
 import { membershipRepository } from '../storage/repositories/memberships.js';
-import { organizationRepository } from '../storage/repositories/organizations.js';
 import { pendingAuthTokenRepository } from '../storage/repositories/pending-auth-tokens.js';
 import { tokenStore } from '../storage/repositories/token-store.js';
 import { accessTokenSessions } from '../storage/repositories/access-token-sessions.js';
@@ -33,7 +26,8 @@ import type { SecretBox } from '../kernel/crypto.js';
 import { MfaOperations } from '../mfa/mfa-operations.js';
 import type { MfaService } from '../mfa/mfa-service.js';
 import type { MfaSettingsService } from '../mfa/mfa-settings.js';
-import { SvcAuthService, type SvcAuthServiceDeps } from './facades/svc-auth-service.js';
+import type { SvcAuthServiceDeps } from './facades/svc-auth-service.js';
+import type { AdminWiring } from './wire-admin.js';
 import { wireMfa } from './wire-mfa.js';
 
 export interface WireAuthContext {
@@ -44,8 +38,11 @@ export interface WireAuthContext {
   readonly securitySettings: SecuritySettingsService;
   readonly tokens: TokenService;
   readonly config: Pick<SvcConfig, 'openId' | 'failureLimits'>;
-  /** The admin facade: security settings are read and updated (validated, audited) through it. */
-  readonly admin: SvcAuthServiceDeps['admin'];
+  /**
+   * The admin domain: its facade reads and updates security settings (validated, audited); signup
+   * creates accounts through its services; issuer sessions, consents and MFA settings are shared.
+   */
+  readonly admin: AdminWiring;
   /** Seals TOTP secrets with the master key. */
   readonly secretBox: SecretBox;
   /** The issuer name authenticator apps show (the public origin's host). */
@@ -75,9 +72,8 @@ export interface AuthEngine {
   readonly mfaOperations: MfaOperations;
 }
 
-/** Builds the sign-in and token engine over the database and returns it with the SvcAuthService facade. */
+/** Builds the sign-in and token engine over the database, and what the SvcAuthService facade is built from. */
 export function wireAuth(ctx: WireAuthContext): {
-  auth: SvcAuthService;
   engine: AuthEngine;
   /** What the facade was built from, so that createSvc() can add the capabilities built on the engine. */
   facadeDeps: SvcAuthServiceDeps;
@@ -103,15 +99,11 @@ export function wireAuth(ctx: WireAuthContext): {
 
   // Signup creates accounts exactly as the admin domain does (normalized, deduplicated email; argon2id;
   // generated slug), with the `system` actor in the audit trail.
-  const adminDeps: AdminDeps = {
-    repositories: { organizations: organizationRepository(db), users, memberships, clients },
-    clock,
-    ids,
-    audit,
-  };
-  const userService = new UserService(adminDeps);
-  const organizationService = new OrganizationService(adminDeps);
-  const membershipService = new MembershipService(adminDeps);
+  const {
+    users: userService,
+    organizations: organizationService,
+    memberships: membershipService,
+  } = ctx.admin;
   const signup = new SignupService({
     createUser: (input) => userService.create(input),
     createOrganization: async (name) =>
@@ -132,6 +124,7 @@ export function wireAuth(ctx: WireAuthContext): {
   });
   const mfa = wireMfa({
     db,
+    settings: ctx.admin.mfaSettings,
     organizations,
     secretBox: ctx.secretBox,
     totpIssuer: ctx.totpIssuer,
@@ -143,16 +136,9 @@ export function wireAuth(ctx: WireAuthContext): {
   const signIn = new SignInEngine({
     organizations,
     pending: new PendingAuthTokens({ store: pendingAuthTokenRepository(db), clock, ids }),
-    mfa: mfa.service,
+    mfa,
   });
-  const browserSessions = new BrowserSessions({
-    store: browserSessionRepository(db),
-    users,
-    settings: ctx.securitySettings,
-    clock,
-    ids,
-  });
-  const consents = new ConsentGrants({ store: consentGrantRepository(db), audit, clock, ids });
+  const { browserSessions, consents } = ctx.admin;
   const direct = new DirectSignIn({
     clients,
     users,
@@ -165,17 +151,16 @@ export function wireAuth(ctx: WireAuthContext): {
     clock,
   });
 
-  const mfaOperations = new MfaOperations({ mfa: mfa.service, direct });
+  const mfaOperations = new MfaOperations({ mfa, direct });
   const facadeDeps: SvcAuthServiceDeps = {
     direct,
     tokens,
     browserSessions,
     consents,
-    admin: ctx.admin,
+    admin: ctx.admin.facade,
     mfa: mfaOperations,
   };
   return {
-    auth: new SvcAuthService(facadeDeps),
     facadeDeps,
     engine: {
       tokens,
@@ -186,8 +171,8 @@ export function wireAuth(ctx: WireAuthContext): {
       browserSessions,
       consents,
       direct,
-      mfa: mfa.service,
-      mfaSettings: mfa.settings,
+      mfa,
+      mfaSettings: ctx.admin.mfaSettings,
       mfaOperations,
     },
   };

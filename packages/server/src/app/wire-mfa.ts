@@ -3,21 +3,21 @@ import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import { MfaService } from '../mfa/mfa-service.js';
-import { MfaSettingsService } from '../mfa/mfa-settings.js';
+import type { MfaSettingsService } from '../mfa/mfa-settings.js';
 import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { OrganizationPolicy } from '../signin/organization-policy.js';
 import type { Db } from '../storage/database.js';
 import {
   authenticatorRepository,
   mfaChallengeRepository,
-  mfaPolicyRepository,
   recoveryCodeRepository,
 } from '../storage/repositories/mfa.js';
-import { organizationRepository } from '../storage/repositories/organizations.js';
 import { userRepository } from '../storage/repositories/users.js';
 
 export interface WireMfaContext {
   readonly db: Db;
+  /** The MFA settings and policies operators change (built once, with the admin domain). */
+  readonly settings: MfaSettingsService;
   readonly organizations: Pick<OrganizationPolicy, 'options'>;
   readonly secretBox: SecretBox;
   /** The issuer name authenticator apps show. */
@@ -29,18 +29,11 @@ export interface WireMfaContext {
   readonly ids: Ids;
 }
 
-/** The MFA settings and policies, and the MFA service the sign-in engine asks (its MfaGate). */
-export function wireMfa(ctx: WireMfaContext): { settings: MfaSettingsService; service: MfaService } {
-  const { db, audit, clock, ids } = ctx;
-  const organizations = organizationRepository(db);
+/** The MFA service the sign-in engine asks (its MfaGate), over the operators' MFA settings. */
+export function wireMfa(ctx: WireMfaContext): MfaService {
+  const { db, audit, clock, ids, settings } = ctx;
   const users = userRepository(db);
-  const settings = new MfaSettingsService({
-    store: mfaPolicyRepository(db),
-    organizationExists: async (id) => (await organizations.findById(id)) !== undefined,
-    audit,
-    clock,
-  });
-  const service = new MfaService({
+  return new MfaService({
     settings,
     authenticators: authenticatorRepository(db),
     recoveryCodes: recoveryCodeRepository(db),
@@ -57,5 +50,4 @@ export function wireMfa(ctx: WireMfaContext): { settings: MfaSettingsService; se
     clock,
     ids,
   });
-  return { settings, service };
 }

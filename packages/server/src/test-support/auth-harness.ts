@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CreateClientBody, SvcCreatedClient, SvcOrganization, SvcUser } from '@svc/contract';
 import { createAuditLog } from '../audit/audit-service.js';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
-import type { SvcAuthService } from '../app/facades/svc-auth-service.js';
+import { SvcAuthService } from '../app/facades/svc-auth-service.js';
 import { wireAdmin } from '../app/wire-admin.js';
 import { wireAuth, type AuthEngine } from '../app/wire-auth.js';
 import type { ClientRecord } from '../admin/repository.js';
@@ -93,15 +93,16 @@ export async function createAuthHarness(
   await keys.ensureActiveKey();
   const signer = new SigningThread();
   const tokens = new TokenService({ keys, issuer: HARNESS_ISSUER, clock, ids, signer });
-  const admin = wireAdmin({ db, clock, ids, audit, securitySettings });
-  const { auth, engine } = wireAuth({
+  const adminWiring = wireAdmin({ db, clock, ids, audit, securitySettings });
+  const admin = adminWiring.facade;
+  const { engine, facadeDeps } = wireAuth({
     db,
     clock,
     ids,
     audit,
     securitySettings,
     tokens,
-    admin,
+    admin: adminWiring,
     secretBox: new SecretBox(randomBytes(32)),
     totpIssuer: HARNESS_TOTP_ISSUER,
     failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock }),
@@ -114,6 +115,7 @@ export async function createAuthHarness(
       failureLimits: resolveFailureRules(options.failureLimits),
     },
   });
+  const auth = new SvcAuthService(facadeDeps);
   const clients = clientRepository(db);
 
   return {
