@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { DatabaseTarget } from '../config/resolve.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Dialect } from '../storage/database.js';
+import { openDatabase, type DatabaseHandle, type Dialect } from '../storage/database.js';
+import { postgresDatabaseUrl, withAdminClient, type TestDatabaseStart } from './template-databases.js';
 
 export interface TestDatabase {
   readonly target: DatabaseTarget;
@@ -13,11 +13,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database of the given kind that belongs to one test. */
-export async function createTestDatabase(kind: Dialect): Promise<TestDatabase> {
+/**
+ * A fresh database of the given kind that belongs to one test: empty, or a copy of the run's migrated
+ * (and keyed) template (template-databases.ts), which costs a file copy instead of a migration.
+ */
+export async function createTestDatabase(
+  kind: Dialect,
+  start: TestDatabaseStart = 'empty',
+): Promise<TestDatabase> {
+  const templates = inject('templateDatabases');
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'svc-sqlite-'));
     const filename = join(dir, 'svc.db');
+    if (start !== 'empty') copyFileSync(templates.sqlite[start], filename);
     const url = `sqlite:${filename}`;
     return {
       target: { kind, filename, url },
@@ -26,12 +34,13 @@ export async function createTestDatabase(kind: Dialect): Promise<TestDatabase> {
     };
   }
   const admin = inject('postgresAdminUrl');
-  if (admin === '') throw new Error('PostgreSQL is not available in this run.');
+  if (admin === '' || templates.postgres === undefined) {
+    throw new Error('PostgreSQL is not available in this run.');
+  }
   const name = `svc_t_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(admin, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  const connectionString = url.toString();
+  const template = start === 'empty' ? '' : ` TEMPLATE ${templates.postgres[start]}`;
+  await withAdminClient(admin, (client) => client.query(`CREATE DATABASE ${name}${template}`));
+  const connectionString = postgresDatabaseUrl(admin, name);
   return {
     target: { kind, connectionString, url: connectionString },
     url: connectionString,
@@ -40,16 +49,6 @@ export async function createTestDatabase(kind: Dialect): Promise<TestDatabase> {
         () => undefined,
       ),
   };
-}
-
-async function withAdminClient<T>(url: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await action(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
@@ -71,9 +70,8 @@ export function useMigratedDatabase(kind: Dialect): { readonly db: DatabaseHandl
   let testDb: TestDatabase | undefined;
   let handle: DatabaseHandle | undefined;
   beforeAll(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
   });
   afterAll(async () => {
     await handle?.close();

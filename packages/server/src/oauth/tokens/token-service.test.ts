@@ -5,7 +5,7 @@ import { DAY_MS } from '../../kernel/clock.js';
 import { SecretBox } from '../../kernel/crypto.js';
 import { randomIds } from '../../kernel/ids.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { signingKeyRepository } from '../../storage/repositories/signing-keys.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
@@ -24,9 +24,8 @@ describeEachDatabase('token service', (kind) => {
   let signer: SigningThread;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock();
     keys = new SigningKeys({
       repository: signingKeyRepository(handle.db),
