@@ -16,6 +16,7 @@ import { ConsentGrants } from '../signin/consent-grants.js';
 import { DirectSignIn } from '../signin/direct-sign-in.js';
 import { OrganizationPolicy } from '../signin/organization-policy.js';
 import { PasswordAuthenticator } from '../signin/password-authenticator.js';
+import type { HashPassword } from '../signin/password-hasher.js';
 import { PendingAuthTokens } from '../signin/pending-auth-tokens.js';
 import { SignInEngine } from '../signin/sign-in-engine.js';
 import { SignupService } from '../signin/signup.js';
@@ -52,6 +53,8 @@ export interface WireAuthContext {
   readonly totpIssuer: string;
   /** Counts failed checks of secrets across requests and nodes. */
   readonly failureThrottle: FailureThrottle;
+  /** How passwords are hashed (config.passwordHashing). */
+  readonly hashPassword: HashPassword;
 }
 
 /** The sign-in and token engine objects the adapters (/authorize, /token, /userinfo, hosted, headless, direct) use. */
@@ -109,7 +112,7 @@ export function wireAuth(ctx: WireAuthContext): {
     ids,
     audit,
   };
-  const userService = new UserService(adminDeps);
+  const userService = new UserService({ ...adminDeps, hashPassword: ctx.hashPassword });
   const organizationService = new OrganizationService(adminDeps);
   const membershipService = new MembershipService(adminDeps);
   const signup = new SignupService({
@@ -129,6 +132,7 @@ export function wireAuth(ctx: WireAuthContext): {
     throttle: ctx.failureThrottle,
     rules: ctx.config.failureLimits,
     audit,
+    hashPassword: ctx.hashPassword,
   });
   const mfa = wireMfa({
     db,

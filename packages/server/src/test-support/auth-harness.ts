@@ -23,6 +23,7 @@ import { securitySettingsRepository } from '../storage/repositories/security-set
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
 import { createTestDatabase } from './databases.js';
 import { FakeClock } from './fake-clock.js';
+import { testHashPassword } from './test-password-hashing.js';
 
 export const HARNESS_ISSUER = 'http://localhost:8080/svc/auth';
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -94,7 +95,7 @@ export async function createAuthHarness(
   await keys.ensureActiveKey();
   const signer = new SigningThread();
   const tokens = new TokenService({ keys, issuer: HARNESS_ISSUER, clock, ids, signer });
-  const admin = wireAdmin({ db, clock, ids, audit, securitySettings });
+  const admin = wireAdmin({ db, clock, ids, audit, securitySettings, hashPassword: testHashPassword });
   const { auth, engine } = wireAuth({
     db,
     clock,
@@ -106,6 +107,7 @@ export async function createAuthHarness(
     secretBox,
     totpIssuer: HARNESS_TOTP_ISSUER,
     failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock }),
+    hashPassword: testHashPassword,
     config: {
       openId: {
         enabled: options.openIdEnabled ?? true,

@@ -7,6 +7,7 @@ import type { SvcOptions } from '../config/options.js';
 import type { Dialect } from '../storage/database.js';
 import { createTestDatabase } from './databases.js';
 import { FakeClock } from './fake-clock.js';
+import { TEST_PASSWORD_HASHING } from './test-password-hashing.js';
 
 export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789abcdef';
 export const TEST_ORIGIN = 'http://localhost:8080';
@@ -21,7 +22,8 @@ export interface TestSvc {
 
 /**
  * A Svc built through the real app factory on a fresh database of its own (SQLite by default), with a
- * fake clock, the test operator token, no logging and the environment ignored. The database is a copy of the run's keyed template, so the Svc starts as on a second start
+ * fake clock, the test operator token, the cheapest password hashing, no logging and the environment
+ * ignored. The database is a copy of the run's keyed template, so the Svc starts as on a second start
  * (migrated, a signing key sealed with the run's test master key) instead of generating an RSA key.
  * `context.databaseUrl` rewrites the URL Svc connects with (a proxy in front of the database).
  */
@@ -43,6 +45,7 @@ export async function createTestSvc(
         secretKey: inject('testMasterKey'),
         logLevel: false,
         keyRotationSchedule: false,
+        passwordHashing: TEST_PASSWORD_HASHING,
         clock,
         ...options,
       },
