@@ -47,9 +47,6 @@ describeEachDatabase('admin services', (kind) => {
   });
   afterEach(async () => {
     await handle.close();
-    // pg's pool.end() resolves before its sockets close; after the concurrent test several are still
-    // open, and DROP DATABASE … WITH (FORCE) would kill them into an unhandled 'error' (57P01).
-    if (kind === 'postgres') await new Promise((resolve) => setTimeout(resolve, 100));
     await testDb.drop();
   });
 

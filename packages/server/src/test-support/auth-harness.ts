@@ -170,8 +170,6 @@ export async function createAuthHarness(
     async close() {
       await signer.close();
       await handle.close();
-      // pg's pool.end() resolves before its sockets close; DROP … WITH (FORCE) would kill them noisily.
-      if (kind === 'postgres') await new Promise((resolve) => setTimeout(resolve, 100));
       await testDb.drop();
     },
   };

@@ -37,29 +37,79 @@ export async function createTestDatabase(
   if (admin === '' || templates.postgres === undefined) {
     throw new Error('PostgreSQL is not available in this run.');
   }
-  const name = `svc_t_${randomBytes(6).toString('hex')}`;
-  const template = start === 'empty' ? '' : ` TEMPLATE ${templates.postgres[start]}`;
-  await withAdminClient(admin, (client) => client.query(`CREATE DATABASE ${name}${template}`));
+  const { prefix } = templates.postgres;
+  const name = await takePostgresDatabase(
+    admin,
+    prefix,
+    start === 'empty' ? undefined : templates.postgres.templates[start],
+  );
   const connectionString = postgresDatabaseUrl(admin, name);
   return {
     target: { kind, connectionString, url: connectionString },
     url: connectionString,
-    drop: () =>
-      withAdminClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
-        () => undefined,
-      ),
+    drop: async () => dropLater(admin, name),
   };
 }
 
+/** Per template: the database created ahead for the next test of this worker. */
+const spares = new Map<string, Promise<string>>();
+
 /**
- * Runs a suite once on SQLite and once on PostgreSQL. Without PostgreSQL the second run is reported as
- * skipped with the reason (global setup already failed the run if SVC_REQUIRE_POSTGRES=1).
+ * A new database from `template` (template1 when undefined). The one created ahead is taken and the
+ * next one started, so that CREATE DATABASE runs while a test runs instead of before it; what is left
+ * when the worker ends is dropped at the end of the run with the rest of its prefix.
+ */
+function takePostgresDatabase(admin: string, prefix: string, template: string | undefined): Promise<string> {
+  const create = async () => {
+    const name = `${prefix}${randomBytes(6).toString('hex')}`;
+    const from = template === undefined ? '' : ` TEMPLATE ${template}`;
+    await withAdminClient(admin, (client) => client.query(`CREATE DATABASE ${name}${from}`));
+    return name;
+  };
+  const key = template ?? '';
+  const spare = spares.get(key);
+  const next = create();
+  // A spare that failed fails the test that takes it.
+  next.catch(() => undefined);
+  spares.set(key, next);
+  return spare ?? create();
+}
+
+/**
+ * Drops a test's database without making the test wait. pg's pool.end() resolves before its sockets
+ * close, and DROP … WITH (FORCE) would kill them noisily, so the drop waits a moment first; a drop that
+ * fails leaves the database to the end of the run.
+ */
+function dropLater(admin: string, name: string): void {
+  setTimeout(() => {
+    withAdminClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(
+      () => undefined,
+    );
+  }, 100);
+}
+
+/**
+ * Runs a suite once on SQLite and once on PostgreSQL: for suites where the database is the point
+ * (storage, the suite nearest to a repository, what only the database guarantees) and for the
+ * PostgreSQL smoke set of end-to-end files (docs/decisions/testing-suite-speed.md). Without PostgreSQL
+ * the second run is reported as skipped with the reason (global setup already failed the run if
+ * SVC_REQUIRE_POSTGRES=1).
  */
 export function describeEachDatabase(name: string, suite: (kind: Dialect) => void): void {
   describe(`${name} [sqlite]`, () => suite('sqlite'));
   const reason = inject('postgresSkipReason');
   if (reason === '') describe(`${name} [postgres]`, () => suite('postgres'));
   else describe.skip(`${name} [postgres] (skipped: ${reason})`, () => suite('postgres'));
+}
+
+/**
+ * Runs a suite of behaviour above the repositories on SQLite, where it behaves as on PostgreSQL: the
+ * suites of describeEachDatabase cover PostgreSQL underneath it. SVC_TEST_ALL_DATABASES=1 runs it on
+ * both databases too.
+ */
+export function describeAboveStorage(name: string, suite: (kind: Dialect) => void): void {
+  if (process.env.SVC_TEST_ALL_DATABASES === '1') describeEachDatabase(name, suite);
+  else describe(`${name} [sqlite]`, () => suite('sqlite'));
 }
 
 /**

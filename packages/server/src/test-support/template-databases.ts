@@ -17,16 +17,24 @@ import { FakeClock } from './fake-clock.js';
  */
 export type TestDatabaseStart = 'empty' | 'migrated' | 'keyed';
 
+type TemplateName = Exclude<TestDatabaseStart, 'empty'>;
+
 /** Where the migrated and keyed templates of one run are: SQLite files and PostgreSQL database names. */
 export interface TemplateDatabases {
-  readonly sqlite: Readonly<Record<Exclude<TestDatabaseStart, 'empty'>, string>>;
+  readonly sqlite: Readonly<Record<TemplateName, string>>;
   /** Absent when the run has no PostgreSQL. */
-  readonly postgres: Readonly<Record<Exclude<TestDatabaseStart, 'empty'>, string>> | undefined;
+  readonly postgres:
+    | {
+        readonly templates: Readonly<Record<TemplateName, string>>;
+        /** Every database of the run starts with it, so that the end of the run drops what is left. */
+        readonly prefix: string;
+      }
+    | undefined;
 }
 
 export interface MadeTemplates {
   readonly templates: TemplateDatabases;
-  /** Drops the PostgreSQL templates and removes the SQLite files. */
+  /** Removes the SQLite files and drops every PostgreSQL database of the run that is left. */
   remove(): Promise<void>;
 }
 
@@ -40,16 +48,17 @@ export async function makeTemplateDatabases(
 ): Promise<MadeTemplates> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-templates-'));
   const sqlite = { migrated: join(dir, 'migrated.db'), keyed: join(dir, 'keyed.db') };
-  const removeFiles = () => rmSync(dir, { recursive: true, force: true });
+  const prefix = `svc_${randomBytes(6).toString('hex')}_`;
+  const postgres = { migrated: `${prefix}migrated`, keyed: `${prefix}keyed` };
+  const remove = async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (postgresAdminUrl !== '') await dropDatabasesStartingWith(postgresAdminUrl, prefix);
+  };
   try {
     await withDatabase(sqliteTarget(sqlite.migrated), migrateToLatest);
     copyFileSync(sqlite.migrated, sqlite.keyed);
     await withDatabase(sqliteTarget(sqlite.keyed), (db) => addFirstSigningKey(db, masterKey));
-    if (postgresAdminUrl === '')
-      return { templates: { sqlite, postgres: undefined }, remove: async () => removeFiles() };
-
-    const prefix = `svc_tpl_${randomBytes(6).toString('hex')}`;
-    const postgres = { migrated: `${prefix}_migrated`, keyed: `${prefix}_keyed` };
+    if (postgresAdminUrl === '') return { templates: { sqlite, postgres: undefined }, remove };
     await withAdminClient(postgresAdminUrl, (client) => client.query(`CREATE DATABASE ${postgres.migrated}`));
     await withDatabase(postgresTarget(postgresAdminUrl, postgres.migrated), migrateToLatest);
     await withAdminClient(postgresAdminUrl, (client) =>
@@ -58,17 +67,9 @@ export async function makeTemplateDatabases(
     await withDatabase(postgresTarget(postgresAdminUrl, postgres.keyed), (db) =>
       addFirstSigningKey(db, masterKey),
     );
-    return {
-      templates: { sqlite, postgres },
-      async remove() {
-        removeFiles();
-        await withAdminClient(postgresAdminUrl, async (client) => {
-          for (const name of Object.values(postgres)) await client.query(`DROP DATABASE IF EXISTS ${name}`);
-        });
-      },
-    };
+    return { templates: { sqlite, postgres: { templates: postgres, prefix } }, remove };
   } catch (error) {
-    removeFiles();
+    await remove();
     throw error;
   }
 }
@@ -88,6 +89,16 @@ export async function withAdminClient<T>(url: string, action: (client: pg.Client
   } finally {
     await client.end();
   }
+}
+
+async function dropDatabasesStartingWith(adminUrl: string, prefix: string): Promise<void> {
+  await withAdminClient(adminUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [prefix],
+    );
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  });
 }
 
 function sqliteTarget(filename: string): DatabaseTarget {
