@@ -18,14 +18,14 @@ import { encodeCursor } from '../storage/paging.js';
 import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
+import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { testHashPassword } from '../test-support/test-password-hashing.js';
 import { adminApiRoutes } from './routes.js';
 
 const BASE = '/svc/admin/auth/api';
 
-describeEachDatabase('admin API routes', (kind) => {
+describeAboveStorage('admin API routes', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
   let app: FastifyInstance;

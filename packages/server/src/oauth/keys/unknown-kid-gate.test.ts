@@ -5,11 +5,11 @@ import { SvcUnavailableError } from '../../kernel/errors.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
 import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { signingKeyRepository } from '../../storage/repositories/signing-keys.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { SigningKeys, type SigningKeysDeps } from './signing-keys.js';
 
-describeEachDatabase('unknown kid reloads', (kind) => {
+describeAboveStorage('unknown kid reloads', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
   let clock: FakeClock;

@@ -7,7 +7,7 @@ import { randomIds } from '../../kernel/ids.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
 import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { signingKeyRepository } from '../../storage/repositories/signing-keys.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { SigningKeys } from '../keys/signing-keys.js';
 import { SigningThread } from './signing-thread.js';
@@ -15,7 +15,7 @@ import { CLOCK_SKEW_SECONDS, TokenService } from './token-service.js';
 
 const ISSUER = 'http://localhost:8080/svc/auth';
 
-describeEachDatabase('token service', (kind) => {
+describeAboveStorage('token service', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
   let clock: FakeClock;
