@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { createAccountHarness, type AccountHarness } from '../test-support/account-harness.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 
-describeEachDatabase('password reset and email verification direct routes', (kind) => {
+describeAboveStorage('password reset and email verification direct routes', (kind) => {
   let h: AccountHarness;
   let n = 0;
   beforeAll(async () => {

@@ -8,8 +8,9 @@ import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kerne
 import { randomIds } from '../kernel/ids.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
-import { verifyPassword } from '../signin/password-hasher.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { DEFAULT_PASSWORD_HASH_COST } from '../signin/password-hash-cost.js';
+import { passwordHashing, verifyPassword } from '../signin/password-hasher.js';
+import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
@@ -31,9 +32,8 @@ describeEachDatabase('admin services', (kind) => {
   let admin: SvcAdminService;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock();
     const securitySettings = new SecuritySettingsService({
       repository: securitySettingsRepository(handle.db),
@@ -41,13 +41,12 @@ describeEachDatabase('admin services', (kind) => {
       defaults: { ...DEFAULT_SECURITY_SETTINGS },
     });
     const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
-    admin = wireAdmin({ db: handle.db, clock, ids: randomIds, audit, securitySettings }).facade;
+    // The production cost: one test here checks the parameters stored hashes carry.
+    const hashPassword = passwordHashing(DEFAULT_PASSWORD_HASH_COST);
+    admin = wireAdmin({ db: handle.db, clock, ids: randomIds, audit, securitySettings, hashPassword }).facade;
   });
   afterEach(async () => {
     await handle.close();
-    // pg's pool.end() resolves before its sockets close; after the concurrent test several are still
-    // open, and DROP DATABASE … WITH (FORCE) would kill them into an unhandled 'error' (57P01).
-    if (kind === 'postgres') await new Promise((resolve) => setTimeout(resolve, 100));
     await testDb.drop();
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLIENT_REDIRECT_URI, authorizeQuery, pkcePair } from '../test-support/authorize-params.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createDirectHarness, DIRECT_PASSWORD, type DirectHarness } from '../test-support/direct-test-app.js';
 import { InjectBrowser } from '../test-support/inject-browser.js';
 import { basicAuth, form } from '../test-support/oauth-http.js';
@@ -9,7 +9,7 @@ import { endedSession, probeSession, type HeldTokens } from '../test-support/ses
 const ADMIN = '/svc/admin/auth/api';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
-describeEachDatabase('deactivating and reactivating a client', (kind) => {
+describeAboveStorage('deactivating and reactivating a client', (kind) => {
   let h: DirectHarness;
   beforeAll(async () => {
     h = await createDirectHarness(kind);

@@ -1,7 +1,7 @@
 import { svcConsentGrantSchema } from '@svc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 const ADMIN = '/svc/admin/auth/api';
@@ -11,7 +11,7 @@ const ADMIN = '/svc/admin/auth/api';
  * /users/{userId}/grants` → `data`; `POST /users/{userId}/grants/{grantId}/revoke` → id and revokedAt,
  * "400 for unknown or already revoked"), through the real app behind the operator guard.
  */
-describeEachDatabase('operator consent-grant routes', (kind) => {
+describeAboveStorage('operator consent-grant routes', (kind) => {
   let t: TestSvc;
   beforeAll(async () => {
     t = await createTestSvc(kind);

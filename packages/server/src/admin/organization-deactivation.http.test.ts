@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createDirectHarness, DIRECT_PASSWORD, type DirectHarness } from '../test-support/direct-test-app.js';
 import { endedSession, probeSession, type HeldTokens } from '../test-support/session-probe.js';
 
 const ADMIN = '/svc/admin/auth/api';
 const LIVE = { userinfo: 200, validated: true, refresh: 'ok' };
 
-describeEachDatabase('deactivating organizations and memberships', (kind) => {
+describeAboveStorage('deactivating organizations and memberships', (kind) => {
   let h: DirectHarness;
   beforeAll(async () => {
     h = await createDirectHarness(kind);

@@ -1,11 +1,11 @@
 import { svcClientSchema, svcCreatedClientSchema } from '@svc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 const CLIENTS = '/svc/admin/auth/api/clients';
 
-describeEachDatabase('client postLogoutRedirectUris', (kind) => {
+describeAboveStorage('client postLogoutRedirectUris', (kind) => {
   let t: TestSvc;
 
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import {
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NOT_FOUND_BODY } from '../http/errors.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import {
   createDirectHarness,
   DIRECT_PASSWORD,
@@ -22,7 +22,7 @@ import { basicAuth, form } from '../test-support/oauth-http.js';
 const ADMIN = '/svc/admin/auth/api';
 const AUDIT = '/svc/admin/audit/api';
 
-describeEachDatabase('operator record routes', (kind) => {
+describeAboveStorage('operator record routes', (kind) => {
   let h: DirectHarness;
   beforeAll(async () => {
     h = await createDirectHarness(kind);

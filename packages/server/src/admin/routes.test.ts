@@ -15,24 +15,24 @@ import { randomIds } from '../kernel/ids.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
 import { encodeCursor } from '../storage/paging.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
+import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
+import { testHashPassword } from '../test-support/test-password-hashing.js';
 import { adminApiRoutes } from './routes.js';
 
 const BASE = '/svc/admin/auth/api';
 
-describeEachDatabase('admin API routes', (kind) => {
+describeAboveStorage('admin API routes', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
   let app: FastifyInstance;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     const clock = new FakeClock();
     const securitySettings = new SecuritySettingsService({
       repository: securitySettingsRepository(handle.db),
@@ -40,7 +40,14 @@ describeEachDatabase('admin API routes', (kind) => {
       defaults: { ...DEFAULT_SECURITY_SETTINGS },
     });
     const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
-    const admin = wireAdmin({ db: handle.db, clock, ids: randomIds, audit, securitySettings }).facade;
+    const admin = wireAdmin({
+      db: handle.db,
+      clock,
+      ids: randomIds,
+      audit,
+      securitySettings,
+      hashPassword: testHashPassword,
+    }).facade;
     app = Fastify({ logger: false });
     await app.register(adminApiRoutes({ admin }), { prefix: BASE });
     await app.ready();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLIENT_REDIRECT_URI, authorizeQuery } from '../test-support/authorize-params.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import {
   createDirectHarness,
   DIRECT_PASSWORD,
@@ -14,7 +14,7 @@ import { endedSession, probeSession, type HeldTokens } from '../test-support/ses
 const ADMIN = '/svc/admin/auth/api';
 const LIVE = { userinfo: 200, validated: true, refresh: 'ok' };
 
-describeEachDatabase('deactivating and reactivating a user', (kind) => {
+describeAboveStorage('deactivating and reactivating a user', (kind) => {
   let h: DirectHarness;
   beforeAll(async () => {
     h = await createDirectHarness(kind);

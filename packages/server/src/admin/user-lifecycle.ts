@@ -1,6 +1,6 @@
 import type { UpdateUserInput } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
-import { hashPassword } from '../signin/password-hasher.js';
+import type { HashPassword } from '../signin/password-hasher.js';
 import type { AdminActor, AdminLifecycleDeps } from './deps.js';
 import { emailLookupKey } from './email-key.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
@@ -9,9 +9,9 @@ import { DUPLICATE_EMAIL } from './user-service.js';
 
 /** An operator's changes to a user: profile, email, password, and deactivation. */
 export class UserLifecycle {
-  readonly #deps: AdminLifecycleDeps;
+  readonly #deps: AdminLifecycleDeps & { readonly hashPassword: HashPassword };
 
-  constructor(deps: AdminLifecycleDeps) {
+  constructor(deps: AdminLifecycleDeps & { readonly hashPassword: HashPassword }) {
     this.#deps = deps;
   }
 
@@ -39,7 +39,7 @@ export class UserLifecycle {
           }),
       ...(input.password === undefined
         ? {}
-        : { passwordHash: input.password === null ? null : await hashPassword(input.password) }),
+        : { passwordHash: input.password === null ? null : await this.#deps.hashPassword(input.password) }),
       ...(input.active === undefined ? {} : { active: input.active }),
     };
     const { sessions, clock } = this.#deps;

@@ -1,6 +1,6 @@
 import type { CreateUserInput, Page } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
-import { hashPassword } from '../signin/password-hasher.js';
+import type { HashPassword } from '../signin/password-hasher.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
 import { emailLookupKey } from './email-key.js';
 import type { ListQuery, UserRecord } from './repository.js';
@@ -9,11 +9,15 @@ import type { ListQuery, UserRecord } from './repository.js';
 export const DUPLICATE_EMAIL = 'A user with this email address already exists.';
 const DUPLICATE_ACCOUNT = 'A user with this email address or phone number already exists.';
 
+export interface UserServiceDeps extends AdminDeps {
+  readonly hashPassword: HashPassword;
+}
+
 /** Creates users, finds them by email and marks operators. */
 export class UserService {
-  readonly #deps: AdminDeps;
+  readonly #deps: UserServiceDeps;
 
-  constructor(deps: AdminDeps) {
+  constructor(deps: UserServiceDeps) {
     this.#deps = deps;
   }
 
@@ -28,7 +32,7 @@ export class UserService {
     if ((await this.#deps.repositories.users.findByEmailKey(emailKey)) !== undefined) {
       throw new SvcConflictError(DUPLICATE_EMAIL);
     }
-    const passwordHash = input.password === null ? null : await hashPassword(input.password);
+    const passwordHash = input.password === null ? null : await this.#deps.hashPassword(input.password);
     const user = await this.#insert({
       displayName: input.displayName,
       email: input.email.trim(),

@@ -19,6 +19,7 @@ import { TokenService } from '../oauth/tokens/token-service.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
+import { passwordHashing } from '../signin/password-hasher.js';
 import { createSmsVerificationProvider } from '../sms/verify-client.js';
 import { checkReadiness } from '../health/readiness.js';
 import { databaseProbe } from '../storage/readiness-probe.js';
@@ -88,6 +89,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     if (config.migrateOnStart) await migrateDatabase(config.database, database, config.databaseTimeouts);
     const { db } = database;
     const { clock, ids } = config;
+    const hashPassword = passwordHashing(config.passwordHashing);
 
     const securitySettings = new SecuritySettingsService({
       repository: securitySettingsRepository(db),
@@ -122,6 +124,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       ids,
       audit,
       securitySettings,
+      hashPassword,
       onClientsChanged: () => discovery.invalidate(),
     });
     const admin = adminWiring.facade;
@@ -138,6 +141,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       secretBox,
       totpIssuer: new URL(config.publicOrigin).hostname,
       failureThrottle,
+      hashPassword,
     });
     const antiforgery = new Antiforgery({
       key: deriveHostedKey(masterKey, 'antiforgery'),
@@ -190,7 +194,17 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       clock,
       ids,
     });
-    const account = wireAccount({ db, config, clock, ids, audit, email, rateLimiter, engine: authEngine });
+    const account = wireAccount({
+      db,
+      config,
+      clock,
+      ids,
+      audit,
+      email,
+      rateLimiter,
+      engine: authEngine,
+      hashPassword,
+    });
     const passwordless = wirePasswordless({
       db,
       config,

@@ -2,7 +2,7 @@ import { svcLoginResultSchema, type SvcCreatedClient } from '@svc/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { HeadlessBrowser } from '../test-support/headless-browser.js';
 import { createHostedTestApp, HOSTED_PASSWORD, type HostedTestApp } from '../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../test-support/inject-browser.js';
@@ -48,7 +48,7 @@ const page = (path: string, query: Record<string, string>): InjectOptions => ({
   url: `/svc/auth${path}?${new URLSearchParams(query).toString()}`,
 });
 
-describeEachDatabase('token selectors with control characters', (kind) => {
+describeAboveStorage('token selectors with control characters', (kind) => {
   let h: HostedTestApp;
   let web: SvcCreatedClient;
   let backend: SvcCreatedClient;

@@ -7,7 +7,7 @@ import type { EmailService } from '../email/email-service.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import { hashPassword } from '../signin/password-hasher.js';
+import type { HashPassword } from '../signin/password-hasher.js';
 import type { Db } from '../storage/database.js';
 import { accountRepositories } from '../storage/repositories/account-tokens.js';
 import { clientRepository } from '../storage/repositories/clients.js';
@@ -23,6 +23,7 @@ export interface WireAccountContext {
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
   readonly engine: Pick<AuthEngine, 'tokens' | 'browserSessions'>;
+  readonly hashPassword: HashPassword;
 }
 
 /** Builds password reset and email verification over the database and the email and rate-limit services. */
@@ -46,7 +47,7 @@ export function wireAccount(ctx: WireAccountContext): AccountOperations {
     clients: clientRepository(ctx.db),
     policy: ctx.config.rateLimits.passwordReset,
     development: ctx.config.development,
-    hashPassword,
+    hashPassword: ctx.hashPassword,
     async endAllSessions(userId) {
       await ctx.engine.tokens.revocation.logoutAll(userId);
       await ctx.engine.browserSessions.endAllForUser(userId);

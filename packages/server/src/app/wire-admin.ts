@@ -11,6 +11,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
+import type { HashPassword } from '../signin/password-hasher.js';
 import { SessionRevocation } from '../oauth/tokens/session-revocation.js';
 import { BrowserSessions } from '../signin/browser-sessions.js';
 import { ConsentGrants } from '../signin/consent-grants.js';
@@ -32,6 +33,8 @@ export interface WireAdminContext {
   readonly ids: Ids;
   readonly audit: AuditLog;
   readonly securitySettings: SecuritySettingsService;
+  /** How passwords are hashed (config.passwordHashing). */
+  readonly hashPassword: HashPassword;
   /** Called after a client is created or changed (discovery caches the union of allowed scopes). */
   readonly onClientsChanged?: () => void;
 }
@@ -81,7 +84,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
       endBrowserSessions: (userId) => browserSessions.endAllForUser(userId),
     },
   };
-  const users = new UserService(deps);
+  const users = new UserService({ ...deps, hashPassword: ctx.hashPassword });
   const organizations = new OrganizationService(deps);
   const memberships = new MembershipService(deps);
   const mfaSettings = new MfaSettingsService({
@@ -102,7 +105,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     memberships,
     clients: new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged }),
     lifecycle: {
-      users: new UserLifecycle(lifecycleDeps),
+      users: new UserLifecycle({ ...lifecycleDeps, hashPassword: ctx.hashPassword }),
       organizations: new OrganizationLifecycle(lifecycleDeps),
       memberships: new MembershipLifecycle(lifecycleDeps),
       clients: new ClientLifecycle({ ...lifecycleDeps, onClientsChanged: ctx.onClientsChanged }),

@@ -12,6 +12,7 @@ import type { ConsentGrants } from '../signin/consent-grants.js';
 import { DirectSignIn } from '../signin/direct-sign-in.js';
 import { OrganizationPolicy } from '../signin/organization-policy.js';
 import { PasswordAuthenticator } from '../signin/password-authenticator.js';
+import type { HashPassword } from '../signin/password-hasher.js';
 import { PendingAuthTokens } from '../signin/pending-auth-tokens.js';
 import { SignInEngine } from '../signin/sign-in-engine.js';
 import { SignupService } from '../signin/signup.js';
@@ -49,6 +50,8 @@ export interface WireAuthContext {
   readonly totpIssuer: string;
   /** Counts failed checks of secrets across requests and nodes. */
   readonly failureThrottle: FailureThrottle;
+  /** How passwords are hashed (config.passwordHashing). */
+  readonly hashPassword: HashPassword;
 }
 
 /** The sign-in and token engine objects the adapters (/authorize, /token, /userinfo, hosted, headless, direct) use. */
@@ -121,6 +124,7 @@ export function wireAuth(ctx: WireAuthContext): {
     throttle: ctx.failureThrottle,
     rules: ctx.config.failureLimits,
     audit,
+    hashPassword: ctx.hashPassword,
   });
   const mfa = wireMfa({
     db,

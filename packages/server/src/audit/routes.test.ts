@@ -2,7 +2,7 @@ import { auditEventPageSchema } from '@svc/contract';
 import fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomIds } from '../kernel/ids.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
@@ -26,9 +26,8 @@ describe('GET /svc/admin/audit/api/events', () => {
   };
 
   beforeEach(async () => {
-    testDb = await createTestDatabase('sqlite');
+    testDb = await createTestDatabase('sqlite', 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock();
     audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
     app = fastify();

@@ -101,6 +101,13 @@ export interface SvcOptions {
   /** Run the hourly housekeeping in this process (signing-key rotation and cleanup, expired authorization requests). @default true */
   keyRotationSchedule?: boolean;
   openId?: OpenIdOptions;
+  /**
+   * The argon2id cost of new password hashes: memory in KiB and passes. Outside development mode a cost
+   * must reach one of the OWASP cheat sheet's minimums (e.g. 19456 KiB with 2 passes, or 47104 with 1);
+   * development mode allows down to argon2id's floor (8 KiB, 1 pass), which tests use. Existing hashes
+   * verify at the cost they were made with. @default { memoryCost: 19456, timeCost: 2 }
+   */
+  passwordHashing?: { memoryCost?: number; timeCost?: number };
   /** Initial security settings (stored on first start; later changed through the operator API). */
   security?: SecurityDefaultsOptions;
   /**

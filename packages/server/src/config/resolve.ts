@@ -11,6 +11,11 @@ import type { SvcOptions } from './options.js';
 import { resolveFailureRules, type FailureRules } from '../ratelimit/failure-rules.js';
 import { resolveRateLimitRules, type RateLimitRules } from '../ratelimit/rules.js';
 import { resolveSmsConfig, type SmsConfig } from '../sms/sms-config.js';
+import {
+  DEFAULT_PASSWORD_HASH_COST,
+  passwordHashCostIssue,
+  type PasswordHashCost,
+} from '../signin/password-hash-cost.js';
 
 export type DatabaseTarget =
   | { readonly kind: 'sqlite'; readonly filename: string; readonly url: string }
@@ -60,6 +65,8 @@ export interface SvcConfig {
     readonly enableUserInfoEndpoint: boolean;
   };
   readonly securityDefaults: SecuritySettings;
+  /** The argon2id cost of new password hashes. */
+  readonly passwordHashing: PasswordHashCost;
   /** Rate limits: the defaults with the `rateLimits` option merged over them. */
   readonly rateLimits: RateLimitRules;
   /** Limits on guessing secrets: the defaults with the `failureLimits` option merged over them. */
@@ -99,6 +106,9 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
   if (issues.length > 0) {
     throw new SvcConfigError(`Invalid security settings: ${issues.map((i) => i.message).join(' ')}`);
   }
+  const passwordHashing = { ...DEFAULT_PASSWORD_HASH_COST, ...definedOnly(options.passwordHashing ?? {}) };
+  const hashingIssue = passwordHashCostIssue(passwordHashing, development);
+  if (hashingIssue !== undefined) throw new SvcConfigError(hashingIssue);
   if (options.adminToken !== undefined && options.adminToken.length < 16) {
     throw new SvcConfigError(
       'SVC_ADMIN_TOKEN must be at least 16 characters; generate one with `openssl rand -hex 32`.',
@@ -131,6 +141,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
       enableUserInfoEndpoint: options.openId?.enableUserInfoEndpoint ?? true,
     },
     securityDefaults,
+    passwordHashing,
     rateLimits: resolveRateLimitRules(options.rateLimits),
     failureLimits: resolveFailureRules(options.failureLimits),
     logLevel: options.logLevel ?? (development ? 'warn' : 'info'),

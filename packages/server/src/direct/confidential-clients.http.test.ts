@@ -7,7 +7,7 @@ import {
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authenticatorCode, TOTP_STEP_MS } from '../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import {
   createDirectHarness,
   DIRECT_PASSWORD,
@@ -48,7 +48,7 @@ interface GatedRoute {
   prepare(client: TestClient): Promise<Record<string, unknown>>;
 }
 
-describeEachDatabase('direct sign-in routes: confidential clients authenticate', (kind) => {
+describeAboveStorage('direct sign-in routes: confidential clients authenticate', (kind) => {
   let h: DirectHarness;
   let basicClient: TestClient;
   let postClient: TestClient;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import {
   createDirectHarness,
   DIRECT_PASSWORD,
@@ -13,7 +13,7 @@ import {
  * `oauth.direct_login.succeeded` with the user, `oauth.direct_login.failed` without one, so that a
  * failure never tells a known address from an unknown one; neither event holds the email or password.
  */
-describeEachDatabase('direct password sign-in: audit events', (kind) => {
+describeAboveStorage('direct password sign-in: audit events', (kind) => {
   let h: DirectHarness;
   beforeAll(async () => {
     h = await createDirectHarness(kind);

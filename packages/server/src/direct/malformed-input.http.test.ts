@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createDirectHarness, type DirectHarness } from '../test-support/direct-test-app.js';
 
 /**
@@ -248,7 +248,7 @@ function routeCases(route: DirectRoute): Case[] {
 
 const CASES = ROUTES.flatMap(routeCases);
 
-describeEachDatabase('direct routes: malformed input', (kind) => {
+describeAboveStorage('direct routes: malformed input', (kind) => {
   let h: DirectHarness;
   beforeAll(async () => {
     h = await createDirectHarness(kind);

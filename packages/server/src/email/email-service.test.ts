@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { wireEmail } from '../app/wire-email.js';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { linkIn, readOutbox } from '../test-support/outbox.js';
@@ -39,9 +39,8 @@ describeEachDatabase('email service', (kind) => {
     email.listDeliveries(emailDeliveryQuerySchema.parse(query));
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock();
     closers = [];
     logs = [];

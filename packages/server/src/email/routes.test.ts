@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wireEmail } from '../app/wire-email.js';
 import { randomIds } from '../kernel/ids.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
@@ -18,9 +18,8 @@ describe('email admin routes', () => {
   let close: () => void;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase('sqlite');
+    testDb = await createTestDatabase('sqlite', 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     smtp = await startTestSmtpServer();
     const wired = wireEmail({
       db: handle.db,

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
 import { HeadlessBrowser, headlessStartBody as startBody } from '../test-support/headless-browser.js';
 import {
@@ -39,7 +39,7 @@ const newNumber = () => `+120155501${String((numbers += 1) % 100).padStart(2, '0
  * the /start `view`, and the app-owned UI redirect. Every answer is checked against the contract; the
  * views seen are collected, and the suite fails unless all 28 of SPEC.md were reached.
  */
-describeEachDatabase('headless actions', (kind) => {
+describeAboveStorage('headless actions', (kind) => {
   let h: MailedHostedTestApp;
   let fake: FakeSmsProvider;
   let web: SvcCreatedClient;

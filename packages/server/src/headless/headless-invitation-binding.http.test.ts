@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { HeadlessBrowser } from '../test-support/headless-browser.js';
 import {
   createMailedHostedTestApp,
@@ -31,7 +31,7 @@ type Result = SvcHeadlessActionResult & Record<string, unknown>;
  * invitation, shows the invited address's view, and completes with a code whose session is scoped to
  * the invitation's organization; the invitation is used once.
  */
-describeEachDatabase('headless invitation-bound authorization', (kind) => {
+describeAboveStorage('headless invitation-bound authorization', (kind) => {
   let h: MailedHostedTestApp;
   let web: SvcCreatedClient;
   let other: SvcCreatedClient;

@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { HOUR_MS } from '../kernel/clock.js';
 import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
 import { HeadlessBrowser, headlessStartBody } from '../test-support/headless-browser.js';
 import {
@@ -25,7 +25,7 @@ type Answer = SvcHeadlessActionResult & { readonly error?: string; readonly mess
  * the request still waits for) with `resendAvailableAt`; the views that wait for a code or link carry
  * `resendAvailableAt` too. Known and unknown addresses and numbers answer alike.
  */
-describeEachDatabase('a refused send says so: headless API', (kind) => {
+describeAboveStorage('a refused send says so: headless API', (kind) => {
   let h: MailedHostedTestApp;
   let fake: FakeSmsProvider;
   let web: SvcCreatedClient;

@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { svcEmailInvitationSchema } from '@svc/contract';
 import { DAY_MS } from '../kernel/clock.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createInvitationHarness, inviteToken, type InvitationHarness } from '../test-support/invitations.js';
 
 const API = '/svc/admin/auth/api';
 
-describeEachDatabase('invitation operator routes', (kind) => {
+describeAboveStorage('invitation operator routes', (kind) => {
   let h: InvitationHarness;
   let app: FastifyInstance;
   let organizationId: string;

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SvcConflictError, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createInvitationHarness, inviteToken, type InvitationHarness } from '../test-support/invitations.js';
 
 const AUDIENCE = 'https://api.example.com';
 
-describeEachDatabase('invitation signup', (kind) => {
+describeAboveStorage('invitation signup', (kind) => {
   let h: InvitationHarness;
   let organizationId: string;
   let token: string;

@@ -1,6 +1,6 @@
 import { svcMfaSettingsSchema, svcOrganizationMfaPolicySchema } from '@svc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { mfaSettings, organizationMfaPolicy } from '../test-support/mfa.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 import { DEFAULT_MFA_SETTINGS, DEFAULT_ORGANIZATION_MFA_POLICY } from './mfa-settings.js';
@@ -9,7 +9,7 @@ const API = '/svc/admin/auth/api';
 const NOT_FOUND = { error: 'not_found', message: 'Not found.' };
 
 /** The operator routes of SPEC.md: GET/PUT /settings/mfa and /organizations/{organizationId}/mfa-policy. */
-describeEachDatabase('MFA operator routes', (kind) => {
+describeAboveStorage('MFA operator routes', (kind) => {
   let t: TestSvc;
   let organizationId: string;
 

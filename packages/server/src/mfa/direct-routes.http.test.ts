@@ -12,7 +12,7 @@ import {
   TOTP_STEP_MS,
   wrongCode,
 } from '../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createDirectHarness, type DirectHarness } from '../test-support/direct-test-app.js';
 import { mfaSettings, selfEnroll } from '../test-support/mfa.js';
 
@@ -21,7 +21,7 @@ const ENROLL_START = '/mfa/challenge/totp/enroll/start';
 const ENROLL_VERIFY = '/mfa/challenge/totp/enroll/verify';
 const UNKNOWN_TOKEN = 'x'.repeat(43);
 
-describeEachDatabase('MFA direct routes', (kind) => {
+describeAboveStorage('MFA direct routes', (kind) => {
   let h: DirectHarness;
   let client: SvcCreatedClient;
 

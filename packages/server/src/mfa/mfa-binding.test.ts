@@ -2,7 +2,7 @@ import type { SvcCreatedClient, SvcTotpEnrollmentStartResult } from '@svc/contra
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../test-support/auth-harness.js';
 import { authenticatorCode, TOTP_STEP_MS } from '../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { mfaSettings, rejectionOf, selfEnroll } from '../test-support/mfa.js';
 
 /**
@@ -10,7 +10,7 @@ import { mfaSettings, rejectionOf, selfEnroll } from '../test-support/mfa.js';
  * client, flow, authorization request and challenge". Every mismatch is the same `invalid_token` (400),
  * and none of them uses up the proof that does match.
  */
-describeEachDatabase('MFA proof binding', (kind) => {
+describeAboveStorage('MFA proof binding', (kind) => {
   let h: AuthHarness;
   let client: SvcCreatedClient;
 

@@ -3,10 +3,10 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SvcInvalidOperationError } from '../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../test-support/auth-harness.js';
 import { TOTP_STEP_MS } from '../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { enrollForChallenge, mfaSettings, organizationMfaPolicy, rejectionOf } from '../test-support/mfa.js';
 
-describeEachDatabase('MFA and organizations', (kind) => {
+describeAboveStorage('MFA and organizations', (kind) => {
   let h: AuthHarness;
   let client: SvcCreatedClient;
   let open: SvcOrganization;

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { TOTP_STEP_MS } from '../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { enrollForChallenge, mfaSettings, selfEnroll } from '../test-support/mfa.js';
 import { codeIn, linkIn } from '../test-support/outbox.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 /** Every sign-in path passes the MFA gate: email codes and magic links stop at the MFA states too. */
-describeEachDatabase('MFA after passwordless sign-in', (kind) => {
+describeAboveStorage('MFA after passwordless sign-in', (kind) => {
   let t: TestSvc;
   let smtp: TestSmtpServer;
   let clientId: string;

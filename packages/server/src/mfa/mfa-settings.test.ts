@@ -3,11 +3,11 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SvcInvalidOperationError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../test-support/auth-harness.js';
 import { authenticatorCode, TOTP_STEP_MS, wrongCode } from '../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { mfaSettings, organizationMfaPolicy, rejectionOf, selfEnroll } from '../test-support/mfa.js';
 import { DEFAULT_MFA_SETTINGS, DEFAULT_ORGANIZATION_MFA_POLICY } from './mfa-settings.js';
 
-describeEachDatabase('MFA settings, organization policies and self-enrollment', (kind) => {
+describeAboveStorage('MFA settings, organization policies and self-enrollment', (kind) => {
   let h: AuthHarness;
 
   beforeEach(async () => {

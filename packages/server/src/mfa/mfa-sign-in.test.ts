@@ -21,13 +21,13 @@ import {
   TOTP_STEP_MS,
   wrongCode,
 } from '../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { enrollForChallenge, mfaSettings, rejectionOf, selfEnroll } from '../test-support/mfa.js';
 
 const RECOVERY_CODE = /^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){4}$/;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-describeEachDatabase('MFA sign-in (direct flow)', (kind) => {
+describeAboveStorage('MFA sign-in (direct flow)', (kind) => {
   let h: AuthHarness;
   let client: SvcCreatedClient;
 

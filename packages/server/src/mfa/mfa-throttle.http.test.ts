@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { authenticatorCode, TOTP_STEP_MS, wrongCode } from '../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { HeadlessBrowser } from '../test-support/headless-browser.js';
 import { createHostedTestApp, HOSTED_PASSWORD, type HostedTestApp } from '../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../test-support/inject-browser.js';
@@ -19,7 +19,7 @@ const LOCK_SECONDS = '900';
 const REFUSED = 'Too many wrong codes were entered. Try again in 15 minutes.';
 const HOSTED_REFUSED = 'Too many wrong codes were entered. Try again in 15 minutes.';
 
-describeEachDatabase('MFA checks counted per user across challenges', (kind) => {
+describeAboveStorage('MFA checks counted per user across challenges', (kind) => {
   let h: HostedTestApp;
   let client: SvcCreatedClient;
 

@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { SvcAuthService } from '../app/facades/svc-auth-service.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { codeIn } from '../test-support/outbox.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
@@ -11,7 +11,7 @@ const CLIENT_ID = 'signup-app';
 /** Enough time for a wrongly sent message to arrive on the loopback server. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
-describeEachDatabase('email OTP signup (in-process)', (kind) => {
+describeAboveStorage('email OTP signup (in-process)', (kind) => {
   let t: TestSvc;
   let smtp: TestSmtpServer;
   let auth: SvcAuthService;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { HOUR_MS, MINUTE_MS } from '../kernel/clock.js';
 import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
 import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
 import { HeadlessBrowser } from '../test-support/headless-browser.js';
 import { createHostedTestApp, uniqueName, type HostedTestApp } from '../test-support/hosted-test-app.js';
@@ -21,7 +21,7 @@ const BATCHES = [4, 4, 2];
 let line = 600;
 const nextNumber = () => `+12015550${(line += 1)}`;
 
-describeEachDatabase('one-time codes counted per address across challenges', (kind) => {
+describeAboveStorage('one-time codes counted per address across challenges', (kind) => {
   let h: HostedTestApp;
   let fake: FakeSmsProvider;
   let client: SvcCreatedClient;

@@ -4,7 +4,7 @@ import { SvcInvalidOperationError, SvcPublicAuthError, SvcValidationError } from
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 import type { PhoneOtpService } from './phone-otp-service.js';
@@ -83,7 +83,7 @@ async function createHarness(kind: 'sqlite' | 'postgres', withSms = true): Promi
   };
 }
 
-describeEachDatabase('phone OTP sign-in', (kind) => {
+describeAboveStorage('phone OTP sign-in', (kind) => {
   let h: Harness;
   let clientId: string;
   beforeAll(async () => {

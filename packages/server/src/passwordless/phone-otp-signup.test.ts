@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcInvalidOperationError, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 import type { SvcPhoneOtpSignupStartRequest } from './phone-otp-requests.js';
@@ -19,7 +19,7 @@ const nextNumber = () => {
 
 const INVALID_CODE = 'The code is not valid or has expired; request a new code.';
 
-describeEachDatabase('phone OTP signup in-process', (kind) => {
+describeAboveStorage('phone OTP signup in-process', (kind) => {
   let t: TestSvc;
   let fake: FakeSmsProvider;
   let clientId: string;

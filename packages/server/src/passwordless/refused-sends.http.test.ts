@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { HOUR_MS } from '../kernel/clock.js';
 import { SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { createDirectHarness, unique, type DirectHarness } from '../test-support/direct-test-app.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
 import { codeIn, linkIn, readOutbox } from '../test-support/outbox.js';
@@ -16,7 +16,7 @@ const REFUSED_IN_30 =
  * resend delay or a window refused answers 429 `resend_too_soon` with Retry-After and nextAllowedSendAt,
  * the same for an address with and without an account, and nothing goes out; after the delay it does.
  */
-describeEachDatabase('a refused send says so: direct routes and in-process starts', (kind) => {
+describeAboveStorage('a refused send says so: direct routes and in-process starts', (kind) => {
   let d: DirectHarness;
   let fake: FakeSmsProvider;
   let client: SvcCreatedClient;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { HOUR_MS, MINUTE_MS } from '../kernel/clock.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
@@ -31,9 +31,8 @@ describeEachDatabase('failure throttle', (kind) => {
   let throttle: FailureThrottle;
 
   beforeEach(async () => {
-    database = await createTestDatabase(kind);
+    database = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(database.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock(START);
     throttle = new FailureThrottle({ store: failureCounterRepository(handle.db), clock });
   });

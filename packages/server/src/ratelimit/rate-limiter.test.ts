@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { HOUR_MS, MINUTE_MS } from '../kernel/clock.js';
-import { openDatabase, migrateToLatest, type DatabaseHandle } from '../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
@@ -17,9 +17,8 @@ describeEachDatabase('rate limiter', (kind) => {
   let limiter: RateLimiter;
 
   beforeEach(async () => {
-    database = await createTestDatabase(kind);
+    database = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(database.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock(START);
     limiter = new RateLimiter({ store: rateLimitRepository(handle.db), clock });
   });

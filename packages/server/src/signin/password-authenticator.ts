@@ -5,7 +5,7 @@ import { retryAfterPhrase, SvcPublicAuthError, SvcTooManyAttemptsError } from '.
 import type { Ids } from '../kernel/ids.js';
 import type { FailureRules } from '../ratelimit/failure-rules.js';
 import type { FailureSubject, FailureThrottle } from '../ratelimit/failure-throttle.js';
-import { hashPassword, verifyPassword } from './password-hasher.js';
+import { verifyPassword, type HashPassword } from './password-hasher.js';
 
 export interface PasswordAuthenticatorDeps {
   readonly users: Pick<UserRepository, 'findByEmailKey'>;
@@ -13,6 +13,8 @@ export interface PasswordAuthenticatorDeps {
   readonly throttle: Pick<FailureThrottle, 'begin' | 'peek'>;
   readonly rules: Pick<FailureRules, 'passwordAccountIp' | 'passwordAccount' | 'passwordIp'>;
   readonly audit: AuditLog;
+  /** Hashes the dummy password at the configured cost, so that its verification costs what a real one does. */
+  readonly hashPassword: HashPassword;
 }
 
 /** Where a password check comes from: what the limits count and the audit trail names. */
@@ -117,7 +119,7 @@ export class PasswordAuthenticator {
 
   /** A hash of a random secret with the real parameters, made once per process on first use. */
   #dummy(): Promise<string> {
-    this.#dummyHash ??= hashPassword(this.#deps.ids.secret());
+    this.#dummyHash ??= this.#deps.hashPassword(this.#deps.ids.secret());
     return this.#dummyHash;
   }
 }

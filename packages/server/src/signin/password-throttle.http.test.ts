@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { SvcTooManyAttemptsError } from '../kernel/errors.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import {
   createDirectHarness,
   DIRECT_PASSWORD,
@@ -36,7 +36,7 @@ const newAddress = () => {
  * of an account lock it everywhere, 100 from an address lock that address; enumeration-safe, refused
  * before any hash, and audited as `auth.password.throttled`.
  */
-describeEachDatabase('password guessing limits (direct and in-process)', (kind) => {
+describeAboveStorage('password guessing limits (direct and in-process)', (kind) => {
   let h: DirectHarness;
   let clientId: string;
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
 import type { CreateClientBody, SvcCreatedClient, SvcOrganization, SvcUser } from '@svc/contract';
 import { createAuditLog } from '../audit/audit-service.js';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
@@ -15,7 +15,7 @@ import { resolveFailureRules, type FailureRulesOptions } from '../ratelimit/fail
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS, type SecuritySettings } from '../settings/security-settings.js';
-import { migrateToLatest, openDatabase, type Db, type Dialect } from '../storage/database.js';
+import { openDatabase, type Db, type Dialect } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
@@ -23,6 +23,7 @@ import { securitySettingsRepository } from '../storage/repositories/security-set
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
 import { createTestDatabase } from './databases.js';
 import { FakeClock } from './fake-clock.js';
+import { testHashPassword } from './test-password-hashing.js';
 
 export const HARNESS_ISSUER = 'http://localhost:8080/svc/auth';
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -65,16 +66,17 @@ let counter = 0;
 
 /**
  * The sign-in and token engine over a fresh database of `kind` (SQLite or PostgreSQL), wired exactly as
- * `wireAuth` wires it, with a fake clock and builders for users, organizations and clients.
+ * `wireAuth` wires it, with a fake clock and builders for users, organizations and clients. The database
+ * is a copy of the run's keyed template: migrated, with the first signing key already in it.
  */
 export async function createAuthHarness(
   kind: Dialect,
   options: AuthHarnessOptions = {},
 ): Promise<AuthHarness> {
-  const testDb = await createTestDatabase(kind);
+  const testDb = await createTestDatabase(kind, 'keyed');
   const handle = openDatabase(testDb.target);
   const { db } = handle;
-  await migrateToLatest(db);
+  const secretBox = new SecretBox(Buffer.from(inject('testMasterKey'), 'hex'));
   const clock = new FakeClock();
   const ids = randomIds;
   const securitySettings = new SecuritySettingsService({
@@ -86,14 +88,21 @@ export async function createAuthHarness(
   const audit = createAuditLog({ repository: auditEventsRepository(db), clock, ids });
   const keys = new SigningKeys({
     repository: signingKeyRepository(db),
-    secretBox: new SecretBox(randomBytes(32)),
+    secretBox,
     clock,
     settings: () => securitySettings.get(),
   });
   await keys.ensureActiveKey();
   const signer = new SigningThread();
   const tokens = new TokenService({ keys, issuer: HARNESS_ISSUER, clock, ids, signer });
-  const adminWiring = wireAdmin({ db, clock, ids, audit, securitySettings });
+  const adminWiring = wireAdmin({
+    db,
+    clock,
+    ids,
+    audit,
+    securitySettings,
+    hashPassword: testHashPassword,
+  });
   const admin = adminWiring.facade;
   const { engine, facadeDeps } = wireAuth({
     db,
@@ -103,9 +112,10 @@ export async function createAuthHarness(
     securitySettings,
     tokens,
     admin: adminWiring,
-    secretBox: new SecretBox(randomBytes(32)),
+    secretBox,
     totpIssuer: HARNESS_TOTP_ISSUER,
     failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock }),
+    hashPassword: testHashPassword,
     config: {
       openId: {
         enabled: options.openIdEnabled ?? true,
@@ -169,8 +179,6 @@ export async function createAuthHarness(
     async close() {
       await signer.close();
       await handle.close();
-      // pg's pool.end() resolves before its sockets close; DROP … WITH (FORCE) would kill them noisily.
-      if (kind === 'postgres') await new Promise((resolve) => setTimeout(resolve, 100));
       await testDb.drop();
     },
   };

@@ -6,6 +6,7 @@ import { createSvc, type Svc } from '../app/create-svc.js';
 import type { SvcOptions } from '../config/options.js';
 import { createTestDatabase } from './databases.js';
 import { FakeClock } from './fake-clock.js';
+import { TEST_PASSWORD_HASHING } from './test-password-hashing.js';
 import { TEST_ADMIN_TOKEN, TEST_ORIGIN } from './test-svc.js';
 
 /** One node of a cluster: its own Svc (own pool, own caches) listening on its own loopback port. */
@@ -50,6 +51,7 @@ export async function startSvcCluster(size: number, options: SvcOptions = {}): P
         secretKey,
         logLevel: false,
         keyRotationSchedule: false,
+        passwordHashing: TEST_PASSWORD_HASHING,
         clock,
         ...options,
       },

@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createSvc, type Svc } from '../app/create-svc.js';
 import type { SvcOptions } from '../config/options.js';
 import type { Dialect } from '../storage/database.js';
 import { createTestDatabase } from './databases.js';
 import { FakeClock } from './fake-clock.js';
+import { TEST_PASSWORD_HASHING } from './test-password-hashing.js';
 
 export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789abcdef';
 export const TEST_ORIGIN = 'http://localhost:8080';
@@ -21,7 +22,9 @@ export interface TestSvc {
 
 /**
  * A Svc built through the real app factory on a fresh database of its own (SQLite by default), with a
- * fake clock, a fixed master key, the test operator token, no logging and the environment ignored.
+ * fake clock, the test operator token, the cheapest password hashing, no logging and the environment
+ * ignored. The database is a copy of the run's keyed template, so the Svc starts as on a second start
+ * (migrated, a signing key sealed with the run's test master key) instead of generating an RSA key.
  * `context.databaseUrl` rewrites the URL Svc connects with (a proxy in front of the database).
  */
 export async function createTestSvc(
@@ -29,7 +32,7 @@ export async function createTestSvc(
   options: SvcOptions = {},
   context: { readonly databaseUrl?: (url: string) => string } = {},
 ): Promise<TestSvc> {
-  const database = await createTestDatabase(kind);
+  const database = await createTestDatabase(kind, 'keyed');
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-data-'));
   const clock = new FakeClock();
   try {
@@ -39,9 +42,10 @@ export async function createTestSvc(
         dataDir,
         publicOrigin: TEST_ORIGIN,
         adminToken: TEST_ADMIN_TOKEN,
-        secretKey: randomBytes(32).toString('hex'),
+        secretKey: inject('testMasterKey'),
         logLevel: false,
         keyRotationSchedule: false,
+        passwordHashing: TEST_PASSWORD_HASHING,
         clock,
         ...options,
       },

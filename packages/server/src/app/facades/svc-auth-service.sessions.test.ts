@@ -4,9 +4,9 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcClientAuthenticationError, SvcValidationError } from '../../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../test-support/auth-harness.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 
-describeEachDatabase('SvcAuthService sessions', (kind) => {
+describeAboveStorage('SvcAuthService sessions', (kind) => {
   let h: AuthHarness;
   let web: { clientId: string };
 

@@ -3,9 +3,9 @@ import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SvcConflictError, SvcPublicAuthError, SvcValidationError } from '../../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../test-support/auth-harness.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 
-describeEachDatabase('SvcAuthService sign-in', (kind) => {
+describeAboveStorage('SvcAuthService sign-in', (kind) => {
   let h: AuthHarness;
   let web: { clientId: string };
 

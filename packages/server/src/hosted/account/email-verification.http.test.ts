@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { emailVerifiedOf } from '../../test-support/account-harness.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { createMailedHostedTestApp, type MailedHostedTestApp } from '../../test-support/hosted-test-app.js';
 import { InjectBrowser, setCookies, type PostOptions } from '../../test-support/inject-browser.js';
 import { linkIn } from '../../test-support/outbox.js';
@@ -9,7 +9,7 @@ import { ANTIFORGERY_COOKIE, ANTIFORGERY_FIELD, ANTIFORGERY_LIFETIME_MS } from '
 
 const REFUSED = 'This form has expired';
 
-describeEachDatabase('hosted email verification page', (kind) => {
+describeAboveStorage('hosted email verification page', (kind) => {
   let h: MailedHostedTestApp;
 
   beforeAll(async () => {

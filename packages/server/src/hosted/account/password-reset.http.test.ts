@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createMailedHostedTestApp,
   HOSTED_PASSWORD,
@@ -18,7 +18,7 @@ import { PASSWORD_RESET_MESSAGES } from '../pages/password-reset-page.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 
-describeEachDatabase('hosted password reset pages', (kind) => {
+describeAboveStorage('hosted password reset pages', (kind) => {
   let h: MailedHostedTestApp;
   let web: SvcCreatedClient;
 

@@ -2,7 +2,7 @@ import type { SvcCreatedClient, SvcUser } from '@svc/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, CLIENT_REDIRECT_URI } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createHostedTestApp,
   HOSTED_PASSWORD,
@@ -10,7 +10,7 @@ import {
 } from '../../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../../test-support/inject-browser.js';
 
-describeEachDatabase('hosted consent', (kind) => {
+describeAboveStorage('hosted consent', (kind) => {
   let h: HostedTestApp;
   let thirdParty: SvcCreatedClient;
   let firstParty: SvcCreatedClient;

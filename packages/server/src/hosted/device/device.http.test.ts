@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { TOTP_STEP_MS } from '../../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createHostedTestApp,
   HOSTED_PASSWORD,
@@ -60,7 +60,7 @@ function deviceActors(app: () => HostedTestApp) {
   return { start, poll, verify };
 }
 
-describeEachDatabase('hosted device pages', (kind) => {
+describeAboveStorage('hosted device pages', (kind) => {
   let h: HostedTestApp;
   let tv: SvcCreatedClient;
   const { start, poll, verify } = deviceActors(() => h);

@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DAY_MS } from '../../kernel/clock.js';
 import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createMailedHostedTestApp,
   HOSTED_PASSWORD,
@@ -17,7 +17,7 @@ import { INVITATION_MESSAGES } from './invitation-pages.js';
 
 const API = '/svc/admin/auth/api';
 
-describeEachDatabase('hosted invitation pages', (kind) => {
+describeAboveStorage('hosted invitation pages', (kind) => {
   let h: MailedHostedTestApp;
   let web: SvcCreatedClient;
   let org: SvcOrganization;

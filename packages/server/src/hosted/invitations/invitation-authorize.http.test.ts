@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { STEP_ERROR_MESSAGES } from '../../signin/flow/step-error-messages.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createMailedHostedTestApp,
   HOSTED_PASSWORD,
@@ -25,7 +25,7 @@ import { codeIn } from '../../test-support/outbox.js';
  * its sign-in page is the invitation's (the invited address only), and the code it ends with is scoped
  * to the invitation's organization; the invitation is used once.
  */
-describeEachDatabase('hosted invitation-bound authorization', (kind) => {
+describeAboveStorage('hosted invitation-bound authorization', (kind) => {
   let h: MailedHostedTestApp;
   let web: SvcCreatedClient;
   let other: SvcCreatedClient;

@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createMailedHostedTestApp,
   uniqueName,
@@ -20,7 +20,7 @@ const EXPIRED_FORM = 'This form has expired';
 const LINK_INVALID = 'This sign-in link is no longer valid';
 const OTHER_BROWSER = 'Open the link in the browser where you asked for it';
 
-describeEachDatabase('hosted email codes and sign-in links', (kind) => {
+describeAboveStorage('hosted email codes and sign-in links', (kind) => {
   let h: MailedHostedTestApp;
   let web: SvcCreatedClient;
 

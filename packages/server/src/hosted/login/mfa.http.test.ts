@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
 import { authenticatorCode, TOTP_STEP_MS, wrongCode } from '../../test-support/authenticator-app.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createHostedTestApp,
   HOSTED_PASSWORD,
@@ -21,7 +21,7 @@ const VERIFY_TITLE = heading('Two-step verification');
 const CODES_TITLE = heading('Save your recovery codes');
 const EXPIRED_TITLE = heading('This sign-in has expired');
 
-describeEachDatabase('hosted MFA pages', (kind) => {
+describeAboveStorage('hosted MFA pages', (kind) => {
   let h: HostedTestApp;
   let web: SvcCreatedClient;
 

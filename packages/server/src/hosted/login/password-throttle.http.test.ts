@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { HeadlessBrowser } from '../../test-support/headless-browser.js';
 import {
   createMailedHostedTestApp,
@@ -32,7 +32,7 @@ type Result = SvcHeadlessActionResult & { readonly error?: string; readonly mess
  * password and invitation actions answer 429 with the view and `too_many_attempts`; all of them share
  * the counters of one account and address.
  */
-describeEachDatabase('password guessing limits (hosted and headless)', (kind) => {
+describeAboveStorage('password guessing limits (hosted and headless)', (kind) => {
   let h: MailedHostedTestApp;
   let web: SvcCreatedClient;
   let org: SvcOrganization;

@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phoneOtpRepository } from '../../storage/repositories/phone-otp.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { FakeSmsProvider } from '../../test-support/fake-sms-provider.js';
 import { createHostedTestApp, type HostedTestApp } from '../../test-support/hosted-test-app.js';
 import { InjectBrowser, setCookies } from '../../test-support/inject-browser.js';
@@ -25,7 +25,7 @@ function normalized(body: string, b: InjectBrowser, e164: string): string {
     .replaceAll(e164.slice(-4), 'XXXX');
 }
 
-describeEachDatabase('hosted phone sign-in', (kind) => {
+describeAboveStorage('hosted phone sign-in', (kind) => {
   let h: HostedTestApp;
   let fake: FakeSmsProvider;
   let web: SvcCreatedClient;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { HOUR_MS } from '../../kernel/clock.js';
 import { phoneOtpRepository } from '../../storage/repositories/phone-otp.js';
 import { authorizeQuery } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { FakeSmsProvider } from '../../test-support/fake-sms-provider.js';
 import {
   createMailedHostedTestApp,
@@ -23,7 +23,7 @@ const refusedIn = (seconds: number) =>
  * the pages that wait for a code or link say when a new one may be sent. Known and unknown addresses
  * and numbers get the same page.
  */
-describeEachDatabase('a refused send says so: hosted pages', (kind) => {
+describeAboveStorage('a refused send says so: hosted pages', (kind) => {
   let h: MailedHostedTestApp;
   let fake: FakeSmsProvider;
   let web: SvcCreatedClient;

@@ -3,7 +3,7 @@ import { decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HOUR_MS } from '../../kernel/clock.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createHostedTestApp,
   HOSTED_PASSWORD,
@@ -15,7 +15,7 @@ import { hiddenFields, InjectBrowser, setCookies } from '../../test-support/inje
 const SIGNED_OUT = 'https://app.example.com/signed-out';
 const OTHER_SIGNED_OUT = 'https://other.example.com/signed-out';
 
-describeEachDatabase('RP-initiated logout at /session/end', (kind) => {
+describeAboveStorage('RP-initiated logout at /session/end', (kind) => {
   let h: HostedTestApp;
   let user: TestUser;
   let web: SvcCreatedClient;

@@ -2,7 +2,7 @@ import type { SvcCreatedClient } from '@svc/contract';
 import type { TestUser } from '../../test-support/hosted-test-app.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, CLIENT_REDIRECT_URI } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createHostedTestApp,
   HOSTED_PASSWORD,
@@ -10,7 +10,7 @@ import {
 } from '../../test-support/hosted-test-app.js';
 import { InjectBrowser, setCookies } from '../../test-support/inject-browser.js';
 
-describeEachDatabase('hosted logout', (kind) => {
+describeAboveStorage('hosted logout', (kind) => {
   let h: HostedTestApp;
   let user: TestUser;
   let web: SvcCreatedClient;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emailLookupKey } from '../../admin/email-key.js';
 import { phoneOtpRepository } from '../../storage/repositories/phone-otp.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { FakeSmsProvider } from '../../test-support/fake-sms-provider.js';
 import {
   createHostedTestApp,
@@ -24,7 +24,7 @@ const nextNumber = () => {
 
 const NEW_PASSWORD = 'a new and long password';
 
-describeEachDatabase('hosted signup', (kind) => {
+describeAboveStorage('hosted signup', (kind) => {
   let h: HostedTestApp;
   let fake: FakeSmsProvider;
   let web: SvcCreatedClient;

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   createHostedTestApp,
   HOSTED_PASSWORD,
@@ -15,7 +15,7 @@ import { OAuthError } from '../errors.js';
 
 const FILES = 'https://files.example.com/';
 
-describeEachDatabase('GET /authorize', (kind) => {
+describeAboveStorage('GET /authorize', (kind) => {
   let h: HostedTestApp;
   let user: TestUser;
   let web: SvcCreatedClient;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DAY_MS } from '../../kernel/clock.js';
 import { SecretBox } from '../../kernel/crypto.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { signingKeyRepository } from '../../storage/repositories/signing-keys.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
@@ -34,9 +34,8 @@ describeEachDatabase('signing keys', (kind) => {
     (JSON.parse((await keys.jwks()).body) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock();
     box = new SecretBox(randomBytes(32));
   });

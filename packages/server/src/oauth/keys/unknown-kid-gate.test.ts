@@ -3,13 +3,13 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SecretBox } from '../../kernel/crypto.js';
 import { SvcUnavailableError } from '../../kernel/errors.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { signingKeyRepository } from '../../storage/repositories/signing-keys.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { SigningKeys, type SigningKeysDeps } from './signing-keys.js';
 
-describeEachDatabase('unknown kid reloads', (kind) => {
+describeAboveStorage('unknown kid reloads', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
   let clock: FakeClock;
@@ -26,9 +26,8 @@ describeEachDatabase('unknown kid reloads', (kind) => {
     });
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock();
   });
   afterEach(async () => {

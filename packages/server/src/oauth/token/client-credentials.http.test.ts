@@ -1,12 +1,12 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { basicAuth, oauthGiven, type OAuthGiven } from '../../test-support/oauth-http.js';
 import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../../test-support/test-svc.js';
 
 type Response = Awaited<ReturnType<OAuthGiven['token']>>;
 
-describeEachDatabase('POST /token grant_type=client_credentials', (kind) => {
+describeAboveStorage('POST /token grant_type=client_credentials', (kind) => {
   let t: TestSvc;
   let given: OAuthGiven;
   beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { basicAuth, oauthGiven, REDIRECT_URI, type OAuthGiven } from '../../test-support/oauth-http.js';
 import { createTestSvc, type TestSvc } from '../../test-support/test-svc.js';
 
@@ -13,7 +13,7 @@ interface Tokens {
   id_token?: string;
 }
 
-describeEachDatabase('POST /token grant_type=refresh_token', (kind) => {
+describeAboveStorage('POST /token grant_type=refresh_token', (kind) => {
   let t: TestSvc;
   let given: OAuthGiven;
   beforeEach(async () => {

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ClientRecord } from '../../admin/repository.js';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { LAST_SEEN_RESOLUTION_MS } from './access-token-validator.js';
 
-describeEachDatabase('access token validation', (kind) => {
+describeAboveStorage('access token validation', (kind) => {
   let h: AuthHarness;
   let client: ClientRecord;
   let userId: string;

@@ -5,10 +5,10 @@ import type { ClientRecord } from '../../admin/repository.js';
 import { DAY_MS, MINUTE_MS } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { createAuthHarness, HARNESS_ISSUER, type AuthHarness } from '../../test-support/auth-harness.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { toOAuthTokenResponse } from './issued-tokens.js';
 
-describeEachDatabase('session issuer', (kind) => {
+describeAboveStorage('session issuer', (kind) => {
   let h: AuthHarness;
   let client: ClientRecord;
   let user: { id: string };

@@ -5,9 +5,9 @@ import { DAY_MS } from '../../kernel/clock.js';
 import { SecretBox } from '../../kernel/crypto.js';
 import { randomIds } from '../../kernel/ids.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../storage/database.js';
+import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { signingKeyRepository } from '../../storage/repositories/signing-keys.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { SigningKeys } from '../keys/signing-keys.js';
 import { SigningThread } from './signing-thread.js';
@@ -15,7 +15,7 @@ import { CLOCK_SKEW_SECONDS, TokenService } from './token-service.js';
 
 const ISSUER = 'http://localhost:8080/svc/auth';
 
-describeEachDatabase('token service', (kind) => {
+describeAboveStorage('token service', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
   let clock: FakeClock;
@@ -24,9 +24,8 @@ describeEachDatabase('token service', (kind) => {
   let signer: SigningThread;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     clock = new FakeClock();
     keys = new SigningKeys({
       repository: signingKeyRepository(handle.db),

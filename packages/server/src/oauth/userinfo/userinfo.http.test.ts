@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcOptions } from '../../config/options.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { form, oauthGiven, REDIRECT_URI, type OAuthGiven } from '../../test-support/oauth-http.js';
 import { createTestSvc, type TestSvc } from '../../test-support/test-svc.js';
 
@@ -17,7 +17,7 @@ interface Tokens {
   refresh_token: string;
 }
 
-describeEachDatabase('GET and POST /userinfo', (kind) => {
+describeAboveStorage('GET and POST /userinfo', (kind) => {
   let t: TestSvc;
   let given: OAuthGiven;
   beforeEach(async () => {

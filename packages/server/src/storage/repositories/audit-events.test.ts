@@ -6,7 +6,7 @@ import { SvcError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../database.js';
+import { openDatabase, type DatabaseHandle } from '../database.js';
 import { auditEventsRepository, escapeLike } from './audit-events.js';
 
 /** Ids that count up, so that the order among equal timestamps is known to the test. */
@@ -27,9 +27,8 @@ describeEachDatabase('audit events', (kind) => {
   const kinds = (records: readonly AuditRecord[]) => records.map((r) => r.kind);
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind);
+    testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    await migrateToLatest(handle.db);
     repository = auditEventsRepository(handle.db);
     clock = new FakeClock();
     warnings = [];
@@ -212,6 +211,8 @@ describeEachDatabase('audit events', (kind) => {
   });
 
   it('propagates a failed write as an unexposed 500 naming the kind', async () => {
+    // Connected first: closing a handle that never connected closes nothing (Kysely connects lazily).
+    await list();
     await handle.close();
     const error = await audit.record({ kind: 'test.lost' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcError);
