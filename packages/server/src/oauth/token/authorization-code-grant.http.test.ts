@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import {
   basicAuth,
   expectedAtHash,
@@ -12,7 +12,7 @@ import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../../test-support/tes
 
 const ISSUER = `${TEST_ORIGIN}/svc/auth`;
 
-describeEachDatabase('POST /token grant_type=authorization_code', (kind) => {
+describeAboveStorage('POST /token grant_type=authorization_code', (kind) => {
   let t: TestSvc;
   let given: OAuthGiven;
   beforeEach(async () => {

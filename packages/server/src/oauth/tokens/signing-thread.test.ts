@@ -1,9 +1,7 @@
-import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateKeyPairSync, verify, type KeyObject, type KeyPairKeyObjectResult } from 'node:crypto';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectedAtHash } from '../../test-support/oauth-http.js';
 import { SigningThread } from './signing-thread.js';
-
-const rsaKeyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 const verifies = (publicKey: KeyObject, input: string, signature: string) =>
   verify('sha256', Buffer.from(input), publicKey, Buffer.from(signature, 'base64url'));
@@ -17,6 +15,15 @@ const verifiedIdToken = (publicKey: KeyObject, idToken: string) => {
 
 describe('signing thread', () => {
   let thread: SigningThread;
+  /**
+   * Ten distinct RSA key pairs, generated once for the file (generation is the slow part): each test
+   * gets a new thread, which has seen none of them.
+   */
+  let pairs: readonly KeyPairKeyObjectResult[];
+  const rsaKeyPair = () => pairs[0]!;
+  beforeAll(() => {
+    pairs = Array.from({ length: 10 }, () => generateKeyPairSync('rsa', { modulusLength: 2048 }));
+  });
   beforeEach(() => {
     thread = new SigningThread();
   });
@@ -35,7 +42,6 @@ describe('signing thread', () => {
   });
 
   it('signs with the key it is given, and again with a key the thread has since dropped', async () => {
-    const pairs = Array.from({ length: 10 }, rsaKeyPair);
     for (const { privateKey, publicKey } of pairs) {
       expect(verifies(publicKey, 'a.b', await thread.signRs256(privateKey, 'a.b'))).toBe(true);
     }
@@ -66,7 +72,6 @@ describe('signing thread', () => {
   });
 
   it('signs the ID token too when the thread had dropped the key', async () => {
-    const pairs = Array.from({ length: 10 }, rsaKeyPair);
     for (const { privateKey } of pairs) await thread.signRs256(privateKey, 'a.b');
     const { privateKey, publicKey } = pairs[0]!;
     const signed = await thread.signWithIdToken(privateKey, 'a.b', { header: 'h', payload: '{"sub":"s"}' });

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, inject, it } from 'vitest';
 import { DAY_MS } from '../../kernel/clock.js';
 import { SecretBox } from '../../kernel/crypto.js';
 import { randomIds } from '../../kernel/ids.js';
@@ -24,12 +23,12 @@ describeAboveStorage('token service', (kind) => {
   let signer: SigningThread;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind, 'migrated');
+    testDb = await createTestDatabase(kind, 'keyed');
     handle = openDatabase(testDb.target);
     clock = new FakeClock();
     keys = new SigningKeys({
       repository: signingKeyRepository(handle.db),
-      secretBox: new SecretBox(randomBytes(32)),
+      secretBox: new SecretBox(Buffer.from(inject('testMasterKey'), 'hex')),
       clock,
       settings: async () => DEFAULT_SECURITY_SETTINGS,
     });
