@@ -5,8 +5,8 @@ import type { MagicLinks } from '../../../passwordless/magic-links.js';
 import { AMR_OTP } from '../../../passwordless/passwordless-sign-in.js';
 import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
+import { checkEmailCode } from './email-code-check.js';
 import {
-  refusedRetry,
   refusedSendRetry,
   waitingStep,
   type AuthorizeActionOutcome,
@@ -26,9 +26,6 @@ export const HOSTED_EMAIL_OPERATIONS = Object.freeze({
   linkResend: 'hosted /login/magic-link/resend',
   linkOpen: 'hosted /magic-link',
 });
-
-/** A typed code: six digits; spaces (as in "123 456") are ignored. */
-const CODE = /^[0-9]{6}$/;
 
 export interface EmailOtpStepsDeps {
   readonly steps: Pick<AuthRequestSteps, 'load' | 'stepRequest' | 'completeAuthentication' | 'recordFailure'>;
@@ -118,33 +115,15 @@ export class EmailOtpSteps {
     code: string | undefined,
     beforeSignIn?: (userId: string) => Promise<void>,
   ): Promise<AuthorizeActionOutcome> {
-    const request = await this.#deps.steps.load(requestId, browser);
-    const challenge = request.challenge;
-    if (request.status !== 'pending' || challenge?.kind !== 'email_otp') {
-      return { kind: 'next', requestId: request.id };
-    }
-    const step: AuthorizeStep = {
-      kind: 'enter_code',
-      request: await this.#deps.steps.stepRequest(request),
-      challenge: 'email_otp',
-      target: challenge.target,
-    };
-    const retry: AuthorizeActionOutcome = { kind: 'retry', step, error: 'code_invalid' };
-    const typed = (code ?? '').replace(/\s/g, '');
-    if (!CODE.test(typed)) return retry;
-    const found = await this.#deps.challenges.find(challenge.hash, 'login');
-    let checked;
-    try {
-      checked =
-        found === undefined || found.clientId !== request.clientId
-          ? undefined
-          : await this.#deps.challenges.check(found, typed, {
-              operation: HOSTED_EMAIL_OPERATIONS.codeVerify,
-              ipAddress: browser.ipAddress ?? null,
-            });
-    } catch (error) {
-      return refusedRetry(error, step);
-    }
+    const result = await checkEmailCode(this.#deps, {
+      requestId,
+      browser,
+      code,
+      kind: 'email_otp',
+      operation: HOSTED_EMAIL_OPERATIONS.codeVerify,
+    });
+    if ('outcome' in result) return result.outcome;
+    const { request, retry, checked } = result;
     if (checked?.ok !== true || checked.userId === null) {
       await this.#deps.steps.recordFailure(request, browser, 'email_otp');
       return retry;

@@ -6,8 +6,8 @@ import { createPasswordlessAccount } from '../../../passwordless/passwordless-si
 import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import type { SignupService } from '../../signup.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
+import { checkEmailCode } from '../email-otp/email-code-check.js';
 import {
-  refusedRetry,
   type AuthorizeActionOutcome,
   type AuthorizeStep,
   type BrowserContext,
@@ -26,9 +26,6 @@ const OPERATIONS = Object.freeze({
   start: 'headless /signup/email-otp/start',
   verify: 'headless /signup/email-otp/verify',
 });
-
-/** A typed code: six digits; spaces (as in "123 456") are ignored. */
-const CODE = /^[0-9]{6}$/;
 
 export interface EmailSignupStepsDeps {
   readonly steps: Pick<AuthRequestSteps, 'load' | 'stepRequest' | 'completeAuthentication' | 'recordFailure'>;
@@ -155,33 +152,15 @@ export class EmailSignupSteps {
     browser: BrowserContext,
     code: string | undefined,
   ): Promise<AuthorizeActionOutcome> {
-    const request = await this.#deps.steps.load(requestId, browser);
-    const challenge = request.challenge;
-    if (request.status !== 'pending' || challenge?.kind !== 'email_otp_signup') {
-      return { kind: 'next', requestId: request.id };
-    }
-    const step: AuthorizeStep = {
-      kind: 'enter_code',
-      request: await this.#deps.steps.stepRequest(request),
-      challenge: 'email_otp_signup',
-      target: challenge.target,
-    };
-    const retry: AuthorizeActionOutcome = { kind: 'retry', step, error: 'code_invalid' };
-    const typed = (code ?? '').replace(/\s/g, '');
-    if (!CODE.test(typed)) return retry;
-    const found = await this.#deps.challenges.find(challenge.hash, 'signup');
-    let checked;
-    try {
-      checked =
-        found === undefined || found.clientId !== request.clientId
-          ? undefined
-          : await this.#deps.challenges.check(found, typed, {
-              operation: OPERATIONS.verify,
-              ipAddress: browser.ipAddress ?? null,
-            });
-    } catch (error) {
-      return refusedRetry(error, step);
-    }
+    const result = await checkEmailCode(this.#deps, {
+      requestId,
+      browser,
+      code,
+      kind: 'email_otp_signup',
+      operation: OPERATIONS.verify,
+    });
+    if ('outcome' in result) return result.outcome;
+    const { request, retry, checked } = result;
     const data = checked?.ok === true ? checked.challenge.signup : null;
     const created =
       data === null
