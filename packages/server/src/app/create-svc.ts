@@ -254,6 +254,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         invitationSignup: invitationWiring.signup,
       },
     });
+    const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };
     const services: SvcServices = {
       auth,
       authEngine,
@@ -275,8 +276,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       account,
       passwordless,
       invitations: invitationWiring.invitations,
-      readiness: () =>
-        checkReadiness({ probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs }),
+      readiness: () => checkReadiness(readinessDeps),
     };
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;
