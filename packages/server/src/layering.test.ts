@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = new URL('.', import.meta.url).pathname;
@@ -101,6 +101,30 @@ describe('layering', () => {
     ]);
   });
 
+  it('the sign-in engine imports no method: methods register with it from app/', () => {
+    expect(engineOffenders(files)).toEqual([]);
+  });
+
+  it('nothing outside the surfaces and the wiring imports a surface', () => {
+    expect(surfaceUserOffenders(files)).toEqual([]);
+  });
+
+  it('the engine rule and the surface-user rule fail on files that break them', () => {
+    const violating = [
+      { path: 'signin/flow/x.ts', imports: ['../methods/mfa/mfa-steps.js'] },
+      { path: 'signin/flow/ok.ts', imports: ['./repository.js', '../sign-in-engine.js'] },
+      { path: 'signin/methods/mfa/ok.ts', imports: ['../../flow/authorize-flow.js'] },
+      { path: 'oauth/y.ts', imports: ['../hosted/form.js'] },
+      { path: 'signin/z.ts', imports: ['../headless/view-models.js'] },
+      { path: 'app/ok.ts', imports: ['../hosted/routes.js', '../headless/routes.js'] },
+    ];
+    expect(engineOffenders(violating)).toEqual(['signin/flow/x.ts imports ../methods/mfa/mfa-steps.js']);
+    expect(surfaceUserOffenders(violating)).toEqual([
+      'oauth/y.ts imports ../hosted/form.js',
+      'signin/z.ts imports ../headless/view-models.js',
+    ]);
+  });
+
   it('the surface rule fails on a file that breaks it', () => {
     const violating = [
       { path: 'headless/x.ts', imports: ['../hosted/form.js'], valueImports: [] },
@@ -130,6 +154,35 @@ function surfaceOffenders(list: readonly { path: string; imports: readonly strin
       .filter((i) => forbidden.some((surface) => new RegExp(`(^|/)${surface}/`).test(i)))
       .map((i) => `${f.path} imports ${i}`);
   });
+}
+
+/** Where a relative import of the file at `from` points, relative to src/. */
+function target(from: string, specifier: string): string {
+  return specifier.startsWith('.') ? posix.join(posix.dirname(from), specifier) : specifier;
+}
+
+function engineOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {
+  return list
+    .filter((f) => f.path.startsWith('signin/flow/'))
+    .flatMap((f) =>
+      f.imports
+        .filter((i) => target(f.path, i).startsWith('signin/methods/'))
+        .map((i) => `${f.path} imports ${i}`),
+    );
+}
+
+/** The surfaces (HTML pages, the headless API); only they, the wiring and the test support import them. */
+const SURFACES = ['hosted/', 'headless/'];
+const SURFACE_USERS = /^(hosted|headless|app|cli|test-support)\/|^index\.ts$/;
+
+function surfaceUserOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {
+  return list
+    .filter((f) => !SURFACE_USERS.test(f.path))
+    .flatMap((f) =>
+      f.imports
+        .filter((i) => SURFACES.some((surface) => target(f.path, i).startsWith(surface)))
+        .map((i) => `${f.path} imports ${i}`),
+    );
 }
 
 function oversized(list: readonly { path: string; lines: number }[]): string[] {

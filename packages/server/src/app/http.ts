@@ -15,7 +15,7 @@ import { directRoutes } from '../direct/routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
 import { hostedSignInRoutes } from '../hosted/sign-in-routes.js';
 import { headlessRoutes } from '../headless/routes.js';
-import { authorizeRoutes } from '../oauth/authorize/routes.js';
+import { authorizeRoutes } from '../hosted/authorize-routes.js';
 import { tokenRoutes } from '../oauth/token/token-routes.js';
 import { deviceAuthorizationRoutes } from '../oauth/device/routes.js';
 import { isUserinfoMapped } from '../oauth/userinfo/metadata.js';

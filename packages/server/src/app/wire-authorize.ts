@@ -17,9 +17,8 @@ import { clientRepository } from '../storage/repositories/clients.js';
 import { userRepository } from '../storage/repositories/users.js';
 import type { SvcAuthExtensions } from './facades/svc-auth-service.js';
 import type { AuthEngine } from './wire-auth.js';
-import { wireEmailSignIn } from './wire-email-sign-in.js';
+import { signInMethods } from './sign-in-methods.js';
 import { wireInvitationAcceptance } from './wire-invitation-acceptance.js';
-import { wireSignupSteps } from './wire-signup-steps.js';
 
 export interface WireAuthorizeContext {
   readonly db: Db;
@@ -61,29 +60,33 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
           audit,
           clock: config.clock,
         });
-  const flow = new AuthorizeFlow({
-    requests: authRequestRepository(db),
-    findClient,
-    users: userRepository(db),
-    signIn: engine.signIn,
-    organizations: engine.organizations,
-    passwords: engine.passwords,
-    browserSessions: engine.browserSessions,
-    consents: engine.consents,
-    codes: engine.tokens.codes,
-    mfa: engine.mfa,
-    device: {
+  const flow = new AuthorizeFlow(
+    {
+      requests: authRequestRepository(db),
+      findClient,
+      users: userRepository(db),
+      signIn: engine.signIn,
+      organizations: engine.organizations,
+      browserSessions: engine.browserSessions,
+      consents: engine.consents,
+      codes: engine.tokens.codes,
+      audit,
+      clock: config.clock,
+      ids: config.ids,
+      issuer: config.issuer,
+      requireTlsRedirects: !config.development,
+      ...(accepting === undefined ? {} : { invitations: accepting.binding }),
+    },
+    signInMethods({
+      engine,
+      config,
+      passwordless: ctx.capabilities.passwordless,
+      phoneOtp: ctx.capabilities.phoneOtp,
+      invitations: accepting,
       devices: ctx.devices,
       rateLimiter: ctx.rateLimiter,
-      verifyLimit: config.rateLimits.deviceVerify,
-    },
-    audit,
-    clock: config.clock,
-    ids: config.ids,
-    issuer: config.issuer,
-    requireTlsRedirects: !config.development,
-    ...(accepting === undefined ? {} : { invitations: accepting.binding }),
-  });
+    }),
+  );
   const logout = new BrowserLogout({ browserSessions: engine.browserSessions, findClient, audit });
   const users = userRepository(db);
   const endSession = new EndSession({
@@ -100,17 +103,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
     antiforgery: ctx.antiforgery,
     site: { authBase: config.authBase, publicOrigin: config.publicOrigin },
     clock: config.clock,
-    ...wireSignupSteps({ db, flow, engine, phoneOtp: ctx.capabilities.phoneOtp, clock: config.clock }),
-    ...wireEmailSignIn({
-      db,
-      flow,
-      passwordless: ctx.capabilities.passwordless,
-      signup: engine.signup,
-      findClient,
-      clock: config.clock,
-    }),
     ...(account === undefined ? {} : { account }),
-    ...(accepting === undefined ? {} : { invitations: accepting.acceptance }),
   };
   const uiUrl = config.headless.uiUrl;
   return uiUrl === null ? deps : { ...deps, appUi: new AppOwnedUi(uiUrl, headlessSignInOver(deps)) };

@@ -2,13 +2,21 @@ import type { HeadlessAction, HeadlessActionBodies } from '@svc/contract';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../account/password-reset.js';
 import { toIso } from '../kernel/clock.js';
 import { retryAfterSeconds, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
-import { DEVICE_VERIFY_MESSAGES, type DeviceVerifyError } from '../signin/methods/device/device-steps.js';
+import {
+  DEVICE,
+  DEVICE_VERIFY_MESSAGES,
+  type DeviceVerifyError,
+} from '../signin/methods/device/device-steps.js';
 import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
 import { normalizeUserCode } from '../oauth/device/user-code.js';
 import { SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import { type HeadlessCall, type HeadlessHandlers, need } from './headless-handler.js';
 import { INVITATION_HANDLERS } from './headless-invitations.js';
 import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
+import { EMAIL_OTP } from '../signin/methods/email-otp/method.js';
+import { MAGIC_LINK } from '../signin/methods/magic-link/method.js';
+import { PHONE_OTP } from '../signin/methods/phone-otp/method.js';
+import { EMAIL_SIGNUP, SIGNUP } from '../signin/methods/signup/method.js';
 
 /** The wording of the errors these actions answer beside the flow's step errors. */
 const MESSAGES = {
@@ -35,21 +43,21 @@ export const HEADLESS_ACTION_HANDLERS: HeadlessHandlers<HeadlessAction> = {
   'password/forgot': forgotPassword,
   'password/reset': resetPassword,
   'email-otp/start': (h, b, browser) => {
-    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const emailOtp = need(h.deps.flow.methods.get(EMAIL_OTP), 'Email sign-in');
     return h.run(b.requestId, browser, () => emailOtp.startCode(b.requestId, browser, b.email));
   },
   'email-otp/verify': (h, b, browser) => {
-    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const emailOtp = need(h.deps.flow.methods.get(EMAIL_OTP), 'Email sign-in');
     return h.run(b.requestId, browser, () => emailOtp.verifyCode(b.requestId, browser, b.code));
   },
   'magic-link/start': (h, b, browser) => {
-    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const emailOtp = need(h.deps.flow.methods.get(EMAIL_OTP), 'Email sign-in');
     return h.run(b.requestId, browser, () => emailOtp.startLink(b.requestId, browser, b.email), {
       retry: 'magic-link',
     });
   },
   'magic-link/complete': (h, b, browser) => {
-    const landing = need(h.deps.magicLinkLanding, 'Email sign-in');
+    const landing = need(h.deps.flow.methods.get(MAGIC_LINK), 'Email sign-in');
     return h.run(b.requestId, browser, async (record) => {
       const outcome = await landing.open(b.token, browser, record.id);
       // Only a direct link is handed off, and open() refused every link of another request already.
@@ -57,37 +65,37 @@ export const HEADLESS_ACTION_HANDLERS: HeadlessHandlers<HeadlessAction> = {
     });
   },
   'phone-otp/start': (h, b, browser) => {
-    const phoneOtp = need(h.deps.phoneOtp, 'Phone sign-in');
+    const phoneOtp = need(h.deps.flow.methods.get(PHONE_OTP), 'Phone sign-in');
     return h.run(b.requestId, browser, () => phoneOtp.startLogin(b.requestId, browser, b.phoneNumber));
   },
   'phone-otp/verify': (h, b, browser) => {
-    const phoneOtp = need(h.deps.phoneOtp, 'Phone sign-in');
+    const phoneOtp = need(h.deps.flow.methods.get(PHONE_OTP), 'Phone sign-in');
     return h.run(b.requestId, browser, () => phoneOtp.verifyLogin(b.requestId, browser, b.code));
   },
   signup: (h, b, browser) => {
-    const signup = need(h.deps.signup, 'Signup');
+    const signup = need(h.deps.flow.methods.get(SIGNUP), 'Signup');
     return h.run(b.requestId, browser, () =>
       signup.signUp(b.requestId, browser, { ...b, organizationName: b.organizationName }),
     );
   },
   'signup/email-otp/start': (h, b, browser) => {
-    const emailSignup = need(h.deps.emailSignup, 'Email signup');
+    const emailSignup = need(h.deps.flow.methods.get(EMAIL_SIGNUP), 'Email signup');
     return h.run(b.requestId, browser, () =>
       emailSignup.start(b.requestId, browser, { ...b, organizationName: b.organizationName }),
     );
   },
   'signup/email-otp/verify': (h, b, browser) => {
-    const emailSignup = need(h.deps.emailSignup, 'Email signup');
+    const emailSignup = need(h.deps.flow.methods.get(EMAIL_SIGNUP), 'Email signup');
     return h.run(b.requestId, browser, () => emailSignup.verify(b.requestId, browser, b.code));
   },
   'signup/phone-otp/start': (h, b, browser) => {
-    const phoneOtp = need(h.deps.phoneOtp, 'Phone signup');
+    const phoneOtp = need(h.deps.flow.methods.get(PHONE_OTP), 'Phone signup');
     return h.run(b.requestId, browser, () =>
       phoneOtp.startSignup(b.requestId, browser, { ...b, organizationName: b.organizationName }),
     );
   },
   'signup/phone-otp/verify': (h, b, browser) => {
-    const phoneOtp = need(h.deps.phoneOtp, 'Phone signup');
+    const phoneOtp = need(h.deps.flow.methods.get(PHONE_OTP), 'Phone signup');
     return h.run(b.requestId, browser, () => phoneOtp.verifySignup(b.requestId, browser, b.code));
   },
   ...INVITATION_HANDLERS,
@@ -196,7 +204,9 @@ async function resolveDevice(
   b: HeadlessActionBodies['device/resolve'],
   browser: HeadlessBrowser,
 ): Promise<HeadlessAnswer> {
-  const outcome = await h.deps.flow.device.verify(b.userCode, { ...browser, sessionToken: undefined });
+  const outcome = await h.deps.flow.methods
+    .require(DEVICE)
+    .verify(b.userCode, { ...browser, sessionToken: undefined });
   if (outcome.kind === 'next') return h.current(outcome.requestId, browser);
   const request = { requestId: b.requestId ?? '', clientName: '' };
   return h.viewAnswer(
@@ -225,7 +235,7 @@ async function decideDevice(
   browser: HeadlessBrowser,
   decision: 'approve' | 'deny',
 ): Promise<HeadlessAnswer> {
-  const device = h.deps.flow.device;
+  const device = h.deps.flow.methods.require(DEVICE);
   const { record, request } = await h.request(b.requestId, browser);
   if (record.status === 'device_approval') {
     const step = await device.approvalStep(record, browser);

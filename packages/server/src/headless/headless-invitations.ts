@@ -1,4 +1,5 @@
 import type {
+  InvitationAcceptance,
   InvitationAcceptOutcome,
   InvitationFormError,
   InvitationPage,
@@ -12,6 +13,8 @@ import { type HeadlessHandlers, need } from './headless-handler.js';
 import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
 import { withRefusal } from './retry-answer.js';
 import { invitationFields, invitationView } from './view-models.js';
+import { EMAIL_OTP } from '../signin/methods/email-otp/method.js';
+import { INVITATION } from '../signin/methods/invitation/invitation-steps.js';
 
 /** The wording of each invitation form error. */
 const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = {
@@ -36,7 +39,7 @@ export const INVITATION_HANDLERS: HeadlessHandlers<
   | 'invitations/email-otp/verify'
 > = {
   'invitations/resolve': async (h, b, browser) => {
-    const invitations = need(h.deps.invitations, 'Invitations');
+    const invitations = need(h.deps.flow.methods.get(INVITATION)?.acceptance, 'Invitations');
     const { record, request } = await h.request(b.requestId, browser);
     const page = await invitations.open(refOf(record, b), browser);
     return h.viewAnswer(invitationView(page), request, invitationFields(page));
@@ -50,7 +53,7 @@ export const INVITATION_HANDLERS: HeadlessHandlers<
       invitations.acceptWithPassword(ref, b.password, browser, { startSession: false }),
     ),
   'invitations/accept': async (h, b, browser) => {
-    const invitations = need(h.deps.invitations, 'Invitations');
+    const invitations = need(h.deps.flow.methods.get(INVITATION)?.acceptance, 'Invitations');
     const { record, request } = await h.request(b.requestId, browser);
     const outcome = await invitations.acceptSignedIn(refOf(record, b), browser);
     if (outcome.kind === 'retry') return invitationRetry(h, request, outcome);
@@ -60,8 +63,8 @@ export const INVITATION_HANDLERS: HeadlessHandlers<
     return h.viewAnswer('invite-accepted', request, { invitation: summaryOf(page) });
   },
   'invitations/email-otp/start': async (h, b, browser) => {
-    const invitations = need(h.deps.invitations, 'Invitations');
-    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const invitations = need(h.deps.flow.methods.get(INVITATION)?.acceptance, 'Invitations');
+    const emailOtp = need(h.deps.flow.methods.get(EMAIL_OTP), 'Email sign-in');
     const { record } = await h.request(b.requestId, browser);
     const page = await invitations.open(refOf(record, b), browser);
     const answer = await h.run(
@@ -73,8 +76,8 @@ export const INVITATION_HANDLERS: HeadlessHandlers<
     return withInvitation(answer, page);
   },
   'invitations/email-otp/verify': async (h, b, browser) => {
-    const invitations = need(h.deps.invitations, 'Invitations');
-    const emailOtp = need(h.deps.emailOtp, 'Email sign-in');
+    const invitations = need(h.deps.flow.methods.get(INVITATION)?.acceptance, 'Invitations');
+    const emailOtp = need(h.deps.flow.methods.get(EMAIL_OTP), 'Email sign-in');
     const { record, request } = await h.request(b.requestId, browser);
     const ref = refOf(record, b);
     const page = await invitations.open(ref, browser);
@@ -133,12 +136,9 @@ async function acceptInvitation(
   h: HeadlessSignIn,
   b: { readonly requestId: string; readonly invitationToken: string },
   browser: HeadlessBrowser,
-  accept: (
-    invitations: NonNullable<HeadlessSignIn['deps']['invitations']>,
-    ref: InvitationRef,
-  ) => Promise<InvitationAcceptOutcome>,
+  accept: (invitations: InvitationAcceptance, ref: InvitationRef) => Promise<InvitationAcceptOutcome>,
 ): Promise<HeadlessAnswer> {
-  const invitations = need(h.deps.invitations, 'Invitations');
+  const invitations = need(h.deps.flow.methods.get(INVITATION)?.acceptance, 'Invitations');
   const { record, request } = await h.request(b.requestId, browser);
   const ref = refOf(record, b);
   const page = await invitations.open(ref, browser);

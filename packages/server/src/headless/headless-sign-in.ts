@@ -20,6 +20,13 @@ import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
 import { isConsentToken, consentToken } from './consent-token.js';
 import { retryAnswer, withStoredResend } from './retry-answer.js';
 import { enabledCredentialTypes, type ViewContext, viewModel, viewModelOf } from './view-models.js';
+import { CONSENT } from '../signin/methods/consent/consent-actions.js';
+import { EMAIL_OTP } from '../signin/methods/email-otp/method.js';
+import { MFA } from '../signin/methods/mfa/mfa-steps.js';
+import { ORGANIZATION } from '../signin/methods/organization/organization-method.js';
+import { PASSWORD } from '../signin/methods/password/password-method.js';
+import { PHONE_OTP } from '../signin/methods/phone-otp/method.js';
+import { SIGNUP } from '../signin/methods/signup/method.js';
 
 /** A headless browser: like a hosted one, always with an id (the routes set the cookie before). */
 export type HeadlessBrowser = BrowserContext & { readonly browserId: string };
@@ -28,18 +35,9 @@ export type HeadlessBrowser = BrowserContext & { readonly browserId: string };
  * What the headless sign-in drives: the sign-in's step capabilities (absent ones answer 404 from their
  * routes) and what every view model says about the deployment.
  */
-export type HeadlessSignInDeps = Pick<
-  SignInDeps,
-  | 'flow'
-  | 'logout'
-  | 'account'
-  | 'invitations'
-  | 'phoneOtp'
-  | 'signup'
-  | 'emailOtp'
-  | 'emailSignup'
-  | 'magicLinkLanding'
-> & { readonly context: ViewContext };
+export type HeadlessSignInDeps = Pick<SignInDeps, 'flow' | 'logout' | 'account'> & {
+  readonly context: ViewContext;
+};
 
 /**
  * The body of a step that came back with an error: the action result plus `{ error, message }`, and a
@@ -192,7 +190,9 @@ export class HeadlessSignIn {
   ): Promise<SvcHeadlessViewModel | undefined> {
     if (record.status !== 'pending' || record.challenge !== null || record.email !== null) return undefined;
     const view = record.view as HeadlessView | null;
-    const { emailOtp, phoneOtp, signup } = this.#deps;
+    const emailOtp = this.#flow.methods.get(EMAIL_OTP);
+    const phoneOtp = this.#flow.methods.get(PHONE_OTP);
+    const signup = this.#flow.methods.get(SIGNUP);
     switch (view) {
       case 'login':
         return viewModelOf(await this.#flow.steps.identifyStep(record, record.loginHint), this.#context, {
@@ -230,7 +230,9 @@ export class HeadlessSignIn {
 
   /** POST /password/login. */
   password(requestId: string, browser: HeadlessBrowser, password: string): Promise<HeadlessAnswer> {
-    return this.run(requestId, browser, () => this.#flow.password(requestId, browser, password));
+    return this.run(requestId, browser, () =>
+      this.#flow.methods.require(PASSWORD).password(requestId, browser, password),
+    );
   }
 
   /**
@@ -252,18 +254,22 @@ export class HeadlessSignIn {
         }
         token = current.step.pendingAuthToken;
       }
-      return this.#flow.selectOrganization(requestId, browser, token, organizationId);
+      return this.#flow.methods.require(ORGANIZATION).select(requestId, browser, token, organizationId);
     });
   }
 
   /** POST /mfa/verify. */
   verifyMfa(requestId: string, browser: HeadlessBrowser, code: string): Promise<HeadlessAnswer> {
-    return this.run(requestId, browser, () => this.#flow.mfa.verify(requestId, browser, code));
+    return this.run(requestId, browser, () =>
+      this.#flow.methods.require(MFA).verify(requestId, browser, code),
+    );
   }
 
   /** POST /mfa/totp/enroll/verify: the recovery codes come back in the mfa-enroll view model. */
   verifyEnrollment(requestId: string, browser: HeadlessBrowser, code: string): Promise<HeadlessAnswer> {
-    return this.run(requestId, browser, () => this.#flow.mfa.enroll(requestId, browser, code));
+    return this.run(requestId, browser, () =>
+      this.#flow.methods.require(MFA).enroll(requestId, browser, code),
+    );
   }
 
   /** POST /consent/approve and /consent/deny: only with the consent view's token of this browser. */
@@ -280,9 +286,8 @@ export class HeadlessSignIn {
         if (step.kind === 'step') return { kind: 'retry', step: step.step, error: 'consent_token_invalid' };
         return step;
       }
-      return decision === 'approve'
-        ? this.#flow.approveConsent(requestId, browser)
-        : this.#flow.denyConsent(requestId, browser);
+      const consent = this.#flow.methods.require(CONSENT);
+      return decision === 'approve' ? consent.approve(requestId, browser) : consent.deny(requestId, browser);
     });
   }
 
@@ -383,8 +388,8 @@ export function redirectResult(location: string, redirectUri: string): SvcHeadle
 export function headlessSignInOver(deps: Omit<HeadlessSignInDeps, 'context'>): HeadlessSignIn {
   const context = {
     enabledCredentialTypes: enabledCredentialTypes({
-      emailSignIn: deps.emailOtp !== undefined,
-      phoneSignIn: deps.phoneOtp !== undefined,
+      emailSignIn: deps.flow.methods.has(EMAIL_OTP),
+      phoneSignIn: deps.flow.methods.has(PHONE_OTP),
     }),
   };
   return new HeadlessSignIn({ ...deps, context });

@@ -14,6 +14,10 @@ import { phoneOtpRoutes } from './login/phone-otp-routes.js';
 import { phoneSignupRoutes } from './signup/phone-signup-routes.js';
 import { signupRoutes } from './signup/signup-routes.js';
 import type { HostedSignInDeps } from './sign-in-deps.js';
+import { EMAIL_OTP } from '../signin/methods/email-otp/method.js';
+import { INVITATION } from '../signin/methods/invitation/invitation-steps.js';
+import { MAGIC_LINK } from '../signin/methods/magic-link/method.js';
+import { EMAIL_SIGNUP, SIGNUP } from '../signin/methods/signup/method.js';
 
 /**
  * Every hosted sign-in route: GET /login, POST /login/identify, /login/password,
@@ -35,16 +39,25 @@ export function hostedSignInRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
       await app.register(passwordResetRoutes({ ...deps, account: deps.account }));
       await app.register(emailVerificationRoutes({ ...deps, account: deps.account }));
     }
-    if (deps.invitations !== undefined) {
-      await app.register(invitationRoutes({ ...deps, invitations: deps.invitations }));
+    // Each method's routes exist only when the deployment registered the method.
+    const methods = deps.flow.methods;
+    const invitations = methods.get(INVITATION);
+    if (invitations !== undefined) {
+      await app.register(invitationRoutes({ ...deps, invitations: invitations.acceptance }));
     }
     // Mapped without SMS too: the phone pages then say that phone sign-in is not available.
     await app.register(phoneOtpRoutes(deps));
     await app.register(phoneSignupRoutes(deps));
-    if (deps.signup !== undefined) await app.register(signupRoutes({ ...deps, signup: deps.signup }));
-    if (deps.emailOtp !== undefined) await app.register(emailOtpRoutes({ ...deps, emailOtp: deps.emailOtp }));
-    if (deps.magicLinkLanding !== undefined) {
-      await app.register(magicLinkRoutes({ ...deps, magicLinkLanding: deps.magicLinkLanding }));
+    const signup = methods.get(SIGNUP);
+    if (signup !== undefined) await app.register(signupRoutes({ ...deps, signup }));
+    const emailOtp = methods.get(EMAIL_OTP);
+    if (emailOtp !== undefined) {
+      const emailSignup = methods.get(EMAIL_SIGNUP);
+      await app.register(
+        emailOtpRoutes({ ...deps, emailOtp, ...(emailSignup === undefined ? {} : { emailSignup }) }),
+      );
     }
+    const magicLinkLanding = methods.get(MAGIC_LINK);
+    if (magicLinkLanding !== undefined) await app.register(magicLinkRoutes({ ...deps, magicLinkLanding }));
   };
 }

@@ -14,6 +14,7 @@ import { renderDeviceCodePage } from '../pages/device-code-page.js';
 import { renderDeviceResultPage } from '../pages/device-result-page.js';
 import { redirectAfterPost, sendPage } from '../reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
+import { DEVICE } from '../../signin/methods/device/device-steps.js';
 
 /** The longest typed value shown again in the field (the field's own maxlength). */
 const MAX_PREFILL_LENGTH = 64;
@@ -34,7 +35,7 @@ function prefill(value: string | undefined): string {
  */
 export function deviceRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
   const { authBase } = deps.site;
-  const device = deps.flow.device;
+  const device = deps.flow.methods.require(DEVICE);
 
   const sendCodePage = (
     request: FastifyRequest,

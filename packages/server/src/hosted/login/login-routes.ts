@@ -2,6 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { HOSTED_FIELDS } from '../form.js';
 import { INVITATION_FIELDS } from '../invitations/invitation-pages.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
+import { invitationSteps } from '../../signin/methods/invitation/invitation-steps.js';
+import { ORGANIZATION } from '../../signin/methods/organization/organization-method.js';
+import { PASSWORD } from '../../signin/methods/password/password-method.js';
 import { sendStep } from './outcome-reply.js';
 import { browserContext, singleValue } from './request-values.js';
 import { runStep } from './step-routes.js';
@@ -13,6 +16,9 @@ import { runStep } from './step-routes.js';
  * Registered inside `hostedRoutes`, so every post has passed the antiforgery check before it gets here.
  */
 export function loginRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
+  const methods = deps.flow.methods;
+  const passwords = methods.require(PASSWORD);
+  const organizations = methods.require(ORGANIZATION);
   return async (app) => {
     app.get('/login', async (request, reply) => {
       const outcome = await deps.flow.step(
@@ -30,19 +36,19 @@ export function loginRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
     );
     app.post(
       '/login/password',
-      runStep(deps, (id, browser, field) => deps.flow.password(id, browser, field(HOSTED_FIELDS.password))),
+      runStep(deps, (id, browser, field) => passwords.password(id, browser, field(HOSTED_FIELDS.password))),
     );
     // A request bound to an invitation: the invited address's new account (hosted/invitations' field name).
     app.post(
       '/login/invitation/signup',
       runStep(deps, (id, browser, field) =>
-        deps.flow.invitations.signup(id, browser, field(INVITATION_FIELDS.displayName)),
+        invitationSteps(methods).signup(id, browser, field(INVITATION_FIELDS.displayName)),
       ),
     );
     app.post(
       '/login/select-organization',
       runStep(deps, (id, browser, field) =>
-        deps.flow.selectOrganization(
+        organizations.select(
           id,
           browser,
           field(HOSTED_FIELDS.pendingToken),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HOSTED_FIELDS } from '../form.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
+import { MFA } from '../../signin/methods/mfa/mfa-steps.js';
 import { sendActionOutcome } from './outcome-reply.js';
 import { browserContext, singleValue } from './request-values.js';
 
@@ -9,9 +10,10 @@ import { browserContext, singleValue } from './request-values.js';
  * themselves are the request's current step at GET /login; these posts run one step each.
  */
 export function mfaRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
+  const mfa = deps.flow.methods.require(MFA);
   return async (app) => {
     app.post('/mfa/verify', async (request, reply) => {
-      const outcome = await deps.flow.mfa.verify(
+      const outcome = await mfa.verify(
         singleValue(request.body, HOSTED_FIELDS.requestId),
         browserContext(request),
         singleValue(request.body, HOSTED_FIELDS.code),
@@ -20,7 +22,7 @@ export function mfaRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
     });
 
     app.post('/mfa/totp/enroll/verify', async (request, reply) => {
-      const outcome = await deps.flow.mfa.enroll(
+      const outcome = await mfa.enroll(
         singleValue(request.body, HOSTED_FIELDS.requestId),
         browserContext(request),
         singleValue(request.body, HOSTED_FIELDS.code),

@@ -6,6 +6,9 @@ import { currentStepHref } from '../form.js';
 import { redirectAfterPost, sendFormPage, type HostedReply } from '../reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { renderStepPage } from './step-page.js';
+import { EMAIL_OTP } from '../../signin/methods/email-otp/method.js';
+import { PHONE_OTP } from '../../signin/methods/phone-otp/method.js';
+import { SIGNUP } from '../../signin/methods/signup/method.js';
 
 /** What the hosted sign-in replies need (Fastify's reply with @fastify/cookie fits). */
 export type SignInReply = HostedReply & CookieReply;
@@ -18,8 +21,7 @@ export type SignInReply = HostedReply & CookieReply;
 export function sendStep<R extends SignInReply>(
   reply: R,
   request: CookieRequest,
-  deps: Pick<HostedSignInDeps, 'antiforgery' | 'site' | 'clock'> &
-    Partial<Pick<HostedSignInDeps, 'phoneOtp' | 'signup' | 'emailOtp'>>,
+  deps: Pick<HostedSignInDeps, 'antiforgery' | 'site' | 'clock' | 'flow'>,
   step: AuthorizeStep,
   error?: Extract<AuthorizeActionOutcome, { kind: 'retry' }>['error'],
   refused?: RefusedAttempt,
@@ -32,9 +34,9 @@ export function sendStep<R extends SignInReply>(
     ...(error === undefined ? {} : { error }),
     ...(refused === undefined ? {} : { errorMessage: refused.message }),
     // The pages link only to what is wired (phone pages only when SMS is configured).
-    phoneSignIn: deps.phoneOtp !== undefined,
-    signup: deps.signup !== undefined,
-    emailSignIn: deps.emailOtp !== undefined,
+    phoneSignIn: deps.flow.methods.has(PHONE_OTP),
+    signup: deps.flow.methods.has(SIGNUP),
+    emailSignIn: deps.flow.methods.has(EMAIL_OTP),
   });
   return sendFormPage(reply, page, error !== undefined, refused);
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { PHONE_OTP } from '../../signin/methods/phone-otp/method.js';
 import type { PhoneOtpSteps } from '../../signin/methods/phone-otp/phone-otp-steps.js';
 import { SvcHostedPageError } from '../../signin/flow/page-error.js';
 import { currentStepHref, HOSTED_FIELDS } from '../form.js';
@@ -26,8 +27,9 @@ export function phoneSignInUnavailableError(
 
 /** The phone steps, or the "not available" page when SMS is not configured. */
 export function requirePhoneSteps(deps: HostedSignInDeps, requestId: string | undefined): PhoneOtpSteps {
-  if (deps.phoneOtp === undefined) throw phoneSignInUnavailableError(deps.site.authBase, requestId);
-  return deps.phoneOtp;
+  const phoneOtp = deps.flow.methods.get(PHONE_OTP);
+  if (phoneOtp === undefined) throw phoneSignInUnavailableError(deps.site.authBase, requestId);
+  return phoneOtp;
 }
 
 /**

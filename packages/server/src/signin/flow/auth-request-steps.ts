@@ -11,6 +11,7 @@ import {
 } from './authorize-outcomes.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError, invitationOperation, invitationUnusableError } from './errors.js';
+import type { SignInMethods } from './sign-in-method.js';
 import { restartSignIn } from './restart-sign-in.js';
 import {
   TERMINAL_AUTH_REQUEST_STATUSES,
@@ -42,10 +43,13 @@ export interface RecordedAuthentication {
 export class AuthRequestSteps {
   readonly #deps: AuthorizeFlowDeps;
   readonly #completion: AuthorizeCompletion;
+  readonly #methods: () => SignInMethods;
 
-  constructor(deps: AuthorizeFlowDeps, completion: AuthorizeCompletion) {
+  /** `methods`: the registered methods (built after this, on it). */
+  constructor(deps: AuthorizeFlowDeps, completion: AuthorizeCompletion, methods: () => SignInMethods) {
     this.#deps = deps;
     this.#completion = completion;
+    this.#methods = methods;
   }
 
   /** The request behind a step, if it is live and belongs to this browser; else the "start again" page. */
@@ -70,35 +74,24 @@ export class AuthRequestSteps {
     return { requestId: request.id, clientName: client.name };
   }
 
+  /**
+   * The page of a pending request: the method that holds it (a code or link it waits for, its
+   * invitation, the password of its email), else the identify step.
+   */
+  async pendingStep(request: AuthRequestRecord): Promise<AuthorizeStep> {
+    const stepRequest = await this.stepRequest(request);
+    return (
+      (await this.#methods().pendingStep(request, stepRequest)) ?? {
+        kind: 'identify',
+        request: stepRequest,
+        email: request.loginHint,
+      }
+    );
+  }
+
   /** The identify step, prefilled with `email`. */
   async identifyStep(request: AuthRequestRecord, email: string | null): Promise<AuthorizeStep> {
     return { kind: 'identify', request: await this.stepRequest(request), email };
-  }
-
-  /** The step of a request bound to an invitation: the invited address's sign-in or signup. */
-  async invitationStep(request: AuthRequestRecord): Promise<AuthorizeStep> {
-    const invitationId = request.invitationId;
-    const invitations = this.#deps.invitations;
-    if (invitationId === null || invitations === undefined) throw invitationUnusableError();
-    const page = await invitationOperation(() => invitations.page(invitationId));
-    return { kind: 'invitation', request: await this.stepRequest(request), invitation: page };
-  }
-
-  /** The consent step: the scopes to grant, the account and its organization. */
-  async consentStep(request: AuthRequestRecord): Promise<AuthorizeStep> {
-    const client = await this.#completion.activeClient(request.clientId);
-    const { userId } = this.identityOf(request);
-    const user = await this.#deps.users.findById(userId);
-    const organizations =
-      request.organizationId === null ? [] : await this.#deps.organizations.options(userId);
-    return {
-      kind: 'consent',
-      request: { requestId: request.id, clientName: client.name },
-      scopes: this.#completion.grantedScopes(request, client),
-      // An account signed up by phone has no address: its name says who is signed in.
-      userEmail: user?.email ?? user?.displayName ?? null,
-      organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,
-    };
   }
 
   /** The authentication a signed-in request recorded. */
@@ -126,7 +119,12 @@ export class AuthRequestSteps {
     if (request.invitationId !== null) {
       const joined = await this.#joinInvitation(request, request.invitationId, browser, authenticated);
       if (joined.kind === 'other_account') {
-        return { kind: 'retry', step: await this.invitationStep(request), error: 'invitation_other_account' };
+        // Started over at the invitation: the invited address's page again.
+        return {
+          kind: 'retry',
+          step: await this.pendingStep(joined.restarted),
+          error: 'invitation_other_account',
+        };
       }
       organizationId = joined.organizationId;
     }
@@ -253,16 +251,18 @@ export class AuthRequestSteps {
     invitationId: string,
     browser: BrowserContext,
     authenticated: { readonly userId: string; readonly method: string },
-  ) {
+  ): Promise<
+    | { readonly kind: 'joined'; readonly organizationId: string }
+    | { readonly kind: 'other_account'; readonly restarted: AuthRequestRecord }
+  > {
     const invitations = this.#deps.invitations;
     if (invitations === undefined) throw invitationUnusableError();
     const joined = await invitationOperation(() =>
       invitations.join(invitationId, authenticated.userId, browser, authenticated.method),
     );
-    if (joined.kind === 'other_account') {
-      await restartSignIn(this.#deps.requests, request, null, this.#deps.clock.now());
-    }
-    return joined;
+    if (joined.kind === 'joined') return joined;
+    const restarted = await restartSignIn(this.#deps.requests, request, null, this.#deps.clock.now());
+    return { kind: 'other_account', restarted };
   }
 
   /**

@@ -1,10 +1,33 @@
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type { AuthorizeCompletion } from '../../flow/authorize-completion.js';
-import { toActionOutcome, type AuthorizeActionOutcome } from '../../flow/authorize-outcomes.js';
+import {
+  toActionOutcome,
+  type AuthorizeActionOutcome,
+  type AuthorizeStep,
+  type BrowserContext,
+} from '../../flow/authorize-outcomes.js';
 import type { AuthorizeFlowDeps } from '../../flow/deps.js';
 import { authRequestExpiredError } from '../../flow/errors.js';
 import { errorRedirect } from '../../../oauth/authorize/redirect.js';
 import type { AuthRequestRecord } from '../../flow/repository.js';
+import {
+  signInMethodKey,
+  type SignInMethodContext,
+  type SignInMethodKey,
+  type SignInMethodRegistration,
+} from '../../flow/sign-in-method.js';
+
+declare module '../../flow/authorize-outcomes.js' {
+  interface AuthorizeStepKinds {
+    consent: {
+      readonly kind: 'consent';
+      readonly request: StepRequest;
+      readonly scopes: readonly string[];
+      readonly userEmail: string | null;
+      readonly organizationName: string | null;
+    };
+  }
+}
 
 /**
  * The consent step of a request (SPEC.md: "a non-first-party client without a covering grant reaches
@@ -18,14 +41,32 @@ export class ConsentActions {
   readonly #completion: AuthorizeCompletion;
   readonly #steps: AuthRequestSteps;
 
-  constructor(deps: AuthorizeFlowDeps, completion: AuthorizeCompletion, steps: AuthRequestSteps) {
+  constructor({ deps, completion, steps }: SignInMethodContext) {
     this.#deps = deps;
     this.#completion = completion;
     this.#steps = steps;
   }
 
-  /** Records the grant (merged into the user's earlier grant to the client) and issues the code. */
-  async approve(request: AuthRequestRecord): Promise<AuthorizeActionOutcome> {
+  /** The consent step: the scopes to grant, the account and its organization. */
+  async step(request: AuthRequestRecord): Promise<AuthorizeStep> {
+    const client = await this.#completion.activeClient(request.clientId);
+    const { userId } = this.#steps.identityOf(request);
+    const user = await this.#deps.users.findById(userId);
+    const organizations =
+      request.organizationId === null ? [] : await this.#deps.organizations.options(userId);
+    return {
+      kind: 'consent',
+      request: { requestId: request.id, clientName: client.name },
+      scopes: this.#completion.grantedScopes(request, client),
+      // An account signed up by phone has no address: its name says who is signed in.
+      userEmail: user?.email ?? user?.displayName ?? null,
+      organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,
+    };
+  }
+
+  /** POST /consent/approve: records the grant (merged into any earlier one) and issues the code. */
+  async approve(requestId: string | undefined, browser: BrowserContext): Promise<AuthorizeActionOutcome> {
+    const request = await this.#steps.load(requestId, browser);
     if (!atConsent(request)) return { kind: 'next', requestId: request.id };
     const client = await this.#completion.activeClient(request.clientId);
     const identity = this.#steps.identityOf(request);
@@ -41,8 +82,9 @@ export class ConsentActions {
     return toActionOutcome(result, request.id);
   }
 
-  /** Ends the request as denied and sends access_denied (with the state) to the client. */
-  async deny(request: AuthRequestRecord): Promise<AuthorizeActionOutcome> {
+  /** POST /consent/deny: ends the request as denied and sends access_denied (SPEC.md) to the client. */
+  async deny(requestId: string | undefined, browser: BrowserContext): Promise<AuthorizeActionOutcome> {
+    const request = await this.#steps.load(requestId, browser);
     if (!atConsent(request)) return { kind: 'next', requestId: request.id };
     await this.#completion.activeClient(request.clientId);
     const now = this.#deps.clock.now();
@@ -59,4 +101,18 @@ export class ConsentActions {
 /** A request waiting for consent to a client redirect (never a device request). */
 function atConsent(request: AuthRequestRecord): boolean {
   return request.status === 'consent' && request.sealedDeviceUserCode === null;
+}
+
+export const CONSENT: SignInMethodKey<ConsentActions> = signInMethodKey('consent');
+
+export function consentMethod(): SignInMethodRegistration {
+  return (context) => {
+    const actions = new ConsentActions(context);
+    return {
+      key: CONSENT,
+      actions,
+      statuses: ['consent'],
+      statusStep: async (request) => ({ kind: 'step', step: await actions.step(request) }),
+    };
+  };
 }

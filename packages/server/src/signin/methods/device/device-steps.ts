@@ -11,6 +11,27 @@ import type { AuthorizeFlowDeps } from '../../flow/deps.js';
 import { openDeviceUserCode, sealDeviceUserCode } from './device-user-code.js';
 import { authRequestExpiredError } from '../../flow/errors.js';
 import type { AuthRequestRecord } from '../../flow/repository.js';
+import {
+  signInMethodKey,
+  type SignInMethodContext,
+  type SignInMethodKey,
+  type SignInMethodRegistration,
+} from '../../flow/sign-in-method.js';
+
+declare module '../../flow/authorize-outcomes.js' {
+  interface AuthorizeStepKinds {
+    /** A signed-in device request: approve or deny the device (RFC 8628 §3.3). */
+    device_approval: {
+      readonly kind: 'device_approval';
+      readonly request: StepRequest;
+      /** The device's code, `XXXX-XXXX`, for the user to compare with the device's screen. */
+      readonly userCode: string;
+      readonly scopes: readonly string[];
+      readonly userEmail: string | null;
+      readonly organizationName: string | null;
+    };
+  }
+}
 
 /** What the hosted device verification needs beside the authorization flow. */
 export interface DeviceFlowDeps {
@@ -76,17 +97,12 @@ export class DeviceSteps {
   readonly #steps: AuthRequestSteps;
   readonly #lifetimeMs: number;
 
-  constructor(
-    deps: AuthorizeFlowDeps,
-    completion: AuthorizeCompletion,
-    steps: AuthRequestSteps,
-    options: { readonly lifetimeMs: number },
-  ) {
-    this.#deps = deps;
-    this.#device = deps.device;
-    this.#completion = completion;
-    this.#steps = steps;
-    this.#lifetimeMs = options.lifetimeMs;
+  constructor(context: SignInMethodContext, device: DeviceFlowDeps) {
+    this.#deps = context.deps;
+    this.#device = device;
+    this.#completion = context.completion;
+    this.#steps = context.steps;
+    this.#lifetimeMs = context.requestLifetimeMs;
   }
 
   /**
@@ -269,4 +285,22 @@ export function deviceCodeEndedError(
     'The request from your device was already approved or denied, perhaps in another window. Check your device.',
     { status: 400, code: 'device_code_decided' },
   );
+}
+
+export const DEVICE: SignInMethodKey<DeviceSteps> = signInMethodKey('device');
+
+/** The device grant's verification: starts device requests at /device and shows their approval. */
+export function deviceMethod(device: DeviceFlowDeps): SignInMethodRegistration {
+  return (context) => {
+    const actions = new DeviceSteps(context, device);
+    return {
+      key: DEVICE,
+      actions,
+      statuses: ['device_approval'],
+      statusStep: async (request, browser) => ({
+        kind: 'step',
+        step: await actions.approvalStep(request, browser),
+      }),
+    };
+  };
 }

@@ -6,15 +6,14 @@ import { AMR_OTP } from '../../../passwordless/passwordless-sign-in.js';
 import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import { checkEmailCode } from './email-code-check.js';
-import {
-  refusedSendRetry,
-  waitingStep,
-  type AuthorizeActionOutcome,
-  type AuthorizeStep,
-  type BrowserContext,
-  type StepError,
-  type StepRequest,
+import type {
+  AuthorizeActionOutcome,
+  AuthorizeStep,
+  BrowserContext,
+  StepError,
+  StepRequest,
 } from '../../flow/authorize-outcomes.js';
+import { refusedSendRetry, waitingStep } from '../shared/sent-challenge.js';
 import { authRequestExpiredError } from '../../flow/errors.js';
 import type { AuthRequestChallenge, AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
 

@@ -13,6 +13,44 @@ import {
 } from '../../flow/authorize-outcomes.js';
 import { authRequestExpiredError } from '../../flow/errors.js';
 import type { AuthRequestRecord } from '../../flow/repository.js';
+import {
+  signInMethodKey,
+  type SignInMethodKey,
+  type SignInMethodRegistration,
+} from '../../flow/sign-in-method.js';
+
+declare module '../../flow/authorize-outcomes.js' {
+  interface AuthorizeStepKinds {
+    /** The second factor: a code of the authenticator app, or a recovery code when offered. */
+    mfa_verify: {
+      readonly kind: 'mfa_verify';
+      readonly request: StepRequest;
+      readonly recoveryCodeOffered: boolean;
+    };
+    /** Forced enrollment: scan the QR code (or type the secret), then confirm with a code. */
+    mfa_enroll: {
+      readonly kind: 'mfa_enroll';
+      readonly request: StepRequest;
+      readonly secret: string;
+      /** The `otpauth://` URI the QR code encodes, for a UI that renders its own or opens an app. */
+      readonly provisioningUri: string;
+      readonly qrCodeDataUrl: string;
+      /** ISO 8601: when the pending authenticator lapses. */
+      readonly expiresAt: string;
+    };
+    /** After enrollment: the recovery codes, shown once, and where to continue. */
+    recovery_codes: {
+      readonly kind: 'recovery_codes';
+      readonly request: StepRequest;
+      readonly codes: readonly string[];
+      /** The client's redirect (with the code), or null: the request's current step (consent). */
+      readonly continueTo: string | null;
+    };
+  }
+  interface StepErrors {
+    mfa_code_invalid: true;
+  }
+}
 
 /** What the hosted second factor needs of the MFA service (by the MFA token's hash). */
 export type HostedMfa = Pick<
@@ -167,4 +205,19 @@ export class MfaSteps {
     }
     throw error;
   }
+}
+
+export const MFA: SignInMethodKey<MfaSteps> = signInMethodKey('mfa');
+
+/** The second factor of requests in status `mfa` (the engine moves a request there when MFA is due). */
+export function mfaMethod(mfa: HostedMfa): SignInMethodRegistration {
+  return ({ steps }) => {
+    const actions = new MfaSteps({ mfa }, steps);
+    return {
+      key: MFA,
+      actions,
+      statuses: ['mfa'],
+      statusStep: async (request) => ({ kind: 'step', step: await actions.step(request) }),
+    };
+  };
 }

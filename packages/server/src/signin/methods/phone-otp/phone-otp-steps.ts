@@ -9,14 +9,13 @@ import { SmsProviderError } from '../../../sms/verify-client.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import {
   refusedRetry,
-  refusedSendRetry,
-  waitingStep,
   type AuthorizeActionOutcome,
   type AuthorizeStep,
   type BrowserContext,
-  type PhoneSignupFormValues,
   type StepError,
 } from '../../flow/authorize-outcomes.js';
+import { refusedSendRetry, waitingStep } from '../shared/sent-challenge.js';
+import type { PhoneSignupFormValues } from './method.js';
 import { restartSignIn } from '../../flow/restart-sign-in.js';
 import type { AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
 

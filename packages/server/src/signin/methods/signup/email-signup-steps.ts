@@ -7,16 +7,15 @@ import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import type { SignupService } from '../../signup.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import { checkEmailCode } from '../email-otp/email-code-check.js';
-import {
-  type AuthorizeActionOutcome,
-  type AuthorizeStep,
-  type BrowserContext,
-  type StepError,
-  refusedSendRetry,
-  waitingStep,
-  type SignupFormValues,
-  type StepRequest,
+import type {
+  AuthorizeActionOutcome,
+  AuthorizeStep,
+  BrowserContext,
+  StepError,
+  StepRequest,
 } from '../../flow/authorize-outcomes.js';
+import { refusedSendRetry, waitingStep } from '../shared/sent-challenge.js';
+import type { SignupFormValues } from './method.js';
 import type { AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
 import { restartSignIn } from '../../flow/restart-sign-in.js';
 import { signupFormValues, type SignupForm } from './signup-steps.js';

@@ -8,9 +8,9 @@ import type {
   AuthorizeActionOutcome,
   AuthorizeStep,
   BrowserContext,
-  SignupFormValues,
   StepError,
 } from '../../flow/authorize-outcomes.js';
+import type { SignupFormValues } from './method.js';
 import { restartSignIn } from '../../flow/restart-sign-in.js';
 import type { AuthRequestStore } from '../../flow/repository.js';
 

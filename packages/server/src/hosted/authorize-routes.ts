@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { readSessionCookie } from '../../http/cookies.js';
-import { ensureBrowserId } from '../../hosted/login/request-values.js';
-import { viewEntryHref } from '../../hosted/login/view-entry.js';
-import type { HostedSignInDeps } from '../../hosted/sign-in-deps.js';
-import { invalidAuthorizeRequestError } from '../../signin/flow/errors.js';
+import { readSessionCookie } from '../http/cookies.js';
+import { ensureBrowserId } from './login/request-values.js';
+import { viewEntryHref } from './login/view-entry.js';
+import type { HostedSignInDeps } from './sign-in-deps.js';
+import { invalidAuthorizeRequestError } from '../signin/flow/errors.js';
 
 /**
  * GET /authorize (SPEC.md "/authorize query parameters"). Register it inside `hostedRoutes` (with

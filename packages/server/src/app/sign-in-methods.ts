@@ -1,0 +1,66 @@
+import type { InvitationAcceptanceWiring } from './wire-invitation-acceptance.js';
+import type { SvcConfig } from '../config/resolve.js';
+import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
+import type { PasswordlessSignIn } from '../passwordless/passwordless-sign-in.js';
+import type { PhoneOtpService } from '../passwordless/phone-otp-service.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { SignInMethodRegistration } from '../signin/flow/sign-in-method.js';
+import { consentMethod } from '../signin/methods/consent/consent-actions.js';
+import { deviceMethod } from '../signin/methods/device/device-steps.js';
+import { emailOtpMethod } from '../signin/methods/email-otp/method.js';
+import { invitationMethod } from '../signin/methods/invitation/invitation-steps.js';
+import { magicLinkMethod } from '../signin/methods/magic-link/method.js';
+import { mfaMethod } from '../signin/methods/mfa/mfa-steps.js';
+import { organizationMethod } from '../signin/methods/organization/organization-method.js';
+import { passwordMethod } from '../signin/methods/password/password-method.js';
+import { phoneOtpMethod } from '../signin/methods/phone-otp/method.js';
+import { emailSignupMethod, signupMethod } from '../signin/methods/signup/method.js';
+import type { AuthEngine } from './wire-auth.js';
+
+/** What the sign-in methods are built from: the engine's services and the optional capabilities. */
+export interface SignInMethodsContext {
+  readonly engine: Pick<AuthEngine, 'passwords' | 'signup' | 'mfa'>;
+  readonly config: Pick<SvcConfig, 'rateLimits'>;
+  /** Email codes and sign-in links (absent: not offered). */
+  readonly passwordless: PasswordlessSignIn | undefined;
+  /** Phone codes: offered only when the SMS provider is configured, so no page offers what cannot work. */
+  readonly phoneOtp: PhoneOtpService | undefined;
+  /** Invitations (absent: every invitation token is unusable). */
+  readonly invitations: InvitationAcceptanceWiring | undefined;
+  /** The device authorization grant: the /device pages resolve and decide codes. */
+  readonly devices: Pick<DeviceAuthorizations, 'resolve' | 'approve' | 'deny'>;
+  /** Counts the user codes typed at /device (`config.rateLimits.deviceVerify`). */
+  readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+}
+
+/**
+ * The sign-in methods the engine registers, one line each. Order matters only for pending requests: the
+ * methods that wait for a code or link come first, then invitations, then the password of the email.
+ */
+export function signInMethods(ctx: SignInMethodsContext): SignInMethodRegistration[] {
+  const { engine, passwordless } = ctx;
+  const phone = ctx.phoneOtp?.challenges;
+  return [
+    ...(passwordless === undefined
+      ? []
+      : [
+          emailOtpMethod(passwordless),
+          magicLinkMethod(passwordless.magicLinks),
+          emailSignupMethod({ challenges: passwordless.challenges, signup: engine.signup }),
+        ]),
+    ...(phone?.enabled === true ? [phoneOtpMethod({ challenges: phone, signup: engine.signup })] : []),
+    ...(ctx.invitations === undefined
+      ? []
+      : [invitationMethod(ctx.invitations.binding, ctx.invitations.acceptance)]),
+    signupMethod(engine.signup),
+    passwordMethod(engine.passwords),
+    organizationMethod(),
+    mfaMethod(engine.mfa),
+    consentMethod(),
+    deviceMethod({
+      devices: ctx.devices,
+      rateLimiter: ctx.rateLimiter,
+      verifyLimit: ctx.config.rateLimits.deviceVerify,
+    }),
+  ];
+}

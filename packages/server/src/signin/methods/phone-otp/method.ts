@@ -1,0 +1,52 @@
+import type { PhoneOtpChallenges } from '../../../passwordless/phone-otp-challenges.js';
+import type { SignupService } from '../../signup.js';
+import {
+  signInMethodKey,
+  type SignInMethodKey,
+  type SignInMethodRegistration,
+} from '../../flow/sign-in-method.js';
+import { pendingChallengeStep } from '../shared/sent-challenge.js';
+import { PhoneOtpSteps } from './phone-otp-steps.js';
+
+/** What the phone signup form shows again after an error. */
+export interface PhoneSignupFormValues {
+  readonly displayName: string;
+  readonly phoneNumber: string;
+  readonly organizationName: string;
+}
+
+declare module '../../flow/authorize-outcomes.js' {
+  interface AuthorizeStepKinds {
+    /** Phone sign-in: the number to text a code to (what was typed comes back with an error). */
+    phone_number: {
+      readonly kind: 'phone_number';
+      readonly request: StepRequest;
+      readonly phoneNumber: string | null;
+    };
+    /** Signup with a phone number: name, number and organization; the texted code follows. */
+    phone_signup: {
+      readonly kind: 'phone_signup';
+      readonly request: StepRequest;
+      readonly values: PhoneSignupFormValues;
+    };
+  }
+  interface StepErrors {
+    phone_required: true;
+    phone_invalid: true;
+    sms_unavailable: true;
+  }
+}
+
+export const PHONE_OTP: SignInMethodKey<PhoneOtpSteps> = signInMethodKey('phone-otp');
+
+/** Phone sign-in and phone signup by texted codes (registered only when SMS is configured). */
+export function phoneOtpMethod(services: {
+  readonly challenges: Pick<PhoneOtpChallenges, 'normalize' | 'start' | 'find' | 'check'>;
+  readonly signup: Pick<SignupService, 'signUpPasswordless'>;
+}): SignInMethodRegistration {
+  return ({ steps, deps }) => ({
+    key: PHONE_OTP,
+    actions: new PhoneOtpSteps({ steps, requests: deps.requests, clock: deps.clock, ...services }),
+    pendingStep: pendingChallengeStep(new Set(['phone_otp', 'phone_otp_signup'])),
+  });
+}
