@@ -207,36 +207,36 @@ export abstract class SvcAuthCapabilityOperations {
    * errors of POST /device_authorization (invalid_client, unauthorized_client, invalid_target, slow_down).
    */
   startDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['startDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['startDeviceAuthorizationAsync']> {
-    return this.#extension('devices').startDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['startDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['startDeviceAuthorization']> {
+    return this.#extension('devices').startDeviceAuthorization(...args);
   }
 
   /** ResolveDeviceAuthorizationAsync(userCode): {clientId, clientName, scopes, expiresAt, status} or null. */
   resolveDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['resolveDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['resolveDeviceAuthorizationAsync']> {
-    return this.#extension('devices').resolveDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['resolveDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['resolveDeviceAuthorization']> {
+    return this.#extension('devices').resolveDeviceAuthorization(...args);
   }
 
   /** ApproveDeviceAuthorizationAsync({userCode, userId, organizationId, amr?, authTime?}): a status. */
   approveDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['approveDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['approveDeviceAuthorizationAsync']> {
-    return this.#extension('devices').approveDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['approveDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['approveDeviceAuthorization']> {
+    return this.#extension('devices').approveDeviceAuthorization(...args);
   }
 
   /** Denies the request behind a user code ({userCode, userId?}); polling then answers access_denied. */
   denyDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['denyDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['denyDeviceAuthorizationAsync']> {
-    return this.#extension('devices').denyDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['denyDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['denyDeviceAuthorization']> {
+    return this.#extension('devices').denyDeviceAuthorization(...args);
   }
 
   /** PollDeviceAuthorizationAsync({clientId, deviceCode, resource?}): `complete` with tokens once, else a status. */
   pollDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['pollDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['pollDeviceAuthorizationAsync']> {
-    return this.#extension('devices').pollDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['pollDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['pollDeviceAuthorization']> {
+    return this.#extension('devices').pollDeviceAuthorization(...args);
   }
 }
