@@ -46,7 +46,7 @@ export class AccountOperations {
    * The public reset request (POST /password/forgot, the hosted form): generic result, never a template.
    * `link.returnRequestId` (the hosted form) names the authorization request the reset page leads back to.
    */
-  async requestPasswordResetEmailAsync(
+  async requestPasswordResetEmail(
     request: SvcForgotPasswordRequest,
     context?: AccountCallContext,
     link?: { readonly returnRequestId: string | null },
@@ -64,7 +64,7 @@ export class AccountOperations {
   }
 
   /** The trusted reset request: optional app-owned link template, and the delivery outcome. */
-  sendPasswordResetEmailAsync(
+  sendPasswordResetEmail(
     request: SvcSendPasswordResetEmailRequest,
     context?: AccountCallContext,
   ): Promise<SvcTrustedPasswordResetEmailResult> {
@@ -72,24 +72,24 @@ export class AccountOperations {
   }
 
   /** Issues a reset token for the app to deliver itself; null when no active user with a password. */
-  createPasswordResetTokenAsync(request: {
+  createPasswordResetToken(request: {
     readonly email: string;
   }): Promise<{ token: string; expiresAt: string; userId: string } | null> {
     return this.reset.createToken(request.email);
   }
 
   /** Sets the new password and ends all the user's sessions; `invalid_token` (400) for a bad token. */
-  resetPasswordAsync(request: SvcResetPasswordRequest): Promise<void> {
+  resetPassword(request: SvcResetPasswordRequest): Promise<void> {
     return this.reset.reset(request);
   }
 
   /** True while a reset token can still set a password; never uses it (the hosted reset page's check). */
-  isPasswordResetTokenLiveAsync(token: string): Promise<boolean> {
+  isPasswordResetTokenLive(token: string): Promise<boolean> {
     return this.reset.isTokenLive(token);
   }
 
   /** Sends a verification link (never returns the token); generic result for every address. */
-  createEmailVerificationTokenAsync(
+  createEmailVerificationToken(
     request: SvcCreateVerificationTokenRequest,
     context?: AccountCallContext,
   ): Promise<SvcEmailVerificationResult> {
@@ -97,7 +97,7 @@ export class AccountOperations {
   }
 
   /** Verifies the address of the token's user; `invalid_token` (400) for a bad token. */
-  verifyEmailAsync(request: SvcVerifyEmailRequest, context?: AccountCallContext): Promise<void> {
+  verifyEmail(request: SvcVerifyEmailRequest, context?: AccountCallContext): Promise<void> {
     return this.verification.verify(request.token, context);
   }
 }

@@ -161,44 +161,44 @@ export abstract class SvcAuthCapabilityOperations {
 
   /** RequestPasswordResetEmailAsync: the public, enumeration-safe reset request. */
   requestPasswordResetEmailAsync(
-    ...args: Parameters<AccountOperations['requestPasswordResetEmailAsync']>
-  ): ReturnType<AccountOperations['requestPasswordResetEmailAsync']> {
-    return this.#extension('account').requestPasswordResetEmailAsync(...args);
+    ...args: Parameters<AccountOperations['requestPasswordResetEmail']>
+  ): ReturnType<AccountOperations['requestPasswordResetEmail']> {
+    return this.#extension('account').requestPasswordResetEmail(...args);
   }
 
   /** SendPasswordResetEmailAsync: the trusted form (optional ResetUrlTemplate, delivery details). */
   sendPasswordResetEmailAsync(
-    ...args: Parameters<AccountOperations['sendPasswordResetEmailAsync']>
-  ): ReturnType<AccountOperations['sendPasswordResetEmailAsync']> {
-    return this.#extension('account').sendPasswordResetEmailAsync(...args);
+    ...args: Parameters<AccountOperations['sendPasswordResetEmail']>
+  ): ReturnType<AccountOperations['sendPasswordResetEmail']> {
+    return this.#extension('account').sendPasswordResetEmail(...args);
   }
 
   /** CreatePasswordResetTokenAsync: a one-time token for a host that delivers it itself. */
   createPasswordResetTokenAsync(
-    ...args: Parameters<AccountOperations['createPasswordResetTokenAsync']>
-  ): ReturnType<AccountOperations['createPasswordResetTokenAsync']> {
-    return this.#extension('account').createPasswordResetTokenAsync(...args);
+    ...args: Parameters<AccountOperations['createPasswordResetToken']>
+  ): ReturnType<AccountOperations['createPasswordResetToken']> {
+    return this.#extension('account').createPasswordResetToken(...args);
   }
 
   /** ResetPasswordAsync: consumes the token, sets the password and revokes the user's sessions. */
   resetPasswordAsync(
-    ...args: Parameters<AccountOperations['resetPasswordAsync']>
-  ): ReturnType<AccountOperations['resetPasswordAsync']> {
-    return this.#extension('account').resetPasswordAsync(...args);
+    ...args: Parameters<AccountOperations['resetPassword']>
+  ): ReturnType<AccountOperations['resetPassword']> {
+    return this.#extension('account').resetPassword(...args);
   }
 
   /** CreateEmailVerificationTokenAsync: emails a verification link (generic answer). */
   createEmailVerificationTokenAsync(
-    ...args: Parameters<AccountOperations['createEmailVerificationTokenAsync']>
-  ): ReturnType<AccountOperations['createEmailVerificationTokenAsync']> {
-    return this.#extension('account').createEmailVerificationTokenAsync(...args);
+    ...args: Parameters<AccountOperations['createEmailVerificationToken']>
+  ): ReturnType<AccountOperations['createEmailVerificationToken']> {
+    return this.#extension('account').createEmailVerificationToken(...args);
   }
 
   /** VerifyEmailAsync: consumes the token and marks the email verified. */
   verifyEmailAsync(
-    ...args: Parameters<AccountOperations['verifyEmailAsync']>
-  ): ReturnType<AccountOperations['verifyEmailAsync']> {
-    return this.#extension('account').verifyEmailAsync(...args);
+    ...args: Parameters<AccountOperations['verifyEmail']>
+  ): ReturnType<AccountOperations['verifyEmail']> {
+    return this.#extension('account').verifyEmail(...args);
   }
 
   /**
