@@ -81,7 +81,7 @@ export class PhoneOtpService {
   }
 
   /** RequestPhoneOtpAsync: starts a login challenge; identical results for known and unknown numbers. */
-  async requestPhoneOtpAsync(
+  async requestPhoneOtp(
     request: SvcPhoneOtpStartRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcPhoneOtpStartResult> {
@@ -105,7 +105,7 @@ export class PhoneOtpService {
    * organization selection). Every failure — unknown, used or expired challenge, attempts exhausted
    * (5), wrong code, unknown number — is the same SvcInvalidOperationError; each check counts an attempt.
    */
-  async verifyPhoneOtpAsync(
+  async verifyPhoneOtp(
     request: SvcPhoneOtpVerifyRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcLoginResult> {
@@ -125,7 +125,7 @@ export class PhoneOtpService {
    * pending account (name, organization name, custom fields) in the challenge. A number that already
    * has an account gets the identical answer and no text; its verify fails like a wrong code.
    */
-  async requestPhoneOtpSignupAsync(
+  async requestPhoneOtpSignup(
     request: SvcPhoneOtpSignupStartRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcPhoneOtpSignupStartResult> {
@@ -158,7 +158,7 @@ export class PhoneOtpService {
    * owns when one was named) and signed in with that organization, amr `sms`. Every failure, a number
    * taken meanwhile included, is the same SvcInvalidOperationError.
    */
-  async verifyPhoneOtpSignupAsync(
+  async verifyPhoneOtpSignup(
     request: SvcPhoneOtpSignupVerifyRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcLoginResult> {

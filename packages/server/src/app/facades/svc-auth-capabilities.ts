@@ -86,16 +86,16 @@ export abstract class SvcAuthCapabilityOperations {
 
   /** RequestEmailOtpAsync: emails a 6-digit code (enumeration-safe answer). First-party clients only. */
   requestEmailOtpAsync(
-    ...args: Parameters<PasswordlessSignIn['requestEmailOtpAsync']>
-  ): ReturnType<PasswordlessSignIn['requestEmailOtpAsync']> {
-    return this.#extension('passwordless').requestEmailOtpAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['requestEmailOtp']>
+  ): ReturnType<PasswordlessSignIn['requestEmailOtp']> {
+    return this.#extension('passwordless').requestEmailOtp(...args);
   }
 
   /** VerifyEmailOtpAsync: checks the code and signs in (login-result state machine). */
   verifyEmailOtpAsync(
-    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpAsync']>
-  ): ReturnType<PasswordlessSignIn['verifyEmailOtpAsync']> {
-    return this.#extension('passwordless').verifyEmailOtpAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['verifyEmailOtp']>
+  ): ReturnType<PasswordlessSignIn['verifyEmailOtp']> {
+    return this.#extension('passwordless').verifyEmailOtp(...args);
   }
 
   /**
@@ -103,30 +103,30 @@ export abstract class SvcAuthCapabilityOperations {
    * answer: signupToken, challengeToken, maskedEmail, expiresAt, nextAllowedSendAt). First-party clients only.
    */
   requestEmailOtpSignupAsync(
-    ...args: Parameters<PasswordlessSignIn['requestEmailOtpSignupAsync']>
-  ): ReturnType<PasswordlessSignIn['requestEmailOtpSignupAsync']> {
-    return this.#extension('passwordless').requestEmailOtpSignupAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['requestEmailOtpSignup']>
+  ): ReturnType<PasswordlessSignIn['requestEmailOtpSignup']> {
+    return this.#extension('passwordless').requestEmailOtpSignup(...args);
   }
 
   /** VerifyEmailOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
   verifyEmailOtpSignupAsync(
-    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpSignupAsync']>
-  ): ReturnType<PasswordlessSignIn['verifyEmailOtpSignupAsync']> {
-    return this.#extension('passwordless').verifyEmailOtpSignupAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpSignup']>
+  ): ReturnType<PasswordlessSignIn['verifyEmailOtpSignup']> {
+    return this.#extension('passwordless').verifyEmailOtpSignup(...args);
   }
 
   /** RequestMagicLinkAsync: emails a single-use sign-in link bound to the client. */
   requestMagicLinkAsync(
-    ...args: Parameters<PasswordlessSignIn['requestMagicLinkAsync']>
-  ): ReturnType<PasswordlessSignIn['requestMagicLinkAsync']> {
-    return this.#extension('passwordless').requestMagicLinkAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['requestMagicLink']>
+  ): ReturnType<PasswordlessSignIn['requestMagicLink']> {
+    return this.#extension('passwordless').requestMagicLink(...args);
   }
 
   /** CompleteMagicLinkAsync: consumes the link and signs in (login-result state machine). */
   completeMagicLinkAsync(
-    ...args: Parameters<PasswordlessSignIn['completeMagicLinkAsync']>
-  ): ReturnType<PasswordlessSignIn['completeMagicLinkAsync']> {
-    return this.#extension('passwordless').completeMagicLinkAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['completeMagicLink']>
+  ): ReturnType<PasswordlessSignIn['completeMagicLink']> {
+    return this.#extension('passwordless').completeMagicLink(...args);
   }
 
   /** RequestPhoneOtpAsync: texts a code through the SMS verification provider (enumeration-safe answer). */
@@ -134,7 +134,7 @@ export abstract class SvcAuthCapabilityOperations {
     request: SvcPhoneOtpStartRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcPhoneOtpStartResult> {
-    return this.#extension('phoneOtp').requestPhoneOtpAsync(request, context);
+    return this.#extension('phoneOtp').requestPhoneOtp(request, context);
   }
 
   /** VerifyPhoneOtpAsync: checks the code with the provider and signs in (login-result state machine). */
@@ -142,21 +142,21 @@ export abstract class SvcAuthCapabilityOperations {
     request: SvcPhoneOtpVerifyRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcLoginResult> {
-    return this.#extension('phoneOtp').verifyPhoneOtpAsync(request, context);
+    return this.#extension('phoneOtp').verifyPhoneOtp(request, context);
   }
 
   /** RequestPhoneOtpSignupAsync: texts a code to a number without an account (enumeration-safe answer). */
   requestPhoneOtpSignupAsync(
-    ...args: Parameters<PhoneOtpService['requestPhoneOtpSignupAsync']>
-  ): ReturnType<PhoneOtpService['requestPhoneOtpSignupAsync']> {
-    return this.#extension('phoneOtp').requestPhoneOtpSignupAsync(...args);
+    ...args: Parameters<PhoneOtpService['requestPhoneOtpSignup']>
+  ): ReturnType<PhoneOtpService['requestPhoneOtpSignup']> {
+    return this.#extension('phoneOtp').requestPhoneOtpSignup(...args);
   }
 
   /** VerifyPhoneOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
   verifyPhoneOtpSignupAsync(
-    ...args: Parameters<PhoneOtpService['verifyPhoneOtpSignupAsync']>
-  ): ReturnType<PhoneOtpService['verifyPhoneOtpSignupAsync']> {
-    return this.#extension('phoneOtp').verifyPhoneOtpSignupAsync(...args);
+    ...args: Parameters<PhoneOtpService['verifyPhoneOtpSignup']>
+  ): ReturnType<PhoneOtpService['verifyPhoneOtpSignup']> {
+    return this.#extension('phoneOtp').verifyPhoneOtpSignup(...args);
   }
 
   /** RequestPasswordResetEmailAsync: the public, enumeration-safe reset request. */
