@@ -64,7 +64,7 @@ export class InvitationService {
   }
 
   /** SPEC.md CreateEmailInvitationAsync: stores a pending invitation and emails the InviteUrl. */
-  async createEmailInvitationAsync(
+  async createEmailInvitation(
     request: SvcCreateEmailInvitationRequest,
     actor?: AdminActor,
   ): Promise<SvcEmailInvitation> {
@@ -124,10 +124,7 @@ export class InvitationService {
   }
 
   /** The organization's invitations, newest first (status shows `expired` once past expiresAt). */
-  async listEmailInvitationsAsync(
-    organizationId: string,
-    query: ListQuery,
-  ): Promise<Page<SvcEmailInvitation>> {
+  async listEmailInvitations(organizationId: string, query: ListQuery): Promise<Page<SvcEmailInvitation>> {
     if ((await this.#deps.admin.organizations.findById(organizationId)) === undefined) {
       throw new SvcNotFoundError(`Organization '${organizationId}' was not found.`);
     }
@@ -137,7 +134,7 @@ export class InvitationService {
   }
 
   /** SPEC.md ResendEmailInvitationAsync: a new token and expiry; the previous link stops working. */
-  async resendEmailInvitationAsync(
+  async resendEmailInvitation(
     request: SvcResendEmailInvitationRequest,
     actor?: AdminActor,
   ): Promise<SvcEmailInvitation> {
@@ -172,7 +169,7 @@ export class InvitationService {
   }
 
   /** SPEC.md RevokeEmailInvitationAsync: the invitation can no longer be accepted. */
-  async revokeEmailInvitationAsync(
+  async revokeEmailInvitation(
     request: SvcRevokeEmailInvitationRequest,
     actor?: AdminActor,
   ): Promise<SvcEmailInvitation> {
@@ -201,7 +198,7 @@ export class InvitationService {
    * SPEC.md AcceptEmailInvitationAsync for an existing user. Every token failure (unknown, resent,
    * revoked, expired, used) is the same public error so that a token cannot be probed for its state.
    */
-  async acceptEmailInvitationAsync(
+  async acceptEmailInvitation(
     request: SvcAcceptEmailInvitationRequest,
     context?: { ipAddress?: string },
   ): Promise<SvcEmailInvitationAcceptance> {

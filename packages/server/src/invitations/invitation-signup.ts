@@ -55,7 +55,7 @@ export class InvitationSignup {
     this.#deps = deps;
   }
 
-  async acceptEmailInvitationSignupAsync(
+  async acceptEmailInvitationSignup(
     request: SvcAcceptEmailInvitationSignupRequest,
     context?: { route?: string; ipAddress?: string; userAgent?: string },
   ): Promise<SvcLoginResult> {

@@ -51,37 +51,37 @@ export abstract class SvcAuthCapabilityOperations {
 
   /** CreateEmailInvitationAsync: a pending invitation whose token leaves only in the emailed InviteUrl. */
   createEmailInvitationAsync(
-    ...args: Parameters<InvitationService['createEmailInvitationAsync']>
-  ): ReturnType<InvitationService['createEmailInvitationAsync']> {
-    return this.#extension('invitations').createEmailInvitationAsync(...args);
+    ...args: Parameters<InvitationService['createEmailInvitation']>
+  ): ReturnType<InvitationService['createEmailInvitation']> {
+    return this.#extension('invitations').createEmailInvitation(...args);
   }
 
   /** AcceptEmailInvitationAsync: an existing user whose normalized email matches joins the organization. */
   acceptEmailInvitationAsync(
-    ...args: Parameters<InvitationService['acceptEmailInvitationAsync']>
-  ): ReturnType<InvitationService['acceptEmailInvitationAsync']> {
-    return this.#extension('invitations').acceptEmailInvitationAsync(...args);
+    ...args: Parameters<InvitationService['acceptEmailInvitation']>
+  ): ReturnType<InvitationService['acceptEmailInvitation']> {
+    return this.#extension('invitations').acceptEmailInvitation(...args);
   }
 
   /** ResendEmailInvitationAsync: a new token; the previous one stops working. */
   resendEmailInvitationAsync(
-    ...args: Parameters<InvitationService['resendEmailInvitationAsync']>
-  ): ReturnType<InvitationService['resendEmailInvitationAsync']> {
-    return this.#extension('invitations').resendEmailInvitationAsync(...args);
+    ...args: Parameters<InvitationService['resendEmailInvitation']>
+  ): ReturnType<InvitationService['resendEmailInvitation']> {
+    return this.#extension('invitations').resendEmailInvitation(...args);
   }
 
   /** RevokeEmailInvitationAsync: no future acceptance. */
   revokeEmailInvitationAsync(
-    ...args: Parameters<InvitationService['revokeEmailInvitationAsync']>
-  ): ReturnType<InvitationService['revokeEmailInvitationAsync']> {
-    return this.#extension('invitations').revokeEmailInvitationAsync(...args);
+    ...args: Parameters<InvitationService['revokeEmailInvitation']>
+  ): ReturnType<InvitationService['revokeEmailInvitation']> {
+    return this.#extension('invitations').revokeEmailInvitation(...args);
   }
 
   /** AcceptEmailInvitationSignupAsync: creates the invited user and signs in. First-party clients only. */
   acceptEmailInvitationSignupAsync(
-    ...args: Parameters<InvitationSignup['acceptEmailInvitationSignupAsync']>
-  ): ReturnType<InvitationSignup['acceptEmailInvitationSignupAsync']> {
-    return this.#extension('invitationSignup').acceptEmailInvitationSignupAsync(...args);
+    ...args: Parameters<InvitationSignup['acceptEmailInvitationSignup']>
+  ): ReturnType<InvitationSignup['acceptEmailInvitationSignup']> {
+    return this.#extension('invitationSignup').acceptEmailInvitationSignup(...args);
   }
 
   /** RequestEmailOtpAsync: emails a 6-digit code (enumeration-safe answer). First-party clients only. */
