@@ -33,7 +33,16 @@ export type { SecuritySettings } from './settings/security-settings.js';
 export type { ResolvedSecuritySettings } from './settings/security-settings-service.js';
 export type { TokenService, SignOptions, VerifyOptions } from './oauth/tokens/token-service.js';
 export type { AuditEventInput, AuditLog } from './audit/audit-log.js';
-export type * from './oauth/device/requests.js';
+export type {
+  SvcDeviceAuthorizationStartRequest,
+  SvcApproveDeviceAuthorizationRequest,
+  SvcDenyDeviceAuthorizationRequest,
+  SvcPollDeviceAuthorizationRequest,
+  SvcDeviceAuthorizationResponse,
+  SvcDeviceAuthorization,
+  SvcDeviceDecisionResult,
+  SvcDevicePollResult,
+} from '@svc/contract';
 export type {
   SvcEmailOtpStartRequest,
   SvcEmailOtpVerifyRequest,

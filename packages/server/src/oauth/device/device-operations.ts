@@ -1,8 +1,3 @@
-import { toIso } from '../../kernel/clock.js';
-import type { Clock } from '../../kernel/clock.js';
-import { validate } from '../../kernel/validation.js';
-import { toSvcTokenResponse } from '../tokens/issued-tokens.js';
-import type { DeviceAuthorizations } from './device-authorizations.js';
 import {
   svcApproveDeviceAuthorizationRequestSchema,
   svcDenyDeviceAuthorizationRequestSchema,
@@ -17,7 +12,12 @@ import {
   type SvcDeviceDecisionResult,
   type SvcDevicePollResult,
   type SvcPollDeviceAuthorizationRequest,
-} from './requests.js';
+} from '@svc/contract';
+import { toIso } from '../../kernel/clock.js';
+import type { Clock } from '../../kernel/clock.js';
+import { validate } from '../../kernel/validation.js';
+import { toSvcTokenResponse } from '../tokens/issued-tokens.js';
+import type { DeviceAuthorizations } from './device-authorizations.js';
 
 /** Where an in-process call comes from (the start's rate limit and audit use the address). */
 export interface DeviceCallContext {
