@@ -8,3 +8,4 @@ export * from './device.js';
 export * from './email.js';
 export * from './invitations.js';
 export * from './mfa.js';
+export * from './passwordless.js';

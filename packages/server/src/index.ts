@@ -53,7 +53,7 @@ export type {
   SvcEmailOtpStartResult,
   SvcEmailOtpSignupStartResult,
   SvcMagicLinkStartResult,
-} from './passwordless/schemas.js';
+} from '@svc/contract';
 export type {
   SvcPhoneOtpStartRequest,
   SvcPhoneOtpVerifyRequest,
@@ -61,7 +61,7 @@ export type {
   SvcPhoneOtpSignupStartRequest,
   SvcPhoneOtpSignupVerifyRequest,
   SvcPhoneOtpSignupStartResult,
-} from './passwordless/phone-otp-requests.js';
+} from '@svc/contract';
 export type * from './invitations/types.js';
 export type { SvcAcceptEmailInvitationSignupRequest } from './invitations/invitation-signup.js';
 export type {

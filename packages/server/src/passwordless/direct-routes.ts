@@ -1,13 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { directErrorHandler, directRouteContext } from '../direct/routes.js';
-import { parseBody } from '../http/body.js';
-import type { PasswordlessSignIn } from './passwordless-sign-in.js';
 import {
   svcEmailOtpStartRequestSchema,
   svcEmailOtpVerifyRequestSchema,
   svcMagicLinkCompleteRequestSchema,
   svcMagicLinkStartRequestSchema,
-} from './schemas.js';
+} from '@svc/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { directErrorHandler, directRouteContext } from '../direct/routes.js';
+import { parseBody } from '../http/body.js';
+import type { PasswordlessSignIn } from './passwordless-sign-in.js';
 
 export interface PasswordlessDirectRoutesDeps {
   readonly passwordless: Pick<

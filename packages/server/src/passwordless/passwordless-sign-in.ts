@@ -1,4 +1,21 @@
-import type { SvcLoginResult } from '@svc/contract';
+import {
+  svcEmailOtpSignupStartRequestSchema,
+  svcEmailOtpSignupVerifyRequestSchema,
+  svcEmailOtpStartRequestSchema,
+  svcEmailOtpVerifyRequestSchema,
+  svcMagicLinkCompleteRequestSchema,
+  svcMagicLinkStartRequestSchema,
+  type SvcEmailOtpSignupStartRequest,
+  type SvcEmailOtpSignupStartResult,
+  type SvcEmailOtpSignupVerifyRequest,
+  type SvcEmailOtpStartRequest,
+  type SvcEmailOtpStartResult,
+  type SvcEmailOtpVerifyRequest,
+  type SvcLoginResult,
+  type SvcMagicLinkCompleteRequest,
+  type SvcMagicLinkStartRequest,
+  type SvcMagicLinkStartResult,
+} from '@svc/contract';
 import type { ClientRecord } from '../admin/repository.js';
 import { toIso } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
@@ -16,23 +33,6 @@ import type { EmailOtpChallenges } from './email-otp-challenges.js';
 import type { MagicLinks } from './magic-links.js';
 import { createPasswordlessAccount, signupTokenMatches, type CreatedAccount } from './passwordless-signup.js';
 import type { EmailOtpChallengeRecord } from './repository.js';
-import {
-  svcEmailOtpSignupStartRequestSchema,
-  svcEmailOtpSignupVerifyRequestSchema,
-  svcEmailOtpStartRequestSchema,
-  svcEmailOtpVerifyRequestSchema,
-  svcMagicLinkCompleteRequestSchema,
-  svcMagicLinkStartRequestSchema,
-  type SvcEmailOtpSignupStartRequest,
-  type SvcEmailOtpSignupStartResult,
-  type SvcEmailOtpSignupVerifyRequest,
-  type SvcEmailOtpStartRequest,
-  type SvcEmailOtpStartResult,
-  type SvcEmailOtpVerifyRequest,
-  type SvcMagicLinkCompleteRequest,
-  type SvcMagicLinkStartRequest,
-  type SvcMagicLinkStartResult,
-} from './schemas.js';
 
 /** Where a call comes from; the same shape SvcAuthService's operations take. */
 export type PasswordlessCallContext = CallerContext;

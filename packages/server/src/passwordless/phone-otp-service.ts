@@ -1,4 +1,16 @@
-import type { SvcLoginResult } from '@svc/contract';
+import {
+  svcPhoneOtpSignupStartRequestSchema,
+  svcPhoneOtpSignupVerifyRequestSchema,
+  svcPhoneOtpStartRequestSchema,
+  svcPhoneOtpVerifyRequestSchema,
+  type SvcLoginResult,
+  type SvcPhoneOtpSignupStartRequest,
+  type SvcPhoneOtpSignupStartResult,
+  type SvcPhoneOtpSignupVerifyRequest,
+  type SvcPhoneOtpStartRequest,
+  type SvcPhoneOtpStartResult,
+  type SvcPhoneOtpVerifyRequest,
+} from '@svc/contract';
 import type { ClientRecord } from '../admin/repository.js';
 import { toIso } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
@@ -19,18 +31,6 @@ import type {
   PhoneOtpChallenges,
   StartedPhoneChallenge,
 } from './phone-otp-challenges.js';
-import {
-  svcPhoneOtpSignupStartRequestSchema,
-  svcPhoneOtpSignupVerifyRequestSchema,
-  svcPhoneOtpStartRequestSchema,
-  svcPhoneOtpVerifyRequestSchema,
-  type SvcPhoneOtpSignupStartRequest,
-  type SvcPhoneOtpSignupStartResult,
-  type SvcPhoneOtpSignupVerifyRequest,
-  type SvcPhoneOtpStartRequest,
-  type SvcPhoneOtpStartResult,
-  type SvcPhoneOtpVerifyRequest,
-} from './phone-otp-requests.js';
 
 export { PHONE_OTP_LIFETIME_MS, PHONE_OTP_MAX_ATTEMPTS } from './phone-otp-challenges.js';
 

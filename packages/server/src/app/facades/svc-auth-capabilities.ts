@@ -6,11 +6,11 @@ import type { DeviceOperations } from '../../oauth/device/device-operations.js';
 import type { PasswordlessSignIn } from '../../passwordless/passwordless-sign-in.js';
 import type { PhoneOtpService } from '../../passwordless/phone-otp-service.js';
 import type {
+  SvcLoginResult,
   SvcPhoneOtpStartRequest,
   SvcPhoneOtpStartResult,
   SvcPhoneOtpVerifyRequest,
-} from '../../passwordless/phone-otp-requests.js';
-import type { SvcLoginResult } from '@svc/contract';
+} from '@svc/contract';
 import type { SvcAuthCallContext } from './svc-auth-service.js';
 
 /**
