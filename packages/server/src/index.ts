@@ -62,8 +62,15 @@ export type {
   SvcPhoneOtpSignupVerifyRequest,
   SvcPhoneOtpSignupStartResult,
 } from '@svc/contract';
-export type * from './invitations/types.js';
-export type { SvcAcceptEmailInvitationSignupRequest } from './invitations/invitation-signup.js';
+export type {
+  SvcCreateEmailInvitationRequest,
+  SvcAcceptEmailInvitationRequest,
+  SvcAcceptEmailInvitationSignupRequest,
+  SvcResendEmailInvitationRequest,
+  SvcRevokeEmailInvitationRequest,
+  SvcEmailInvitation,
+  SvcEmailInvitationAcceptance,
+} from '@svc/contract';
 export type {
   SvcForgotPasswordRequest,
   SvcSendPasswordResetEmailRequest,

@@ -1,4 +1,12 @@
-import type { Page } from '@svc/contract';
+import type {
+  Page,
+  SvcAcceptEmailInvitationRequest,
+  SvcCreateEmailInvitationRequest,
+  SvcEmailInvitation,
+  SvcEmailInvitationAcceptance,
+  SvcResendEmailInvitationRequest,
+  SvcRevokeEmailInvitationRequest,
+} from '@svc/contract';
 import { actorFields, type AdminActor } from '../admin/deps.js';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { AdminRepositories, ListQuery } from '../admin/repository.js';
@@ -16,16 +24,6 @@ import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import type { InvitationRecord, InvitationRepository } from './repository.js';
-import type {
-  SvcAcceptEmailInvitationRequest,
-  SvcCreateEmailInvitationRequest,
-  SvcEmailInvitation,
-  SvcEmailInvitationAcceptance,
-  SvcResendEmailInvitationRequest,
-  SvcRevokeEmailInvitationRequest,
-} from './types.js';
-
-export type * from './types.js';
 
 /** SPEC.md: invitations expire after 7 days. */
 export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
