@@ -1,4 +1,5 @@
 export * from './paging.js';
+export * from './account.js';
 export * from './audit.js';
 export * from './headless.js';
 export * from './admin.js';

@@ -77,5 +77,8 @@ export type {
   SvcResetPasswordRequest,
   SvcCreateVerificationTokenRequest,
   SvcVerifyEmailRequest,
-} from './account/account-operations.js';
+  SvcPasswordResetEmailResult,
+  SvcTrustedPasswordResetEmailResult,
+  SvcEmailVerificationResult,
+} from '@svc/contract';
 export { SVC_VERSION } from './version.js';

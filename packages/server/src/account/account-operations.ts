@@ -1,36 +1,16 @@
-import type { AccountCallContext } from './account-email.js';
-import type { EmailVerification, SvcEmailVerificationResult } from './email-verification.js';
 import type {
-  PasswordReset,
+  SvcCreateVerificationTokenRequest,
+  SvcEmailVerificationResult,
+  SvcForgotPasswordRequest,
   SvcPasswordResetEmailResult,
+  SvcResetPasswordRequest,
+  SvcSendPasswordResetEmailRequest,
   SvcTrustedPasswordResetEmailResult,
-} from './password-reset.js';
-
-/** SvcForgotPasswordRequest. */
-export interface SvcForgotPasswordRequest {
-  readonly email: string;
-  readonly clientId?: string | null;
-}
-
-/** SvcSendPasswordResetEmailRequest; the template is trusted server-side input (never from HTTP). */
-export interface SvcSendPasswordResetEmailRequest {
-  readonly email: string;
-  readonly resetUrlTemplate?: string | null;
-  readonly clientId?: string | null;
-}
-
-export interface SvcResetPasswordRequest {
-  readonly token: string;
-  readonly newPassword: string;
-}
-
-export interface SvcCreateVerificationTokenRequest {
-  readonly email: string;
-}
-
-export interface SvcVerifyEmailRequest {
-  readonly token: string;
-}
+  SvcVerifyEmailRequest,
+} from '@svc/contract';
+import type { AccountCallContext } from './account-email.js';
+import type { EmailVerification } from './email-verification.js';
+import type { PasswordReset } from './password-reset.js';
 
 /**
  * The in-process password reset and email verification operations, under their SPEC.md names
