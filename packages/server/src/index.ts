@@ -30,10 +30,16 @@ export {
 export type { Readiness } from './health/readiness.js';
 export { SvcSendRefusedError, type RefusedSend } from './ratelimit/refused-send.js';
 export type { SecuritySettings } from './settings/security-settings.js';
-export type { ResolvedSecuritySettings } from './settings/security-settings-service.js';
 export type { TokenService, SignOptions, VerifyOptions } from './oauth/tokens/token-service.js';
 export type { AuditEventInput, AuditLog } from './audit/audit-log.js';
+/**
+ * Request and result records of the facades that this package exports itself; like every other request
+ * and result record they are defined in @svc/contract.
+ */
 export type {
+  SvcPageRequest,
+  ResolvedSecuritySettings,
+  // The device authorization grant
   SvcDeviceAuthorizationStartRequest,
   SvcApproveDeviceAuthorizationRequest,
   SvcDenyDeviceAuthorizationRequest,
@@ -42,8 +48,7 @@ export type {
   SvcDeviceAuthorization,
   SvcDeviceDecisionResult,
   SvcDevicePollResult,
-} from '@svc/contract';
-export type {
+  // Email OTP and magic links
   SvcEmailOtpStartRequest,
   SvcEmailOtpVerifyRequest,
   SvcEmailOtpSignupStartRequest,
@@ -53,16 +58,14 @@ export type {
   SvcEmailOtpStartResult,
   SvcEmailOtpSignupStartResult,
   SvcMagicLinkStartResult,
-} from '@svc/contract';
-export type {
+  // Phone OTP
   SvcPhoneOtpStartRequest,
   SvcPhoneOtpVerifyRequest,
   SvcPhoneOtpStartResult,
   SvcPhoneOtpSignupStartRequest,
   SvcPhoneOtpSignupVerifyRequest,
   SvcPhoneOtpSignupStartResult,
-} from '@svc/contract';
-export type {
+  // Invitations
   SvcCreateEmailInvitationRequest,
   SvcAcceptEmailInvitationRequest,
   SvcAcceptEmailInvitationSignupRequest,
@@ -70,8 +73,7 @@ export type {
   SvcRevokeEmailInvitationRequest,
   SvcEmailInvitation,
   SvcEmailInvitationAcceptance,
-} from '@svc/contract';
-export type {
+  // Password reset and email verification
   SvcForgotPasswordRequest,
   SvcSendPasswordResetEmailRequest,
   SvcResetPasswordRequest,

@@ -6,6 +6,7 @@ import {
   svcRevokeAccountGrantRequestSchema,
   svcSelectOrganizationRequestSchema,
   svcSignupRequestSchema,
+  type ResolvedSecuritySettings,
   type SecuritySettingsUpdateBody,
   type SvcConsentGrant,
   type SvcConsentGrantRevokeResult,
@@ -27,7 +28,6 @@ import { validate } from '../../kernel/validation.js';
 import type { ValidatedAccessToken } from '../../oauth/tokens/access-token-validator.js';
 import { toSvcTokenResponse } from '../../oauth/tokens/issued-tokens.js';
 import type { TokenEngine } from '../../oauth/tokens/token-engine.js';
-import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
 import type { BrowserSessions } from '../../signin/browser-sessions.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
 import { toLoginResult } from '../../signin/direct-login-result.js';
