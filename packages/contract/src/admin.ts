@@ -233,6 +233,16 @@ export const svcSecuritySettingsSchema = z.object({
 });
 export type SvcSecuritySettings = z.output<typeof svcSecuritySettingsSchema>;
 
+/**
+ * GetResolvedSecuritySettingsAsync: the persisted settings plus the spans of SPEC.md
+ * ("RefreshTokenLifetime, SessionIdleTimeout, SessionAbsoluteLifetime") in milliseconds.
+ */
+export interface ResolvedSecuritySettings extends SvcSecuritySettings {
+  refreshTokenLifetimeMs: number;
+  sessionIdleTimeoutMs: number;
+  sessionAbsoluteLifetimeMs: number;
+}
+
 /** The schema of one page of a list (`data` newest first, `nextCursor` null on the last page). */
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), nextCursor: z.string().nullable() });

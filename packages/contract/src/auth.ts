@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailSchema, svcOrganizationOptionSchema } from './admin.js';
-import { newPasswordSchema, optionalText, recordIdSchema, text } from './fields.js';
+import { newPasswordSchema, nullable, optionalText, recordIdSchema, text } from './fields.js';
 
 /**
  * Direct JSON helper records (SPEC.md "Request records", "Token response", "Login result"), camelCase on
@@ -36,13 +36,6 @@ export const clientSecretSchema = z
 
 /** Not trimmed: every character of a password counts. */
 const passwordSchema = z.string().min(1).max(1024);
-
-/** Optional and nullable on the wire; null in the parsed output when omitted. */
-function nullable<T extends z.ZodType>(schema: T) {
-  return schema
-    .nullish()
-    .transform((value): z.output<T> | null => (value === undefined ? null : (value as z.output<T> | null)));
-}
 
 /**
  * The `clientSecret` field of every direct sign-in request: a confidential client's secret when it does

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Field rules shared by the operator API (admin.ts) and the direct JSON helpers (auth.ts), so that both
- * kinds of caller meet the same rules. Internal to the package: index.ts does not re-export this module.
+ * Field rules shared by the operator API (admin.ts) and the direct JSON helpers (auth.ts, passwordless.ts),
+ * so that both kinds of caller meet the same rules. Internal to the package: index.ts does not re-export
+ * this module.
  */
 
 // Unicode category Cc: C0 and C1 controls and DEL (NUL included; PostgreSQL cannot store it).
@@ -30,6 +31,13 @@ export function optionalText<T extends z.ZodType<string, string>>(schema: T) {
     .pipe(schema.nullable())
     .nullish()
     .transform((value) => value ?? null);
+}
+
+/** Optional and nullable on the wire; null in the parsed output when omitted. */
+export function nullable<T extends z.ZodType>(schema: T) {
+  return schema
+    .nullish()
+    .transform((value): z.output<T> | null => (value === undefined ? null : (value as z.output<T> | null)));
 }
 
 /** A record id (`org_…`, `usr_…`, `cgr_…`). */

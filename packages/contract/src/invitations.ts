@@ -3,8 +3,9 @@ import { absoluteUriSchema, emailSchema, roleSchema } from './admin.js';
 import { optionalText, text } from './fields.js';
 
 /**
- * Operator API bodies for email invitations (DECISIONS.md "Invitations (operator)"), camelCase. The
- * invitation token never appears in any of these: it only leaves in the emailed InviteUrl.
+ * Email invitations (DECISIONS.md "Invitations (operator)"): the operator API bodies and the records of
+ * the in-process operations, camelCase. The invitation token never appears in an answer: it only leaves
+ * in the emailed InviteUrl.
  */
 
 /** POST /organizations/{organizationId}/invitations. */
@@ -27,7 +28,7 @@ export const revokeInvitationBodySchema = z.object({
 });
 export type RevokeInvitationBody = z.input<typeof revokeInvitationBodySchema>;
 
-/** An invitation as the operator API answers it. */
+/** An invitation as the operator API and the in-process operations answer it; never its token. */
 export const svcEmailInvitationSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
@@ -37,3 +38,52 @@ export const svcEmailInvitationSchema = z.object({
   expiresAt: z.iso.datetime(),
 });
 export type SvcEmailInvitationView = z.output<typeof svcEmailInvitationSchema>;
+/** The invitation record of the in-process operations (SPEC.md name): the operator API's, field for field. */
+export type SvcEmailInvitation = SvcEmailInvitationView;
+
+// ---- In-process requests and results (SPEC.md names) ----------------------------------------------
+
+/** SPEC.md SvcCreateEmailInvitationRequest. */
+export interface SvcCreateEmailInvitationRequest {
+  readonly organizationId: string;
+  readonly email: string;
+  readonly role: string;
+  readonly clientId?: string | null | undefined;
+  readonly redirectUri?: string | null | undefined;
+  readonly customFields?: Readonly<Record<string, string>> | null | undefined;
+}
+
+/** SPEC.md SvcAcceptEmailInvitationRequest. */
+export interface SvcAcceptEmailInvitationRequest {
+  readonly invitationToken: string;
+  readonly userId: string;
+}
+
+/** SPEC.md SvcAcceptEmailInvitationSignupRequest. */
+export interface SvcAcceptEmailInvitationSignupRequest {
+  readonly invitationToken: string;
+  readonly displayName: string;
+  readonly clientId: string;
+  /** A confidential client's secret (DECISIONS.md "Confidential clients at the direct helpers"). */
+  readonly clientSecret?: string | null | undefined;
+  readonly customFields?: Readonly<Record<string, string>> | null | undefined;
+}
+
+/** SPEC.md SvcResendEmailInvitationRequest. */
+export interface SvcResendEmailInvitationRequest {
+  readonly id: string;
+}
+
+/** SPEC.md SvcRevokeEmailInvitationRequest. */
+export interface SvcRevokeEmailInvitationRequest {
+  readonly id: string;
+  readonly reason?: string | null | undefined;
+}
+
+/** What accepting an invitation did: the membership of the user in the organization. */
+export interface SvcEmailInvitationAcceptance {
+  readonly invitationId: string;
+  readonly organizationId: string;
+  readonly userId: string;
+  readonly role: string;
+}

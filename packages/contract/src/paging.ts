@@ -16,6 +16,15 @@ export const pageQuerySchema = z.object({
 });
 export type PageQuery = z.output<typeof pageQuerySchema>;
 
+/**
+ * A page request of the in-process list operations: `limit` 1-200 (default 50) and the previous page's
+ * `nextCursor`; validated with pageQuerySchema.
+ */
+export interface SvcPageRequest {
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
 /** A page of a list: newest first; `nextCursor` is null on the last page. */
 export interface Page<T> {
   data: T[];

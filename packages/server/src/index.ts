@@ -30,11 +30,25 @@ export {
 export type { Readiness } from './health/readiness.js';
 export { SvcSendRefusedError, type RefusedSend } from './ratelimit/refused-send.js';
 export type { SecuritySettings } from './settings/security-settings.js';
-export type { ResolvedSecuritySettings } from './settings/security-settings-service.js';
 export type { TokenService, SignOptions, VerifyOptions } from './oauth/tokens/token-service.js';
 export type { AuditEventInput, AuditLog } from './audit/audit-log.js';
-export type * from './oauth/device/requests.js';
+/**
+ * Request and result records of the facades that this package exports itself; like every other request
+ * and result record they are defined in @svc/contract.
+ */
 export type {
+  SvcPageRequest,
+  ResolvedSecuritySettings,
+  // The device authorization grant
+  SvcDeviceAuthorizationStartRequest,
+  SvcApproveDeviceAuthorizationRequest,
+  SvcDenyDeviceAuthorizationRequest,
+  SvcPollDeviceAuthorizationRequest,
+  SvcDeviceAuthorizationResponse,
+  SvcDeviceAuthorization,
+  SvcDeviceDecisionResult,
+  SvcDevicePollResult,
+  // Email OTP and magic links
   SvcEmailOtpStartRequest,
   SvcEmailOtpVerifyRequest,
   SvcEmailOtpSignupStartRequest,
@@ -44,22 +58,29 @@ export type {
   SvcEmailOtpStartResult,
   SvcEmailOtpSignupStartResult,
   SvcMagicLinkStartResult,
-} from './passwordless/schemas.js';
-export type {
+  // Phone OTP
   SvcPhoneOtpStartRequest,
   SvcPhoneOtpVerifyRequest,
   SvcPhoneOtpStartResult,
   SvcPhoneOtpSignupStartRequest,
   SvcPhoneOtpSignupVerifyRequest,
   SvcPhoneOtpSignupStartResult,
-} from './passwordless/phone-otp-requests.js';
-export type * from './invitations/types.js';
-export type { SvcAcceptEmailInvitationSignupRequest } from './invitations/invitation-signup.js';
-export type {
+  // Invitations
+  SvcCreateEmailInvitationRequest,
+  SvcAcceptEmailInvitationRequest,
+  SvcAcceptEmailInvitationSignupRequest,
+  SvcResendEmailInvitationRequest,
+  SvcRevokeEmailInvitationRequest,
+  SvcEmailInvitation,
+  SvcEmailInvitationAcceptance,
+  // Password reset and email verification
   SvcForgotPasswordRequest,
   SvcSendPasswordResetEmailRequest,
   SvcResetPasswordRequest,
   SvcCreateVerificationTokenRequest,
   SvcVerifyEmailRequest,
-} from './account/account-operations.js';
+  SvcPasswordResetEmailResult,
+  SvcTrustedPasswordResetEmailResult,
+  SvcEmailVerificationResult,
+} from '@svc/contract';
 export { SVC_VERSION } from './version.js';

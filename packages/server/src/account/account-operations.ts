@@ -1,36 +1,16 @@
-import type { AccountCallContext } from './account-email.js';
-import type { EmailVerification, SvcEmailVerificationResult } from './email-verification.js';
 import type {
-  PasswordReset,
+  SvcCreateVerificationTokenRequest,
+  SvcEmailVerificationResult,
+  SvcForgotPasswordRequest,
   SvcPasswordResetEmailResult,
+  SvcResetPasswordRequest,
+  SvcSendPasswordResetEmailRequest,
   SvcTrustedPasswordResetEmailResult,
-} from './password-reset.js';
-
-/** SvcForgotPasswordRequest. */
-export interface SvcForgotPasswordRequest {
-  readonly email: string;
-  readonly clientId?: string | null;
-}
-
-/** SvcSendPasswordResetEmailRequest; the template is trusted server-side input (never from HTTP). */
-export interface SvcSendPasswordResetEmailRequest {
-  readonly email: string;
-  readonly resetUrlTemplate?: string | null;
-  readonly clientId?: string | null;
-}
-
-export interface SvcResetPasswordRequest {
-  readonly token: string;
-  readonly newPassword: string;
-}
-
-export interface SvcCreateVerificationTokenRequest {
-  readonly email: string;
-}
-
-export interface SvcVerifyEmailRequest {
-  readonly token: string;
-}
+  SvcVerifyEmailRequest,
+} from '@svc/contract';
+import type { AccountCallContext } from './account-email.js';
+import type { EmailVerification } from './email-verification.js';
+import type { PasswordReset } from './password-reset.js';
 
 /**
  * The in-process password reset and email verification operations, under their SPEC.md names
@@ -46,7 +26,7 @@ export class AccountOperations {
    * The public reset request (POST /password/forgot, the hosted form): generic result, never a template.
    * `link.returnRequestId` (the hosted form) names the authorization request the reset page leads back to.
    */
-  async requestPasswordResetEmailAsync(
+  async requestPasswordResetEmail(
     request: SvcForgotPasswordRequest,
     context?: AccountCallContext,
     link?: { readonly returnRequestId: string | null },
@@ -64,7 +44,7 @@ export class AccountOperations {
   }
 
   /** The trusted reset request: optional app-owned link template, and the delivery outcome. */
-  sendPasswordResetEmailAsync(
+  sendPasswordResetEmail(
     request: SvcSendPasswordResetEmailRequest,
     context?: AccountCallContext,
   ): Promise<SvcTrustedPasswordResetEmailResult> {
@@ -72,24 +52,24 @@ export class AccountOperations {
   }
 
   /** Issues a reset token for the app to deliver itself; null when no active user with a password. */
-  createPasswordResetTokenAsync(request: {
+  createPasswordResetToken(request: {
     readonly email: string;
   }): Promise<{ token: string; expiresAt: string; userId: string } | null> {
     return this.reset.createToken(request.email);
   }
 
   /** Sets the new password and ends all the user's sessions; `invalid_token` (400) for a bad token. */
-  resetPasswordAsync(request: SvcResetPasswordRequest): Promise<void> {
+  resetPassword(request: SvcResetPasswordRequest): Promise<void> {
     return this.reset.reset(request);
   }
 
   /** True while a reset token can still set a password; never uses it (the hosted reset page's check). */
-  isPasswordResetTokenLiveAsync(token: string): Promise<boolean> {
+  isPasswordResetTokenLive(token: string): Promise<boolean> {
     return this.reset.isTokenLive(token);
   }
 
   /** Sends a verification link (never returns the token); generic result for every address. */
-  createEmailVerificationTokenAsync(
+  createEmailVerificationToken(
     request: SvcCreateVerificationTokenRequest,
     context?: AccountCallContext,
   ): Promise<SvcEmailVerificationResult> {
@@ -97,7 +77,7 @@ export class AccountOperations {
   }
 
   /** Verifies the address of the token's user; `invalid_token` (400) for a bad token. */
-  verifyEmailAsync(request: SvcVerifyEmailRequest, context?: AccountCallContext): Promise<void> {
+  verifyEmail(request: SvcVerifyEmailRequest, context?: AccountCallContext): Promise<void> {
     return this.verification.verify(request.token, context);
   }
 }

@@ -40,7 +40,7 @@ export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPlugi
 
     const forgot = async (request: FastifyRequest) => {
       const body = parseBody(emailBody, request.body);
-      return account.requestPasswordResetEmailAsync(
+      return account.requestPasswordResetEmail(
         { email: body.email, clientId: body.clientId ?? null },
         directRouteContext(request),
       );
@@ -49,12 +49,12 @@ export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPlugi
     app.post('/password/reset-email', forgot);
 
     app.post('/password/reset', async (request, reply) => {
-      await account.resetPasswordAsync(parseBody(resetBody, request.body));
+      await account.resetPassword(parseBody(resetBody, request.body));
       return reply.code(204).send();
     });
 
     const verificationEmail = async (request: FastifyRequest) =>
-      account.createEmailVerificationTokenAsync(
+      account.createEmailVerificationToken(
         { email: parseBody(emailBody, request.body).email },
         directRouteContext(request),
       );
@@ -62,7 +62,7 @@ export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPlugi
     app.post('/email/verification-token', verificationEmail);
 
     app.post('/email/verify', async (request, reply) => {
-      await account.verifyEmailAsync(parseBody(tokenBody, request.body), directRouteContext(request));
+      await account.verifyEmail(parseBody(tokenBody, request.body), directRouteContext(request));
       return reply.code(204).send();
     });
   };

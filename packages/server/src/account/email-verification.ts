@@ -1,3 +1,4 @@
+import type { SvcEmailVerificationResult } from '@svc/contract';
 import type { UserRepository } from '../admin/repository.js';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -18,14 +19,6 @@ export const EMAIL_VERIFICATION_TOKEN_LIFETIME_MS = 24 * HOUR_MS;
 /** The public message; identical whether or not an account exists (enumeration safety). */
 export const EMAIL_VERIFICATION_MESSAGE =
   'If an account with an unverified email exists for this address, a verification link has been sent.';
-
-/** POST /email/verification-email: the same for known, unknown and already verified addresses. */
-export interface SvcEmailVerificationResult {
-  readonly maskedEmail: string;
-  readonly expiresAt: string;
-  readonly nextAllowedSendAt: string;
-  readonly message: string;
-}
 
 export interface EmailVerificationDeps {
   readonly repositories: AccountRepositories;

@@ -31,7 +31,7 @@ describeEachDatabase('password reset', (kind) => {
     );
     const browser = await svc.authEngine.browserSessions.create(user.id, ['pwd'], h.t.clock.now());
 
-    const result = await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    const result = await h.account.requestPasswordResetEmail({ email: user.email });
     expect(result.maskedEmail).toBe(`${user.email.slice(0, 1)}***@example.com`);
     expect(Object.keys(result).sort()).toEqual(['expiresAt', 'maskedEmail', 'message', 'nextAllowedSendAt']);
     const { url, token } = h.linkTo(user.email);
@@ -40,7 +40,7 @@ describeEachDatabase('password reset', (kind) => {
     );
     expect(token.length).toBeGreaterThan(20);
 
-    await h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD });
+    await h.account.resetPassword({ token, newPassword: NEW_PASSWORD });
     expect(
       await svc.authEngine.passwords.authenticate(user.email, NEW_PASSWORD, { operation: 'test' }),
     ).toMatchObject({ ok: true });
@@ -54,18 +54,18 @@ describeEachDatabase('password reset', (kind) => {
     expect(await svc.authEngine.tokens.revocation.activeSession(session.refreshToken ?? '')).toBeUndefined();
     expect(await svc.authEngine.browserSessions.resolve(browser.token)).toBeNull();
 
-    await expect(
-      h.account.resetPasswordAsync({ token, newPassword: 'another passphrase' }),
-    ).rejects.toMatchObject({
-      code: 'invalid_token',
-      status: 400,
-    });
+    await expect(h.account.resetPassword({ token, newPassword: 'another passphrase' })).rejects.toMatchObject(
+      {
+        code: 'invalid_token',
+        status: 400,
+      },
+    );
   });
 
   it('stores only the hash of the token, and a new request invalidates the older link', async () => {
     later();
     const user = await h.user();
-    await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    await h.account.requestPasswordResetEmail({ email: user.email });
     const first = h.linkTo(user.email).token;
     const rows = await h.t.svc.database.db
       .selectFrom('passwordResetTokens')
@@ -74,27 +74,25 @@ describeEachDatabase('password reset', (kind) => {
       .execute();
     expect(rows.map((r) => r.tokenHash)).not.toContain(first);
     later();
-    await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    await h.account.requestPasswordResetEmail({ email: user.email });
     const second = h.linkTo(user.email).token;
     expect(second).not.toBe(first);
-    await expect(
-      h.account.resetPasswordAsync({ token: first, newPassword: NEW_PASSWORD }),
-    ).rejects.toMatchObject({
+    await expect(h.account.resetPassword({ token: first, newPassword: NEW_PASSWORD })).rejects.toMatchObject({
       code: 'invalid_token',
     });
-    await h.account.resetPasswordAsync({ token: second, newPassword: NEW_PASSWORD });
+    await h.account.resetPassword({ token: second, newPassword: NEW_PASSWORD });
   });
 
   it('expires after 30 minutes, and a too-short password does not use the token', async () => {
     later();
     const user = await h.user();
-    await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    await h.account.requestPasswordResetEmail({ email: user.email });
     const { token } = h.linkTo(user.email);
-    await expect(h.account.resetPasswordAsync({ token, newPassword: 'short' })).rejects.toMatchObject({
+    await expect(h.account.resetPassword({ token, newPassword: 'short' })).rejects.toMatchObject({
       code: 'invalid_request',
     });
     h.t.clock.advance(30 * MINUTE_MS);
-    await expect(h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD })).rejects.toMatchObject({
+    await expect(h.account.resetPassword({ token, newPassword: NEW_PASSWORD })).rejects.toMatchObject({
       code: 'invalid_token',
     });
   });
@@ -104,13 +102,13 @@ describeEachDatabase('password reset', (kind) => {
     const known = await h.user();
     const passwordless = await h.user(undefined, null);
     const unknown = uniqueEmail('ghost');
-    const a = await h.account.sendPasswordResetEmailAsync({ email: unknown });
-    const b = await h.account.sendPasswordResetEmailAsync({ email: passwordless.email });
+    const a = await h.account.sendPasswordResetEmail({ email: unknown });
+    const b = await h.account.sendPasswordResetEmail({ email: passwordless.email });
     expect(a).toEqual({ ...b, maskedEmail: a.maskedEmail });
     expect(a.deliveryId).toBeNull();
     expect(h.sentTo(unknown)).toHaveLength(0);
     expect(h.sentTo(passwordless.email)).toHaveLength(0);
-    const c = await h.account.sendPasswordResetEmailAsync({ email: known.email });
+    const c = await h.account.sendPasswordResetEmail({ email: known.email });
     expect(c.deliveryStatus).toBe('sent');
     expect(c.providerMessageId).not.toBeNull();
     expect(h.sentTo(known.email)).toHaveLength(1);
@@ -119,11 +117,11 @@ describeEachDatabase('password reset', (kind) => {
   it('refuses a second send within the interval with resend_too_soon, alike for an unknown address, and no email', async () => {
     later();
     const user = await h.user();
-    const first = await h.account.requestPasswordResetEmailAsync({ email: user.email });
+    const first = await h.account.requestPasswordResetEmail({ email: user.email });
     const unknown = `nobody-${user.email}`;
-    await h.account.requestPasswordResetEmailAsync({ email: unknown });
+    await h.account.requestPasswordResetEmail({ email: unknown });
     for (const email of [user.email.toUpperCase(), unknown]) {
-      await expect(h.account.requestPasswordResetEmailAsync({ email })).rejects.toMatchObject({
+      await expect(h.account.requestPasswordResetEmail({ email })).rejects.toMatchObject({
         error: 'resend_too_soon',
         status: 429,
         retryAfterSeconds: 60,
@@ -140,7 +138,7 @@ describeEachDatabase('password reset', (kind) => {
     const thirdParty = await h.firstPartyClient(false);
     const template = 'https://app.example.com/reset?t={token}';
     await expect(
-      h.account.sendPasswordResetEmailAsync({
+      h.account.sendPasswordResetEmail({
         email: user.email,
         resetUrlTemplate: template,
         clientId: thirdParty.clientId,
@@ -153,7 +151,7 @@ describeEachDatabase('password reset', (kind) => {
       '/relative/{token}',
     ]) {
       await expect(
-        h.account.sendPasswordResetEmailAsync({
+        h.account.sendPasswordResetEmail({
           email: user.email,
           resetUrlTemplate: bad,
           clientId: client.clientId,
@@ -161,7 +159,7 @@ describeEachDatabase('password reset', (kind) => {
       ).rejects.toMatchObject({ code: 'invalid_request' });
     }
     expect(h.sentTo(user.email)).toHaveLength(0);
-    await h.account.sendPasswordResetEmailAsync({
+    await h.account.sendPasswordResetEmail({
       email: user.email,
       resetUrlTemplate: template,
       clientId: client.clientId,
@@ -169,23 +167,23 @@ describeEachDatabase('password reset', (kind) => {
     const { url } = h.linkTo(user.email);
     expect(`${url.origin}${url.pathname}`).toBe('https://app.example.com/reset');
     const token = url.searchParams.get('t') ?? '';
-    await h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD });
+    await h.account.resetPassword({ token, newPassword: NEW_PASSWORD });
   });
 
   it('creates a token for an app that delivers it itself (null for unknown addresses)', async () => {
     const user = await h.user();
-    expect(await h.account.createPasswordResetTokenAsync({ email: uniqueEmail('nobody') })).toBeNull();
-    const created = await h.account.createPasswordResetTokenAsync({ email: user.email });
+    expect(await h.account.createPasswordResetToken({ email: uniqueEmail('nobody') })).toBeNull();
+    const created = await h.account.createPasswordResetToken({ email: user.email });
     expect(created?.userId).toBe(user.id);
-    await h.account.resetPasswordAsync({ token: created?.token ?? '', newPassword: NEW_PASSWORD });
+    await h.account.resetPassword({ token: created?.token ?? '', newPassword: NEW_PASSWORD });
   });
 
   it('records audit events without the token', async () => {
     later();
     const user = await h.user();
-    await h.account.requestPasswordResetEmailAsync({ email: user.email }, { ipAddress: '203.0.113.9' });
+    await h.account.requestPasswordResetEmail({ email: user.email }, { ipAddress: '203.0.113.9' });
     const { token } = h.linkTo(user.email);
-    await h.account.resetPasswordAsync({ token, newPassword: NEW_PASSWORD });
+    await h.account.resetPassword({ token, newPassword: NEW_PASSWORD });
     const rows = await h.t.svc.database.db
       .selectFrom('auditEvents')
       .selectAll()
@@ -203,7 +201,7 @@ describe('password reset when delivery fails', () => {
     const h = await createAccountHarness('sqlite', { rejectRecipients: 'mailbox unavailable' });
     try {
       const user = await h.user();
-      const result = await h.account.sendPasswordResetEmailAsync({ email: user.email });
+      const result = await h.account.sendPasswordResetEmail({ email: user.email });
       expect(result.deliveryStatus).toBe('failed');
       expect(result.message).toContain('If an account');
       const rows = await h.t.svc.database.db

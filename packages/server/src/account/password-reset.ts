@@ -1,3 +1,4 @@
+import type { SvcTrustedPasswordResetEmailResult } from '@svc/contract';
 import type { ClientRepository, UserRepository } from '../admin/repository.js';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -23,22 +24,6 @@ export const MAX_PASSWORD_LENGTH = 1024;
 /** The public message; identical whether or not an account exists (enumeration safety). */
 export const PASSWORD_RESET_MESSAGE =
   'If an account with a password exists for this email, a link to reset the password has been sent.';
-
-/** The public reset-request result (POST /password/forgot and /password/reset-email). */
-export interface SvcPasswordResetEmailResult {
-  readonly maskedEmail: string;
-  readonly expiresAt: string;
-  readonly nextAllowedSendAt: string;
-  readonly message: string;
-}
-
-/** The trusted in-process result: the public fields plus the delivery, null when nothing was sent. */
-export interface SvcTrustedPasswordResetEmailResult extends SvcPasswordResetEmailResult {
-  readonly deliveryId: string | null;
-  readonly deliveryStatus: string | null;
-  readonly providerMessageId: string | null;
-  readonly failureDetail: string | null;
-}
 
 export interface PasswordResetDeps {
   readonly repositories: AccountRepositories;

@@ -49,8 +49,10 @@ import { wireDevice } from './wire-device.js';
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
 const MAINTENANCE_INTERVAL_MS = HOUR_MS;
 
+/** What createSvc() answers: the public services (see SvcServices), the HTTP entry points and the lifecycle. */
 export interface Svc extends SvcServices {
   readonly config: SvcConfig;
+  /** @internal The database connection (tests and the benchmark read it directly). */
   readonly database: DatabaseHandle;
   /** What the demo seed created on this start, when `seedDemo` is on. */
   readonly demo: DemoSeed | undefined;

@@ -20,39 +20,50 @@ import type { SvcAdminService } from './facades/svc-admin-service.js';
 import type { SvcAuthService } from './facades/svc-auth-service.js';
 import type { AuthEngine } from './wire-auth.js';
 
-/** The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these. */
+/**
+ * The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these.
+ * A host may rely on `admin`, `auth`, `audit`, `tokens` and `readiness`. The members tagged internal are
+ * the wiring of the HTTP surfaces, the CLI and the tests: they may change in any release and are left
+ * out of the published declarations (`stripInternal`; docs/decisions/embedding-public-surface.md).
+ */
 export interface SvcServices {
+  /** The in-process operator API (SvcAdminService). */
   readonly admin: SvcAdminService;
+  /** The in-process sign-in and session API (SvcAuthService). */
   readonly auth: SvcAuthService;
-  /** The sign-in and token engine under the HTTP adapters (not a public API). */
+  /** @internal The sign-in and token engine under the HTTP adapters. */
   readonly authEngine: AuthEngine;
   readonly audit: ReturnType<typeof createAuditLog>;
+  /** @internal */
   readonly securitySettings: SecuritySettingsService;
+  /** @internal */
   readonly signingKeys: SigningKeys;
   readonly tokens: TokenService;
+  /** @internal */
   readonly discovery: Discovery;
-  /** Checks hosted form posts (double-submit, keyed by the master key, so valid on every node). */
+  /** @internal Checks hosted form posts (double-submit, keyed by the master key, so valid on every node). */
   readonly antiforgery: Antiforgery;
-  /** The hosted authorization flow (GET /authorize and the sign-in pages) and hosted logout. */
+  /** @internal The hosted authorization flow (GET /authorize and the sign-in pages) and hosted logout. */
   readonly hostedSignIn: HostedSignInDeps;
-  /** POST /token: client authentication and the grants. */
+  /** @internal POST /token: client authentication and the grants. */
   readonly tokenEndpoint: TokenEndpoint;
-  /** POST /device_authorization (RFC 8628). */
+  /** @internal POST /device_authorization (RFC 8628). */
   readonly deviceAuthorization: DeviceAuthorizationEndpoint;
-  /** The device flow: start, resolve, approve, deny, poll (the hosted and headless device pages use it). */
+  /** @internal The device flow: start, resolve, approve, deny, poll (the hosted and headless device pages use it). */
   readonly devices: DeviceAuthorizations;
+  /** @internal */
   readonly userinfo: UserinfoService;
-  /** Database-enforced rate limits (rules in `config.rateLimits`), valid across nodes. */
+  /** @internal Database-enforced rate limits (rules in `config.rateLimits`), valid across nodes. */
   readonly rateLimiter: RateLimiter;
-  /** The SMS verification provider; rejects every call when SVC_SMS_* is not configured. */
+  /** @internal The SMS verification provider; rejects every call when SVC_SMS_* is not configured. */
   readonly smsProvider: SmsVerificationProvider;
-  /** Templated email through SMTP (SVC_SMTP_URL) or the outbox, with a delivery log. */
+  /** @internal Templated email through SMTP (SVC_SMTP_URL) or the outbox, with a delivery log. */
   readonly email: EmailService;
-  /** Password reset and email verification (the direct routes use it). */
+  /** @internal Password reset and email verification (the direct routes use it). */
   readonly account: AccountOperations;
-  /** Email OTP and magic links (the direct routes use it). */
+  /** @internal Email OTP and magic links (the direct routes use it). */
   readonly passwordless: PasswordlessSignIn;
-  /** Email invitations (the operator routes use it). */
+  /** @internal Email invitations (the operator routes use it). */
   readonly invitations: InvitationService;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;

@@ -26,7 +26,7 @@ export function invitationAdminRoutes(deps: { invitations: InvitationService }):
       '/organizations/:organizationId/invitations',
       async (request, reply) => {
         const body = parseBody(createInvitationBodySchema, request.body);
-        const created = await invitations.createEmailInvitationAsync(
+        const created = await invitations.createEmailInvitation(
           { organizationId: request.params.organizationId, ...body },
           operatorActor(request),
         );
@@ -38,7 +38,7 @@ export function invitationAdminRoutes(deps: { invitations: InvitationService }):
       '/organizations/:organizationId/invitations',
       async (request) => {
         const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
-        return invitations.listEmailInvitationsAsync(
+        return invitations.listEmailInvitations(
           request.params.organizationId,
           cursor === undefined ? { limit } : { limit, cursor },
         );
@@ -46,13 +46,13 @@ export function invitationAdminRoutes(deps: { invitations: InvitationService }):
     );
 
     app.post<{ Params: { id: string } }>('/invitations/:id/resend', async (request) =>
-      invitations.resendEmailInvitationAsync({ id: request.params.id }, operatorActor(request)),
+      invitations.resendEmailInvitation({ id: request.params.id }, operatorActor(request)),
     );
 
     app.post<{ Params: { id: string } }>('/invitations/:id/revoke', async (request) => {
       // The reason is optional, so an empty POST (no body) revokes without one.
       const body = parseBody(revokeInvitationBodySchema, request.body ?? {});
-      return invitations.revokeEmailInvitationAsync(
+      return invitations.revokeEmailInvitation(
         { id: request.params.id, reason: body.reason },
         operatorActor(request),
       );

@@ -33,7 +33,7 @@ describeEachDatabase('invitation service', (kind) => {
 
   const db = () => h.t.svc.database.db;
   const invite = (email = 'Invitee@Example.com', extra: object = {}) =>
-    h.invitations.createEmailInvitationAsync({ organizationId, email, role: 'Member', ...extra });
+    h.invitations.createEmailInvitation({ organizationId, email, role: 'Member', ...extra });
   /** Reads the n-th (1-based) email from the loopback SMTP server and returns it with its token. */
   const received = async (n: number) => {
     const message = (await h.smtp.waitFor(n))[n - 1];
@@ -85,7 +85,7 @@ describeEachDatabase('invitation service', (kind) => {
     const user = await h.t.svc.admin.createUserAsync({ displayName: 'Ina', email: 'invitee@EXAMPLE.com ' });
     expect(user.emailVerified).toBe(false);
 
-    const accepted = await h.invitations.acceptEmailInvitationAsync({
+    const accepted = await h.invitations.acceptEmailInvitation({
       invitationToken: token,
       userId: user.id,
     });
@@ -102,7 +102,7 @@ describeEachDatabase('invitation service', (kind) => {
     expect(await auditKinds()).toContain('invitation.accepted');
 
     await expect(
-      h.invitations.acceptEmailInvitationAsync({ invitationToken: token, userId: user.id }),
+      h.invitations.acceptEmailInvitation({ invitationToken: token, userId: user.id }),
     ).rejects.toMatchObject({ error: 'invalid_invitation', status: 400 });
   });
 
@@ -111,7 +111,7 @@ describeEachDatabase('invitation service', (kind) => {
     await h.t.svc.admin.createMembershipAsync({ organizationId, userId: user.id, role: 'viewer' });
     await invite('invitee@example.com', { role: 'admin' });
     const { token } = await received(1);
-    await h.invitations.acceptEmailInvitationAsync({ invitationToken: token, userId: user.id });
+    await h.invitations.acceptEmailInvitation({ invitationToken: token, userId: user.id });
     const memberships = await db()
       .selectFrom('memberships')
       .selectAll()
@@ -126,14 +126,14 @@ describeEachDatabase('invitation service', (kind) => {
     const { token } = await received(1);
     const other = await h.t.svc.admin.createUserAsync({ displayName: 'Other', email: 'other@example.com' });
     const error: unknown = await h.invitations
-      .acceptEmailInvitationAsync({ invitationToken: token, userId: other.id })
+      .acceptEmailInvitation({ invitationToken: token, userId: other.id })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcPublicAuthError);
     expect(await h.t.svc.admin.userHasMembershipAsync(other.id, organizationId)).toBe(false);
     const row = await db().selectFrom('invitations').select('status').executeTakeFirstOrThrow();
     expect(row.status).toBe('pending');
     await expect(
-      h.invitations.acceptEmailInvitationAsync({ invitationToken: token, userId: 'usr_missing' }),
+      h.invitations.acceptEmailInvitation({ invitationToken: token, userId: 'usr_missing' }),
     ).rejects.toBeInstanceOf(SvcPublicAuthError);
   });
 
@@ -141,21 +141,21 @@ describeEachDatabase('invitation service', (kind) => {
     const created = await invite();
     const first = (await received(1)).token;
     // invitationSend: at least 30 seconds between two sends to the same address.
-    await expect(h.invitations.resendEmailInvitationAsync({ id: created.id })).rejects.toMatchObject({
+    await expect(h.invitations.resendEmailInvitation({ id: created.id })).rejects.toMatchObject({
       error: 'rate_limited',
       status: 429,
     });
     expect(h.smtp.messages).toHaveLength(1);
     h.t.clock.advance(DAY_MS);
-    const resent = await h.invitations.resendEmailInvitationAsync({ id: created.id });
+    const resent = await h.invitations.resendEmailInvitation({ id: created.id });
     expect(resent.expiresAt).toBe(new Date(h.t.clock.now() + 7 * DAY_MS).toISOString());
     const second = (await received(2)).token;
     expect(second).not.toBe(first);
     const user = await h.t.svc.admin.createUserAsync({ displayName: 'Ina', email: 'invitee@example.com' });
     await expect(
-      h.invitations.acceptEmailInvitationAsync({ invitationToken: first, userId: user.id }),
+      h.invitations.acceptEmailInvitation({ invitationToken: first, userId: user.id }),
     ).rejects.toMatchObject({ error: 'invalid_invitation' });
-    await h.invitations.acceptEmailInvitationAsync({ invitationToken: second, userId: user.id });
+    await h.invitations.acceptEmailInvitation({ invitationToken: second, userId: user.id });
     expect(await auditKinds()).toEqual(
       expect.arrayContaining(['admin.invitation.resent', 'invitation.accepted']),
     );
@@ -164,19 +164,19 @@ describeEachDatabase('invitation service', (kind) => {
   it('revoke prevents acceptance; revoked or accepted invitations cannot be resent or revoked again', async () => {
     const created = await invite();
     const { token } = await received(1);
-    const revoked = await h.invitations.revokeEmailInvitationAsync({
+    const revoked = await h.invitations.revokeEmailInvitation({
       id: created.id,
       reason: 'wrong person',
     });
     expect(revoked.status).toBe('revoked');
     const user = await h.t.svc.admin.createUserAsync({ displayName: 'Ina', email: 'invitee@example.com' });
     await expect(
-      h.invitations.acceptEmailInvitationAsync({ invitationToken: token, userId: user.id }),
+      h.invitations.acceptEmailInvitation({ invitationToken: token, userId: user.id }),
     ).rejects.toMatchObject({ error: 'invalid_invitation' });
-    await expect(h.invitations.resendEmailInvitationAsync({ id: created.id })).rejects.toBeInstanceOf(
+    await expect(h.invitations.resendEmailInvitation({ id: created.id })).rejects.toBeInstanceOf(
       SvcInvalidOperationError,
     );
-    await expect(h.invitations.revokeEmailInvitationAsync({ id: created.id })).rejects.toBeInstanceOf(
+    await expect(h.invitations.revokeEmailInvitation({ id: created.id })).rejects.toBeInstanceOf(
       SvcInvalidOperationError,
     );
     const row = await db().selectFrom('invitations').selectAll().executeTakeFirstOrThrow();
@@ -186,7 +186,7 @@ describeEachDatabase('invitation service', (kind) => {
       revokedAt: h.t.clock.now(),
     });
     expect(await auditKinds()).toContain('admin.invitation.revoked');
-    await expect(h.invitations.revokeEmailInvitationAsync({ id: 'inv_missing' })).rejects.toBeInstanceOf(
+    await expect(h.invitations.revokeEmailInvitation({ id: 'inv_missing' })).rejects.toBeInstanceOf(
       SvcNotFoundError,
     );
   });
@@ -197,9 +197,9 @@ describeEachDatabase('invitation service', (kind) => {
     const user = await h.t.svc.admin.createUserAsync({ displayName: 'Ina', email: 'invitee@example.com' });
     h.t.clock.advance(7 * DAY_MS);
     await expect(
-      h.invitations.acceptEmailInvitationAsync({ invitationToken: token, userId: user.id }),
+      h.invitations.acceptEmailInvitation({ invitationToken: token, userId: user.id }),
     ).rejects.toMatchObject({ error: 'invalid_invitation' });
-    const page = await h.invitations.listEmailInvitationsAsync(organizationId, { limit: 10 });
+    const page = await h.invitations.listEmailInvitations(organizationId, { limit: 10 });
     expect(page.data).toEqual([{ ...created, status: 'expired' }]);
   });
 
@@ -207,15 +207,15 @@ describeEachDatabase('invitation service', (kind) => {
     const a = await invite('a@example.com');
     h.t.clock.advance(1000);
     const b = await invite('b@example.com');
-    const first = await h.invitations.listEmailInvitationsAsync(organizationId, { limit: 1 });
+    const first = await h.invitations.listEmailInvitations(organizationId, { limit: 1 });
     expect(first.data.map((i) => i.id)).toEqual([b.id]);
     expect(first.nextCursor).not.toBeNull();
-    const second = await h.invitations.listEmailInvitationsAsync(organizationId, {
+    const second = await h.invitations.listEmailInvitations(organizationId, {
       limit: 1,
       cursor: first.nextCursor ?? undefined,
     });
     expect(second.data.map((i) => i.id)).toEqual([a.id]);
-    await expect(h.invitations.listEmailInvitationsAsync('org_missing', { limit: 1 })).rejects.toBeInstanceOf(
+    await expect(h.invitations.listEmailInvitations('org_missing', { limit: 1 })).rejects.toBeInstanceOf(
       SvcNotFoundError,
     );
   });
@@ -233,7 +233,7 @@ describeEachDatabase('invitation service', (kind) => {
     ];
     for (const [override, type] of bad) {
       await expect(
-        h.invitations.createEmailInvitationAsync({
+        h.invitations.createEmailInvitation({
           organizationId,
           email: 'x@example.com',
           role: 'member',
@@ -245,7 +245,7 @@ describeEachDatabase('invitation service', (kind) => {
     expect(h.smtp.messages).toEqual([]);
     for (const token of ['', 'x'.repeat(600), 'x'.repeat(100), 42]) {
       await expect(
-        h.invitations.acceptEmailInvitationAsync({ invitationToken: token as string, userId: 'usr_x' }),
+        h.invitations.acceptEmailInvitation({ invitationToken: token as string, userId: 'usr_x' }),
       ).rejects.toMatchObject({ error: 'invalid_invitation' });
     }
   });

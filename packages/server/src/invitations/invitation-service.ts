@@ -1,4 +1,12 @@
-import type { Page } from '@svc/contract';
+import type {
+  Page,
+  SvcAcceptEmailInvitationRequest,
+  SvcCreateEmailInvitationRequest,
+  SvcEmailInvitation,
+  SvcEmailInvitationAcceptance,
+  SvcResendEmailInvitationRequest,
+  SvcRevokeEmailInvitationRequest,
+} from '@svc/contract';
 import { actorFields, type AdminActor } from '../admin/deps.js';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { AdminRepositories, ListQuery } from '../admin/repository.js';
@@ -16,16 +24,6 @@ import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 import type { InvitationRecord, InvitationRepository } from './repository.js';
-import type {
-  SvcAcceptEmailInvitationRequest,
-  SvcCreateEmailInvitationRequest,
-  SvcEmailInvitation,
-  SvcEmailInvitationAcceptance,
-  SvcResendEmailInvitationRequest,
-  SvcRevokeEmailInvitationRequest,
-} from './types.js';
-
-export type * from './types.js';
 
 /** SPEC.md: invitations expire after 7 days. */
 export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
@@ -64,7 +62,7 @@ export class InvitationService {
   }
 
   /** SPEC.md CreateEmailInvitationAsync: stores a pending invitation and emails the InviteUrl. */
-  async createEmailInvitationAsync(
+  async createEmailInvitation(
     request: SvcCreateEmailInvitationRequest,
     actor?: AdminActor,
   ): Promise<SvcEmailInvitation> {
@@ -124,10 +122,7 @@ export class InvitationService {
   }
 
   /** The organization's invitations, newest first (status shows `expired` once past expiresAt). */
-  async listEmailInvitationsAsync(
-    organizationId: string,
-    query: ListQuery,
-  ): Promise<Page<SvcEmailInvitation>> {
+  async listEmailInvitations(organizationId: string, query: ListQuery): Promise<Page<SvcEmailInvitation>> {
     if ((await this.#deps.admin.organizations.findById(organizationId)) === undefined) {
       throw new SvcNotFoundError(`Organization '${organizationId}' was not found.`);
     }
@@ -137,7 +132,7 @@ export class InvitationService {
   }
 
   /** SPEC.md ResendEmailInvitationAsync: a new token and expiry; the previous link stops working. */
-  async resendEmailInvitationAsync(
+  async resendEmailInvitation(
     request: SvcResendEmailInvitationRequest,
     actor?: AdminActor,
   ): Promise<SvcEmailInvitation> {
@@ -172,7 +167,7 @@ export class InvitationService {
   }
 
   /** SPEC.md RevokeEmailInvitationAsync: the invitation can no longer be accepted. */
-  async revokeEmailInvitationAsync(
+  async revokeEmailInvitation(
     request: SvcRevokeEmailInvitationRequest,
     actor?: AdminActor,
   ): Promise<SvcEmailInvitation> {
@@ -201,7 +196,7 @@ export class InvitationService {
    * SPEC.md AcceptEmailInvitationAsync for an existing user. Every token failure (unknown, resent,
    * revoked, expired, used) is the same public error so that a token cannot be probed for its state.
    */
-  async acceptEmailInvitationAsync(
+  async acceptEmailInvitation(
     request: SvcAcceptEmailInvitationRequest,
     context?: { ipAddress?: string },
   ): Promise<SvcEmailInvitationAcceptance> {

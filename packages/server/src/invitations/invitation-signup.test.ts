@@ -25,7 +25,7 @@ describeAboveStorage('invitation signup', (kind) => {
         isFirstParty,
       });
     }
-    await h.invitations.createEmailInvitationAsync({
+    await h.invitations.createEmailInvitation({
       organizationId,
       email: 'New.Person@example.com',
       role: 'editor',
@@ -43,7 +43,7 @@ describeAboveStorage('invitation signup', (kind) => {
     (await db().selectFrom('invitations').select('status').executeTakeFirstOrThrow()).status;
 
   it('creates a verified passwordless user, the membership, and signs in to the invited organization', async () => {
-    const result = await h.signup.acceptEmailInvitationSignupAsync({
+    const result = await h.signup.acceptEmailInvitationSignup({
       invitationToken: token,
       displayName: ' New Person ',
       clientId: 'web',
@@ -66,7 +66,7 @@ describeAboveStorage('invitation signup', (kind) => {
     expect(await status()).toBe('accepted');
 
     await expect(
-      h.signup.acceptEmailInvitationSignupAsync({
+      h.signup.acceptEmailInvitationSignup({
         invitationToken: token,
         displayName: 'Again',
         clientId: 'web',
@@ -78,7 +78,7 @@ describeAboveStorage('invitation signup', (kind) => {
   it('applies the first-party rule before looking at the token', async () => {
     for (const clientId of ['partner', 'unknown']) {
       const error: unknown = await h.signup
-        .acceptEmailInvitationSignupAsync({ invitationToken: token, displayName: 'X', clientId })
+        .acceptEmailInvitationSignup({ invitationToken: token, displayName: 'X', clientId })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SvcPublicAuthError);
       expect(error).toMatchObject({ error: 'invalid_client', status: 400 });
@@ -96,7 +96,7 @@ describeAboveStorage('invitation signup', (kind) => {
   it('refuses when an account already has the email (409) and leaves the invitation pending', async () => {
     await h.t.svc.admin.createUserAsync({ displayName: 'Existing', email: 'new.person@EXAMPLE.com' });
     await expect(
-      h.signup.acceptEmailInvitationSignupAsync({
+      h.signup.acceptEmailInvitationSignup({
         invitationToken: token,
         displayName: 'X',
         clientId: 'web',
@@ -107,14 +107,14 @@ describeAboveStorage('invitation signup', (kind) => {
 
   it('rejects a blank display name and a bad token without creating anything', async () => {
     await expect(
-      h.signup.acceptEmailInvitationSignupAsync({
+      h.signup.acceptEmailInvitationSignup({
         invitationToken: token,
         displayName: '  ',
         clientId: 'web',
       }),
     ).rejects.toBeInstanceOf(SvcValidationError);
     await expect(
-      h.signup.acceptEmailInvitationSignupAsync({
+      h.signup.acceptEmailInvitationSignup({
         invitationToken: 'nope',
         displayName: 'X',
         clientId: 'web',

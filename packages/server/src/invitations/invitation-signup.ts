@@ -1,4 +1,4 @@
-import type { SvcLoginResult } from '@svc/contract';
+import type { SvcAcceptEmailInvitationSignupRequest, SvcLoginResult } from '@svc/contract';
 import type { UserRepository } from '../admin/repository.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
@@ -9,16 +9,6 @@ import type { InvitationRecord } from './repository.js';
 
 /** RFC 8176 has no invitation method; the emailed link proves control of the address, as a magic link does. */
 export const AMR_INVITATION = 'email';
-
-/** SPEC.md SvcAcceptEmailInvitationSignupRequest. */
-export interface SvcAcceptEmailInvitationSignupRequest {
-  readonly invitationToken: string;
-  readonly displayName: string;
-  readonly clientId: string;
-  /** A confidential client's secret (DECISIONS.md "Confidential clients at the direct helpers"). */
-  readonly clientSecret?: string | null | undefined;
-  readonly customFields?: Readonly<Record<string, string>> | null | undefined;
-}
 
 export interface InvitationSignupDeps {
   readonly invitations: InvitationService;
@@ -55,7 +45,7 @@ export class InvitationSignup {
     this.#deps = deps;
   }
 
-  async acceptEmailInvitationSignupAsync(
+  async acceptEmailInvitationSignup(
     request: SvcAcceptEmailInvitationSignupRequest,
     context?: { route?: string; ipAddress?: string; userAgent?: string },
   ): Promise<SvcLoginResult> {

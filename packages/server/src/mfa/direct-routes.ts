@@ -12,7 +12,7 @@ import type { MfaOperations } from './mfa-operations.js';
 export interface MfaDirectRoutesDeps {
   readonly mfa: Pick<
     MfaOperations,
-    'verifyMfaChallengeAsync' | 'startTotpEnrollmentForChallengeAsync' | 'verifyTotpEnrollmentAsync'
+    'verifyMfaChallenge' | 'startTotpEnrollmentForChallenge' | 'verifyTotpEnrollment'
   >;
 }
 
@@ -36,21 +36,21 @@ export function mfaDirectRoutes(deps: MfaDirectRoutesDeps): FastifyPluginAsync {
     });
 
     app.post('/mfa/challenge/verify', async (request) =>
-      mfa.verifyMfaChallengeAsync(
+      mfa.verifyMfaChallenge(
         parseBody(svcMfaChallengeVerifyRequestSchema, request.body),
         directRouteContext(request),
       ),
     );
 
     app.post('/mfa/challenge/totp/enroll/start', async (request) =>
-      mfa.startTotpEnrollmentForChallengeAsync(
+      mfa.startTotpEnrollmentForChallenge(
         parseBody(svcChallengeTotpEnrollmentStartRequestSchema, request.body),
         directRouteContext(request),
       ),
     );
 
     app.post('/mfa/challenge/totp/enroll/verify', async (request) =>
-      mfa.verifyTotpEnrollmentAsync(
+      mfa.verifyTotpEnrollment(
         parseBody(challengeEnrollmentVerifySchema, request.body),
         directRouteContext(request),
       ),

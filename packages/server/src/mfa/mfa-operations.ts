@@ -48,7 +48,7 @@ export class MfaOperations {
     this.#deps = deps;
   }
 
-  async verifyMfaChallengeAsync(
+  async verifyMfaChallenge(
     request: SvcMfaChallengeVerifyRequest,
     context?: MfaCallContext,
   ): Promise<SvcMfaChallengeVerifyResult> {
@@ -67,7 +67,7 @@ export class MfaOperations {
     };
   }
 
-  async startTotpEnrollmentForChallengeAsync(
+  async startTotpEnrollmentForChallenge(
     request: SvcChallengeTotpEnrollmentStartRequest,
     context?: MfaCallContext,
   ): Promise<SvcTotpEnrollmentStartResult> {
@@ -84,7 +84,7 @@ export class MfaOperations {
   }
 
   /** Account self-enrollment of a signed-in user (the host vouches for `userId`). */
-  async startTotpEnrollmentAsync(
+  async startTotpEnrollment(
     userId: string,
     request: SvcTotpEnrollmentStartRequest = {},
   ): Promise<SvcTotpEnrollmentStartResult> {
@@ -96,7 +96,7 @@ export class MfaOperations {
    * Challenge-bound (with the MFA token: the sign-in completes with tokens) or self-enrollment (without;
    * `tokens` is null).
    */
-  async verifyTotpEnrollmentAsync(
+  async verifyTotpEnrollment(
     request: SvcTotpEnrollmentVerifyRequest,
     context?: MfaCallContext,
   ): Promise<SvcTotpEnrollmentVerifyResult> {
@@ -114,15 +114,15 @@ export class MfaOperations {
     return { authenticatorId: enrolled.authenticatorId, recoveryCodes: enrolled.recoveryCodes, tokens };
   }
 
-  async getMfaStatusAsync(userId: string): Promise<SvcMfaStatus> {
+  async getMfaStatus(userId: string): Promise<SvcMfaStatus> {
     return this.#deps.mfa.status(validUserId(userId));
   }
 
-  async listMfaAuthenticatorsAsync(userId: string): Promise<SvcMfaAuthenticator[]> {
+  async listMfaAuthenticators(userId: string): Promise<SvcMfaAuthenticator[]> {
     return this.#deps.mfa.listAuthenticators(validUserId(userId));
   }
 
-  async regenerateRecoveryCodesAsync(userId: string): Promise<string[]> {
+  async regenerateRecoveryCodes(userId: string): Promise<string[]> {
     return this.#deps.mfa.regenerateRecoveryCodes(validUserId(userId));
   }
 

@@ -1,18 +1,18 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { directErrorHandler, directRouteContext } from '../direct/routes.js';
-import { parseBody } from '../http/body.js';
-import type { PasswordlessSignIn } from './passwordless-sign-in.js';
 import {
   svcEmailOtpStartRequestSchema,
   svcEmailOtpVerifyRequestSchema,
   svcMagicLinkCompleteRequestSchema,
   svcMagicLinkStartRequestSchema,
-} from './schemas.js';
+} from '@svc/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { directErrorHandler, directRouteContext } from '../direct/routes.js';
+import { parseBody } from '../http/body.js';
+import type { PasswordlessSignIn } from './passwordless-sign-in.js';
 
 export interface PasswordlessDirectRoutesDeps {
   readonly passwordless: Pick<
     PasswordlessSignIn,
-    'requestEmailOtpAsync' | 'verifyEmailOtpAsync' | 'requestMagicLinkAsync' | 'completeMagicLinkAsync'
+    'requestEmailOtp' | 'verifyEmailOtp' | 'requestMagicLink' | 'completeMagicLink'
   >;
 }
 
@@ -35,28 +35,28 @@ export function passwordlessDirectRoutes(deps: PasswordlessDirectRoutesDeps): Fa
     });
 
     app.post('/email-otp/start', async (request) =>
-      passwordless.requestEmailOtpAsync(
+      passwordless.requestEmailOtp(
         parseBody(svcEmailOtpStartRequestSchema, request.body),
         directRouteContext(request),
       ),
     );
 
     app.post('/email-otp/verify', async (request) =>
-      passwordless.verifyEmailOtpAsync(
+      passwordless.verifyEmailOtp(
         parseBody(svcEmailOtpVerifyRequestSchema, request.body),
         directRouteContext(request),
       ),
     );
 
     app.post('/magic-link/start', async (request) =>
-      passwordless.requestMagicLinkAsync(
+      passwordless.requestMagicLink(
         parseBody(svcMagicLinkStartRequestSchema, request.body),
         directRouteContext(request),
       ),
     );
 
     app.post('/magic-link/complete', async (request) =>
-      passwordless.completeMagicLinkAsync(
+      passwordless.completeMagicLink(
         parseBody(svcMagicLinkCompleteRequestSchema, request.body),
         directRouteContext(request),
       ),

@@ -1,4 +1,21 @@
-import type { SvcLoginResult } from '@svc/contract';
+import {
+  svcEmailOtpSignupStartRequestSchema,
+  svcEmailOtpSignupVerifyRequestSchema,
+  svcEmailOtpStartRequestSchema,
+  svcEmailOtpVerifyRequestSchema,
+  svcMagicLinkCompleteRequestSchema,
+  svcMagicLinkStartRequestSchema,
+  type SvcEmailOtpSignupStartRequest,
+  type SvcEmailOtpSignupStartResult,
+  type SvcEmailOtpSignupVerifyRequest,
+  type SvcEmailOtpStartRequest,
+  type SvcEmailOtpStartResult,
+  type SvcEmailOtpVerifyRequest,
+  type SvcLoginResult,
+  type SvcMagicLinkCompleteRequest,
+  type SvcMagicLinkStartRequest,
+  type SvcMagicLinkStartResult,
+} from '@svc/contract';
 import type { ClientRecord } from '../admin/repository.js';
 import { toIso } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
@@ -16,23 +33,6 @@ import type { EmailOtpChallenges } from './email-otp-challenges.js';
 import type { MagicLinks } from './magic-links.js';
 import { createPasswordlessAccount, signupTokenMatches, type CreatedAccount } from './passwordless-signup.js';
 import type { EmailOtpChallengeRecord } from './repository.js';
-import {
-  svcEmailOtpSignupStartRequestSchema,
-  svcEmailOtpSignupVerifyRequestSchema,
-  svcEmailOtpStartRequestSchema,
-  svcEmailOtpVerifyRequestSchema,
-  svcMagicLinkCompleteRequestSchema,
-  svcMagicLinkStartRequestSchema,
-  type SvcEmailOtpSignupStartRequest,
-  type SvcEmailOtpSignupStartResult,
-  type SvcEmailOtpSignupVerifyRequest,
-  type SvcEmailOtpStartRequest,
-  type SvcEmailOtpStartResult,
-  type SvcEmailOtpVerifyRequest,
-  type SvcMagicLinkCompleteRequest,
-  type SvcMagicLinkStartRequest,
-  type SvcMagicLinkStartResult,
-} from './schemas.js';
 
 /** Where a call comes from; the same shape SvcAuthService's operations take. */
 export type PasswordlessCallContext = CallerContext;
@@ -100,7 +100,7 @@ export class PasswordlessSignIn {
   }
 
   /** RequestEmailOtpAsync: a challenge token always; a code is emailed only to a known, active user. */
-  async requestEmailOtpAsync(
+  async requestEmailOtp(
     request: SvcEmailOtpStartRequest,
     context?: PasswordlessCallContext,
   ): Promise<SvcEmailOtpStartResult> {
@@ -121,7 +121,7 @@ export class PasswordlessSignIn {
    * VerifyEmailOtpAsync: every failure (unknown, used or expired challenge, wrong code, attempts used up)
    * is the same 400 `invalid_code`. The challenge's client must still be first-party.
    */
-  async verifyEmailOtpAsync(
+  async verifyEmailOtp(
     request: SvcEmailOtpVerifyRequest,
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
@@ -138,7 +138,7 @@ export class PasswordlessSignIn {
    * pending account (name, organization name, custom fields) in the challenge. An address that already
    * has an account gets the same answer and no email; its verify fails like a wrong code.
    */
-  async requestEmailOtpSignupAsync(
+  async requestEmailOtpSignup(
     request: SvcEmailOtpSignupStartRequest,
     context?: PasswordlessCallContext,
   ): Promise<SvcEmailOtpSignupStartResult> {
@@ -170,7 +170,7 @@ export class PasswordlessSignIn {
    * verified, custom fields, and the organization it owns when one was named) and signed in with that
    * organization, amr `otp`. Every failure, an address taken meanwhile included, is `invalid_code`.
    */
-  async verifyEmailOtpSignupAsync(
+  async verifyEmailOtpSignup(
     request: SvcEmailOtpSignupVerifyRequest,
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
@@ -186,7 +186,7 @@ export class PasswordlessSignIn {
   }
 
   /** RequestMagicLinkAsync: the same answer for every address; the link is emailed to known users only. */
-  async requestMagicLinkAsync(
+  async requestMagicLink(
     request: SvcMagicLinkStartRequest,
     context?: PasswordlessCallContext,
   ): Promise<SvcMagicLinkStartResult> {
@@ -208,7 +208,7 @@ export class PasswordlessSignIn {
    * first (the first-party gate), then the link is consumed; a link of another client, or one that
    * continues a hosted authorization request, is refused and not consumed.
    */
-  async completeMagicLinkAsync(
+  async completeMagicLink(
     request: SvcMagicLinkCompleteRequest,
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {

@@ -95,7 +95,7 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
   it('texts a code through the provider API and signs the user in with it', async () => {
     const number = nextNumber();
     const userId = await h.user(number.e164);
-    const started = await h.phone.requestPhoneOtpAsync(
+    const started = await h.phone.requestPhoneOtp(
       { phoneNumber: number.national, clientId },
       { ipAddress: '203.0.113.7' },
     );
@@ -109,7 +109,7 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const sms = h.fake.sent.filter((s) => s.to === number.e164);
     expect(sms).toHaveLength(1);
 
-    const result = await h.phone.verifyPhoneOtpAsync({
+    const result = await h.phone.verifyPhoneOtp({
       challengeToken: started.challengeToken,
       code: sms[0]?.code ?? '',
     });
@@ -130,14 +130,14 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
 
     // Single use: the challenge is spent.
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code: sms[0]?.code ?? '' }),
+      h.phone.verifyPhoneOtp({ challengeToken: started.challengeToken, code: sms[0]?.code ?? '' }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
   });
 
   it('stores only the hash of the challenge token and no code', async () => {
     const number = nextNumber();
     await h.user(number.e164);
-    const started = await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    const started = await h.phone.requestPhoneOtp({ phoneNumber: number.e164, clientId });
     const code = h.fake.sent.find((s) => s.to === number.e164)?.code ?? '';
     const rows = await h.t.svc.database.db
       .selectFrom('phoneOtpChallenges')
@@ -155,8 +155,8 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const unknown = nextNumber();
     await h.user(known.e164);
     const before = h.fake.sent.length;
-    const a = await h.phone.requestPhoneOtpAsync({ phoneNumber: known.e164, clientId });
-    const b = await h.phone.requestPhoneOtpAsync({ phoneNumber: unknown.e164, clientId });
+    const a = await h.phone.requestPhoneOtp({ phoneNumber: known.e164, clientId });
+    const b = await h.phone.requestPhoneOtp({ phoneNumber: unknown.e164, clientId });
     expect(h.fake.sent.length).toBe(before + 1);
     const shape = (r: typeof a, n: { e164: string }) =>
       JSON.stringify({ ...r, challengeToken: 'T', phoneNumber: r.phoneNumber.replace(n.e164, 'N') }).replace(
@@ -167,23 +167,23 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     expect(b.challengeToken).toMatch(/^[\x21-\x7e]{20,}$/);
     // The unknown number's challenge never verifies, whatever code is tried.
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: b.challengeToken, code: '123456' }),
+      h.phone.verifyPhoneOtp({ challengeToken: b.challengeToken, code: '123456' }),
     ).rejects.toThrow('The code is not valid or has expired; request a new code.');
   });
 
   it('counts attempts: five wrong codes and the right one no longer works', async () => {
     const number = nextNumber();
     await h.user(number.e164);
-    const started = await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    const started = await h.phone.requestPhoneOtp({ phoneNumber: number.e164, clientId });
     const code = h.fake.sent.find((s) => s.to === number.e164)?.code ?? '';
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i += 1) {
       await expect(
-        h.phone.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code: wrong }),
+        h.phone.verifyPhoneOtp({ challengeToken: started.challengeToken, code: wrong }),
       ).rejects.toBeInstanceOf(SvcInvalidOperationError);
     }
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code }),
+      h.phone.verifyPhoneOtp({ challengeToken: started.challengeToken, code }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
     const row = await h.t.svc.database.db
       .selectFrom('phoneOtpChallenges')
@@ -197,21 +197,21 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
   it('expires challenges after ten minutes', async () => {
     const number = nextNumber();
     await h.user(number.e164);
-    const started = await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    const started = await h.phone.requestPhoneOtp({ phoneNumber: number.e164, clientId });
     const code = h.fake.sent.find((s) => s.to === number.e164)?.code ?? '';
     h.t.clock.advance(10 * 60_000);
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code }),
+      h.phone.verifyPhoneOtp({ challengeToken: started.challengeToken, code }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
   });
 
   it('rate-limits sends per number: SvcSendRefusedError with NextAllowedSendAt, no second text', async () => {
     const number = nextNumber();
     await h.user(number.e164);
-    const first = await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    const first = await h.phone.requestPhoneOtp({ phoneNumber: number.e164, clientId });
     h.t.clock.advance(10_000);
     const calls = h.fake.requests.length;
-    await expect(h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId })).rejects.toMatchObject({
+    await expect(h.phone.requestPhoneOtp({ phoneNumber: number.e164, clientId })).rejects.toMatchObject({
       error: 'resend_too_soon',
       status: 429,
       extra: { nextAllowedSendAt: first.nextAllowedSendAt },
@@ -221,7 +221,7 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     expect(h.fake.sent.filter((s) => s.to === number.e164)).toHaveLength(1);
     expect(await h.events('auth.phone_otp.rate_limited')).not.toHaveLength(0);
     h.t.clock.advance(20_000);
-    await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    await h.phone.requestPhoneOtp({ phoneNumber: number.e164, clientId });
     expect(h.fake.sent.filter((s) => s.to === number.e164)).toHaveLength(2);
   });
 
@@ -229,31 +229,31 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const number = nextNumber();
     await h.user(number.e164, false);
     const before = h.fake.sent.length;
-    await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    await h.phone.requestPhoneOtp({ phoneNumber: number.e164, clientId });
     expect(h.fake.sent.length).toBe(before);
 
     const thirdParty = await h.client(false);
     await expect(
-      h.phone.requestPhoneOtpAsync({ phoneNumber: nextNumber().e164, clientId: thirdParty }),
+      h.phone.requestPhoneOtp({ phoneNumber: nextNumber().e164, clientId: thirdParty }),
     ).rejects.toMatchObject({ error: 'invalid_client' });
     await expect(
-      h.phone.requestPhoneOtpAsync({ phoneNumber: nextNumber().e164, clientId: 'no-such-client' }),
+      h.phone.requestPhoneOtp({ phoneNumber: nextNumber().e164, clientId: 'no-such-client' }),
     ).rejects.toBeInstanceOf(SvcPublicAuthError);
   });
 
   it('validates input: bad numbers, codes and tokens are validation errors', async () => {
     for (const phoneNumber of ['', 'abc', '+999 123 456 789', '1'.repeat(40)]) {
-      await expect(h.phone.requestPhoneOtpAsync({ phoneNumber, clientId })).rejects.toBeInstanceOf(
+      await expect(h.phone.requestPhoneOtp({ phoneNumber, clientId })).rejects.toBeInstanceOf(
         SvcValidationError,
       );
     }
     for (const code of ['', '12345', '1234567', 'abcdef']) {
-      await expect(
-        h.phone.verifyPhoneOtpAsync({ challengeToken: 'x'.repeat(43), code }),
-      ).rejects.toBeInstanceOf(SvcValidationError);
+      await expect(h.phone.verifyPhoneOtp({ challengeToken: 'x'.repeat(43), code })).rejects.toBeInstanceOf(
+        SvcValidationError,
+      );
     }
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: 'unknown-token', code: '123456' }),
+      h.phone.verifyPhoneOtp({ challengeToken: 'unknown-token', code: '123456' }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
   });
 
@@ -261,7 +261,7 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const number = nextNumber();
     await h.user(number.e164);
     h.fake.failNext(503, { code: 20003, message: 'down' });
-    await expect(h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId })).rejects.toBeInstanceOf(
+    await expect(h.phone.requestPhoneOtp({ phoneNumber: number.e164, clientId })).rejects.toBeInstanceOf(
       SvcInvalidOperationError,
     );
   });
@@ -272,12 +272,12 @@ describe('phone OTP without SMS configuration', () => {
     const h = await createHarness('sqlite', false);
     try {
       const clientId = await h.client();
-      await expect(
-        h.phone.requestPhoneOtpAsync({ phoneNumber: '+12015550123', clientId }),
-      ).rejects.toBeInstanceOf(SvcInvalidOperationError);
-      await expect(
-        h.phone.verifyPhoneOtpAsync({ challengeToken: 'abc', code: '123456' }),
-      ).rejects.toBeInstanceOf(SvcInvalidOperationError);
+      await expect(h.phone.requestPhoneOtp({ phoneNumber: '+12015550123', clientId })).rejects.toBeInstanceOf(
+        SvcInvalidOperationError,
+      );
+      await expect(h.phone.verifyPhoneOtp({ challengeToken: 'abc', code: '123456' })).rejects.toBeInstanceOf(
+        SvcInvalidOperationError,
+      );
     } finally {
       await h.close();
     }

@@ -1,4 +1,16 @@
-import type { SvcLoginResult } from '@svc/contract';
+import {
+  svcPhoneOtpSignupStartRequestSchema,
+  svcPhoneOtpSignupVerifyRequestSchema,
+  svcPhoneOtpStartRequestSchema,
+  svcPhoneOtpVerifyRequestSchema,
+  type SvcLoginResult,
+  type SvcPhoneOtpSignupStartRequest,
+  type SvcPhoneOtpSignupStartResult,
+  type SvcPhoneOtpSignupVerifyRequest,
+  type SvcPhoneOtpStartRequest,
+  type SvcPhoneOtpStartResult,
+  type SvcPhoneOtpVerifyRequest,
+} from '@svc/contract';
 import type { ClientRecord } from '../admin/repository.js';
 import { toIso } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
@@ -19,18 +31,6 @@ import type {
   PhoneOtpChallenges,
   StartedPhoneChallenge,
 } from './phone-otp-challenges.js';
-import {
-  svcPhoneOtpSignupStartRequestSchema,
-  svcPhoneOtpSignupVerifyRequestSchema,
-  svcPhoneOtpStartRequestSchema,
-  svcPhoneOtpVerifyRequestSchema,
-  type SvcPhoneOtpSignupStartRequest,
-  type SvcPhoneOtpSignupStartResult,
-  type SvcPhoneOtpSignupVerifyRequest,
-  type SvcPhoneOtpStartRequest,
-  type SvcPhoneOtpStartResult,
-  type SvcPhoneOtpVerifyRequest,
-} from './phone-otp-requests.js';
 
 export { PHONE_OTP_LIFETIME_MS, PHONE_OTP_MAX_ATTEMPTS } from './phone-otp-challenges.js';
 
@@ -81,7 +81,7 @@ export class PhoneOtpService {
   }
 
   /** RequestPhoneOtpAsync: starts a login challenge; identical results for known and unknown numbers. */
-  async requestPhoneOtpAsync(
+  async requestPhoneOtp(
     request: SvcPhoneOtpStartRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcPhoneOtpStartResult> {
@@ -105,7 +105,7 @@ export class PhoneOtpService {
    * organization selection). Every failure — unknown, used or expired challenge, attempts exhausted
    * (5), wrong code, unknown number — is the same SvcInvalidOperationError; each check counts an attempt.
    */
-  async verifyPhoneOtpAsync(
+  async verifyPhoneOtp(
     request: SvcPhoneOtpVerifyRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcLoginResult> {
@@ -125,7 +125,7 @@ export class PhoneOtpService {
    * pending account (name, organization name, custom fields) in the challenge. A number that already
    * has an account gets the identical answer and no text; its verify fails like a wrong code.
    */
-  async requestPhoneOtpSignupAsync(
+  async requestPhoneOtpSignup(
     request: SvcPhoneOtpSignupStartRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcPhoneOtpSignupStartResult> {
@@ -158,7 +158,7 @@ export class PhoneOtpService {
    * owns when one was named) and signed in with that organization, amr `sms`. Every failure, a number
    * taken meanwhile included, is the same SvcInvalidOperationError.
    */
-  async verifyPhoneOtpSignupAsync(
+  async verifyPhoneOtpSignup(
     request: SvcPhoneOtpSignupVerifyRequest,
     context?: PhoneOtpCallContext,
   ): Promise<SvcLoginResult> {

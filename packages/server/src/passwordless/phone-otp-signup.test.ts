@@ -5,7 +5,7 @@ import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import { FakeSmsProvider } from '../test-support/fake-sms-provider.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
-import type { SvcPhoneOtpSignupStartRequest } from './phone-otp-requests.js';
+import type { SvcPhoneOtpSignupStartRequest } from '@svc/contract';
 import { PHONE_OTP_SIGNUP_SENT_MESSAGE } from './phone-otp-service.js';
 
 let counter = 0;

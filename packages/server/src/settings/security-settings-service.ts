@@ -1,13 +1,7 @@
+import type { ResolvedSecuritySettings } from '@svc/contract';
 import type { Clock } from '../kernel/clock.js';
 import { assertValidSecuritySettings, type SecuritySettings } from './security-settings.js';
 import type { SecuritySettingsRepository } from './repository.js';
-
-/** The resolved spans of SPEC.md ("RefreshTokenLifetime, SessionIdleTimeout, SessionAbsoluteLifetime"). */
-export interface ResolvedSecuritySettings extends SecuritySettings {
-  refreshTokenLifetimeMs: number;
-  sessionIdleTimeoutMs: number;
-  sessionAbsoluteLifetimeMs: number;
-}
 
 export type SecuritySettingsUpdate = Omit<SecuritySettings, 'refreshTokenGraceWindowSeconds'> & {
   /** Optional; the default 30 applies when omitted (SPEC.md). */

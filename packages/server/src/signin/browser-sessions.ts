@@ -1,8 +1,8 @@
+import type { ResolvedSecuritySettings } from '@svc/contract';
 import type { UserRepository } from '../admin/repository.js';
 import type { Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
-import type { ResolvedSecuritySettings } from '../settings/security-settings-service.js';
 import type { BrowserSessionStore } from './repository.js';
 
 export interface BrowserSessionsDeps {

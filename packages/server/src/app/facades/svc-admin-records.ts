@@ -10,6 +10,7 @@ import {
   type SvcClient,
   type SvcCreatedClient,
   type SvcMembership,
+  type SvcPageRequest,
   type SvcOrganization,
   type SvcUser,
   type UpdateClientBody,
@@ -29,12 +30,6 @@ import type { UserLifecycle } from '../../admin/user-lifecycle.js';
 import type { UserService } from '../../admin/user-service.js';
 import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
 import { validate } from '../../kernel/validation.js';
-
-/** A page request of the list operations: `limit` 1-200 (default 50) and the previous page's `nextCursor`. */
-export interface SvcPageRequest {
-  readonly limit?: number;
-  readonly cursor?: string;
-}
 
 export interface SvcAdminRecordsDeps {
   readonly organizations: OrganizationService;

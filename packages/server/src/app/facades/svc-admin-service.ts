@@ -6,6 +6,7 @@ import {
   emailSchema,
   pageQuerySchema,
   securitySettingsUpdateBodySchema,
+  type ResolvedSecuritySettings,
   svcUserGrantPathSchema,
   svcUserGrantsPathSchema,
   type CreateClientBody,
@@ -25,6 +26,7 @@ import {
   type SvcMfaSettingsInput,
   type SvcOrganizationMfaPolicy,
   type SvcOrganizationMfaPolicyInput,
+  type SvcPageRequest,
   type SvcSecuritySettings,
   type SvcUser,
 } from '@svc/contract';
@@ -33,17 +35,12 @@ import { SvcNotFoundError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
 import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
 import type { AuditLog } from '../../audit/audit-log.js';
-import type {
-  ResolvedSecuritySettings,
-  SecuritySettingsService,
-} from '../../settings/security-settings-service.js';
+import type { SecuritySettingsService } from '../../settings/security-settings-service.js';
 import type { MfaSettingsService } from '../../mfa/mfa-settings.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
-import { SvcAdminRecords, type SvcAdminRecordsDeps, type SvcPageRequest } from './svc-admin-records.js';
+import { SvcAdminRecords, type SvcAdminRecordsDeps } from './svc-admin-records.js';
 
 export type { AdminActor } from '../../admin/deps.js';
-
-export type { SvcPageRequest } from './svc-admin-records.js';
 
 export interface SvcAdminServiceDeps extends SvcAdminRecordsDeps {
   readonly securitySettings: SecuritySettingsService;

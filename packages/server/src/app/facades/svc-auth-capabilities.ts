@@ -6,11 +6,11 @@ import type { DeviceOperations } from '../../oauth/device/device-operations.js';
 import type { PasswordlessSignIn } from '../../passwordless/passwordless-sign-in.js';
 import type { PhoneOtpService } from '../../passwordless/phone-otp-service.js';
 import type {
+  SvcLoginResult,
   SvcPhoneOtpStartRequest,
   SvcPhoneOtpStartResult,
   SvcPhoneOtpVerifyRequest,
-} from '../../passwordless/phone-otp-requests.js';
-import type { SvcLoginResult } from '@svc/contract';
+} from '@svc/contract';
 import type { SvcAuthCallContext } from './svc-auth-service.js';
 
 /**
@@ -51,51 +51,51 @@ export abstract class SvcAuthCapabilityOperations {
 
   /** CreateEmailInvitationAsync: a pending invitation whose token leaves only in the emailed InviteUrl. */
   createEmailInvitationAsync(
-    ...args: Parameters<InvitationService['createEmailInvitationAsync']>
-  ): ReturnType<InvitationService['createEmailInvitationAsync']> {
-    return this.#extension('invitations').createEmailInvitationAsync(...args);
+    ...args: Parameters<InvitationService['createEmailInvitation']>
+  ): ReturnType<InvitationService['createEmailInvitation']> {
+    return this.#extension('invitations').createEmailInvitation(...args);
   }
 
   /** AcceptEmailInvitationAsync: an existing user whose normalized email matches joins the organization. */
   acceptEmailInvitationAsync(
-    ...args: Parameters<InvitationService['acceptEmailInvitationAsync']>
-  ): ReturnType<InvitationService['acceptEmailInvitationAsync']> {
-    return this.#extension('invitations').acceptEmailInvitationAsync(...args);
+    ...args: Parameters<InvitationService['acceptEmailInvitation']>
+  ): ReturnType<InvitationService['acceptEmailInvitation']> {
+    return this.#extension('invitations').acceptEmailInvitation(...args);
   }
 
   /** ResendEmailInvitationAsync: a new token; the previous one stops working. */
   resendEmailInvitationAsync(
-    ...args: Parameters<InvitationService['resendEmailInvitationAsync']>
-  ): ReturnType<InvitationService['resendEmailInvitationAsync']> {
-    return this.#extension('invitations').resendEmailInvitationAsync(...args);
+    ...args: Parameters<InvitationService['resendEmailInvitation']>
+  ): ReturnType<InvitationService['resendEmailInvitation']> {
+    return this.#extension('invitations').resendEmailInvitation(...args);
   }
 
   /** RevokeEmailInvitationAsync: no future acceptance. */
   revokeEmailInvitationAsync(
-    ...args: Parameters<InvitationService['revokeEmailInvitationAsync']>
-  ): ReturnType<InvitationService['revokeEmailInvitationAsync']> {
-    return this.#extension('invitations').revokeEmailInvitationAsync(...args);
+    ...args: Parameters<InvitationService['revokeEmailInvitation']>
+  ): ReturnType<InvitationService['revokeEmailInvitation']> {
+    return this.#extension('invitations').revokeEmailInvitation(...args);
   }
 
   /** AcceptEmailInvitationSignupAsync: creates the invited user and signs in. First-party clients only. */
   acceptEmailInvitationSignupAsync(
-    ...args: Parameters<InvitationSignup['acceptEmailInvitationSignupAsync']>
-  ): ReturnType<InvitationSignup['acceptEmailInvitationSignupAsync']> {
-    return this.#extension('invitationSignup').acceptEmailInvitationSignupAsync(...args);
+    ...args: Parameters<InvitationSignup['acceptEmailInvitationSignup']>
+  ): ReturnType<InvitationSignup['acceptEmailInvitationSignup']> {
+    return this.#extension('invitationSignup').acceptEmailInvitationSignup(...args);
   }
 
   /** RequestEmailOtpAsync: emails a 6-digit code (enumeration-safe answer). First-party clients only. */
   requestEmailOtpAsync(
-    ...args: Parameters<PasswordlessSignIn['requestEmailOtpAsync']>
-  ): ReturnType<PasswordlessSignIn['requestEmailOtpAsync']> {
-    return this.#extension('passwordless').requestEmailOtpAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['requestEmailOtp']>
+  ): ReturnType<PasswordlessSignIn['requestEmailOtp']> {
+    return this.#extension('passwordless').requestEmailOtp(...args);
   }
 
   /** VerifyEmailOtpAsync: checks the code and signs in (login-result state machine). */
   verifyEmailOtpAsync(
-    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpAsync']>
-  ): ReturnType<PasswordlessSignIn['verifyEmailOtpAsync']> {
-    return this.#extension('passwordless').verifyEmailOtpAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['verifyEmailOtp']>
+  ): ReturnType<PasswordlessSignIn['verifyEmailOtp']> {
+    return this.#extension('passwordless').verifyEmailOtp(...args);
   }
 
   /**
@@ -103,30 +103,30 @@ export abstract class SvcAuthCapabilityOperations {
    * answer: signupToken, challengeToken, maskedEmail, expiresAt, nextAllowedSendAt). First-party clients only.
    */
   requestEmailOtpSignupAsync(
-    ...args: Parameters<PasswordlessSignIn['requestEmailOtpSignupAsync']>
-  ): ReturnType<PasswordlessSignIn['requestEmailOtpSignupAsync']> {
-    return this.#extension('passwordless').requestEmailOtpSignupAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['requestEmailOtpSignup']>
+  ): ReturnType<PasswordlessSignIn['requestEmailOtpSignup']> {
+    return this.#extension('passwordless').requestEmailOtpSignup(...args);
   }
 
   /** VerifyEmailOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
   verifyEmailOtpSignupAsync(
-    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpSignupAsync']>
-  ): ReturnType<PasswordlessSignIn['verifyEmailOtpSignupAsync']> {
-    return this.#extension('passwordless').verifyEmailOtpSignupAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpSignup']>
+  ): ReturnType<PasswordlessSignIn['verifyEmailOtpSignup']> {
+    return this.#extension('passwordless').verifyEmailOtpSignup(...args);
   }
 
   /** RequestMagicLinkAsync: emails a single-use sign-in link bound to the client. */
   requestMagicLinkAsync(
-    ...args: Parameters<PasswordlessSignIn['requestMagicLinkAsync']>
-  ): ReturnType<PasswordlessSignIn['requestMagicLinkAsync']> {
-    return this.#extension('passwordless').requestMagicLinkAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['requestMagicLink']>
+  ): ReturnType<PasswordlessSignIn['requestMagicLink']> {
+    return this.#extension('passwordless').requestMagicLink(...args);
   }
 
   /** CompleteMagicLinkAsync: consumes the link and signs in (login-result state machine). */
   completeMagicLinkAsync(
-    ...args: Parameters<PasswordlessSignIn['completeMagicLinkAsync']>
-  ): ReturnType<PasswordlessSignIn['completeMagicLinkAsync']> {
-    return this.#extension('passwordless').completeMagicLinkAsync(...args);
+    ...args: Parameters<PasswordlessSignIn['completeMagicLink']>
+  ): ReturnType<PasswordlessSignIn['completeMagicLink']> {
+    return this.#extension('passwordless').completeMagicLink(...args);
   }
 
   /** RequestPhoneOtpAsync: texts a code through the SMS verification provider (enumeration-safe answer). */
@@ -134,7 +134,7 @@ export abstract class SvcAuthCapabilityOperations {
     request: SvcPhoneOtpStartRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcPhoneOtpStartResult> {
-    return this.#extension('phoneOtp').requestPhoneOtpAsync(request, context);
+    return this.#extension('phoneOtp').requestPhoneOtp(request, context);
   }
 
   /** VerifyPhoneOtpAsync: checks the code with the provider and signs in (login-result state machine). */
@@ -142,63 +142,63 @@ export abstract class SvcAuthCapabilityOperations {
     request: SvcPhoneOtpVerifyRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcLoginResult> {
-    return this.#extension('phoneOtp').verifyPhoneOtpAsync(request, context);
+    return this.#extension('phoneOtp').verifyPhoneOtp(request, context);
   }
 
   /** RequestPhoneOtpSignupAsync: texts a code to a number without an account (enumeration-safe answer). */
   requestPhoneOtpSignupAsync(
-    ...args: Parameters<PhoneOtpService['requestPhoneOtpSignupAsync']>
-  ): ReturnType<PhoneOtpService['requestPhoneOtpSignupAsync']> {
-    return this.#extension('phoneOtp').requestPhoneOtpSignupAsync(...args);
+    ...args: Parameters<PhoneOtpService['requestPhoneOtpSignup']>
+  ): ReturnType<PhoneOtpService['requestPhoneOtpSignup']> {
+    return this.#extension('phoneOtp').requestPhoneOtpSignup(...args);
   }
 
   /** VerifyPhoneOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
   verifyPhoneOtpSignupAsync(
-    ...args: Parameters<PhoneOtpService['verifyPhoneOtpSignupAsync']>
-  ): ReturnType<PhoneOtpService['verifyPhoneOtpSignupAsync']> {
-    return this.#extension('phoneOtp').verifyPhoneOtpSignupAsync(...args);
+    ...args: Parameters<PhoneOtpService['verifyPhoneOtpSignup']>
+  ): ReturnType<PhoneOtpService['verifyPhoneOtpSignup']> {
+    return this.#extension('phoneOtp').verifyPhoneOtpSignup(...args);
   }
 
   /** RequestPasswordResetEmailAsync: the public, enumeration-safe reset request. */
   requestPasswordResetEmailAsync(
-    ...args: Parameters<AccountOperations['requestPasswordResetEmailAsync']>
-  ): ReturnType<AccountOperations['requestPasswordResetEmailAsync']> {
-    return this.#extension('account').requestPasswordResetEmailAsync(...args);
+    ...args: Parameters<AccountOperations['requestPasswordResetEmail']>
+  ): ReturnType<AccountOperations['requestPasswordResetEmail']> {
+    return this.#extension('account').requestPasswordResetEmail(...args);
   }
 
   /** SendPasswordResetEmailAsync: the trusted form (optional ResetUrlTemplate, delivery details). */
   sendPasswordResetEmailAsync(
-    ...args: Parameters<AccountOperations['sendPasswordResetEmailAsync']>
-  ): ReturnType<AccountOperations['sendPasswordResetEmailAsync']> {
-    return this.#extension('account').sendPasswordResetEmailAsync(...args);
+    ...args: Parameters<AccountOperations['sendPasswordResetEmail']>
+  ): ReturnType<AccountOperations['sendPasswordResetEmail']> {
+    return this.#extension('account').sendPasswordResetEmail(...args);
   }
 
   /** CreatePasswordResetTokenAsync: a one-time token for a host that delivers it itself. */
   createPasswordResetTokenAsync(
-    ...args: Parameters<AccountOperations['createPasswordResetTokenAsync']>
-  ): ReturnType<AccountOperations['createPasswordResetTokenAsync']> {
-    return this.#extension('account').createPasswordResetTokenAsync(...args);
+    ...args: Parameters<AccountOperations['createPasswordResetToken']>
+  ): ReturnType<AccountOperations['createPasswordResetToken']> {
+    return this.#extension('account').createPasswordResetToken(...args);
   }
 
   /** ResetPasswordAsync: consumes the token, sets the password and revokes the user's sessions. */
   resetPasswordAsync(
-    ...args: Parameters<AccountOperations['resetPasswordAsync']>
-  ): ReturnType<AccountOperations['resetPasswordAsync']> {
-    return this.#extension('account').resetPasswordAsync(...args);
+    ...args: Parameters<AccountOperations['resetPassword']>
+  ): ReturnType<AccountOperations['resetPassword']> {
+    return this.#extension('account').resetPassword(...args);
   }
 
   /** CreateEmailVerificationTokenAsync: emails a verification link (generic answer). */
   createEmailVerificationTokenAsync(
-    ...args: Parameters<AccountOperations['createEmailVerificationTokenAsync']>
-  ): ReturnType<AccountOperations['createEmailVerificationTokenAsync']> {
-    return this.#extension('account').createEmailVerificationTokenAsync(...args);
+    ...args: Parameters<AccountOperations['createEmailVerificationToken']>
+  ): ReturnType<AccountOperations['createEmailVerificationToken']> {
+    return this.#extension('account').createEmailVerificationToken(...args);
   }
 
   /** VerifyEmailAsync: consumes the token and marks the email verified. */
   verifyEmailAsync(
-    ...args: Parameters<AccountOperations['verifyEmailAsync']>
-  ): ReturnType<AccountOperations['verifyEmailAsync']> {
-    return this.#extension('account').verifyEmailAsync(...args);
+    ...args: Parameters<AccountOperations['verifyEmail']>
+  ): ReturnType<AccountOperations['verifyEmail']> {
+    return this.#extension('account').verifyEmail(...args);
   }
 
   /**
@@ -207,36 +207,36 @@ export abstract class SvcAuthCapabilityOperations {
    * errors of POST /device_authorization (invalid_client, unauthorized_client, invalid_target, slow_down).
    */
   startDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['startDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['startDeviceAuthorizationAsync']> {
-    return this.#extension('devices').startDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['startDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['startDeviceAuthorization']> {
+    return this.#extension('devices').startDeviceAuthorization(...args);
   }
 
   /** ResolveDeviceAuthorizationAsync(userCode): {clientId, clientName, scopes, expiresAt, status} or null. */
   resolveDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['resolveDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['resolveDeviceAuthorizationAsync']> {
-    return this.#extension('devices').resolveDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['resolveDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['resolveDeviceAuthorization']> {
+    return this.#extension('devices').resolveDeviceAuthorization(...args);
   }
 
   /** ApproveDeviceAuthorizationAsync({userCode, userId, organizationId, amr?, authTime?}): a status. */
   approveDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['approveDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['approveDeviceAuthorizationAsync']> {
-    return this.#extension('devices').approveDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['approveDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['approveDeviceAuthorization']> {
+    return this.#extension('devices').approveDeviceAuthorization(...args);
   }
 
   /** Denies the request behind a user code ({userCode, userId?}); polling then answers access_denied. */
   denyDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['denyDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['denyDeviceAuthorizationAsync']> {
-    return this.#extension('devices').denyDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['denyDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['denyDeviceAuthorization']> {
+    return this.#extension('devices').denyDeviceAuthorization(...args);
   }
 
   /** PollDeviceAuthorizationAsync({clientId, deviceCode, resource?}): `complete` with tokens once, else a status. */
   pollDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['pollDeviceAuthorizationAsync']>
-  ): ReturnType<DeviceOperations['pollDeviceAuthorizationAsync']> {
-    return this.#extension('devices').pollDeviceAuthorizationAsync(...args);
+    ...args: Parameters<DeviceOperations['pollDeviceAuthorization']>
+  ): ReturnType<DeviceOperations['pollDeviceAuthorization']> {
+    return this.#extension('devices').pollDeviceAuthorization(...args);
   }
 }

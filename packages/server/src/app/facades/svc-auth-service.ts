@@ -6,6 +6,7 @@ import {
   svcRevokeAccountGrantRequestSchema,
   svcSelectOrganizationRequestSchema,
   svcSignupRequestSchema,
+  type ResolvedSecuritySettings,
   type SecuritySettingsUpdateBody,
   type SvcConsentGrant,
   type SvcConsentGrantRevokeResult,
@@ -27,7 +28,6 @@ import { validate } from '../../kernel/validation.js';
 import type { ValidatedAccessToken } from '../../oauth/tokens/access-token-validator.js';
 import { toSvcTokenResponse } from '../../oauth/tokens/issued-tokens.js';
 import type { TokenEngine } from '../../oauth/tokens/token-engine.js';
-import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
 import type { BrowserSessions } from '../../signin/browser-sessions.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
 import { toLoginResult } from '../../signin/direct-login-result.js';
@@ -170,7 +170,7 @@ export class SvcAuthService extends SvcAuthCapabilityOperations {
     request: SvcMfaChallengeVerifyRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcMfaChallengeVerifyResult> {
-    return this.#deps.mfa.verifyMfaChallengeAsync(request, context);
+    return this.#deps.mfa.verifyMfaChallenge(request, context);
   }
 
   /** StartTotpEnrollmentForChallengeAsync: only for an mfa_enrollment state (its MFA token). */
@@ -178,7 +178,7 @@ export class SvcAuthService extends SvcAuthCapabilityOperations {
     request: SvcChallengeTotpEnrollmentStartRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcTotpEnrollmentStartResult> {
-    return this.#deps.mfa.startTotpEnrollmentForChallengeAsync(request, context);
+    return this.#deps.mfa.startTotpEnrollmentForChallenge(request, context);
   }
 
   /** StartTotpEnrollmentAsync: account self-enrollment of a signed-in user (the host vouches for userId). */
@@ -186,7 +186,7 @@ export class SvcAuthService extends SvcAuthCapabilityOperations {
     userId: string,
     request?: SvcTotpEnrollmentStartRequest,
   ): Promise<SvcTotpEnrollmentStartResult> {
-    return this.#deps.mfa.startTotpEnrollmentAsync(userId, request);
+    return this.#deps.mfa.startTotpEnrollment(userId, request);
   }
 
   /**
@@ -197,22 +197,22 @@ export class SvcAuthService extends SvcAuthCapabilityOperations {
     request: SvcTotpEnrollmentVerifyRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcTotpEnrollmentVerifyResult> {
-    return this.#deps.mfa.verifyTotpEnrollmentAsync(request, context);
+    return this.#deps.mfa.verifyTotpEnrollment(request, context);
   }
 
   /** GetMfaStatusAsync. */
   getMfaStatusAsync(userId: string): Promise<SvcMfaStatus> {
-    return this.#deps.mfa.getMfaStatusAsync(userId);
+    return this.#deps.mfa.getMfaStatus(userId);
   }
 
   /** ListMfaAuthenticatorsAsync: confirmed authenticators (never their secrets). */
   listMfaAuthenticatorsAsync(userId: string): Promise<SvcMfaAuthenticator[]> {
-    return this.#deps.mfa.listMfaAuthenticatorsAsync(userId);
+    return this.#deps.mfa.listMfaAuthenticators(userId);
   }
 
   /** A fresh set of recovery codes (shown once); the previous ones stop working. */
   regenerateRecoveryCodesAsync(userId: string): Promise<string[]> {
-    return this.#deps.mfa.regenerateRecoveryCodesAsync(userId);
+    return this.#deps.mfa.regenerateRecoveryCodes(userId);
   }
 
   /**

@@ -14,7 +14,7 @@ import type { HostedSignInDeps } from '../sign-in-deps.js';
 
 /** What the hosted email verification page needs. */
 export interface HostedEmailVerificationDeps extends Pick<HostedSignInDeps, 'antiforgery' | 'site'> {
-  readonly account: Pick<AccountOperations, 'verifyEmailAsync'>;
+  readonly account: Pick<AccountOperations, 'verifyEmail'>;
 }
 
 /** The token of the link or the form: one token as Svc issues them (printable, at most 512), else none. */
@@ -53,7 +53,7 @@ export function emailVerificationRoutes(deps: HostedEmailVerificationDeps): Fast
       let verified = false;
       if (token !== undefined) {
         try {
-          await account.verifyEmailAsync({ token }, context(request));
+          await account.verifyEmail({ token }, context(request));
           verified = true;
         } catch (error) {
           if (!(error instanceof SvcError) || error.status >= 500) throw error;

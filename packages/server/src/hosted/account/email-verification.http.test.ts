@@ -28,7 +28,7 @@ describeAboveStorage('hosted email verification page', (kind) => {
   /** A user with a verification link mailed to them: the link as the browser opens it. */
   async function userWithLink() {
     const user = await h.given.user();
-    await h.t.svc.account.createEmailVerificationTokenAsync({ email: user.email });
+    await h.t.svc.account.createEmailVerificationToken({ email: user.email });
     return { user, link: linkIn(h.smtp.to(user.email).at(-1)?.text ?? null) };
   }
 

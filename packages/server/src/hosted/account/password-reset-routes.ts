@@ -23,7 +23,7 @@ import { loadReturnRequest, withReturnRequest } from './return-request.js';
 export interface HostedPasswordResetDeps extends Pick<HostedSignInDeps, 'flow' | 'antiforgery' | 'site'> {
   readonly account: Pick<
     AccountOperations,
-    'requestPasswordResetEmailAsync' | 'isPasswordResetTokenLiveAsync' | 'resetPasswordAsync'
+    'requestPasswordResetEmail' | 'isPasswordResetTokenLive' | 'resetPassword'
   >;
 }
 
@@ -104,7 +104,7 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
       if (email === '') return sendForgotForm(request, reply, back, { error: HOSTED_MESSAGES.emailRequired });
       try {
         // The public operation: unknown and passwordless addresses answer the same as known ones.
-        await account.requestPasswordResetEmailAsync(
+        await account.requestPasswordResetEmail(
           { email, clientId: back?.clientId ?? null },
           { route: request.routeOptions.url ?? request.url, ipAddress: request.ip },
           { returnRequestId: back?.id ?? null },
@@ -128,7 +128,7 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
     app.get('/password/reset', async (request, reply) => {
       const back = await returnRequest(request, request.query);
       const token = singleValue(request.query, PASSWORD_RESET_FIELDS.token) ?? '';
-      if (!(await account.isPasswordResetTokenLiveAsync(token))) return sendInvalidLink(reply, back);
+      if (!(await account.isPasswordResetTokenLive(token))) return sendInvalidLink(reply, back);
       return sendResetForm(request, reply, back, token);
     });
 
@@ -136,7 +136,7 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
       const back = await returnRequest(request, request.body);
       const token = singleValue(request.body, PASSWORD_RESET_FIELDS.token) ?? '';
       // A dead link says so first: no point choosing a password it cannot set.
-      if (!(await account.isPasswordResetTokenLiveAsync(token))) return sendInvalidLink(reply, back);
+      if (!(await account.isPasswordResetTokenLive(token))) return sendInvalidLink(reply, back);
       const password = singleValue(request.body, PASSWORD_RESET_FIELDS.newPassword) ?? '';
       const confirmation = singleValue(request.body, PASSWORD_RESET_FIELDS.confirmPassword) ?? '';
       const retry = (error: string) => sendResetForm(request, reply, back, token, error);
@@ -146,7 +146,7 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
       }
       if (password !== confirmation) return retry(PASSWORD_RESET_MESSAGES.mismatch);
       try {
-        await account.resetPasswordAsync({ token, newPassword: password });
+        await account.resetPassword({ token, newPassword: password });
       } catch (error) {
         // Used or expired between the check and the reset (another tab): the link is no longer valid.
         if (error instanceof SvcPublicAuthError && error.code === 'invalid_token') {

@@ -1,10 +1,10 @@
+import type { ResolvedSecuritySettings } from '@svc/contract';
 import type { ClientRecord, MembershipRepository, UserRepository } from '../../admin/repository.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
 import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../ratelimit/rules.js';
-import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
 import type { SessionIssuer } from '../tokens/session-issuer.js';
 import type { DeviceAuthorizationStore } from './repository.js';
 

@@ -1,3 +1,4 @@
+import type { DeviceDecisionStatus } from '@svc/contract';
 import type { ClientRecord } from '../../admin/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcConfigError, SvcPublicAuthError } from '../../kernel/errors.js';
@@ -12,7 +13,6 @@ import {
 import type {
   DeviceAuthorizationStarted,
   DeviceAuthorizationView,
-  DeviceDecisionStatus,
   DevicePollResult,
 } from './device-outcomes.js';
 import { DevicePolling, type DevicePollInput } from './device-polling.js';

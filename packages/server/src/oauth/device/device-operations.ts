@@ -1,8 +1,3 @@
-import { toIso } from '../../kernel/clock.js';
-import type { Clock } from '../../kernel/clock.js';
-import { validate } from '../../kernel/validation.js';
-import { toSvcTokenResponse } from '../tokens/issued-tokens.js';
-import type { DeviceAuthorizations } from './device-authorizations.js';
 import {
   svcApproveDeviceAuthorizationRequestSchema,
   svcDenyDeviceAuthorizationRequestSchema,
@@ -17,7 +12,12 @@ import {
   type SvcDeviceDecisionResult,
   type SvcDevicePollResult,
   type SvcPollDeviceAuthorizationRequest,
-} from './requests.js';
+} from '@svc/contract';
+import { toIso } from '../../kernel/clock.js';
+import type { Clock } from '../../kernel/clock.js';
+import { validate } from '../../kernel/validation.js';
+import { toSvcTokenResponse } from '../tokens/issued-tokens.js';
+import type { DeviceAuthorizations } from './device-authorizations.js';
 
 /** Where an in-process call comes from (the start's rate limit and audit use the address). */
 export interface DeviceCallContext {
@@ -42,7 +42,7 @@ export class DeviceOperations {
   }
 
   /** StartDeviceAuthorizationAsync. */
-  async startDeviceAuthorizationAsync(
+  async startDeviceAuthorization(
     request: SvcDeviceAuthorizationStartRequest,
     context?: DeviceCallContext,
   ): Promise<SvcDeviceAuthorizationResponse> {
@@ -59,7 +59,7 @@ export class DeviceOperations {
   }
 
   /** ResolveDeviceAuthorizationAsync: null for a malformed or unknown user code. */
-  async resolveDeviceAuthorizationAsync(userCode: string): Promise<SvcDeviceAuthorization | null> {
+  async resolveDeviceAuthorization(userCode: string): Promise<SvcDeviceAuthorization | null> {
     const code = validate(userCodeInputSchema, userCode, 'user code', 'userCode');
     const view = await this.#devices.resolve(code);
     if (view === null) return null;
@@ -67,7 +67,7 @@ export class DeviceOperations {
   }
 
   /** ApproveDeviceAuthorizationAsync. */
-  async approveDeviceAuthorizationAsync(
+  async approveDeviceAuthorization(
     request: SvcApproveDeviceAuthorizationRequest,
   ): Promise<SvcDeviceDecisionResult> {
     const input = validate(svcApproveDeviceAuthorizationRequestSchema, request, 'device approval');
@@ -82,7 +82,7 @@ export class DeviceOperations {
   }
 
   /** The deny beside ApproveDeviceAuthorizationAsync: polling then answers access_denied. */
-  async denyDeviceAuthorizationAsync(
+  async denyDeviceAuthorization(
     request: SvcDenyDeviceAuthorizationRequest,
   ): Promise<SvcDeviceDecisionResult> {
     const input = validate(svcDenyDeviceAuthorizationRequestSchema, request, 'device denial');
@@ -90,7 +90,7 @@ export class DeviceOperations {
   }
 
   /** PollDeviceAuthorizationAsync: `complete` with tokens once, otherwise the OAuth status of the poll. */
-  async pollDeviceAuthorizationAsync(
+  async pollDeviceAuthorization(
     request: SvcPollDeviceAuthorizationRequest,
     context?: DeviceCallContext,
   ): Promise<SvcDevicePollResult> {

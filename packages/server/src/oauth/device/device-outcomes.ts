@@ -1,3 +1,4 @@
+import type { DeviceAuthorizationViewStatus, DevicePollRefusalStatus } from '@svc/contract';
 import type { IssuedTokens } from '../tokens/issued-tokens.js';
 
 /** A started device authorization (RFC 8628 §3.2), before an adapter shapes it for its wire. */
@@ -18,12 +19,6 @@ export interface DeviceAuthorizationStarted {
   readonly expiresAt: number;
 }
 
-/**
- * Where a request stands for the user who typed its code. `approved` also covers a request whose tokens
- * were issued; `expired` wins over every other state once the lifetime has passed.
- */
-export type DeviceAuthorizationViewStatus = 'pending' | 'approved' | 'denied' | 'expired';
-
 /** What the verification page shows about a user code (ResolveDeviceAuthorizationAsync). */
 export interface DeviceAuthorizationView {
   readonly clientId: string;
@@ -38,23 +33,6 @@ export interface DeviceAuthorizationView {
   readonly expiresAt: number;
   readonly status: DeviceAuthorizationViewStatus;
 }
-
-/**
- * The outcome of an approval or denial: `approved` / `denied` when this call decided; `not_found` for a
- * code that is malformed or names no request; `expired`; `already_decided` when the request was approved
- * or denied before.
- */
-export type DeviceDecisionStatus = 'approved' | 'denied' | 'not_found' | 'expired' | 'already_decided';
-
-/** The OAuth error codes a poll can answer with (RFC 8628 §3.5, RFC 6749 §5.2, RFC 8707). */
-export type DevicePollRefusalStatus =
-  | 'authorization_pending'
-  | 'access_denied'
-  | 'expired_token'
-  | 'invalid_grant'
-  | 'invalid_client'
-  | 'unauthorized_client'
-  | 'invalid_target';
 
 /**
  * One poll of the token endpoint (ARCHITECTURE.md: "a device poll returns a status"). Every expected

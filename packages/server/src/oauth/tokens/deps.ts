@@ -1,8 +1,8 @@
+import type { ResolvedSecuritySettings } from '@svc/contract';
 import type { MembershipRepository, UserRepository } from '../../admin/repository.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
-import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
 import type { AccessTokenSessions } from './access-token-validator.js';
 import type { TokenStore } from './repository.js';
 import type { TokenService } from './token-service.js';

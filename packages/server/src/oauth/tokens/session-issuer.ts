@@ -1,6 +1,6 @@
+import type { ResolvedSecuritySettings } from '@svc/contract';
 import type { ClientRecord, UserRecord } from '../../admin/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
-import type { ResolvedSecuritySettings } from '../../settings/security-settings-service.js';
 import { oauthError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';

@@ -1,9 +1,10 @@
+import type { DeviceDecisionStatus } from '@svc/contract';
 import { SvcHostedPageError } from '../../flow/page-error.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import type { DeviceAuthorizations } from '../../../oauth/device/device-authorizations.js';
-import type { DeviceAuthorizationView, DeviceDecisionStatus } from '../../../oauth/device/device-outcomes.js';
+import type { DeviceAuthorizationView } from '../../../oauth/device/device-outcomes.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type { AuthorizeCompletion } from '../../flow/authorize-completion.js';
 import type { AuthorizeStep, BrowserContext } from '../../flow/authorize-outcomes.js';

@@ -1,10 +1,5 @@
-import { clientIdSchema, opaqueTokenSchema, type SvcTokenResponse } from '@svc/contract';
 import { z } from 'zod';
-import type {
-  DeviceAuthorizationViewStatus,
-  DeviceDecisionStatus,
-  DevicePollRefusalStatus,
-} from './device-outcomes.js';
+import { clientIdSchema, opaqueTokenSchema, type SvcTokenResponse } from './auth.js';
 
 /**
  * The records of the in-process device operations (SPEC.md StartDeviceAuthorizationAsync,
@@ -64,6 +59,29 @@ export const svcPollDeviceAuthorizationRequestSchema = z.object({
   resource: nullableText(2048),
 });
 export type SvcPollDeviceAuthorizationRequest = z.input<typeof svcPollDeviceAuthorizationRequestSchema>;
+
+/**
+ * Where a request stands for the user who typed its code. `approved` also covers a request whose tokens
+ * were issued; `expired` wins over every other state once the lifetime has passed.
+ */
+export type DeviceAuthorizationViewStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+/**
+ * The outcome of an approval or denial: `approved` / `denied` when this call decided; `not_found` for a
+ * code that is malformed or names no request; `expired`; `already_decided` when the request was approved
+ * or denied before.
+ */
+export type DeviceDecisionStatus = 'approved' | 'denied' | 'not_found' | 'expired' | 'already_decided';
+
+/** The OAuth error codes a poll can answer with (RFC 8628 §3.5, RFC 6749 §5.2, RFC 8707). */
+export type DevicePollRefusalStatus =
+  | 'authorization_pending'
+  | 'access_denied'
+  | 'expired_token'
+  | 'invalid_grant'
+  | 'invalid_client'
+  | 'unauthorized_client'
+  | 'invalid_target';
 
 /** StartDeviceAuthorizationAsync's answer: SPEC.md's device authorization response in camelCase. */
 export interface SvcDeviceAuthorizationResponse {
