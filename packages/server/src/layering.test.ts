@@ -76,7 +76,7 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the hosted pages and the headless API are sibling surfaces: neither imports the other, nor http/ either', () => {
+  it('the hosted pages, the headless API and the direct helpers are sibling surfaces: none imports another, nor http/ any', () => {
     expect(surfaceOffenders(files)).toEqual([]);
   });
 
@@ -142,9 +142,10 @@ describe('layering', () => {
 
 /** Which surface folders each folder must not import (types included): surfaces are siblings over the sign-in. */
 const FORBIDDEN_SURFACES: Readonly<Record<string, readonly string[]>> = {
-  hosted: ['headless'],
-  headless: ['hosted'],
-  http: ['hosted', 'headless'],
+  hosted: ['headless', 'direct'],
+  headless: ['hosted', 'direct'],
+  direct: ['hosted', 'headless'],
+  http: ['hosted', 'headless', 'direct'],
 };
 
 function surfaceOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {
@@ -171,9 +172,9 @@ function engineOffenders(list: readonly { path: string; imports: readonly string
     );
 }
 
-/** The surfaces (HTML pages, the headless API); only they, the wiring and the test support import them. */
-const SURFACES = ['hosted/', 'headless/'];
-const SURFACE_USERS = /^(hosted|headless|app|cli|test-support)\/|^index\.ts$/;
+/** The surfaces (HTML pages, the headless API, the direct JSON helpers); only they, the wiring and the test support import them. */
+const SURFACES = ['hosted/', 'headless/', 'direct/'];
+const SURFACE_USERS = /^(hosted|headless|direct|app|cli|test-support)\/|^index\.ts$/;
 
 function surfaceUserOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {
   return list

@@ -1,8 +1,8 @@
 import type { InvitationAcceptanceWiring } from './wire-invitation-acceptance.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
-import type { PasswordlessSignIn } from '../passwordless/passwordless-sign-in.js';
-import type { PhoneOtpService } from '../passwordless/phone-otp-service.js';
+import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordless-sign-in.js';
+import type { PhoneOtpService } from '../signin/methods/phone-otp/phone-otp-service.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SignInMethodRegistration } from '../signin/flow/sign-in-method.js';
 import { consentMethod } from '../signin/methods/consent/consent-actions.js';

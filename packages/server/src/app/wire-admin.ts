@@ -15,7 +15,7 @@ import type { HashPassword } from '../signin/password-hasher.js';
 import { SessionRevocation } from '../oauth/tokens/session-revocation.js';
 import { BrowserSessions } from '../signin/browser-sessions.js';
 import { ConsentGrants } from '../signin/consent-grants.js';
-import { MfaSettingsService } from '../mfa/mfa-settings.js';
+import { MfaSettingsService } from '../signin/methods/mfa/mfa-settings.js';
 import { mfaPolicyRepository } from '../storage/repositories/mfa.js';
 import type { Db } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';

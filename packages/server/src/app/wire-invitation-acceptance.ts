@@ -1,8 +1,8 @@
 import type { AuditLog } from '../audit/audit-log.js';
-import { InvitationAcceptance } from '../invitations/invitation-acceptance.js';
-import { InvitationBinding } from '../invitations/invitation-binding.js';
-import type { InvitationService } from '../invitations/invitation-service.js';
-import type { InvitationSignup } from '../invitations/invitation-signup.js';
+import { InvitationAcceptance } from '../signin/methods/invitation/invitation-acceptance.js';
+import { InvitationBinding } from '../signin/methods/invitation/invitation-binding.js';
+import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
+import type { InvitationSignup } from '../signin/methods/invitation/invitation-signup.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Db } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';

@@ -4,8 +4,8 @@ import type {
   InvitationFormError,
   InvitationPage,
   InvitationRef,
-} from '../invitations/invitation-acceptance.js';
-import { AMR_INVITATION } from '../invitations/invitation-signup.js';
+} from '../signin/methods/invitation/invitation-acceptance.js';
+import { AMR_INVITATION } from '../signin/methods/invitation/invitation-signup.js';
 import type { StepRequest } from '../signin/flow/authorize-outcomes.js';
 import type { AuthRequestRecord } from '../signin/flow/repository.js';
 import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';

@@ -1,5 +1,5 @@
 import type { HeadlessView, SvcHeadlessViewModel } from '@svc/contract';
-import type { InvitationPage } from '../invitations/invitation-acceptance.js';
+import type { InvitationPage } from '../signin/methods/invitation/invitation-acceptance.js';
 import { toIso } from '../kernel/clock.js';
 import type { AuthorizeStep, StepRequest } from '../signin/flow/authorize-outcomes.js';
 

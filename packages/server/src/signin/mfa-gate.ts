@@ -14,7 +14,7 @@ export interface MfaChallengeIssued {
 
 /**
  * What the sign-in engine asks once the organization of a sign-in is known (implemented by
- * mfa/mfa-service.ts): null when no second factor is needed, else the challenge to answer.
+ * signin/methods/mfa/mfa-service.ts): null when no second factor is needed, else the challenge to answer.
  * `organizations` are the user's active memberships when this sign-in has already read them (the
  * organization policy did), so that the gate need not read them again.
  */

@@ -2,8 +2,8 @@ import { wireInvitations } from '../app/wire-invitations.js';
 import { startTestSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { createTestSvc, type TestSvc } from './test-svc.js';
 import type { Dialect } from '../storage/database.js';
-import type { InvitationService } from '../invitations/invitation-service.js';
-import type { InvitationSignup } from '../invitations/invitation-signup.js';
+import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
+import type { InvitationSignup } from '../signin/methods/invitation/invitation-signup.js';
 
 /** A test Svc with real SMTP on loopback and the InvitationService built from its parts. */
 export interface InvitationHarness {

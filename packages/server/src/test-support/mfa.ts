@@ -1,6 +1,6 @@
 import type { SvcMfaSettings, SvcOrganizationMfaPolicy, SvcTotpEnrollmentVerifyResult } from '@svc/contract';
 import type { SvcAuthService } from '../app/facades/svc-auth-service.js';
-import { DEFAULT_MFA_SETTINGS, DEFAULT_ORGANIZATION_MFA_POLICY } from '../mfa/mfa-settings.js';
+import { DEFAULT_MFA_SETTINGS, DEFAULT_ORGANIZATION_MFA_POLICY } from '../signin/methods/mfa/mfa-settings.js';
 import { authenticatorCode } from './authenticator-app.js';
 import type { FakeClock } from './fake-clock.js';
 

@@ -36,7 +36,7 @@ import { validate } from '../../kernel/validation.js';
 import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { SecuritySettingsService } from '../../settings/security-settings-service.js';
-import type { MfaSettingsService } from '../../mfa/mfa-settings.js';
+import type { MfaSettingsService } from '../../signin/methods/mfa/mfa-settings.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
 import { SvcAdminRecords, type SvcAdminRecordsDeps } from './svc-admin-records.js';
 

@@ -1,10 +1,10 @@
 import type { AccountOperations } from '../../account/account-operations.js';
-import type { InvitationService } from '../../invitations/invitation-service.js';
-import type { InvitationSignup } from '../../invitations/invitation-signup.js';
+import type { InvitationService } from '../../signin/methods/invitation/invitation-service.js';
+import type { InvitationSignup } from '../../signin/methods/invitation/invitation-signup.js';
 import { SvcInvalidOperationError } from '../../kernel/errors.js';
 import type { DeviceOperations } from '../../oauth/device/device-operations.js';
-import type { PasswordlessSignIn } from '../../passwordless/passwordless-sign-in.js';
-import type { PhoneOtpService } from '../../passwordless/phone-otp-service.js';
+import type { PasswordlessSignIn } from '../../signin/methods/email-otp/passwordless-sign-in.js';
+import type { PhoneOtpService } from '../../signin/methods/phone-otp/phone-otp-service.js';
 import type {
   SvcLoginResult,
   SvcPhoneOtpStartRequest,

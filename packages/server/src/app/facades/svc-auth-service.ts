@@ -43,7 +43,7 @@ import type {
   SvcTotpEnrollmentVerifyRequest,
   SvcTotpEnrollmentVerifyResult,
 } from '@svc/contract';
-import type { MfaOperations } from '../../mfa/mfa-operations.js';
+import type { MfaOperations } from '../../signin/methods/mfa/mfa-operations.js';
 import type { SvcAdminService } from './svc-admin-service.js';
 import { SvcAuthCapabilityOperations, type SvcAuthExtensions } from './svc-auth-capabilities.js';
 

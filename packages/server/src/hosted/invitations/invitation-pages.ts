@@ -4,7 +4,7 @@ import type {
   InvitationSummary,
   JoinedInvitation,
   SignedOutInvitationPage,
-} from '../../invitations/invitation-acceptance.js';
+} from '../../signin/methods/invitation/invitation-acceptance.js';
 import { STEP_ERROR_MESSAGES } from '../../signin/flow/step-error-messages.js';
 import {
   formError,

@@ -5,7 +5,7 @@ import type {
   InvitationBrowser,
   InvitationFormError,
   InvitationPage,
-} from '../../invitations/invitation-acceptance.js';
+} from '../../signin/methods/invitation/invitation-acceptance.js';
 import type { RefusedAttempt } from '../../kernel/errors.js';
 import { invitationOperation } from '../../signin/flow/errors.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';

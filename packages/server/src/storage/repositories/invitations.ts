@@ -3,7 +3,7 @@ import type {
   InvitationRecord,
   InvitationRepository,
   InvitationStatus,
-} from '../../invitations/repository.js';
+} from '../../signin/methods/invitation/repository.js';
 import type { Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { InvitationsTable } from '../schema.js';

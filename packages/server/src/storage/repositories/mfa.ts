@@ -8,7 +8,7 @@ import type {
   MfaChallengeStore,
   MfaPolicyStore,
   RecoveryCodeStore,
-} from '../../mfa/repository.js';
+} from '../../signin/methods/mfa/repository.js';
 import type { Db } from '../database.js';
 import { allColumns, fixedQuery, updatedRows } from '../fixed-query.js';
 import type { MfaAuthenticatorsTable, MfaChallengesTable } from '../schema.js';

@@ -4,7 +4,7 @@ import type {
   MagicLinkRecord,
   PasswordlessStore,
   PendingSignupData,
-} from '../../passwordless/repository.js';
+} from '../../signin/methods/email-otp/repository.js';
 import type { Db } from '../database.js';
 import type { EmailOtpChallengesTable, MagicLinksTable } from '../schema.js';
 import { attemptLimitedRows, singleUseRows } from '../single-use.js';

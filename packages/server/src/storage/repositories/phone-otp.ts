@@ -3,7 +3,7 @@ import type {
   PhoneOtpPurpose,
   PhoneOtpRepository,
   PhoneOtpSignupData,
-} from '../../passwordless/phone-otp-repository.js';
+} from '../../signin/methods/phone-otp/repository.js';
 import type { Db } from '../database.js';
 import type { PhoneOtpChallengesTable } from '../schema.js';
 import { attemptLimitedRows } from '../single-use.js';

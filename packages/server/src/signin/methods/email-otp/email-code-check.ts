@@ -1,4 +1,4 @@
-import type { EmailOtpChallenges } from '../../../passwordless/email-otp-challenges.js';
+import type { EmailOtpChallenges } from './email-otp-challenges.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import {
   refusedRetry,

@@ -1,8 +1,8 @@
 import { emailSchema } from '@svc/contract';
 import type { Clock } from '../../../kernel/clock.js';
-import type { EmailOtpChallenges } from '../../../passwordless/email-otp-challenges.js';
-import type { MagicLinks } from '../../../passwordless/magic-links.js';
-import { AMR_OTP } from '../../../passwordless/passwordless-sign-in.js';
+import type { EmailOtpChallenges } from './email-otp-challenges.js';
+import type { MagicLinks } from '../magic-link/magic-links.js';
+import { AMR_OTP } from './passwordless-sign-in.js';
 import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import { checkEmailCode } from './email-code-check.js';

@@ -1,5 +1,5 @@
-import type { EmailOtpChallenges } from '../../../passwordless/email-otp-challenges.js';
-import type { MagicLinks } from '../../../passwordless/magic-links.js';
+import type { EmailOtpChallenges } from './email-otp-challenges.js';
+import type { MagicLinks } from '../magic-link/magic-links.js';
 import {
   signInMethodKey,
   type SignInMethodKey,

@@ -2,9 +2,9 @@ import type {
   InvitationAcceptance,
   InvitationFormError,
   SignedOutInvitationPage,
-} from '../../../invitations/invitation-acceptance.js';
-import type { InvitationBinding } from '../../../invitations/invitation-binding.js';
-import { AMR_INVITATION } from '../../../invitations/invitation-signup.js';
+} from './invitation-acceptance.js';
+import type { InvitationBinding } from './invitation-binding.js';
+import { AMR_INVITATION } from './invitation-signup.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type {
   AuthorizeActionOutcome,

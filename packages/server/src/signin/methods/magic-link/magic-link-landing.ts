@@ -1,9 +1,9 @@
 import type { ClientRecord } from '../../../admin/repository.js';
 import { SvcHostedPageError } from '../../flow/page-error.js';
 import type { Clock } from '../../../kernel/clock.js';
-import type { MagicLinks } from '../../../passwordless/magic-links.js';
-import { AMR_EMAIL_LINK } from '../../../passwordless/passwordless-sign-in.js';
-import type { MagicLinkRecord } from '../../../passwordless/repository.js';
+import type { MagicLinks } from './magic-links.js';
+import { AMR_EMAIL_LINK } from '../email-otp/passwordless-sign-in.js';
+import type { MagicLinkRecord } from '../email-otp/repository.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type { AuthorizeActionOutcome, BrowserContext } from '../../flow/authorize-outcomes.js';
 import { HOSTED_EMAIL_OPERATIONS } from '../email-otp/email-otp-steps.js';

@@ -1,4 +1,4 @@
-import type { MagicLinks } from '../../../passwordless/magic-links.js';
+import type { MagicLinks } from './magic-links.js';
 import {
   signInMethodKey,
   type SignInMethodKey,

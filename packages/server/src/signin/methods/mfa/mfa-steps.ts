@@ -3,7 +3,7 @@ import {
   SvcPublicAuthError,
   SvcTooManyAttemptsError,
 } from '../../../kernel/errors.js';
-import type { MfaService } from '../../../mfa/mfa-service.js';
+import type { MfaService } from './mfa-service.js';
 import { AUTHORIZE_FLOW, type AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import {
   refusedRetry,

@@ -1,4 +1,4 @@
-import type { PhoneOtpChallenges } from '../../../passwordless/phone-otp-challenges.js';
+import type { PhoneOtpChallenges } from './phone-otp-challenges.js';
 import type { SignupService } from '../../signup.js';
 import {
   signInMethodKey,

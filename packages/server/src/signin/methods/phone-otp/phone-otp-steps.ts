@@ -1,8 +1,8 @@
 import { svcSignupRequestSchema } from '@svc/contract';
 import type { Clock } from '../../../kernel/clock.js';
-import type { FoundPhoneChallenge, PhoneOtpChallenges } from '../../../passwordless/phone-otp-challenges.js';
-import type { PhoneOtpPurpose } from '../../../passwordless/phone-otp-repository.js';
-import { AMR_SMS, createPhoneAccount } from '../../../passwordless/phone-otp-service.js';
+import type { FoundPhoneChallenge, PhoneOtpChallenges } from './phone-otp-challenges.js';
+import type { PhoneOtpPurpose } from './repository.js';
+import { AMR_SMS, createPhoneAccount } from './phone-otp-service.js';
 import type { SignupService } from '../../signup.js';
 import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import { SmsProviderError } from '../../../sms/verify-client.js';

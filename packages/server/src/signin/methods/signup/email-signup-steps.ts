@@ -1,8 +1,8 @@
 import { emailSchema, svcSignupRequestSchema } from '@svc/contract';
 import type { Clock } from '../../../kernel/clock.js';
-import type { EmailOtpChallenges } from '../../../passwordless/email-otp-challenges.js';
-import { AMR_OTP } from '../../../passwordless/passwordless-sign-in.js';
-import { createPasswordlessAccount } from '../../../passwordless/passwordless-signup.js';
+import type { EmailOtpChallenges } from '../email-otp/email-otp-challenges.js';
+import { AMR_OTP } from '../email-otp/passwordless-sign-in.js';
+import { createPasswordlessAccount } from './passwordless-signup.js';
 import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import type { SignupService } from '../../signup.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';

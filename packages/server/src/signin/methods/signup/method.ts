@@ -1,4 +1,4 @@
-import type { EmailOtpChallenges } from '../../../passwordless/email-otp-challenges.js';
+import type { EmailOtpChallenges } from '../email-otp/email-otp-challenges.js';
 import type { SignupService } from '../../signup.js';
 import {
   signInMethodKey,

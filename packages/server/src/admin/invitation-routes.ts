@@ -1,0 +1,61 @@
+import { createInvitationBodySchema, pageQuerySchema, revokeInvitationBodySchema } from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AdminActor } from './deps.js';
+import { parseBody, parseQuery } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
+
+function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+/**
+ * The operator routes of DECISIONS.md "Invitations (operator)". The app registers this plugin inside the
+ * operator API at `/svc/admin/auth/api`, behind the operator guard. Answers never carry the token: it
+ * only leaves in the emailed InviteUrl.
+ */
+export function invitationAdminRoutes(deps: { invitations: InvitationService }): FastifyPluginAsync {
+  const { invitations } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.post<{ Params: { organizationId: string } }>(
+      '/organizations/:organizationId/invitations',
+      async (request, reply) => {
+        const body = parseBody(createInvitationBodySchema, request.body);
+        const created = await invitations.createEmailInvitation(
+          { organizationId: request.params.organizationId, ...body },
+          operatorActor(request),
+        );
+        return reply.code(201).send(created);
+      },
+    );
+
+    app.get<{ Params: { organizationId: string } }>(
+      '/organizations/:organizationId/invitations',
+      async (request) => {
+        const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
+        return invitations.listEmailInvitations(
+          request.params.organizationId,
+          cursor === undefined ? { limit } : { limit, cursor },
+        );
+      },
+    );
+
+    app.post<{ Params: { id: string } }>('/invitations/:id/resend', async (request) =>
+      invitations.resendEmailInvitation({ id: request.params.id }, operatorActor(request)),
+    );
+
+    app.post<{ Params: { id: string } }>('/invitations/:id/revoke', async (request) => {
+      // The reason is optional, so an empty POST (no body) revokes without one.
+      const body = parseBody(revokeInvitationBodySchema, request.body ?? {});
+      return invitations.revokeEmailInvitation(
+        { id: request.params.id, reason: body.reason },
+        operatorActor(request),
+      );
+    });
+  };
+}

@@ -1,0 +1,354 @@
+import type {
+  Page,
+  SvcAcceptEmailInvitationRequest,
+  SvcCreateEmailInvitationRequest,
+  SvcEmailInvitation,
+  SvcEmailInvitationAcceptance,
+  SvcResendEmailInvitationRequest,
+  SvcRevokeEmailInvitationRequest,
+} from '@svc/contract';
+import { actorFields, type AdminActor } from '../../../admin/deps.js';
+import { emailLookupKey } from '../../../admin/email-key.js';
+import type { AdminRepositories, ListQuery } from '../../../admin/repository.js';
+import type { AuditLog } from '../../../audit/audit-log.js';
+import type { EmailService } from '../../../email/email-service.js';
+import { DAY_MS, toIso, type Clock } from '../../../kernel/clock.js';
+import { sha256Hex } from '../../../kernel/crypto.js';
+import {
+  SvcNotFoundError,
+  SvcPublicAuthError,
+  SvcValidationError,
+  SvcInvalidOperationError,
+} from '../../../kernel/errors.js';
+import type { Ids } from '../../../kernel/ids.js';
+import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
+import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
+import type { InvitationRecord, InvitationRepository } from './repository.js';
+
+/** SPEC.md: invitations expire after 7 days. */
+export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
+
+export interface InvitationServiceDeps {
+  readonly invitations: InvitationRepository;
+  readonly admin: Pick<AdminRepositories, 'organizations' | 'users' | 'memberships' | 'clients'>;
+  readonly email: EmailService;
+  readonly rateLimiter: RateLimiter;
+  /** config.rateLimits.invitationSend: identifier = the invited email key. */
+  readonly sendPolicy: RateLimitPolicy;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  /** `{PublicOrigin}{authBase}`: the InviteUrl is `${linkBase}/invitations/accept?token=…`. */
+  readonly linkBase: string;
+}
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+// PostgreSQL cannot store NUL, and line breaks in a role or reason only forge log lines.
+const CONTROL_CHARS = /\p{Cc}/u;
+const MAX_FIELD = 320;
+
+/**
+ * Email invitations into an organization (SPEC.md "Invitations" lifecycle): create → pending with the
+ * token only in the emailed InviteUrl and its SHA-256 stored; resend → a new token, the previous one
+ * invalid; revoke → no future acceptance; accept → the invited email must equal the user's normalized
+ * email, then the invitation is consumed once, the membership created or reactivated and the email
+ * marked verified.
+ */
+export class InvitationService {
+  readonly #deps: InvitationServiceDeps;
+
+  constructor(deps: InvitationServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** SPEC.md CreateEmailInvitationAsync: stores a pending invitation and emails the InviteUrl. */
+  async createEmailInvitation(
+    request: SvcCreateEmailInvitationRequest,
+    actor?: AdminActor,
+  ): Promise<SvcEmailInvitation> {
+    const email = typeof request.email === 'string' ? request.email.trim() : '';
+    const role = typeof request.role === 'string' ? request.role.trim().toLowerCase() : '';
+    if (!EMAIL_SHAPE.test(email) || email.length > MAX_FIELD || CONTROL_CHARS.test(email)) {
+      throw new SvcValidationError('A valid email is required.', [
+        { path: 'email', message: 'Invalid email.' },
+      ]);
+    }
+    if (role === '' || role.length > 64 || CONTROL_CHARS.test(role)) {
+      throw new SvcValidationError('A role is required.', [{ path: 'role', message: 'Required.' }]);
+    }
+    const organization = await this.#deps.admin.organizations.findById(request.organizationId);
+    if (organization === undefined) {
+      throw new SvcNotFoundError(`Organization '${request.organizationId}' was not found.`);
+    }
+    const clientId = request.clientId ?? null;
+    const redirectUri = request.redirectUri ?? null;
+    await this.#checkClient(clientId, redirectUri);
+    const customFields = checkCustomFields(request.customFields ?? {});
+
+    const now = this.#deps.clock.now();
+    const token = this.#deps.ids.secret();
+    const invitation: InvitationRecord = {
+      id: this.#deps.ids.id('inv'),
+      organizationId: organization.id,
+      email,
+      emailKey: emailLookupKey(email),
+      role,
+      clientId,
+      redirectUri,
+      customFields,
+      status: 'pending',
+      tokenHash: sha256Hex(token),
+      expiresAt: now + INVITATION_LIFETIME_MS,
+      createdAt: now,
+      resentAt: null,
+      revokedAt: null,
+      revokeReason: null,
+      acceptedAt: null,
+      acceptedUserId: null,
+    };
+    // Counted but never refused on creation: an operator's explicit invite is not throttled; the count
+    // makes an immediate resend wait for the policy's interval (docs/decisions/passwordless-invitations.md).
+    await this.#deps.rateLimiter.consume(this.#deps.sendPolicy, { identifier: invitation.emailKey });
+    await this.#deps.invitations.insert(invitation);
+    const delivery = await this.#send(invitation, organization.name, token);
+    await this.#deps.audit.record({
+      kind: 'admin.invitation.created',
+      ...actorFields(actor),
+      organizationId: organization.id,
+      ...(clientId === null ? {} : { clientId }),
+      data: { invitationId: invitation.id, role, deliveryId: delivery.id, deliveryStatus: delivery.status },
+    });
+    return view(invitation);
+  }
+
+  /** The organization's invitations, newest first (status shows `expired` once past expiresAt). */
+  async listEmailInvitations(organizationId: string, query: ListQuery): Promise<Page<SvcEmailInvitation>> {
+    if ((await this.#deps.admin.organizations.findById(organizationId)) === undefined) {
+      throw new SvcNotFoundError(`Organization '${organizationId}' was not found.`);
+    }
+    const page = await this.#deps.invitations.listByOrganization(organizationId, query);
+    const now = this.#deps.clock.now();
+    return { ...page, data: page.data.map((row) => view(row, now)) };
+  }
+
+  /** SPEC.md ResendEmailInvitationAsync: a new token and expiry; the previous link stops working. */
+  async resendEmailInvitation(
+    request: SvcResendEmailInvitationRequest,
+    actor?: AdminActor,
+  ): Promise<SvcEmailInvitation> {
+    const invitation = await this.#pending(request.id);
+    const decision = await this.#deps.rateLimiter.consume(this.#deps.sendPolicy, {
+      identifier: invitation.emailKey,
+      ...(actor?.ipAddress === undefined ? {} : { ip: actor.ipAddress }),
+    });
+    if (!decision.allowed) {
+      throw new SvcPublicAuthError(
+        'rate_limited',
+        `Too many invitation emails; retry after ${toIso(decision.nextAllowedAt)}.`,
+        429,
+      );
+    }
+    const organization = await this.#deps.admin.organizations.findById(invitation.organizationId);
+    const now = this.#deps.clock.now();
+    const token = this.#deps.ids.secret();
+    const expiresAt = now + INVITATION_LIFETIME_MS;
+    if (!(await this.#deps.invitations.replaceToken(invitation.id, sha256Hex(token), expiresAt, now))) {
+      throw new SvcInvalidOperationError('The invitation is no longer pending.');
+    }
+    const updated = { ...invitation, expiresAt, resentAt: now };
+    const delivery = await this.#send(updated, organization?.name ?? '', token);
+    await this.#deps.audit.record({
+      kind: 'admin.invitation.resent',
+      ...actorFields(actor),
+      organizationId: invitation.organizationId,
+      data: { invitationId: invitation.id, deliveryId: delivery.id, deliveryStatus: delivery.status },
+    });
+    return view(updated, now);
+  }
+
+  /** SPEC.md RevokeEmailInvitationAsync: the invitation can no longer be accepted. */
+  async revokeEmailInvitation(
+    request: SvcRevokeEmailInvitationRequest,
+    actor?: AdminActor,
+  ): Promise<SvcEmailInvitation> {
+    const invitation = await this.#pending(request.id);
+    const reason =
+      typeof request.reason === 'string' && request.reason.trim() !== '' ? request.reason.trim() : null;
+    if (reason !== null && (reason.length > 500 || CONTROL_CHARS.test(reason))) {
+      throw new SvcValidationError('The reason is too long.', [
+        { path: 'reason', message: 'At most 500 characters.' },
+      ]);
+    }
+    const now = this.#deps.clock.now();
+    if (!(await this.#deps.invitations.revoke(invitation.id, reason, now))) {
+      throw new SvcInvalidOperationError('The invitation is no longer pending.');
+    }
+    await this.#deps.audit.record({
+      kind: 'admin.invitation.revoked',
+      ...actorFields(actor),
+      organizationId: invitation.organizationId,
+      data: { invitationId: invitation.id, reason },
+    });
+    return { ...view(invitation, now), status: 'revoked' };
+  }
+
+  /**
+   * SPEC.md AcceptEmailInvitationAsync for an existing user. Every token failure (unknown, resent,
+   * revoked, expired, used) is the same public error so that a token cannot be probed for its state.
+   */
+  async acceptEmailInvitation(
+    request: SvcAcceptEmailInvitationRequest,
+    context?: { ipAddress?: string },
+  ): Promise<SvcEmailInvitationAcceptance> {
+    const invitation = await this.findUsableInvitation(request.invitationToken);
+    const user =
+      typeof request.userId === 'string' ? await this.#deps.admin.users.findById(request.userId) : undefined;
+    if (user === undefined || !user.active || user.emailKey !== invitation.emailKey) {
+      throw new SvcPublicAuthError(
+        'invalid_invitation',
+        'The invitation was sent to a different email address.',
+      );
+    }
+    return this.consumeInvitation(invitation, user.id, context);
+  }
+
+  /**
+   * Consumes the invitation for the user (once), then the membership and the verified email. For the
+   * accept operations (and InvitationSignup); the caller has checked that the user owns the invited email.
+   */
+  async consumeInvitation(
+    invitation: InvitationRecord,
+    userId: string,
+    context?: { ipAddress?: string },
+  ): Promise<SvcEmailInvitationAcceptance> {
+    const now = this.#deps.clock.now();
+    if (!(await this.#deps.invitations.accept(invitation.id, invitation.tokenHash, userId, now))) {
+      throw invalidInvitationError();
+    }
+    const membership = await this.#deps.admin.memberships.upsert({
+      id: this.#deps.ids.id('mem'),
+      organizationId: invitation.organizationId,
+      userId,
+      role: invitation.role,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.#deps.invitations.markEmailVerified(userId, now);
+    await this.#deps.audit.record({
+      kind: 'invitation.accepted',
+      actorType: 'user',
+      actorId: userId,
+      organizationId: invitation.organizationId,
+      userId,
+      ...(invitation.clientId === null ? {} : { clientId: invitation.clientId }),
+      ...(context?.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
+      data: { invitationId: invitation.id, membershipId: membership.id, role: membership.role },
+    });
+    return {
+      invitationId: invitation.id,
+      organizationId: invitation.organizationId,
+      userId,
+      role: membership.role,
+    };
+  }
+
+  /** The pending, unexpired invitation of a token, or the generic public error (never its state). */
+  async findUsableInvitation(token: unknown): Promise<InvitationRecord> {
+    if (typeof token !== 'string' || token === '' || token.length > 512) throw invalidInvitationError();
+    // Looked up by hash: the stored hash is an index key, so equality is the constant-time comparison.
+    return this.#usable(await this.#deps.invitations.findByTokenHash(sha256Hex(token)));
+  }
+
+  /**
+   * The pending, unexpired invitation with this id (an authorization request bound to it stores only the
+   * id), or the same generic public error.
+   */
+  async findUsableInvitationById(id: string): Promise<InvitationRecord> {
+    return this.#usable(await this.#deps.invitations.findById(id));
+  }
+
+  #usable(invitation: InvitationRecord | undefined): InvitationRecord {
+    if (invitation?.status !== 'pending' || invitation.expiresAt <= this.#deps.clock.now())
+      throw invalidInvitationError();
+    return invitation;
+  }
+
+  async #pending(id: string): Promise<InvitationRecord> {
+    const invitation = typeof id === 'string' ? await this.#deps.invitations.findById(id) : undefined;
+    if (invitation === undefined) throw new SvcNotFoundError(`Invitation '${String(id)}' was not found.`);
+    if (invitation.status !== 'pending') {
+      throw new SvcInvalidOperationError(`The invitation is ${invitation.status}.`);
+    }
+    return invitation;
+  }
+
+  async #checkClient(clientId: string | null, redirectUri: string | null): Promise<void> {
+    if (clientId === null) {
+      if (redirectUri !== null) {
+        throw new SvcValidationError('A redirectUri needs a clientId.', [
+          { path: 'clientId', message: 'Required.' },
+        ]);
+      }
+      return;
+    }
+    const client = await this.#deps.admin.clients.findByClientId(clientId);
+    if (client === undefined || !client.active) {
+      throw new SvcValidationError(`Client '${clientId}' was not found.`, [
+        { path: 'clientId', message: 'Unknown.' },
+      ]);
+    }
+    if (redirectUri !== null && !client.redirectUris.includes(redirectUri)) {
+      throw new SvcValidationError('The redirectUri is not registered for the client.', [
+        { path: 'redirectUri', message: 'Not registered.' },
+      ]);
+    }
+  }
+
+  #send(invitation: InvitationRecord, organizationName: string, token: string) {
+    const link = `${this.#deps.linkBase}/invitations/accept?token=${encodeURIComponent(token)}`;
+    return this.#deps.email.send({
+      templateKey: 'auth.invitation',
+      to: invitation.email,
+      variables: {
+        organizationName,
+        link,
+        expiresInMinutes: String(Math.round((invitation.expiresAt - this.#deps.clock.now()) / 60_000)),
+      },
+    });
+  }
+}
+
+/** The one answer to every unusable invitation (unknown, resent, revoked, expired, used). */
+export function invalidInvitationError(): SvcPublicAuthError {
+  return new SvcPublicAuthError('invalid_invitation', 'The invitation is invalid or has expired.');
+}
+
+function view(invitation: InvitationRecord, now?: number): SvcEmailInvitation {
+  const expired = invitation.status === 'pending' && now !== undefined && invitation.expiresAt <= now;
+  return {
+    id: invitation.id,
+    organizationId: invitation.organizationId,
+    email: invitation.email,
+    role: invitation.role,
+    status: expired ? 'expired' : invitation.status,
+    expiresAt: toIso(invitation.expiresAt),
+  };
+}
+
+function checkCustomFields(value: unknown): Record<string, string> {
+  const fields = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  const entries = fields === undefined ? undefined : Object.entries(fields);
+  if (
+    entries === undefined ||
+    entries.length > 50 ||
+    entries.some(
+      ([k, v]) => typeof v !== 'string' || k.length > 100 || v.length > 2000 || CONTROL_CHARS.test(k + v),
+    )
+  ) {
+    throw new SvcValidationError('customFields must be an object of strings.', [
+      { path: 'customFields', message: 'Invalid.' },
+    ]);
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
+}

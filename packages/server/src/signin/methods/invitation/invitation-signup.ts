@@ -1,0 +1,109 @@
+import type { SvcAcceptEmailInvitationSignupRequest, SvcLoginResult } from '@svc/contract';
+import type { UserRepository } from '../../../admin/repository.js';
+import type { Clock } from '../../../kernel/clock.js';
+import { SvcConflictError, SvcValidationError } from '../../../kernel/errors.js';
+import type { Ids } from '../../../kernel/ids.js';
+import { directCallOf, type DirectSignIn } from '../../direct-sign-in.js';
+import type { InvitationService } from './invitation-service.js';
+import type { InvitationRecord } from './repository.js';
+
+/** RFC 8176 has no invitation method; the emailed link proves control of the address, as a magic link does. */
+export const AMR_INVITATION = 'email';
+
+export interface InvitationSignupDeps {
+  readonly invitations: InvitationService;
+  readonly users: Pick<UserRepository, 'insertIfEmailFree' | 'findByEmailKey'>;
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+const CONTROL_CHARS = /\p{Cc}/u;
+
+/** The display name of an invited account: trimmed, 1 to 200 characters, no control characters. */
+export function requireInvitedDisplayName(raw: unknown): string {
+  const displayName = typeof raw === 'string' ? raw.trim() : '';
+  if (displayName === '' || displayName.length > 200 || CONTROL_CHARS.test(displayName)) {
+    throw new SvcValidationError('A display name is required.', [
+      { path: 'displayName', message: 'Invalid.' },
+    ]);
+  }
+  return displayName;
+}
+
+/**
+ * SPEC.md AcceptEmailInvitationSignupAsync: creates a passwordless account for the invited address
+ * (email verified: the link proved it), accepts the invitation (membership) and signs the user in to the
+ * invitation's organization. SPEC.md lists invitation signup among the sign-in operations that produce an
+ * SvcLoginResult, so the first-party rule of the direct helpers applies: the client is checked first,
+ * before the token is even looked at (docs/decisions/signin-first-party-gate.md).
+ */
+export class InvitationSignup {
+  readonly #deps: InvitationSignupDeps;
+
+  constructor(deps: InvitationSignupDeps) {
+    this.#deps = deps;
+  }
+
+  async acceptEmailInvitationSignup(
+    request: SvcAcceptEmailInvitationSignupRequest,
+    context?: { route?: string; ipAddress?: string; userAgent?: string },
+  ): Promise<SvcLoginResult> {
+    const clientSecret = typeof request.clientSecret === 'string' ? request.clientSecret : null;
+    const call = directCallOf('acceptEmailInvitationSignupAsync', context, clientSecret);
+    const clientId = typeof request.clientId === 'string' ? request.clientId : null;
+    const client = await this.#deps.direct.requireFirstPartyClient(clientId, call);
+    const displayName = requireInvitedDisplayName(request.displayName);
+    const invitation = await this.#deps.invitations.findUsableInvitation(request.invitationToken);
+    const { userId, authTime } = await this.createInvitedAccount(
+      invitation,
+      displayName,
+      context?.ipAddress === undefined ? undefined : { ipAddress: context.ipAddress },
+    );
+    return this.#deps.direct.completeSignIn(
+      {
+        userId,
+        client,
+        requestedOrganizationId: invitation.organizationId,
+        amr: AMR_INVITATION,
+        authTime,
+      },
+      call,
+    );
+  }
+
+  /**
+   * The part every invitation signup shares (this operation and the hosted invitation page): creates the
+   * passwordless account of the invited address, its email verified (the link proved it), and accepts the
+   * invitation for it. `displayName` comes from `requireInvitedDisplayName`. A 409 when an account
+   * already has the address; `invalid_invitation` when the invitation was used meanwhile.
+   */
+  async createInvitedAccount(
+    invitation: InvitationRecord,
+    displayName: string,
+    context?: { ipAddress?: string },
+  ): Promise<{ userId: string; authTime: number }> {
+    const now = this.#deps.clock.now();
+    const user = {
+      id: this.#deps.ids.id('usr'),
+      displayName,
+      email: invitation.email,
+      emailKey: invitation.emailKey,
+      emailVerified: true,
+      passwordHash: null,
+      isOperator: false,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // An existing account accepts with AcceptEmailInvitationAsync after signing in; a second account for
+    // the same address cannot exist (the email key is unique).
+    if (!(await this.#deps.users.insertIfEmailFree(user))) {
+      throw new SvcConflictError(
+        'An account with this email already exists; sign in to accept the invitation.',
+      );
+    }
+    await this.#deps.invitations.consumeInvitation(invitation, user.id, context);
+    return { userId: user.id, authTime: now };
+  }
+}
