@@ -69,6 +69,30 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('repositories import only the repository interfaces they implement (and the kernel)', () => {
+    expect(repositoryOffenders(files)).toEqual([]);
+  });
+
+  it('the repository rule fails on a file that breaks it', () => {
+    const violating = [
+      { path: 'storage/repositories/x.ts', imports: ['../../audit/audit-log.js'], valueImports: [] },
+      {
+        path: 'storage/repositories/y.ts',
+        imports: ['../../mfa/mfa-service.js'],
+        valueImports: ['../../mfa/mfa-service.js'],
+      },
+      {
+        path: 'storage/repositories/ok.ts',
+        imports: ['../../mfa/repository.js', '../../kernel/errors.js', '../database.js'],
+        valueImports: ['../../kernel/errors.js', '../database.js'],
+      },
+    ];
+    expect(repositoryOffenders(violating)).toEqual([
+      'storage/repositories/x.ts imports ../../audit/audit-log.js',
+      'storage/repositories/y.ts imports ../../mfa/mfa-service.js',
+    ]);
+  });
+
   it('only app/ wires capabilities together: outside app/ and cli/, app/ is used for types only', () => {
     const offenders = files
       .filter((f) => !/^(app|cli|test-support)\//.test(f.path) && f.path !== 'index.ts')
@@ -182,6 +206,25 @@ function surfaceUserOffenders(list: readonly { path: string; imports: readonly s
     .flatMap((f) =>
       f.imports
         .filter((i) => SURFACES.some((surface) => target(f.path, i).startsWith(surface)))
+        .map((i) => `${f.path} imports ${i}`),
+    );
+}
+
+/**
+ * Of the server's own code outside storage/, a repository imports the kernel and the repository
+ * interface it implements (a domain's `repository.ts` or `*-repository.ts`, with its constants),
+ * nothing of a service. Packages (kysely, the contract's types) are the infrastructure rule's business.
+ */
+function repositoryOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {
+  return list
+    .filter((f) => f.path.startsWith('storage/repositories/'))
+    .flatMap((f) =>
+      f.imports
+        .filter((i) => {
+          const to = target(f.path, i);
+          if (!i.startsWith('.') || to.startsWith('storage/') || to.startsWith('kernel/')) return false;
+          return !/(^|\/|-)repository\.js$/.test(to);
+        })
         .map((i) => `${f.path} imports ${i}`),
     );
 }

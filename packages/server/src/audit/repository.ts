@@ -1,5 +1,7 @@
 import type { AuditActorType } from './audit-log.js';
 
+export type { AuditActorType };
+
 /** One stored audit event. Fields a capability did not set are null; `data` is already redacted. */
 export interface AuditRecord {
   readonly id: string;

@@ -2,7 +2,7 @@ import type { Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import { retryAfterPhrase, SvcTooManyAttemptsError } from '../kernel/errors.js';
 import { lockSteps, type FailureRule } from './failure-rules.js';
-import type { CountedFailure, FailureCheck, FailureCounterStore } from './failure-store.js';
+import type { CountedFailure, FailureCheck, FailureCounterStore } from './failure-repository.js';
 
 /** A subject a check of a secret is counted against: a rule and the value it counts (an email, an IP…). */
 export interface FailureSubject {

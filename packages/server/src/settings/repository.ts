@@ -1,5 +1,7 @@
 import type { SecuritySettings } from './security-settings.js';
 
+export type { SecuritySettings };
+
 /** Storage of the one global security-settings record. */
 export interface SecuritySettingsRepository {
   get(): Promise<SecuritySettings | undefined>;

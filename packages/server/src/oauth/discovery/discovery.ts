@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../kernel/clock.js';
 import { SvcUnavailableError } from '../../kernel/errors.js';
-
-/** Where the scope lists of registered clients come from (read per rebuild, not per request). */
-export interface GrantableScopesSource {
-  /** Every active client's allowed scopes. */
-  allowedScopeLists(): Promise<string[][]>;
-}
+import type { GrantableScopesSource } from './repository.js';
 
 /**
  * Metadata fields that a built capability contributes (for example jwks_uri now, token_endpoint when the

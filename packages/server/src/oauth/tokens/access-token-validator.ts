@@ -30,22 +30,6 @@ export interface ValidatedAccessToken {
   readonly audience: string;
 }
 
-/** The session reads and writes of validation, shaped for a call per resource-server request. */
-export interface AccessTokenSessions {
-  /**
-   * The session with its user in one primary-key read; `membershipActive` is true when the session is
-   * organization-scoped and the user's membership and the organization are both active.
-   */
-  find(
-    sessionId: string,
-  ): Promise<{ session: ValidatedSession; user: ValidatedUser; membershipActive: boolean } | undefined>;
-  /**
-   * Sets the session's lastSeenAt to `now` only if the stored value is at or before `writtenBefore`: one
-   * conditional UPDATE, so that of concurrent validations that all read a stale value one writes.
-   */
-  touch(sessionId: string, now: number, writtenBefore: number): Promise<void>;
-}
-
 export interface ValidateOptions {
   /**
    * The audience the resource server expects. `null` accepts any audience after verifying everything

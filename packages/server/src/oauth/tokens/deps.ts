@@ -3,7 +3,7 @@ import type { MembershipRepository, UserRepository } from '../../admin/repositor
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
-import type { AccessTokenSessions } from './access-token-validator.js';
+import type { AccessTokenSessions } from './repository.js';
 import type { TokenStore } from './repository.js';
 import type { TokenService } from './token-service.js';
 

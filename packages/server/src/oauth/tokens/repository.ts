@@ -1,4 +1,5 @@
 import type { UserRecord } from '../../admin/repository.js';
+import type { ValidatedSession, ValidatedUser } from './access-token-validator.js';
 
 /**
  * The storage the token engine owns: token sessions, their refresh tokens and authorization codes.
@@ -173,4 +174,20 @@ export interface TokenStore {
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
   /** The code with this hash, in any state, and its user, in one read. */
   findAuthorizationCode(codeHash: string): Promise<FoundAuthorizationCode | undefined>;
+}
+
+/** The session reads and writes of validation, shaped for a call per resource-server request. */
+export interface AccessTokenSessions {
+  /**
+   * The session with its user in one primary-key read; `membershipActive` is true when the session is
+   * organization-scoped and the user's membership and the organization are both active.
+   */
+  find(
+    sessionId: string,
+  ): Promise<{ session: ValidatedSession; user: ValidatedUser; membershipActive: boolean } | undefined>;
+  /**
+   * Sets the session's lastSeenAt to `now` only if the stored value is at or before `writtenBefore`: one
+   * conditional UPDATE, so that of concurrent validations that all read a stale value one writes.
+   */
+  touch(sessionId: string, now: number, writtenBefore: number): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { AccessTokenSessions } from '../../oauth/tokens/access-token-validator.js';
+import type { AccessTokenSessions } from '../../oauth/tokens/repository.js';
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
 import { parseStringList } from './json-columns.js';

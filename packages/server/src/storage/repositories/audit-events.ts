@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { AuditActorType } from '../../audit/audit-log.js';
-import type { AuditRecord, AuditRepository } from '../../audit/repository.js';
+import type { AuditActorType, AuditRecord, AuditRepository } from '../../audit/repository.js';
 import type { Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { AuditEventsTable } from '../schema.js';

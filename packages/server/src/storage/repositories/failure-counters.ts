@@ -1,5 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { CountedFailure, FailureCheck, FailureCounterStore } from '../../ratelimit/failure-store.js';
+import type {
+  CountedFailure,
+  FailureCheck,
+  FailureCounterStore,
+} from '../../ratelimit/failure-repository.js';
 import type { Db, Tx } from '../database.js';
 
 /** Thrown inside the transaction to roll back the failures already counted when a later key is locked. */

@@ -1,4 +1,4 @@
-import type { GrantableScopesSource } from '../../oauth/discovery/discovery.js';
+import type { GrantableScopesSource } from '../../oauth/discovery/repository.js';
 import type { Db } from '../database.js';
 
 /** Reads the allow-lists of active clients for discovery's scopes_supported. */

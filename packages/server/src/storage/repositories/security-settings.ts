@@ -1,5 +1,4 @@
-import type { SecuritySettings } from '../../settings/security-settings.js';
-import type { SecuritySettingsRepository } from '../../settings/repository.js';
+import type { SecuritySettings, SecuritySettingsRepository } from '../../settings/repository.js';
 import type { Db } from '../database.js';
 
 const ID = 'global';
