@@ -7,3 +7,4 @@ export * from './auth.js';
 export * from './email.js';
 export * from './invitations.js';
 export * from './mfa.js';
+export * from './oidc-connections.js';
