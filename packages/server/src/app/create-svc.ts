@@ -126,6 +126,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       hashPassword,
       onClientsChanged: () => discovery.invalidate(),
+      secretBox,
     });
     const admin = adminWiring.facade;
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
@@ -276,6 +277,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       account,
       passwordless,
       invitations: invitationWiring.invitations,
+      oidcConnections: adminWiring.oidcConnections,
       readiness: () => checkReadiness(readinessDeps),
     };
 

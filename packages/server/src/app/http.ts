@@ -8,6 +8,7 @@ import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
 import { accountDirectRoutes } from '../account/direct-routes.js';
 import { invitationAdminRoutes } from '../invitations/admin-routes.js';
+import { oidcConnectionAdminRoutes } from '../federation/oidc/admin-routes.js';
 import { passwordlessDirectRoutes } from '../passwordless/direct-routes.js';
 import { mfaDirectRoutes } from '../mfa/direct-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
@@ -89,6 +90,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             requireOperator(admin, config.adminToken);
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
+            await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );
