@@ -301,6 +301,21 @@ describeAboveStorage('OIDC connection operator routes', (kind) => {
     expect(events.every((event) => event.actorType === 'operator')).toBe(true);
   });
 
+  it('a read sent back with PUT changes nothing: no write, no event', async () => {
+    for (const body of [
+      oidcConnectionBody('Microsoft', { microsoftTenant: 'contoso.com' }),
+      oidcConnectionBody('Apple', { applePrivateKeyPem: appleKey }),
+      oidcConnectionBody('GitHub'),
+    ]) {
+      const created = await create(body);
+      const before = (await auditEvents()).length;
+      const put = await call('PUT', `/oidc-connections/${created.id}`, created);
+      expect(put.status, put.text).toBe(200);
+      expect(put.body).toEqual(created);
+      expect(await auditEvents()).toHaveLength(before);
+    }
+  });
+
   it('lists in pages, deletes, and answers 404 for unknown ids', async () => {
     const first = await call('GET', '/oidc-connections?limit=1');
     const page = pageSchema(strictConnection).parse(first.body);
