@@ -10,3 +10,4 @@ export * from './email.js';
 export * from './invitations.js';
 export * from './mfa.js';
 export * from './passwordless.js';
+export * from './oidc-connections.js';

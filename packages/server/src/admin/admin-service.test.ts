@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { svcClientSchema, svcOrganizationSchema, svcUserSchema } from '@svc/contract';
 import { createAuditLog } from '../audit/audit-service.js';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
 import { wireAdmin } from '../app/wire-admin.js';
-import { sha256Hex } from '../kernel/crypto.js';
+import { SecretBox, sha256Hex } from '../kernel/crypto.js';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import { randomIds } from '../kernel/ids.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
@@ -43,7 +44,16 @@ describeEachDatabase('admin services', (kind) => {
     const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
     // The production cost: one test here checks the parameters stored hashes carry.
     const hashPassword = passwordHashing(DEFAULT_PASSWORD_HASH_COST);
-    admin = wireAdmin({ db: handle.db, clock, ids: randomIds, audit, securitySettings, hashPassword }).facade;
+    const secretBox = new SecretBox(randomBytes(32));
+    admin = wireAdmin({
+      db: handle.db,
+      clock,
+      ids: randomIds,
+      audit,
+      securitySettings,
+      hashPassword,
+      secretBox,
+    }).facade;
   });
   afterEach(async () => {
     await handle.close();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import {
@@ -11,6 +12,7 @@ import {
 } from '@svc/contract';
 import { createAuditLog } from '../audit/audit-service.js';
 import { wireAdmin } from '../app/wire-admin.js';
+import { SecretBox } from '../kernel/crypto.js';
 import { randomIds } from '../kernel/ids.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
@@ -47,6 +49,7 @@ describeAboveStorage('admin API routes', (kind) => {
       audit,
       securitySettings,
       hashPassword: testHashPassword,
+      secretBox: new SecretBox(randomBytes(32)),
     }).facade;
     app = Fastify({ logger: false });
     await app.register(adminApiRoutes({ admin }), { prefix: BASE });

@@ -128,6 +128,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       hashPassword,
       onClientsChanged: () => discovery.invalidate(),
+      secretBox,
     });
     const admin = adminWiring.facade;
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
@@ -278,6 +279,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       account,
       passwordless,
       invitations: invitationWiring.invitations,
+      oidcConnections: adminWiring.oidcConnections,
       readiness: () => checkReadiness(readinessDeps),
     };
 

@@ -10,6 +10,7 @@ import { accountDirectRoutes } from '../direct/account-routes.js';
 import { invitationAdminRoutes } from '../admin/invitation-routes.js';
 import { passwordlessDirectRoutes } from '../direct/passwordless-routes.js';
 import { mfaDirectRoutes } from '../direct/mfa-routes.js';
+import { oidcConnectionAdminRoutes } from '../admin/oidc-connection-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
@@ -89,6 +90,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             requireOperator(admin, config.adminToken);
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
+            await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );

@@ -49,6 +49,12 @@ const SETTINGS = {
   signingKeyGraceWindowDays: 5,
   signingKeyRetiredCleanupDays: 10,
 };
+const OIDC_CONNECTION = {
+  providerType: 'Google',
+  clientId: 'google-client',
+  clientSecret: 'google-secret',
+  allowedCallbackUris: ['https://id.example/svc/auth/oidc/callback'],
+};
 const num = (text: string) => new RawNumber(text);
 const NOT_INTEGERS = ['600', 1.5, num('1e400'), num('-1e400'), 2 ** 53 + 2, true, [], {}, null];
 
@@ -150,6 +156,30 @@ const BODY_ROUTES: readonly BodyRoute[] = [
     },
     strings: ['name', 'audience'],
   },
+  ...(['POST', 'PUT'] as const).map((method): BodyRoute => ({
+    method,
+    path: method === 'POST' ? '/oidc-connections' : '/oidc-connections/oidc_x',
+    valid: OIDC_CONNECTION,
+    required: ['providerType', 'clientId', 'allowedCallbackUris'],
+    wrong: {
+      providerType: [1, 'Facebook', null],
+      clientId: [1, 'with space'],
+      clientSecret: [1, []],
+      allowedCallbackUris: ['https://id.example/cb', [], ['/relative'], ['javascript:alert(1)'], [1]],
+      discoveryUrl: ['ftp://idp.example/x', 'http://idp.example/x', 7],
+      useDiscovery: ['true'],
+      scopes: ['openid', ['a b'], [1]],
+      claimMapping: [{ sub: 'oid' }, 'sub', { email: 1 }],
+      clientAuthMethod: ['private_key_jwt', 1],
+      useUserInfo: [1],
+      microsoftTenant: ['not a tenant'],
+      applePrivateKeyPem: ['not a key', 1],
+      logoDataUrl: ['https://cdn.example/logo.png', 'data:image/png;base64,"x"', 1],
+      organizationId: [1, {}],
+      enabled: ['yes'],
+    },
+    strings: ['displayName', 'clientId', 'clientSecret', 'appleTeamId'],
+  })),
   {
     method: 'PUT',
     path: '/settings/security',
@@ -264,7 +294,13 @@ function bodyCases(route: BodyRoute): Case[] {
   return cases;
 }
 
-const LISTS = [`${ADMIN}/organizations`, `${ADMIN}/users`, `${ADMIN}/clients`, `${AUDIT}/events`];
+const LISTS = [
+  `${ADMIN}/organizations`,
+  `${ADMIN}/users`,
+  `${ADMIN}/clients`,
+  `${ADMIN}/oidc-connections`,
+  `${AUDIT}/events`,
+];
 /** Record routes whose id in the path is malformed: the id is refused (400) before any lookup. */
 const BAD_IDS: readonly ['GET' | 'PATCH' | 'POST', string, string][] = [
   ...['/users/', '/organizations/', '/users/%s/memberships', '/organizations/%s/memberships'].flatMap(
@@ -278,6 +314,8 @@ const BAD_IDS: readonly ['GET' | 'PATCH' | 'POST', string, string][] = [
   ['PATCH', '/memberships/a%0Ab', 'id'],
   ['GET', '/clients/with%20space', 'clientId'],
   ['POST', '/clients/%00/rotate-secret', 'clientId'],
+  ['GET', '/oidc-connections/%00', 'id'],
+  ['POST', '/oidc-connections/a%0Ab/disable', 'id'],
 ];
 const nulCursor = encodeCursor({ at: 1, id: 'org_\u0000' });
 const QUERIES: readonly [string, string][] = [
@@ -378,7 +416,7 @@ describe('malformed input', () => {
   });
 
   it('created nothing from all of that', async () => {
-    for (const list of ['organizations', 'users', 'clients']) {
+    for (const list of ['organizations', 'users', 'clients', 'oidc-connections']) {
       const page = await t.svc.app.inject({ method: 'GET', url: `${ADMIN}/${list}`, headers: OPERATOR });
       expect(page.json(), list).toEqual({ data: [], nextCursor: null });
     }

@@ -12,6 +12,7 @@ import type { AccountOperations } from '../account/account-operations.js';
 import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
 import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordless-sign-in.js';
 import type { EmailService } from '../email/email-service.js';
+import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -65,6 +66,8 @@ export interface SvcServices {
   readonly passwordless: PasswordlessSignIn;
   /** @internal Email invitations (the operator routes use it). */
   readonly invitations: InvitationService;
+  /** The enabled OIDC / social provider connections with their resolved provider profiles. */
+  readonly oidcConnections: OidcConnections;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

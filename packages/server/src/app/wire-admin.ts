@@ -9,6 +9,7 @@ import { UserLifecycle } from '../admin/user-lifecycle.js';
 import { UserService } from '../admin/user-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
+import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import type { HashPassword } from '../signin/password-hasher.js';
@@ -26,6 +27,8 @@ import { organizationRepository } from '../storage/repositories/organizations.js
 import { tokenStore } from '../storage/repositories/token-store.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { SvcAdminService } from './facades/svc-admin-service.js';
+import { wireOidcConnections } from './wire-oidc-connections.js';
+import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -37,6 +40,8 @@ export interface WireAdminContext {
   readonly hashPassword: HashPassword;
   /** Called after a client is created or changed (discovery caches the union of allowed scopes). */
   readonly onClientsChanged?: () => void;
+  /** Seals provider secrets with the master key. */
+  readonly secretBox: SecretBox;
 }
 
 /**
@@ -52,6 +57,8 @@ export interface AdminWiring {
   readonly browserSessions: BrowserSessions;
   readonly consents: ConsentGrants;
   readonly mfaSettings: MfaSettingsService;
+  /** The enabled OIDC / social provider connections, for sign-in through them. */
+  readonly oidcConnections: OidcConnections;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -99,6 +106,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     clock: ctx.clock,
     ids: ctx.ids,
   });
+  const oidc = wireOidcConnections(ctx);
   const facade = new SvcAdminService({
     organizations,
     users,
@@ -114,6 +122,16 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     mfaSettings,
     audit: ctx.audit,
     consents,
+    oidcConnections: oidc.admin,
   });
-  return { facade, users, organizations, memberships, browserSessions, consents, mfaSettings };
+  return {
+    facade,
+    users,
+    organizations,
+    memberships,
+    browserSessions,
+    consents,
+    mfaSettings,
+    oidcConnections: oidc.connections,
+  };
 }

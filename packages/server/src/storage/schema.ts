@@ -1,4 +1,5 @@
 import type * as accounts from './tables/accounts.js';
+import type * as federation from './tables/federation.js';
 import type * as signIn from './tables/sign-in.js';
 import type * as tokens from './tables/tokens.js';
 
@@ -8,6 +9,7 @@ import type * as tokens from './tables/tokens.js';
  */
 
 export type * from './tables/accounts.js';
+export type * from './tables/federation.js';
 export type * from './tables/sign-in.js';
 export type * from './tables/tokens.js';
 
@@ -41,4 +43,5 @@ export interface Database {
   magicLinks: signIn.MagicLinksTable;
   phoneOtpChallenges: signIn.PhoneOtpChallengesTable;
   deviceAuthorizations: tokens.DeviceAuthorizationsTable;
+  oidcConnections: federation.OidcConnectionsTable;
 }

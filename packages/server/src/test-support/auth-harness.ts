@@ -102,6 +102,7 @@ export async function createAuthHarness(
     audit,
     securitySettings,
     hashPassword: testHashPassword,
+    secretBox,
   });
   const admin = adminWiring.facade;
   const { engine, facadeDeps } = wireAuth({

@@ -2,15 +2,19 @@ import {
   createClientBodySchema,
   createMembershipBodySchema,
   createOrganizationBodySchema,
+  createOidcConnectionBodySchema,
   createUserBodySchema,
   emailSchema,
+  oidcConnectionPathSchema,
   pageQuerySchema,
   securitySettingsUpdateBodySchema,
   type ResolvedSecuritySettings,
+  updateOidcConnectionBodySchema,
   svcUserGrantPathSchema,
   svcUserGrantsPathSchema,
   type CreateClientBody,
   type CreateMembershipBody,
+  type CreateOidcConnectionBody,
   type CreateOrganizationBody,
   type CreateUserBody,
   type Page,
@@ -20,6 +24,8 @@ import {
   type SvcConsentGrantRevokeResult,
   type SvcCreatedClient,
   type SvcMembership,
+  type SvcOidcConnection,
+  type SvcOidcConnectionDeleteResult,
   type SvcOrganization,
   type SvcOrganizationOption,
   type SvcMfaSettings,
@@ -29,6 +35,7 @@ import {
   type SvcPageRequest,
   type SvcSecuritySettings,
   type SvcUser,
+  type UpdateOidcConnectionBody,
 } from '@svc/contract';
 import { actorFields, type AdminActor } from '../../admin/deps.js';
 import { SvcNotFoundError } from '../../kernel/errors.js';
@@ -38,6 +45,8 @@ import type { AuditLog } from '../../audit/audit-log.js';
 import type { SecuritySettingsService } from '../../settings/security-settings-service.js';
 import type { MfaSettingsService } from '../../signin/methods/mfa/mfa-settings.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
+import type { OidcConnectionAdmin } from '../../federation/oidc/connection-admin.js';
+import { toSvcOidcConnection } from '../../federation/oidc/views.js';
 import { SvcAdminRecords, type SvcAdminRecordsDeps } from './svc-admin-records.js';
 
 export type { AdminActor } from '../../admin/deps.js';
@@ -49,6 +58,8 @@ export interface SvcAdminServiceDeps extends SvcAdminRecordsDeps {
   readonly audit: AuditLog;
   /** The users' consent grants, listed and revoked by operators (the sign-in engine records them). */
   readonly consents: Pick<ConsentGrants, 'list' | 'revoke'>;
+  /** OpenID / social provider connections (validated, sealed and audited there). */
+  readonly oidcConnections: OidcConnectionAdmin;
 }
 
 /**
@@ -230,5 +241,75 @@ export class SvcAdminService extends SvcAdminRecords {
     actor?: AdminActor,
   ): Promise<SvcOrganizationMfaPolicy> {
     return this.#deps.mfaSettings.updateOrganizationPolicy(organizationId, request, actor);
+  }
+
+  /**
+   * CreateOidcConnectionAsync: SPEC.md's connection input (plus `organizationId` and `enabled`, default
+   * true). The provider type's rules are checked (400 naming each field), an Apple key must be an EC
+   * P-256 PKCS#8 key, `{connectionId}` in the callback URIs becomes the new id, and the secrets are
+   * sealed with the master key. The answer never carries a secret, only `clientSecretSet` and
+   * `applePrivateKeySet`.
+   */
+  async createOidcConnectionAsync(
+    request: CreateOidcConnectionBody,
+    actor?: AdminActor,
+  ): Promise<SvcOidcConnection> {
+    const input = validate(createOidcConnectionBodySchema, request, 'OIDC connection');
+    return toSvcOidcConnection(await this.#deps.oidcConnections.create(input, actor));
+  }
+
+  /** One OIDC connection; a 404 for an unknown id. */
+  async getOidcConnectionAsync(connectionId: string): Promise<SvcOidcConnection> {
+    const { id } = validate(oidcConnectionPathSchema, { id: connectionId }, 'connection id');
+    return toSvcOidcConnection(await this.#deps.oidcConnections.get(id));
+  }
+
+  /** OIDC connections, newest first. */
+  async listOidcConnectionsAsync(request: SvcPageRequest = {}): Promise<Page<SvcOidcConnection>> {
+    const page = await this.#deps.oidcConnections.list(validate(pageQuerySchema, request, 'page request'));
+    return { data: page.data.map(toSvcOidcConnection), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * Replaces an OIDC connection's settings (PUT): the whole input again, with the same `providerType`;
+   * omitted secrets and an omitted `enabled` keep their values.
+   */
+  async updateOidcConnectionAsync(
+    connectionId: string,
+    request: UpdateOidcConnectionBody,
+    actor?: AdminActor,
+  ): Promise<SvcOidcConnection> {
+    const { id } = validate(oidcConnectionPathSchema, { id: connectionId }, 'connection id');
+    const input = validate(updateOidcConnectionBodySchema, request, 'OIDC connection');
+    return toSvcOidcConnection(await this.#deps.oidcConnections.update(id, input, actor));
+  }
+
+  /** Enables an OIDC connection (idempotent). */
+  enableOidcConnectionAsync(connectionId: string, actor?: AdminActor): Promise<SvcOidcConnection> {
+    return this.#setOidcConnectionEnabled(connectionId, true, actor);
+  }
+
+  /** Disables an OIDC connection (idempotent): sign-in through it stops on every node at once. */
+  disableOidcConnectionAsync(connectionId: string, actor?: AdminActor): Promise<SvcOidcConnection> {
+    return this.#setOidcConnectionEnabled(connectionId, false, actor);
+  }
+
+  /** Deletes an OIDC connection with its sealed secrets; a 404 for an unknown id. */
+  async deleteOidcConnectionAsync(
+    connectionId: string,
+    actor?: AdminActor,
+  ): Promise<SvcOidcConnectionDeleteResult> {
+    const { id } = validate(oidcConnectionPathSchema, { id: connectionId }, 'connection id');
+    await this.#deps.oidcConnections.delete(id, actor);
+    return { deleted: true };
+  }
+
+  async #setOidcConnectionEnabled(
+    connectionId: string,
+    enabled: boolean,
+    actor: AdminActor | undefined,
+  ): Promise<SvcOidcConnection> {
+    const { id } = validate(oidcConnectionPathSchema, { id: connectionId }, 'connection id');
+    return toSvcOidcConnection(await this.#deps.oidcConnections.setEnabled(id, enabled, actor));
   }
 }

@@ -16,6 +16,7 @@ import * as tokenSessionsInIdOrder from './0014-token-sessions-in-id-order.js';
 import * as failureCounters from './0015-failure-counters.js';
 import * as postLogoutRedirectUris from './0016-post-logout-redirect-uris.js';
 import * as authRequestInvitations from './0017-auth-request-invitations.js';
+import * as oidcConnections from './0018-oidc-connections.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015-failure-counters': failureCounters,
   '0016-post-logout-redirect-uris': postLogoutRedirectUris,
   '0017-auth-request-invitations': authRequestInvitations,
+  '0018-oidc-connections': oidcConnections,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -1,0 +1,68 @@
+import {
+  createOidcConnectionBodySchema,
+  pageQuerySchema,
+  updateOidcConnectionBodySchema,
+} from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AdminActor } from './deps.js';
+import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import { parseBody, parseQuery } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+
+function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+type ById = { Params: { id: string } };
+
+/**
+ * The operator routes of OIDC / social provider connections (DECISIONS.md "Operator routes for
+ * federation…"): `GET/POST /oidc-connections`, `GET/PUT/DELETE /oidc-connections/{id}`, and
+ * `POST /oidc-connections/{id}/enable` and `/disable` like the SAML and SCIM connections. The app
+ * registers this plugin inside the operator API at `/svc/admin/auth/api`, behind the operator guard;
+ * it parses with the contract schemas (top-level field names case-insensitive) and calls the facade.
+ * No answer carries a secret.
+ */
+export function oidcConnectionAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+  const { admin } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.get('/oidc-connections', async (request) => {
+      const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
+      return admin.listOidcConnectionsAsync(cursor === undefined ? { limit } : { limit, cursor });
+    });
+
+    app.post('/oidc-connections', async (request, reply) => {
+      const body = parseBody(createOidcConnectionBodySchema, request.body);
+      return reply.code(201).send(await admin.createOidcConnectionAsync(body, operatorActor(request)));
+    });
+
+    app.get<ById>('/oidc-connections/:id', async (request) =>
+      admin.getOidcConnectionAsync(request.params.id),
+    );
+
+    app.put<ById>('/oidc-connections/:id', async (request) =>
+      admin.updateOidcConnectionAsync(
+        request.params.id,
+        parseBody(updateOidcConnectionBodySchema, request.body),
+        operatorActor(request),
+      ),
+    );
+
+    app.delete<ById>('/oidc-connections/:id', async (request) =>
+      admin.deleteOidcConnectionAsync(request.params.id, operatorActor(request)),
+    );
+
+    app.post<ById>('/oidc-connections/:id/enable', async (request) =>
+      admin.enableOidcConnectionAsync(request.params.id, operatorActor(request)),
+    );
+
+    app.post<ById>('/oidc-connections/:id/disable', async (request) =>
+      admin.disableOidcConnectionAsync(request.params.id, operatorActor(request)),
+    );
+  };
+}

@@ -1,0 +1,39 @@
+import type { AuditLog } from '../audit/audit-log.js';
+import { OidcConnectionAdmin } from '../federation/oidc/connection-admin.js';
+import { OidcConnections } from '../federation/oidc/enabled-connections.js';
+import type { Clock } from '../kernel/clock.js';
+import type { SecretBox } from '../kernel/crypto.js';
+import type { Ids } from '../kernel/ids.js';
+import type { Db } from '../storage/database.js';
+import { oidcConnectionRepository } from '../storage/repositories/oidc-connections.js';
+import { organizationRepository } from '../storage/repositories/organizations.js';
+
+export interface WireOidcConnectionsContext {
+  readonly db: Db;
+  readonly secretBox: SecretBox;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+/** OpenID / social provider connections: the operators' service, and the enabled connections sign-in reads. */
+export interface OidcConnectionsWiring {
+  readonly admin: OidcConnectionAdmin;
+  readonly connections: OidcConnections;
+}
+
+export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnectionsWiring {
+  const repository = oidcConnectionRepository(ctx.db);
+  const organizations = organizationRepository(ctx.db);
+  return {
+    admin: new OidcConnectionAdmin({
+      repository,
+      secrets: ctx.secretBox,
+      organizationExists: async (id) => (await organizations.findById(id)) !== undefined,
+      audit: ctx.audit,
+      clock: ctx.clock,
+      ids: ctx.ids,
+    }),
+    connections: new OidcConnections({ repository, secrets: ctx.secretBox }),
+  };
+}

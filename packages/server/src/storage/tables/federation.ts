@@ -1,0 +1,39 @@
+/** Federation: OpenID / social provider connections (migration 0018). */
+
+/**
+ * Table types, camelCase in code (snake_case in SQL through Kysely's CamelCasePlugin). Portable column
+ * choices made once: times are epoch-millisecond integers, booleans are 0/1 integers, JSON is text.
+ */
+export interface OidcConnectionsTable {
+  id: string;
+  providerType: string;
+  displayName: string;
+  clientId: string;
+  /** AES-256-GCM under the master key (`v1.<iv>.<tag>.<ciphertext>`); null for Apple. */
+  clientSecretSealed: string | null;
+  allowedCallbackUrisJson: string;
+  useDiscovery: number;
+  discoveryUrl: string | null;
+  issuer: string | null;
+  authorizationEndpoint: string | null;
+  tokenEndpoint: string | null;
+  userInfoEndpoint: string | null;
+  jwksUri: string | null;
+  microsoftTenant: string | null;
+  /** JSON list; empty = the provider's default scopes. */
+  scopesJson: string;
+  /** JSON object of the configured claim names, or null for the provider's defaults. */
+  claimMappingJson: string | null;
+  clientAuthMethod: string;
+  /** 0/1, or null for the provider's default. */
+  useUserInfo: number | null;
+  appleTeamId: string | null;
+  appleKeyId: string | null;
+  /** Apple's PKCS#8 PEM key, sealed like the client secret; null for the other providers. */
+  applePrivateKeySealed: string | null;
+  logoDataUrl: string | null;
+  organizationId: string | null;
+  enabled: number;
+  createdAt: number;
+  updatedAt: number;
+}
