@@ -66,7 +66,7 @@ export interface SvcServices {
   readonly passwordless: PasswordlessSignIn;
   /** @internal Email invitations (the operator routes use it). */
   readonly invitations: InvitationService;
-  /** The enabled OIDC / social provider connections with their resolved provider profiles. */
+  /** @internal The enabled OIDC / social provider connections with their resolved provider profiles. */
   readonly oidcConnections: OidcConnections;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
