@@ -53,6 +53,8 @@ export class UserService {
     readonly email: string | null;
     readonly phoneE164: string | null;
     readonly customFields: Readonly<Record<string, unknown>> | null;
+    /** Whether the address is proved; by default it is (a code proved it). A provider may not assert it. */
+    readonly emailVerified?: boolean;
   }): Promise<UserRecord> {
     const now = this.#deps.clock.now();
     const email = input.email?.trim() ?? null;
@@ -61,7 +63,7 @@ export class UserService {
       displayName: input.displayName,
       email,
       emailKey: email === null ? null : emailLookupKey(email),
-      emailVerified: email !== null,
+      emailVerified: email !== null && input.emailVerified !== false,
       passwordHash: null,
       isOperator: false,
       active: true,

@@ -28,6 +28,7 @@ import { tokenStore } from '../storage/repositories/token-store.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { SvcAdminService } from './facades/svc-admin-service.js';
 import { wireOidcConnections } from './wire-oidc-connections.js';
+import type { OidcAccountLinking } from '../federation/oidc/account-linking.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 
 export interface WireAdminContext {
@@ -59,6 +60,8 @@ export interface AdminWiring {
   readonly mfaSettings: MfaSettingsService;
   /** The enabled OIDC / social provider connections, for sign-in through them. */
   readonly oidcConnections: OidcConnections;
+  /** Provider identities linked to accounts (sign-in through a connection, and the account's links). */
+  readonly oidcLinking: OidcAccountLinking;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -106,7 +109,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     clock: ctx.clock,
     ids: ctx.ids,
   });
-  const oidc = wireOidcConnections(ctx);
+  const oidc = wireOidcConnections({ ...ctx, users });
   const facade = new SvcAdminService({
     organizations,
     users,
@@ -133,5 +136,6 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     consents,
     mfaSettings,
     oidcConnections: oidc.connections,
+    oidcLinking: oidc.linking,
   };
 }

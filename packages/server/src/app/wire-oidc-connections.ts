@@ -1,4 +1,5 @@
 import type { AuditLog } from '../audit/audit-log.js';
+import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/account-linking.js';
 import { OidcConnectionAdmin } from '../federation/oidc/connection-admin.js';
 import { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { Clock } from '../kernel/clock.js';
@@ -6,10 +7,13 @@ import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import type { Db } from '../storage/database.js';
 import { oidcConnectionRepository } from '../storage/repositories/oidc-connections.js';
+import { oidcIdentityRepository } from '../storage/repositories/oidc-identities.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 
 export interface WireOidcConnectionsContext {
   readonly db: Db;
+  /** The accounts a provider identity signs in as, or signs up (the admin domain's users). */
+  readonly users: LinkingAccounts;
   readonly secretBox: SecretBox;
   readonly audit: AuditLog;
   readonly clock: Clock;
@@ -20,6 +24,8 @@ export interface WireOidcConnectionsContext {
 export interface OidcConnectionsWiring {
   readonly admin: OidcConnectionAdmin;
   readonly connections: OidcConnections;
+  /** Who a provider identity signs in as; the links a user can see and remove. */
+  readonly linking: OidcAccountLinking;
 }
 
 export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnectionsWiring {
@@ -35,5 +41,12 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
       ids: ctx.ids,
     }),
     connections: new OidcConnections({ repository, secrets: ctx.secretBox }),
+    linking: new OidcAccountLinking({
+      identities: oidcIdentityRepository(ctx.db),
+      accounts: ctx.users,
+      audit: ctx.audit,
+      clock: ctx.clock,
+      ids: ctx.ids,
+    }),
   };
 }

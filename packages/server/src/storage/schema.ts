@@ -44,4 +44,5 @@ export interface Database {
   phoneOtpChallenges: signIn.PhoneOtpChallengesTable;
   deviceAuthorizations: tokens.DeviceAuthorizationsTable;
   oidcConnections: federation.OidcConnectionsTable;
+  oidcIdentities: federation.OidcIdentitiesTable;
 }

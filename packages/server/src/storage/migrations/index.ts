@@ -17,6 +17,7 @@ import * as failureCounters from './0015-failure-counters.js';
 import * as postLogoutRedirectUris from './0016-post-logout-redirect-uris.js';
 import * as authRequestInvitations from './0017-auth-request-invitations.js';
 import * as oidcConnections from './0018-oidc-connections.js';
+import * as oidcIdentities from './0019-oidc-identities.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0016-post-logout-redirect-uris': postLogoutRedirectUris,
   '0017-auth-request-invitations': authRequestInvitations,
   '0018-oidc-connections': oidcConnections,
+  '0019-oidc-identities': oidcIdentities,
 };
 
 /** Every migration's name, in the order they apply. */

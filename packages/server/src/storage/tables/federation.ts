@@ -1,4 +1,4 @@
-/** Federation: OpenID / social provider connections (migration 0018). */
+/** Federation: OpenID / social provider connections (migration 0018) and linked identities (0019). */
 
 /**
  * Table types, camelCase in code (snake_case in SQL through Kysely's CamelCasePlugin). Portable column
@@ -36,4 +36,18 @@ export interface OidcConnectionsTable {
   enabled: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A provider identity linked to an account (migration 0019). */
+export interface OidcIdentitiesTable {
+  id: string;
+  connectionId: string;
+  /** The provider's stable subject for the user (`sub`, GitHub's numeric id). */
+  subject: string;
+  userId: string;
+  /** The address the provider last asserted, and whether it asserted it verified (0/1). */
+  email: string | null;
+  emailVerified: number;
+  createdAt: number;
+  lastUsedAt: number;
 }
