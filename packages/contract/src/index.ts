@@ -11,3 +11,4 @@ export * from './invitations.js';
 export * from './mfa.js';
 export * from './passwordless.js';
 export * from './oidc-connections.js';
+export * from './linked-identities.js';

@@ -83,6 +83,22 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
         admin.revokeUserGrantAsync(request.params.userId, request.params.grantId, operatorActor(request)),
     );
 
+    app.get<{ Params: { userId: string } }>('/users/:userId/identities', async (request) =>
+      admin.listUserIdentitiesAsync(request.params.userId),
+    );
+
+    app.delete<{ Params: { userId: string; identityId: string } }>(
+      '/users/:userId/identities/:identityId',
+      async (request, reply) => {
+        await admin.removeUserIdentityAsync(
+          request.params.userId,
+          request.params.identityId,
+          operatorActor(request),
+        );
+        return reply.code(204).send();
+      },
+    );
+
     registerRecordRoutes(app, admin);
 
     app.get('/settings/security', async () => admin.getSecuritySettingsAsync());

@@ -126,6 +126,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     audit: ctx.audit,
     consents,
     oidcConnections: oidc.admin,
+    linkedIdentities: oidc.linking,
   });
   return {
     facade,

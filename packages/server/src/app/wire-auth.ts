@@ -163,6 +163,7 @@ export function wireAuth(ctx: WireAuthContext): {
     consents,
     admin: ctx.admin.facade,
     mfa: mfaOperations,
+    linkedIdentities: ctx.admin.oidcLinking,
   };
   return {
     facadeDeps,

@@ -1,4 +1,8 @@
-import { opaqueTokenSchema, svcRevokeAccountGrantRequestSchema } from '@svc/contract';
+import {
+  opaqueTokenSchema,
+  svcRemoveLinkedIdentityRequestSchema,
+  svcRevokeAccountGrantRequestSchema,
+} from '@svc/contract';
 import { z } from 'zod';
 import { inactiveRefreshTokenError } from '../oauth/tokens/session-revocation.js';
 
@@ -12,6 +16,11 @@ const presentedRefreshToken = opaqueTokenSchema.nullish().transform((value) => v
  * a token of the wrong type or shape is still a 400 naming the field.
  */
 export const refreshTokenProofBodySchema = z.object({ refreshToken: presentedRefreshToken });
+
+/** The body of POST /account/identities/remove, read the same way. */
+export const identityRemoveBodySchema = svcRemoveLinkedIdentityRequestSchema.extend({
+  refreshToken: presentedRefreshToken,
+});
 
 /** The body of POST /account/grants/revoke with the same reading of a missing refresh token. */
 export const grantRevokeBodySchema = svcRevokeAccountGrantRequestSchema.extend({

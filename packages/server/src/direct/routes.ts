@@ -13,6 +13,7 @@ import { SvcClientAuthenticationError } from '../kernel/errors.js';
 import { directCallContext } from './call-context.js';
 import {
   grantRevokeBodySchema,
+  identityRemoveBodySchema,
   refreshTokenProofBodySchema,
   requirePresentedRefreshToken,
 } from './refresh-token-proof.js';
@@ -134,6 +135,20 @@ export function directRoutes(deps: DirectRoutesDeps): FastifyPluginAsync {
     app.post('/account/grants', async (request) => {
       const { refreshToken } = parseBody(refreshTokenProofBodySchema, request.body ?? {});
       return auth.listAccountGrantsAsync({ refreshToken: requirePresentedRefreshToken(refreshToken) });
+    });
+
+    app.post('/account/identities', async (request) => {
+      const { refreshToken } = parseBody(refreshTokenProofBodySchema, request.body ?? {});
+      return auth.listLinkedIdentitiesAsync({ refreshToken: requirePresentedRefreshToken(refreshToken) });
+    });
+
+    app.post('/account/identities/remove', async (request, reply) => {
+      const { refreshToken, identityId } = parseBody(identityRemoveBodySchema, request.body);
+      await auth.removeLinkedIdentityAsync({
+        refreshToken: requirePresentedRefreshToken(refreshToken),
+        identityId,
+      });
+      return reply.code(204).send();
     });
 
     app.post('/account/grants/revoke', async (request) => {

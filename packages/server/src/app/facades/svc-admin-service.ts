@@ -12,6 +12,8 @@ import {
   updateOidcConnectionBodySchema,
   svcUserGrantPathSchema,
   svcUserGrantsPathSchema,
+  svcUserIdentityPathSchema,
+  type SvcLinkedIdentity,
   type CreateClientBody,
   type CreateMembershipBody,
   type CreateOidcConnectionBody,
@@ -46,7 +48,8 @@ import type { SecuritySettingsService } from '../../settings/security-settings-s
 import type { MfaSettingsService } from '../../signin/methods/mfa/mfa-settings.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
 import type { OidcConnectionAdmin } from '../../federation/oidc/connection-admin.js';
-import { toSvcOidcConnection } from '../../federation/oidc/views.js';
+import { toSvcLinkedIdentity, toSvcOidcConnection } from '../../federation/oidc/views.js';
+import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
 import { SvcAdminRecords, type SvcAdminRecordsDeps } from './svc-admin-records.js';
 
 export type { AdminActor } from '../../admin/deps.js';
@@ -60,6 +63,8 @@ export interface SvcAdminServiceDeps extends SvcAdminRecordsDeps {
   readonly consents: Pick<ConsentGrants, 'list' | 'revoke'>;
   /** OpenID / social provider connections (validated, sealed and audited there). */
   readonly oidcConnections: OidcConnectionAdmin;
+  /** The provider identities linked to accounts. */
+  readonly linkedIdentities: Pick<OidcAccountLinking, 'list' | 'unlink'>;
 }
 
 /**
@@ -170,6 +175,29 @@ export class SvcAdminService extends SvcAdminRecords {
       throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
     }
     return { data: await this.#deps.consents.list(input.userId) };
+  }
+
+  /** `GET /users/{userId}/identities`: the provider identities linked to the account (404: no such user). */
+  async listUserIdentitiesAsync(userId: string): Promise<{ data: SvcLinkedIdentity[] }> {
+    const input = validate(svcUserGrantsPathSchema, { userId }, 'linked identities request');
+    if ((await this.#deps.users.get(input.userId)) === undefined) {
+      throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
+    }
+    return { data: (await this.#deps.linkedIdentities.list(input.userId)).map(toSvcLinkedIdentity) };
+  }
+
+  /**
+   * `DELETE /users/{userId}/identities/{identityId}`: 404 for a link the user does not have; 409 when it
+   * is the account's last way to sign in (set a password or an address first). Audited with the operator.
+   */
+  async removeUserIdentityAsync(userId: string, identityId: string, actor?: AdminActor): Promise<void> {
+    const input = validate(svcUserIdentityPathSchema, { userId, identityId }, 'identity removal request');
+    const removed = await this.#deps.linkedIdentities.unlink(input.userId, input.identityId, {
+      ...(actor?.actorType === 'operator' ? { operator: { actorId: actor.actorId } } : {}),
+      ...(actor?.ipAddress === undefined ? {} : { ipAddress: actor.ipAddress }),
+    });
+    if (!removed)
+      throw new SvcNotFoundError(`User '${input.userId}' has no linked identity '${input.identityId}'.`);
   }
 
   /**

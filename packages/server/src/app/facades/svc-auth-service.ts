@@ -1,4 +1,7 @@
 import {
+  svcRemoveLinkedIdentityRequestSchema,
+  type SvcLinkedIdentity,
+  type SvcRemoveLinkedIdentityRequest,
   svcLogoutOperationSchema,
   svcPasswordLoginRequestSchema,
   svcRefreshRequestSchema,
@@ -23,7 +26,7 @@ import {
   type SvcValidatedToken,
 } from '@svc/contract';
 import type { AdminActor } from '../../admin/deps.js';
-import { SvcInvalidOperationError, SvcValidationError } from '../../kernel/errors.js';
+import { SvcInvalidOperationError, SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
 import type { ValidatedAccessToken } from '../../oauth/tokens/access-token-validator.js';
 import { toSvcTokenResponse } from '../../oauth/tokens/issued-tokens.js';
@@ -44,6 +47,8 @@ import type {
   SvcTotpEnrollmentVerifyResult,
 } from '@svc/contract';
 import type { MfaOperations } from '../../signin/methods/mfa/mfa-operations.js';
+import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
+import { toSvcLinkedIdentity } from '../../federation/oidc/views.js';
 import type { SvcAdminService } from './svc-admin-service.js';
 import { SvcAuthCapabilityOperations, type SvcAuthExtensions } from './svc-auth-capabilities.js';
 
@@ -72,6 +77,8 @@ export interface SvcAuthServiceDeps {
   readonly admin: Pick<SvcAdminService, 'getResolvedSecuritySettingsAsync' | 'updateSecuritySettingsAsync'>;
   /** TOTP enrollment and MFA challenge verification. */
   readonly mfa: MfaOperations;
+  /** The provider identities linked to accounts. */
+  readonly linkedIdentities: Pick<OidcAccountLinking, 'list' | 'unlink'>;
 }
 
 function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedToken | null {
@@ -260,6 +267,25 @@ export class SvcAuthService extends SvcAuthCapabilityOperations {
     const input = validate(svcRevokeAccountGrantRequestSchema, request, 'grant revocation request');
     const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
     return this.#deps.consents.revoke(session.userId, input.grantId);
+  }
+
+  /** POST /account/identities: the provider identities linked to the session's account. */
+  async listLinkedIdentitiesAsync(request: SvcRefreshTokenProof): Promise<{ data: SvcLinkedIdentity[] }> {
+    const input = validate(svcRefreshTokenProofSchema, request, 'linked identities request');
+    const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
+    return { data: (await this.#deps.linkedIdentities.list(session.userId)).map(toSvcLinkedIdentity) };
+  }
+
+  /**
+   * POST /account/identities/remove: 404 for an identity the account has not linked; 409 when it is the
+   * account's last way to sign in.
+   */
+  async removeLinkedIdentityAsync(request: SvcRemoveLinkedIdentityRequest): Promise<void> {
+    const input = validate(svcRemoveLinkedIdentityRequestSchema, request, 'identity removal request');
+    const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
+    if (!(await this.#deps.linkedIdentities.unlink(session.userId, input.identityId))) {
+      throw new SvcNotFoundError('This account has no linked identity with this id.');
+    }
   }
 
   /**

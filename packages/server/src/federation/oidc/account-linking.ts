@@ -64,6 +64,8 @@ export type LinkingOutcome =
 export interface LinkingContext {
   readonly ipAddress?: string | undefined;
   readonly clientId?: string | undefined;
+  /** An operator acting on the account (the operator routes, `actorId` when known); else the user acts. */
+  readonly operator?: { readonly actorId?: string | undefined };
 }
 
 /**
@@ -147,8 +149,12 @@ export class OidcAccountLinking {
     if (!(await this.#deps.identities.delete(userId, identityId))) return false;
     await this.#deps.audit.record({
       kind: 'oidc.identity.unlinked',
-      actorType: 'user',
-      actorId: userId,
+      ...(context.operator === undefined
+        ? { actorType: 'user' as const, actorId: userId }
+        : {
+            actorType: 'operator' as const,
+            ...(context.operator.actorId === undefined ? {} : { actorId: context.operator.actorId }),
+          }),
       userId,
       ...auditContext(context),
       data: { identityId, connectionId: link.connectionId },

@@ -1,6 +1,7 @@
-import type { SvcOidcConnection } from '@svc/contract';
+import type { SvcLinkedIdentity, SvcOidcConnection } from '@svc/contract';
 import { toIso } from '../../kernel/clock.js';
 import { resolveProviderProfile } from './provider-defaults.js';
+import type { OidcIdentityRecord } from './identity-repository.js';
 import type { OidcConnectionRecord } from './repository.js';
 
 /**
@@ -37,5 +38,18 @@ export function toSvcOidcConnection(record: OidcConnectionRecord): SvcOidcConnec
     createdAt: toIso(record.createdAt),
     updatedAt: toIso(record.updatedAt),
     resolved,
+  };
+}
+
+/** A linked identity as its account and operators read it. */
+export function toSvcLinkedIdentity(record: OidcIdentityRecord): SvcLinkedIdentity {
+  return {
+    id: record.id,
+    connectionId: record.connectionId,
+    subject: record.subject,
+    email: record.email,
+    emailVerified: record.emailVerified,
+    linkedAt: toIso(record.createdAt),
+    lastUsedAt: toIso(record.lastUsedAt),
   };
 }

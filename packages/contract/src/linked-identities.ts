@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { opaqueTokenSchema } from './auth.js';
+import { recordIdSchema } from './fields.js';
+
+/**
+ * A provider identity linked to an account (docs/decisions/federation-oidc-account-linking.md): the
+ * connection and the provider's subject, what the provider last asserted, and when.
+ */
+export const svcLinkedIdentitySchema = z.object({
+  id: z.string(),
+  connectionId: z.string(),
+  subject: z.string(),
+  email: z.string().nullable(),
+  emailVerified: z.boolean(),
+  linkedAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime(),
+});
+export type SvcLinkedIdentity = z.output<typeof svcLinkedIdentitySchema>;
+
+/** POST /account/identities/remove: the account's first-party session proves who asks. */
+export const svcRemoveLinkedIdentityRequestSchema = z.object({
+  refreshToken: opaqueTokenSchema,
+  identityId: recordIdSchema,
+});
+export type SvcRemoveLinkedIdentityRequest = z.input<typeof svcRemoveLinkedIdentityRequestSchema>;
+
+/** The operator route's path: `/users/{userId}/identities/{identityId}`. */
+export const svcUserIdentityPathSchema = z.object({ userId: recordIdSchema, identityId: recordIdSchema });
