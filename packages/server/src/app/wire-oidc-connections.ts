@@ -2,12 +2,14 @@ import type { AuditLog } from '../audit/audit-log.js';
 import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/account-linking.js';
 import { OidcConnectionAdmin } from '../federation/oidc/connection-admin.js';
 import { OidcConnections } from '../federation/oidc/enabled-connections.js';
+import { OidcLoginStates } from '../federation/oidc/login-states.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import type { Db } from '../storage/database.js';
 import { oidcConnectionRepository } from '../storage/repositories/oidc-connections.js';
 import { oidcIdentityRepository } from '../storage/repositories/oidc-identities.js';
+import { oidcLoginStateRepository } from '../storage/repositories/oidc-login-states.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 
 export interface WireOidcConnectionsContext {
@@ -26,6 +28,8 @@ export interface OidcConnectionsWiring {
   readonly connections: OidcConnections;
   /** Who a provider identity signs in as; the links a user can see and remove. */
   readonly linking: OidcAccountLinking;
+  /** Sign-ins through a provider between the redirect and the callback. */
+  readonly loginStates: OidcLoginStates;
 }
 
 export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnectionsWiring {
@@ -41,6 +45,11 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
       ids: ctx.ids,
     }),
     connections: new OidcConnections({ repository, secrets: ctx.secretBox }),
+    loginStates: new OidcLoginStates({
+      repository: oidcLoginStateRepository(ctx.db),
+      secrets: ctx.secretBox,
+      clock: ctx.clock,
+    }),
     linking: new OidcAccountLinking({
       identities: oidcIdentityRepository(ctx.db),
       accounts: ctx.users,

@@ -19,6 +19,7 @@ export const EXPIRING_TABLES = [
   'browserSessions',
   'refreshTokens',
   'deviceAuthorizations',
+  'oidcLoginStates',
 ] as const satisfies readonly (keyof Database)[];
 
 export type ExpiringTable = (typeof EXPIRING_TABLES)[number];

@@ -45,4 +45,5 @@ export interface Database {
   deviceAuthorizations: tokens.DeviceAuthorizationsTable;
   oidcConnections: federation.OidcConnectionsTable;
   oidcIdentities: federation.OidcIdentitiesTable;
+  oidcLoginStates: federation.OidcLoginStatesTable;
 }

@@ -18,6 +18,7 @@ import * as postLogoutRedirectUris from './0016-post-logout-redirect-uris.js';
 import * as authRequestInvitations from './0017-auth-request-invitations.js';
 import * as oidcConnections from './0018-oidc-connections.js';
 import * as oidcIdentities from './0019-oidc-identities.js';
+import * as oidcLoginStates from './0020-oidc-login-states.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017-auth-request-invitations': authRequestInvitations,
   '0018-oidc-connections': oidcConnections,
   '0019-oidc-identities': oidcIdentities,
+  '0020-oidc-login-states': oidcLoginStates,
 };
 
 /** Every migration's name, in the order they apply. */

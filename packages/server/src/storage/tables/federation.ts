@@ -1,4 +1,4 @@
-/** Federation: OpenID / social provider connections (migration 0018) and linked identities (0019). */
+/** Federation: OpenID / social provider connections (migration 0018) linked identities (0019) and sign-ins in flight (0020). */
 
 /**
  * Table types, camelCase in code (snake_case in SQL through Kysely's CamelCasePlugin). Portable column
@@ -50,4 +50,19 @@ export interface OidcIdentitiesTable {
   emailVerified: number;
   createdAt: number;
   lastUsedAt: number;
+}
+
+/** A sign-in through a provider between its redirect and its callback (migration 0020). */
+export interface OidcLoginStatesTable {
+  /** SHA-256 hex of the `state` sent to the provider. */
+  tokenHash: string;
+  connectionId: string;
+  /** The authorization request the sign-in continues (null: not bound to one). */
+  authRequestId: string | null;
+  redirectUri: string;
+  /** The nonce and PKCE verifier, sealed with the master key. */
+  secretsSealed: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
 }
