@@ -150,7 +150,6 @@ export class ProviderMetadataCache {
     if (profile.authorizationEndpoint !== null) server.authorization_endpoint = profile.authorizationEndpoint;
     if (profile.tokenEndpoint !== null) server.token_endpoint = profile.tokenEndpoint;
     if (profile.userInfoEndpoint !== null) server.userinfo_endpoint = profile.userInfoEndpoint;
-    if (profile.protocol === 'oidc' && profile.apple !== null) delete server.userinfo_endpoint;
     const metadata = server as unknown as ServerMetadata;
     const http = this.#deps.http;
     let insecure = false;

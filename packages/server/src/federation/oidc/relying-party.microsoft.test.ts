@@ -1,7 +1,9 @@
+import { decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomIds } from '../../kernel/ids.js';
 import { testConnection } from '../../test-support/federation/connections.js';
 import { startMicrosoftPeer, type MicrosoftPeer } from '../../test-support/federation/microsoft-peer.js';
+import { rsaSigningKey } from '../../test-support/federation/oidc-provider-instance.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { OidcRelyingParty, type OidcCompleteInput } from './relying-party.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
@@ -27,12 +29,13 @@ beforeAll(async () => {
 });
 afterAll(() => peer.close());
 
-const rp = () =>
+const rp = (fetch?: typeof globalThis.fetch) =>
   new OidcRelyingParty({
     clock: new FakeClock(Date.now()),
     ids: randomIds,
     allowHttpLoopback: true,
     timeoutMs: 2000,
+    fetch,
   });
 
 const connection = (tenant: string | null = null) =>
@@ -98,6 +101,28 @@ describe('a Microsoft connection on the multi-tenant endpoints (common)', () => 
     const error = await refusal(signIn(rp(), null, 'mallory'));
     expect(error.code).toBe('invalid_id_token');
     expect(error.detail).toContain('iss');
+  });
+
+  it('refuses an ID token signed by another key, its issuer and tid consistent', async () => {
+    const forger = await importJWK(rsaSigningKey(), 'RS256');
+    const tampering: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).endsWith('/common/oauth2/v2.0/token') || response.status !== 200) return response;
+      const body = (await response.json()) as { id_token: string };
+      const [, payload = ''] = body.id_token.split('.');
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      const { kid } = decodeProtectedHeader(body.id_token);
+      body.id_token = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: String(kid) })
+        .sign(forger);
+      return Response.json(body);
+    };
+    const error = await refusal(signIn(rp(tampering), null, 'alice'));
+    expect(error.code).toBe('invalid_id_token');
+    expect(error.detail).toContain('signature');
   });
 
   it('refuses a callback naming another tenant than the token’s, and one naming another provider', async () => {

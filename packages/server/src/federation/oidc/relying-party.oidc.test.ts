@@ -270,3 +270,43 @@ describe('a Google-shaped provider', () => {
     expect(google.server.count('GET /me')).toBe(0);
   });
 });
+
+describe('the callback’s issuer (RFC 9207)', () => {
+  it('refuses a callback naming another issuer, or none when the provider names itself', async () => {
+    const rp = relyingParty();
+    const connection = customConnection();
+    for (const tamper of [
+      (callback: URL) => callback.searchParams.set('iss', 'https://idp.example.com'),
+      (callback: URL) => callback.searchParams.delete('iss'),
+    ]) {
+      const start = await rp.start(connection, { redirectUri: REDIRECT });
+      const callback = await custom.signIn(start.authorizationUrl, 'alice');
+      tamper(callback);
+      const error = await rejection(
+        rp.complete(connection, {
+          callback,
+          expectedState: start.state,
+          expectedNonce: start.nonce,
+          codeVerifier: start.codeVerifier ?? '',
+          redirectUri: REDIRECT,
+        }),
+      );
+      expect(error.code).toBe('invalid_callback');
+    }
+  });
+
+  it('refuses a callback URI with a query, which the library would send without it', async () => {
+    const withQuery = `${REDIRECT}?tenant=1`;
+    const connection = testConnection(
+      {
+        providerType: 'Custom',
+        clientId: CLIENT.clientId,
+        allowedCallbackUris: [withQuery],
+        discoveryUrl: custom.discoveryUrl,
+      },
+      { clientSecret: CLIENT.clientSecret },
+    );
+    const error = await rejection(relyingParty().start(connection, { redirectUri: withQuery }));
+    expect(error.code).toBe('invalid_redirect_uri');
+  });
+});

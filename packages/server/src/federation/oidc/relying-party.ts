@@ -117,7 +117,8 @@ export class OidcRelyingParty {
       code_challenge: codeChallenge,
       code_challenge_method: 'S256',
     };
-    if (profile.apple !== null) {
+    const apple = profile.authenticationMethod === 'apple';
+    if (apple) {
       // Apple requires form_post when it is asked for the user's name or email.
       if (profile.scopes.includes('name') || profile.scopes.includes('email'))
         parameters.response_mode = 'form_post';
@@ -184,10 +185,10 @@ export class OidcRelyingParty {
       return identityFromClaims(profile.claimMapping, [claims]);
     }
 
-    const clientSecret =
-      profile.apple !== null
-        ? await this.#appleSecrets.secretFor(connection)
-        : this.#clientSecret(connection);
+    const apple = profile.authenticationMethod === 'apple';
+    const clientSecret = apple
+      ? await this.#appleSecrets.secretFor(connection)
+      : this.#clientSecret(connection);
     const { idToken, userInfo } = await oidcGrant({
       connection,
       metadata,
@@ -201,7 +202,7 @@ export class OidcRelyingParty {
       http,
       clock,
     });
-    const given = profile.apple !== null ? namesFromApplePayload(input.userPayloadJson) : null;
+    const given = apple ? namesFromApplePayload(input.userPayloadJson) : null;
     return identityFromClaims(
       profile.claimMapping,
       userInfo === null ? [idToken] : [idToken, userInfo],

@@ -1,9 +1,4 @@
-import {
-  AuthorizationResponseError,
-  ClientError,
-  ResponseBodyError,
-  WWWAuthenticateChallengeError,
-} from 'openid-client';
+import { AuthorizationResponseError, ResponseBodyError, WWWAuthenticateChallengeError } from 'openid-client';
 import { SvcError } from '../../kernel/errors.js';
 
 /**
@@ -151,9 +146,27 @@ export function fromLibraryError(what: string, error: unknown): OidcRelyingParty
       { detail },
     );
   }
+  // The callback's parameters (RFC 9207 `iss`, `state`), as oauth4webapi names them in its messages.
+  if (error instanceof Error && /response parameter/.test(innerMessage(error))) {
+    return /"state"/.test(innerMessage(error))
+      ? new OidcRelyingPartyError(
+          'invalid_state',
+          'The callback does not carry the state this sign-in sent.',
+          {
+            detail,
+          },
+        )
+      : new OidcRelyingPartyError(
+          'invalid_callback',
+          'The callback does not name the provider as its issuer.',
+          {
+            detail,
+          },
+        );
+  }
   if (
     ID_TOKEN_CODES.has(code) ||
-    (error instanceof ClientError && /JWT|ID Token|id_token/.test(innerMessage(error)))
+    (error instanceof Error && /JWT|ID Token|id_token/.test(innerMessage(error)))
   ) {
     return new OidcRelyingPartyError('invalid_id_token', `The provider's ID token is not valid (${what}).`, {
       detail,
