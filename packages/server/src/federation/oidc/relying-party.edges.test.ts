@@ -144,6 +144,25 @@ describe('the ID token and UserInfo', () => {
   });
 });
 
+describe('a manual Custom connection', () => {
+  it('signs in through its own issuer, endpoints and JWKS URI, with no discovery', async () => {
+    const before = peer.server.count('GET /.well-known/openid-configuration');
+    const manual = connection({
+      useDiscovery: false,
+      discoveryUrl: null,
+      issuer: peer.issuer,
+      authorizationEndpoint: peer.authorizationEndpoint,
+      tokenEndpoint: peer.tokenEndpoint,
+      jwksUri: peer.jwksUri,
+      userInfoEndpoint: peer.userInfoEndpoint,
+    });
+    const identity = await signIn(rp(), manual);
+    expect(identity).toMatchObject({ subject: 'alice', email: 'alice@example.com', emailVerified: true });
+    expect(peer.server.count('GET /.well-known/openid-configuration')).toBe(before);
+    expect(peer.server.count('GET /jwks')).toBeGreaterThan(0);
+  });
+});
+
 describe('the exchange of a first-party app that keeps its own checks', () => {
   it('starts with the app’s state, nonce and challenge, and completes with the code and the app’s verifier', async () => {
     const party = rp();
