@@ -1,0 +1,52 @@
+import type { OidcConnection } from '../../federation/oidc/enabled-connections.js';
+import { resolveProviderProfile } from '../../federation/oidc/provider-defaults.js';
+import type { OidcConnectionSettings } from '../../federation/oidc/repository.js';
+
+/** The settings a test gives; the rest are the defaults of a new connection. */
+export type TestConnectionSettings = Partial<OidcConnectionSettings> &
+  Pick<OidcConnectionSettings, 'providerType' | 'clientId' | 'allowedCallbackUris'>;
+
+/**
+ * An enabled connection as the sign-in gets it from `OidcConnections`, built from settings without the
+ * database: the profile is resolved by the same `resolveProviderProfile`.
+ */
+export function testConnection(
+  settings: TestConnectionSettings,
+  secrets: { clientSecret?: string | null; applePrivateKeyPem?: string | null } = {},
+  id = 'oidc_test',
+): OidcConnection {
+  const full: OidcConnectionSettings = {
+    displayName: settings.providerType,
+    useDiscovery: settings.providerType !== 'GitHub',
+    discoveryUrl: null,
+    issuer: null,
+    authorizationEndpoint: null,
+    tokenEndpoint: null,
+    userInfoEndpoint: null,
+    jwksUri: null,
+    microsoftTenant: settings.providerType === 'Microsoft' ? 'common' : null,
+    scopes: [],
+    claimMapping: null,
+    clientAuthMethod: 'ClientSecretPost',
+    useUserInfo: null,
+    appleTeamId: null,
+    appleKeyId: null,
+    logoDataUrl: null,
+    organizationId: null,
+    ...settings,
+  };
+  const opened = {
+    clientSecret: secrets.clientSecret ?? null,
+    applePrivateKeyPem: secrets.applePrivateKeyPem ?? null,
+  };
+  return {
+    id,
+    providerType: full.providerType,
+    displayName: full.displayName,
+    clientId: full.clientId,
+    allowedCallbackUris: full.allowedCallbackUris,
+    organizationId: full.organizationId,
+    profile: resolveProviderProfile(full),
+    secrets: () => opened,
+  };
+}
