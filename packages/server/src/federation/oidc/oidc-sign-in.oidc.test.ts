@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { wireAdmin } from '../../app/wire-admin.js';
+import { wireOidcConnections, type OidcConnectionsWiring } from '../../app/wire-oidc-connections.js';
+import { createAuditLog } from '../../audit/audit-service.js';
+import { SecretBox } from '../../kernel/crypto.js';
+import { randomIds } from '../../kernel/ids.js';
+import { SecuritySettingsService } from '../../settings/security-settings-service.js';
+import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
+import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
+import { auditEventsRepository } from '../../storage/repositories/audit-events.js';
+import { securitySettingsRepository } from '../../storage/repositories/security-settings.js';
+import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
+import { FakeClock } from '../../test-support/fake-clock.js';
+import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
+import { testHashPassword } from '../../test-support/test-password-hashing.js';
+import { OIDC_LOGIN_STATE_LIFETIME_MS } from './login-states.js';
+import { OidcRelyingParty } from './relying-party.js';
+import { OidcRelyingPartyError } from './rp-errors.js';
+import { OidcSignIn } from './oidc-sign-in.js';
+
+const CALLBACK = 'http://127.0.0.1:9/svc/auth/oidc/callback';
+const CLIENT = { clientId: 'svc-rp', clientSecret: 'rp-secret-0123456789', redirectUris: [CALLBACK] };
+const ACCOUNTS = [
+  { id: 'alice', email: 'alice@example.com', emailVerified: true, name: 'Alice Liddell' },
+  { id: 'bob', email: 'bob@example.com', emailVerified: false, name: 'Bob' },
+];
+
+let peer: OidcPeer;
+beforeAll(async () => {
+  peer = await startOidcPeer({ clients: [CLIENT], accounts: ACCOUNTS, shape: 'custom' });
+});
+afterAll(() => peer.close());
+
+async function refusal(promise: Promise<unknown>): Promise<OidcRelyingPartyError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(OidcRelyingPartyError);
+  return error as OidcRelyingPartyError;
+}
+
+/** Begin, a real provider's sign-in, then finish: the sign-in through a provider end to end. */
+describeAboveStorage('signing in through a provider', (kind) => {
+  let testDb: TestDatabase;
+  let handle: DatabaseHandle;
+  let clock: FakeClock;
+  let oidc: OidcConnectionsWiring;
+  let signIn: OidcSignIn;
+  let connectionId: string;
+
+  beforeEach(async () => {
+    testDb = await createTestDatabase(kind, 'migrated');
+    handle = openDatabase(testDb.target);
+    clock = new FakeClock(Date.now());
+    const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
+    const secretBox = new SecretBox(randomBytes(32));
+    const context = { db: handle.db, clock, ids: randomIds, audit, secretBox };
+    const admin = wireAdmin({
+      ...context,
+      securitySettings: new SecuritySettingsService({
+        repository: securitySettingsRepository(handle.db),
+        clock,
+        defaults: { ...DEFAULT_SECURITY_SETTINGS },
+      }),
+      hashPassword: testHashPassword,
+    });
+    oidc = wireOidcConnections({ ...context, users: admin.users });
+    const connection = await admin.facade.createOidcConnectionAsync({
+      providerType: 'Custom',
+      displayName: 'Corporate',
+      clientId: CLIENT.clientId,
+      clientSecret: CLIENT.clientSecret,
+      discoveryUrl: peer.discoveryUrl,
+      allowedCallbackUris: [CALLBACK],
+    });
+    connectionId = connection.id;
+    signIn = new OidcSignIn({
+      connections: oidc.connections,
+      relyingParty: new OidcRelyingParty({ clock, ids: randomIds, allowHttpLoopback: true, timeoutMs: 2000 }),
+      states: oidc.loginStates,
+      linking: oidc.linking,
+      callbackUri: CALLBACK,
+    });
+  });
+  afterEach(async () => {
+    await handle.close();
+    await testDb.drop();
+  });
+
+  it('lists the enabled providers for the sign-in page', async () => {
+    expect(await signIn.providers()).toEqual([
+      { connectionId, providerType: 'Custom', displayName: 'Corporate', logoDataUrl: null },
+    ]);
+  });
+
+  it('signs a new identity up, continues its authorization request, and takes a callback once', async () => {
+    const { authorizationUrl } = await signIn.begin(connectionId, { authRequestId: 'azr_1' });
+    const callback = await peer.signIn(authorizationUrl, 'alice');
+    const result = await signIn.finish(callback.searchParams, { ipAddress: '203.0.113.9' });
+    expect(result.authRequestId).toBe('azr_1');
+    expect(result.identity).toMatchObject({
+      subject: 'alice',
+      email: 'alice@example.com',
+      emailVerified: true,
+    });
+    expect(result.account).toMatchObject({ kind: 'created', user: { email: 'alice@example.com' } });
+    // The same callback again (a reload, a replay): the state is used up.
+    expect((await refusal(signIn.finish(callback.searchParams))).code).toBe('invalid_state');
+
+    const again = await signIn.begin(connectionId, { authRequestId: 'azr_2' });
+    const second = await signIn.finish((await peer.signIn(again.authorizationUrl, 'alice')).searchParams);
+    expect(second.account).toMatchObject({ kind: 'linked', newLink: false });
+  });
+
+  it('refuses a callback whose state was never sent, was tampered with or expired', async () => {
+    const { authorizationUrl } = await signIn.begin(connectionId, { authRequestId: null });
+    const callback = await peer.signIn(authorizationUrl, 'alice');
+    const forged = new URLSearchParams(callback.searchParams);
+    forged.set('state', 'a-state-svc-never-sent');
+    expect((await refusal(signIn.finish(forged))).code).toBe('invalid_state');
+    const stateless = new URLSearchParams(callback.searchParams);
+    stateless.delete('state');
+    expect((await refusal(signIn.finish(stateless))).code).toBe('invalid_state');
+    clock.advance(OIDC_LOGIN_STATE_LIFETIME_MS);
+    expect((await refusal(signIn.finish(callback.searchParams))).code).toBe('invalid_state');
+  });
+
+  it('refuses a connection disabled while the user was at the provider, and an unknown one', async () => {
+    const { authorizationUrl } = await signIn.begin(connectionId, { authRequestId: null });
+    const callback = await peer.signIn(authorizationUrl, 'alice');
+    await handle.db.updateTable('oidcConnections').set({ enabled: 0 }).execute();
+    expect((await refusal(signIn.finish(callback.searchParams))).code).toBe('invalid_callback');
+    expect((await refusal(signIn.begin(connectionId, { authRequestId: null }))).code).toBe(
+      'invalid_callback',
+    );
+    expect((await refusal(signIn.begin('oidc_unknown', { authRequestId: null }))).code).toBe(
+      'invalid_callback',
+    );
+  });
+
+  it('never hands an account over by an address the provider does not assert verified', async () => {
+    await handle.db
+      .insertInto('users')
+      .values({
+        id: 'usr_bob',
+        displayName: 'Bob',
+        email: 'bob@example.com',
+        emailKey: 'BOB@EXAMPLE.COM',
+        emailVerified: 1,
+        passwordHash: null,
+        isOperator: 0,
+        active: 1,
+        createdAt: 0,
+        updatedAt: 0,
+      })
+      .execute();
+    const { authorizationUrl } = await signIn.begin(connectionId, { authRequestId: null });
+    const result = await signIn.finish((await peer.signIn(authorizationUrl, 'bob')).searchParams);
+    expect(result.account).toEqual({ kind: 'refused', reason: 'email_not_verified' });
+  });
+});
