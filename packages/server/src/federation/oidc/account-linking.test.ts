@@ -12,6 +12,7 @@ import { auditEventsRepository } from '../../storage/repositories/audit-events.j
 import { securitySettingsRepository } from '../../storage/repositories/security-settings.js';
 import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
+import { insertConnectionRow } from '../../test-support/federation/connections.js';
 import { testHashPassword } from '../../test-support/test-password-hashing.js';
 import type { ExternalIdentity, OidcAccountLinking } from './account-linking.js';
 
@@ -58,37 +59,7 @@ describeAboveStorage('linking provider identities to accounts', (kind) => {
     });
     linking = wiring.oidcLinking;
     for (const connection of [GOOGLE, GITHUB]) {
-      await handle.db
-        .insertInto('oidcConnections')
-        .values({
-          id: connection.id,
-          providerType: connection === GOOGLE ? 'Google' : 'GitHub',
-          displayName: connection.id,
-          clientId: 'client',
-          clientSecretSealed: null,
-          allowedCallbackUrisJson: '[]',
-          useDiscovery: 1,
-          discoveryUrl: null,
-          issuer: null,
-          authorizationEndpoint: null,
-          tokenEndpoint: null,
-          userInfoEndpoint: null,
-          jwksUri: null,
-          microsoftTenant: null,
-          scopesJson: '[]',
-          claimMappingJson: null,
-          clientAuthMethod: 'ClientSecretPost',
-          useUserInfo: null,
-          appleTeamId: null,
-          appleKeyId: null,
-          applePrivateKeySealed: null,
-          logoDataUrl: null,
-          organizationId: null,
-          enabled: 1,
-          createdAt: 0,
-          updatedAt: 0,
-        })
-        .execute();
+      await insertConnectionRow(handle.db, connection.id, connection === GOOGLE ? 'Google' : 'GitHub');
     }
   });
   afterEach(async () => {

@@ -6,6 +6,7 @@ import { oidcLoginStateRepository } from '../../storage/repositories/oidc-login-
 import { deleteExpiredRows } from '../../storage/expired-rows.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
+import { insertConnectionRow } from '../../test-support/federation/connections.js';
 import { OIDC_LOGIN_STATE_LIFETIME_MS, OidcLoginStates } from './login-states.js';
 
 const IN_FLIGHT = {
@@ -27,37 +28,7 @@ describeEachDatabase('OIDC sign-ins in flight', (kind) => {
     testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
     clock = new FakeClock();
-    await handle.db
-      .insertInto('oidcConnections')
-      .values({
-        id: 'oidc_1',
-        providerType: 'Google',
-        displayName: 'Google',
-        clientId: 'client',
-        clientSecretSealed: null,
-        allowedCallbackUrisJson: '[]',
-        useDiscovery: 1,
-        discoveryUrl: null,
-        issuer: null,
-        authorizationEndpoint: null,
-        tokenEndpoint: null,
-        userInfoEndpoint: null,
-        jwksUri: null,
-        microsoftTenant: null,
-        scopesJson: '[]',
-        claimMappingJson: null,
-        clientAuthMethod: 'ClientSecretPost',
-        useUserInfo: null,
-        appleTeamId: null,
-        appleKeyId: null,
-        applePrivateKeySealed: null,
-        logoDataUrl: null,
-        organizationId: null,
-        enabled: 1,
-        createdAt: 0,
-        updatedAt: 0,
-      })
-      .execute();
+    await insertConnectionRow(handle.db, 'oidc_1', 'Google');
     states = new OidcLoginStates({
       repository: oidcLoginStateRepository(handle.db),
       secrets: new SecretBox(randomBytes(32)),

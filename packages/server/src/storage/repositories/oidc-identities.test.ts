@@ -4,6 +4,7 @@ import type {
   OidcIdentityRepository,
 } from '../../federation/oidc/identity-repository.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { insertConnectionRow } from '../../test-support/federation/connections.js';
 import { openDatabase, type DatabaseHandle } from '../database.js';
 import { oidcIdentityRepository } from './oidc-identities.js';
 
@@ -52,37 +53,7 @@ describeEachDatabase('OIDC identity storage', (kind) => {
         .execute();
     }
     for (const id of ['oidc_1', 'oidc_2']) {
-      await db
-        .insertInto('oidcConnections')
-        .values({
-          id,
-          providerType: 'Custom',
-          displayName: id,
-          clientId: 'client',
-          clientSecretSealed: null,
-          allowedCallbackUrisJson: '[]',
-          useDiscovery: 1,
-          discoveryUrl: 'https://idp.example.com/.well-known/openid-configuration',
-          issuer: null,
-          authorizationEndpoint: null,
-          tokenEndpoint: null,
-          userInfoEndpoint: null,
-          jwksUri: null,
-          microsoftTenant: null,
-          scopesJson: '[]',
-          claimMappingJson: null,
-          clientAuthMethod: 'ClientSecretPost',
-          useUserInfo: null,
-          appleTeamId: null,
-          appleKeyId: null,
-          applePrivateKeySealed: null,
-          logoDataUrl: null,
-          organizationId: null,
-          enabled: 1,
-          createdAt: T0,
-          updatedAt: T0,
-        })
-        .execute();
+      await insertConnectionRow(db, id);
     }
   });
   afterEach(async () => {

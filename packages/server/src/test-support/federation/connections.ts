@@ -1,6 +1,7 @@
 import type { OidcConnection } from '../../federation/oidc/enabled-connections.js';
 import { resolveProviderProfile } from '../../federation/oidc/provider-defaults.js';
 import type { OidcConnectionSettings } from '../../federation/oidc/repository.js';
+import type { Db } from '../../storage/database.js';
 
 /** The settings a test gives; the rest are the defaults of a new connection. */
 export type TestConnectionSettings = Partial<OidcConnectionSettings> &
@@ -49,4 +50,46 @@ export function testConnection(
     profile: resolveProviderProfile(full),
     secrets: () => opened,
   };
+}
+
+/**
+ * Stores a bare enabled connection row (the tables that reference connections need one); its settings
+ * are never read.
+ */
+export async function insertConnectionRow(
+  db: Db,
+  id: string,
+  providerType: OidcConnectionSettings['providerType'] = 'Custom',
+): Promise<void> {
+  await db
+    .insertInto('oidcConnections')
+    .values({
+      id,
+      providerType,
+      displayName: id,
+      clientId: 'client',
+      clientSecretSealed: null,
+      allowedCallbackUrisJson: '[]',
+      useDiscovery: 1,
+      discoveryUrl: null,
+      issuer: null,
+      authorizationEndpoint: null,
+      tokenEndpoint: null,
+      userInfoEndpoint: null,
+      jwksUri: null,
+      microsoftTenant: null,
+      scopesJson: '[]',
+      claimMappingJson: null,
+      clientAuthMethod: 'ClientSecretPost',
+      useUserInfo: null,
+      appleTeamId: null,
+      appleKeyId: null,
+      applePrivateKeySealed: null,
+      logoDataUrl: null,
+      organizationId: null,
+      enabled: 1,
+      createdAt: 0,
+      updatedAt: 0,
+    })
+    .execute();
 }
