@@ -340,3 +340,15 @@ export type SvcOidcConnection = z.output<typeof svcOidcConnectionSchema>;
 export interface SvcOidcConnectionDeleteResult {
   readonly deleted: true;
 }
+
+/**
+ * An enabled provider as a sign-in UI offers it (SPEC.md "OIDC provider summary"; `GET /oidc/providers`
+ * and ListEnabledProvidersAsync): a button with the provider's name and logo.
+ */
+export const svcOidcProviderSummarySchema = z.object({
+  connectionId: z.string(),
+  providerType: z.enum(OIDC_PROVIDER_TYPES),
+  displayName: z.string(),
+  logoDataUrl: z.string().nullable(),
+});
+export type SvcOidcProviderSummary = z.output<typeof svcOidcProviderSummarySchema>;

@@ -13,6 +13,7 @@ import { mfaDirectRoutes } from '../direct/mfa-routes.js';
 import { oidcConnectionAdminRoutes } from '../admin/oidc-connection-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
+import { oidcDirectRoutes } from '../direct/oidc-routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
 import { hostedSignInRoutes } from '../hosted/sign-in-routes.js';
 import { headlessRoutes } from '../headless/routes.js';
@@ -66,6 +67,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         });
         await svc.register(mfaDirectRoutes({ mfa: services.authEngine.mfaOperations }), { prefix: authPath });
         await svc.register(accountDirectRoutes({ account: services.account }), { prefix: authPath });
+        await svc.register(oidcDirectRoutes({ auth: services.auth }), { prefix: authPath });
         // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
         await svc.register(
           hostedRoutes({

@@ -164,6 +164,7 @@ export function wireAuth(ctx: WireAuthContext): {
     admin: ctx.admin.facade,
     mfa: mfaOperations,
     linkedIdentities: ctx.admin.oidcLinking,
+    oidcConnections: ctx.admin.oidcConnections,
   };
   return {
     facadeDeps,

@@ -1,6 +1,7 @@
 import {
   svcRemoveLinkedIdentityRequestSchema,
   type SvcLinkedIdentity,
+  type SvcOidcProviderSummary,
   type SvcRemoveLinkedIdentityRequest,
   svcLogoutOperationSchema,
   svcPasswordLoginRequestSchema,
@@ -49,6 +50,8 @@ import type {
 import type { MfaOperations } from '../../signin/methods/mfa/mfa-operations.js';
 import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
 import { toSvcLinkedIdentity } from '../../federation/oidc/views.js';
+import type { OidcConnections } from '../../federation/oidc/enabled-connections.js';
+import { providerSummaries } from '../../federation/oidc/oidc-sign-in.js';
 import type { SvcAdminService } from './svc-admin-service.js';
 import { SvcAuthCapabilityOperations, type SvcAuthExtensions } from './svc-auth-capabilities.js';
 
@@ -79,6 +82,8 @@ export interface SvcAuthServiceDeps {
   readonly mfa: MfaOperations;
   /** The provider identities linked to accounts. */
   readonly linkedIdentities: Pick<OidcAccountLinking, 'list' | 'unlink'>;
+  /** The enabled OpenID / social provider connections. */
+  readonly oidcConnections: Pick<OidcConnections, 'listEnabled'>;
 }
 
 function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedToken | null {
@@ -267,6 +272,11 @@ export class SvcAuthService extends SvcAuthCapabilityOperations {
     const input = validate(svcRevokeAccountGrantRequestSchema, request, 'grant revocation request');
     const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
     return this.#deps.consents.revoke(session.userId, input.grantId);
+  }
+
+  /** ListEnabledProvidersAsync (`GET /oidc/providers`): the enabled providers, oldest first. */
+  async listEnabledProvidersAsync(): Promise<{ data: SvcOidcProviderSummary[] }> {
+    return { data: providerSummaries(await this.#deps.oidcConnections.listEnabled()) };
   }
 
   /** POST /account/identities: the provider identities linked to the session's account. */

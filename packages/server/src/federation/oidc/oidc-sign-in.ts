@@ -1,3 +1,4 @@
+import type { SvcOidcProviderSummary } from '@svc/contract';
 import type { OidcAccountLinking, LinkingContext, LinkingOutcome } from './account-linking.js';
 import type { OidcConnection, OidcConnections } from './enabled-connections.js';
 import type { OidcIdentity } from './identity-claims.js';
@@ -5,12 +6,14 @@ import type { OidcLoginStates } from './login-states.js';
 import type { OidcRelyingParty } from './relying-party.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
 
-/** An enabled provider as a sign-in page offers it. */
-export interface OidcProviderButton {
-  readonly connectionId: string;
-  readonly providerType: OidcConnection['providerType'];
-  readonly displayName: string;
-  readonly logoDataUrl: string | null;
+/** The enabled connections as a sign-in UI offers them: a button each, with the provider's name and logo. */
+export function providerSummaries(connections: readonly OidcConnection[]): SvcOidcProviderSummary[] {
+  return connections.map((connection) => ({
+    connectionId: connection.id,
+    providerType: connection.providerType,
+    displayName: connection.displayName,
+    logoDataUrl: connection.profile.logoDataUrl,
+  }));
 }
 
 export interface OidcSignInDeps {
@@ -50,13 +53,8 @@ export class OidcSignIn {
   }
 
   /** The enabled providers, oldest first. */
-  async providers(): Promise<OidcProviderButton[]> {
-    return (await this.#deps.connections.listEnabled()).map((connection) => ({
-      connectionId: connection.id,
-      providerType: connection.providerType,
-      displayName: connection.displayName,
-      logoDataUrl: connection.profile.logoDataUrl,
-    }));
+  async providers(): Promise<SvcOidcProviderSummary[]> {
+    return providerSummaries(await this.#deps.connections.listEnabled());
   }
 
   /** The provider's authorization URL for a sign-in that continues `authRequestId`. */
