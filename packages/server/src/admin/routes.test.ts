@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import {
@@ -10,19 +9,12 @@ import {
   svcSecuritySettingsSchema,
   svcUserSchema,
 } from '@svc/contract';
-import { createAuditLog } from '../audit/audit-service.js';
-import { wireAdmin } from '../app/wire-admin.js';
-import { SecretBox } from '../kernel/crypto.js';
-import { randomIds } from '../kernel/ids.js';
-import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
 import { encodeCursor } from '../storage/paging.js';
 import { openDatabase, type DatabaseHandle } from '../storage/database.js';
-import { auditEventsRepository } from '../storage/repositories/audit-events.js';
-import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../test-support/databases.js';
+import { wireTestAdmin } from '../test-support/admin-wiring.js';
 import { FakeClock } from '../test-support/fake-clock.js';
-import { testHashPassword } from '../test-support/test-password-hashing.js';
 import { adminApiRoutes } from './routes.js';
 
 const BASE = '/svc/admin/auth/api';
@@ -35,22 +27,7 @@ describeAboveStorage('admin API routes', (kind) => {
   beforeEach(async () => {
     testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
-    const clock = new FakeClock();
-    const securitySettings = new SecuritySettingsService({
-      repository: securitySettingsRepository(handle.db),
-      clock,
-      defaults: { ...DEFAULT_SECURITY_SETTINGS },
-    });
-    const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
-    const admin = wireAdmin({
-      db: handle.db,
-      clock,
-      ids: randomIds,
-      audit,
-      securitySettings,
-      hashPassword: testHashPassword,
-      secretBox: new SecretBox(randomBytes(32)),
-    }).facade;
+    const admin = wireTestAdmin(handle.db, new FakeClock()).facade;
     app = Fastify({ logger: false });
     await app.register(adminApiRoutes({ admin }), { prefix: BASE });
     await app.ready();

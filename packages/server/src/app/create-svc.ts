@@ -279,7 +279,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       account,
       passwordless,
       invitations: invitationWiring.invitations,
-      oidcConnections: adminWiring.oidcConnections,
+      oidcConnections: adminWiring.oidc.connections,
       readiness: () => checkReadiness(readinessDeps),
     };
 

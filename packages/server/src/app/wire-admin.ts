@@ -27,9 +27,7 @@ import { organizationRepository } from '../storage/repositories/organizations.js
 import { tokenStore } from '../storage/repositories/token-store.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { SvcAdminService } from './facades/svc-admin-service.js';
-import { wireOidcConnections } from './wire-oidc-connections.js';
-import type { OidcAccountLinking } from '../federation/oidc/account-linking.js';
-import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
+import { wireOidcConnections, type OidcConnectionsWiring } from './wire-oidc-connections.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -58,10 +56,8 @@ export interface AdminWiring {
   readonly browserSessions: BrowserSessions;
   readonly consents: ConsentGrants;
   readonly mfaSettings: MfaSettingsService;
-  /** The enabled OIDC / social provider connections, for sign-in through them. */
-  readonly oidcConnections: OidcConnections;
-  /** Provider identities linked to accounts (sign-in through a connection, and the account's links). */
-  readonly oidcLinking: OidcAccountLinking;
+  /** OpenID / social providers: their connections, linked identities and sign-ins in flight. */
+  readonly oidc: OidcConnectionsWiring;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -136,7 +132,6 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     browserSessions,
     consents,
     mfaSettings,
-    oidcConnections: oidc.connections,
-    oidcLinking: oidc.linking,
+    oidc,
   };
 }

@@ -163,8 +163,8 @@ export function wireAuth(ctx: WireAuthContext): {
     consents,
     admin: ctx.admin.facade,
     mfa: mfaOperations,
-    linkedIdentities: ctx.admin.oidcLinking,
-    oidcConnections: ctx.admin.oidcConnections,
+    linkedIdentities: ctx.admin.oidc.linking,
+    oidcConnections: ctx.admin.oidc.connections,
   };
   return {
     facadeDeps,

@@ -1,19 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { wireAdmin, type AdminWiring } from '../../app/wire-admin.js';
-import { createAuditLog } from '../../audit/audit-service.js';
-import { SecretBox } from '../../kernel/crypto.js';
+import { type AdminWiring } from '../../app/wire-admin.js';
 import { SvcConflictError } from '../../kernel/errors.js';
-import { randomIds } from '../../kernel/ids.js';
-import { SecuritySettingsService } from '../../settings/security-settings-service.js';
-import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
 import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
-import { auditEventsRepository } from '../../storage/repositories/audit-events.js';
-import { securitySettingsRepository } from '../../storage/repositories/security-settings.js';
 import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
+import { wireTestAdmin } from '../../test-support/admin-wiring.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { insertConnectionRow } from '../../test-support/federation/connections.js';
-import { testHashPassword } from '../../test-support/test-password-hashing.js';
 import type { ExternalIdentity, OidcAccountLinking } from './account-linking.js';
 
 const GOOGLE = { id: 'oidc_google', authenticationMethod: 'google' };
@@ -43,21 +35,8 @@ describeAboveStorage('linking provider identities to accounts', (kind) => {
     testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
     clock = new FakeClock();
-    const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
-    wiring = wireAdmin({
-      db: handle.db,
-      clock,
-      ids: randomIds,
-      audit,
-      securitySettings: new SecuritySettingsService({
-        repository: securitySettingsRepository(handle.db),
-        clock,
-        defaults: { ...DEFAULT_SECURITY_SETTINGS },
-      }),
-      hashPassword: testHashPassword,
-      secretBox: new SecretBox(randomBytes(32)),
-    });
-    linking = wiring.oidcLinking;
+    wiring = wireTestAdmin(handle.db, clock);
+    linking = wiring.oidc.linking;
     for (const connection of [GOOGLE, GITHUB]) {
       await insertConnectionRow(handle.db, connection.id, connection === GOOGLE ? 'Google' : 'GitHub');
     }

@@ -1,19 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { wireAdmin } from '../../app/wire-admin.js';
-import { wireOidcConnections, type OidcConnectionsWiring } from '../../app/wire-oidc-connections.js';
-import { createAuditLog } from '../../audit/audit-service.js';
-import { SecretBox } from '../../kernel/crypto.js';
 import { randomIds } from '../../kernel/ids.js';
-import { SecuritySettingsService } from '../../settings/security-settings-service.js';
-import { DEFAULT_SECURITY_SETTINGS } from '../../settings/security-settings.js';
 import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
-import { auditEventsRepository } from '../../storage/repositories/audit-events.js';
-import { securitySettingsRepository } from '../../storage/repositories/security-settings.js';
 import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
+import { wireTestAdmin } from '../../test-support/admin-wiring.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
-import { testHashPassword } from '../../test-support/test-password-hashing.js';
 import { OIDC_LOGIN_STATE_LIFETIME_MS } from './login-states.js';
 import { OidcRelyingParty } from './relying-party.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
@@ -46,7 +37,6 @@ describeAboveStorage('signing in through a provider', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
   let clock: FakeClock;
-  let oidc: OidcConnectionsWiring;
   let signIn: OidcSignIn;
   let connectionId: string;
 
@@ -54,19 +44,8 @@ describeAboveStorage('signing in through a provider', (kind) => {
     testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
     clock = new FakeClock(Date.now());
-    const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
-    const secretBox = new SecretBox(randomBytes(32));
-    const context = { db: handle.db, clock, ids: randomIds, audit, secretBox };
-    const admin = wireAdmin({
-      ...context,
-      securitySettings: new SecuritySettingsService({
-        repository: securitySettingsRepository(handle.db),
-        clock,
-        defaults: { ...DEFAULT_SECURITY_SETTINGS },
-      }),
-      hashPassword: testHashPassword,
-    });
-    oidc = wireOidcConnections({ ...context, users: admin.users });
+    const admin = wireTestAdmin(handle.db, clock);
+    const oidc = admin.oidc;
     const connection = await admin.facade.createOidcConnectionAsync({
       providerType: 'Custom',
       displayName: 'Corporate',

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { wireAdmin, type AdminWiring } from '../app/wire-admin.js';
+import { createAuditLog } from '../audit/audit-service.js';
+import { SecretBox } from '../kernel/crypto.js';
+import { randomIds } from '../kernel/ids.js';
+import { SecuritySettingsService } from '../settings/security-settings-service.js';
+import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
+import type { Db } from '../storage/database.js';
+import { auditEventsRepository } from '../storage/repositories/audit-events.js';
+import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
+import type { FakeClock } from './fake-clock.js';
+import { testHashPassword } from './test-password-hashing.js';
+
+/**
+ * The admin services over a migrated test database, as createSvc() wires them (the cheap test password
+ * hashing, a random master key, the default security settings), for tests below the HTTP layer.
+ */
+export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
+  return wireAdmin({
+    db,
+    clock,
+    ids: randomIds,
+    audit: createAuditLog({ repository: auditEventsRepository(db), clock, ids: randomIds }),
+    securitySettings: new SecuritySettingsService({
+      repository: securitySettingsRepository(db),
+      clock,
+      defaults: { ...DEFAULT_SECURITY_SETTINGS },
+    }),
+    hashPassword: testHashPassword,
+    secretBox: new SecretBox(randomBytes(32)),
+  });
+}
