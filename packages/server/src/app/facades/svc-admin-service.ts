@@ -170,20 +170,22 @@ export class SvcAdminService extends SvcAdminRecords {
    * entry per client). An unknown user is a 404.
    */
   async listUserGrantsAsync(userId: string): Promise<{ data: SvcConsentGrant[] }> {
-    const input = validate(svcUserGrantsPathSchema, { userId }, 'user grants request');
-    if ((await this.#deps.users.get(input.userId)) === undefined) {
-      throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
-    }
-    return { data: await this.#deps.consents.list(input.userId) };
+    return { data: await this.#deps.consents.list(await this.#existingUser(userId, 'user grants request')) };
   }
 
   /** `GET /users/{userId}/identities`: the provider identities linked to the account (404: no such user). */
   async listUserIdentitiesAsync(userId: string): Promise<{ data: SvcLinkedIdentity[] }> {
-    const input = validate(svcUserGrantsPathSchema, { userId }, 'linked identities request');
+    const id = await this.#existingUser(userId, 'linked identities request');
+    return { data: (await this.#deps.linkedIdentities.list(id)).map(toSvcLinkedIdentity) };
+  }
+
+  /** The validated id of a user who exists; a 404 otherwise. `what` names the request in a 400. */
+  async #existingUser(userId: string, what: string): Promise<string> {
+    const input = validate(svcUserGrantsPathSchema, { userId }, what);
     if ((await this.#deps.users.get(input.userId)) === undefined) {
       throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
     }
-    return { data: (await this.#deps.linkedIdentities.list(input.userId)).map(toSvcLinkedIdentity) };
+    return input.userId;
   }
 
   /**
