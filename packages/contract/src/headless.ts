@@ -72,11 +72,15 @@ export const headlessStartBodySchema = z.object({
 });
 export type SvcHeadlessStartBody = z.output<typeof headlessStartBodySchema>;
 
-/** A sign-in provider offered by a view (social, OIDC or SAML); later issues add fields. */
+/**
+ * A sign-in provider offered by a view: `id` is what /provider/start takes, `type` the provider type
+ * (`Google`, `Microsoft`, `Apple`, `GitHub`, `Custom`), `logoDataUrl` the button's image (or null).
+ */
 export const headlessProviderSchema = z.looseObject({
   id: z.string(),
   displayName: z.string(),
   type: z.string(),
+  logoDataUrl: z.string().nullable().optional(),
 });
 export type SvcHeadlessProvider = z.output<typeof headlessProviderSchema>;
 
@@ -229,10 +233,18 @@ export const headlessOrganizationSelectBodySchema = headlessRequestBodySchema.ex
 /** Body of `POST {base}/consent/approve` and `/consent/deny`: the consent view model's `consentToken`. */
 export const headlessConsentBodySchema = headlessRequestBodySchema.extend({ consentToken: token });
 
-/** Body of `POST {base}/provider/start`: a provider of the view model's `providers`. */
-export const headlessProviderStartBodySchema = headlessRequestBodySchema.extend({
-  providerId: z.string().min(1).max(200),
-});
+const providerId = z.string().min(1).max(200);
+
+/**
+ * Body of `POST {base}/provider/start`: a provider of the view model's `providers`, by its `id` as
+ * `providerId` (the SDK) or `connectionId` (DECISIONS.md "Headless provider start").
+ */
+export const headlessProviderStartBodySchema = headlessRequestBodySchema
+  .extend({ providerId: providerId.optional(), connectionId: providerId.optional() })
+  .refine((body) => body.providerId !== undefined || body.connectionId !== undefined, {
+    message: "Name the provider: providerId (or connectionId), one of the view model's providers.",
+    path: ['providerId'],
+  });
 
 /** Body of `POST {base}/magic-link/complete`: the emailed link's token, in the browser that asked for it. */
 export const headlessMagicLinkCompleteBodySchema = headlessRequestBodySchema.extend({ token });

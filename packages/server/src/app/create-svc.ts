@@ -44,6 +44,7 @@ import { wirePasswordless } from './wire-passwordless.js';
 import { wirePhoneOtp } from './wire-phone-otp.js';
 import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
+import { wireOidcSignIn } from './wire-oidc-connections.js';
 import { wireDevice } from './wire-device.js';
 
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
@@ -240,8 +241,10 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         devices: device.operations,
       },
     });
+    const oidcSignIn = wireOidcSignIn({ config, oidc: adminWiring.oidc, audit, clock, ids });
     const hostedSignIn = wireAuthorize({
       db,
+      providers: oidcSignIn.signIn,
       engine: authEngine,
       audit,
       antiforgery,

@@ -12,6 +12,8 @@ import { invitationMethod } from '../signin/methods/invitation/invitation-steps.
 import { magicLinkMethod } from '../signin/methods/magic-link/method.js';
 import { mfaMethod } from '../signin/methods/mfa/mfa-steps.js';
 import { organizationMethod } from '../signin/methods/organization/organization-method.js';
+import { providerMethod } from '../signin/methods/oidc/method.js';
+import type { ProviderSignIn } from '../signin/methods/oidc/provider-steps.js';
 import { passwordMethod } from '../signin/methods/password/password-method.js';
 import { phoneOtpMethod } from '../signin/methods/phone-otp/method.js';
 import { emailSignupMethod, signupMethod } from '../signin/methods/signup/method.js';
@@ -27,6 +29,8 @@ export interface SignInMethodsContext {
   readonly phoneOtp: PhoneOtpService | undefined;
   /** Invitations (absent: every invitation token is unusable). */
   readonly invitations: InvitationAcceptanceWiring | undefined;
+  /** Sign-in through provider connections (absent: no provider is offered). */
+  readonly providers: ProviderSignIn | undefined;
   /** The device authorization grant: the /device pages resolve and decide codes. */
   readonly devices: Pick<DeviceAuthorizations, 'resolve' | 'approve' | 'deny'>;
   /** Counts the user codes typed at /device (`config.rateLimits.deviceVerify`). */
@@ -52,6 +56,7 @@ export function signInMethods(ctx: SignInMethodsContext): SignInMethodRegistrati
     ...(ctx.invitations === undefined
       ? []
       : [invitationMethod(ctx.invitations.binding, ctx.invitations.acceptance)]),
+    ...(ctx.providers === undefined ? [] : [providerMethod(ctx.providers)]),
     signupMethod(engine.signup),
     passwordMethod(engine.passwords),
     organizationMethod(),

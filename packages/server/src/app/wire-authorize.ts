@@ -18,6 +18,7 @@ import { userRepository } from '../storage/repositories/users.js';
 import type { SvcAuthExtensions } from './facades/svc-auth-service.js';
 import type { AuthEngine } from './wire-auth.js';
 import { signInMethods } from './sign-in-methods.js';
+import type { ProviderSignIn } from '../signin/methods/oidc/provider-steps.js';
 import { wireInvitationAcceptance } from './wire-invitation-acceptance.js';
 
 export interface WireAuthorizeContext {
@@ -35,6 +36,8 @@ export interface WireAuthorizeContext {
   readonly devices: Pick<DeviceAuthorizations, 'resolve' | 'approve' | 'deny'>;
   /** Counts the user codes typed at /device (`config.rateLimits.deviceVerify`). */
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+  /** Sign-in through provider connections (app/wire-oidc-connections.ts). */
+  readonly providers?: ProviderSignIn;
   /** Verifies the ID token hints of RP-initiated logout. */
   readonly signingKeys: Pick<SigningKeys, 'verificationKey'>;
 }
@@ -83,6 +86,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       passwordless: ctx.capabilities.passwordless,
       phoneOtp: ctx.capabilities.phoneOtp,
       invitations: accepting,
+      providers: ctx.providers,
       devices: ctx.devices,
       rateLimiter: ctx.rateLimiter,
     }),

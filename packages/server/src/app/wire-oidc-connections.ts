@@ -3,6 +3,9 @@ import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/acc
 import { OidcConnectionAdmin } from '../federation/oidc/connection-admin.js';
 import { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import { OidcLoginStates } from '../federation/oidc/login-states.js';
+import { OidcSignIn } from '../federation/oidc/oidc-sign-in.js';
+import { OidcRelyingParty } from '../federation/oidc/relying-party.js';
+import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
@@ -58,4 +61,39 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
       ids: ctx.ids,
     }),
   };
+}
+
+export interface WireOidcSignInContext {
+  readonly config: Pick<SvcConfig, 'issuer' | 'allowInsecureLoopback'>;
+  readonly oidc: OidcConnectionsWiring;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+/** Svc as the relying party of its provider connections, and the sign-in through them. */
+export interface OidcSignInWiring {
+  readonly relyingParty: OidcRelyingParty;
+  readonly signIn: OidcSignIn;
+}
+
+/**
+ * The sign-in through provider connections. Every provider sends the user back to `{issuer}/oidc/callback`
+ * (DECISIONS.md "Upstream callback"); plain-http loopback providers only with `allowInsecureLoopback`.
+ */
+export function wireOidcSignIn(ctx: WireOidcSignInContext): OidcSignInWiring {
+  const relyingParty = new OidcRelyingParty({
+    clock: ctx.clock,
+    ids: ctx.ids,
+    allowHttpLoopback: ctx.config.allowInsecureLoopback,
+  });
+  const signIn = new OidcSignIn({
+    connections: ctx.oidc.connections,
+    relyingParty,
+    states: ctx.oidc.loginStates,
+    linking: ctx.oidc.linking,
+    audit: ctx.audit,
+    callbackUri: `${ctx.config.issuer}/oidc/callback`,
+  });
+  return { relyingParty, signIn };
 }

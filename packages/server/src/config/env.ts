@@ -41,6 +41,11 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   if (trustProxy !== undefined) options.trustProxy = parseTrustProxy(trustProxy);
   const enableApi = text('SVC_ENABLE_API');
   if (enableApi !== undefined) options.enableApi = parseFlag('SVC_ENABLE_API', enableApi);
+  const insecureLoopback = text('SVC_ALLOW_INSECURE_LOOPBACK');
+  if (insecureLoopback !== undefined)
+    options.allowInsecureLoopback = parseFlag('SVC_ALLOW_INSECURE_LOOPBACK', insecureLoopback);
+  const calendar = text('SVC_CALENDAR_ENABLED');
+  if (calendar !== undefined) options.calendar = { enabled: parseFlag('SVC_CALENDAR_ENABLED', calendar) };
   const seed = seedDemoFromEnv(env);
   if (seed !== undefined) options.seedDemo = seed;
   const timeouts: DatabaseTimeoutsOptions = {};

@@ -150,6 +150,18 @@ export interface SvcOptions {
   trustProxy?: boolean | number | string[];
   /** Development mode relaxes Secure cookies on loopback. @default NODE_ENV !== 'production' */
   development?: boolean;
+  /**
+   * Let Svc call plain-http loopback addresses where it otherwise requires HTTPS: a provider's discovery,
+   * token and UserInfo endpoints on `localhost` during local development (SVC_ALLOW_INSECURE_LOOPBACK).
+   * @default `development`
+   */
+  allowInsecureLoopback?: boolean;
+  /**
+   * Calendar connections: a signed-in user connects a Google or Microsoft calendar; `/calendar/callback`
+   * and the operator routes under `/svc/admin/calendar` exist only while on (SVC_CALENDAR_ENABLED).
+   * @default true
+   */
+  calendar?: { enabled?: boolean };
   /** Injected time source. @default the system clock */
   clock?: Clock;
   /** Injected id and secret generator. @default crypto-random */

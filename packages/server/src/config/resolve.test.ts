@@ -74,6 +74,18 @@ describe('configuration', () => {
       headlessAllowedOrigins: ['https://app.example.com', 'https://admin.example.com'],
     });
     expect(optionsFromEnv({ SVC_TRUST_PROXY: '2' })).toEqual({ trustProxy: 2 });
+    expect(optionsFromEnv({ SVC_ALLOW_INSECURE_LOOPBACK: '1', SVC_CALENDAR_ENABLED: 'off' })).toEqual({
+      allowInsecureLoopback: true,
+      calendar: { enabled: false },
+    });
+    expect(resolveConfig({}, 'production')).toMatchObject({
+      allowInsecureLoopback: false,
+      calendar: { enabled: true },
+    });
+    expect(resolveConfig({ development: true }).allowInsecureLoopback).toBe(true);
+    expect(() => optionsFromEnv({ SVC_ALLOW_INSECURE_LOOPBACK: 'sure' })).toThrow(
+      /SVC_ALLOW_INSECURE_LOOPBACK must be/,
+    );
     expect(optionsFromEnv({ SVC_TRUST_PROXY: 'true' })).toEqual({ trustProxy: true });
     expect(optionsFromEnv({ SVC_TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' })).toEqual({
       trustProxy: ['10.0.0.0/8', '192.168.1.5'],

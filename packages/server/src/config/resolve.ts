@@ -83,6 +83,9 @@ export interface SvcConfig {
     readonly uiUrl: string | null;
   };
   readonly development: boolean;
+  /** Plain-http loopback provider endpoints are allowed (SvcOptions.allowInsecureLoopback). */
+  readonly allowInsecureLoopback: boolean;
+  readonly calendar: { readonly enabled: boolean };
   /** Fastify's trustProxy for the standalone server (see SvcOptions.trustProxy). */
   readonly trustProxy: boolean | number | readonly string[];
   readonly clock: Clock;
@@ -152,6 +155,8 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
       uiUrl: resolveHeadlessUiUrl(options.headlessUiUrl, options.enableApi ?? true),
     },
     development,
+    allowInsecureLoopback: options.allowInsecureLoopback ?? development,
+    calendar: { enabled: options.calendar?.enabled ?? true },
     trustProxy: options.trustProxy ?? false,
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,

@@ -441,11 +441,14 @@ describeAboveStorage('headless actions', (kind) => {
     expect(denied.viewModel?.view).toBe('device-denied');
   });
 
-  it('provider/start names no provider yet (every view lists none); logout ends the session and clears its cookie', async () => {
+  it('provider/start refuses a provider this server does not offer; logout ends the session and clears its cookie', async () => {
     const user = await h.given.user();
     const { b, requestId } = await started();
     const provider = resultOf(await b.post('/provider/start', { requestId, providerId: 'google' }), 400);
-    expect(provider).toMatchObject({ error: 'provider_unknown', viewModel: { view: 'svc' } });
+    expect(provider).toMatchObject({
+      error: 'provider_unavailable',
+      viewModel: { view: 'svc', providers: [] },
+    });
 
     resultOf(await b.post('/identify', { requestId, email: user.email }));
     resultOf(await b.post('/password/login', { requestId, password: HOSTED_PASSWORD }));

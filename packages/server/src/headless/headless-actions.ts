@@ -15,6 +15,7 @@ import { INVITATION_HANDLERS } from './headless-invitations.js';
 import type { HeadlessAnswer, HeadlessBrowser, HeadlessSignIn } from './headless-sign-in.js';
 import { EMAIL_OTP } from '../signin/methods/email-otp/method.js';
 import { MAGIC_LINK } from '../signin/methods/magic-link/method.js';
+import { PROVIDER } from '../signin/methods/oidc/method.js';
 import { PHONE_OTP } from '../signin/methods/phone-otp/method.js';
 import { EMAIL_SIGNUP, SIGNUP } from '../signin/methods/signup/method.js';
 
@@ -25,7 +26,6 @@ const MESSAGES = {
   invalid_token: 'This reset link is no longer valid. Ask for a new one.',
   password_too_short: STEP_ERROR_MESSAGES.password_too_short,
   password_too_long: STEP_ERROR_MESSAGES.password_too_long,
-  provider_unknown: 'No sign-in provider of this server has this id.',
   // The hosted /device page's words, so both adapters say the same.
   ...DEVICE_VERIFY_MESSAGES,
   device_code_mismatch: 'That code is not the code of this request. Check the code on your device.',
@@ -107,10 +107,10 @@ export const HEADLESS_ACTION_HANDLERS: HeadlessHandlers<HeadlessAction> = {
   'mfa/totp/enroll/verify': (h, b, browser) => h.verifyEnrollment(b.requestId, browser, b.code),
   'consent/approve': (h, b, browser) => h.consent(b.requestId, browser, b.consentToken, 'approve'),
   'consent/deny': (h, b, browser) => h.consent(b.requestId, browser, b.consentToken, 'deny'),
-  'provider/start': async (h, b, browser) => {
-    // Social, OIDC and SAML providers arrive with their issue: every view lists none, so no id is known.
-    const { request } = await h.request(b.requestId, browser);
-    return h.viewAnswer('svc', request, {}, { code: 'provider_unknown', message: MESSAGES.provider_unknown });
+  'provider/start': (h, b, browser) => {
+    const provider = need(h.deps.flow.methods.get(PROVIDER), 'Provider sign-in');
+    const connectionId = b.providerId ?? b.connectionId ?? '';
+    return h.run(b.requestId, browser, () => provider.start(b.requestId, browser, connectionId));
   },
   'device/resolve': resolveDevice,
   'device/approve': (h, b, browser) => decideDevice(h, b, browser, 'approve'),
@@ -208,7 +208,7 @@ async function resolveDevice(
     .require(DEVICE)
     .verify(b.userCode, { ...browser, sessionToken: undefined });
   if (outcome.kind === 'next') return h.current(outcome.requestId, browser);
-  const request = { requestId: b.requestId ?? '', clientName: '' };
+  const request = { requestId: b.requestId ?? '', clientName: '', providers: [] };
   return h.viewAnswer(
     'device',
     request,

@@ -66,8 +66,7 @@ export function viewModel(
     requestId: request.requestId,
     clientName: request.clientName,
     settings: { enabledCredentialTypes: [...context.enabledCredentialTypes] },
-    // Social, OIDC and SAML providers arrive with their issue; none is configured yet.
-    providers: [],
+    providers: request.providers.map((provider) => ({ ...provider })),
     organizationSelection: null,
     ...fields,
   };

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { createAuditLog } from '../../audit/audit-service.js';
 import { randomIds } from '../../kernel/ids.js';
+import { auditEventsRepository } from '../../storage/repositories/audit-events.js';
 import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
 import { wireTestAdmin } from '../../test-support/admin-wiring.js';
@@ -60,6 +62,7 @@ describeAboveStorage('signing in through a provider', (kind) => {
       relyingParty: new OidcRelyingParty({ clock, ids: randomIds, allowHttpLoopback: true, timeoutMs: 2000 }),
       states: oidc.loginStates,
       linking: oidc.linking,
+      audit: createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds }),
       callbackUri: CALLBACK,
     });
   });
@@ -77,20 +80,38 @@ describeAboveStorage('signing in through a provider', (kind) => {
   it('signs a new identity up, continues its authorization request, and takes a callback once', async () => {
     const { authorizationUrl } = await signIn.begin(connectionId, { authRequestId: 'azr_1' });
     const callback = await peer.signIn(authorizationUrl, 'alice');
-    const result = await signIn.finish(callback.searchParams, { ipAddress: '203.0.113.9' });
+    const result = await signIn.finish(callback.searchParams, () =>
+      Promise.resolve({ ipAddress: '203.0.113.9' }),
+    );
     expect(result.authRequestId).toBe('azr_1');
-    expect(result.identity).toMatchObject({
+    expect(result.outcome).toMatchObject({ kind: 'completed' });
+    const completed = result.outcome.kind === 'completed' ? result.outcome : undefined;
+    expect(completed?.identity).toMatchObject({
       subject: 'alice',
       email: 'alice@example.com',
       emailVerified: true,
     });
-    expect(result.account).toMatchObject({ kind: 'created', user: { email: 'alice@example.com' } });
+    expect(completed?.account).toMatchObject({ kind: 'created', user: { email: 'alice@example.com' } });
+    const event = await handle.db
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('kind', '=', 'oidc.authorization.completed')
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({
+      ipAddress: '203.0.113.9',
+      userId: completed?.account.kind === 'created' ? completed.account.user.id : 'none',
+    });
+    expect(JSON.parse(event.dataJson)).toMatchObject({
+      connectionId,
+      providerType: 'Custom',
+      userCreated: true,
+    });
     // The same callback again (a reload, a replay): the state is used up.
     expect((await refusal(signIn.finish(callback.searchParams))).code).toBe('invalid_state');
 
     const again = await signIn.begin(connectionId, { authRequestId: 'azr_2' });
     const second = await signIn.finish((await peer.signIn(again.authorizationUrl, 'alice')).searchParams);
-    expect(second.account).toMatchObject({ kind: 'linked', newLink: false });
+    expect(second.outcome).toMatchObject({ kind: 'completed', account: { kind: 'linked', newLink: false } });
   });
 
   it('refuses a callback whose state was never sent, was tampered with or expired', async () => {
@@ -137,6 +158,31 @@ describeAboveStorage('signing in through a provider', (kind) => {
       .execute();
     const { authorizationUrl } = await signIn.begin(connectionId, { authRequestId: null });
     const result = await signIn.finish((await peer.signIn(authorizationUrl, 'bob')).searchParams);
-    expect(result.account).toEqual({ kind: 'refused', reason: 'email_not_verified' });
+    expect(result.outcome).toMatchObject({
+      kind: 'completed',
+      account: { kind: 'refused', reason: 'email_not_verified' },
+    });
+  });
+
+  it('answers a refusal at the provider with the request it came from, and audits it', async () => {
+    const { authorizationUrl } = await signIn.begin(connectionId, { authRequestId: 'azr_9' });
+    const state = new URL(authorizationUrl).searchParams.get('state') ?? '';
+    const denied = new URLSearchParams({ state, error: 'access_denied', error_description: 'No thanks' });
+    const result = await signIn.finish(denied, () => Promise.resolve({ ipAddress: '203.0.113.7' }));
+    expect(result.authRequestId).toBe('azr_9');
+    expect(result.outcome).toMatchObject({
+      kind: 'failed',
+      error: { code: 'provider_error', providerError: 'access_denied' },
+    });
+    const event = await handle.db
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('kind', '=', 'oidc.authorization.failed')
+      .executeTakeFirstOrThrow();
+    expect(event.ipAddress).toBe('203.0.113.7');
+    expect(JSON.parse(event.dataJson)).toMatchObject({
+      error: 'provider_error',
+      providerError: 'access_denied',
+    });
   });
 });

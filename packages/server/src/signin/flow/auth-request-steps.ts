@@ -71,7 +71,7 @@ export class AuthRequestSteps {
   /** What every page of the request shows (the client must still be active). */
   async stepRequest(request: AuthRequestRecord): Promise<StepRequest> {
     const client = await this.#completion.activeClient(request.clientId);
-    return { requestId: request.id, clientName: client.name };
+    return { requestId: request.id, clientName: client.name, providers: await this.#methods().providers() };
   }
 
   /**

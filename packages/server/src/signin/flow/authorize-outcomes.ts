@@ -30,6 +30,19 @@ export interface StartedSession {
 export interface StepRequest {
   readonly requestId: string;
   readonly clientName: string;
+  /** The external providers every page of the request offers as buttons (the methods' providers). */
+  readonly providers: readonly SignInProvider[];
+}
+
+/** An external identity provider a sign-in page offers as a button; its method registers it. */
+export interface SignInProvider {
+  /** What the provider's start action takes (a connection id). */
+  readonly id: string;
+  /** `Google`, `Microsoft`, `Apple`, `GitHub`, `Custom`… */
+  readonly type: string;
+  readonly displayName: string;
+  /** The button's image, as a data URL; null: the name alone. */
+  readonly logoDataUrl: string | null;
 }
 
 /**

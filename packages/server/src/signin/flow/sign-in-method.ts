@@ -4,6 +4,7 @@ import type {
   AuthorizeStep,
   AuthorizeStepOutcome,
   BrowserContext,
+  SignInProvider,
   StepRequest,
 } from './authorize-outcomes.js';
 import type { AuthorizeFlowDeps } from './deps.js';
@@ -49,6 +50,11 @@ export interface SignInMethod<Actions = unknown> {
    * to its invitation); undefined when the method does not hold it.
    */
   pendingStep?(request: AuthRequestRecord, stepRequest: StepRequest): Promise<AuthorizeStep | undefined>;
+  /**
+   * The external providers this method offers on every page (read on each page: a provider disabled a
+   * moment ago is gone from the next one).
+   */
+  providers?(): Promise<readonly SignInProvider[]>;
 }
 
 /** What a method is built on: the engine's request access and completion, and its dependencies. */
@@ -107,6 +113,15 @@ export class SignInMethods {
   /** The method that shows the page of requests in `status`. */
   forStatus(status: AuthRequestStatus): SignInMethod | undefined {
     return this.#byStatus.get(status);
+  }
+
+  /** The external providers of every method, in registration order. */
+  async providers(): Promise<SignInProvider[]> {
+    const offered: SignInProvider[] = [];
+    for (const method of this.#methods) {
+      if (method.providers !== undefined) offered.push(...(await method.providers()));
+    }
+    return offered;
   }
 
   /** The page of the first method holding the pending request; undefined when none does. */

@@ -27,6 +27,14 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   email_taken: 'An account with this email already exists. Sign in instead.',
   invitation_other_account:
     'This invitation is for another email address. Sign in with the invited address to accept it.',
+  provider_unavailable:
+    'That sign-in provider is not available right now. Try again in a few minutes, or sign in another way.',
+  provider_cancelled: 'The sign-in with the provider was cancelled. Try again, or sign in another way.',
+  provider_failed: 'The sign-in with the provider could not be completed. Try again, or sign in another way.',
+  // Says only what signing up with the address would: an account with it exists.
+  provider_email_unverified:
+    'An account with this email address already exists, and the provider did not confirm the address ' +
+    'is yours. Sign in another way.',
   // The adapters add when to ask again (refusedSendMessage).
   resend_too_soon: SEND_REFUSED_WORDS,
 });

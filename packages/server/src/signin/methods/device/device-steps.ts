@@ -170,7 +170,7 @@ export class DeviceSteps {
       request.organizationId === null ? [] : await this.#deps.organizations.options(userId);
     return {
       kind: 'device_approval',
-      request: { requestId: request.id, clientName: client.name },
+      request: await this.#steps.stepRequest(request),
       userCode,
       scopes: this.#completion.grantedScopes(request, client),
       // An account signed up by phone has no address: its name says who is signed in.
