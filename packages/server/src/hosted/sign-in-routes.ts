@@ -11,12 +11,14 @@ import { endSessionRoutes } from './logout/end-session-routes.js';
 import { logoutRoutes } from './logout/logout-routes.js';
 import { mfaRoutes } from './login/mfa-routes.js';
 import { phoneOtpRoutes } from './login/phone-otp-routes.js';
+import { providerRoutes } from './login/provider-routes.js';
 import { phoneSignupRoutes } from './signup/phone-signup-routes.js';
 import { signupRoutes } from './signup/signup-routes.js';
 import type { HostedSignInDeps } from './sign-in-deps.js';
 import { EMAIL_OTP } from '../signin/methods/email-otp/method.js';
 import { INVITATION } from '../signin/methods/invitation/invitation-steps.js';
 import { MAGIC_LINK } from '../signin/methods/magic-link/method.js';
+import { PROVIDER } from '../signin/methods/oidc/method.js';
 import { EMAIL_SIGNUP, SIGNUP } from '../signin/methods/signup/method.js';
 
 /**
@@ -57,6 +59,8 @@ export function hostedSignInRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
         emailOtpRoutes({ ...deps, emailOtp, ...(emailSignup === undefined ? {} : { emailSignup }) }),
       );
     }
+    const provider = methods.get(PROVIDER);
+    if (provider !== undefined) await app.register(providerRoutes({ ...deps, provider }));
     const magicLinkLanding = methods.get(MAGIC_LINK);
     if (magicLinkLanding !== undefined) await app.register(magicLinkRoutes({ ...deps, magicLinkLanding }));
   };

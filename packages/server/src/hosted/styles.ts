@@ -120,6 +120,10 @@ input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .actions { display: flex; gap: 0.75rem; margin-top: 1.5rem; }
 .actions > * { flex: 1 1 0; }
 .stack { display: grid; gap: 0.75rem; }
+.provider { gap: 0.625rem; }
+.provider img { flex: none; }
+.divider { display: flex; align-items: center; gap: 0.75rem; margin: 1.25rem 0; color: var(--muted); font-size: 0.875rem; }
+.divider::before, .divider::after { content: ""; flex: 1 1 0; border-top: 1px solid var(--border); }
 .alt { margin: 1.25rem 0 0; font-size: 0.9375rem; text-align: center; }
 .choices { display: grid; gap: 0.5rem; margin: 0; padding: 0; list-style: none; }
 .choice {

@@ -57,6 +57,7 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
         phoneSignIn: context.phoneSignIn === true,
         signup: context.signup === true,
         emailSignIn: context.emailSignIn === true,
+        providers: step.request.providers,
       });
     case 'password':
       return renderPasswordPage({ ...form, email: step.email, emailSignIn: context.emailSignIn === true });

@@ -1,3 +1,5 @@
+import type { SignInProvider } from '../../signin/flow/authorize-outcomes.js';
+import { providerButtons } from './provider-buttons.js';
 import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
 import { html } from '../html.js';
 import { renderLayout } from '../layout.js';
@@ -20,6 +22,8 @@ export interface IdentifyPageInput extends HostedFormContext {
   readonly phoneSignIn?: boolean;
   /** Offer "Create an account" (hosted signup). */
   readonly signup?: boolean;
+  /** The enabled external providers: a "Continue with …" button each. */
+  readonly providers?: readonly SignInProvider[];
 }
 
 /**
@@ -34,6 +38,7 @@ export function renderIdentifyPage(input: IdentifyPageInput): string {
       ${hiddenFormFields(input)} ${formError(input.error)} ${emailField(input.email, input.error)}
       <button class="button button-primary" type="submit">Continue</button>
     </form>
+    ${providerButtons(authBase, requestId, input.providers ?? [])}
     ${input.emailSignIn === true && altLink(emailSignInHref(authBase, requestId), 'Email me a sign-in code')}
     ${input.phoneSignIn === true && altLink(phoneSignInHref(authBase, requestId), 'Text me a sign-in code')}
     ${input.signup === true && altLink(signupHref(authBase, requestId), 'Create an account', 'New here?')}`;

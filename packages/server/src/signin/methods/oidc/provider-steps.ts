@@ -111,7 +111,10 @@ export class ProviderSteps {
     let request: AuthRequestRecord | undefined;
     const admit = async (authRequestId: string | null): Promise<LinkingContext> => {
       if (authRequestId === null) throw providerCallbackInvalidError();
-      request = await this.#steps.load(authRequestId, browser);
+      request = await this.#steps.load(authRequestId, browser).catch((error: unknown) => {
+        // Expired, ended, or another browser's: one page that says all three.
+        throw error instanceof SvcHostedPageError ? providerCallbackInvalidError() : error;
+      });
       // Signed in some other way meanwhile (another tab): nothing is redeemed or linked.
       if (request.status !== 'pending') throw new AlreadySignedIn();
       return {
