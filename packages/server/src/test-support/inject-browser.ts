@@ -50,7 +50,7 @@ export function hiddenFields(page: string): Record<string, string> {
 }
 
 /** A link of a page: its href and its text (the pages put no markup inside their links). */
-const LINK = /<a\b[^>]*\shref="([^"]*)"[^>]*>([^<]*)<\/a\s*>/g;
+const LINK = /<a\b[^>]*\shref="([^"]*)"[^>]*>(.*?)<\/a\s*>/gs;
 
 /** Options of a form post. */
 export interface PostOptions {
@@ -113,10 +113,15 @@ export class InjectBrowser {
     });
   }
 
-  /** The href of the last page's link whose text is `text` (whitespace aside), decoded; or undefined. */
+  /** The href of the last page's link whose text is `text` (whitespace and tags aside), decoded; or undefined. */
   linkHref(text: string): string | undefined {
     for (const [, href = '', content = ''] of this.page.matchAll(LINK)) {
-      if (decodeEntities(content.replace(/\s+/g, ' ').trim()) === text) return decodeEntities(href);
+      // The link's text as a reader sees it: images and other inner tags aside.
+      const words = content
+        .replace(/<[^>]*>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (decodeEntities(words) === text) return decodeEntities(href);
     }
     return undefined;
   }

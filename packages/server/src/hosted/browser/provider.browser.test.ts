@@ -69,7 +69,7 @@ describe('hosted sign-in through a provider in a browser', () => {
       amr: ['fed'],
       nonce: flow.nonce,
     });
-    const user = await served.hosted.t.svc.admin.getUserAsync(String(claims.sub));
+    const user = await served.hosted.t.svc.admin.getUserAsync(String(claims?.sub));
     expect(user.email).toBe('alice.browser@example.com');
     await page.close();
   });
