@@ -1,3 +1,5 @@
+import type { SignInProvider } from '../../signin/flow/authorize-outcomes.js';
+import { providerButtons } from '../pages/provider-buttons.js';
 import type {
   InvitationFormError,
   InvitationPage,
@@ -55,6 +57,8 @@ export interface InvitationStepContext extends HostedFormContext {
   readonly error?: string;
   /** Email codes are wired: an account without a password gets one at the invited address. */
   readonly emailSignIn: boolean;
+  /** The enabled providers: the invited address may also sign in, or sign up, through one. */
+  readonly providers?: readonly SignInProvider[];
 }
 
 /** Where the forms of an invitation page post and what they carry (the token, or the request id). */
@@ -68,6 +72,8 @@ interface InvitationForms {
   /** `sign_in_first`: the form that emails a code to the invited address, or null (sign in, reopen the link). */
   readonly emailCodeAction: string | null;
   readonly error: string | undefined;
+  /** The "Continue with …" buttons of the enabled providers (a request's step only: they continue it). */
+  readonly providers: SafeHtml;
 }
 
 function hiddenInput(name: string, value: string): SafeHtml {
@@ -112,6 +118,7 @@ export function renderInvitationPage(page: InvitationPage, context: InvitationPa
       forgotPasswordHref: `${authBase}/password/forgot?${new URLSearchParams({ email: page.summary.email }).toString()}`,
       emailCodeAction: null,
       error,
+      providers: html``,
     });
   }
   const { summary } = page;
@@ -143,6 +150,7 @@ export function renderInvitationStep(page: SignedOutInvitationPage, context: Inv
     forgotPasswordHref: requestPageHref(authBase, '/password/forgot', requestId),
     emailCodeAction: context.emailSignIn ? `${authBase}/login/email-otp/start` : null,
     error: context.error,
+    providers: providerButtons(authBase, requestId, context.providers ?? []),
   });
 }
 
@@ -163,7 +171,7 @@ function renderAccountPage(page: SignedOutInvitationPage, forms: InvitationForms
             ${currentPasswordField(error)}
             <button class="button button-primary" type="submit">Sign in and accept</button>
           </form>
-          ${altLink(forms.forgotPasswordHref, 'Forgot password?')}`,
+          ${altLink(forms.forgotPasswordHref, 'Forgot password?')} ${forms.providers}`,
       });
     case 'sign_in_first':
       return renderLayout({
@@ -189,7 +197,8 @@ function renderAccountPage(page: SignedOutInvitationPage, forms: InvitationForms
                   <input type="hidden" name="${HOSTED_FIELDS.email}" value="${summary.email}" />
                   <button class="button button-primary" type="submit">Email me a code</button>
                 </form>`
-        }`,
+        }
+        ${forms.providers}`,
       });
     case 'signup':
       return renderLayout({
@@ -212,7 +221,8 @@ function renderAccountPage(page: SignedOutInvitationPage, forms: InvitationForms
               />
             </div>
             <button class="button button-primary" type="submit">Create account and join</button>
-          </form>`,
+          </form>
+          ${forms.providers}`,
       });
   }
 }

@@ -6,10 +6,11 @@ import { describeEachDatabase } from '../../test-support/databases.js';
 import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
 import { HeadlessBrowser, headlessStartBody } from '../../test-support/headless-browser.js';
 import {
-  createHostedTestApp,
+  createMailedHostedTestApp,
   HOSTED_PASSWORD,
-  type HostedTestApp,
+  type MailedHostedTestApp,
 } from '../../test-support/hosted-test-app.js';
+import { invitationState, operatorInvitation } from '../../test-support/invitation-flow.js';
 import { InjectBrowser } from '../../test-support/inject-browser.js';
 import {
   oidcConnectionBody,
@@ -29,6 +30,7 @@ const ACCOUNTS = [
   { id: 'mallory', email: 'existing.provider@example.com', emailVerified: false, name: 'Mallory' },
   { id: 'carol', email: 'carol.provider@example.com', emailVerified: true, name: 'Carol' },
   { id: 'dave', email: 'dave.provider@example.com', emailVerified: true, name: 'Dave' },
+  { id: 'erin', email: 'erin.invited@example.com', emailVerified: true, name: 'Erin' },
 ];
 
 let peer: OidcPeer;
@@ -38,12 +40,12 @@ beforeAll(async () => {
 afterAll(() => peer.close());
 
 describeEachDatabase('signing in through a provider on the hosted pages and the headless API', (kind) => {
-  let h: HostedTestApp;
+  let h: MailedHostedTestApp;
   let web: SvcCreatedClient;
   let connectionId: string;
 
   beforeAll(async () => {
-    h = await createHostedTestApp(kind);
+    h = await createMailedHostedTestApp(kind);
     web = await h.given.client();
     const connection = await h.t.svc.admin.createOidcConnectionAsync(
       oidcConnectionBody('Custom', {
@@ -145,6 +147,32 @@ describeEachDatabase('signing in through a provider on the hosted pages and the 
     await other.follow(await other.post('/login/identify', { email: existing.email }));
     const signedIn = await other.post('/login/password', { password: HOSTED_PASSWORD });
     expect(signedIn.statusCode).toBe(303);
+  });
+
+  it('the invited address accepts its invitation by signing up through the provider', async () => {
+    const org = await h.given.organization();
+    const invitation = await operatorInvitation(h, org.id, 'erin.invited@example.com', {
+      clientId: web.clientId,
+    });
+    const b = new InjectBrowser(h);
+    const page = await b.follow(
+      await b.authorize(
+        authorizeQuery(web.clientId, { scope: 'openid', invitation_token: invitation.token }),
+      ),
+    );
+    expect(page.body).toContain('Create your account');
+    const done = await b.follow(await b.get((await atProvider(b, 'erin')).href));
+    expect(InjectBrowser.location(done).searchParams.get('code')).toMatch(/.+/);
+    const user = await h.t.svc.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'erin.invited@example.com')
+      .executeTakeFirstOrThrow();
+    expect(await invitationState(h, invitation.id, user.id)).toMatchObject({
+      status: 'accepted',
+      acceptedUserId: user.id,
+      role: 'editor',
+    });
   });
 
   it("Apple's form post comes back as a GET carrying the browser's cookies, without an antiforgery token", async () => {

@@ -62,7 +62,11 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
     case 'password':
       return renderPasswordPage({ ...form, email: step.email, emailSignIn: context.emailSignIn === true });
     case 'invitation':
-      return renderInvitationStep(step.invitation, { ...form, emailSignIn: context.emailSignIn === true });
+      return renderInvitationStep(step.invitation, {
+        ...form,
+        emailSignIn: context.emailSignIn === true,
+        providers: step.request.providers,
+      });
     case 'select_organization':
       return renderSelectOrganizationPage({
         ...form,
