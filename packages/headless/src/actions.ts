@@ -88,9 +88,13 @@ export interface SvcHeadlessConsentBody extends SvcHeadlessRequestBody {
   consentToken: string;
 }
 
-/** `/provider/start`: the `id` of one of the view model's `providers`. */
+/**
+ * `/provider/start`: the `id` of one of the view model's `providers`, as `providerId` (or, as the
+ * server also accepts, `connectionId`); one of the two is required.
+ */
 export interface SvcHeadlessProviderStartBody extends SvcHeadlessRequestBody {
-  providerId: string;
+  providerId?: string | undefined;
+  connectionId?: string | undefined;
 }
 
 /** `/magic-link/complete`: the emailed link's token, in the browser that asked for the link. */
@@ -192,7 +196,7 @@ export const HEADLESS_ACTION_FIELDS = {
   'mfa/totp/enroll/verify': { required: ['requestId', 'code'], optional: [] },
   'consent/approve': { required: ['requestId', 'consentToken'], optional: [] },
   'consent/deny': { required: ['requestId', 'consentToken'], optional: [] },
-  'provider/start': { required: ['requestId', 'providerId'], optional: [] },
+  'provider/start': { required: ['requestId'], optional: ['providerId', 'connectionId'] },
   'device/resolve': { required: ['userCode'], optional: ['requestId'] },
   'device/approve': { required: ['requestId', 'userCode'], optional: [] },
   'device/deny': { required: ['requestId', 'userCode'], optional: [] },
