@@ -13,6 +13,10 @@ import { optionalText, recordIdSchema, text } from './fields.js';
 export const OIDC_PROVIDER_TYPES = ['Custom', 'Google', 'Microsoft', 'Apple', 'GitHub'] as const;
 export type OidcProviderType = (typeof OIDC_PROVIDER_TYPES)[number];
 
+/** How a provider sign-in is named (SPEC.md AuthenticationMethod): `oidc` for Custom, else the provider. */
+export const OIDC_AUTHENTICATION_METHODS = ['oidc', 'google', 'microsoft', 'apple', 'github'] as const;
+export type OidcAuthenticationMethod = (typeof OIDC_AUTHENTICATION_METHODS)[number];
+
 /** How Svc authenticates to the provider's token endpoint. */
 export const OIDC_CLIENT_AUTH_METHODS = ['ClientSecretPost', 'ClientSecretBasic'] as const;
 export type OidcClientAuthMethod = (typeof OIDC_CLIENT_AUTH_METHODS)[number];
@@ -274,7 +278,7 @@ const nullableString = z.string().nullable();
  */
 export const svcOidcResolvedProviderSchema = z.object({
   protocol: z.enum(['oidc', 'oauth_profile']),
-  authenticationMethod: z.enum(['oidc', 'google', 'microsoft', 'apple', 'github']),
+  authenticationMethod: z.enum(OIDC_AUTHENTICATION_METHODS),
   discoveryUrl: nullableString,
   issuer: nullableString,
   issuerCheck: z.enum(['exact', 'microsoft_tenant']),

@@ -230,8 +230,18 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       ids,
       engine: authEngine,
     });
+    const oidcSignIn = wireOidcSignIn({
+      db,
+      config,
+      oidc: adminWiring.oidc,
+      engine: authEngine,
+      audit,
+      clock,
+      ids,
+    });
     const auth = new SvcAuthService({
       ...facadeDeps,
+      providerSignIn: oidcSignIn.firstParty,
       extensions: {
         passwordless,
         phoneOtp,
@@ -241,7 +251,6 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         devices: device.operations,
       },
     });
-    const oidcSignIn = wireOidcSignIn({ config, oidc: adminWiring.oidc, audit, clock, ids });
     const hostedSignIn = wireAuthorize({
       db,
       providers: oidcSignIn.signIn,

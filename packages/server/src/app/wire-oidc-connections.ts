@@ -1,5 +1,6 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/account-linking.js';
+import { OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
 import { OidcConnectionAdmin } from '../federation/oidc/connection-admin.js';
 import { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import { OidcLoginStates } from '../federation/oidc/login-states.js';
@@ -14,6 +15,9 @@ import { oidcConnectionRepository } from '../storage/repositories/oidc-connectio
 import { oidcIdentityRepository } from '../storage/repositories/oidc-identities.js';
 import { oidcLoginStateRepository } from '../storage/repositories/oidc-login-states.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
+import { userRepository } from '../storage/repositories/users.js';
+import { DirectProviderSignIn } from '../signin/direct-provider-sign-in.js';
+import type { AuthEngine } from './wire-auth.js';
 
 export interface WireOidcConnectionsContext {
   readonly db: Db;
@@ -64,8 +68,11 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
 }
 
 export interface WireOidcSignInContext {
+  readonly db: Db;
   readonly config: Pick<SvcConfig, 'issuer' | 'allowInsecureLoopback'>;
   readonly oidc: OidcConnectionsWiring;
+  /** The direct helpers' client gate and sign-in, and the organization policy. */
+  readonly engine: Pick<AuthEngine, 'direct' | 'organizations'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -75,11 +82,14 @@ export interface WireOidcSignInContext {
 export interface OidcSignInWiring {
   readonly relyingParty: OidcRelyingParty;
   readonly signIn: OidcSignIn;
+  /** The sign-in of first-party apps that keep their own checks (`/oidc/authorization-url`, `/oidc/exchange`). */
+  readonly firstParty: DirectProviderSignIn;
 }
 
 /**
  * The sign-in through provider connections. Every provider sends the user back to `{issuer}/oidc/callback`
- * (DECISIONS.md "Upstream callback"); plain-http loopback providers only with `allowInsecureLoopback`.
+ * (DECISIONS.md "Upstream callback"), except for a first-party app's own registered callback; plain-http
+ * loopback providers only with `allowInsecureLoopback`.
  */
 export function wireOidcSignIn(ctx: WireOidcSignInContext): OidcSignInWiring {
   const relyingParty = new OidcRelyingParty({
@@ -95,5 +105,12 @@ export function wireOidcSignIn(ctx: WireOidcSignInContext): OidcSignInWiring {
     audit: ctx.audit,
     callbackUri: `${ctx.config.issuer}/oidc/callback`,
   });
-  return { relyingParty, signIn };
+  const firstParty = new DirectProviderSignIn({
+    direct: ctx.engine.direct,
+    authorization: new OidcAppAuthorization({ signIn, relyingParty }),
+    organizations: ctx.engine.organizations,
+    users: userRepository(ctx.db),
+    audit: ctx.audit,
+  });
+  return { relyingParty, signIn, firstParty };
 }

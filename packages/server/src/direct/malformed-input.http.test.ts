@@ -35,6 +35,10 @@ const TOKEN = 'rt_0123456789abcdef';
 const TOKEN_WRONG = [1, true, [], {}, 'with space', 'x'.repeat(513), ''];
 const ID_WRONG = [1, [], {}, ''];
 const CLIENT_WRONG = [1, {}, ['app'], 'with space', ''];
+const CALLBACK = 'https://app.example.com/oidc/callback';
+const CALLBACK_WRONG = [1, 'not a url', 'ftp://app.example.com/cb', `${CALLBACK}#x`, null];
+/** Printable text the app chose (state, nonce, code) of at most `max` characters. */
+const printableWrong = (max: number) => [1, {}, '', 'with space', 'x'.repeat(max + 1), null];
 
 const ROUTES: readonly DirectRoute[] = [
   {
@@ -135,6 +139,68 @@ const ROUTES: readonly DirectRoute[] = [
     wrong: { refreshToken: TOKEN_WRONG, identityId: [...ID_WRONG, null] },
     strings: ['refreshToken', 'identityId'],
     bounded: [],
+    emptyStatus: 400,
+  },
+  {
+    path: '/oidc/authorization-url',
+    valid: {
+      connectionId: 'oidc_1',
+      clientId: 'no-such-app',
+      email: 'ann@example.com',
+      callbackUri: CALLBACK,
+      state: 'state-1',
+      nonce: 'nonce-1',
+      codeChallenge: 'c'.repeat(43),
+      codeChallengeMethod: 'S256',
+    },
+    required: {
+      connectionId: 400,
+      callbackUri: 400,
+      state: 400,
+      nonce: 400,
+      codeChallenge: 400,
+      codeChallengeMethod: 400,
+    },
+    wrong: {
+      connectionId: [...ID_WRONG, null],
+      clientId: CLIENT_WRONG,
+      email: [42, 'not-an-email', ['ann@example.com']],
+      callbackUri: CALLBACK_WRONG,
+      state: printableWrong(2048),
+      nonce: printableWrong(512),
+      codeChallenge: [1, 'c'.repeat(42), 'c'.repeat(44), `${'c'.repeat(42)}=`, null],
+      codeChallengeMethod: ['plain', 's256', 1, null],
+    },
+    strings: ['connectionId', 'clientId', 'email', 'callbackUri', 'state', 'nonce', 'codeChallenge'],
+    bounded: [],
+    emptyStatus: 400,
+  },
+  {
+    path: '/oidc/exchange',
+    valid: {
+      connectionId: 'oidc_1',
+      clientId: 'no-such-app',
+      callbackUri: CALLBACK,
+      code: 'code-1',
+      codeVerifier: 'v'.repeat(43),
+      nonce: 'nonce-1',
+      userPayloadJson: '{"name":{"firstName":"Ann"}}',
+      iss: 'https://idp.example.com',
+    },
+    required: { connectionId: 400, callbackUri: 400, code: 400, codeVerifier: 400, nonce: 400 },
+    wrong: {
+      connectionId: [...ID_WRONG, null],
+      clientId: CLIENT_WRONG,
+      callbackUri: CALLBACK_WRONG,
+      code: printableWrong(2048),
+      codeVerifier: [1, 'v'.repeat(42), 'v'.repeat(129), `${'v'.repeat(42)}+`, null],
+      nonce: printableWrong(512),
+      userPayloadJson: [1, { name: {} }, []],
+      iss: [1, {}, 'with space'],
+    },
+    strings: ['connectionId', 'clientId', 'callbackUri', 'code', 'codeVerifier', 'nonce', 'iss'],
+    // Apple's JSON as the app received it: any text, bounded.
+    bounded: ['userPayloadJson'],
     emptyStatus: 400,
   },
   {

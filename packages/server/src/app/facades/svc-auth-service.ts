@@ -1,8 +1,4 @@
 import {
-  svcRemoveLinkedIdentityRequestSchema,
-  type SvcLinkedIdentity,
-  type SvcOidcProviderSummary,
-  type SvcRemoveLinkedIdentityRequest,
   svcLogoutOperationSchema,
   svcPasswordLoginRequestSchema,
   svcRefreshRequestSchema,
@@ -27,7 +23,7 @@ import {
   type SvcValidatedToken,
 } from '@svc/contract';
 import type { AdminActor } from '../../admin/deps.js';
-import { SvcInvalidOperationError, SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
+import { SvcInvalidOperationError, SvcValidationError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
 import type { ValidatedAccessToken } from '../../oauth/tokens/access-token-validator.js';
 import { toSvcTokenResponse } from '../../oauth/tokens/issued-tokens.js';
@@ -48,12 +44,8 @@ import type {
   SvcTotpEnrollmentVerifyResult,
 } from '@svc/contract';
 import type { MfaOperations } from '../../signin/methods/mfa/mfa-operations.js';
-import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
-import { toSvcLinkedIdentity } from '../../federation/oidc/views.js';
-import type { OidcConnections } from '../../federation/oidc/enabled-connections.js';
-import { providerSummaries } from '../../federation/oidc/oidc-sign-in.js';
 import type { SvcAdminService } from './svc-admin-service.js';
-import { SvcAuthCapabilityOperations, type SvcAuthExtensions } from './svc-auth-capabilities.js';
+import { SvcAuthFederationOperations, type SvcAuthFederationDeps } from './svc-auth-federation.js';
 
 export type { SvcAuthExtensions } from './svc-auth-capabilities.js';
 
@@ -70,8 +62,8 @@ export interface SvcAuthCallContext {
   readonly authorization?: string;
 }
 
-export interface SvcAuthServiceDeps {
-  readonly extensions?: SvcAuthExtensions;
+/** The facade's own dependencies, beside those of its provider operations (svc-auth-federation.ts). */
+export interface SvcAuthServiceDeps extends SvcAuthFederationDeps {
   readonly direct: DirectSignIn;
   readonly tokens: TokenEngine;
   readonly browserSessions: BrowserSessions;
@@ -80,10 +72,6 @@ export interface SvcAuthServiceDeps {
   readonly admin: Pick<SvcAdminService, 'getResolvedSecuritySettingsAsync' | 'updateSecuritySettingsAsync'>;
   /** TOTP enrollment and MFA challenge verification. */
   readonly mfa: MfaOperations;
-  /** The provider identities linked to accounts. */
-  readonly linkedIdentities: Pick<OidcAccountLinking, 'list' | 'unlink'>;
-  /** The enabled OpenID / social provider connections. */
-  readonly oidcConnections: Pick<OidcConnections, 'listEnabled'>;
 }
 
 function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedToken | null {
@@ -100,7 +88,9 @@ function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedT
 
 /**
  * SPEC.md's SvcAuthService: the in-process sign-in and session API, and what the direct JSON helper
- * routes call. Requests are validated with the contract schemas (400 SvcValidationError).
+ * routes call. Requests are validated with the contract schemas (400 SvcValidationError). The operations
+ * of OpenID / social providers are inherited from SvcAuthFederationOperations, those of the capabilities
+ * built on the engine (codes, links, invitations, account emails, devices) from SvcAuthCapabilityOperations.
  *
  * Errors: SvcPublicAuthError — `invalid_client` (400, a client that is not first-party on a sign-in
  * operation; 401, a confidential client without its `clientSecret` or with a wrong one; both audited as
@@ -111,11 +101,11 @@ function toValidatedToken(validated: ValidatedAccessToken | null): SvcValidatedT
  * (401, a confidential client's token at refresh); SvcInvalidOperationError (MFA wrapper);
  * SvcSendRefusedError (429 `resend_too_soon`: a rate limit refused a code, link or account email).
  */
-export class SvcAuthService extends SvcAuthCapabilityOperations {
+export class SvcAuthService extends SvcAuthFederationOperations {
   readonly #deps: SvcAuthServiceDeps;
 
   constructor(deps: SvcAuthServiceDeps) {
-    super(deps.extensions);
+    super(deps);
     this.#deps = deps;
   }
 
@@ -272,30 +262,6 @@ export class SvcAuthService extends SvcAuthCapabilityOperations {
     const input = validate(svcRevokeAccountGrantRequestSchema, request, 'grant revocation request');
     const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
     return this.#deps.consents.revoke(session.userId, input.grantId);
-  }
-
-  /** ListEnabledProvidersAsync (`GET /oidc/providers`): the enabled providers, oldest first. */
-  async listEnabledProvidersAsync(): Promise<{ data: SvcOidcProviderSummary[] }> {
-    return { data: providerSummaries(await this.#deps.oidcConnections.listEnabled()) };
-  }
-
-  /** POST /account/identities: the provider identities linked to the session's account. */
-  async listLinkedIdentitiesAsync(request: SvcRefreshTokenProof): Promise<{ data: SvcLinkedIdentity[] }> {
-    const input = validate(svcRefreshTokenProofSchema, request, 'linked identities request');
-    const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
-    return { data: (await this.#deps.linkedIdentities.list(session.userId)).map(toSvcLinkedIdentity) };
-  }
-
-  /**
-   * POST /account/identities/remove: 404 for an identity the account has not linked; 409 when it is the
-   * account's last way to sign in.
-   */
-  async removeLinkedIdentityAsync(request: SvcRemoveLinkedIdentityRequest): Promise<void> {
-    const input = validate(svcRemoveLinkedIdentityRequestSchema, request, 'identity removal request');
-    const session = await this.#deps.direct.requireFirstPartySession(input.refreshToken);
-    if (!(await this.#deps.linkedIdentities.unlink(session.userId, input.identityId))) {
-      throw new SvcNotFoundError('This account has no linked identity with this id.');
-    }
   }
 
   /**

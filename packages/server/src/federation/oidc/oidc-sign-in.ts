@@ -7,6 +7,13 @@ import type { OidcLoginStates } from './login-states.js';
 import type { OidcRelyingParty } from './relying-party.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
 
+/**
+ * The amr of every sign-in through a provider (hosted, headless and the first-party apps' exchange).
+ * RFC 8176 has no value for a sign-in at another identity provider; `fed` is the one Microsoft Entra ID
+ * uses for "a federated identity assertion was used" (docs/decisions/federation-oidc-first-party-apps.md).
+ */
+export const AMR_FEDERATED = 'fed';
+
 /** The enabled connections as a sign-in UI offers them: a button each, with the provider's name and logo. */
 export function providerSummaries(connections: readonly OidcConnection[]): SvcOidcProviderSummary[] {
   return connections.map((connection) => ({

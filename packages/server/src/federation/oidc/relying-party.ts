@@ -64,7 +64,9 @@ export type OidcCompleteInput = OidcCompleteChecks &
     | { readonly code: string; readonly iss?: string | null | undefined }
   );
 
-const APP_CHECK = /^[\x21-\x7e]{1,512}$/;
+// SPEC.md Limits: a state of 1 to 2048 characters; a nonce is the app's too, but only ever a random value.
+const APP_STATE = /^[\x21-\x7e]{1,2048}$/;
+const APP_NONCE = /^[\x21-\x7e]{1,512}$/;
 const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
@@ -245,9 +247,9 @@ function assertRedirectUri(connection: OidcConnection, redirectUri: string): voi
 
 function checkedAppChecks(checks: NonNullable<OidcStartInput['appChecks']>) {
   const issues = [];
-  if (!APP_CHECK.test(checks.state))
-    issues.push({ path: 'state', message: 'must be 1 to 512 printable characters' });
-  if (!APP_CHECK.test(checks.nonce))
+  if (!APP_STATE.test(checks.state))
+    issues.push({ path: 'state', message: 'must be 1 to 2048 printable characters' });
+  if (!APP_NONCE.test(checks.nonce))
     issues.push({ path: 'nonce', message: 'must be 1 to 512 printable characters' });
   if (!CODE_CHALLENGE.test(checks.codeChallenge)) {
     issues.push({

@@ -1,5 +1,9 @@
 import type { LinkingContext } from '../../../federation/oidc/account-linking.js';
-import type { OidcSignIn, OidcSignInResult } from '../../../federation/oidc/oidc-sign-in.js';
+import {
+  AMR_FEDERATED,
+  type OidcSignIn,
+  type OidcSignInResult,
+} from '../../../federation/oidc/oidc-sign-in.js';
 import { OidcRelyingPartyError } from '../../../federation/oidc/rp-errors.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type {
@@ -23,12 +27,6 @@ declare module '../../flow/authorize-outcomes.js' {
     provider_email_unverified: true;
   }
 }
-
-/**
- * RFC 8176 has no value for a sign-in at another identity provider; `fed` is the one Microsoft Entra ID
- * uses for "a federated identity assertion was used" (docs/decisions/federation-oidc-sign-in-method.md).
- */
-export const AMR_FEDERATED = 'fed';
 
 /** What the method uses of the sign-in through a provider (federation/oidc/oidc-sign-in.ts). */
 export type ProviderSignIn = Pick<OidcSignIn, 'providers' | 'begin' | 'finish'>;
