@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { startOidcPeer, type OidcPeer } from '../test-support/federation/oidc-peer.js';
 import {
   APP_CALLBACK,
@@ -32,7 +32,7 @@ function refused(response: LightMyRequestResponse, status: number, error: string
  * start's, an unverified address of an existing account, a deactivated account, a disabled connection,
  * an unreachable provider, and malformed bodies.
  */
-describeEachDatabase('refusals of the provider sign-in of a first-party app', (kind) => {
+describeAboveStorage('refusals of the provider sign-in of a first-party app', (kind) => {
   let app: ProviderApp;
   beforeEach(async () => {
     app = await createProviderApp(kind, peer);
