@@ -13,7 +13,6 @@ import type {
 import { parseAuthorizeRequest } from '../../oauth/authorize/authorize-request.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError } from './errors.js';
-import { passwordOnlyHomeRealm } from './home-realm.js';
 import { errorRedirect } from '../../oauth/authorize/redirect.js';
 import { canReuseSession } from './session-reuse.js';
 import { SignInMethods, type SignInMethodRegistration } from './sign-in-method.js';
@@ -142,24 +141,27 @@ export class AuthorizeFlow {
     if (!email.success) {
       return this.#retry(await this.#steps.identifyStep(request, typed), 'email_invalid');
     }
-    // Every address signs in with its password until SSO connections exist (the `sso` realm's seam).
-    await (this.#deps.homeRealm ?? passwordOnlyHomeRealm)(email.data);
     // Identifying (again) starts the sign-in over: whoever signed in before is forgotten.
-    await this.#deps.requests.transition(
+    const change = {
+      status: 'pending',
+      email: email.data,
+      userId: null,
+      organizationId: null,
+      amr: null,
+      authTime: null,
+      challenge: null,
+    } as const;
+    const moved = await this.#deps.requests.transition(
       request.id,
       request.status,
-      {
-        status: 'pending',
-        email: email.data,
-        userId: null,
-        organizationId: null,
-        amr: null,
-        authTime: null,
-        challenge: null,
-      },
+      change,
       this.#deps.clock.now(),
     );
-    return { kind: 'next', requestId: request.id };
+    // Home-realm discovery: a method whose realm the address belongs to (an SSO domain) takes over.
+    const claimed = moved
+      ? await this.methods.claimIdentified({ ...request, ...change }, browser)
+      : undefined;
+    return claimed ?? { kind: 'next', requestId: request.id };
   }
 
   /**

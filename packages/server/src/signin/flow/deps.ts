@@ -7,7 +7,6 @@ import type { ConsentGrants } from '../consent-grants.js';
 import type { OrganizationPolicy } from '../organization-policy.js';
 import type { SignInEngine } from '../sign-in-engine.js';
 import type { AuthorizationCodes } from '../../oauth/tokens/authorization-codes.js';
-import type { HomeRealmDiscovery } from './home-realm.js';
 import type { AuthRequestStore } from './repository.js';
 
 /**
@@ -54,8 +53,6 @@ export interface AuthorizeFlowDeps {
    * composes its own service without invitations), every invitation token is unusable.
    */
   readonly invitations?: RequestInvitations;
-  /** @default passwordOnlyHomeRealm */
-  readonly homeRealm?: HomeRealmDiscovery;
   /** @default AUTH_REQUEST_LIFETIME_MS (30 minutes) */
   readonly requestLifetimeMs?: number;
 }

@@ -1,6 +1,7 @@
 import type { AuthRequestSteps } from './auth-request-steps.js';
 import type { AuthorizeCompletion } from './authorize-completion.js';
 import type {
+  AuthorizeActionOutcome,
   AuthorizeStep,
   AuthorizeStepOutcome,
   BrowserContext,
@@ -55,6 +56,14 @@ export interface SignInMethod<Actions = unknown> {
    * moment ago is gone from the next one).
    */
   providers?(): Promise<readonly SignInProvider[]>;
+  /**
+   * Home-realm discovery: a request just identified its email; a method whose realm the address belongs
+   * to (an SSO domain) answers where the browser goes instead of the password step. Undefined: not its.
+   */
+  claimIdentified?(
+    request: AuthRequestRecord,
+    browser: BrowserContext,
+  ): Promise<AuthorizeActionOutcome | undefined>;
 }
 
 /** What a method is built on: the engine's request access and completion, and its dependencies. */
@@ -122,6 +131,18 @@ export class SignInMethods {
       if (method.providers !== undefined) offered.push(...(await method.providers()));
     }
     return offered;
+  }
+
+  /** The outcome of the first method that claims an identified request's realm; undefined: none does. */
+  async claimIdentified(
+    request: AuthRequestRecord,
+    browser: BrowserContext,
+  ): Promise<AuthorizeActionOutcome | undefined> {
+    for (const method of this.#methods) {
+      const outcome = await method.claimIdentified?.(request, browser);
+      if (outcome !== undefined) return outcome;
+    }
+    return undefined;
   }
 
   /** The page of the first method holding the pending request; undefined when none does. */
