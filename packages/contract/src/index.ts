@@ -13,3 +13,4 @@ export * from './passwordless.js';
 export * from './oidc-connections.js';
 export * from './linked-identities.js';
 export * from './oidc-sign-in.js';
+export * from './calendar.js';

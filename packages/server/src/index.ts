@@ -6,6 +6,8 @@ export { createSvc, type Svc, type CreateSvcContext } from './app/create-svc.js'
 export type { SvcServices } from './app/services.js';
 export { SvcAdminService } from './app/facades/svc-admin-service.js';
 export { SvcAuthService, type SvcAuthCallContext } from './app/facades/svc-auth-service.js';
+export { SvcCalendarService, type SvcCalendarCallContext } from './app/facades/svc-calendar-service.js';
+export { SvcCalendarError, type SvcCalendarErrorCode } from './calendar/errors.js';
 export type {
   SvcOptions,
   OpenIdOptions,
@@ -82,5 +84,16 @@ export type {
   SvcPasswordResetEmailResult,
   SvcTrustedPasswordResetEmailResult,
   SvcEmailVerificationResult,
+  // Calendar connections
+  SvcStartCalendarConnectionRequest,
+  SvcCalendarAuthorizationUrlRequest,
+  SvcCalendarAuthorization,
+  SvcCalendarAccessToken,
+  SvcCalendarConnection,
+  SvcCalendarConnectionDeleteResult,
+  SvcOwnCalendarConnectionsRequest,
+  SvcRevokeCalendarConnectionRequest,
+  CalendarConnectionListQuery,
+  CalendarCallbackError,
 } from '@svc/contract';
 export { SVC_VERSION } from './version.js';

@@ -46,6 +46,7 @@ import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
 import { wireOidcSignIn } from './wire-oidc-connections.js';
 import { wireDevice } from './wire-device.js';
+import { wireCalendar } from './wire-calendar.js';
 
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
 const MAINTENANCE_INTERVAL_MS = HOUR_MS;
@@ -251,6 +252,17 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         devices: device.operations,
       },
     });
+    const calendar = wireCalendar({
+      db,
+      config,
+      connections: adminWiring.oidc.connections,
+      relyingParty: oidcSignIn.relyingParty,
+      sessions: facadeDeps.direct,
+      secretBox,
+      audit,
+      clock,
+      ids,
+    });
     const hostedSignIn = wireAuthorize({
       db,
       providers: oidcSignIn.signIn,
@@ -292,6 +304,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       passwordless,
       invitations: invitationWiring.invitations,
       oidcConnections: adminWiring.oidc.connections,
+      calendar: calendar.facade,
+      calendarConsent: calendar.consent,
       readiness: () => checkReadiness(readinessDeps),
     };
 

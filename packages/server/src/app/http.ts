@@ -11,6 +11,9 @@ import { invitationAdminRoutes } from '../admin/invitation-routes.js';
 import { passwordlessDirectRoutes } from '../direct/passwordless-routes.js';
 import { mfaDirectRoutes } from '../direct/mfa-routes.js';
 import { oidcConnectionAdminRoutes } from '../admin/oidc-connection-routes.js';
+import { calendarAdminRoutes } from '../admin/calendar-routes.js';
+import { calendarCallbackRoutes } from '../calendar/callback-routes.js';
+import { calendarDirectRoutes } from '../direct/calendar-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
@@ -68,6 +71,20 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(mfaDirectRoutes({ mfa: services.authEngine.mfaOperations }), { prefix: authPath });
         await svc.register(accountDirectRoutes({ account: services.account }), { prefix: authPath });
         await svc.register(oidcDirectRoutes({ auth: services.auth }), { prefix: authPath });
+        // Calendar connections: SPEC.md maps the callback and the operator routes only while they are on.
+        if (config.calendar.enabled) {
+          await svc.register(calendarCallbackRoutes({ consent: services.calendarConsent }), {
+            prefix: authPath,
+          });
+          await svc.register(calendarDirectRoutes({ calendar: services.calendar }), { prefix: authPath });
+          await svc.register(
+            async (calendar) => {
+              requireOperator(calendar, config.adminToken);
+              await calendar.register(calendarAdminRoutes({ calendar: services.calendar }));
+            },
+            { prefix: '/admin/calendar/api' },
+          );
+        }
         // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
         await svc.register(
           hostedRoutes({

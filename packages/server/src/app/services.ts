@@ -19,11 +19,13 @@ import type { TokenService } from '../oauth/tokens/token-service.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import type { SvcAdminService } from './facades/svc-admin-service.js';
 import type { SvcAuthService } from './facades/svc-auth-service.js';
+import type { SvcCalendarService } from './facades/svc-calendar-service.js';
+import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { AuthEngine } from './wire-auth.js';
 
 /**
  * The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these.
- * A host may rely on `admin`, `auth`, `audit`, `tokens` and `readiness`. The members tagged internal are
+ * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar` and `readiness`. The members tagged internal are
  * the wiring of the HTTP surfaces, the CLI and the tests: they may change in any release and are left
  * out of the published declarations (`stripInternal`; docs/decisions/embedding-public-surface.md).
  */
@@ -68,6 +70,13 @@ export interface SvcServices {
   readonly invitations: InvitationService;
   /** @internal The enabled OIDC / social provider connections with their resolved provider profiles. */
   readonly oidcConnections: OidcConnections;
+  /**
+   * The in-process calendar connections API (SvcCalendarService): start a user's consent, get a fresh
+   * provider access token, list and revoke connections.
+   */
+  readonly calendar: SvcCalendarService;
+  /** @internal The calendar consent GET /calendar/callback finishes. */
+  readonly calendarConsent: CalendarConsent;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { inactiveRefreshTokenError } from '../oauth/tokens/session-revocation.js';
 
 /** A refresh token that may be absent (null), but not malformed. */
-const presentedRefreshToken = opaqueTokenSchema.nullish().transform((value) => value ?? null);
+export const presentedRefreshToken = opaqueTokenSchema.nullish().transform((value) => value ?? null);
 
 /**
  * The body of POST /logout-all and POST /account/grants as the routes read it: `{ refreshToken }` with

@@ -20,6 +20,7 @@ export const EXPIRING_TABLES = [
   'refreshTokens',
   'deviceAuthorizations',
   'oidcLoginStates',
+  'calendarConsentStates',
 ] as const satisfies readonly (keyof Database)[];
 
 export type ExpiringTable = (typeof EXPIRING_TABLES)[number];

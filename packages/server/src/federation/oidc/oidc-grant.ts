@@ -10,6 +10,7 @@ import type { OidcConnection } from './enabled-connections.js';
 import type { ProviderMetadata } from './provider-metadata.js';
 import { fromLibraryError, OidcRelyingPartyError } from './rp-errors.js';
 import { tenantIssuerGrant } from './tenant-issuer-grant.js';
+import { tokenSetOf, type OidcTokenSet } from './token-set.js';
 import type { UpstreamHttp } from './upstream-http.js';
 
 export interface OidcGrantInput {
@@ -28,10 +29,14 @@ export interface OidcGrantInput {
   readonly clock: Clock;
 }
 
-/** What an OpenID provider said about the user: the validated ID token's claims and UserInfo's. */
+/**
+ * What an OpenID provider said about the user: the validated ID token's claims and UserInfo's; and what
+ * its token endpoint granted, for a caller that keeps the tokens.
+ */
 export interface OidcClaims {
   readonly idToken: Readonly<Record<string, unknown>>;
   readonly userInfo: Readonly<Record<string, unknown>> | null;
+  readonly tokens: OidcTokenSet;
 }
 
 /**
@@ -44,7 +49,7 @@ export interface OidcClaims {
 export async function oidcGrant(input: OidcGrantInput): Promise<OidcClaims> {
   const { connection, metadata, http, clock } = input;
   let idToken: Record<string, unknown>;
-  let accessToken: string;
+  let tokenSet: OidcTokenSet;
   if (metadata.issuerTemplate !== null) {
     const { tokens, claims } = await tenantIssuerGrant({
       metadata,
@@ -60,7 +65,7 @@ export async function oidcGrant(input: OidcGrantInput): Promise<OidcClaims> {
       clock,
     });
     idToken = { ...claims };
-    accessToken = tokens.access_token;
+    tokenSet = tokenSetOf(tokens);
   } else {
     const config = clientConfiguration(connection, metadata, {
       http,
@@ -80,7 +85,7 @@ export async function oidcGrant(input: OidcGrantInput): Promise<OidcClaims> {
         throw new OidcRelyingPartyError('invalid_id_token', 'The provider answered no ID token.');
       }
       idToken = { ...claims };
-      accessToken = tokens.access_token;
+      tokenSet = tokenSetOf(tokens);
     } catch (error) {
       throw fromLibraryError('the token request', error);
     } finally {
@@ -90,12 +95,12 @@ export async function oidcGrant(input: OidcGrantInput): Promise<OidcClaims> {
 
   const profile = connection.profile;
   if (!profile.useUserInfo || typeof metadata.server.userinfo_endpoint !== 'string') {
-    return { idToken, userInfo: null };
+    return { idToken, userInfo: null, tokens: tokenSet };
   }
   const config = clientConfiguration(connection, metadata, { http, clock, clientSecret: null });
   try {
-    const userInfo = await fetchUserInfo(config, accessToken, String(idToken.sub));
-    return { idToken, userInfo: { ...userInfo } };
+    const userInfo = await fetchUserInfo(config, tokenSet.accessToken, String(idToken.sub));
+    return { idToken, userInfo: { ...userInfo }, tokens: tokenSet };
   } catch (error) {
     const mapped = fromLibraryError('UserInfo', error);
     if (mapped.code === 'invalid_provider_response' && mapped.detail?.includes('sub') === true) {

@@ -8,9 +8,11 @@ import { callbackUrl, clientConfiguration } from './client-configuration.js';
 import type { OidcConnection } from './enabled-connections.js';
 import { gitHubProfile, gitHubTokenFetch } from './github-profile.js';
 import { identityFromClaims, namesFromApplePayload, type OidcIdentity } from './identity-claims.js';
-import { oidcGrant } from './oidc-grant.js';
+import { oidcGrant, type OidcClaims } from './oidc-grant.js';
 import { ProviderMetadataCache } from './provider-metadata.js';
 import { fromLibraryError, OidcRelyingPartyError, providerError } from './rp-errors.js';
+import { refreshGrant, revokeGrant, type TokenGrantContext } from './token-grants.js';
+import type { OidcTokenSet } from './token-set.js';
 import { UpstreamHttp, type UpstreamHttpOptions } from './upstream-http.js';
 
 export interface OidcRelyingPartyDeps extends UpstreamHttpOptions {
@@ -33,6 +35,13 @@ export interface OidcStartInput {
    */
   readonly appChecks?:
     { readonly state: string; readonly nonce: string; readonly codeChallenge: string } | undefined;
+  /** The scopes to ask for instead of the connection's own (a calendar consent asks for its own). */
+  readonly scopes?: readonly string[] | undefined;
+  /**
+   * Further authorization parameters (Google's `access_type=offline` and `prompt=consent`). They never
+   * replace one the sign-in sets itself (state, nonce, PKCE, redirect URI, scope, login hint).
+   */
+  readonly extraParameters?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Where to send the user, and the checks to keep (hashed or sealed) until the callback. */
@@ -64,6 +73,14 @@ export type OidcCompleteInput = OidcCompleteChecks &
     | { readonly code: string; readonly iss?: string | null | undefined }
   );
 
+/** A completed authorization at an OpenID provider: who consented, and the tokens it granted. */
+export interface OidcRedemption {
+  readonly identity: OidcIdentity;
+  readonly tokens: OidcTokenSet;
+  /** The validated ID token's `iss` (a Microsoft multi-tenant connection: the user's own tenant's). */
+  readonly issuer: string;
+}
+
 // SPEC.md Limits: a state of 1 to 2048 characters; a nonce is the app's too, but only ever a random value.
 const APP_STATE = /^[\x21-\x7e]{1,2048}$/;
 const APP_NONCE = /^[\x21-\x7e]{1,512}$/;
@@ -74,7 +91,8 @@ const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
  * state, nonce and PKCE S256 challenge (every provider, GitHub too), `complete` checks the callback,
  * redeems the code once and answers who signed in, read through the connection's claim mapping. It
  * stores nothing: the caller keeps the checks between the two and decides what the identity means.
- * Failures are {@link OidcRelyingPartyError}s.
+ * `redeem`, `refresh` and `revoke` serve a caller that keeps the provider's tokens (calendar
+ * connections). Failures are {@link OidcRelyingPartyError}s.
  */
 export class OidcRelyingParty {
   readonly #deps: OidcRelyingPartyDeps;
@@ -113,7 +131,7 @@ export class OidcRelyingParty {
     }
     const parameters: Record<string, string> = {
       redirect_uri: input.redirectUri,
-      scope: profile.scopes.join(' '),
+      scope: (input.scopes ?? profile.scopes).join(' '),
       state,
       nonce,
       code_challenge: codeChallenge,
@@ -127,6 +145,7 @@ export class OidcRelyingParty {
     } else if (profile.protocol === 'oidc' && typeof input.loginHint === 'string' && input.loginHint !== '') {
       parameters.login_hint = input.loginHint;
     }
+    for (const [name, value] of Object.entries(input.extraParameters ?? {})) parameters[name] ??= value;
     const config = clientConfiguration(connection, metadata, {
       http: this.#http,
       clock: this.#deps.clock,
@@ -143,6 +162,64 @@ export class OidcRelyingParty {
 
   /** Checks the callback, redeems the code and answers who signed in. */
   async complete(connection: OidcConnection, input: OidcCompleteInput): Promise<OidcIdentity> {
+    return (await this.#complete(connection, input)).identity;
+  }
+
+  /**
+   * Like {@link complete}, and answers the tokens too, for a caller that keeps them (calendar
+   * connections). OpenID providers only: GitHub's OAuth profile is refused (`provider_configuration`).
+   */
+  async redeem(connection: OidcConnection, input: OidcCompleteInput): Promise<OidcRedemption> {
+    const { identity, claims } = await this.#complete(connection, input);
+    if (claims === null) {
+      throw new OidcRelyingPartyError(
+        'provider_configuration',
+        'Only an OpenID provider grants kept tokens.',
+      );
+    }
+    return { identity, tokens: claims.tokens, issuer: String(claims.idToken.iss) };
+  }
+
+  /**
+   * A new access token for a refresh token (RFC 6749 §6); `issuer` is the `iss` of the first ID token
+   * (see {@link OidcRedemption}). A refresh token the provider refused is `provider_error` with the
+   * provider's `invalid_grant`.
+   */
+  async refresh(
+    connection: OidcConnection,
+    input: { readonly refreshToken: string; readonly issuer: string },
+  ): Promise<OidcTokenSet> {
+    return refreshGrant(await this.#grantContext(connection), input.refreshToken, input.issuer);
+  }
+
+  /**
+   * Revokes a refresh token at the provider (RFC 7009), and with it the user's grant there; false when
+   * the provider has no revocation endpoint (Microsoft).
+   */
+  async revoke(connection: OidcConnection, refreshToken: string): Promise<boolean> {
+    return revokeGrant(await this.#grantContext(connection), refreshToken);
+  }
+
+  async #grantContext(connection: OidcConnection): Promise<TokenGrantContext> {
+    if (connection.profile.protocol !== 'oidc' || connection.profile.authenticationMethod === 'apple') {
+      throw new OidcRelyingPartyError(
+        'provider_configuration',
+        'Only an OpenID provider with a client secret refreshes tokens.',
+      );
+    }
+    return {
+      connection,
+      metadata: await this.#metadata.resolve(connection),
+      clientSecret: this.#clientSecret(connection),
+      http: this.#http,
+      clock: this.#deps.clock,
+    };
+  }
+
+  async #complete(
+    connection: OidcConnection,
+    input: OidcCompleteInput,
+  ): Promise<{ identity: OidcIdentity; claims: OidcClaims | null }> {
     assertRedirectUri(connection, input.redirectUri);
     const exchange = 'code' in input;
     const parameters = exchange
@@ -184,14 +261,14 @@ export class OidcRelyingParty {
         userEndpoint: String(metadata.server.userinfo_endpoint),
         emailsEndpoint: String(profile.emailsEndpoint),
       });
-      return identityFromClaims(profile.claimMapping, [claims]);
+      return { identity: identityFromClaims(profile.claimMapping, [claims]), claims: null };
     }
 
     const apple = profile.authenticationMethod === 'apple';
     const clientSecret = apple
       ? await this.#appleSecrets.secretFor(connection)
       : this.#clientSecret(connection);
-    const { idToken, userInfo } = await oidcGrant({
+    const claims = await oidcGrant({
       connection,
       metadata,
       clientSecret,
@@ -205,11 +282,9 @@ export class OidcRelyingParty {
       clock,
     });
     const given = apple ? namesFromApplePayload(input.userPayloadJson) : null;
-    return identityFromClaims(
-      profile.claimMapping,
-      userInfo === null ? [idToken] : [idToken, userInfo],
-      given,
-    );
+    const { idToken, userInfo } = claims;
+    const sources = userInfo === null ? [idToken] : [idToken, userInfo];
+    return { identity: identityFromClaims(profile.claimMapping, sources, given), claims };
   }
 
   /** Drops the cached provider metadata of a connection that was updated or deleted. */

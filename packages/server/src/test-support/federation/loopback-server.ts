@@ -62,21 +62,32 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(JSON.stringify(body));
 }
 
+/** What the user does at the provider's consent screen besides signing in and agreeing. */
+export interface ConsentChoices {
+  /** Refuses: the provider answers `access_denied`. */
+  readonly deny?: boolean;
+  /** Unticks these scopes (Google's granular consent): the grant leaves them out. */
+  readonly withhold?: readonly string[];
+}
+
 /**
  * Follows an authorization URL at an oidc-provider-based test provider as `accountId`: every interaction
- * page on the way signs that account in and consents. Answers the callback URL the provider sends the
- * browser to (with `code`, `state` and `iss`, or an `error`).
+ * page on the way signs that account in and consents (as `choices` say). Answers the callback URL the
+ * provider sends the browser to (with `code`, `state` and `iss`, or an `error`).
  */
 export async function signInAtOidcProvider(
   authorizationUrl: string | URL,
   origin: string,
   accountId: string,
   agent = new TestUserAgent(),
+  choices: ConsentChoices = {},
 ): Promise<URL> {
   const result = await agent.follow(authorizationUrl, origin, (location) => {
     if (!location.pathname.includes('/interaction/')) return location;
     const signed = new URL(location);
     signed.searchParams.set('account', accountId);
+    if (choices.deny === true) signed.searchParams.set('deny', '1');
+    if (choices.withhold !== undefined) signed.searchParams.set('withhold', choices.withhold.join(' '));
     return signed;
   });
   if ('location' in result) return result.location;

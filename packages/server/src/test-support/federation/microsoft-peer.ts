@@ -5,6 +5,7 @@ import {
   sendJson,
   signInAtOidcProvider,
   startLoopbackServer,
+  type ConsentChoices,
   type LoopbackServer,
 } from './loopback-server.js';
 import {
@@ -28,6 +29,12 @@ export interface PeerTenant {
 export interface MicrosoftPeerOptions {
   readonly clients: readonly PeerClient[];
   readonly tenants: readonly PeerTenant[];
+  /** Scopes known besides the OpenID ones (Graph's `Calendars.ReadWrite`…), granted at consent. */
+  readonly extraScopes?: readonly string[];
+  /** Refresh tokens for `offline_access`, a new one at every refresh as at Microsoft. Default none. */
+  readonly refreshTokens?: boolean;
+  /** How long access tokens live, in seconds (default 3600). */
+  readonly accessTokenTtlSeconds?: number;
 }
 
 /** A Microsoft-shaped identity platform (v2.0) on loopback. */
@@ -44,7 +51,12 @@ export interface MicrosoftPeer {
    * Follows the authorization URL signed in as `accountId` (at the multi-tenant endpoints, the account's
    * own tenant answers, as at Microsoft); answers the callback URL.
    */
-  signIn(authorizationUrl: string | URL, accountId: string, agent?: TestUserAgent): Promise<URL>;
+  signIn(
+    authorizationUrl: string | URL,
+    accountId: string,
+    agent?: TestUserAgent,
+    choices?: ConsentChoices,
+  ): Promise<URL>;
   close(): Promise<void>;
 }
 
@@ -78,11 +90,15 @@ export async function startMicrosoftPeer(options: MicrosoftPeerOptions): Promise
         })),
         signingKey,
         openidClaims: ['tid', 'oid'],
+        extraScopes: options.extraScopes,
+        refreshTokens: options.refreshTokens === true ? 'rotate' : undefined,
+        accessTokenTtlSeconds: options.accessTokenTtlSeconds,
       }),
     );
     for (const account of tenant.accounts) homeTenant.set(account.id, tenant.id);
   }
-  // Which tenant holds a code (by its PKCE challenge) or an access token, for the multi-tenant endpoints.
+  // Which tenant holds a code (by its PKCE challenge), an access token or a refresh token, for the
+  // multi-tenant endpoints.
   const tenantOfChallenge = new Map<string, string>();
   const tenantOfToken = new Map<string, string>();
 
@@ -94,7 +110,7 @@ export async function startMicrosoftPeer(options: MicrosoftPeerOptions): Promise
     userinfo_endpoint: `${origin}/${name}/oidc/userinfo`,
     response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
     response_modes_supported: ['query', 'fragment', 'form_post'],
-    scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+    scopes_supported: ['openid', 'profile', 'email', 'offline_access', ...(options.extraScopes ?? [])],
     subject_types_supported: ['pairwise'],
     id_token_signing_alg_values_supported: ['RS256'],
     token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
@@ -133,7 +149,9 @@ export async function startMicrosoftPeer(options: MicrosoftPeerOptions): Promise
     });
     const text = await answer.text();
     if (path === '/token' && answer.status === 200) {
-      tenantOfToken.set((JSON.parse(text) as { access_token: string }).access_token, tenantId);
+      const tokens = JSON.parse(text) as { access_token: string; refresh_token?: string };
+      tenantOfToken.set(tokens.access_token, tenantId);
+      if (tokens.refresh_token !== undefined) tenantOfToken.set(tokens.refresh_token, tenantId);
     }
     response.statusCode = answer.status;
     response.setHeader('content-type', answer.headers.get('content-type') ?? 'application/json');
@@ -162,9 +180,13 @@ export async function startMicrosoftPeer(options: MicrosoftPeerOptions): Promise
     }
     if (rest === '/oauth2/v2.0/token' && request.method === 'POST') {
       const body = await readBody(request);
-      const verifier = new URLSearchParams(body).get('code_verifier') ?? '';
+      const form = new URLSearchParams(body);
+      const verifier = form.get('code_verifier') ?? '';
       const challenge = createHash('sha256').update(verifier).digest('base64url');
-      const tenantId = tenantOfChallenge.get(challenge);
+      const tenantId =
+        form.get('grant_type') === 'refresh_token'
+          ? tenantOfToken.get(form.get('refresh_token') ?? '')
+          : tenantOfChallenge.get(challenge);
       if (tenantId === undefined) return sendJson(response, 400, { error: 'invalid_grant' });
       return forward(request, response, tenantId, '/token', body);
     }
@@ -182,7 +204,10 @@ export async function startMicrosoftPeer(options: MicrosoftPeerOptions): Promise
     const [, first = '', ...rest] = path.split('/');
     if (MULTI_TENANT.has(first)) return multiTenant(request, response, first, `/${rest.join('/')}`);
     const tenant = tenants.get(first);
-    if (tenant !== undefined) return tenant.handle(request, response);
+    if (tenant !== undefined) {
+      offlineAccessAsMicrosoft(request);
+      return tenant.handle(request, response);
+    }
     return sendJson(response, 404, { error: 'not_found' });
   });
 
@@ -192,11 +217,24 @@ export async function startMicrosoftPeer(options: MicrosoftPeerOptions): Promise
     issuerTemplate: `${origin}/{tenantid}/v2.0`,
     issuerOf: (tenantId) => `${origin}/${tenantId}/v2.0`,
     server,
-    signIn: (authorizationUrl, accountId, agent) => {
+    signIn: (authorizationUrl, accountId, agent, choices) => {
       const url = new URL(authorizationUrl);
       if (MULTI_TENANT.has(url.pathname.split('/')[1] ?? '')) url.searchParams.set('login_hint', accountId);
-      return signInAtOidcProvider(url, origin, accountId, agent);
+      return signInAtOidcProvider(url, origin, accountId, agent, choices);
     },
     close: () => server.close(),
   };
+}
+
+/**
+ * Microsoft issues a refresh token for the `offline_access` scope without `prompt=consent`, which
+ * node-oidc-provider requires before it keeps that scope: such an authorization request is read as
+ * node-oidc-provider understands it (its consent screen is passed by the test's user agent anyway).
+ */
+function offlineAccessAsMicrosoft(request: IncomingMessage): void {
+  const url = new URL(request.url ?? '/', 'http://peer');
+  if (!url.pathname.endsWith('/v2.0/auth') || url.searchParams.has('prompt')) return;
+  if (!(url.searchParams.get('scope') ?? '').split(' ').includes('offline_access')) return;
+  url.searchParams.set('prompt', 'consent');
+  request.url = `${url.pathname}${url.search}`;
 }

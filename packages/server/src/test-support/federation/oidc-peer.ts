@@ -1,5 +1,11 @@
+import type { IncomingMessage } from 'node:http';
 import type { JWK } from 'jose';
-import { startLoopbackServer, signInAtOidcProvider, type LoopbackServer } from './loopback-server.js';
+import {
+  startLoopbackServer,
+  signInAtOidcProvider,
+  type ConsentChoices,
+  type LoopbackServer,
+} from './loopback-server.js';
 import { createProviderInstance, type PeerAccount, type PeerClient } from './oidc-provider-instance.js';
 import type { TestUserAgent } from './user-agent.js';
 
@@ -14,6 +20,15 @@ export interface OidcPeerOptions {
    * boolean.
    */
   readonly shape?: 'custom' | 'google';
+  /** Scopes known besides the OpenID ones (Google's calendar scopes), granted at consent. */
+  readonly extraScopes?: readonly string[];
+  /**
+   * Refresh tokens: the Google shape issues one for `access_type=offline` with `prompt=consent`, as
+   * Google does, and keeps it at refresh (`keep`); the custom shape for `offline_access`. Default none.
+   */
+  readonly refreshTokens?: 'rotate' | 'keep';
+  /** How long access tokens live, in seconds (default 3600). */
+  readonly accessTokenTtlSeconds?: number;
 }
 
 /** A real OpenID provider (node-oidc-provider) on loopback. */
@@ -27,8 +42,13 @@ export interface OidcPeer {
   /** The private signing key (a test forges with another one). */
   readonly signingKey: JWK;
   readonly server: LoopbackServer;
-  /** Follows the authorization URL signed in as `accountId`; answers the callback URL. */
-  signIn(authorizationUrl: string | URL, accountId: string, agent?: TestUserAgent): Promise<URL>;
+  /** Follows the authorization URL signed in as `accountId` (consenting as `choices` say); answers the callback URL. */
+  signIn(
+    authorizationUrl: string | URL,
+    accountId: string,
+    agent?: TestUserAgent,
+    choices?: ConsentChoices,
+  ): Promise<URL>;
   close(): Promise<void>;
 }
 
@@ -40,8 +60,15 @@ export async function startOidcPeer(options: OidcPeerOptions): Promise<OidcPeer>
     clients: options.clients,
     accounts: options.accounts,
     claimsInIdToken: options.shape === 'google',
+    extraScopes: options.extraScopes,
+    refreshTokens: options.refreshTokens,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds,
   });
-  server.serve((request, response) => instance.handle(request, response));
+  const google = options.shape === 'google';
+  server.serve((request, response) => {
+    if (google) offlineAccessAsGoogle(request);
+    instance.handle(request, response);
+  });
   return {
     issuer,
     discoveryUrl: `${issuer}/.well-known/openid-configuration`,
@@ -51,8 +78,21 @@ export async function startOidcPeer(options: OidcPeerOptions): Promise<OidcPeer>
     jwksUri: `${issuer}/jwks`,
     signingKey: instance.signingKey,
     server,
-    signIn: (authorizationUrl, accountId, agent) =>
-      signInAtOidcProvider(authorizationUrl, server.origin, accountId, agent),
+    signIn: (authorizationUrl, accountId, agent, choices) =>
+      signInAtOidcProvider(authorizationUrl, server.origin, accountId, agent, choices),
     close: () => server.close(),
   };
+}
+
+/**
+ * Google asks for offline access with `access_type=offline` rather than the `offline_access` scope
+ * (which it does not know): the authorization request is read as node-oidc-provider understands it, so
+ * that only a request with that parameter (and `prompt=consent`) gets a refresh token.
+ */
+function offlineAccessAsGoogle(request: IncomingMessage): void {
+  const url = new URL(request.url ?? '/', 'http://peer');
+  if (url.pathname !== '/auth' || url.searchParams.get('access_type') !== 'offline') return;
+  const scopes = (url.searchParams.get('scope') ?? '').split(' ').filter((scope) => scope !== '');
+  url.searchParams.set('scope', [...scopes, 'offline_access'].join(' '));
+  request.url = `${url.pathname}${url.search}`;
 }

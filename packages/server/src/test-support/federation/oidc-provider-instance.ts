@@ -37,6 +37,15 @@ export interface ProviderInstanceOptions {
   readonly signingKey?: JWK;
   /** Claim names released with the `openid` scope besides `sub` (default none). */
   readonly openidClaims?: readonly string[];
+  /** Scopes the provider knows besides the OpenID ones (a calendar API's), granted at consent. */
+  readonly extraScopes?: readonly string[] | undefined;
+  /**
+   * Refresh tokens for `offline_access` (asked with `prompt=consent`): `rotate` issues a new one at each
+   * refresh and retires the old (Microsoft), `keep` answers without one (Google). Default: none issued.
+   */
+  readonly refreshTokens?: 'rotate' | 'keep' | undefined;
+  /** How long access tokens live, in seconds (default 3600). */
+  readonly accessTokenTtlSeconds?: number | undefined;
 }
 
 /** One oidc-provider instance and the node handler that serves it (with its interaction route). */
@@ -79,27 +88,37 @@ export function createProviderInstance(options: ProviderInstanceOptions): Provid
       client_secret: client.clientSecret,
       redirect_uris: [...client.redirectUris],
       token_endpoint_auth_method: client.authMethod ?? 'client_secret_post',
-      grant_types: ['authorization_code'],
+      grant_types:
+        options.refreshTokens === undefined
+          ? ['authorization_code']
+          : ['authorization_code', 'refresh_token'],
       response_types: ['code'],
     })),
     jwks: { keys: [signingKey as ProviderJwk] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
+    scopes: ['openid', 'offline_access', ...(options.extraScopes ?? [])],
+    rotateRefreshToken: () => options.refreshTokens === 'rotate',
     claims: {
       openid: ['sub', ...(options.openidClaims ?? [])],
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name', 'preferred_username'],
     },
     conformIdTokenClaims: options.claimsInIdToken === false,
-    features: { devInteractions: { enabled: false }, userinfo: { enabled: true } },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      revocation: { enabled: true },
+    },
     interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
     clientBasedCORS: () => false,
     ttl: {
-      AccessToken: 3600,
+      AccessToken: options.accessTokenTtlSeconds ?? 3600,
       AuthorizationCode: 600,
       Grant: 3600,
       IdToken: 3600,
       Interaction: 600,
       Session: 3600,
+      RefreshToken: 14 * 24 * 3600,
     },
     findAccount: (_ctx, sub) => {
       const account = accounts.get(sub);
@@ -140,11 +159,23 @@ function claimsOf(account: PeerAccount): Record<string, unknown> {
   return claims;
 }
 
-/** Signs in the account of the `account` query parameter, or grants what the consent prompt lists. */
+/**
+ * Signs in the account of the `account` query parameter, or grants what the consent prompt lists. As a
+ * user at a consent screen can: `deny=1` refuses (`access_denied`), `withhold` (space-separated) unticks
+ * scopes (Google's granular consent).
+ */
 async function finishInteraction(provider: Provider, request: IncomingMessage, response: ServerResponse) {
   const details = await provider.interactionDetails(request, response);
+  const query = new URL(request.url ?? '/', 'http://peer').searchParams;
+  if (query.get('deny') === '1') {
+    await provider.interactionFinished(request, response, {
+      error: 'access_denied',
+      error_description: 'The user refused.',
+    });
+    return;
+  }
   if (details.prompt.name === 'login') {
-    const accountId = new URL(request.url ?? '/', 'http://peer').searchParams.get('account');
+    const accountId = query.get('account');
     if (accountId === null) {
       response.statusCode = 200;
       response.setHeader('content-type', 'text/html');
@@ -164,7 +195,12 @@ async function finishInteraction(provider: Provider, request: IncomingMessage, r
       : await provider.Grant.find(details.grantId);
   if (grant === undefined) throw new Error('grant not found');
   const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
-  if (missing.missingOIDCScope !== undefined) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+  const withheld = new Set((query.get('withhold') ?? '').split(' '));
+  const granted = missing.missingOIDCScope?.filter((scope) => !withheld.has(scope));
+  if (granted !== undefined) grant.addOIDCScope(granted.join(' '));
+  const refused = missing.missingOIDCScope?.filter((scope) => withheld.has(scope));
+  // Refused, not just left out: the provider then issues the code without it instead of asking again.
+  if (refused !== undefined && refused.length > 0) grant.rejectOIDCScope(refused.join(' '));
   if (missing.missingOIDCClaims !== undefined) grant.addOIDCClaims(missing.missingOIDCClaims);
   await provider.interactionFinished(request, response, { consent: { grantId: await grant.save() } });
 }

@@ -1,0 +1,42 @@
+import { calendarConnectionListQuerySchema } from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AdminActor } from './deps.js';
+import type { SvcCalendarService } from '../app/facades/svc-calendar-service.js';
+import { parseQuery } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+
+function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+type ById = { Params: { id: string } };
+
+/**
+ * The operator routes of calendar connections, registered at `/svc/admin/calendar/api` behind the
+ * operator guard while calendar connections are on (SPEC.md: "mapped only when calendar is enabled"):
+ * `GET /connections?userId=&limit=&cursor=`, `GET /connections/{id}`, `POST /connections/{id}/revoke`
+ * and `DELETE /connections/{id}`. No answer carries a token.
+ */
+export function calendarAdminRoutes(deps: { calendar: SvcCalendarService }): FastifyPluginAsync {
+  const { calendar } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.get('/connections', async (request) =>
+      calendar.listConnectionsAsync(parseQuery(calendarConnectionListQuerySchema, request.query)),
+    );
+
+    app.get<ById>('/connections/:id', async (request) => calendar.getConnectionAsync(request.params.id));
+
+    app.post<ById>('/connections/:id/revoke', async (request) =>
+      calendar.revokeConnectionAsync(request.params.id, operatorActor(request)),
+    );
+
+    app.delete<ById>('/connections/:id', async (request) =>
+      calendar.deleteConnectionAsync(request.params.id, operatorActor(request)),
+    );
+  };
+}

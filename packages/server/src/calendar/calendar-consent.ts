@@ -1,0 +1,251 @@
+import type { CalendarCallbackError, CalendarProviderType, SvcCalendarAuthorization } from '@svc/contract';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { OidcConnection, OidcConnections } from '../federation/oidc/enabled-connections.js';
+import type { OidcRedemption, OidcRelyingParty } from '../federation/oidc/relying-party.js';
+import { OidcRelyingPartyError } from '../federation/oidc/rp-errors.js';
+import { toIso, type Clock } from '../kernel/clock.js';
+import type { SecretBox } from '../kernel/crypto.js';
+import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
+import type { Ids } from '../kernel/ids.js';
+import {
+  CALENDAR_SCOPE_RULES,
+  calendarScopesFor,
+  grantedScopes,
+  isCalendarProvider,
+} from './calendar-scopes.js';
+import type { CalendarConsentInFlight, CalendarConsentStates } from './consent-states.js';
+import { SvcCalendarError } from './errors.js';
+import type { CalendarConnectionRepository } from './repository.js';
+import { checkReturnUri, returnUrl, type CalendarConsentOutcome } from './return-uri.js';
+import { expiryOf, storeConsent } from './store-consent.js';
+
+/** The accounts a consent is for: the admin domain's users and clients. */
+export interface CalendarAccounts {
+  findUser(userId: string): Promise<{ readonly active: boolean } | undefined>;
+  findClient(
+    clientId: string,
+  ): Promise<{ readonly active: boolean; readonly redirectUris: readonly string[] } | undefined>;
+}
+
+export interface CalendarConsentDeps {
+  readonly connections: Pick<OidcConnections, 'findEnabled'>;
+  readonly relyingParty: Pick<OidcRelyingParty, 'start' | 'redeem'>;
+  readonly states: Pick<CalendarConsentStates, 'begin' | 'take'>;
+  readonly repository: Pick<CalendarConnectionRepository, 'insert' | 'findByAccount' | 'reconnect'>;
+  readonly accounts: CalendarAccounts;
+  readonly secrets: Pick<SecretBox, 'encrypt' | 'decrypt'>;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Pick<Ids, 'id'>;
+  /** Svc's own callback, `{issuer}/calendar/callback`, where every provider sends the user back. */
+  readonly callbackUri: string;
+}
+
+/** A consent to start: the user it is for, the app they return to, and what to ask. */
+export interface CalendarConsentStart {
+  readonly userId: string;
+  readonly clientId: string;
+  readonly connectionId: string;
+  readonly returnUri: string;
+  /** The calendar scopes to ask for; null for the provider's default. */
+  readonly scopes: readonly string[] | null;
+}
+
+/** Where the callback sends the browser, and an unexpected failure for the route to log. */
+export interface CalendarCallbackResult {
+  readonly redirectUrl: string;
+  readonly unexpected?: unknown;
+}
+
+/**
+ * The consent to a user's calendar at Google or Microsoft: `start` sends the user to the provider with
+ * the calendar scopes (and what the provider needs to issue a refresh token), remembering the consent by
+ * its state; `finish` takes the callback once, redeems the code and keeps the tokens sealed. From the
+ * moment the state is taken the browser always goes back to the app's returnUri, with
+ * `calendarConnectionId` or `error`.
+ */
+export class CalendarConsent {
+  readonly #deps: CalendarConsentDeps;
+
+  constructor(deps: CalendarConsentDeps) {
+    this.#deps = deps;
+  }
+
+  /** The provider's authorization URL for the user's consent, and when the consent expires. */
+  async start(input: CalendarConsentStart): Promise<SvcCalendarAuthorization> {
+    const { accounts, callbackUri } = this.#deps;
+    if ((await accounts.findUser(input.userId))?.active !== true) {
+      throw new SvcNotFoundError('There is no active user with this id.');
+    }
+    const client = await accounts.findClient(input.clientId);
+    if (client?.active !== true) {
+      throw new SvcValidationError('Invalid calendar consent: clientId: no active client has this id.', [
+        { path: 'clientId', message: 'no active client has this id' },
+      ]);
+    }
+    checkReturnUri(input.returnUri, client.redirectUris);
+    const { connection, providerType } = await this.#calendarConnection(input.connectionId);
+    const scopes = calendarScopesFor(providerType, input.scopes);
+    const rules = CALENDAR_SCOPE_RULES[providerType];
+    const start = await this.#deps.relyingParty.start(connection, {
+      redirectUri: callbackUri,
+      scopes: [...rules.base, ...scopes],
+      extraParameters: rules.parameters,
+    });
+    if (start.codeVerifier === null) throw new Error('A consent Svc starts holds its own PKCE verifier.');
+    const expiresAt = await this.#deps.states.begin(start.state, {
+      userId: input.userId,
+      clientId: input.clientId,
+      connectionId: connection.id,
+      returnUri: input.returnUri,
+      redirectUri: callbackUri,
+      scopes,
+      nonce: start.nonce,
+      codeVerifier: start.codeVerifier,
+    });
+    return { authorizationUrl: start.authorizationUrl, expiresAt: toIso(expiresAt) };
+  }
+
+  /**
+   * The provider's callback: the consent it continues, taken once, and where the browser goes now.
+   * Throws `invalid_state` when the state is unknown, used or expired: nothing then says where to go.
+   */
+  async finish(
+    callback: URLSearchParams,
+    context: { readonly ipAddress?: string } = {},
+  ): Promise<CalendarCallbackResult> {
+    const state = callback.get('state');
+    const inFlight = state === null || state === '' ? undefined : await this.#deps.states.take(state);
+    if (state === null || inFlight === undefined) {
+      throw new SvcCalendarError(
+        'invalid_state',
+        'This calendar consent is no longer valid: it expired or was already used. Start again from the app.',
+      );
+    }
+    try {
+      const outcome = await this.#complete(inFlight, state, callback, context);
+      return { redirectUrl: returnUrl(inFlight.returnUri, outcome) };
+    } catch (error) {
+      return { redirectUrl: returnUrl(inFlight.returnUri, { error: 'server_error' }), unexpected: error };
+    }
+  }
+
+  async #complete(
+    inFlight: CalendarConsentInFlight,
+    state: string,
+    callback: URLSearchParams,
+    context: { readonly ipAddress?: string },
+  ): Promise<CalendarConsentOutcome> {
+    const connection = await this.#deps.connections.findEnabled(inFlight.connectionId);
+    const user = await this.#deps.accounts.findUser(inFlight.userId);
+    const failed = (error: CalendarCallbackError, data: Record<string, unknown> = {}) =>
+      this.#failed(
+        inFlight,
+        error,
+        { ...data, ...(connection ? { providerType: connection.providerType } : {}) },
+        context,
+      );
+    // Disabled, or its user deactivated, while the user was at the provider: nothing is redeemed.
+    if (connection === undefined || !isCalendarProvider(connection.providerType) || user?.active !== true) {
+      return failed('connection_unavailable');
+    }
+    let redemption: OidcRedemption;
+    try {
+      redemption = await this.#deps.relyingParty.redeem(connection, {
+        callback,
+        expectedState: state,
+        redirectUri: inFlight.redirectUri,
+        expectedNonce: inFlight.nonce,
+        codeVerifier: inFlight.codeVerifier,
+      });
+    } catch (error) {
+      if (!(error instanceof OidcRelyingPartyError)) throw error;
+      return failed(callbackError(error), {
+        reason: error.code,
+        ...(error.providerError === null ? {} : { providerError: error.providerError }),
+      });
+    }
+    const { granted, missing } = grantedScopes(
+      connection.providerType,
+      inFlight.scopes,
+      redemption.tokens.scope,
+    );
+    if (missing.length > 0) return failed('insufficient_scope', { missingScopes: missing });
+    const stored = await storeConsent(this.#deps, {
+      userId: inFlight.userId,
+      connectionId: connection.id,
+      providerType: connection.providerType,
+      redemption,
+      scopes: granted,
+      accessTokenExpiresAt: expiryOf(this.#deps.clock.now(), redemption.tokens.expiresIn),
+    });
+    await this.#deps.audit.record({
+      kind: stored.created ? 'calendar.connection.created' : 'calendar.connection.reconnected',
+      actorType: 'user',
+      actorId: inFlight.userId,
+      userId: inFlight.userId,
+      clientId: inFlight.clientId,
+      ...(context.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
+      data: {
+        calendarConnectionId: stored.id,
+        connectionId: connection.id,
+        providerType: connection.providerType,
+        scopes: granted,
+        offlineAccess: stored.offlineAccess,
+      },
+    });
+    return { calendarConnectionId: stored.id };
+  }
+
+  /** The enabled Google or Microsoft connection that lists Svc's calendar callback. */
+  async #calendarConnection(
+    connectionId: string,
+  ): Promise<{ connection: OidcConnection; providerType: CalendarProviderType }> {
+    const connection = await this.#deps.connections.findEnabled(connectionId);
+    const refuse = (message: string) =>
+      new SvcValidationError(`Invalid calendar consent: connectionId: ${message}.`, [
+        { path: 'connectionId', message },
+      ]);
+    if (connection === undefined || !isCalendarProvider(connection.providerType)) {
+      throw refuse('must be an enabled Google or Microsoft connection');
+    }
+    if (!connection.allowedCallbackUris.includes(this.#deps.callbackUri)) {
+      throw refuse(`the connection must list ${this.#deps.callbackUri} among its allowed callback URIs`);
+    }
+    return { connection, providerType: connection.providerType };
+  }
+
+  async #failed(
+    inFlight: CalendarConsentInFlight,
+    error: CalendarCallbackError,
+    data: Record<string, unknown>,
+    context: { readonly ipAddress?: string },
+  ): Promise<CalendarConsentOutcome> {
+    await this.#deps.audit.record({
+      kind: 'calendar.connection.failed',
+      actorType: 'user',
+      actorId: inFlight.userId,
+      userId: inFlight.userId,
+      clientId: inFlight.clientId,
+      ...(context.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
+      data: { connectionId: inFlight.connectionId, error, ...data },
+    });
+    return { error };
+  }
+}
+
+/** The `error` the app gets for a provider answer the relying party refused. */
+function callbackError(error: OidcRelyingPartyError): CalendarCallbackError {
+  switch (error.code) {
+    case 'provider_error':
+      return error.providerError === 'access_denied' ? 'access_denied' : 'provider_error';
+    case 'invalid_provider_response':
+      return 'provider_error';
+    case 'provider_unavailable':
+      return 'provider_unavailable';
+    case 'provider_configuration':
+      return 'server_error';
+    default:
+      return 'invalid_callback';
+  }
+}
