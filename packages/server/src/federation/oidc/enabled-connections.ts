@@ -22,6 +22,9 @@ export interface OidcConnection {
   secrets(): OidcConnectionSecrets;
 }
 
+/** What an id Svc generates can look like: printable ASCII, bounded. */
+const CONNECTION_ID = /^[\x21-\x7e]{1,200}$/;
+
 export interface OidcConnectionsDeps {
   readonly repository: Pick<OidcConnectionRepository, 'findById' | 'listEnabled'>;
   readonly secrets: SecretSealer;
@@ -41,6 +44,8 @@ export class OidcConnections {
 
   /** The connection if it exists and is enabled. */
   async findEnabled(connectionId: string): Promise<OidcConnection | undefined> {
+    // A URL segment or body field of any shape: one that no id has (NUL, spaces…) is no connection.
+    if (!CONNECTION_ID.test(connectionId)) return undefined;
     const record = await this.#deps.repository.findById(connectionId);
     return record?.enabled === true ? this.#connection(record) : undefined;
   }

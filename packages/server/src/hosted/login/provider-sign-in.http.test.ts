@@ -175,6 +175,30 @@ describeEachDatabase('signing in through a provider on the hosted pages and the 
     });
   });
 
+  it('malformed starts and callbacks are 4xx pages, never 5xx', async () => {
+    const { b } = await atIdentify();
+    const requestId = b.fields.request_id ?? '';
+    // A segment longer than the router takes is refused before any route: 414.
+    expect(
+      (await b.get(`${h.authBase}/login/oidc/${'x'.repeat(300)}?request_id=${requestId}`)).statusCode,
+    ).toBe(414);
+    for (const id of ['%00oidc', 'a%20b', 'x'.repeat(90), '%E2%9C%93']) {
+      const response = await b.get(`${h.authBase}/login/oidc/${id}?request_id=${requestId}`);
+      expect(response.statusCode, id).toBe(400);
+      expect(response.body).toContain(escapeHtml(STEP_ERROR_MESSAGES.provider_unavailable));
+    }
+    for (const query of ['', 'state=%00', 'state=x&code=y', `state=${'s'.repeat(9000)}`, 'state=a&state=b']) {
+      const response = await b.get(`${h.authBase}/oidc/callback?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.body).toContain('This sign-in is no longer valid');
+    }
+    const app = new HeadlessBrowser(h);
+    const started = await app.post('/start', headlessStartBody(web.clientId));
+    const headlessId = started.json<SvcHeadlessActionResult>().viewModel?.requestId ?? '';
+    const nul = await app.post('/provider/start', { requestId: headlessId, providerId: 'oidc_\u0000' });
+    expect(nul.statusCode).toBe(400);
+  });
+
   it("Apple's form post comes back as a GET carrying the browser's cookies, without an antiforgery token", async () => {
     const posted = await h.inject({
       method: 'POST',
