@@ -1,4 +1,5 @@
 import type * as accounts from './tables/accounts.js';
+import type * as domains from './tables/domains.js';
 import type * as federation from './tables/federation.js';
 import type * as signIn from './tables/sign-in.js';
 import type * as tokens from './tables/tokens.js';
@@ -9,6 +10,7 @@ import type * as tokens from './tables/tokens.js';
  */
 
 export type * from './tables/accounts.js';
+export type * from './tables/domains.js';
 export type * from './tables/federation.js';
 export type * from './tables/sign-in.js';
 export type * from './tables/tokens.js';
@@ -46,4 +48,5 @@ export interface Database {
   oidcConnections: federation.OidcConnectionsTable;
   oidcIdentities: federation.OidcIdentitiesTable;
   oidcLoginStates: federation.OidcLoginStatesTable;
+  organizationDomains: domains.OrganizationDomainsTable;
 }
