@@ -11,6 +11,8 @@ export type {
   OpenIdOptions,
   SecurityDefaultsOptions,
   DatabaseTimeoutsOptions,
+  DomainVerificationOptions,
+  DnsOptions,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';
@@ -82,5 +84,12 @@ export type {
   SvcPasswordResetEmailResult,
   SvcTrustedPasswordResetEmailResult,
   SvcEmailVerificationResult,
+  // Organization domain claims
+  SvcStartDomainVerificationRequest,
+  SvcDomainClaimRequest,
+  SvcDomainClaim,
+  SvcDomainClaimStatus,
+  SvcDomainCheckResult,
+  SvcDomainOwnershipRecord,
 } from '@svc/contract';
 export { SVC_VERSION } from './version.js';

@@ -65,7 +65,7 @@ export interface Svc extends SvcServices {
   readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
   /**
    * Runs the housekeeping a node does every hour (signing keys; expired requests, codes, links, tokens,
-   * counters) once now; for tests and for hosts that schedule it themselves.
+   * counters; re-checks of domain claims) once now; for tests and for hosts that schedule it themselves.
    */
   housekeeping(): Promise<HousekeepingReport>;
   /** Listens on the configured host and port; resolves to the address. */
@@ -130,6 +130,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       hashPassword,
       onClientsChanged: () => discovery.invalidate(),
       secretBox,
+      config,
     });
     const admin = adminWiring.facade;
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
@@ -283,6 +284,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       passwordless,
       invitations: invitationWiring.invitations,
       oidcConnections: adminWiring.oidc.connections,
+      domainClaims: adminWiring.domainClaims.claims,
       readiness: () => checkReadiness(readinessDeps),
     };
 
@@ -299,6 +301,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         authorizeFlow: hostedSignIn.flow,
         rateLimiter,
         failureThrottle,
+        domainClaims: adminWiring.domainClaims.rechecks,
       });
     const timer = config.keyRotationSchedule
       ? setInterval(() => {

@@ -11,6 +11,7 @@ import { invitationAdminRoutes } from '../admin/invitation-routes.js';
 import { passwordlessDirectRoutes } from '../direct/passwordless-routes.js';
 import { mfaDirectRoutes } from '../direct/mfa-routes.js';
 import { oidcConnectionAdminRoutes } from '../admin/oidc-connection-routes.js';
+import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
@@ -93,6 +94,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
+            await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );
