@@ -14,3 +14,4 @@ export * from './oidc-connections.js';
 export * from './linked-identities.js';
 export * from './oidc-sign-in.js';
 export * from './calendar.js';
+export * from './domain-claims.js';

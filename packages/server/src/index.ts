@@ -13,6 +13,8 @@ export type {
   OpenIdOptions,
   SecurityDefaultsOptions,
   DatabaseTimeoutsOptions,
+  DomainVerificationOptions,
+  DnsOptions,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';
@@ -95,5 +97,12 @@ export type {
   SvcRevokeCalendarConnectionRequest,
   CalendarConnectionListQuery,
   CalendarCallbackError,
+  // Organization domain claims
+  SvcStartDomainVerificationRequest,
+  SvcDomainClaimRequest,
+  SvcDomainClaim,
+  SvcDomainClaimStatus,
+  SvcDomainCheckResult,
+  SvcDomainOwnershipRecord,
 } from '@svc/contract';
 export { SVC_VERSION } from './version.js';

@@ -16,6 +16,10 @@ import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
+import {
+  DEFAULT_DNS,
+  DEFAULT_DOMAIN_VERIFICATION,
+} from '../organizations/domains/domain-verification-config.js';
 
 const SETTINGS = {
   refreshTokenLifetimeMinutes: 600,
@@ -53,6 +57,7 @@ describeEachDatabase('admin services', (kind) => {
       securitySettings,
       hashPassword,
       secretBox,
+      config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
     }).facade;
   });
   afterEach(async () => {

@@ -66,7 +66,7 @@ export interface Svc extends SvcServices {
   readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
   /**
    * Runs the housekeeping a node does every hour (signing keys; expired requests, codes, links, tokens,
-   * counters) once now; for tests and for hosts that schedule it themselves.
+   * counters; re-checks of domain claims) once now; for tests and for hosts that schedule it themselves.
    */
   housekeeping(): Promise<HousekeepingReport>;
   /** Listens on the configured host and port; resolves to the address. */
@@ -131,6 +131,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       hashPassword,
       onClientsChanged: () => discovery.invalidate(),
       secretBox,
+      config,
     });
     const admin = adminWiring.facade;
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
@@ -306,6 +307,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       oidcConnections: adminWiring.oidc.connections,
       calendar: calendar.facade,
       calendarConsent: calendar.consent,
+      domainClaims: adminWiring.domainClaims.claims,
       readiness: () => checkReadiness(readinessDeps),
     };
 
@@ -322,6 +324,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         authorizeFlow: hostedSignIn.flow,
         rateLimiter,
         failureThrottle,
+        domainClaims: adminWiring.domainClaims.rechecks,
       });
     const timer = config.keyRotationSchedule
       ? setInterval(() => {

@@ -1,4 +1,8 @@
 import { DAY_MS, type Clock } from '../kernel/clock.js';
+import type {
+  DomainClaimRechecks,
+  DomainRecheckReport,
+} from '../organizations/domains/domain-claim-rechecks.js';
 import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { AuthorizeFlow } from '../signin/flow/authorize-flow.js';
@@ -21,6 +25,7 @@ export interface HousekeepingDeps {
   readonly authorizeFlow: Pick<AuthorizeFlow, 'deleteExpired'>;
   readonly rateLimiter: Pick<RateLimiter, 'deleteExpired'>;
   readonly failureThrottle: Pick<FailureThrottle, 'deleteExpired'>;
+  readonly domainClaims: Pick<DomainClaimRechecks, 'recheckDue'>;
 }
 
 /** What one housekeeping run did. */
@@ -32,13 +37,15 @@ export interface HousekeepingReport {
   readonly deletedFailureCounters: number;
   readonly deletedExpired: Readonly<Record<ExpiringTable, number>>;
   readonly deletedSessions: DeletedSessions;
+  /** Active domain claims whose TXT record was looked up again, and those revoked for want of it. */
+  readonly domainClaims: DomainRecheckReport;
 }
 
 /**
  * A node's periodic housekeeping: signing-key rotation and cleanup (only one node rotates), and the
  * deletion of expired authorization requests, rate-limit and failure counters, one-time codes, links, tokens, issuer
- * sessions and token sessions (with their refresh tokens). Every step is idempotent and safe to run on
- * several nodes at once.
+ * sessions and token sessions (with their refresh tokens), and the re-verification of active domain
+ * claims. Every step is idempotent and safe to run on several nodes at once.
  */
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingReport> {
   const keys = await deps.signingKeys.maintain();
@@ -48,6 +55,7 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
   const before = deps.clock.now() - EXPIRED_ROW_GRACE_MS;
   const deletedExpired = await deleteExpiredRows(deps.db, before);
   const deletedSessions = await deleteExpiredSessions(deps.db, before);
+  const domainClaims = await deps.domainClaims.recheckDue();
   return {
     rotatedKey: keys.rotated,
     deletedKeys: keys.deleted,
@@ -56,5 +64,6 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
     deletedFailureCounters,
     deletedExpired,
     deletedSessions,
+    domainClaims,
   };
 }

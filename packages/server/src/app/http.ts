@@ -14,6 +14,7 @@ import { oidcConnectionAdminRoutes } from '../admin/oidc-connection-routes.js';
 import { calendarAdminRoutes } from '../admin/calendar-routes.js';
 import { calendarCallbackRoutes } from '../calendar/callback-routes.js';
 import { calendarDirectRoutes } from '../direct/calendar-routes.js';
+import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
@@ -110,6 +111,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
+            await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );

@@ -181,6 +181,16 @@ const BODY_ROUTES: readonly BodyRoute[] = [
     strings: ['displayName', 'clientId', 'clientSecret', 'appleTeamId'],
   })),
   {
+    method: 'POST',
+    path: '/organizations/org_x/domains',
+    valid: { domain: 'acme.example' },
+    required: ['domain'],
+    wrong: {
+      domain: [42, [], {}, null, '', 'not a domain', '192.0.2.1', '[::1]', 'com', 'https://acme.example/'],
+    },
+    strings: ['domain'],
+  },
+  {
     method: 'PUT',
     path: '/settings/security',
     valid: SETTINGS,
@@ -316,6 +326,9 @@ const BAD_IDS: readonly ['GET' | 'PATCH' | 'POST', string, string][] = [
   ['POST', '/clients/%00/rotate-secret', 'clientId'],
   ['GET', '/oidc-connections/%00', 'id'],
   ['POST', '/oidc-connections/a%0Ab/disable', 'id'],
+  ['GET', '/organizations/%1B%5B31m/domains', 'organizationId'],
+  ['POST', '/organizations/org_x/domains/%00/verify', 'id'],
+  ['POST', '/organizations/%00/domains/dom_x/revoke', 'organizationId'],
 ];
 const nulCursor = encodeCursor({ at: 1, id: 'org_\u0000' });
 const QUERIES: readonly [string, string][] = [
@@ -367,8 +380,12 @@ const CASES: readonly Case[] = [
       field,
     })),
   ),
-  // A membership list names its owner first (unknown: 404); its paging parameters are read before that.
-  ...[`${ADMIN}/organizations/org_x/memberships`, `${ADMIN}/users/usr_x/memberships`].flatMap((url) =>
+  // A membership or domain list names its owner first (unknown: 404); its paging parameters are read before that.
+  ...[
+    `${ADMIN}/organizations/org_x/memberships`,
+    `${ADMIN}/users/usr_x/memberships`,
+    `${ADMIN}/organizations/org_x/domains`,
+  ].flatMap((url) =>
     QUERIES.filter(([, field]) => field === 'limit').map(([query, field]): Case => ({
       name: `GET ${url}?${query}`,
       request: { method: 'GET', url: `${url}?${query}`, headers: OPERATOR },

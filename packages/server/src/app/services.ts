@@ -13,6 +13,7 @@ import type { InvitationService } from '../signin/methods/invitation/invitation-
 import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordless-sign-in.js';
 import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
+import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -77,6 +78,8 @@ export interface SvcServices {
   readonly calendar: SvcCalendarService;
   /** @internal The calendar consent GET /calendar/callback finishes. */
   readonly calendarConsent: CalendarConsent;
+  /** @internal Organization domain claims; `activeClaimOf(domain)` names the organization that owns a domain. */
+  readonly domainClaims: DomainClaims;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

@@ -28,6 +28,8 @@ import { tokenStore } from '../storage/repositories/token-store.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { SvcAdminService } from './facades/svc-admin-service.js';
 import { wireOidcConnections, type OidcConnectionsWiring } from './wire-oidc-connections.js';
+import { wireDomainClaims, type DomainClaimsWiring } from './wire-domain-claims.js';
+import type { SvcConfig } from '../config/resolve.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -41,6 +43,8 @@ export interface WireAdminContext {
   readonly onClientsChanged?: () => void;
   /** Seals provider secrets with the master key. */
   readonly secretBox: SecretBox;
+  /** Domain claims' record prefixes, re-check schedule and resolvers. */
+  readonly config: Pick<SvcConfig, 'domainVerification' | 'dns'>;
 }
 
 /**
@@ -58,6 +62,8 @@ export interface AdminWiring {
   readonly mfaSettings: MfaSettingsService;
   /** OpenID / social providers: their connections, linked identities and sign-ins in flight. */
   readonly oidc: OidcConnectionsWiring;
+  /** Organization domain claims (home-realm discovery reads `claims.activeClaimOf`). */
+  readonly domainClaims: DomainClaimsWiring;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -106,6 +112,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     ids: ctx.ids,
   });
   const oidc = wireOidcConnections({ ...ctx, users });
+  const domainClaims = wireDomainClaims(ctx);
   const facade = new SvcAdminService({
     organizations,
     users,
@@ -123,6 +130,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     consents,
     oidcConnections: oidc.admin,
     linkedIdentities: oidc.linking,
+    domainClaims: domainClaims.claims,
   });
   return {
     facade,
@@ -133,5 +141,6 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     consents,
     mfaSettings,
     oidc,
+    domainClaims,
   };
 }

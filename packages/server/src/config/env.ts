@@ -1,4 +1,4 @@
-import type { DatabaseTimeoutsOptions, SvcOptions } from './options.js';
+import type { DatabaseTimeoutsOptions, DomainVerificationOptions, SvcOptions } from './options.js';
 import { SvcConfigError } from '../kernel/errors.js';
 
 /** The one table of SVC_* variables; each maps onto the option of the same meaning. */
@@ -46,6 +46,16 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
     options.allowInsecureLoopback = parseFlag('SVC_ALLOW_INSECURE_LOOPBACK', insecureLoopback);
   const calendar = text('SVC_CALENDAR_ENABLED');
   if (calendar !== undefined) options.calendar = { enabled: parseFlag('SVC_CALENDAR_ENABLED', calendar) };
+  const dnsServers = text('SVC_DNS_SERVERS');
+  const dnsTimeout = text('SVC_DNS_TIMEOUT_MS');
+  if (dnsServers !== undefined || dnsTimeout !== undefined) {
+    options.dns = {
+      ...(dnsServers === undefined ? {} : { servers: dnsServers.split(/[\s,]+/).filter((s) => s !== '') }),
+      ...(dnsTimeout === undefined ? {} : { timeoutMs: parseMs('SVC_DNS_TIMEOUT_MS', dnsTimeout) }),
+    };
+  }
+  const domainVerification = domainVerificationFromEnv(text);
+  if (domainVerification !== undefined) options.domainVerification = domainVerification;
   const seed = seedDemoFromEnv(env);
   if (seed !== undefined) options.seedDemo = seed;
   const timeouts: DatabaseTimeoutsOptions = {};
@@ -65,6 +75,24 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
 export function seedDemoFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
   const value = env.SVC_SEED_DEMO?.trim();
   return value === undefined || value === '' ? undefined : parseFlag('SVC_SEED_DEMO', value);
+}
+
+/** The SVC_DOMAIN_* variables, or undefined when none is set. */
+function domainVerificationFromEnv(
+  text: (name: string) => string | undefined,
+): DomainVerificationOptions | undefined {
+  const options: DomainVerificationOptions = {};
+  const recordPrefix = text('SVC_DOMAIN_VERIFICATION_RECORD_PREFIX');
+  if (recordPrefix !== undefined) options.recordPrefix = recordPrefix;
+  const valuePrefix = text('SVC_DOMAIN_VERIFICATION_VALUE_PREFIX');
+  if (valuePrefix !== undefined) options.valuePrefix = valuePrefix;
+  const interval = text('SVC_DOMAIN_RECHECK_INTERVAL_MS');
+  if (interval !== undefined) options.recheckIntervalMs = parseMs('SVC_DOMAIN_RECHECK_INTERVAL_MS', interval);
+  const failures = text('SVC_DOMAIN_REVOKE_AFTER_FAILED_CHECKS');
+  if (failures !== undefined) {
+    options.revokeAfterFailedChecks = parseCount('SVC_DOMAIN_REVOKE_AFTER_FAILED_CHECKS', failures);
+  }
+  return Object.keys(options).length === 0 ? undefined : options;
 }
 
 function assign<K extends keyof SvcOptions>(
@@ -110,6 +138,13 @@ const TIMEOUT_VARIABLES: readonly (readonly [keyof DatabaseTimeoutsOptions, stri
 function parseMs(name: string, value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) {
     throw new SvcConfigError(`${name} must be a whole number of milliseconds of at least 1, got "${value}".`);
+  }
+  return Number(value);
+}
+
+function parseCount(name: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new SvcConfigError(`${name} must be a whole number of at least 1, got "${value}".`);
   }
   return Number(value);
 }

@@ -56,6 +56,29 @@ export interface SmsOptions {
 }
 
 /**
+ * Organization domain claims proven by a DNS TXT record (SPEC.md "Domain claim"): the record is named
+ * `<recordPrefix>.<domain>` and holds `<valuePrefix>=<value>`.
+ */
+export interface DomainVerificationOptions {
+  /** SPEC.md DomainVerificationRecordPrefix. @default '_svc-verify' (SVC_DOMAIN_VERIFICATION_RECORD_PREFIX) */
+  recordPrefix?: string;
+  /** SPEC.md DomainVerificationRecordValuePrefix. @default 'svc-domain-verification' (SVC_DOMAIN_VERIFICATION_VALUE_PREFIX) */
+  valuePrefix?: string;
+  /** How long an active claim goes unchecked; at least 60000. @default 86400000 (24 h) (SVC_DOMAIN_RECHECK_INTERVAL_MS) */
+  recheckIntervalMs?: number;
+  /** Scheduled re-checks in a row that find no record before the claim is revoked. @default 3 (SVC_DOMAIN_REVOKE_AFTER_FAILED_CHECKS) */
+  revokeAfterFailedChecks?: number;
+}
+
+/** The resolvers Svc asks for DNS records (domain claims' TXT records). */
+export interface DnsOptions {
+  /** `host:port` entries (IP addresses; port 53 when omitted). @default the system's resolvers (SVC_DNS_SERVERS) */
+  servers?: string[];
+  /** One look-up's deadline, every try included. @default 5000 (SVC_DNS_TIMEOUT_MS) */
+  timeoutMs?: number;
+}
+
+/**
  * Options of `createSvc()`. Every option has an `SVC_*` environment variable of the same meaning
  * (see config/env.ts); an option given here wins over the environment.
  */
@@ -162,6 +185,10 @@ export interface SvcOptions {
    * @default true
    */
   calendar?: { enabled?: boolean };
+  /** Domain claims: the TXT record's prefixes and how often active claims are checked again. */
+  domainVerification?: DomainVerificationOptions;
+  /** Where DNS look-ups go. */
+  dns?: DnsOptions;
   /** Injected time source. @default the system clock */
   clock?: Clock;
   /** Injected id and secret generator. @default crypto-random */

@@ -125,4 +125,54 @@ describe('configuration', () => {
     );
     expect(() => resolveConfig({ databaseTimeouts: { connectMs: 0 } })).toThrow(SvcConfigError);
   });
+
+  it('reads the domain claims’ record prefixes, re-check schedule and DNS servers, defaulting to SPEC.md’s record', () => {
+    expect(resolveConfig({})).toMatchObject({
+      domainVerification: {
+        recordPrefix: '_svc-verify',
+        valuePrefix: 'svc-domain-verification',
+        recheckIntervalMs: 86_400_000,
+        revokeAfterFailedChecks: 3,
+      },
+      dns: { servers: null, timeoutMs: 5_000 },
+    });
+    const options = optionsFromEnv({
+      SVC_DNS_SERVERS: '10.0.0.2:5353, 192.0.2.53 [2001:db8::53]:53,2001:db8::1',
+      SVC_DNS_TIMEOUT_MS: '800',
+      SVC_DOMAIN_VERIFICATION_RECORD_PREFIX: '_acme-challenge.id',
+      SVC_DOMAIN_VERIFICATION_VALUE_PREFIX: 'acme-verify',
+      SVC_DOMAIN_RECHECK_INTERVAL_MS: '3600000',
+      SVC_DOMAIN_REVOKE_AFTER_FAILED_CHECKS: '5',
+    });
+    expect(options).toEqual({
+      dns: { servers: ['10.0.0.2:5353', '192.0.2.53', '[2001:db8::53]:53', '2001:db8::1'], timeoutMs: 800 },
+      domainVerification: {
+        recordPrefix: '_acme-challenge.id',
+        valuePrefix: 'acme-verify',
+        recheckIntervalMs: 3_600_000,
+        revokeAfterFailedChecks: 5,
+      },
+    });
+    expect(resolveConfig(options)).toMatchObject(options);
+    expect(() => optionsFromEnv({ SVC_DOMAIN_REVOKE_AFTER_FAILED_CHECKS: '0' })).toThrow(
+      /SVC_DOMAIN_REVOKE_AFTER_FAILED_CHECKS must be a whole number of at least 1/,
+    );
+  });
+
+  it.each([
+    [{ dns: { servers: ['dns.example.com'] } }, /SVC_DNS_SERVERS entries must be IP addresses/],
+    [{ dns: { servers: ['10.0.0.2:99999'] } }, /SVC_DNS_SERVERS entries/],
+    [{ dns: { servers: ['[10.0.0.2]:53'] } }, /SVC_DNS_SERVERS entries/],
+    [{ dns: { servers: [] } }, /SVC_DNS_SERVERS must name at least one server/],
+    [{ dns: { timeoutMs: 0 } }, /SVC_DNS_TIMEOUT_MS must be a whole number/],
+    [{ domainVerification: { recordPrefix: 'has space' } }, /SVC_DOMAIN_VERIFICATION_RECORD_PREFIX must be/],
+    [{ domainVerification: { recordPrefix: '-x' } }, /SVC_DOMAIN_VERIFICATION_RECORD_PREFIX must be/],
+    [{ domainVerification: { valuePrefix: 'a=b' } }, /SVC_DOMAIN_VERIFICATION_VALUE_PREFIX must be/],
+    [{ domainVerification: { valuePrefix: '' } }, /SVC_DOMAIN_VERIFICATION_VALUE_PREFIX must be/],
+    [{ domainVerification: { recheckIntervalMs: 1_000 } }, /SVC_DOMAIN_RECHECK_INTERVAL_MS must be/],
+    [{ domainVerification: { revokeAfterFailedChecks: 0 } }, /SVC_DOMAIN_REVOKE_AFTER_FAILED_CHECKS/],
+  ])('refuses %j', (options, message) => {
+    expect(() => resolveConfig(options)).toThrow(SvcConfigError);
+    expect(() => resolveConfig(options)).toThrow(message);
+  });
 });

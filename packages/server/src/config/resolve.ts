@@ -12,6 +12,12 @@ import { resolveFailureRules, type FailureRules } from '../ratelimit/failure-rul
 import { resolveRateLimitRules, type RateLimitRules } from '../ratelimit/rules.js';
 import { resolveSmsConfig, type SmsConfig } from '../sms/sms-config.js';
 import {
+  resolveDnsConfig,
+  resolveDomainVerificationConfig,
+  type DomainVerificationConfig,
+} from '../organizations/domains/domain-verification-config.js';
+import type { DnsSettings } from '../organizations/domains/txt-lookup.js';
+import {
   DEFAULT_PASSWORD_HASH_COST,
   passwordHashCostIssue,
   type PasswordHashCost,
@@ -86,6 +92,10 @@ export interface SvcConfig {
   /** Plain-http loopback provider endpoints are allowed (SvcOptions.allowInsecureLoopback). */
   readonly allowInsecureLoopback: boolean;
   readonly calendar: { readonly enabled: boolean };
+  /** Domain claims: the TXT record's prefixes and the re-check schedule. */
+  readonly domainVerification: DomainVerificationConfig;
+  /** The resolvers of DNS look-ups (null servers: the system's). */
+  readonly dns: DnsSettings;
   /** Fastify's trustProxy for the standalone server (see SvcOptions.trustProxy). */
   readonly trustProxy: boolean | number | readonly string[];
   readonly clock: Clock;
@@ -157,6 +167,8 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     development,
     allowInsecureLoopback: options.allowInsecureLoopback ?? development,
     calendar: { enabled: options.calendar?.enabled ?? true },
+    domainVerification: resolveDomainVerificationConfig(options.domainVerification),
+    dns: resolveDnsConfig(options.dns),
     trustProxy: options.trustProxy ?? false,
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,

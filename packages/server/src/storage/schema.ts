@@ -1,5 +1,6 @@
 import type * as accounts from './tables/accounts.js';
 import type * as calendar from './tables/calendar.js';
+import type * as domains from './tables/domains.js';
 import type * as federation from './tables/federation.js';
 import type * as signIn from './tables/sign-in.js';
 import type * as tokens from './tables/tokens.js';
@@ -11,6 +12,7 @@ import type * as tokens from './tables/tokens.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/calendar.js';
+export type * from './tables/domains.js';
 export type * from './tables/federation.js';
 export type * from './tables/sign-in.js';
 export type * from './tables/tokens.js';
@@ -50,4 +52,5 @@ export interface Database {
   oidcLoginStates: federation.OidcLoginStatesTable;
   calendarConnections: calendar.CalendarConnectionsTable;
   calendarConsentStates: calendar.CalendarConsentStatesTable;
+  organizationDomains: domains.OrganizationDomainsTable;
 }

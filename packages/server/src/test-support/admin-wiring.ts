@@ -10,6 +10,10 @@ import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import type { FakeClock } from './fake-clock.js';
 import { testHashPassword } from './test-password-hashing.js';
+import {
+  DEFAULT_DNS,
+  DEFAULT_DOMAIN_VERIFICATION,
+} from '../organizations/domains/domain-verification-config.js';
 
 /**
  * The admin services over a migrated test database, as createSvc() wires them (the cheap test password
@@ -28,5 +32,6 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
     }),
     hashPassword: testHashPassword,
     secretBox: new SecretBox(randomBytes(32)),
+    config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
   });
 }

@@ -24,6 +24,10 @@ import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
 import { createTestDatabase } from './databases.js';
 import { FakeClock } from './fake-clock.js';
 import { testHashPassword } from './test-password-hashing.js';
+import {
+  DEFAULT_DNS,
+  DEFAULT_DOMAIN_VERIFICATION,
+} from '../organizations/domains/domain-verification-config.js';
 
 export const HARNESS_ISSUER = 'http://localhost:8080/svc/auth';
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -103,6 +107,7 @@ export async function createAuthHarness(
     securitySettings,
     hashPassword: testHashPassword,
     secretBox,
+    config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
   });
   const admin = adminWiring.facade;
   const { engine, facadeDeps } = wireAuth({

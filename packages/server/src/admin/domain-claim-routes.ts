@@ -1,0 +1,56 @@
+import { pageQuerySchema, startDomainVerificationBodySchema } from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AdminActor } from './deps.js';
+import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import { parseBody, parseQuery } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+
+function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+type ByOrganization = { Params: { organizationId: string } };
+type ByClaim = { Params: { organizationId: string; id: string } };
+
+/**
+ * The operator routes of organization domain claims (DECISIONS.md "Domain claims"):
+ * `POST /organizations/{organizationId}/domains` {domain} starts (or returns) the claim with the TXT
+ * record to publish, `GET` the same path lists the claims, `POST …/domains/{id}/verify` looks the record
+ * up (200 either way: `status` says whether it was found, `lastCheck` why not) and
+ * `POST …/domains/{id}/revoke` ends a claim. The app registers this plugin inside the operator API at
+ * `/svc/admin/auth/api`, behind the operator guard.
+ */
+export function domainClaimAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+  const { admin } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.post<ByOrganization>('/organizations/:organizationId/domains', async (request, reply) => {
+      const { domain } = parseBody(startDomainVerificationBodySchema, request.body);
+      const claim = await admin.startVerificationAsync(
+        { organizationId: request.params.organizationId, domain },
+        operatorActor(request),
+      );
+      return reply.code(201).send(claim);
+    });
+
+    app.get<ByOrganization>('/organizations/:organizationId/domains', async (request) => {
+      const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
+      return admin.listDomainClaimsAsync(
+        request.params.organizationId,
+        cursor === undefined ? { limit } : { limit, cursor },
+      );
+    });
+
+    app.post<ByClaim>('/organizations/:organizationId/domains/:id/verify', async (request) =>
+      admin.confirmOwnershipAsync(request.params, operatorActor(request)),
+    );
+
+    app.post<ByClaim>('/organizations/:organizationId/domains/:id/revoke', async (request) =>
+      admin.revokeDomainClaimAsync(request.params, operatorActor(request)),
+    );
+  };
+}
