@@ -6,6 +6,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../storage/database.js';
 import { MIGRATION_NAMES } from '../storage/migrations/index.js';
 import { serveOptions } from './serve.js';
+import { RestartBackoff } from './restart-backoff.js';
+import { workerCount } from './worker-count.js';
 import { freePort } from '../test-support/postgres-launcher.js';
 import { runSvcCli, SVC_CLI as CLI } from '../test-support/svc-processes.js';
 
@@ -32,6 +34,7 @@ describe('svc CLI', () => {
     expect(run.code).toBe(0);
     for (const command of ['serve', 'migrate', 'seed-demo', 'operator', 'keys'])
       expect(run.stdout).toContain(command);
+    expect((await svc(['serve', '--help'], env)).stdout).toContain('--workers <count>');
     const keys = await svc(['keys', '--help'], env);
     expect(keys.stdout).toContain('rotate');
   });
@@ -174,5 +177,57 @@ describe('svc serve options over the environment', () => {
       port: 9000,
       host: '0.0.0.0',
     });
+  });
+});
+
+describe('svc serve worker count', () => {
+  const postgres = {
+    kind: 'postgres',
+    connectionString: 'postgres://db/svc',
+    url: 'postgres://db/svc',
+  } as const;
+  const sqliteFile = { kind: 'sqlite', filename: '/data/svc.db', url: 'sqlite:/data/svc.db' } as const;
+  const production = { development: false, database: postgres };
+
+  it.each([
+    ['production on PostgreSQL: one per core', undefined, {}, production, 8],
+    ['development: one', undefined, {}, { development: true, database: postgres }, 1],
+    ['SQLite in production: one', undefined, {}, { development: false, database: sqliteFile }, 1],
+    ['SVC_WORKERS', undefined, { SVC_WORKERS: ' 3 ' }, production, 3],
+    ['an empty SVC_WORKERS is unset', undefined, { SVC_WORKERS: '' }, production, 8],
+    ['--workers over SVC_WORKERS', '2', { SVC_WORKERS: '3' }, production, 2],
+    ['--workers in development', '4', {}, { development: true, database: postgres }, 4],
+  ] as const)('%s', (_name, flag, env, config, count) => {
+    expect(workerCount(flag, env, config, 8)).toEqual({ count });
+  });
+
+  it('runs several workers on SQLite only when asked, with a warning', () => {
+    const asked = workerCount('2', {}, { development: false, database: sqliteFile }, 8);
+    expect(asked.count).toBe(2);
+    expect(asked.warning).toMatch(/SQLite takes one write at a time.*Prefer PostgreSQL/);
+    expect(workerCount('1', {}, { development: false, database: sqliteFile }, 8)).toEqual({ count: 1 });
+  });
+
+  it('refuses several workers on an in-memory database, and counts that are not counts', () => {
+    const memory = { kind: 'sqlite', filename: ':memory:', url: 'sqlite::memory:' } as const;
+    expect(() => workerCount('2', {}, { development: true, database: memory }, 8)).toThrow(
+      /in-memory SQLite database lives in one process/,
+    );
+    expect(() => workerCount('0', {}, production, 8)).toThrow(
+      /--workers must be a whole number of workers of at least 1, got "0"/,
+    );
+    expect(() => workerCount(undefined, { SVC_WORKERS: 'all' }, production, 8)).toThrow(
+      /SVC_WORKERS must be/,
+    );
+  });
+});
+
+describe('worker restart backoff', () => {
+  it('doubles the wait with each death of the last minute, up to 10 s, and forgets older deaths', () => {
+    const backoff = new RestartBackoff();
+    const waits = Array.from({ length: 9 }, (_, i) => backoff.nextDelay(i * 1_000));
+    expect(waits).toEqual([100, 200, 400, 800, 1_600, 3_200, 6_400, 10_000, 10_000]);
+    // At 67 s only the death at 8 s is within the minute: this is the second one.
+    expect(backoff.nextDelay(67_000)).toBe(200);
   });
 });

@@ -22,6 +22,10 @@ program
   .option('--seed-demo', 'seed the demo organization, user and clients if missing')
   .option('-p, --port <port>', 'listen port (SVC_PORT)')
   .option('--host <host>', 'listen address (SVC_HOST)')
+  .option(
+    '--workers <count>',
+    'processes serving the port (SVC_WORKERS); default: one per core in production on PostgreSQL, else 1',
+  )
   .action(serveCommand);
 program.command('migrate').description('apply pending database migrations and exit').action(migrateCommand);
 program

@@ -4,6 +4,38 @@ import { s256Challenge } from '../oauth/pkce.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { SvcUnavailableError } from '../kernel/errors.js';
 
+/**
+ * What `svc serve` prints once it listens: where, the database, the well-known addresses, how to reach
+ * the operator API, and the demo when it was seeded. `workers` is said when there are several.
+ */
+export function printServeBanner(
+  config: SvcConfig,
+  address: string,
+  demo: DemoSeed | undefined,
+  workers: number,
+): void {
+  const processes = workers > 1 ? ` with ${workers} workers` : '';
+  console.log(`Svc is listening on ${address}${processes} (database: ${describeDatabase(config)})`);
+  console.log(`  issuer      ${config.issuer}`);
+  console.log(`  discovery   ${config.issuer}/.well-known/openid-configuration`);
+  console.log(`  JWKS        ${config.issuer}/.well-known/jwks.json`);
+  console.log(
+    `  operator API ${config.publicOrigin}${config.adminAuthBase}/api  (Authorization: Bearer <SVC_ADMIN_TOKEN>)`,
+  );
+  if (config.adminToken === undefined) {
+    console.log('  The operator API is closed: set SVC_ADMIN_TOKEN (at least 16 characters) to open it.');
+  } else if (process.env.SVC_ADMIN_TOKEN === undefined) {
+    console.log(
+      `  development operator token: ${config.adminToken}  (from ${config.dataDir}/admin.token; set SVC_ADMIN_TOKEN to choose your own)`,
+    );
+  }
+  if (demo !== undefined) {
+    printDemo(demo);
+    printTryIt(config, demo);
+  }
+  console.log('\nPress Ctrl+C to stop.');
+}
+
 /** The database without credentials, for messages. */
 export function describeDatabase(config: SvcConfig): string {
   if (config.database.kind === 'sqlite') return `SQLite ${config.database.filename}`;
@@ -60,6 +92,10 @@ export function printTryIt(config: SvcConfig, demo: DemoSeed): void {
 export function cliMessage(error: unknown): string {
   if (error instanceof SvcUnavailableError) {
     return `the database is not answering (${error.detail}). Check SVC_DATABASE_URL and that the database is running.`;
+  }
+  const { code, address, port } = error as { code?: unknown; address?: unknown; port?: unknown };
+  if (code === 'EADDRINUSE' && typeof address === 'string' && typeof port === 'number') {
+    return `${address}:${port} is in use: stop what listens there, or choose another port (SVC_PORT or --port).`;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,15 +1,22 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { createSvc } from '../app/create-svc.js';
-import { seedDemoFromEnv } from '../config/env.js';
+import { optionsFromEnv, seedDemoFromEnv } from '../config/env.js';
 import type { SvcOptions } from '../config/options.js';
+import { resolveConfig } from '../config/resolve.js';
 import { SVC_VERSION } from '../version.js';
-import { describeDatabase, printDemo, printTryIt } from './output.js';
+import { runClusterPrimary } from './cluster-primary.js';
 import { devAdminToken } from './dev-admin-token.js';
+import { printServeBanner } from './output.js';
 import { keepServingOnStrayErrors } from './process-guards.js';
+import { serveWorker } from './worker.js';
+import { workerCount } from './worker-count.js';
 
 export interface ServeFlags {
   seedDemo?: boolean;
   port?: string;
   host?: string;
+  workers?: string;
 }
 
 /**
@@ -25,11 +32,23 @@ export function serveOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): SvcOpti
   };
 }
 
-/** `svc serve`: the standalone server; stops cleanly on SIGINT/SIGTERM. */
+/**
+ * `svc serve`: one process, or a primary and `--workers` workers behind one port (cli/worker-count.ts
+ * decides how many). A cluster worker runs this command again, with the same flags, and becomes a worker.
+ */
 export async function serveCommand(flags: ServeFlags): Promise<void> {
+  const options = { ...serveOptions(flags, process.env), ...devAdminToken(process.env) };
+  if (cluster.isWorker) return serveWorker(options);
+  const config = resolveConfig({ ...optionsFromEnv(process.env), ...options });
+  const workers = workerCount(flags.workers, process.env, config, availableParallelism());
+  if (workers.count > 1) return runClusterPrimary(options, workers);
+  return serveOneProcess(options);
+}
+
+/** The server in this one process; stops cleanly on SIGINT/SIGTERM. */
+async function serveOneProcess(options: SvcOptions): Promise<void> {
   console.log(`Starting Svc ${SVC_VERSION} …`);
-  const svc = await createSvc({ ...serveOptions(flags, process.env), ...devAdminToken(process.env) });
-  const { config } = svc;
+  const svc = await createSvc(options);
   keepServingOnStrayErrors(svc.app.log);
   // Before the banner: whoever reads "Press Ctrl+C" may stop the server at once.
   const stop = (signal: string) => {
@@ -45,23 +64,5 @@ export async function serveCommand(flags: ServeFlags): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   const address = await svc.listen();
-  console.log(`Svc is listening on ${address} (database: ${describeDatabase(config)})`);
-  console.log(`  issuer      ${config.issuer}`);
-  console.log(`  discovery   ${config.issuer}/.well-known/openid-configuration`);
-  console.log(`  JWKS        ${config.issuer}/.well-known/jwks.json`);
-  console.log(
-    `  operator API ${config.publicOrigin}${config.adminAuthBase}/api  (Authorization: Bearer <SVC_ADMIN_TOKEN>)`,
-  );
-  if (config.adminToken === undefined) {
-    console.log('  The operator API is closed: set SVC_ADMIN_TOKEN (at least 16 characters) to open it.');
-  } else if (process.env.SVC_ADMIN_TOKEN === undefined) {
-    console.log(
-      `  development operator token: ${config.adminToken}  (from ${config.dataDir}/admin.token; set SVC_ADMIN_TOKEN to choose your own)`,
-    );
-  }
-  if (svc.demo !== undefined) {
-    printDemo(svc.demo);
-    printTryIt(config, svc.demo);
-  }
-  console.log('\nPress Ctrl+C to stop.');
+  printServeBanner(svc.config, address, svc.demo, 1);
 }

@@ -29,21 +29,32 @@ export function assertCliBuilt(): void {
 /**
  * `svc serve` as a separate OS process on a port of its own: its stdout and stderr are kept (the tail),
  * and every exit is recorded, expected or not. `respawn()` starts it again with the same environment.
+ * `args` follow `serve` (e.g. `['--workers', '2']`).
  */
 export class SvcProcess {
   readonly name: string;
   readonly port: number;
   readonly exits: ProcessExit[] = [];
   readonly #env: NodeJS.ProcessEnv;
+  readonly #args: readonly string[];
   #child: ChildProcess | undefined;
   #output = '';
   #stopping = false;
+  #outputWaiters: (() => void)[] = [];
 
-  constructor(name: string, port: number, env: NodeJS.ProcessEnv) {
+  constructor(name: string, port: number, env: NodeJS.ProcessEnv, args: readonly string[] = []) {
     this.name = name;
     this.port = port;
     this.#env = { PATH: process.env.PATH, ...env, SVC_PORT: String(port), SVC_HOST: '127.0.0.1' };
+    this.#args = args;
     this.#start();
+  }
+
+  /** The running process's id. */
+  get pid(): number {
+    const pid = this.#child?.pid;
+    if (pid === undefined) throw new Error(`${this.name} is not running`);
+    return pid;
   }
 
   /** `http://127.0.0.1:<port>`. */
@@ -63,6 +74,34 @@ export class SvcProcess {
   /** The last `lines` lines of the output, each cut at 300 characters, for a failure message. */
   outputTail(lines = 30): string {
     return tail(this.#output, lines);
+  }
+
+  /**
+   * Resolves when the output (from now on, or what is kept of it) matches `pattern`; fails when the
+   * process exits first or after `timeoutMs`, with the output's tail.
+   */
+  waitForOutput(pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          settle(
+            new Error(`${this.name} did not print ${pattern} in ${timeoutMs} ms:\n${this.outputTail()}`),
+          ),
+        timeoutMs,
+      );
+      const check = () => {
+        if (pattern.test(this.#output)) settle();
+        else if (!this.running)
+          settle(new Error(`${this.name} exited before it printed ${pattern}:\n${this.outputTail()}`));
+        else this.#outputWaiters.push(check);
+      };
+      const settle = (error?: Error) => {
+        clearTimeout(timer);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      check();
+    });
   }
 
   /** Starts the process again after it exited (same port and environment). */
@@ -86,7 +125,7 @@ export class SvcProcess {
 
   #start(): void {
     this.#stopping = false;
-    const child = spawn(process.execPath, [SVC_CLI, 'serve'], {
+    const child = spawn(process.execPath, [SVC_CLI, 'serve', ...this.#args], {
       env: this.#env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -104,14 +143,17 @@ export class SvcProcess {
         14,
       );
       this.exits.push({ at: performance.now(), code, signal, expected: this.#stopping, lastWords });
-      this.#append(`--- exited: code ${String(code)}, signal ${String(signal)} ---\n`);
       if (this.#child === child) this.#child = undefined;
+      this.#append(`--- exited: code ${String(code)}, signal ${String(signal)} ---\n`);
     });
   }
 
   #append(text: string): void {
     this.#output += text;
     if (this.#output.length > OUTPUT_LIMIT) this.#output = this.#output.slice(-OUTPUT_LIMIT);
+    const waiters = this.#outputWaiters;
+    this.#outputWaiters = [];
+    for (const check of waiters) check();
   }
 }
 
