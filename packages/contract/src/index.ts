@@ -12,3 +12,4 @@ export * from './mfa.js';
 export * from './passwordless.js';
 export * from './oidc-connections.js';
 export * from './linked-identities.js';
+export * from './sso-connections.js';

@@ -53,6 +53,7 @@ describeEachDatabase('admin services', (kind) => {
       securitySettings,
       hashPassword,
       secretBox,
+      issuer: 'http://localhost:8080/svc/auth',
     }).facade;
   });
   afterEach(async () => {

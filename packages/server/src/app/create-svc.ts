@@ -130,6 +130,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       hashPassword,
       onClientsChanged: () => discovery.invalidate(),
       secretBox,
+      issuer: config.issuer,
     });
     const admin = adminWiring.facade;
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
@@ -283,6 +284,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       passwordless,
       invitations: invitationWiring.invitations,
       oidcConnections: adminWiring.oidc.connections,
+      samlServiceProvider: adminWiring.sso.serviceProvider,
       readiness: () => checkReadiness(readinessDeps),
     };
 

@@ -11,6 +11,8 @@ import { invitationAdminRoutes } from '../admin/invitation-routes.js';
 import { passwordlessDirectRoutes } from '../direct/passwordless-routes.js';
 import { mfaDirectRoutes } from '../direct/mfa-routes.js';
 import { oidcConnectionAdminRoutes } from '../admin/oidc-connection-routes.js';
+import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
+import { samlMetadataRoutes } from '../federation/saml/routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
@@ -68,6 +70,9 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(mfaDirectRoutes({ mfa: services.authEngine.mfaOperations }), { prefix: authPath });
         await svc.register(accountDirectRoutes({ account: services.account }), { prefix: authPath });
         await svc.register(oidcDirectRoutes({ auth: services.auth }), { prefix: authPath });
+        await svc.register(samlMetadataRoutes({ serviceProvider: services.samlServiceProvider }), {
+          prefix: authPath,
+        });
         // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
         await svc.register(
           hostedRoutes({
@@ -93,6 +98,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
+            await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );

@@ -13,6 +13,7 @@ import type { InvitationService } from '../signin/methods/invitation/invitation-
 import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordless-sign-in.js';
 import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
+import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -68,6 +69,8 @@ export interface SvcServices {
   readonly invitations: InvitationService;
   /** @internal The enabled OIDC / social provider connections with their resolved provider profiles. */
   readonly oidcConnections: OidcConnections;
+  /** @internal Svc as the SAML service provider of each SSO connection: SP metadata, AuthnRequests, ACS. */
+  readonly samlServiceProvider: SamlServiceProvider;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

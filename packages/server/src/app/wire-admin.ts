@@ -28,6 +28,7 @@ import { tokenStore } from '../storage/repositories/token-store.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { SvcAdminService } from './facades/svc-admin-service.js';
 import { wireOidcConnections, type OidcConnectionsWiring } from './wire-oidc-connections.js';
+import { wireSsoConnections, type SsoConnectionsWiring } from './wire-sso-connections.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -41,6 +42,8 @@ export interface WireAdminContext {
   readonly onClientsChanged?: () => void;
   /** Seals provider secrets with the master key. */
   readonly secretBox: SecretBox;
+  /** PublicOrigin + auth base (config.issuer): SAML connections' SP entity ids and ACS URLs hang under it. */
+  readonly issuer: string;
 }
 
 /**
@@ -58,6 +61,8 @@ export interface AdminWiring {
   readonly mfaSettings: MfaSettingsService;
   /** OpenID / social providers: their connections, linked identities and sign-ins in flight. */
   readonly oidc: OidcConnectionsWiring;
+  /** SAML SSO connections and Svc as their service provider. */
+  readonly sso: SsoConnectionsWiring;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -106,6 +111,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     ids: ctx.ids,
   });
   const oidc = wireOidcConnections({ ...ctx, users });
+  const sso = wireSsoConnections(ctx);
   const facade = new SvcAdminService({
     organizations,
     users,
@@ -123,6 +129,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     consents,
     oidcConnections: oidc.admin,
     linkedIdentities: oidc.linking,
+    ssoConnections: sso.admin,
   });
   return {
     facade,
@@ -133,5 +140,6 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     consents,
     mfaSettings,
     oidc,
+    sso,
   };
 }

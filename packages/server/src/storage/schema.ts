@@ -46,4 +46,7 @@ export interface Database {
   oidcConnections: federation.OidcConnectionsTable;
   oidcIdentities: federation.OidcIdentitiesTable;
   oidcLoginStates: federation.OidcLoginStatesTable;
+  ssoConnections: federation.SsoConnectionsTable;
+  samlAuthnRequests: federation.SamlAuthnRequestsTable;
+  samlUsedAssertions: federation.SamlUsedAssertionsTable;
 }

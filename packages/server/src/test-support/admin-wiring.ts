@@ -28,5 +28,6 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
     }),
     hashPassword: testHashPassword,
     secretBox: new SecretBox(randomBytes(32)),
+    issuer: 'http://localhost:8080/svc/auth',
   });
 }

@@ -103,6 +103,7 @@ export async function createAuthHarness(
     securitySettings,
     hashPassword: testHashPassword,
     secretBox,
+    issuer: HARNESS_ISSUER,
   });
   const admin = adminWiring.facade;
   const { engine, facadeDeps } = wireAuth({

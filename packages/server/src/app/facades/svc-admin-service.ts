@@ -50,11 +50,11 @@ import type { ConsentGrants } from '../../signin/consent-grants.js';
 import type { OidcConnectionAdmin } from '../../federation/oidc/connection-admin.js';
 import { toSvcLinkedIdentity, toSvcOidcConnection } from '../../federation/oidc/views.js';
 import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
-import { SvcAdminRecords, type SvcAdminRecordsDeps } from './svc-admin-records.js';
+import { SvcAdminSsoConnections, type SvcAdminSsoConnectionsDeps } from './svc-admin-sso-connections.js';
 
 export type { AdminActor } from '../../admin/deps.js';
 
-export interface SvcAdminServiceDeps extends SvcAdminRecordsDeps {
+export interface SvcAdminServiceDeps extends SvcAdminSsoConnectionsDeps {
   readonly securitySettings: SecuritySettingsService;
   /** Global MFA settings and organization MFA policies (validated and audited there). */
   readonly mfaSettings: MfaSettingsService;
@@ -75,9 +75,10 @@ export interface SvcAdminServiceDeps extends SvcAdminRecordsDeps {
  *
  * The optional `actor` of the write operations is recorded in the audit log; without it the actor is
  * `system`. The record operations (get, update, deactivate, reactivate, list memberships, rotate a client
- * secret) are inherited from {@link SvcAdminRecords}, which keeps them in a file of their own.
+ * secret) and the SAML SSO connection operations are inherited from SvcAdminRecords and
+ * {@link SvcAdminSsoConnections}, which keep them in files of their own.
  */
-export class SvcAdminService extends SvcAdminRecords {
+export class SvcAdminService extends SvcAdminSsoConnections {
   readonly #deps: SvcAdminServiceDeps;
 
   constructor(deps: SvcAdminServiceDeps) {

@@ -19,6 +19,7 @@ import * as authRequestInvitations from './0017-auth-request-invitations.js';
 import * as oidcConnections from './0018-oidc-connections.js';
 import * as oidcIdentities from './0019-oidc-identities.js';
 import * as oidcLoginStates from './0020-oidc-login-states.js';
+import * as ssoConnections from './0022-sso-connections.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018-oidc-connections': oidcConnections,
   '0019-oidc-identities': oidcIdentities,
   '0020-oidc-login-states': oidcLoginStates,
+  '0022-sso-connections': ssoConnections,
 };
 
 /** Every migration's name, in the order they apply. */
