@@ -15,3 +15,4 @@ export * from './linked-identities.js';
 export * from './oidc-sign-in.js';
 export * from './calendar.js';
 export * from './domain-claims.js';
+export * from './sso-connections.js';

@@ -58,6 +58,7 @@ describeEachDatabase('admin services', (kind) => {
       hashPassword,
       secretBox,
       config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+      issuer: 'http://localhost:8080/svc/auth',
     }).facade;
   });
   afterEach(async () => {

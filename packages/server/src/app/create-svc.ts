@@ -132,6 +132,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       onClientsChanged: () => discovery.invalidate(),
       secretBox,
       config,
+      issuer: config.issuer,
     });
     const admin = adminWiring.facade;
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
@@ -308,6 +309,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       calendar: calendar.facade,
       calendarConsent: calendar.consent,
       domainClaims: adminWiring.domainClaims.claims,
+      samlServiceProvider: adminWiring.sso.serviceProvider,
       readiness: () => checkReadiness(readinessDeps),
     };
 

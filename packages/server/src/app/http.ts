@@ -15,6 +15,8 @@ import { calendarAdminRoutes } from '../admin/calendar-routes.js';
 import { calendarCallbackRoutes } from '../calendar/callback-routes.js';
 import { calendarDirectRoutes } from '../direct/calendar-routes.js';
 import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
+import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
+import { samlMetadataRoutes } from '../federation/saml/routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
@@ -86,6 +88,9 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             { prefix: '/admin/calendar/api' },
           );
         }
+        await svc.register(samlMetadataRoutes({ serviceProvider: services.samlServiceProvider }), {
+          prefix: authPath,
+        });
         // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
         await svc.register(
           hostedRoutes({
@@ -112,6 +117,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
+            await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );

@@ -14,6 +14,7 @@ import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordles
 import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
+import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -80,6 +81,8 @@ export interface SvcServices {
   readonly calendarConsent: CalendarConsent;
   /** @internal Organization domain claims; `activeClaimOf(domain)` names the organization that owns a domain. */
   readonly domainClaims: DomainClaims;
+  /** @internal Svc as the SAML service provider of each SSO connection: SP metadata, AuthnRequests, ACS. */
+  readonly samlServiceProvider: SamlServiceProvider;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

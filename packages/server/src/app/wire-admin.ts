@@ -30,6 +30,7 @@ import { SvcAdminService } from './facades/svc-admin-service.js';
 import { wireOidcConnections, type OidcConnectionsWiring } from './wire-oidc-connections.js';
 import { wireDomainClaims, type DomainClaimsWiring } from './wire-domain-claims.js';
 import type { SvcConfig } from '../config/resolve.js';
+import { wireSsoConnections, type SsoConnectionsWiring } from './wire-sso-connections.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -45,6 +46,8 @@ export interface WireAdminContext {
   readonly secretBox: SecretBox;
   /** Domain claims' record prefixes, re-check schedule and resolvers. */
   readonly config: Pick<SvcConfig, 'domainVerification' | 'dns'>;
+  /** PublicOrigin + auth base (config.issuer): SAML connections' SP entity ids and ACS URLs hang under it. */
+  readonly issuer: string;
 }
 
 /**
@@ -64,6 +67,8 @@ export interface AdminWiring {
   readonly oidc: OidcConnectionsWiring;
   /** Organization domain claims (home-realm discovery reads `claims.activeClaimOf`). */
   readonly domainClaims: DomainClaimsWiring;
+  /** SAML SSO connections and Svc as their service provider. */
+  readonly sso: SsoConnectionsWiring;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -113,6 +118,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
   });
   const oidc = wireOidcConnections({ ...ctx, users });
   const domainClaims = wireDomainClaims(ctx);
+  const sso = wireSsoConnections(ctx);
   const facade = new SvcAdminService({
     organizations,
     users,
@@ -131,6 +137,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     oidcConnections: oidc.admin,
     linkedIdentities: oidc.linking,
     domainClaims: domainClaims.claims,
+    ssoConnections: sso.admin,
   });
   return {
     facade,
@@ -142,5 +149,6 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     mfaSettings,
     oidc,
     domainClaims,
+    sso,
   };
 }

@@ -53,4 +53,7 @@ export interface Database {
   calendarConnections: calendar.CalendarConnectionsTable;
   calendarConsentStates: calendar.CalendarConsentStatesTable;
   organizationDomains: domains.OrganizationDomainsTable;
+  ssoConnections: federation.SsoConnectionsTable;
+  samlAuthnRequests: federation.SamlAuthnRequestsTable;
+  samlUsedAssertions: federation.SamlUsedAssertionsTable;
 }

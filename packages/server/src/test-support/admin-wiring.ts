@@ -33,5 +33,6 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
     hashPassword: testHashPassword,
     secretBox: new SecretBox(randomBytes(32)),
     config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+    issuer: 'http://localhost:8080/svc/auth',
   });
 }

@@ -108,6 +108,7 @@ export async function createAuthHarness(
     hashPassword: testHashPassword,
     secretBox,
     config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+    issuer: HARNESS_ISSUER,
   });
   const admin = adminWiring.facade;
   const { engine, facadeDeps } = wireAuth({

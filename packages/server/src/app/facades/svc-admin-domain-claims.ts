@@ -12,9 +12,9 @@ import {
 import type { AdminActor } from '../../admin/deps.js';
 import { validate } from '../../kernel/validation.js';
 import type { DomainClaims } from '../../organizations/domains/domain-claims.js';
-import { SvcAdminRecords, type SvcAdminRecordsDeps } from './svc-admin-records.js';
+import { SvcAdminSsoConnections, type SvcAdminSsoConnectionsDeps } from './svc-admin-sso-connections.js';
 
-export interface SvcAdminDomainClaimsDeps extends SvcAdminRecordsDeps {
+export interface SvcAdminDomainClaimsDeps extends SvcAdminSsoConnectionsDeps {
   /** Organization domain claims (normalized, looked up in DNS and audited there). */
   readonly domainClaims: DomainClaims;
 }
@@ -25,7 +25,7 @@ export interface SvcAdminDomainClaimsDeps extends SvcAdminRecordsDeps {
  * validated with the contract schemas of the HTTP routes (400; a domain that cannot be claimed names
  * `domain`); an unknown organization or claim is a 404; a domain another organization owns is a 409.
  */
-export class SvcAdminDomainClaims extends SvcAdminRecords {
+export class SvcAdminDomainClaims extends SvcAdminSsoConnections {
   readonly #claims: DomainClaims;
 
   constructor(deps: SvcAdminDomainClaimsDeps) {

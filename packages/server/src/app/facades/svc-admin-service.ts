@@ -75,9 +75,10 @@ export interface SvcAdminServiceDeps extends SvcAdminDomainClaimsDeps {
  *
  * The optional `actor` of the write operations is recorded in the audit log; without it the actor is
  * `system`. The record operations (get, update, deactivate, reactivate, list memberships, rotate a client
- * secret) are inherited from SvcAdminRecords (svc-admin-records.ts), and the domain-claim operations
- * (StartVerificationAsync, ConfirmOwnershipAsync, list, revoke) from {@link SvcAdminDomainClaims}
- * (svc-admin-domain-claims.ts); each keeps them in a file of its own.
+ * secret) are inherited from SvcAdminRecords (svc-admin-records.ts), the SAML SSO connection operations
+ * from SvcAdminSsoConnections and the domain-claim operations (StartVerificationAsync,
+ * ConfirmOwnershipAsync, list, revoke) from {@link SvcAdminDomainClaims}; each keeps them in a file of
+ * its own.
  */
 export class SvcAdminService extends SvcAdminDomainClaims {
   readonly #deps: SvcAdminServiceDeps;

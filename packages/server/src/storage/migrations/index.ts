@@ -21,6 +21,7 @@ import * as oidcIdentities from './0019-oidc-identities.js';
 import * as oidcLoginStates from './0020-oidc-login-states.js';
 import * as calendarConnections from './0021-calendar-connections.js';
 import * as organizationDomains from './0023-organization-domains.js';
+import * as ssoConnections from './0022-sso-connections.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020-oidc-login-states': oidcLoginStates,
   '0021-calendar-connections': calendarConnections,
   '0023-organization-domains': organizationDomains,
+  '0022-sso-connections': ssoConnections,
 };
 
 /** Every migration's name, in the order they apply. */

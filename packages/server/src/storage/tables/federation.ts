@@ -1,4 +1,7 @@
-/** Federation: OpenID / social provider connections (migration 0018) linked identities (0019) and sign-ins in flight (0020). */
+/**
+ * Federation: OpenID / social provider connections (migration 0018), linked identities (0019), sign-ins
+ * in flight (0020), and SAML SSO connections with their AuthnRequests and used assertions (0022).
+ */
 
 /**
  * Table types, camelCase in code (snake_case in SQL through Kysely's CamelCasePlugin). Portable column
@@ -65,4 +68,47 @@ export interface OidcLoginStatesTable {
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;
+}
+
+/** A SAML SSO connection of an organization (migration 0022). */
+export interface SsoConnectionsTable {
+  id: string;
+  organizationId: string;
+  displayName: string;
+  primaryDomain: string | null;
+  autoProvisionUsers: number;
+  autoLinkByEmail: number;
+  enabled: number;
+  spEntityId: string;
+  acsUrl: string;
+  idpEntityId: string | null;
+  idpSsoUrl: string | null;
+  /** JSON list of PEM certificates (empty until metadata is imported). */
+  idpSigningCertificatesJson: string;
+  metadataImportedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An AuthnRequest Svc sent, waiting for its answer (migration 0022). */
+export interface SamlAuthnRequestsTable {
+  /** SHA-256 hex of the request's ID (the answer's InResponseTo). */
+  tokenHash: string;
+  connectionId: string;
+  /** SHA-256 hex of the RelayState sent with it. */
+  relayStateHash: string;
+  /** What the sign-in continues with (JSON). */
+  continuationJson: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+/** An assertion already accepted (migration 0022), kept until it could no longer be accepted anyway. */
+export interface SamlUsedAssertionsTable {
+  connectionId: string;
+  /** SHA-256 hex of the assertion's ID. */
+  assertionIdHash: string;
+  usedAt: number;
+  expiresAt: number;
 }

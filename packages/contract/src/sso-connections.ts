@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { domainSchema } from './admin.js';
+import { optionalText, recordIdSchema, text } from './fields.js';
+
+/**
+ * SAML SSO connections (SPEC.md "Create SSO connection", "Import SSO metadata"; DECISIONS.md "Operator
+ * routes for federation…", "Wire shapes for federation…"): the operator bodies of
+ * `/organizations/{organizationId}/sso-connections` and `/sso-connections/{id}`, and the record their
+ * answers carry, camelCase. That the metadata is usable IdP metadata is the server's check, after these.
+ */
+
+/** The longest IdP metadata document accepted, in characters (Entra's and Okta's are a few kilobytes). */
+export const SSO_METADATA_MAX_LENGTH = 200_000;
+
+/** A flag SPEC.md gives as a bool; omitted = false, the cautious value of both. */
+const flagSchema = z
+  .boolean()
+  .nullish()
+  .transform((value) => value ?? false);
+
+/**
+ * POST /organizations/{organizationId}/sso-connections (CreateSsoConnectionDraftAsync): a disabled draft
+ * waiting for the IdP's metadata. `organizationId` comes from the path over HTTP.
+ */
+export const createSsoConnectionBodySchema = z.object({
+  displayName: text(1, 200),
+  /** The email domain that home realm discovery sends to this connection. */
+  primaryDomain: optionalText(domainSchema),
+  /** SPEC.md: create users on first SSO login. */
+  autoProvisionUsers: flagSchema,
+  /** SPEC.md: existing members must sign in through this connection during home realm discovery. */
+  autoLinkByEmail: flagSchema,
+});
+export type CreateSsoConnectionBody = z.input<typeof createSsoConnectionBodySchema>;
+
+/** The in-process request: SPEC.md's OrganizationId with the body's fields. */
+export const createSsoConnectionRequestSchema = createSsoConnectionBodySchema.extend({
+  organizationId: recordIdSchema,
+});
+export type CreateSsoConnectionRequest = z.input<typeof createSsoConnectionRequestSchema>;
+export type CreateSsoConnectionInput = z.output<typeof createSsoConnectionRequestSchema>;
+
+/**
+ * POST /sso-connections/{id}/metadata (ImportSsoMetadataAsync): the IdP's raw SAML metadata. The import
+ * enables the connection unless `enableConnection` is false (SPEC.md: "enabled by the two-argument form;
+ * the overload with an explicit enableConnection flag chooses").
+ */
+export const importSsoMetadataBodySchema = z.object({
+  metadataXml: z
+    .string()
+    .trim()
+    .min(1, { message: 'must hold the SAML metadata XML of the identity provider' })
+    .max(SSO_METADATA_MAX_LENGTH, { message: `must be at most ${SSO_METADATA_MAX_LENGTH} characters` }),
+  enableConnection: z.boolean().optional(),
+});
+export type ImportSsoMetadataBody = z.input<typeof importSsoMetadataBodySchema>;
+export type ImportSsoMetadataInput = z.output<typeof importSsoMetadataBodySchema>;
+
+/** The `{id}` of an SSO connection route. */
+export const ssoConnectionPathSchema = z.object({ id: recordIdSchema });
+
+/** The `{organizationId}` of the organization's SSO connection routes. */
+export const ssoOrganizationPathSchema = z.object({ organizationId: recordIdSchema });
+
+// ---- Records --------------------------------------------------------------------------------------
+
+/** One of the IdP's signing certificates, as operators check it (never needed to configure anything). */
+export const svcSsoCertificateSchema = z.object({
+  subject: z.string(),
+  notBefore: z.iso.datetime(),
+  notAfter: z.iso.datetime(),
+  /** SHA-256 of the DER certificate, upper-case hex pairs joined by colons (as IdP consoles show it). */
+  fingerprintSha256: z.string(),
+});
+export type SvcSsoCertificate = z.output<typeof svcSsoCertificateSchema>;
+
+/**
+ * An SSO connection as operators read it: the settings, what to configure at the IdP (`spEntityId`,
+ * `acsUrl`; the SP metadata is at the entity id's URL), and what the imported metadata said (null until
+ * it is imported).
+ */
+export const svcSsoConnectionSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  displayName: z.string(),
+  primaryDomain: z.string().nullable(),
+  autoProvisionUsers: z.boolean(),
+  autoLinkByEmail: z.boolean(),
+  enabled: z.boolean(),
+  spEntityId: z.string(),
+  acsUrl: z.string(),
+  idpEntityId: z.string().nullable(),
+  idpSsoUrl: z.string().nullable(),
+  /** One, or two while the IdP rolls its key over: a response signed with either is accepted. */
+  idpCertificates: z.array(svcSsoCertificateSchema),
+  metadataImportedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type SvcSsoConnection = z.output<typeof svcSsoConnectionSchema>;

@@ -1,0 +1,68 @@
+import { createSsoConnectionBodySchema, importSsoMetadataBodySchema, pageQuerySchema } from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AdminActor } from './deps.js';
+import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import { parseBody, parseQuery } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+
+function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+type ById = { Params: { id: string } };
+type ByOrganization = { Params: { organizationId: string } };
+
+/**
+ * The operator routes of SAML SSO connections (DECISIONS.md "Operator routes for federation…"):
+ * `GET/POST /organizations/{organizationId}/sso-connections` (POST answers a disabled draft, 201, with
+ * `spEntityId` and `acsUrl`), `GET /sso-connections/{id}`, `POST /sso-connections/{id}/metadata`
+ * {metadataXml, enableConnection?}, `POST /sso-connections/{id}/enable` and `/disable`. Registered inside
+ * the operator API at `/svc/admin/auth/api`, behind the operator guard; it parses with the contract
+ * schemas (top-level field names case-insensitive) and calls the facade.
+ */
+export function ssoConnectionAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+  const { admin } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.get<ByOrganization>('/organizations/:organizationId/sso-connections', async (request) => {
+      const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
+      return admin.listSsoConnectionsAsync(
+        request.params.organizationId,
+        cursor === undefined ? { limit } : { limit, cursor },
+      );
+    });
+
+    app.post<ByOrganization>('/organizations/:organizationId/sso-connections', async (request, reply) => {
+      const body = parseBody(createSsoConnectionBodySchema, request.body);
+      const created = await admin.createSsoConnectionDraftAsync(
+        { ...body, organizationId: request.params.organizationId },
+        operatorActor(request),
+      );
+      return reply.code(201).send(created);
+    });
+
+    app.get<ById>('/sso-connections/:id', async (request) => admin.getSsoConnectionAsync(request.params.id));
+
+    app.post<ById>('/sso-connections/:id/metadata', async (request) => {
+      const { metadataXml, enableConnection } = parseBody(importSsoMetadataBodySchema, request.body);
+      return admin.importSsoMetadataAsync(
+        request.params.id,
+        metadataXml,
+        enableConnection,
+        operatorActor(request),
+      );
+    });
+
+    app.post<ById>('/sso-connections/:id/enable', async (request) =>
+      admin.enableSsoConnectionAsync(request.params.id, operatorActor(request)),
+    );
+
+    app.post<ById>('/sso-connections/:id/disable', async (request) =>
+      admin.disableSsoConnectionAsync(request.params.id, operatorActor(request)),
+    );
+  };
+}

@@ -1,0 +1,57 @@
+import { SvcError } from '../../kernel/errors.js';
+
+/**
+ * Why Svc, as the SAML service provider, refused to start a sign-in or to accept an IdP's answer. Every
+ * code but `connection_not_found` (404) is a 400: whatever the IdP or the browser posts, a bad answer
+ * is never a server error.
+ *
+ * - `connection_not_found`: no SSO connection has this id.
+ * - `connection_disabled`: the connection is disabled (a draft without metadata is disabled too).
+ * - `malformed_response`: `SAMLResponse` is missing, not base64, not XML (or has a DOCTYPE), not a
+ *   SAML `Response`.
+ * - `idp_error`: the IdP answered a non-success status (the user was not allowed, cancelled…).
+ * - `invalid_signature`: no valid signature of the IdP's certificates covers the assertion (unsigned,
+ *   stripped, forged, altered after signing, another key, a wrapped second assertion).
+ * - `invalid_issuer`: the assertion's issuer is not the connection's IdP entity id.
+ * - `invalid_audience`: the assertion is not for this connection's SP entity id.
+ * - `invalid_destination`: the response's Destination or the confirmation's Recipient is not this
+ *   connection's ACS URL.
+ * - `assertion_expired`, `assertion_not_yet_valid`: outside NotBefore / NotOnOrAfter, past the skew.
+ * - `unknown_request`: the answer names no AuthnRequest Svc sent for this connection and still waits
+ *   for (unsolicited, forged, already answered, expired).
+ * - `invalid_relay_state`: the RelayState is not the one sent with the request.
+ * - `replayed_assertion`: this assertion was accepted before.
+ * - `missing_email`: the assertion carries no email address (NameID or the usual attributes).
+ * - `invalid_response`: anything else the answer breaks (no bearer confirmation, no assertion id…).
+ */
+export type SamlErrorCode =
+  | 'connection_not_found'
+  | 'connection_disabled'
+  | 'malformed_response'
+  | 'idp_error'
+  | 'invalid_signature'
+  | 'invalid_issuer'
+  | 'invalid_audience'
+  | 'invalid_destination'
+  | 'assertion_expired'
+  | 'assertion_not_yet_valid'
+  | 'unknown_request'
+  | 'invalid_relay_state'
+  | 'replayed_assertion'
+  | 'missing_email'
+  | 'invalid_response';
+
+/**
+ * A refused SAML sign-in. The message is safe to show and to log: it names what failed, never an
+ * attribute value or the response. What the library reported is kept as `detail` for logs (its
+ * messages hold entity ids and times at most), never as `cause`.
+ */
+export class SamlError extends SvcError {
+  declare readonly code: SamlErrorCode;
+  readonly detail: string | null;
+
+  constructor(code: SamlErrorCode, message: string, detail?: string) {
+    super(code, message, { status: code === 'connection_not_found' ? 404 : 400, expose: true });
+    this.detail = detail ?? null;
+  }
+}
