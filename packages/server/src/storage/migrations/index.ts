@@ -20,8 +20,8 @@ import * as oidcConnections from './0018-oidc-connections.js';
 import * as oidcIdentities from './0019-oidc-identities.js';
 import * as oidcLoginStates from './0020-oidc-login-states.js';
 import * as calendarConnections from './0021-calendar-connections.js';
-import * as organizationDomains from './0023-organization-domains.js';
 import * as ssoConnections from './0022-sso-connections.js';
+import * as organizationDomains from './0023-organization-domains.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -46,8 +46,8 @@ const migrations: Record<string, Migration> = {
   '0019-oidc-identities': oidcIdentities,
   '0020-oidc-login-states': oidcLoginStates,
   '0021-calendar-connections': calendarConnections,
-  '0023-organization-domains': organizationDomains,
   '0022-sso-connections': ssoConnections,
+  '0023-organization-domains': organizationDomains,
 };
 
 /** Every migration's name, in the order they apply. */
