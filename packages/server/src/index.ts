@@ -11,6 +11,7 @@ export type {
   OpenIdOptions,
   SecurityDefaultsOptions,
   DatabaseTimeoutsOptions,
+  LogStream,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';
