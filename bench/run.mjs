@@ -1,6 +1,9 @@
 // `npm run bench`: Svc and panva/node-oidc-provider side by side on this machine, each in a child
 // process of its own (so that each one's CPU per request is its own), driven by autocannon at 10 and
-// 50 connections, runs alternating between the two. In the same run it measures the unit costs a
+// 50 connections, runs alternating between the two. They run as operators run them: NODE_ENV=production,
+// Svc with its default configuration, the servers pinned to one core and the load generator (this
+// process) to another where there are two (placement.mjs); a second Svc with the access log on runs
+// discovery beside the first. In the same run it measures the unit costs a
 // request cannot go below (RS256 sign and verify, an argon2id verify, a rotation transaction, the
 // HTTP floor), at its start and again at its end, and prints each scenario's ceiling from the cheaper
 // of the two measurements of each unit; argon2id, whose cost drifts more within a run than a target's
@@ -8,7 +11,16 @@
 // `--seed-large` a second Svc on a database of a million users runs the token endpoint, login and the
 // operator lists beside the empty one (growth.mjs).
 // Options: `npm run bench -- --help`.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchOptions } from './lib/args.mjs';
@@ -17,6 +29,7 @@ import { growthRunCount, runGrowth, seedTarget } from './lib/growth.mjs';
 import { summarize, timedRun } from './lib/loadgen.mjs';
 import { runMatrix, runValidation } from './lib/matrix.mjs';
 import { cheaperUnits, measureArgon2Unit, measureUnits } from './lib/micro.mjs';
+import { placeProcesses } from './lib/placement.mjs';
 import { launchPostgres } from './lib/postgres.mjs';
 import { hottestFunctions } from './lib/profile.mjs';
 import { formatGrowth, formatTable, formatUnits, withCeiling } from './lib/report.mjs';
@@ -30,17 +43,26 @@ const progress = (text) =>
   process.stdout.isTTY ? process.stdout.write(`\r\x1b[2K${text}`) : process.stdout.write(`${text}\n`);
 
 const children = new Set();
-const start = async (...args) => {
-  const child = await startChild(...args);
+const profileDir = mkdtempSync(join(tmpdir(), 'svc-bench-prof-'));
+const logDir = mkdtempSync(join(tmpdir(), 'svc-bench-log-'));
+// PostgreSQL starts before this process is pinned: it keeps every core, as a database server of its own.
+const postgres = options.db === 'postgres' ? await launchPostgres() : undefined;
+const placement = placeProcesses({ enabled: options.pin });
+/** A server child, in production mode, pinned to the servers' core. */
+const start = async (name, file, childOptions = {}) => {
+  const child = await startChild(name, file, {
+    ...childOptions,
+    env: { NODE_ENV: 'production', ...childOptions.env },
+  });
   children.add(child);
+  placement.server(child.pid);
   return child;
 };
 const stop = async (child) => {
   children.delete(child);
   await child.stop();
 };
-const profileDir = mkdtempSync(join(tmpdir(), 'svc-bench-prof-'));
-const postgres = options.db === 'postgres' ? await launchPostgres() : undefined;
+let accessLogFd;
 
 try {
   const unitMs = Math.min(3000, options.durationS * 500);
@@ -76,7 +98,9 @@ try {
       env: { BENCH_DATABASE_URL: (await postgres?.createDatabase('svc_large')) ?? '' },
       onNotice: (text) => progress(`--seed-large: ${text}`),
     });
+    placement.everywhere(large.pid);
     const seeded = await seedTarget(large);
+    placement.server(large.pid);
     progress(`--seed-large: seeded in ${Math.round(seeded.seconds)} s`);
   }
 
@@ -94,6 +118,21 @@ try {
   if (large !== undefined) endpoints.set(large, await discover(large));
 
   const scenarios = SCENARIOS.filter((s) => options.only === null || options.only.has(s.name));
+  // The access log's lines go to a file, as a production server's standard output goes to a collector.
+  const accessLogFile = join(logDir, 'access.log');
+  const others = {};
+  if (scenarios.some((s) => s.on === 'svcAccessLog')) {
+    progress('starting the Svc with the access log on …');
+    accessLogFd = openSync(accessLogFile, 'w');
+    others.svcAccessLog = await start('svc-access-log', './svc-server.mjs', {
+      env: {
+        BENCH_DATABASE_URL: (await postgres?.createDatabase('svc_access_log')) ?? '',
+        BENCH_ACCESS_LOG: '1',
+      },
+      stdout: accessLogFd,
+    });
+    endpoints.set(others.svcAccessLog, await discover(others.svcAccessLog));
+  }
   const validate = options.only === null || options.only.has('validate_access_token');
   const total =
     scenarios.reduce((n, s) => n + (s.svcOnly ? 1 : 2), 0) * options.connections.length * options.runs +
@@ -110,7 +149,7 @@ try {
   const beside = {
     argon2: () => measureArgon2Unit(unitMs, unitOptions.argon2Concurrency),
   };
-  const rows = await runMatrix({ scenarios, svc, peer, endpoints, options, onStep, beside });
+  const rows = await runMatrix({ scenarios, svc, peer, others, endpoints, options, onStep, beside });
   if (validate) rows.push(...(await runValidation({ svc, options, onStep })));
   const growth =
     large === undefined
@@ -137,15 +176,24 @@ try {
   await stop(peer);
   await stop(svc);
   if (large !== undefined) await stop(large);
+  if (others.svcAccessLog !== undefined) await stop(others.svcAccessLog);
+  const accessLogged = others.svcAccessLog === undefined ? undefined : accessLogSize(accessLogFile);
   const hotspots = options.cpuProf ? hottestFunctions(profileDir) : [];
   progress('');
 
   const cpu = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
   const stores = `Svc on ${options.db}, the peer on SQLite`;
   console.log(
-    `\nSvc vs ${PEER} (${stores}): medians of ${options.runs} run(s) × ${options.durationS} s; Node ${process.version}, ${cpu}\n`,
+    `\nSvc vs ${PEER} (${stores}): medians of ${options.runs} run(s) × ${options.durationS} s; Node ${process.version}, ${cpu}`,
   );
+  console.log(`NODE_ENV=production, Svc's default configuration; ${placement.note}\n`);
   console.log(formatTable(table));
+  if (accessLogged !== undefined) {
+    console.log(
+      `\naccess log: ${(accessLogged.bytes / 1e6).toFixed(0)} MB written to a file, ` +
+        `about ${accessLogged.bytesPerLine} bytes a line`,
+    );
+  }
   console.log(
     '\nceiling: the least CPU a request can take (per CPU-second); % of ceiling = that / Svc CPU per request.\n',
   );
@@ -172,7 +220,9 @@ try {
     cpu,
     peer: PEER,
     stores,
+    placement: placement.note,
     options: { ...options, only: options.only && [...options.only] },
+    ...(accessLogged === undefined ? {} : { accessLogged }),
     units,
     floors,
     rows: table,
@@ -183,6 +233,22 @@ try {
   console.log(`\nwritten to ${file.pathname}`);
 } finally {
   for (const child of children) await child.stop().catch(() => {});
+  if (accessLogFd !== undefined) closeSync(accessLogFd);
   await postgres?.stop();
   rmSync(profileDir, { recursive: true, force: true });
+  rmSync(logDir, { recursive: true, force: true });
+}
+
+/** The access log's size, and its lines' average size from its first 64 KiB (it runs to gigabytes). */
+function accessLogSize(file) {
+  const head = Buffer.alloc(64 * 1024);
+  const fd = openSync(file, 'r');
+  const read = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  const text = head.subarray(0, read).toString();
+  const lines = text.split('\n').length - 1;
+  return {
+    bytes: statSync(file).size,
+    bytesPerLine: lines === 0 ? null : Math.round((text.lastIndexOf('\n') + 1) / lines),
+  };
 }

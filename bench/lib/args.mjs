@@ -4,17 +4,21 @@ import { parseArgs } from 'node:util';
 export const USAGE = `npm run bench -- [options]
   --db sqlite|postgres   Svc's database (postgres: a throwaway cluster in a temp folder). Default sqlite.
   --quick                3-second runs, one run per target (a smoke test, not a result).
-  --only a,b             Only these scenarios (discovery, jwks, userinfo, client_credentials,
-                         refresh_token, authorization_code, password_login, validate_access_token).
+  --only a,b             Only these scenarios (discovery, discovery_access_log, jwks, userinfo,
+                         client_credentials, refresh_token, authorization_code, password_login,
+                         validate_access_token).
   --connections 10,50    Connection counts. Default 10,50.
   --cpu-prof             Profile the Svc child (--cpu-prof) and print its hottest functions.
+  --no-pin               Do not pin the servers to one core and the load generator to another (by
+                         default they are, with taskset, where this process may use two cores).
   --seed-large           Also start a Svc filled with 1,000,000 users, 10,000 organizations and 500,000
                          sessions and run client_credentials, refresh_token, authorization_code,
                          password_login (seeded users) and the operator lists (users_list,
                          organizations_list, users_deep_page) on it, alternating with the empty Svc.
-Environment: BENCH_DURATION (seconds per run, default 10), BENCH_RUNS (runs per target, default 3).`;
+Environment: BENCH_DURATION (seconds per run, default 10), BENCH_RUNS (runs per target, default 3).
+The servers run with NODE_ENV=production and Svc with its default configuration (logging included).`;
 
-/** The parsed options: { db, durationS, runs, only, connections, cpuProf, seedLarge }. */
+/** The parsed options: { db, durationS, runs, only, connections, cpuProf, seedLarge, pin }. */
 export function benchOptions(argv = process.argv.slice(2), env = process.env) {
   const { values } = parseArgs({
     args: argv,
@@ -25,6 +29,7 @@ export function benchOptions(argv = process.argv.slice(2), env = process.env) {
       connections: { type: 'string', default: '10,50' },
       'cpu-prof': { type: 'boolean', default: false },
       'seed-large': { type: 'boolean', default: false },
+      'no-pin': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -47,5 +52,6 @@ export function benchOptions(argv = process.argv.slice(2), env = process.env) {
     connections: values.connections.split(',').map((c) => Math.round(number(c, '--connections'))),
     cpuProf: values['cpu-prof'],
     seedLarge: values['seed-large'],
+    pin: !values['no-pin'],
   };
 }

@@ -5,17 +5,28 @@
 import { median, summarize, timedRun } from './loadgen.mjs';
 
 /**
- * Runs `scenarios` on `svc` and `peer` (endpoints: Map target → discovered endpoints) and resolves to
- * the table rows, each with its scenario's cost recipe (the ceilings are added at the end of the run,
+ * Runs `scenarios` on `svc` and `peer` (endpoints: Map target → discovered endpoints; a scenario with
+ * `on` runs on `others[on]` in place of `svc`) and resolves to the table rows, each with its scenario's cost recipe (the ceilings are added at the end of the run,
  * report.mjs `withCeiling`); a scenario that fails becomes a row with its error and the others go on.
  * `onStep` gets a progress text before every run. `beside` maps a unit of the cost recipes to a
  * function that measures it: a scenario whose recipe has that unit measures it before each of Svc's
  * runs and after the last, and its row keeps them (`besideUnits`, report.mjs `withCeiling`).
  */
-export async function runMatrix({ scenarios, svc, peer, endpoints, options, onStep, beside = {} }) {
+export async function runMatrix({
+  scenarios,
+  svc,
+  peer,
+  others = {},
+  endpoints,
+  options,
+  onStep,
+  beside = {},
+}) {
   const rows = [];
   for (const scenario of scenarios) {
-    const servers = scenario.svcOnly ? [svc] : [svc, peer];
+    const own = scenario.on === undefined ? svc : others[scenario.on];
+    if (own === undefined) throw new Error(`${scenario.name}: no Svc child "${scenario.on}" was started`);
+    const servers = scenario.svcOnly ? [own] : [own, peer];
     const states = new Map();
     try {
       for (const target of servers) {
@@ -41,7 +52,7 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, onSt
       let failure;
       for (let i = 0; i < options.runs; i += 1) {
         for (const target of servers) {
-          if (target === svc && failure === undefined) await measureBeside(measured);
+          if (target === own && failure === undefined) await measureBeside(measured);
           onStep(
             `${scenario.name} on ${target.name}, ${connections} connections, run ${i + 1}/${options.runs}`,
             1,
@@ -51,7 +62,7 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, onSt
           // rate at these connections would use in one run (the two grants cost about the same).
           const refreshRate = rows.find(
             (r) => r.scenario === 'refresh_token' && r.connections === connections,
-          )?.[target === svc ? 'svc' : 'peer']?.requestsPerSecond;
+          )?.[target === own ? 'svc' : 'peer']?.requestsPerSecond;
           const expected = Math.max(200, Math.round((refreshRate ?? 500) * options.durationS * 1.1));
           try {
             const load = await scenario.load({
@@ -73,7 +84,7 @@ export async function runMatrix({ scenarios, svc, peer, endpoints, options, onSt
         failure !== undefined
           ? { scenario: scenario.name, connections, error: failure }
           : {
-              ...scenarioRow(scenario, connections, runs.get(svc), runs.get(peer)),
+              ...scenarioRow(scenario, connections, runs.get(own), runs.get(peer)),
               ...(besideNames.length === 0 ? {} : { besideUnits: besideUnits(measured) }),
             },
       );

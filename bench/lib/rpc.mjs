@@ -33,13 +33,18 @@ export function serveRpc(handlers, info, close = async () => {}) {
 
 /**
  * In the parent: forks `file` (a module of this folder) and resolves, once it is ready, to
- * `{ name, info, pid, call(method, params), stop() }`; `onNotice` gets the child's progress lines.
+ * `{ name, info, pid, call(method, params), stop() }`; `onNotice` gets the child's progress lines and
+ * `stdout` (a file descriptor) takes its standard output instead of this process's.
  */
-export function startChild(name, file, { env = {}, execArgv = [], onNotice = () => {} } = {}) {
+export function startChild(
+  name,
+  file,
+  { env = {}, execArgv = [], onNotice = () => {}, stdout = 'inherit' } = {},
+) {
   const child = fork(new URL(file, import.meta.url), [], {
     env: { ...process.env, ...env },
     execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
   });
   const pending = new Map();
   let next = 0;

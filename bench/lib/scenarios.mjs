@@ -1,6 +1,7 @@
 // The HTTP scenarios of `npm run bench`. Each names what it costs at best (`cost`: RS256 signs and
 // verifies, store transactions, argon2id verifies on top of the HTTP floor), prepares a target once
-// (tokens, pools) and builds the autocannon load of one run. Requests are the same for both servers
+// (tokens, pools) and builds the autocannon load of one run. `svcOnly` runs Svc alone, and `on` names
+// another Svc child to run instead of the default one (run.mjs starts it when such a scenario runs). Requests are the same for both servers
 // apart from where the endpoints live, which comes from each one's discovery document.
 import { seededEmail } from '../seed-large.mjs';
 import { CC_CLIENT, USER, WEB_CLIENT } from './fixtures.mjs';
@@ -14,6 +15,15 @@ const REFRESH_SESSIONS = 200;
 export const SCENARIOS = [
   {
     name: 'discovery',
+    cost: {},
+    load: ({ endpoints }) => ({ url: endpoints.discovery }),
+  },
+  {
+    // Discovery again, on a second Svc with the access log on (SVC_ACCESS_LOG=1, its lines written to a
+    // file): what the access log costs a request, beside the discovery row.
+    name: 'discovery_access_log',
+    svcOnly: true,
+    on: 'svcAccessLog',
     cost: {},
     load: ({ endpoints }) => ({ url: endpoints.discovery }),
   },

@@ -1,6 +1,9 @@
 // The Svc child of `npm run bench`: createSvc on a fresh database (SQLite in a temp folder, or the
-// PostgreSQL URL in BENCH_DATABASE_URL), seeded through the admin facade, listening on loopback. For
-// `--seed-large` the parent asks it to fill its database with seed-large.mjs (rpc `seedLarge`).
+// PostgreSQL URL in BENCH_DATABASE_URL), seeded through the admin facade, listening on loopback. It runs
+// as users run it: the parent starts it with NODE_ENV=production, and apart from what the bench needs
+// (a database, an address, an operator token, the guessing limits below) the configuration is the
+// default one, logging included; BENCH_ACCESS_LOG=1 turns the access log on. For `--seed-large` the
+// parent asks it to fill its database with seed-large.mjs (rpc `seedLarge`).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,14 +18,17 @@ import { runConcurrently } from './micro.mjs';
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 const port = await freePort();
 const adminToken = randomBytes(32).toString('base64url');
+const postgresUrl = process.env.BENCH_DATABASE_URL;
 const svc = await createSvc(
   {
-    databaseUrl: process.env.BENCH_DATABASE_URL || `sqlite:${join(dataDir, 'svc.db')}`,
+    databaseUrl: postgresUrl || `sqlite:${join(dataDir, 'svc.db')}`,
     dataDir,
     host: '127.0.0.1',
     port,
     publicOrigin: `http://127.0.0.1:${port}`,
-    logLevel: false,
+    // Production on PostgreSQL requires the master key every node shares (on SQLite one is generated).
+    ...(postgresUrl ? { secretKey: randomBytes(32).toString('hex') } : {}),
+    accessLog: process.env.BENCH_ACCESS_LOG === '1',
     keyRotationSchedule: false,
     adminToken,
     // Password login signs one account in from one address over 10 to 50 connections at once. A

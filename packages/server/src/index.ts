@@ -15,6 +15,7 @@ export type {
   DatabaseTimeoutsOptions,
   DomainVerificationOptions,
   DnsOptions,
+  LogStream,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';

@@ -6,6 +6,7 @@ import { healthRoutes } from '../health/routes.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
+import { RequestLog } from '../http/request-log.js';
 import { accountDirectRoutes } from '../direct/account-routes.js';
 import { invitationAdminRoutes } from '../admin/invitation-routes.js';
 import { passwordlessDirectRoutes } from '../direct/passwordless-routes.js';
@@ -147,7 +148,17 @@ export async function buildStandaloneApp(
   plugin: FastifyPluginAsync,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, config.logStream),
+    // Without a logger there is nothing to write, and Fastify then skips timing requests altogether.
+    ...(config.logLevel === false
+      ? {}
+      : {
+          logController: new RequestLog({
+            clock: config.clock,
+            accessLog: config.accessLog,
+            slowRequestMs: config.slowRequestMs,
+          }),
+        }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // Behind a load balancer: the client address (per-IP limits, audit) from X-Forwarded-For.
@@ -156,6 +167,7 @@ export async function buildStandaloneApp(
     // `{ error, message }` body too, instead of Fastify's own shape.
     frameworkErrors: (error, request, reply) => jsonErrorHandler(error, request, reply),
   });
+  RequestLog.declareOn(app);
   app.setNotFoundHandler((_request, reply) => sendNotFound(reply));
   app.setErrorHandler(jsonErrorHandler);
   await app.register(plugin);

@@ -68,6 +68,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   if (keyCache !== undefined) options.signingKeyCacheMs = parseMs('SVC_SIGNING_KEY_CACHE_MS', keyCache);
   const level = text('SVC_LOG_LEVEL');
   if (level !== undefined) options.logLevel = parseLogLevel(level);
+  const accessLog = text('SVC_ACCESS_LOG');
+  if (accessLog !== undefined) options.accessLog = parseFlag('SVC_ACCESS_LOG', accessLog);
+  const slowRequest = text('SVC_SLOW_REQUEST_MS');
+  if (slowRequest !== undefined) options.slowRequestMs = parseMs('SVC_SLOW_REQUEST_MS', slowRequest);
   return options;
 }
 

@@ -3,6 +3,11 @@ import type { Ids } from '../kernel/ids.js';
 import type { FailureRulesOptions } from '../ratelimit/failure-rules.js';
 import type { RateLimitRulesOptions } from '../ratelimit/rules.js';
 
+/** A destination of log lines: each call writes one line of JSON, newline included. */
+export interface LogStream {
+  write(line: string): void;
+}
+
 /** Signing-key and session lifetimes: the initial security settings, stored on first start. */
 export interface SecurityDefaultsOptions {
   /** @default 43200 (30 days) */
@@ -143,8 +148,25 @@ export interface SvcOptions {
    * `{ mfaUser: { threshold: 3 } }`. Defaults: DEFAULT_FAILURE_RULES in ratelimit/failure-rules.ts.
    */
   failureLimits?: FailureRulesOptions;
-  /** Log level of the HTTP server; false turns logging off. @default 'info' in production, 'warn' otherwise (SVC_LOG_LEVEL) */
+  /**
+   * Log level of the standalone server; false turns logging off. A successful request writes no line
+   * unless the access log is on; errors, refusals worth an operator's eye and slow requests are logged.
+   * @default 'info' in production or with the access log, 'warn' otherwise (SVC_LOG_LEVEL)
+   */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | false;
+  /**
+   * The access log: one `request completed` line at info per request (method, URL with secret query
+   * values redacted, client address, status, response time in ms). It costs CPU on every request (see
+   * the README's performance section); needs a level of info or lower. @default false (SVC_ACCESS_LOG)
+   */
+  accessLog?: boolean;
+  /**
+   * A request that takes at least this many milliseconds, from routing to the last byte written, is
+   * logged at warn as `slow request`, access log or not. @default 1000 (SVC_SLOW_REQUEST_MS)
+   */
+  slowRequestMs?: number;
+  /** Where the standalone server's log lines (newline-delimited JSON) go. @default standard output */
+  logStream?: LogStream;
   /** Serve the headless sign-in API; false answers every headless route with 404. @default true */
   enableApi?: boolean;
   /**

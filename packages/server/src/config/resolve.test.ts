@@ -175,4 +175,36 @@ describe('configuration', () => {
     expect(() => resolveConfig(options)).toThrow(SvcConfigError);
     expect(() => resolveConfig(options)).toThrow(message);
   });
+
+  it('logs no request by default: the access log is asked for, slow requests have a threshold', () => {
+    const logging = (config: ReturnType<typeof resolveConfig>) => ({
+      logLevel: config.logLevel,
+      accessLog: config.accessLog,
+      slowRequestMs: config.slowRequestMs,
+    });
+    expect(logging(resolveConfig({}, 'production'))).toEqual({
+      logLevel: 'info',
+      accessLog: false,
+      slowRequestMs: 1000,
+    });
+    expect(resolveConfig({}, 'development').logLevel).toBe('warn');
+    const options = optionsFromEnv({ SVC_ACCESS_LOG: 'on', SVC_SLOW_REQUEST_MS: '250' });
+    expect(options).toEqual({ accessLog: true, slowRequestMs: 250 });
+    // Asking for the access log makes info the default level in development too (its lines are at info).
+    expect(logging(resolveConfig(options, 'development'))).toEqual({
+      logLevel: 'info',
+      accessLog: true,
+      slowRequestMs: 250,
+    });
+    expect(resolveConfig({ accessLog: true, logLevel: 'debug' }).logLevel).toBe('debug');
+    expect(() => resolveConfig({ accessLog: true, logLevel: 'warn' })).toThrow(
+      /SVC_ACCESS_LOG writes its lines at info, which SVC_LOG_LEVEL=warn hides/,
+    );
+    expect(() => resolveConfig({ accessLog: true, logLevel: false })).toThrow(/SVC_LOG_LEVEL=off hides/);
+    expect(() => optionsFromEnv({ SVC_ACCESS_LOG: 'verbose' })).toThrow(/SVC_ACCESS_LOG must be/);
+    expect(() => optionsFromEnv({ SVC_SLOW_REQUEST_MS: '1s' })).toThrow(
+      /SVC_SLOW_REQUEST_MS must be a whole number of milliseconds/,
+    );
+    expect(() => resolveConfig({ slowRequestMs: 0 })).toThrow(/slowRequestMs must be a whole number/);
+  });
 });

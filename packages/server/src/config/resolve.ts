@@ -8,6 +8,8 @@ import {
   type SecuritySettings,
 } from '../settings/security-settings.js';
 import type { SvcOptions } from './options.js';
+import { positiveMs } from './durations.js';
+import { resolveLogging, type LoggingConfig } from './logging.js';
 import { resolveFailureRules, type FailureRules } from '../ratelimit/failure-rules.js';
 import { resolveRateLimitRules, type RateLimitRules } from '../ratelimit/rules.js';
 import { resolveSmsConfig, type SmsConfig } from '../sms/sms-config.js';
@@ -41,7 +43,7 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
 };
 
 /** Everything createSvc() needs, validated once at start. */
-export interface SvcConfig {
+export interface SvcConfig extends LoggingConfig {
   readonly port: number;
   readonly host: string;
   readonly publicOrigin: string;
@@ -77,7 +79,6 @@ export interface SvcConfig {
   readonly rateLimits: RateLimitRules;
   /** Limits on guessing secrets: the defaults with the `failureLimits` option merged over them. */
   readonly failureLimits: FailureRules;
-  readonly logLevel: NonNullable<SvcOptions['logLevel']>;
   /** The headless sign-in API (SPEC.md "Headless API"). */
   readonly headless: {
     readonly enabled: boolean;
@@ -157,7 +158,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     passwordHashing,
     rateLimits: resolveRateLimitRules(options.rateLimits),
     failureLimits: resolveFailureRules(options.failureLimits),
-    logLevel: options.logLevel ?? (development ? 'warn' : 'info'),
+    ...resolveLogging(options, development),
     headless: {
       enabled: options.enableApi ?? true,
       basePath: resolveHeadlessBasePath(options.headlessApiBasePath, authBase),
@@ -190,14 +191,6 @@ function resolveDatabaseTimeouts(options: NonNullable<SvcOptions['databaseTimeou
       options.idleInTransactionMs ?? DEFAULT_DATABASE_TIMEOUTS.idleInTransactionMs,
     ),
   };
-}
-
-/** A duration option: a whole number of milliseconds, at least 1. */
-function positiveMs(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new SvcConfigError(`${name} must be a whole number of milliseconds of at least 1, got ${value}.`);
-  }
-  return value;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import type { LogStream } from '../config/options.js';
 
 /** Query parameters whose values are never logged (codes, tokens, secrets travel in some of them). */
 const SECRET_QUERY =
@@ -13,11 +14,18 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, queryAt)}?${params.toString()}`;
 }
 
-/** Fastify/pino logger options: level from the configuration, headers that carry credentials redacted. */
-export function loggerOptions(level: string | false): NonNullable<FastifyServerOptions['logger']> {
+/**
+ * Fastify/pino logger options: level and destination from the configuration, headers that carry
+ * credentials redacted.
+ */
+export function loggerOptions(
+  level: string | false,
+  stream: LogStream | undefined,
+): NonNullable<FastifyServerOptions['logger']> {
   if (level === false) return false;
   return {
     level,
+    ...(stream === undefined ? {} : { stream }),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
       censor: '[redacted]',

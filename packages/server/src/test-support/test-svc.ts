@@ -22,8 +22,8 @@ export interface TestSvc {
 
 /**
  * A Svc built through the real app factory on a fresh database of its own (SQLite by default), with a
- * fake clock, the test operator token, the cheapest password hashing, no logging and the environment
- * ignored. The database is a copy of the run's keyed template, so the Svc starts as on a second start
+ * fake clock, the test operator token, the cheapest password hashing, no logging (unless the options
+ * give a log stream) and the environment ignored. The database is a copy of the run's keyed template, so the Svc starts as on a second start
  * (migrated, a signing key sealed with the run's test master key) instead of generating an RSA key.
  * `context.databaseUrl` rewrites the URL Svc connects with (a proxy in front of the database).
  */
@@ -43,7 +43,8 @@ export async function createTestSvc(
         publicOrigin: TEST_ORIGIN,
         adminToken: TEST_ADMIN_TOKEN,
         secretKey: inject('testMasterKey'),
-        logLevel: false,
+        // No logging, unless the test captures the log lines.
+        ...(options.logStream === undefined ? { logLevel: false as const } : {}),
         keyRotationSchedule: false,
         passwordHashing: TEST_PASSWORD_HASHING,
         clock,

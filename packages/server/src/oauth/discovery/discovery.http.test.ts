@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { createSvc } from '../../app/create-svc.js';
 import { NOT_FOUND_BODY } from '../../http/errors.js';
 import { DAY_MS } from '../../kernel/clock.js';
 import type { SvcOptions } from '../../config/options.js';
@@ -129,10 +133,16 @@ describe('discovery and JWKS over HTTP', () => {
     }
   });
 
-  it.each([AS_METADATA, OPENID_CONFIGURATION, JWKS])('%s: cacheable, ETag and 304', async (url) => {
+  it.each([
+    // Discovery changes with a deployment or a client's scopes; a JWKS copy must not outlive a rotation long.
+    [AS_METADATA, 'public, max-age=3600, must-revalidate'],
+    [OPENID_CONFIGURATION, 'public, max-age=3600, must-revalidate'],
+    [JWKS, 'public, max-age=300, must-revalidate'],
+  ])('%s: cacheable (%s), ETag and 304', async (url, cacheControl) => {
     await start();
     const first = await get(url);
-    expect(first.headers['cache-control']).toBe('public, max-age=300');
+    expect(first.headers['cache-control']).toBe(cacheControl);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(first.headers['access-control-allow-origin']).toBe('*');
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^"[\w-]+"$/);
@@ -148,6 +158,66 @@ describe('discovery and JWKS over HTTP', () => {
       const fresh = await get(url, { 'if-none-match': condition });
       expect(fresh.statusCode, condition).toBe(200);
       expect(fresh.body).toBe(first.body);
+    }
+  });
+
+  it('follows a rotation at once on this node, and another node’s changes within the cache lifetimes', async () => {
+    const { svc, clock, operator } = await start();
+    const kids = (response: { json: () => JSONWebKeySet }) => response.json().keys.map((key) => key.kid);
+    const first = await get(JWKS);
+    const kid = await svc.signingKeys.rotate();
+    const rotated = await get(JWKS, { 'if-none-match': String(first.headers.etag) });
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.headers.etag).not.toBe(first.headers.etag);
+    expect(kids(rotated)).toContain(kid);
+    const discovered = await get(AS_METADATA);
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-other-node-'));
+    const other = await createSvc(
+      {
+        databaseUrl: svc.config.database.url,
+        dataDir,
+        secretKey: inject('testMasterKey'),
+        publicOrigin: TEST_ORIGIN,
+        adminToken: operator.authorization.slice('Bearer '.length),
+        logLevel: false,
+        keyRotationSchedule: false,
+        clock,
+      },
+      { env: {} },
+    );
+    try {
+      const elsewhere = await other.signingKeys.rotate();
+      const created = await other.app.inject({
+        method: 'POST',
+        url: '/svc/admin/auth/api/clients',
+        headers: operator,
+        payload: {
+          clientId: 'orders',
+          name: 'orders',
+          audience: 'https://api.example',
+          redirectUris: [],
+          allowedScopes: ['read:orders'],
+        },
+      });
+      expect(created.statusCode).toBe(201);
+      // Until this node reads again (discovery after 10 s, the keys after signingKeyCacheMs), its
+      // documents stay as they were: a cache revalidating them gets a 304.
+      clock.advance(9_999);
+      expect((await get(AS_METADATA, { 'if-none-match': String(discovered.headers.etag) })).statusCode).toBe(
+        304,
+      );
+      clock.advance(1);
+      expect((await metadata()).scopes_supported).toContain('read:orders');
+      clock.advance(svc.config.signingKeyCacheMs - 10_001);
+      expect((await get(JWKS, { 'if-none-match': String(rotated.headers.etag) })).statusCode).toBe(304);
+      clock.advance(1);
+      const followed = await get(JWKS, { 'if-none-match': String(rotated.headers.etag) });
+      expect(followed.statusCode).toBe(200);
+      expect(kids(followed)).toContain(elsewhere);
+    } finally {
+      await other.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

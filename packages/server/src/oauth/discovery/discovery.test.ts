@@ -74,9 +74,54 @@ describe('discovery metadata', () => {
     expect((await discovery.document()).etag).toBe(first.etag);
     clock.advance(1000);
     const second = await discovery.document();
-    expect(JSON.parse(second.body).scopes_supported).toEqual(['a', 'b']);
+    expect(JSON.parse(second.body.toString()).scopes_supported).toEqual(['a', 'b']);
     lists = [['c']];
     discovery.invalidate();
-    expect(JSON.parse((await discovery.document()).body).scopes_supported).toEqual(['c']);
+    expect(JSON.parse((await discovery.document()).body.toString()).scopes_supported).toEqual(['c']);
+  });
+  it('answers from memory while fresh, reads once for concurrent requests, and keeps an unchanged document', async () => {
+    const clock = new FakeClock();
+    let reads = 0;
+    let lists: string[][] = [['a']];
+    const discovery = new Discovery({
+      issuer: ISSUER,
+      openIdEnabled: false,
+      scopes: { allowedScopeLists: async () => ((reads += 1), lists) },
+      contributions: [],
+      clock,
+      cacheTtlMs: 1000,
+    });
+    expect(discovery.current()).toBeUndefined();
+    const [first, same] = await Promise.all([discovery.document(), discovery.document()]);
+    expect(same).toBe(first);
+    expect(reads).toBe(1);
+    expect(discovery.current()).toBe(first);
+    expect(reads).toBe(1);
+
+    clock.advance(1000);
+    expect(discovery.current()).toBeUndefined();
+    expect(await discovery.document()).toBe(first);
+    expect(reads).toBe(2);
+
+    // A read that started before invalidate() is not kept: the client change it missed must show.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const scopes = {
+      allowedScopeLists: async () => {
+        const seen = lists;
+        await gate;
+        return seen;
+      },
+    };
+    const slow = new Discovery({ issuer: ISSUER, openIdEnabled: false, scopes, contributions: [], clock });
+    const started = slow.document();
+    lists = [['b']];
+    slow.invalidate();
+    release();
+    const scopesOf = (doc: { body: Buffer }) =>
+      (JSON.parse(doc.body.toString()) as { scopes_supported: string[] }).scopes_supported;
+    expect(scopesOf(await started)).toEqual(['a']);
+    expect(slow.current()).toBeUndefined();
+    expect(scopesOf(await slow.document())).toEqual(['b']);
   });
 });

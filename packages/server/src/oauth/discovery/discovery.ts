@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Clock } from '../../kernel/clock.js';
 import { SvcUnavailableError } from '../../kernel/errors.js';
+import { staticDocument, type StaticDocument } from '../../kernel/static-document.js';
 import type { GrantableScopesSource } from './repository.js';
 
 /**
@@ -17,11 +17,6 @@ export interface DiscoveryDeps {
   readonly clock: Clock;
   /** How long a built document is served before the client scopes are read again. */
   readonly cacheTtlMs?: number;
-}
-
-export interface DiscoveryDocument {
-  readonly body: string;
-  readonly etag: string;
 }
 
 const OPENID_SCOPES = ['openid', 'profile', 'email'];
@@ -45,6 +40,13 @@ export const CLAIMS_SUPPORTED = [
   'org_id',
 ];
 
+/** scopes_supported: what any client can be granted, plus openid, profile and email in provider mode. */
+function supportedScopes(openIdEnabled: boolean, clientScopes: readonly string[][]): string[] {
+  const scopes = new Set<string>(openIdEnabled ? OPENID_SCOPES : []);
+  for (const list of clientScopes) for (const scope of list) scopes.add(scope);
+  return [...scopes].filter((s) => !s.startsWith('auth:')).sort();
+}
+
 /**
  * SPEC.md discovery rules: response_modes_supported ['query']; request and request_uri parameters
  * unsupported; OpenID fields while provider mode is on; scopes_supported is the sorted union of what any
@@ -56,15 +58,12 @@ export function buildMetadata(
   clientScopes: readonly string[][],
   contributions: readonly DiscoveryContribution[],
 ): Record<string, unknown> {
-  const scopes = new Set<string>(openIdEnabled ? OPENID_SCOPES : []);
-  for (const list of clientScopes) for (const scope of list) scopes.add(scope);
-  const scopesSupported = [...scopes].filter((s) => !s.startsWith('auth:')).sort();
   const metadata: Record<string, unknown> = {
     issuer,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     code_challenge_methods_supported: ['S256'],
-    scopes_supported: scopesSupported,
+    scopes_supported: supportedScopes(openIdEnabled, clientScopes),
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
   };
@@ -80,21 +79,54 @@ export function buildMetadata(
 }
 
 /**
- * Serves the precomputed discovery body with an ETag, rebuilt after a short TTL or on invalidate(), and
- * kept while the database is away.
+ * The discovery document, built once and served from memory: read again after a short TTL (so that
+ * another node's client changes show) or at once after invalidate(), serialized again only when what it
+ * says changes, and kept while the database is away.
  */
 export class Discovery {
   readonly #deps: DiscoveryDeps;
-  #cached: { at: number; document: DiscoveryDocument } | undefined;
+  readonly #ttl: number;
+  #cached: { readonly at: number; readonly scopes: string; readonly document: StaticDocument } | undefined;
+  /** The read in flight, shared by every request that finds the document due. */
+  #loading: Promise<StaticDocument> | undefined;
+  /** Bumped by invalidate(): a read that started before it cannot be kept. */
+  #generation = 0;
 
   constructor(deps: DiscoveryDeps) {
     this.#deps = deps;
+    this.#ttl = deps.cacheTtlMs ?? 10_000;
   }
 
-  async document(): Promise<DiscoveryDocument> {
-    const now = this.#deps.clock.now();
+  /** The document without waiting while it is fresh; undefined when it is due to be read again. */
+  current(): StaticDocument | undefined {
     const cached = this.#cached;
-    if (cached !== undefined && now - cached.at < (this.#deps.cacheTtlMs ?? 10_000)) return cached.document;
+    return cached !== undefined && this.#deps.clock.now() - cached.at < this.#ttl
+      ? cached.document
+      : undefined;
+  }
+
+  async document(): Promise<StaticDocument> {
+    const current = this.current();
+    if (current !== undefined) return current;
+    if (this.#loading === undefined) {
+      const loading = this.#load(this.#generation).finally(() => {
+        if (this.#loading === loading) this.#loading = undefined;
+      });
+      this.#loading = loading;
+    }
+    return this.#loading;
+  }
+
+  /** Called when a client's scopes change on this node so that the next read is fresh. */
+  invalidate(): void {
+    this.#cached = undefined;
+    this.#loading = undefined;
+    this.#generation += 1;
+  }
+
+  async #load(generation: number): Promise<StaticDocument> {
+    const at = this.#deps.clock.now();
+    const cached = this.#cached;
     let scopeLists: Awaited<ReturnType<DiscoveryDeps['scopes']['allowedScopeLists']>>;
     try {
       scopeLists = await this.#deps.scopes.allowedScopeLists();
@@ -103,20 +135,14 @@ export class Discovery {
       if (cached !== undefined && error instanceof SvcUnavailableError) return cached.document;
       throw error;
     }
-    const metadata = buildMetadata(
-      this.#deps.issuer,
-      this.#deps.openIdEnabled,
-      scopeLists,
-      this.#deps.contributions,
-    );
-    const body = JSON.stringify(metadata);
-    const document = { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
-    this.#cached = { at: now, document };
+    const { issuer, openIdEnabled, contributions } = this.#deps;
+    // Everything else in the document is fixed at start: the scopes decide whether it changed.
+    const scopes = supportedScopes(openIdEnabled, scopeLists).join(' ');
+    const document =
+      cached?.scopes === scopes
+        ? cached.document
+        : staticDocument(buildMetadata(issuer, openIdEnabled, scopeLists, contributions));
+    if (generation === this.#generation) this.#cached = { at, scopes, document };
     return document;
-  }
-
-  /** Called when a client's scopes change on this node so that the next read is fresh. */
-  invalidate(): void {
-    this.#cached = undefined;
   }
 }

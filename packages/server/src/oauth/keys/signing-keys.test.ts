@@ -31,7 +31,7 @@ describeEachDatabase('signing keys', (kind) => {
       settings: async () => settings,
     });
   const publishedKids = async (keys: SigningKeys) =>
-    (JSON.parse((await keys.jwks()).body) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+    (JSON.parse((await keys.jwks()).body.toString()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
 
   beforeEach(async () => {
     testDb = await createTestDatabase(kind, 'migrated');
@@ -109,6 +109,32 @@ describeEachDatabase('signing keys', (kind) => {
     clock.advance(5_000);
     const kid = await a.rotate();
     expect(await b.verificationKey(kid)).toBeDefined();
+  });
+
+  it('serves the JWKS from memory within the key cache lifetime, then shows another node’s rotation', async () => {
+    const repository = signingKeyRepository(handle.db);
+    let reads = 0;
+    const counted = { ...repository, list: () => ((reads += 1), repository.list()) };
+    const b = new SigningKeys({ repository: counted, secretBox: box, clock, settings: async () => settings });
+    const a = node();
+    await a.ensureActiveKey();
+    expect(b.currentJwks()).toBeUndefined();
+    const before = await b.jwks();
+    const readsWhenWarm = reads;
+    for (let i = 0; i < 100; i += 1) expect(b.currentJwks()).toBe(before);
+    expect(reads).toBe(readsWhenWarm);
+
+    const kid = await a.rotate();
+    clock.advance(29_999);
+    expect(b.currentJwks()).toBe(before);
+    clock.advance(1);
+    expect(b.currentJwks()).toBeUndefined();
+    const after = await b.jwks();
+    expect(after.etag).not.toBe(before.etag);
+    expect(await publishedKids(b)).toContain(kid);
+    // Read again after another cache lifetime, the same keys keep the same document: not serialized again.
+    clock.advance(30_000);
+    expect(await b.jwks()).toBe(after);
   });
 
   it('serves the JWKS with a stable ETag that changes with the key set', async () => {

@@ -1,8 +1,9 @@
-import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
 import { DAY_MS, type Clock } from '../../kernel/clock.js';
 import type { SecretBox } from '../../kernel/crypto.js';
 import { SvcUnavailableError } from '../../kernel/errors.js';
+import { staticDocument, type StaticDocument } from '../../kernel/static-document.js';
 import type { SecuritySettings } from '../../settings/security-settings.js';
 import type { NewSigningKey, SigningKeyRecord, SigningKeyRepository } from './repository.js';
 import { UnknownKidGate } from './unknown-kid-gate.js';
@@ -24,18 +25,15 @@ export interface ActiveSigningKey {
   readonly privateKey: KeyObject;
 }
 
-export interface PublishedJwks {
-  readonly body: string;
-  readonly etag: string;
-}
-
 interface Snapshot {
   /** Which read made it: a later read's snapshot is never replaced by an earlier one's. */
   readonly sequence: number;
   readonly loadedAt: number;
   readonly active: ActiveSigningKey | undefined;
   readonly published: ReadonlyMap<string, KeyObject>;
-  readonly jwks: PublishedJwks;
+  /** The kids the JWKS publishes, in its order: the same kids make the same document. */
+  readonly publishedKids: string;
+  readonly jwks: StaticDocument;
 }
 
 /**
@@ -44,7 +42,8 @@ interface Snapshot {
  *   active (signs, published) --rotate--> grace (published, verifies) --after grace window--> retired
  *   (not published, kept) --after retired cleanup--> deleted
  *
- * Parsed KeyObjects and the JWKS body are cached per snapshot; PEM is never parsed per request.
+ * Parsed KeyObjects and the JWKS document are cached per snapshot; PEM is never parsed per request, and
+ * the JWKS is serialized again only when the published keys change.
  */
 export class SigningKeys {
   readonly #deps: SigningKeysDeps;
@@ -140,17 +139,33 @@ export class SigningKeys {
   }
 
   /**
-   * The JWKS document body (active and grace-window keys) and its ETag. While the database is away the
-   * node keeps publishing the keys it has, so that resource servers go on validating tokens; signing
-   * and validating here need the database anyway, and fail with it (rather than wait for it twice).
+   * The JWKS document (active and grace-window keys) with its ETag. While the database is away the node
+   * keeps publishing the keys it has, so that resource servers go on validating tokens; signing and
+   * validating here need the database anyway, and fail with it (rather than wait for it twice).
    */
-  async jwks(): Promise<PublishedJwks> {
+  async jwks(): Promise<StaticDocument> {
     return (await this.#current(true)).jwks;
   }
 
-  async #current(staleIfUnavailable = false): Promise<Snapshot> {
+  /**
+   * The JWKS without waiting, while the key set this node read is within the cache lifetime; undefined
+   * once it is due to be read again (then `jwks()`), so another node's rotation shows within that time.
+   */
+  currentJwks(): StaticDocument | undefined {
+    return this.#fresh()?.jwks;
+  }
+
+  #fresh(): Snapshot | undefined {
     const snapshot = this.#snapshot;
-    if (snapshot !== undefined && this.#deps.clock.now() - snapshot.loadedAt < this.#ttl) return snapshot;
+    return snapshot !== undefined && this.#deps.clock.now() - snapshot.loadedAt < this.#ttl
+      ? snapshot
+      : undefined;
+  }
+
+  async #current(staleIfUnavailable = false): Promise<Snapshot> {
+    const fresh = this.#fresh();
+    if (fresh !== undefined) return fresh;
+    const snapshot = this.#snapshot;
     try {
       return await (this.#loading ?? this.#read());
     } catch (error) {
@@ -192,6 +207,8 @@ export class SigningKeys {
       (k) => k.active || (k.rotatedOutAt !== null && now < k.rotatedOutAt + graceMs),
     );
     const activeRecord = keys.find((k) => k.active);
+    const publishedKids = published.map((k) => k.kid).join(' ');
+    const previous = this.#snapshot;
     const snapshot: Snapshot = {
       sequence,
       loadedAt: now,
@@ -202,7 +219,11 @@ export class SigningKeys {
           createPublicKey({ key: k.publicJwk as JWK & { kty: string }, format: 'jwk' }),
         ]),
       ),
-      jwks: toJwks(published),
+      publishedKids,
+      jwks:
+        previous?.publishedKids === publishedKids
+          ? previous.jwks
+          : staticDocument({ keys: published.map((k) => k.publicJwk) }),
     };
     const newest = this.#snapshot === undefined || this.#snapshot.sequence < sequence;
     if (newest && sequence >= this.#validFrom) this.#snapshot = snapshot;
@@ -234,9 +255,4 @@ export class SigningKeys {
 
 function waitFor(ms: number): Promise<void> {
   return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function toJwks(keys: readonly SigningKeyRecord[]): PublishedJwks {
-  const body = JSON.stringify({ keys: keys.map((k) => k.publicJwk) });
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
 }

@@ -42,7 +42,7 @@ describeAboveStorage('unknown kid reloads', (kind) => {
     await b.jwks(); // b's routine load, in the same millisecond as the rotation below
     const kid = await a.rotate();
     expect(await b.verificationKey(kid)).toBeDefined();
-    expect(JSON.parse((await b.jwks()).body)).toMatchObject({ keys: [{}, {}] });
+    expect(JSON.parse((await b.jwks()).body.toString())).toMatchObject({ keys: [{}, {}] });
   });
 
   it('unknown kids read at most once a second; a new kid seen meanwhile waits for the next read', async () => {
@@ -94,7 +94,7 @@ describeAboveStorage('unknown kid reloads', (kind) => {
     const verified = b.verificationKey(kid);
     release();
     expect(await verified).toBeDefined();
-    expect(JSON.parse((await routine).body)).toMatchObject({ keys: [{}] });
+    expect(JSON.parse((await routine).body.toString())).toMatchObject({ keys: [{}] });
   });
 
   it('keeps publishing the keys it has while the database is away; a validation past the cache fails with it', async () => {

@@ -23,7 +23,7 @@ describeAboveStorage('session issuer', (kind) => {
   });
 
   const verify = async (jwt: string, audience: string) => {
-    const jwks = JSON.parse((await h.keys.jwks()).body) as JSONWebKeySet;
+    const jwks = JSON.parse((await h.keys.jwks()).body.toString()) as JSONWebKeySet;
     return jwtVerify(jwt, createLocalJWKSet(jwks), {
       issuer: HARNESS_ISSUER,
       audience,

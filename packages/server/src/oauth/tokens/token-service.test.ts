@@ -47,7 +47,7 @@ describeAboveStorage('token service', (kind) => {
       { scope: 'openid' },
       { subject: 'usr_1', audience: 'api', expiresInSeconds: 900, typ: 'at+jwt' },
     );
-    const jwks = JSON.parse((await keys.jwks()).body) as JSONWebKeySet;
+    const jwks = JSON.parse((await keys.jwks()).body.toString()) as JSONWebKeySet;
     const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(jwks), {
       issuer: ISSUER,
       audience: 'api',
