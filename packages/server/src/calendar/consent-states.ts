@@ -1,4 +1,5 @@
 import { MINUTE_MS, type Clock } from '../kernel/clock.js';
+import { openProviderChecks, sealProviderChecks } from '../federation/oidc/sealed-checks.js';
 import { sha256Hex, type SecretBox } from '../kernel/crypto.js';
 import type { CalendarConsentStateRepository } from './consent-state-repository.js';
 
@@ -24,8 +25,8 @@ export interface CalendarConsentStatesDeps {
   readonly clock: Clock;
 }
 
-/** The associated data binds the sealed values to their state: moved to another row, they do not open. */
-const secretsAad = (stateHash: string) => `calendar-consent-state:${stateHash}`;
+/** The purpose the sealed checks are bound to, beside the state's hash. */
+const CONSENT_STATE_PURPOSE = 'calendar-consent-state';
 
 /**
  * Calendar consents between the redirect to the provider and the callback, kept like sign-ins through a
@@ -43,7 +44,6 @@ export class CalendarConsentStates {
   async begin(state: string, inFlight: CalendarConsentInFlight): Promise<number> {
     const now = this.#deps.clock.now();
     const stateHash = sha256Hex(state);
-    const secrets = JSON.stringify({ nonce: inFlight.nonce, codeVerifier: inFlight.codeVerifier });
     const expiresAt = now + CALENDAR_CONSENT_LIFETIME_MS;
     await this.#deps.repository.insert({
       stateHash,
@@ -53,7 +53,7 @@ export class CalendarConsentStates {
       returnUri: inFlight.returnUri,
       redirectUri: inFlight.redirectUri,
       scopes: inFlight.scopes,
-      secretsSealed: this.#deps.secrets.encrypt(secrets, secretsAad(stateHash)),
+      secretsSealed: sealProviderChecks(this.#deps.secrets, CONSENT_STATE_PURPOSE, stateHash, inFlight),
       createdAt: now,
       expiresAt,
     });
@@ -65,10 +65,12 @@ export class CalendarConsentStates {
     const stateHash = sha256Hex(state);
     const record = await this.#deps.repository.consume(stateHash, this.#deps.clock.now());
     if (record === undefined) return undefined;
-    const opened: unknown = JSON.parse(
-      this.#deps.secrets.decrypt(record.secretsSealed, secretsAad(stateHash)),
+    const { nonce, codeVerifier } = openProviderChecks(
+      this.#deps.secrets,
+      CONSENT_STATE_PURPOSE,
+      stateHash,
+      record.secretsSealed,
     );
-    const { nonce, codeVerifier } = opened as { nonce: string; codeVerifier: string };
     return {
       userId: record.userId,
       clientId: record.clientId,

@@ -1,4 +1,5 @@
 import { MINUTE_MS, type Clock } from '../../kernel/clock.js';
+import { openProviderChecks, sealProviderChecks } from './sealed-checks.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import type { SecretSealer } from './connection-secrets.js';
 import type { OidcLoginStateRepository } from './login-state-repository.js';
@@ -22,8 +23,8 @@ export interface OidcLoginStatesDeps {
   readonly clock: Clock;
 }
 
-/** The associated data binds the sealed values to their state: moved to another row, they do not open. */
-const secretsAad = (stateHash: string) => `oidc-login-state:${stateHash}`;
+/** The purpose the sealed checks are bound to, beside the state's hash. */
+const LOGIN_STATE_PURPOSE = 'oidc-login-state';
 
 /**
  * Sign-ins through a provider between the redirect and the callback. The `state` sent to the provider is
@@ -41,13 +42,12 @@ export class OidcLoginStates {
   async begin(state: string, inFlight: OidcLoginInFlight): Promise<void> {
     const now = this.#deps.clock.now();
     const stateHash = sha256Hex(state);
-    const secrets = JSON.stringify({ nonce: inFlight.nonce, codeVerifier: inFlight.codeVerifier });
     await this.#deps.repository.insert({
       stateHash,
       connectionId: inFlight.connectionId,
       authRequestId: inFlight.authRequestId,
       redirectUri: inFlight.redirectUri,
-      secretsSealed: this.#deps.secrets.encrypt(secrets, secretsAad(stateHash)),
+      secretsSealed: sealProviderChecks(this.#deps.secrets, LOGIN_STATE_PURPOSE, stateHash, inFlight),
       createdAt: now,
       expiresAt: now + OIDC_LOGIN_STATE_LIFETIME_MS,
     });
@@ -58,10 +58,12 @@ export class OidcLoginStates {
     const stateHash = sha256Hex(state);
     const record = await this.#deps.repository.consume(stateHash, this.#deps.clock.now());
     if (record === undefined) return undefined;
-    const opened: unknown = JSON.parse(
-      this.#deps.secrets.decrypt(record.secretsSealed, secretsAad(stateHash)),
+    const { nonce, codeVerifier } = openProviderChecks(
+      this.#deps.secrets,
+      LOGIN_STATE_PURPOSE,
+      stateHash,
+      record.secretsSealed,
     );
-    const { nonce, codeVerifier } = opened as { nonce: string; codeVerifier: string };
     return {
       connectionId: record.connectionId,
       authRequestId: record.authRequestId,
