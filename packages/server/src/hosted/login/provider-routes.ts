@@ -1,6 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { setSessionCookie } from '../../http/cookies.js';
-import type { StartedSession } from '../../signin/flow/authorize-outcomes.js';
+import type { BrowserContext, StartedSession } from '../../signin/flow/authorize-outcomes.js';
 import type { ProviderSteps } from '../../signin/methods/oidc/provider-steps.js';
 import { CROSS_SITE_POST } from '../antiforgery-hook.js';
 import { currentStepHref, HOSTED_FIELDS } from '../form.js';
@@ -58,10 +58,11 @@ export function providerRoutes(deps: ProviderRoutesDeps): FastifyPluginAsync {
     app.get('/oidc/callback', { exposeHeadRoute: false }, async (request, reply) => {
       const browser = browserContext(request);
       const outcome = await deps.provider.callback(callbackParameters(request.query), browser);
-      if (outcome.kind !== 'next' || deps.appUi === undefined || browser.browserId === undefined) {
+      const { browserId } = browser;
+      if (outcome.kind !== 'next' || deps.appUi === undefined || browserId === undefined) {
         return sendActionOutcome(reply, request, deps, outcome);
       }
-      return continueInAppUi(reply, request, deps, outcome, browser.browserId);
+      return continueInAppUi(reply, deps, outcome, { ...browser, browserId });
     });
 
     app.post('/oidc/callback', { config: CROSS_SITE_POST }, async (request, reply) => {
@@ -74,19 +75,16 @@ export function providerRoutes(deps: ProviderRoutesDeps): FastifyPluginAsync {
 /** A request an app-owned UI drives goes back to that UI for its next step, with the new session cookie. */
 async function continueInAppUi(
   reply: FastifyReply,
-  request: FastifyRequest,
   deps: ProviderRoutesDeps,
   outcome: { readonly requestId: string; readonly session?: StartedSession | undefined },
-  browserId: string,
+  browser: BrowserContext & { readonly browserId: string },
 ): Promise<FastifyReply> {
-  const browser = browserContext(request);
   if (outcome.session !== undefined) {
     setSessionCookie(reply, deps.site, outcome.session.token, outcome.session.expiresAt, deps.clock.now());
   }
   const location =
     (await deps.appUi?.location(outcome.requestId, {
       ...browser,
-      browserId,
       sessionToken: outcome.session?.token ?? browser.sessionToken,
     })) ?? currentStepHref(deps.site.authBase, outcome.requestId);
   return reply.redirect(location, 303);

@@ -2,10 +2,11 @@ import type { SvcCreatedClient, SvcHeadlessActionResult } from '@svc/contract';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
-import { describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage, describeEachDatabase } from '../../test-support/databases.js';
 import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
 import { HeadlessBrowser, headlessStartBody } from '../../test-support/headless-browser.js';
 import {
+  createHostedTestApp,
   createMailedHostedTestApp,
   HOSTED_PASSWORD,
   type MailedHostedTestApp,
@@ -31,6 +32,7 @@ const ACCOUNTS = [
   { id: 'carol', email: 'carol.provider@example.com', emailVerified: true, name: 'Carol' },
   { id: 'dave', email: 'dave.provider@example.com', emailVerified: true, name: 'Dave' },
   { id: 'erin', email: 'erin.invited@example.com', emailVerified: true, name: 'Erin' },
+  { id: 'frank', email: 'frank.app-ui@example.com', emailVerified: true, name: 'Frank' },
 ];
 
 let peer: OidcPeer;
@@ -250,6 +252,44 @@ describeEachDatabase('signing in through a provider on the hosted pages and the 
       expect(unavailable.body).not.toContain('Continue with Corporate IdP');
     } finally {
       await h.t.svc.admin.enableOidcConnectionAsync(connectionId);
+    }
+  });
+});
+
+describeAboveStorage('a provider sign-in driven by an app-owned UI', (kind) => {
+  it("the callback sends the browser back to the app's UI for the request's next step", async () => {
+    const h = await createHostedTestApp(kind, { headlessUiUrl: 'http://127.0.0.1:9/sign-in' });
+    try {
+      const thirdParty = await h.given.client({ isFirstParty: false });
+      const connection = await h.t.svc.admin.createOidcConnectionAsync(
+        oidcConnectionBody('Custom', {
+          displayName: 'Corporate IdP',
+          clientId: PEER_CLIENT.clientId,
+          discoveryUrl: peer.discoveryUrl,
+        }),
+      );
+      const app = new HeadlessBrowser(h);
+      const started = await app.post(
+        '/start',
+        headlessStartBody(thirdParty.clientId, { scope: 'openid email' }),
+      );
+      const requestId = started.json<SvcHeadlessActionResult>().viewModel?.requestId ?? '';
+      const redirect = (
+        await app.post('/provider/start', { requestId, connectionId: connection.id })
+      ).json<SvcHeadlessActionResult>();
+      const callback = await peer.signIn(redirect.redirectUrl ?? '', 'frank');
+      const b = new InjectBrowser(h);
+      for (const [name, value] of app.cookies) b.cookies.set(name, value);
+      const back = await b.get(callback.href);
+      expect(back.statusCode).toBe(303);
+      const location = InjectBrowser.location(back);
+      expect(`${location.origin}${location.pathname}`).toBe('http://127.0.0.1:9/sign-in');
+      expect(location.searchParams.get('request')).toBe(requestId);
+      // A third-party client asks for consent next; the new issuer session came with the answer.
+      expect(location.searchParams.get('view')).toBe('consent');
+      expect(b.cookies.has('svc_session')).toBe(true);
+    } finally {
+      await h.close();
     }
   });
 });

@@ -1,3 +1,4 @@
+import type { ClientRecord } from '../../admin/repository.js';
 import { safeEqual, sha256Hex } from '../../kernel/crypto.js';
 import type { SignedInIdentity, SignInOutcome } from '../sign-in-engine.js';
 import type { AuthorizeCompletion } from './authorize-completion.js';
@@ -69,8 +70,12 @@ export class AuthRequestSteps {
   }
 
   /** What every page of the request shows (the client must still be active). */
-  async stepRequest(request: AuthRequestRecord): Promise<StepRequest> {
-    const client = await this.#completion.activeClient(request.clientId);
+  async stepRequest(
+    request: AuthRequestRecord,
+    // A step that already loaded the request's active client passes it, rather than reading it again.
+    activeClient?: Pick<ClientRecord, 'name'>,
+  ): Promise<StepRequest> {
+    const client = activeClient ?? (await this.#completion.activeClient(request.clientId));
     return { requestId: request.id, clientName: client.name, providers: await this.#methods().providers() };
   }
 

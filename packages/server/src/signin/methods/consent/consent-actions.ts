@@ -56,7 +56,7 @@ export class ConsentActions {
       request.organizationId === null ? [] : await this.#deps.organizations.options(userId);
     return {
       kind: 'consent',
-      request: await this.#steps.stepRequest(request),
+      request: await this.#steps.stepRequest(request, client),
       scopes: this.#completion.grantedScopes(request, client),
       // An account signed up by phone has no address: its name says who is signed in.
       userEmail: user?.email ?? user?.displayName ?? null,

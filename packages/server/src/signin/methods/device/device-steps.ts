@@ -170,7 +170,7 @@ export class DeviceSteps {
       request.organizationId === null ? [] : await this.#deps.organizations.options(userId);
     return {
       kind: 'device_approval',
-      request: await this.#steps.stepRequest(request),
+      request: await this.#steps.stepRequest(request, client),
       userCode,
       scopes: this.#completion.grantedScopes(request, client),
       // An account signed up by phone has no address: its name says who is signed in.
