@@ -3,7 +3,10 @@
 // as users run it: the parent starts it with NODE_ENV=production, and apart from what the bench needs
 // (a database, an address, an operator token, the guessing limits below) the configuration is the
 // default one, logging included; BENCH_ACCESS_LOG=1 turns the access log on. For `--seed-large` the
-// parent asks it to fill its database with seed-large.mjs (rpc `seedLarge`).
+// parent asks it to fill its database with seed-large.mjs (rpc `seedLarge`). With BENCH_DATA_DIR it keeps
+// its SQLite database and master key in that folder and leaves them there when it stops, and
+// BENCH_SECRET_KEY is its master key on PostgreSQL: the `svc serve --workers` row (workers.mjs) serves the
+// database it seeded.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +18,8 @@ import { API_AUDIENCE, CC_CLIENT, USER, WEB_CLIENT } from './fixtures.mjs';
 import { freePort, serveRpc } from './rpc.mjs';
 import { runConcurrently } from './micro.mjs';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+const keptDataDir = process.env.BENCH_DATA_DIR || undefined;
+const dataDir = keptDataDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
 const port = await freePort();
 const adminToken = randomBytes(32).toString('base64url');
 const postgresUrl = process.env.BENCH_DATABASE_URL;
@@ -27,7 +31,7 @@ const svc = await createSvc(
     port,
     publicOrigin: `http://127.0.0.1:${port}`,
     // Production on PostgreSQL requires the master key every node shares (on SQLite one is generated).
-    ...(postgresUrl ? { secretKey: randomBytes(32).toString('hex') } : {}),
+    ...(postgresUrl ? { secretKey: process.env.BENCH_SECRET_KEY || randomBytes(32).toString('hex') } : {}),
     accessLog: process.env.BENCH_ACCESS_LOG === '1',
     keyRotationSchedule: false,
     adminToken,
@@ -149,6 +153,6 @@ serveRpc(
   },
   async () => {
     await svc.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (keptDataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   },
 );
