@@ -32,6 +32,11 @@ export interface FgaCacheLimits {
 
 export const DEFAULT_FGA_CACHE_LIMITS: FgaCacheLimits = { resources: 100_000, subjects: 20_000 };
 
+interface CachedRole {
+  readonly key: string;
+  readonly permissions: ReadonlySet<string>;
+}
+
 interface HeldGrant {
   readonly grant: FgaGrantRecord;
   readonly viaGroupId: string | null;
@@ -40,11 +45,13 @@ interface HeldGrant {
 /** What one version of the model has told this node; replaced whole when the version moves. */
 class Snapshot {
   readonly version: number;
+  // Loads in flight are kept as well as their results, so that the checks that miss together read once.
   /** Resource → itself and its ancestors, root last; empty for an unknown resource. */
-  readonly chains: LruMap<string, readonly string[]>;
+  readonly chains: LruMap<string, Promise<readonly string[]>>;
   /** `type:id` → the grants the subject holds, by the resource they are on. */
-  readonly subjects: LruMap<string, ReadonlyMap<string, readonly HeldGrant[]>>;
-  roles: Promise<ReadonlyMap<string, { key: string; permissions: ReadonlySet<string> }>> | undefined;
+  readonly subjects: LruMap<string, Promise<ReadonlyMap<string, readonly HeldGrant[]>>>;
+  /** Every role (a one-entry map, to share {@link cached}). */
+  readonly roles = new LruMap<'all', Promise<ReadonlyMap<string, CachedRole>>>(1);
 
   constructor(version: number, limits: FgaCacheLimits) {
     this.version = version;
@@ -80,19 +87,16 @@ export class FgaAccessCheck {
 
   async check(request: FgaCheckRequest): Promise<FgaDecision> {
     const snapshot = await this.#current();
-    const chain =
-      snapshot.chains.get(request.resourceId) ?? (await this.#loadChain(snapshot, request.resourceId));
+    const { resourceId, subject } = request;
+    const chain = await cached(snapshot.chains, resourceId, () =>
+      this.#repository.ancestorChain(resourceId, FGA_MAX_DEPTH),
+    );
     if (chain.length === 0) return NO_ACCESS;
-    const subjectKey = `${request.subject.type}:${request.subject.id}`;
-    const held =
-      snapshot.subjects.get(subjectKey) ?? (await this.#loadSubject(snapshot, request.subject, subjectKey));
+    const held = await cached(snapshot.subjects, `${subject.type}:${subject.id}`, () =>
+      this.#loadSubject(subject),
+    );
     if (held.size === 0) return NO_ACCESS;
-    snapshot.roles ??= this.#loadRoles().catch((error: unknown) => {
-      // A failed read is not kept: the next check reads again.
-      snapshot.roles = undefined;
-      throw error;
-    });
-    const roles = await snapshot.roles;
+    const roles = await cached(snapshot.roles, 'all', () => this.#loadRoles());
     for (let level = 0; level < chain.length; level += 1) {
       const grants = held.get(chain[level] as string);
       if (grants === undefined) continue;
@@ -124,17 +128,7 @@ export class FgaAccessCheck {
     return fresh;
   }
 
-  async #loadChain(snapshot: Snapshot, resourceId: string): Promise<readonly string[]> {
-    const chain = await this.#repository.ancestorChain(resourceId, FGA_MAX_DEPTH);
-    snapshot.chains.set(resourceId, chain);
-    return chain;
-  }
-
-  async #loadSubject(
-    snapshot: Snapshot,
-    subject: SvcFgaSubjectRef,
-    key: string,
-  ): Promise<ReadonlyMap<string, readonly HeldGrant[]>> {
+  async #loadSubject(subject: SvcFgaSubjectRef): Promise<ReadonlyMap<string, readonly HeldGrant[]>> {
     const { grants } = await this.#repository.subjectGrants(subject);
     // The subject's own grants first, so that they explain a decision before a group's do.
     const ordered = [...grants].sort((a, b) => Number(a.viaGroupId !== null) - Number(b.viaGroupId !== null));
@@ -144,14 +138,25 @@ export class FgaAccessCheck {
       if (list === undefined) byResource.set(held.grant.resourceId, [held]);
       else list.push(held);
     }
-    snapshot.subjects.set(key, byResource);
     return byResource;
   }
 
-  async #loadRoles(): Promise<ReadonlyMap<string, { key: string; permissions: ReadonlySet<string> }>> {
+  async #loadRoles(): Promise<ReadonlyMap<string, CachedRole>> {
     const roles = await this.#repository.allRoles();
     return new Map(
       roles.map((role) => [role.id, { key: role.key, permissions: new Set(role.permissionKeys) }]),
     );
   }
+}
+
+/** The value under `key`, loaded once by the first check that misses it; a failed load is not kept. */
+function cached<K, V>(map: LruMap<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+  const held = map.get(key);
+  if (held !== undefined) return held;
+  const loading = load();
+  map.set(key, loading);
+  loading.catch(() => {
+    if (map.get(key) === loading) map.delete(key);
+  });
+  return loading;
 }
