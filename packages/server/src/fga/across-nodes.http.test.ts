@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDocumentModel, fgaApi } from '../test-support/fga-api.js';
+import { createDocumentModel, createFgaUser, fgaApi } from '../test-support/fga-api.js';
 import { startSvcCluster, type ClusterNode, type SvcCluster } from '../test-support/svc-cluster.js';
 
 const skipReason = inject('postgresSkipReason');
@@ -33,13 +33,7 @@ suite(
         typeId: model.documentType,
         parentId: org,
       });
-      const ann = (
-        await operatorNode.svc.admin.createUserAsync({
-          displayName: 'Ann',
-          email: 'ann@example.com',
-          password: 'pw-12345678',
-        })
-      ).id;
+      const ann = await createFgaUser(operatorNode.svc, 'ann');
       const check = {
         subject: { type: 'user' as const, id: ann },
         resourceId: doc,
@@ -76,13 +70,7 @@ suite(
       const operator = fgaApi(operatorNode.svc);
       const model = await createDocumentModel(operator, 'burst.');
       const org = await operator.create('/resources', { name: 'Org', typeId: model.organizationType });
-      const bob = (
-        await operatorNode.svc.admin.createUserAsync({
-          displayName: 'Bob',
-          email: 'bob@example.com',
-          password: 'pw-12345678',
-        })
-      ).id;
+      const bob = await createFgaUser(operatorNode.svc, 'bob');
       const grant = await operator.create('/grants', {
         subjectId: bob,
         roleId: model.viewer,

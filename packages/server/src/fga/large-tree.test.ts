@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test-support/databases.js';
-import { createDocumentModel, fgaApi } from '../test-support/fga-api.js';
+import { createDocumentModel, createFgaUser, fgaApi } from '../test-support/fga-api.js';
 import { seedFgaTree, type SeededTree } from '../test-support/fga-tree.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
@@ -24,13 +24,7 @@ describeEachDatabase('FGA on a 10,000-resource tree', (kind) => {
       prefix: 'big',
       at: t.clock.now(),
     });
-    ann = (
-      await t.svc.admin.createUserAsync({
-        displayName: 'Ann',
-        email: 'ann@example.com',
-        password: 'pw-12345678',
-      })
-    ).id;
+    ann = await createFgaUser(t.svc, 'ann');
   });
   afterAll(async () => {
     await t.close();

@@ -2,7 +2,7 @@ import { FGA_MAX_DEPTH } from '@svc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NOT_FOUND_BODY } from '../http/errors.js';
 import { describeEachDatabase } from '../test-support/databases.js';
-import { createDocumentModel, fgaApi } from '../test-support/fga-api.js';
+import { createDocumentModel, createFgaUser, fgaApi } from '../test-support/fga-api.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 /**
@@ -21,14 +21,7 @@ describeEachDatabase('FGA operator API', (kind) => {
     await t.close();
   });
 
-  const user = async (name: string) =>
-    (
-      await t.svc.admin.createUserAsync({
-        displayName: name,
-        email: `${name}@example.com`,
-        password: 'pw-12345678',
-      })
-    ).id;
+  const user = (name: string) => createFgaUser(t.svc, name);
 
   it('answers 404 without the operator token, and changes nothing', async () => {
     const routes: ['GET' | 'POST' | 'DELETE', string, unknown][] = [

@@ -89,3 +89,13 @@ export async function createDocumentModel(api: ReturnType<typeof fgaApi>, prefix
     write: `${prefix}document.write`,
   };
 }
+
+/** A user named `name` (`<name>@example.com`), as a subject of grants; answers its id. */
+export async function createFgaUser(svc: Svc, name: string): Promise<string> {
+  const user = await svc.admin.createUserAsync({
+    displayName: name,
+    email: `${name}@example.com`,
+    password: 'pw-12345678',
+  });
+  return user.id;
+}

@@ -1,4 +1,5 @@
 import type { Db } from '../storage/database.js';
+import type { FgaResourcesTable } from '../storage/schema.js';
 
 /** A tree seeded in bulk: its root, each level's ids, and the leaves. */
 export interface SeededTree {
@@ -21,14 +22,7 @@ export async function seedFgaTree(
     readonly at: number;
   },
 ): Promise<SeededTree> {
-  const rows: {
-    id: string;
-    typeId: string;
-    parentId: string | null;
-    name: string;
-    createdAt: number;
-    updatedAt: number;
-  }[] = [];
+  const rows: FgaResourcesTable[] = [];
   const add = (id: string, parentId: string | null) =>
     rows.push({
       id,
