@@ -1,5 +1,4 @@
 import { FGA_MAX_DEPTH, type SvcFgaSubjectRef } from '@svc/contract';
-import { LruMap } from '../kernel/lru-map.js';
 import { ModelVersion } from './model-version.js';
 import type { FgaGrantRecord, FgaRepository } from './repository.js';
 
@@ -32,6 +31,28 @@ export interface FgaCacheLimits {
 
 export const DEFAULT_FGA_CACHE_LIMITS: FgaCacheLimits = { resources: 100_000, subjects: 20_000 };
 
+/**
+ * A Map that empties itself when full. Not an LRU: moving an entry on every hit (delete and set) makes
+ * V8 rehash a large Map every few thousand hits, a pause that showed in the checks' p99; a snapshot
+ * lives until the next write of the model anyway, and refills from the database at the next checks.
+ */
+class BoundedMap<K, V> extends Map<K, V> {
+  readonly #capacity: number;
+
+  constructor(capacity: number) {
+    super();
+    this.#capacity = capacity;
+  }
+
+  override set(key: K, value: V): this {
+    if (this.size >= this.#capacity && !this.has(key)) this.clear();
+    return super.set(key, value);
+  }
+}
+
+/** A value loaded, or its load in flight (replaced by the value once loaded). */
+type Cached<V> = V | Promise<V>;
+
 interface CachedRole {
   readonly key: string;
   readonly permissions: ReadonlySet<string>;
@@ -47,20 +68,21 @@ class Snapshot {
   readonly version: number;
   // Loads in flight are kept as well as their results, so that the checks that miss together read once.
   /** Resource → itself and its ancestors, root last; empty for an unknown resource. */
-  readonly chains: LruMap<string, Promise<readonly string[]>>;
+  readonly chains: BoundedMap<string, Cached<readonly string[]>>;
   /** `type:id` → the grants the subject holds, by the resource they are on. */
-  readonly subjects: LruMap<string, Promise<ReadonlyMap<string, readonly HeldGrant[]>>>;
+  readonly subjects: BoundedMap<string, Cached<ReadonlyMap<string, readonly HeldGrant[]>>>;
   /** Every role (a one-entry map, to share {@link cached}). */
-  readonly roles = new LruMap<'all', Promise<ReadonlyMap<string, CachedRole>>>(1);
+  readonly roles = new BoundedMap<'all', Cached<ReadonlyMap<string, CachedRole>>>(1);
 
   constructor(version: number, limits: FgaCacheLimits) {
     this.version = version;
-    this.chains = new LruMap(limits.resources);
-    this.subjects = new LruMap(limits.subjects);
+    this.chains = new BoundedMap(limits.resources);
+    this.subjects = new BoundedMap(limits.subjects);
   }
 }
 
 const NO_ACCESS: FgaDecision = { allowed: false, explanation: null };
+const ALLOWED: FgaDecision = { allowed: true, explanation: null };
 
 /**
  * The check: does the subject hold, directly or through a group, a role with the permission on the
@@ -85,24 +107,29 @@ export class FgaAccessCheck {
     this.#limits = limits;
   }
 
-  async check(request: FgaCheckRequest): Promise<FgaDecision> {
-    const snapshot = await this.#current();
+  /** The decision; with `explain`, the grant that allows it (made only when asked: checks are hot). */
+  async check(request: FgaCheckRequest, explain = false): Promise<FgaDecision> {
+    const snapshot = this.#snapshotOf(await this.#version.current());
     const { resourceId, subject } = request;
-    const chain = await cached(snapshot.chains, resourceId, () =>
+    const chainOrLoad = cached(snapshot.chains, resourceId, () =>
       this.#repository.ancestorChain(resourceId, FGA_MAX_DEPTH),
     );
+    const chain = chainOrLoad instanceof Promise ? await chainOrLoad : chainOrLoad;
     if (chain.length === 0) return NO_ACCESS;
-    const held = await cached(snapshot.subjects, `${subject.type}:${subject.id}`, () =>
+    const heldOrLoad = cached(snapshot.subjects, `${subject.type}:${subject.id}`, () =>
       this.#loadSubject(subject),
     );
+    const held = heldOrLoad instanceof Promise ? await heldOrLoad : heldOrLoad;
     if (held.size === 0) return NO_ACCESS;
-    const roles = await cached(snapshot.roles, 'all', () => this.#loadRoles());
+    const rolesOrLoad = cached(snapshot.roles, 'all', () => this.#loadRoles());
+    const roles = rolesOrLoad instanceof Promise ? await rolesOrLoad : rolesOrLoad;
     for (let level = 0; level < chain.length; level += 1) {
       const grants = held.get(chain[level] as string);
       if (grants === undefined) continue;
       for (const { grant, viaGroupId } of grants) {
         const role = roles.get(grant.roleId);
         if (role?.permissions.has(request.permissionKey) !== true) continue;
+        if (!explain) return ALLOWED;
         return {
           allowed: true,
           explanation: {
@@ -119,8 +146,7 @@ export class FgaAccessCheck {
     return NO_ACCESS;
   }
 
-  async #current(): Promise<Snapshot> {
-    const version = await this.#version.current();
+  #snapshotOf(version: number): Snapshot {
     const snapshot = this.#snapshot;
     if (snapshot !== undefined && snapshot.version >= version) return snapshot;
     const fresh = new Snapshot(version, this.#limits);
@@ -149,14 +175,22 @@ export class FgaAccessCheck {
   }
 }
 
-/** The value under `key`, loaded once by the first check that misses it; a failed load is not kept. */
-function cached<K, V>(map: LruMap<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+/**
+ * The value under `key`, loaded once by the first check that misses it: the checks that miss it
+ * meanwhile share the load, and the value replaces the load once it is there. A failed load is not kept.
+ */
+function cached<K, V>(map: BoundedMap<K, Cached<V>>, key: K, load: () => Promise<V>): Cached<V> {
   const held = map.get(key);
   if (held !== undefined) return held;
   const loading = load();
   map.set(key, loading);
-  loading.catch(() => {
-    if (map.get(key) === loading) map.delete(key);
-  });
+  loading.then(
+    (value) => {
+      if (map.get(key) === loading) map.set(key, value);
+    },
+    () => {
+      if (map.get(key) === loading) map.delete(key);
+    },
+  );
   return loading;
 }

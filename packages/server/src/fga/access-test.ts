@@ -29,5 +29,8 @@ export async function testAccess(
   if ((await deps.reads.findDefinitionByKey('permission', input.permissionKey)) === undefined) {
     throw unknownReference('permissionKey', 'No permission has this key.');
   }
-  return deps.check.check({ subject, resourceId: input.resourceId, permissionKey: input.permissionKey });
+  return deps.check.check(
+    { subject, resourceId: input.resourceId, permissionKey: input.permissionKey },
+    true,
+  );
 }

@@ -31,7 +31,7 @@ export class SvcFgaService {
 
   /** The same answer with the grant, group and ancestor that allow it (null when denied). */
   async explainAsync(request: SvcFgaCheck): Promise<SvcFgaAccessTestResult> {
-    return toDecisionView(await this.#fga.check.check(checked(request)));
+    return toDecisionView(await this.#fga.check.check(checked(request), true));
   }
 
   /**
