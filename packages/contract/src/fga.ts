@@ -92,7 +92,7 @@ export type FgaAccessTestBody = z.input<typeof fgaAccessTestBodySchema>;
 
 /** GET /resources: all of them, or the children of `parentId` (`parentId=` empty: the roots). */
 export const fgaResourceQuerySchema = pageQuerySchema.extend({
-  parentId: z.string().max(200).optional(),
+  parentId: z.union([z.literal(''), recordIdSchema]).optional(),
   typeId: recordIdSchema.optional(),
 });
 

@@ -17,7 +17,7 @@ const LABEL: Record<FgaDefinitionKind, string> = {
 
 /** What is refused when a definition still has users (the operator removes those first). */
 const IN_USE: Record<FgaDefinitionKind, string> = {
-  resource_type: 'Resources of this type exist; delete or retype them first.',
+  resource_type: 'Resources of this type exist; delete them first.',
   permission: 'A role lists this permission; take it out of the role first.',
   role: 'Grants of this role exist; revoke them first.',
 };

@@ -77,6 +77,11 @@ describeEachDatabase('FGA operator API', (kind) => {
     expect((await api.call('DELETE', `/permissions/${write}`)).status).toBe(409);
     expect((await api.call('DELETE', `/roles/${model.editor}`)).status).toBe(204);
     expect((await api.call('DELETE', `/permissions/${write}`)).status).toBe(204);
+    // A role listing `crud.axb` does not hold `crud.a_b` in use (`_` is no wildcard here).
+    const aUnderscoreB = await api.create('/permissions', { key: 'crud.a_b', name: 'X' });
+    await api.create('/permissions', { key: 'crud.axb', name: 'Y' });
+    await api.create('/roles', { key: 'crud.ab', name: 'AB', permissionKeys: ['crud.axb'] });
+    expect((await api.call('DELETE', `/permissions/${aUnderscoreB}`)).status).toBe(204);
 
     const audit = await t.svc.app.inject({
       method: 'GET',
@@ -346,6 +351,8 @@ describeEachDatabase('FGA operator API', (kind) => {
       ['GET', '/grants?limit=0', undefined],
       ['GET', '/subjects?type=robot', undefined],
       ['GET', '/resources?cursor=not-a-cursor', undefined],
+      ['GET', '/resources?parentId=%00', undefined],
+      ['GET', '/grants?managedBy=%00', undefined],
       ['GET', `/resources/${encodeURIComponent('frs_\u0000')}`, undefined],
     ];
     for (const [method, path, payload] of bad) {

@@ -85,6 +85,11 @@ const selectGroupGrants = fixedQuery((db, p: { userId: string }) =>
     .where('m.userId', '=', p.userId),
 );
 
+async function allRoles(db: Db): Promise<FgaDefinitionRecord[]> {
+  const rows = await db.selectFrom('fgaDefinitions').selectAll().where('kind', '=', 'role').execute();
+  return rows.map(toDefinition);
+}
+
 async function findDefinition(
   db: Db,
   kind: FgaDefinitionKind,
@@ -123,20 +128,12 @@ export function fgaReads(db: Db): FgaReads {
       return fetchNewestFirst(query, 'created_at', page, (row) => Number(row.createdAt), toDefinition);
     },
 
-    async allRoles() {
-      const rows = await db.selectFrom('fgaDefinitions').selectAll().where('kind', '=', 'role').execute();
-      return rows.map(toDefinition);
-    },
+    allRoles: () => allRoles(db),
 
     async permissionInUse(key) {
-      // Keys are JSON strings in the list; a key cannot contain a quote, so this match is exact.
-      const row = await db
-        .selectFrom('fgaDefinitions')
-        .select('id')
-        .where('kind', '=', 'role')
-        .where('permissionKeysJson', 'like', `%${JSON.stringify(key)}%`)
-        .executeTakeFirst();
-      return row !== undefined;
+      // Roles are few, and a key may hold `_`, which LIKE would read as a wildcard.
+      const roles = await allRoles(db);
+      return roles.some((role) => role.permissionKeys.includes(key));
     },
 
     async definitionInUse(kind, id) {
