@@ -86,6 +86,17 @@ const subjectOnResourceSchema = z.object({
 export const createFgaGrantBodySchema = subjectOnResourceSchema.extend({ roleId: recordIdSchema });
 export type CreateFgaGrantBody = z.input<typeof createFgaGrantBodySchema>;
 
+/** The in-process grant (`svc.fga.grantAsync`): the body, and the source that manages the grant. */
+export const fgaGrantRequestSchema = createFgaGrantBodySchema.extend({
+  managedBy: text(1, 200).optional(),
+});
+
+/** The in-process revocation of a source's grants (`svc.fga.revokeManagedGrantsAsync`). */
+export const fgaManagedRevocationSchema = z.object({
+  managedBy: text(1, 200),
+  subjectId: recordIdSchema.optional(),
+});
+
 /** POST /access-test. */
 export const fgaAccessTestBodySchema = subjectOnResourceSchema.extend({ permissionKey: fgaKeySchema });
 export type FgaAccessTestBody = z.input<typeof fgaAccessTestBodySchema>;

@@ -18,7 +18,7 @@ export interface CreateGrantInput {
    * Who manages the grant: `operator` (the default), or a source such as `scim:<connectionId>` that
    * creates and revokes its grants itself (docs/decisions/fga-managed-grants.md).
    */
-  readonly managedBy?: string;
+  readonly managedBy?: string | undefined;
 }
 
 /**

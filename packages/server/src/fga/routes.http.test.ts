@@ -364,5 +364,11 @@ describeEachDatabase('FGA operator API', (kind) => {
     await expect(
       t.svc.fga.checkAsync({ subject: null, resourceId: 'x', permissionKey: 'y' } as never),
     ).rejects.toMatchObject({ status: 400 });
+    // The in-process grant operations validate as the routes do.
+    await expect(
+      t.svc.fga.grantAsync({ subjectId: 'usr_x', roleId: 'frl_x', resourceId: 'frs_x', managedBy: '' }),
+    ).rejects.toMatchObject({ status: 400, details: [{ path: 'managedBy' }] });
+    await expect(t.svc.fga.revokeManagedGrantsAsync('scim:\u0000')).rejects.toMatchObject({ status: 400 });
+    await expect(t.svc.fga.revokeGrantAsync('')).rejects.toMatchObject({ status: 400 });
   });
 });

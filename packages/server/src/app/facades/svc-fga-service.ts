@@ -1,9 +1,17 @@
-import type { SvcFgaAccessTestResult, SvcFgaGrant, SvcFgaSubjectRef } from '@svc/contract';
+import {
+  fgaGrantRequestSchema,
+  fgaManagedRevocationSchema,
+  recordPathSchema,
+  type SvcFgaAccessTestResult,
+  type SvcFgaGrant,
+  type SvcFgaSubjectRef,
+} from '@svc/contract';
+import type { z } from 'zod';
 import type { AdminActor } from '../../admin/deps.js';
 import type { FgaAdmin } from '../../fga/fga-admin.js';
-import type { CreateGrantInput } from '../../fga/grants.js';
 import { toDecisionView, toGrantView } from '../../fga/views.js';
 import { SvcValidationError } from '../../kernel/errors.js';
+import { validate } from '../../kernel/validation.js';
 
 /** What an application asks: may `subject` use `permissionKey` on `resourceId`? */
 export interface SvcFgaCheck {
@@ -38,13 +46,15 @@ export class SvcFgaService {
    * Grants a role on a resource. `managedBy` names the source that manages the grant (a SCIM
    * connection: `scim:<connectionId>`); without it the grant is the operator's.
    */
-  async grantAsync(input: CreateGrantInput, actor?: AdminActor): Promise<SvcFgaGrant> {
+  async grantAsync(request: z.input<typeof fgaGrantRequestSchema>, actor?: AdminActor): Promise<SvcFgaGrant> {
+    const input = validate(fgaGrantRequestSchema, request, 'grant');
     return toGrantView((await this.#fga.grants.create(input, actor)).grant);
   }
 
   /** Revokes a grant: gone from the lists and from the next check on every node. */
   async revokeGrantAsync(grantId: string, actor?: AdminActor): Promise<SvcFgaGrant> {
-    return toGrantView(await this.#fga.grants.revoke(grantId, actor));
+    const { id } = validate(recordPathSchema, { id: grantId }, 'grant id');
+    return toGrantView(await this.#fga.grants.revoke(id, actor));
   }
 
   /** Revokes every grant the source `managedBy` made (of one subject, when given). */
@@ -53,7 +63,17 @@ export class SvcFgaService {
     options: { readonly subjectId?: string } = {},
     actor?: AdminActor,
   ): Promise<SvcFgaGrant[]> {
-    return (await this.#fga.grants.revokeManaged(managedBy, options, actor)).map(toGrantView);
+    const { managedBy: source, subjectId } = validate(
+      fgaManagedRevocationSchema,
+      { managedBy, ...options },
+      'revocation',
+    );
+    const revoked = await this.#fga.grants.revokeManaged(
+      source,
+      subjectId === undefined ? {} : { subjectId },
+      actor,
+    );
+    return revoked.map(toGrantView);
   }
 }
 
