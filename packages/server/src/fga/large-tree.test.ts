@@ -32,9 +32,13 @@ describeEachDatabase('FGA on a 10,000-resource tree', (kind) => {
 
   const check = (resourceId: string, permissionKey = model.read) =>
     t.svc.fga.checkAsync({ subject: { type: 'user', id: ann }, resourceId, permissionKey });
+  // Every document, 250 checks in flight at a time, as a busy host app makes them.
   const allowedLeaves = async () => {
     let allowed = 0;
-    for (const leaf of tree.leaves) if (await check(leaf)) allowed += 1;
+    for (let i = 0; i < tree.leaves.length; i += 250) {
+      const answers = await Promise.all(tree.leaves.slice(i, i + 250).map((leaf) => check(leaf)));
+      allowed += answers.filter(Boolean).length;
+    }
     return allowed;
   };
 
