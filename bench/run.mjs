@@ -27,7 +27,7 @@ import { benchOptions } from './lib/args.mjs';
 import { discover } from './lib/flows.mjs';
 import { growthRunCount, runGrowth, seedTarget } from './lib/growth.mjs';
 import { summarize, timedRun } from './lib/loadgen.mjs';
-import { runMatrix, runValidation } from './lib/matrix.mjs';
+import { runFgaChecks, runMatrix, runValidation } from './lib/matrix.mjs';
 import { cheaperUnits, measureArgon2Unit, measureUnits } from './lib/micro.mjs';
 import { placeProcesses } from './lib/placement.mjs';
 import { launchPostgres } from './lib/postgres.mjs';
@@ -135,9 +135,11 @@ try {
     endpoints.set(others.svcAccessLog, await discover(others.svcAccessLog));
   }
   const validate = options.only === null || options.only.has('validate_access_token');
+  const fga = options.only === null || options.only.has('fga_check');
   const total =
     scenarios.reduce((n, s) => n + (s.svcOnly ? 1 : 2), 0) * options.connections.length * options.runs +
     (validate ? options.connections.length : 0) +
+    (fga ? options.connections.length : 0) +
     (large === undefined ? 0 : growthRunCount(options)) +
     (wantsWorkers(options) ? workersRunCount(options) : 0);
   let done = 0;
@@ -153,6 +155,7 @@ try {
   };
   const rows = await runMatrix({ scenarios, svc, peer, others, endpoints, options, onStep, beside });
   if (validate) rows.push(...(await runValidation({ svc, options, onStep })));
+  if (fga) rows.push(...(await runFgaChecks({ svc, options, onStep })));
   const growth =
     large === undefined
       ? []

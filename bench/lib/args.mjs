@@ -6,7 +6,7 @@ export const USAGE = `npm run bench -- [options]
   --quick                3-second runs, one run per target (a smoke test, not a result).
   --only a,b             Only these scenarios (discovery, discovery_access_log, jwks, userinfo,
                          client_credentials, refresh_token, authorization_code, password_login,
-                         validate_access_token, workers).
+                         validate_access_token, workers, fga_check).
   --connections 10,50    Connection counts. Default 10,50.
   --cpu-prof             Profile the Svc child (--cpu-prof) and print its hottest functions.
   --no-pin               Do not pin the servers to one core and the load generator to another (by

@@ -25,6 +25,8 @@ export function ceilingMicros(cost, units, floorMicros) {
 export function withCeiling(row, units, floorMicros) {
   if (row.error !== undefined) return row;
   const micros = ceilingMicros(row.cost, { ...units, ...row.besideUnits }, floorMicros(row.connections));
+  // Nothing measured bounds the row (an in-process check): no ceiling.
+  if (micros === 0) return row;
   return {
     ...row,
     ceiling: {
@@ -47,7 +49,9 @@ export function describeCost(cost) {
 }
 
 const fixed = (value, digits = 0) => (value === undefined || value === null ? '—' : value.toFixed(digits));
-const latency = (s) => (s === undefined ? '—' : `${fixed(s.p50Ms)}/${fixed(s.p99Ms)}`);
+/** Milliseconds to the nearest one; below 10 ms to the hundredth (an in-process call takes µs). */
+const ms = (value) => fixed(value, value !== undefined && value < 10 ? 2 : 0);
+const latency = (s) => (s === undefined ? '—' : `${ms(s.p50Ms)}/${ms(s.p99Ms)}`);
 
 /**
  * Aligned columns: the first two and `textColumn` left-aligned, numbers right-aligned; a line with fewer
@@ -108,9 +112,9 @@ export function formatTable(rows) {
       fixed(row.peer?.cpuMicrosPerRequest),
       row.ratio === null ? '—' : `${fixed(row.ratio, 2)}×`,
       row.cpuRatio === null ? '—' : `${fixed(row.cpuRatio, 2)}×`,
-      row.ceiling.recipe,
-      fixed(row.ceiling.requestsPerCpuSecond),
-      `${fixed(row.ceiling.percent)} %`,
+      row.ceiling?.recipe ?? '—',
+      fixed(row.ceiling?.requestsPerCpuSecond),
+      row.ceiling === undefined ? '—' : `${fixed(row.ceiling.percent)} %`,
     ],
     10,
   );

@@ -17,6 +17,7 @@ import { LARGE_SEED, seedLarge } from '../seed-large.mjs';
 import { API_AUDIENCE, CC_CLIENT, USER, WEB_CLIENT } from './fixtures.mjs';
 import { freePort, serveRpc } from './rpc.mjs';
 import { runConcurrently } from './micro.mjs';
+import { seedFgaBench } from './fga.mjs';
 
 const keptDataDir = process.env.BENCH_DATA_DIR || undefined;
 const dataDir = keptDataDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -70,6 +71,9 @@ const user = await svc.admin.createUserAsync({
   displayName: USER.name,
   password: USER.password,
 });
+
+/** The FGA model of the fga_check row, built on its first run. */
+let fgaBench;
 
 const sessionTokens = () =>
   svc.auth.createSessionTokensForUserAsync(user, WEB_CLIENT.clientId, null, 'pwd', null, null);
@@ -141,6 +145,22 @@ serveRpc(
         durationMs,
         concurrency,
       });
+    },
+    /**
+     * In-process svc.fga.checkAsync for `durationMs` with `concurrency` calls in flight, cycling through
+     * the checks of fga.mjs, with each call's duration (p50, p99).
+     */
+    async fgaCheckOps({ durationMs, concurrency }) {
+      fgaBench ??= await seedFgaBench(svc, { adminApi: `${address}/svc/admin/fga/api`, adminToken });
+      const { checks } = fgaBench;
+      // Warm the node's cache as a running host app has it, then time.
+      for (const check of checks) await svc.fga.checkAsync(check);
+      const result = await runConcurrently((i) => svc.fga.checkAsync(checks[i % checks.length]), {
+        durationMs,
+        concurrency,
+        latencies: true,
+      });
+      return { ...result, resources: fgaBench.resources };
     },
   },
   {

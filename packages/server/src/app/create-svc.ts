@@ -47,6 +47,7 @@ import { wireAuthorize } from './wire-authorize.js';
 import { wireOidcSignIn } from './wire-oidc-connections.js';
 import { wireDevice } from './wire-device.js';
 import { wireCalendar } from './wire-calendar.js';
+import { wireFga } from './wire-fga.js';
 
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
 const MAINTENANCE_INTERVAL_MS = HOUR_MS;
@@ -283,6 +284,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         invitationSignup: invitationWiring.signup,
       },
     });
+    const fga = wireFga({ db, audit, clock, ids });
     const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };
     const services: SvcServices = {
       auth,
@@ -310,6 +312,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       calendarConsent: calendar.consent,
       domainClaims: adminWiring.domainClaims.claims,
       samlServiceProvider: adminWiring.sso.serviceProvider,
+      fga: fga.facade,
+      fgaAdmin: fga.admin,
       readiness: () => checkReadiness(readinessDeps),
     };
 

@@ -19,6 +19,7 @@ import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
 import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
 import { samlMetadataRoutes } from '../federation/saml/routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
+import { fgaAdminRoutes } from '../fga/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
@@ -128,6 +129,13 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await email.register(emailAdminRoutes({ email: services.email }));
           },
           { prefix: '/admin/email/api' },
+        );
+        await svc.register(
+          async (fga) => {
+            requireOperator(fga, config.adminToken);
+            await fga.register(fgaAdminRoutes({ fga: services.fgaAdmin }));
+          },
+          { prefix: '/admin/fga/api' },
         );
         await svc.register(
           async (audit) => {

@@ -24,10 +24,12 @@ import type { SvcAuthService } from './facades/svc-auth-service.js';
 import type { SvcCalendarService } from './facades/svc-calendar-service.js';
 import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { AuthEngine } from './wire-auth.js';
+import type { FgaAdmin } from '../fga/fga-admin.js';
+import type { SvcFgaService } from './facades/svc-fga-service.js';
 
 /**
  * The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these.
- * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar` and `readiness`. The members tagged internal are
+ * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar`, `fga` and `readiness`. The members tagged internal are
  * the wiring of the HTTP surfaces, the CLI and the tests: they may change in any release and are left
  * out of the published declarations (`stripInternal`; docs/decisions/embedding-public-surface.md).
  */
@@ -83,6 +85,13 @@ export interface SvcServices {
   readonly domainClaims: DomainClaims;
   /** @internal Svc as the SAML service provider of each SSO connection: SP metadata, AuthnRequests, ACS. */
   readonly samlServiceProvider: SamlServiceProvider;
+  /**
+   * The in-process fine-grained authorization API (SvcFgaService): `checkAsync` on every request of a
+   * host app, `explainAsync`, and grants made and revoked by a source that manages them.
+   */
+  readonly fga: SvcFgaService;
+  /** @internal The FGA model's operations (the operator API at /svc/admin/fga/api). */
+  readonly fgaAdmin: FgaAdmin;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

@@ -2,6 +2,7 @@ import type * as accounts from './tables/accounts.js';
 import type * as calendar from './tables/calendar.js';
 import type * as domains from './tables/domains.js';
 import type * as federation from './tables/federation.js';
+import type * as fga from './tables/fga.js';
 import type * as signIn from './tables/sign-in.js';
 import type * as tokens from './tables/tokens.js';
 
@@ -14,6 +15,7 @@ export type * from './tables/accounts.js';
 export type * from './tables/calendar.js';
 export type * from './tables/domains.js';
 export type * from './tables/federation.js';
+export type * from './tables/fga.js';
 export type * from './tables/sign-in.js';
 export type * from './tables/tokens.js';
 
@@ -56,4 +58,10 @@ export interface Database {
   ssoConnections: federation.SsoConnectionsTable;
   samlAuthnRequests: federation.SamlAuthnRequestsTable;
   samlUsedAssertions: federation.SamlUsedAssertionsTable;
+  fgaState: fga.FgaStateTable;
+  fgaDefinitions: fga.FgaDefinitionsTable;
+  fgaResources: fga.FgaResourcesTable;
+  fgaSubjects: fga.FgaSubjectsTable;
+  fgaGroupMembers: fga.FgaGroupMembersTable;
+  fgaGrants: fga.FgaGrantsTable;
 }
