@@ -10,9 +10,9 @@ import { errorPageContent } from './error-content.js';
 import { HostedAntiforgeryError } from './errors.js';
 import { renderErrorPage } from './pages/error-page.js';
 import { renderLoggedOutPage } from './pages/logged-out-page.js';
-import { sendPage } from './reply.js';
-import { HOSTED_SECURITY_HEADERS } from './security-headers.js';
-import { HOSTED_CSS, HOSTED_CSS_HASH, STYLESHEET_PATH } from './styles.js';
+import { sendPage } from '../http/pages/reply.js';
+import { HOSTED_SECURITY_HEADERS } from '../http/pages/security-headers.js';
+import { HOSTED_CSS, HOSTED_CSS_HASH, STYLESHEET_PATH } from '../http/pages/styles.js';
 
 export interface HostedRoutesDeps {
   /**

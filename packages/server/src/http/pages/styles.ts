@@ -1,7 +1,7 @@
-import { sha256Hex } from '../kernel/crypto.js';
+import { sha256Hex } from '../../kernel/crypto.js';
 
 /**
- * The one stylesheet of the hosted pages. It is served from a path that carries its hash, so it can be
+ * The one stylesheet of the server-rendered pages (hosted sign-in, the SSO setup portal). It is served from a path that carries its hash, so it can be
  * cached for a year (`immutable`) and a new release can never be shown with an old stylesheet; the
  * Content-Security-Policy then needs only `style-src 'self'` (no inline styles, no nonce).
  *

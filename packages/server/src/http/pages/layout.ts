@@ -5,7 +5,7 @@ import { STYLESHEET_PATH } from './styles.js';
 export const BRAND = 'Svc';
 
 export interface LayoutInput {
-  /** The auth base path (for example `/svc/auth`); the stylesheet is served under it. */
+  /** The base path the page's surface serves the stylesheet under (for example `/svc/auth`). */
   readonly authBase: string;
   /** The page's name: the document title is "<title> · Svc" and the heading defaults to it. */
   readonly title: string;
@@ -16,7 +16,7 @@ export interface LayoutInput {
 }
 
 /**
- * The one page layout of the hosted pages: a centered card with the brand word and a heading. No
+ * The one page layout of the server-rendered pages (hosted sign-in, the SSO setup portal): a centered card with the brand word and a heading. No
  * scripts, no inline styles (see HOSTED_CONTENT_SECURITY_POLICY); the `data:` favicon keeps browsers
  * from asking the host for /favicon.ico; `noindex` keeps sign-in pages out of search engines.
  */
