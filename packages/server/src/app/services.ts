@@ -15,6 +15,7 @@ import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
+import type { SsoPortalWiring } from './wire-sso-portal.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -83,6 +84,8 @@ export interface SvcServices {
   readonly domainClaims: DomainClaims;
   /** @internal Svc as the SAML service provider of each SSO connection: SP metadata, AuthnRequests, ACS. */
   readonly samlServiceProvider: SamlServiceProvider;
+  /** @internal The customer SSO setup portal: its sessions, setup operations and test sign-in handler. */
+  readonly ssoPortal: SsoPortalWiring;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

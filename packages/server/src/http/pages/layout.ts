@@ -13,6 +13,8 @@ export interface LayoutInput {
   readonly heading?: string;
   /** The card's content under the heading. */
   readonly body: SafeHtml;
+  /** A wider card, for a page of several sections (the SSO setup portal). */
+  readonly wide?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export function renderLayout(input: LayoutInput): string {
         <link rel="stylesheet" href="${input.authBase}${STYLESHEET_PATH}" />
       </head>
       <body>
-        <main class="card" aria-labelledby="page-title">
+        <main class="${input.wide === true ? 'card card-wide' : 'card'}" aria-labelledby="page-title">
           <p class="brand">${BRAND}</p>
           <h1 id="page-title">${input.heading ?? input.title}</h1>
           ${input.body}
