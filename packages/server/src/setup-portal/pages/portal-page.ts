@@ -87,7 +87,9 @@ function connectionItem(input: PortalPageInput, connection: SvcSsoConnection): S
           accept=".xml,text/xml,application/xml"
         />
       </div>
-      <button type="submit" class="button button-primary">Save metadata</button>
+      <button type="submit" class="button button-primary">
+        ${connection.idpEntityId === null ? 'Save metadata' : 'Replace metadata'}
+      </button>
     </form>
     <div class="actions">
       ${
