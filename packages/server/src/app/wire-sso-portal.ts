@@ -6,6 +6,7 @@ import { PortalSetup } from '../federation/sso-portal/portal-setup.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import type { SsoConnectionsWiring } from './wire-sso-connections.js';
 import { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
+import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
 import { PortalTestHandler } from '../federation/sso-portal/portal-test-continuation.js';
 import { SsoSetupLinks } from '../federation/sso-portal/setup-links.js';
 import type { Clock } from '../kernel/clock.js';
@@ -54,7 +55,7 @@ export interface SsoPortalWiring {
    * The `portal-test` SAML continuation handler: one entry of the handlers the ACS route dispatches to by
    * the continuation's kind.
    */
-  readonly portalTestHandler: PortalTestHandler;
+  readonly portalTestHandler: SamlContinuationHandler;
 }
 
 export function wireSsoPortal(
