@@ -91,16 +91,16 @@ function connectionItem(input: PortalPageInput, connection: SvcSsoConnection): S
         ${connection.idpEntityId === null ? 'Save metadata' : 'Replace metadata'}
       </button>
     </form>
-    <div class="actions">
-      ${
-        connection.enabled
-          ? html`${postForm(input, `${base}/test`, 'Test sign-in', true)}
-            ${postForm(input, `${base}/disable`, 'Disable')}`
-          : connection.idpEntityId === null
-            ? html``
-            : postForm(input, `${base}/enable`, 'Enable')
-      }
-    </div>
+    ${
+      connection.enabled
+        ? html`<div class="actions">
+            ${postForm(input, `${base}/test`, 'Test sign-in', true)}
+            ${postForm(input, `${base}/disable`, 'Disable')}
+          </div>`
+        : connection.idpEntityId === null
+          ? html``
+          : html`<div class="actions">${postForm(input, `${base}/enable`, 'Enable')}</div>`
+    }
   </div>`;
 }
 
