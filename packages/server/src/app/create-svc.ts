@@ -17,6 +17,7 @@ import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import { wireSsoPortal } from './wire-sso-portal.js';
 import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { passwordHashing } from '../signin/password-hasher.js';
@@ -314,6 +315,17 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       samlServiceProvider: adminWiring.sso.serviceProvider,
       fga: fga.facade,
       fgaAdmin: fga.admin,
+      ssoPortal: wireSsoPortal({
+        db,
+        config,
+        audit,
+        clock,
+        ids,
+        throttle: failureThrottle,
+        masterKey,
+        sso: adminWiring.sso,
+        domainClaims: adminWiring.domainClaims.claims,
+      }),
       readiness: () => checkReadiness(readinessDeps),
     };
 

@@ -17,7 +17,10 @@ import { calendarCallbackRoutes } from '../calendar/callback-routes.js';
 import { calendarDirectRoutes } from '../direct/calendar-routes.js';
 import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
 import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
+import { ssoPortalLinkAdminRoutes } from '../admin/sso-portal-link-routes.js';
 import { samlMetadataRoutes } from '../federation/saml/routes.js';
+import { setupPortalRoutes } from '../setup-portal/routes.js';
+import { SSO_PORTAL_PAGE_PATH, ssoPortalBase } from './wire-sso-portal.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { fgaAdminRoutes } from '../fga/routes.js';
 import { directRoutes } from '../direct/routes.js';
@@ -120,8 +123,23 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
             await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));
+            await admin.register(ssoPortalLinkAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
+        );
+        // The customer SSO setup portal: its own cookie authorizes it, never the operator token.
+        const portalBase = ssoPortalBase(config);
+        await svc.register(
+          setupPortalRoutes({
+            portalBase,
+            pagePath: SSO_PORTAL_PAGE_PATH,
+            publicOrigin: config.publicOrigin,
+            sessions: services.ssoPortal.sessions,
+            setup: services.ssoPortal.setup,
+            csrf: services.ssoPortal.csrf,
+            clock: config.clock,
+          }),
+          { prefix: portalBase.slice(config.dashboardBase.length) },
         );
         await svc.register(
           async (email) => {

@@ -15,6 +15,7 @@ import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
+import type { SsoPortalWiring } from './wire-sso-portal.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -92,6 +93,8 @@ export interface SvcServices {
   readonly fga: SvcFgaService;
   /** @internal The FGA model's operations (the operator API at /svc/admin/fga/api). */
   readonly fgaAdmin: FgaAdmin;
+  /** @internal The customer SSO setup portal: its sessions, setup operations and test sign-in handler. */
+  readonly ssoPortal: SsoPortalWiring;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

@@ -31,6 +31,7 @@ import { wireOidcConnections, type OidcConnectionsWiring } from './wire-oidc-con
 import { wireDomainClaims, type DomainClaimsWiring } from './wire-domain-claims.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { wireSsoConnections, type SsoConnectionsWiring } from './wire-sso-connections.js';
+import { wireSsoPortalLinks } from './wire-sso-portal.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -45,7 +46,7 @@ export interface WireAdminContext {
   /** Seals provider secrets with the master key. */
   readonly secretBox: SecretBox;
   /** Domain claims' record prefixes, re-check schedule and resolvers. */
-  readonly config: Pick<SvcConfig, 'domainVerification' | 'dns'>;
+  readonly config: Pick<SvcConfig, 'domainVerification' | 'dns' | 'publicOrigin' | 'dashboardBase'>;
   /** PublicOrigin + auth base (config.issuer): SAML connections' SP entity ids and ACS URLs hang under it. */
   readonly issuer: string;
 }
@@ -138,6 +139,8 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     linkedIdentities: oidc.linking,
     domainClaims: domainClaims.claims,
     ssoConnections: sso.admin,
+    ssoPortalLinks: wireSsoPortalLinks(ctx),
+    clock: ctx.clock,
   });
   return {
     facade,

@@ -64,4 +64,6 @@ export interface Database {
   fgaSubjects: fga.FgaSubjectsTable;
   fgaGroupMembers: fga.FgaGroupMembersTable;
   fgaGrants: fga.FgaGrantsTable;
+  ssoPortalLinks: federation.SsoPortalLinksTable;
+  ssoPortalSessions: federation.SsoPortalSessionsTable;
 }

@@ -107,7 +107,12 @@ export async function createAuthHarness(
     securitySettings,
     hashPassword: testHashPassword,
     secretBox,
-    config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+    config: {
+      domainVerification: DEFAULT_DOMAIN_VERIFICATION,
+      dns: DEFAULT_DNS,
+      publicOrigin: new URL(HARNESS_ISSUER).origin,
+      dashboardBase: '/svc',
+    },
     issuer: HARNESS_ISSUER,
   });
   const admin = adminWiring.facade;
