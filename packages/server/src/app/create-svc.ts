@@ -287,6 +287,17 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     });
     const fga = wireFga({ db, audit, clock, ids });
     const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };
+    const ssoPortal = wireSsoPortal({
+      db,
+      config,
+      audit,
+      clock,
+      ids,
+      throttle: failureThrottle,
+      masterKey,
+      sso: adminWiring.sso,
+      domainClaims: adminWiring.domainClaims.claims,
+    });
     const services: SvcServices = {
       auth,
       authEngine,
@@ -315,17 +326,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       samlServiceProvider: adminWiring.sso.serviceProvider,
       fga: fga.facade,
       fgaAdmin: fga.admin,
-      ssoPortal: wireSsoPortal({
-        db,
-        config,
-        audit,
-        clock,
-        ids,
-        throttle: failureThrottle,
-        masterKey,
-        sso: adminWiring.sso,
-        domainClaims: adminWiring.domainClaims.claims,
-      }),
+      ssoPortal,
+      samlContinuationHandlers: [ssoPortal.portalTestHandler],
       readiness: () => checkReadiness(readinessDeps),
     };
 

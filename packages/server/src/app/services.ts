@@ -15,6 +15,7 @@ import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
+import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
 import type { SsoPortalWiring } from './wire-sso-portal.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
@@ -95,6 +96,11 @@ export interface SvcServices {
   readonly fgaAdmin: FgaAdmin;
   /** @internal The customer SSO setup portal: its sessions, setup operations and test sign-in handler. */
   readonly ssoPortal: SsoPortalWiring;
+  /**
+   * @internal The continuation handlers of SAML sign-ins started by entry points other than the engine's
+   * own sign-in (the setup portal's `portal-test`), one per kind, for the ACS route to dispatch to.
+   */
+  readonly samlContinuationHandlers: readonly SamlContinuationHandler[];
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

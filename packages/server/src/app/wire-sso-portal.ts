@@ -52,8 +52,8 @@ export interface SsoPortalWiring {
   readonly setup: PortalSetup;
   readonly csrf: PortalCsrf;
   /**
-   * The `portal-test` SAML continuation handler: one entry of the handlers the ACS route dispatches to by
-   * the continuation's kind.
+   * The `portal-test` SAML continuation handler: the app factory lists it in `samlContinuationHandlers`,
+   * which the ACS route dispatches to by the continuation's kind.
    */
   readonly portalTestHandler: SamlContinuationHandler;
 }
