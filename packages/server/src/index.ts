@@ -8,6 +8,7 @@ export { SvcAdminService } from './app/facades/svc-admin-service.js';
 export { SvcAuthService, type SvcAuthCallContext } from './app/facades/svc-auth-service.js';
 export { SvcCalendarService, type SvcCalendarCallContext } from './app/facades/svc-calendar-service.js';
 export { SvcCalendarError, type SvcCalendarErrorCode } from './calendar/errors.js';
+export { SvcGrantBoundaryError, type GrantBoundaryErrorCode } from './scim/errors.js';
 export type {
   SvcOptions,
   OpenIdOptions,
@@ -16,6 +17,7 @@ export type {
   DomainVerificationOptions,
   DnsOptions,
   LogStream,
+  ScimConnectionSeedOptions,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';

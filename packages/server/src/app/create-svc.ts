@@ -133,8 +133,11 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       secretBox,
       config,
       issuer: config.issuer,
+      scim: { config: config.scim, tokenFailures: config.failureLimits.scimTokenIp },
     });
     const admin = adminWiring.facade;
+    const environment = context.env ?? process.env;
+    await adminWiring.scim.seed((name) => environment[name]);
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
     const { engine: authEngine, facadeDeps } = wireAuth({
       db,
@@ -310,6 +313,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       calendarConsent: calendar.consent,
       domainClaims: adminWiring.domainClaims.claims,
       samlServiceProvider: adminWiring.sso.serviceProvider,
+      scimServiceProvider: adminWiring.scim.serviceProvider,
+      scimEvents: adminWiring.scim.events,
       readiness: () => checkReadiness(readinessDeps),
     };
 

@@ -18,6 +18,8 @@ import { calendarDirectRoutes } from '../direct/calendar-routes.js';
 import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
 import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
 import { samlMetadataRoutes } from '../federation/saml/routes.js';
+import { scimRoutes } from '../scim/routes.js';
+import { scimConnectionAdminRoutes } from '../admin/scim-connection-routes.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
@@ -119,9 +121,14 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
             await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));
+            await admin.register(scimConnectionAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );
+        // SCIM: its own bearer tokens, content type and error schema.
+        await svc.register(scimRoutes({ provider: services.scimServiceProvider }), {
+          prefix: config.scim.basePath.slice(config.dashboardBase.length),
+        });
         await svc.register(
           async (email) => {
             requireOperator(email, config.adminToken);

@@ -16,6 +16,8 @@ import type { OidcConnections } from '../federation/oidc/enabled-connections.js'
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
+import type { ScimServiceProvider } from '../scim/service-provider.js';
+import type { ScimDirectoryEvents } from '../scim/directory-events.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
@@ -83,6 +85,13 @@ export interface SvcServices {
   readonly domainClaims: DomainClaims;
   /** @internal Svc as the SAML service provider of each SSO connection: SP metadata, AuthnRequests, ACS. */
   readonly samlServiceProvider: SamlServiceProvider;
+  /** @internal Svc as the SCIM 2.0 service provider of each SCIM connection (`/svc/scim/v2`). */
+  readonly scimServiceProvider: ScimServiceProvider;
+  /**
+   * @internal SCIM group membership and connection changes, published before each SCIM answer; the group
+   * mapping rules subscribe to revoke the grants a change ends.
+   */
+  readonly scimEvents: ScimDirectoryEvents;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

@@ -2,6 +2,7 @@ import type * as accounts from './tables/accounts.js';
 import type * as calendar from './tables/calendar.js';
 import type * as domains from './tables/domains.js';
 import type * as federation from './tables/federation.js';
+import type * as scim from './tables/scim.js';
 import type * as signIn from './tables/sign-in.js';
 import type * as tokens from './tables/tokens.js';
 
@@ -14,6 +15,7 @@ export type * from './tables/accounts.js';
 export type * from './tables/calendar.js';
 export type * from './tables/domains.js';
 export type * from './tables/federation.js';
+export type * from './tables/scim.js';
 export type * from './tables/sign-in.js';
 export type * from './tables/tokens.js';
 
@@ -56,4 +58,9 @@ export interface Database {
   ssoConnections: federation.SsoConnectionsTable;
   samlAuthnRequests: federation.SamlAuthnRequestsTable;
   samlUsedAssertions: federation.SamlUsedAssertionsTable;
+  scimConnections: scim.ScimConnectionsTable;
+  scimUsers: scim.ScimUsersTable;
+  scimGroups: scim.ScimGroupsTable;
+  scimGroupMembers: scim.ScimGroupMembersTable;
+  scimSyncEvents: scim.ScimSyncEventsTable;
 }

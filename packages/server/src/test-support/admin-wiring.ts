@@ -3,6 +3,8 @@ import { wireAdmin, type AdminWiring } from '../app/wire-admin.js';
 import { createAuditLog } from '../audit/audit-service.js';
 import { SecretBox } from '../kernel/crypto.js';
 import { randomIds } from '../kernel/ids.js';
+import { resolveScimConfig } from '../config/scim.js';
+import { DEFAULT_FAILURE_RULES } from '../ratelimit/failure-rules.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
 import type { Db } from '../storage/database.js';
@@ -34,5 +36,9 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
     secretBox: new SecretBox(randomBytes(32)),
     config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
     issuer: 'http://localhost:8080/svc/auth',
+    scim: {
+      config: resolveScimConfig(undefined, 'http://localhost:8080', '/svc'),
+      tokenFailures: DEFAULT_FAILURE_RULES.scimTokenIp,
+    },
   });
 }
