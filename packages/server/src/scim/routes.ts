@@ -58,10 +58,17 @@ export function scimRoutes(deps: { provider: ScimServiceProvider }): FastifyPlug
       if (connection === undefined) throw new ScimError(401, 'The request is not authenticated.');
       return connection;
     };
+    // Providers send a JSON content type on GET and DELETE too, without a body: empty is no body.
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
     app.addContentTypeParser(
-      'application/scim+json',
+      ['application/json', 'application/scim+json'],
       { parseAs: 'string' },
-      app.getDefaultJsonParser('error', 'error'),
+      (request, body, done) => {
+        const text = typeof body === 'string' ? body : body.toString('utf8');
+        if (text.trim() === '') done(null, undefined);
+        else parseJson(request, text, done);
+      },
     );
     app.setErrorHandler(sendScimError);
     app.setNotFoundHandler((_request, reply) => send(reply, 404, 'Not found.', null));
