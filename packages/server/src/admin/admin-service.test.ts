@@ -20,6 +20,7 @@ import {
   DEFAULT_DNS,
   DEFAULT_DOMAIN_VERIFICATION,
 } from '../organizations/domains/domain-verification-config.js';
+import { TEST_SCIM_WIRING } from '../test-support/admin-wiring.js';
 
 const SETTINGS = {
   refreshTokenLifetimeMinutes: 600,
@@ -58,6 +59,7 @@ describeEachDatabase('admin services', (kind) => {
       hashPassword,
       secretBox,
       config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+      scim: TEST_SCIM_WIRING,
       issuer: 'http://localhost:8080/svc/auth',
     }).facade;
   });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test-support/databases.js';
+import type { ScimGroupMembershipChange } from './directory-events.js';
 import {
   expectScimError,
+  GROUP_SCHEMA,
   PATCH_SCHEMA,
   scimTenant,
   scimUser,
@@ -120,5 +122,38 @@ describeEachDatabase('SCIM Users', (kind) => {
     expectScimError(await acme.call('GET', `/Users/${id}`), 404);
     expect(await t.svc.admin.userHasMembershipAsync(id, acme.organizationId)).toBe(false);
     expect(await t.svc.admin.userHasMembershipAsync(id, other.id)).toBe(true);
+  });
+
+  it('takes a deprovisioned user out of the connection’s groups, published before the answer', async () => {
+    const changes: ScimGroupMembershipChange[] = [];
+    t.svc.scimEvents.subscribe({
+      membershipChanged: (change) => {
+        changes.push(change);
+        return Promise.resolve();
+      },
+    });
+    const user = await acme.call('POST', '/Users', scimUser('gus@acme.test'));
+    const id = String(user.body?.id);
+    const group = await acme.call('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'Deprovisioned',
+      members: [{ value: id }],
+    });
+    changes.length = 0;
+    await acme.call('PATCH', `/Users/${id}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    });
+    expect(changes).toEqual([
+      expect.objectContaining({
+        connectionId: acme.connectionId,
+        organizationId: acme.organizationId,
+        group: expect.objectContaining({ id: group.body?.id, displayName: 'Deprovisioned' }),
+        addedUserIds: [],
+        removedUserIds: [id],
+        deleted: false,
+      }),
+    ]);
+    expect((await acme.call('GET', `/Groups/${String(group.body?.id)}`)).body).toMatchObject({ members: [] });
   });
 });

@@ -17,6 +17,12 @@ import {
   DEFAULT_DOMAIN_VERIFICATION,
 } from '../organizations/domains/domain-verification-config.js';
 
+/** The SCIM part of wireAdmin's context as createSvc() builds it with the defaults. */
+export const TEST_SCIM_WIRING = {
+  config: resolveScimConfig(undefined, 'http://localhost:8080', '/svc'),
+  tokenFailures: DEFAULT_FAILURE_RULES.scimTokenIp,
+};
+
 /**
  * The admin services over a migrated test database, as createSvc() wires them (the cheap test password
  * hashing, a random master key, the default security settings), for tests below the HTTP layer.
@@ -36,9 +42,6 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
     secretBox: new SecretBox(randomBytes(32)),
     config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
     issuer: 'http://localhost:8080/svc/auth',
-    scim: {
-      config: resolveScimConfig(undefined, 'http://localhost:8080', '/svc'),
-      tokenFailures: DEFAULT_FAILURE_RULES.scimTokenIp,
-    },
+    scim: TEST_SCIM_WIRING,
   });
 }

@@ -28,6 +28,7 @@ import {
   DEFAULT_DNS,
   DEFAULT_DOMAIN_VERIFICATION,
 } from '../organizations/domains/domain-verification-config.js';
+import { TEST_SCIM_WIRING } from './admin-wiring.js';
 
 export const HARNESS_ISSUER = 'http://localhost:8080/svc/auth';
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -108,6 +109,7 @@ export async function createAuthHarness(
     hashPassword: testHashPassword,
     secretBox,
     config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+    scim: TEST_SCIM_WIRING,
     issuer: HARNESS_ISSUER,
   });
   const admin = adminWiring.facade;
