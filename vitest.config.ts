@@ -1,7 +1,36 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Files that replace a module with vi.mock: they need modules of their own (see `isolate` below). */
 const OWN_MODULES = ['packages/server/src/signin/password-throttle.http.test.ts'];
+
+/**
+ * The files that take far longer than the rest (real `svc` processes, a PostgreSQL of their own),
+ * longest first. Vitest starts the files it has timed before longest first, and the others largest
+ * first; these are small files, so a run without vitest's cache (a fresh checkout) would start them
+ * last and leave one worker running one of them alone at the end.
+ */
+const LONGEST_FILES = [
+  'packages/server/src/scale-out/database-faults.test.ts',
+  'packages/server/src/cli/serve-workers.test.ts',
+  'packages/server/src/cli/cli.test.ts',
+];
+
+/** Vitest's order, with LONGEST_FILES moved to the front of their project. */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST_FILES.findIndex((path) => file.moduleId.endsWith(path));
+      return at === -1 ? LONGEST_FILES.length : at;
+    };
+    // Array.prototype.sort is stable: the other files keep vitest's order, and projects stay apart.
+    const projects = [...new Set(sorted.map((file) => file.project.name))];
+    return projects.flatMap((name) =>
+      sorted.filter((file) => file.project.name === name).sort((a, b) => rank(a) - rank(b)),
+    );
+  }
+}
 
 const shared = {
   testTimeout: 30_000,
@@ -16,6 +45,7 @@ export default defineConfig({
     globalSetup: ['packages/server/src/test-support/global-setup.ts'],
     // One worker per core of a 2-core machine; every suite owns its ports, folders and databases.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         resolve: { conditions: ['source'] },

@@ -27,14 +27,15 @@ import { benchOptions } from './lib/args.mjs';
 import { discover } from './lib/flows.mjs';
 import { growthRunCount, runGrowth, seedTarget } from './lib/growth.mjs';
 import { summarize, timedRun } from './lib/loadgen.mjs';
-import { runMatrix, runValidation } from './lib/matrix.mjs';
+import { runFgaChecks, runMatrix, runValidation } from './lib/matrix.mjs';
 import { cheaperUnits, measureArgon2Unit, measureUnits } from './lib/micro.mjs';
 import { placeProcesses } from './lib/placement.mjs';
 import { launchPostgres } from './lib/postgres.mjs';
 import { hottestFunctions } from './lib/profile.mjs';
-import { formatGrowth, formatTable, formatUnits, withCeiling } from './lib/report.mjs';
+import { formatGrowth, formatTable, formatUnits, formatWorkers, withCeiling } from './lib/report.mjs';
 import { startChild } from './lib/rpc.mjs';
 import { SCENARIOS } from './lib/scenarios.mjs';
+import { benchWorkers, wantsWorkers, workersRunCount } from './lib/workers.mjs';
 
 const PEER = 'oidc-provider@9.13.3';
 const options = benchOptions();
@@ -134,10 +135,13 @@ try {
     endpoints.set(others.svcAccessLog, await discover(others.svcAccessLog));
   }
   const validate = options.only === null || options.only.has('validate_access_token');
+  const fga = options.only === null || options.only.has('fga_check');
   const total =
     scenarios.reduce((n, s) => n + (s.svcOnly ? 1 : 2), 0) * options.connections.length * options.runs +
     (validate ? options.connections.length : 0) +
-    (large === undefined ? 0 : growthRunCount(options));
+    (fga ? options.connections.length : 0) +
+    (large === undefined ? 0 : growthRunCount(options)) +
+    (wantsWorkers(options) ? workersRunCount(options) : 0);
   let done = 0;
   const began = performance.now();
   const onStep = (text, runs) => {
@@ -151,6 +155,7 @@ try {
   };
   const rows = await runMatrix({ scenarios, svc, peer, others, endpoints, options, onStep, beside });
   if (validate) rows.push(...(await runValidation({ svc, options, onStep })));
+  if (fga) rows.push(...(await runFgaChecks({ svc, options, onStep })));
   const growth =
     large === undefined
       ? []
@@ -161,6 +166,17 @@ try {
           options,
           onStep,
         });
+  const workers = wantsWorkers(options)
+    ? await benchWorkers({
+        startChild: start,
+        stopChild: stop,
+        track: (server) => children.add(server),
+        pin: placement.server,
+        postgres,
+        options,
+        onStep,
+      })
+    : [];
 
   progress('unit costs (end): RS256 sign and verify, argon2id verify, rotation transaction …');
   const unitsAtEnd = {
@@ -187,7 +203,7 @@ try {
     `\nSvc vs ${PEER} (${stores}): medians of ${options.runs} run(s) × ${options.durationS} s; Node ${process.version}, ${cpu}`,
   );
   console.log(`NODE_ENV=production, Svc's default configuration; ${placement.note}\n`);
-  console.log(formatTable(table));
+  if (table.length > 0) console.log(formatTable(table));
   if (accessLogged !== undefined) {
     console.log(
       `\naccess log: ${(accessLogged.bytes / 1e6).toFixed(0)} MB written to a file, ` +
@@ -205,6 +221,13 @@ try {
         `and ${sessions.toLocaleString('en')} sessions beside the empty Svc, alternating; medians of ${options.runs} run(s)\n`,
     );
     console.log(formatGrowth(growth));
+  }
+  if (workers.length > 0) {
+    console.log(
+      `\nsvc serve --workers 1 and 2 on one database (Svc on ${options.db}), alternating; medians of ${options.runs} run(s); ` +
+        'CPU of every process of each (primary and workers)\n',
+    );
+    console.log(formatWorkers(workers));
   }
   if (hotspots.length > 0) {
     console.log('\nSvc, hottest functions by self time (--cpu-prof):');
@@ -227,6 +250,7 @@ try {
     floors,
     rows: table,
     ...(large === undefined ? {} : { seeded: large.seeded, growth }),
+    ...(workers.length === 0 ? {} : { workers }),
     hotspots,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

@@ -6,7 +6,7 @@ export const USAGE = `npm run bench -- [options]
   --quick                3-second runs, one run per target (a smoke test, not a result).
   --only a,b             Only these scenarios (discovery, discovery_access_log, jwks, userinfo,
                          client_credentials, refresh_token, authorization_code, password_login,
-                         validate_access_token).
+                         validate_access_token, workers, fga_check).
   --connections 10,50    Connection counts. Default 10,50.
   --cpu-prof             Profile the Svc child (--cpu-prof) and print its hottest functions.
   --no-pin               Do not pin the servers to one core and the load generator to another (by
@@ -15,6 +15,8 @@ export const USAGE = `npm run bench -- [options]
                          sessions and run client_credentials, refresh_token, authorization_code,
                          password_login (seeded users) and the operator lists (users_list,
                          organizations_list, users_deep_page) on it, alternating with the empty Svc.
+  The workers row runs client_credentials and refresh_token on \`svc serve --workers 1\` and
+  \`--workers 2\` (the built CLI) and compares their requests per CPU-second (--only workers).
 Environment: BENCH_DURATION (seconds per run, default 10), BENCH_RUNS (runs per target, default 3).
 The servers run with NODE_ENV=production and Svc with its default configuration (logging included).`;
 

@@ -106,6 +106,29 @@ export async function runValidation({ svc, options, onStep }) {
   return rows;
 }
 
+/**
+ * The fga_check rows: svc.fga.checkAsync in process on a 10,000-resource tree (fga.mjs), at each
+ * connection count as the number of checks in flight. No unit cost bounds a check, so the row has no
+ * ceiling; the target is 50,000 checks/s with a p99 under 1 ms.
+ */
+export async function runFgaChecks({ svc, options, onStep }) {
+  const rows = [];
+  for (const concurrency of options.connections) {
+    onStep(`fga.checkAsync in process, ${concurrency} in flight`, 1);
+    const ops = await svc.call('fgaCheckOps', { durationMs: options.durationS * 1000, concurrency });
+    const run = {
+      requestsPerSecond: ops.opsPerSecond,
+      cpuMicrosPerRequest: ops.cpuMicrosPerOp,
+      p50Ms: ops.p50Ms,
+      p95Ms: undefined,
+      p99Ms: ops.p99Ms,
+    };
+    const scenario = { name: 'fga_check', cost: { inProcess: true } };
+    rows.push(scenarioRow(scenario, concurrency, [run], undefined));
+  }
+  return rows;
+}
+
 /** Per unit, the median CPU per operation of its measurements beside a row's runs, with each of them. */
 function besideUnits(measured) {
   return Object.fromEntries(

@@ -1,4 +1,5 @@
 // The ceilings and the table of `npm run bench`.
+import { WORKERS_TARGET } from './workers.mjs';
 
 /**
  * What a request of a scenario costs at best, in CPU µs: the HTTP floor (Fastify at the same
@@ -24,6 +25,8 @@ export function ceilingMicros(cost, units, floorMicros) {
 export function withCeiling(row, units, floorMicros) {
   if (row.error !== undefined) return row;
   const micros = ceilingMicros(row.cost, { ...units, ...row.besideUnits }, floorMicros(row.connections));
+  // Nothing measured bounds the row (an in-process check): no ceiling.
+  if (micros === 0) return row;
   return {
     ...row,
     ceiling: {
@@ -46,7 +49,9 @@ export function describeCost(cost) {
 }
 
 const fixed = (value, digits = 0) => (value === undefined || value === null ? '—' : value.toFixed(digits));
-const latency = (s) => (s === undefined ? '—' : `${fixed(s.p50Ms)}/${fixed(s.p99Ms)}`);
+/** Milliseconds to the nearest one; below 10 ms to the hundredth (an in-process call takes µs). */
+const ms = (value) => fixed(value, value !== undefined && value < 10 ? 2 : 0);
+const latency = (s) => (s === undefined ? '—' : `${ms(s.p50Ms)}/${ms(s.p99Ms)}`);
 
 /**
  * Aligned columns: the first two and `textColumn` left-aligned, numbers right-aligned; a line with fewer
@@ -68,6 +73,16 @@ function renderTable(header, lines, textColumn) {
   return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
 }
 
+/** `rows` as a table: the scenario, the connections and `cells(row)`, or the row's error after the first two. */
+function renderRows(header, rows, cells, textColumn) {
+  const lines = rows.map((row) =>
+    row.error !== undefined
+      ? [row.scenario, String(row.connections), `failed: ${row.error.split('\n')[0].slice(0, 120)}`]
+      : [row.scenario, String(row.connections), ...cells(row)],
+  );
+  return renderTable(header, lines, textColumn);
+}
+
 /** Plain-text table of the rows (one per scenario and connection count). */
 export function formatTable(rows) {
   const header = [
@@ -85,26 +100,24 @@ export function formatTable(rows) {
     'ceiling req/CPU-s',
     '% of ceiling',
   ];
-  const lines = rows.map((row) =>
-    row.error !== undefined
-      ? [row.scenario, String(row.connections), `failed: ${row.error.split('\n')[0].slice(0, 120)}`]
-      : [
-          row.scenario,
-          String(row.connections),
-          fixed(row.svc?.requestsPerSecond),
-          latency(row.svc),
-          fixed(row.svc?.cpuMicrosPerRequest),
-          fixed(row.peer?.requestsPerSecond),
-          latency(row.peer),
-          fixed(row.peer?.cpuMicrosPerRequest),
-          row.ratio === null ? '—' : `${fixed(row.ratio, 2)}×`,
-          row.cpuRatio === null ? '—' : `${fixed(row.cpuRatio, 2)}×`,
-          row.ceiling.recipe,
-          fixed(row.ceiling.requestsPerCpuSecond),
-          `${fixed(row.ceiling.percent)} %`,
-        ],
+  return renderRows(
+    header,
+    rows,
+    (row) => [
+      fixed(row.svc?.requestsPerSecond),
+      latency(row.svc),
+      fixed(row.svc?.cpuMicrosPerRequest),
+      fixed(row.peer?.requestsPerSecond),
+      latency(row.peer),
+      fixed(row.peer?.cpuMicrosPerRequest),
+      row.ratio === null ? '—' : `${fixed(row.ratio, 2)}×`,
+      row.cpuRatio === null ? '—' : `${fixed(row.cpuRatio, 2)}×`,
+      row.ceiling?.recipe ?? '—',
+      fixed(row.ceiling?.requestsPerCpuSecond),
+      row.ceiling === undefined ? '—' : `${fixed(row.ceiling.percent)} %`,
+    ],
+    10,
   );
-  return renderTable(header, lines, 10);
 }
 
 /**
@@ -155,23 +168,52 @@ export function formatGrowth(rows) {
     'large p50/p95/p99 ms',
     'target',
   ];
-  const lines = rows.map((row) =>
-    row.error !== undefined
-      ? [row.scenario, String(row.connections), `failed: ${row.error.split('\n')[0].slice(0, 120)}`]
-      : [
-          row.scenario,
-          String(row.connections),
-          fixed(row.empty.requestsPerSecond),
-          fixed(row.large.requestsPerSecond),
-          `${fixed(row.ratio, 2)}×`,
-          fixed(row.empty.cpuMicrosPerRequest),
-          fixed(row.large.cpuMicrosPerRequest),
-          latencies(row.empty),
-          latencies(row.large),
-          row.kind === 'throughput'
-            ? `within 10 %: req/s ${row.met.requestsPerSecond ? 'yes' : 'NO'}, CPU ${row.met.cpu ? 'yes' : 'NO'}`
-            : `p95 < 50 ms: ${row.met ? 'yes' : 'NO'}`,
-        ],
+  return renderRows(
+    header,
+    rows,
+    (row) => [
+      fixed(row.empty.requestsPerSecond),
+      fixed(row.large.requestsPerSecond),
+      `${fixed(row.ratio, 2)}×`,
+      fixed(row.empty.cpuMicrosPerRequest),
+      fixed(row.large.cpuMicrosPerRequest),
+      latencies(row.empty),
+      latencies(row.large),
+      row.kind === 'throughput'
+        ? `within 10 %: req/s ${row.met.requestsPerSecond ? 'yes' : 'NO'}, CPU ${row.met.cpu ? 'yes' : 'NO'}`
+        : `p95 < 50 ms: ${row.met ? 'yes' : 'NO'}`,
+    ],
+    9,
   );
-  return renderTable(header, lines, 9);
+}
+
+/** Plain-text table of the workers rows: 1 and 2 workers, and requests per CPU-second of each. */
+export function formatWorkers(rows) {
+  const header = [
+    'scenario',
+    'conn',
+    '1 worker req/s',
+    '2 workers req/s',
+    '1 worker CPU µs/req',
+    '2 workers CPU µs/req',
+    '1 worker req/CPU-s',
+    '2 workers req/CPU-s',
+    '2 ÷ 1 req/CPU-s',
+    'target',
+  ];
+  return renderRows(
+    header,
+    rows,
+    (row) => [
+      fixed(row.one.requestsPerSecond),
+      fixed(row.two.requestsPerSecond),
+      fixed(row.one.cpuMicrosPerRequest),
+      fixed(row.two.cpuMicrosPerRequest),
+      fixed(row.one.requestsPerCpuSecond),
+      fixed(row.two.requestsPerCpuSecond),
+      `${fixed(row.ratio, 2)}×`,
+      `≥ ${fixed(WORKERS_TARGET, 2)}×: ${row.met ? 'yes' : 'NO'}`,
+    ],
+    9,
+  );
 }

@@ -3,7 +3,10 @@
 // as users run it: the parent starts it with NODE_ENV=production, and apart from what the bench needs
 // (a database, an address, an operator token, the guessing limits below) the configuration is the
 // default one, logging included; BENCH_ACCESS_LOG=1 turns the access log on. For `--seed-large` the
-// parent asks it to fill its database with seed-large.mjs (rpc `seedLarge`).
+// parent asks it to fill its database with seed-large.mjs (rpc `seedLarge`). With BENCH_DATA_DIR it keeps
+// its SQLite database and master key in that folder and leaves them there when it stops, and
+// BENCH_SECRET_KEY is its master key on PostgreSQL: the `svc serve --workers` row (workers.mjs) serves the
+// database it seeded.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +17,10 @@ import { LARGE_SEED, seedLarge } from '../seed-large.mjs';
 import { API_AUDIENCE, CC_CLIENT, USER, WEB_CLIENT } from './fixtures.mjs';
 import { freePort, serveRpc } from './rpc.mjs';
 import { runConcurrently } from './micro.mjs';
+import { seedFgaBench } from './fga.mjs';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+const keptDataDir = process.env.BENCH_DATA_DIR || undefined;
+const dataDir = keptDataDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
 const port = await freePort();
 const adminToken = randomBytes(32).toString('base64url');
 const postgresUrl = process.env.BENCH_DATABASE_URL;
@@ -27,7 +32,7 @@ const svc = await createSvc(
     port,
     publicOrigin: `http://127.0.0.1:${port}`,
     // Production on PostgreSQL requires the master key every node shares (on SQLite one is generated).
-    ...(postgresUrl ? { secretKey: randomBytes(32).toString('hex') } : {}),
+    ...(postgresUrl ? { secretKey: process.env.BENCH_SECRET_KEY || randomBytes(32).toString('hex') } : {}),
     accessLog: process.env.BENCH_ACCESS_LOG === '1',
     keyRotationSchedule: false,
     adminToken,
@@ -66,6 +71,9 @@ const user = await svc.admin.createUserAsync({
   displayName: USER.name,
   password: USER.password,
 });
+
+/** The FGA model of the fga_check row, built on its first run. */
+let fgaBench;
 
 const sessionTokens = () =>
   svc.auth.createSessionTokensForUserAsync(user, WEB_CLIENT.clientId, null, 'pwd', null, null);
@@ -138,6 +146,22 @@ serveRpc(
         concurrency,
       });
     },
+    /**
+     * In-process svc.fga.checkAsync for `durationMs` with `concurrency` calls in flight, cycling through
+     * the checks of fga.mjs, with each call's duration (p50, p99).
+     */
+    async fgaCheckOps({ durationMs, concurrency }) {
+      fgaBench ??= await seedFgaBench(svc, { adminApi: `${address}/svc/admin/fga/api`, adminToken });
+      const { checks } = fgaBench;
+      // Warm the node's cache as a running host app has it, then time.
+      for (const check of checks) await svc.fga.checkAsync(check);
+      const result = await runConcurrently((i) => svc.fga.checkAsync(checks[i % checks.length]), {
+        durationMs,
+        concurrency,
+        latencies: true,
+      });
+      return { ...result, resources: fgaBench.resources };
+    },
   },
   {
     base: `${address}${svc.config.authBase}`,
@@ -149,6 +173,6 @@ serveRpc(
   },
   async () => {
     await svc.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (keptDataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   },
 );

@@ -17,3 +17,5 @@ export * from './calendar.js';
 export * from './domain-claims.js';
 export * from './sso-connections.js';
 export * from './scim-connections.js';
+export * from './fga.js';
+export * from './sso-portal.js';

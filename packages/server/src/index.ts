@@ -7,6 +7,7 @@ export type { SvcServices } from './app/services.js';
 export { SvcAdminService } from './app/facades/svc-admin-service.js';
 export { SvcAuthService, type SvcAuthCallContext } from './app/facades/svc-auth-service.js';
 export { SvcCalendarService, type SvcCalendarCallContext } from './app/facades/svc-calendar-service.js';
+export { SvcFgaService, type SvcFgaCheck } from './app/facades/svc-fga-service.js';
 export { SvcCalendarError, type SvcCalendarErrorCode } from './calendar/errors.js';
 export { SvcGrantBoundaryError, type GrantBoundaryErrorCode } from './scim/errors.js';
 export type {

@@ -100,7 +100,7 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the hosted pages, the headless API and the direct helpers are sibling surfaces: none imports another, nor http/ any', () => {
+  it('the hosted pages, the headless API, the direct helpers and the setup portal are sibling surfaces: none imports another, nor http/ any', () => {
     expect(surfaceOffenders(files)).toEqual([]);
   });
 
@@ -166,10 +166,11 @@ describe('layering', () => {
 
 /** Which surface folders each folder must not import (types included): surfaces are siblings over the sign-in. */
 const FORBIDDEN_SURFACES: Readonly<Record<string, readonly string[]>> = {
-  hosted: ['headless', 'direct'],
-  headless: ['hosted', 'direct'],
-  direct: ['hosted', 'headless'],
-  http: ['hosted', 'headless', 'direct'],
+  hosted: ['headless', 'direct', 'setup-portal'],
+  headless: ['hosted', 'direct', 'setup-portal'],
+  direct: ['hosted', 'headless', 'setup-portal'],
+  'setup-portal': ['hosted', 'headless', 'direct'],
+  http: ['hosted', 'headless', 'direct', 'setup-portal'],
 };
 
 function surfaceOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {
@@ -196,9 +197,12 @@ function engineOffenders(list: readonly { path: string; imports: readonly string
     );
 }
 
-/** The surfaces (HTML pages, the headless API, the direct JSON helpers); only they, the wiring and the test support import them. */
-const SURFACES = ['hosted/', 'headless/', 'direct/'];
-const SURFACE_USERS = /^(hosted|headless|direct|app|cli|test-support)\/|^index\.ts$/;
+/**
+ * The surfaces (HTML pages, the headless API, the direct JSON helpers, the SSO setup portal in setup-portal/); only they,
+ * the wiring and the test support import them.
+ */
+const SURFACES = ['hosted/', 'headless/', 'direct/', 'setup-portal/'];
+const SURFACE_USERS = /^(hosted|headless|direct|setup-portal|app|cli|test-support)\/|^index\.ts$/;
 
 function surfaceUserOffenders(list: readonly { path: string; imports: readonly string[] }[]): string[] {
   return list

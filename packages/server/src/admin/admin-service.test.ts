@@ -58,7 +58,12 @@ describeEachDatabase('admin services', (kind) => {
       securitySettings,
       hashPassword,
       secretBox,
-      config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+      config: {
+        domainVerification: DEFAULT_DOMAIN_VERIFICATION,
+        dns: DEFAULT_DNS,
+        publicOrigin: 'http://localhost:8080',
+        dashboardBase: '/svc',
+      },
       scim: TEST_SCIM_WIRING,
       issuer: 'http://localhost:8080/svc/auth',
     }).facade;

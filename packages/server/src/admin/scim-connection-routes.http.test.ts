@@ -164,6 +164,25 @@ describeEachDatabase('SCIM connection operator routes', (kind) => {
     expect(changes.map((event) => event.data.grantBoundaryResourceId)).toEqual(['res_b', 'res_a']);
   });
 
+  it('reads a boundary that is a resource of the FGA tree as configured', async () => {
+    const fga = async (path: string, payload: unknown) => {
+      const response = await t.svc.app.inject({
+        method: 'POST',
+        url: `/svc/admin/fga/api${path}`,
+        headers: { ...t.operator, 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return String((JSON.parse(response.body) as { id: unknown }).id);
+    };
+    const typeId = await fga('/resource-types', { key: 'organization', name: 'Organization' });
+    const resourceId = await fga('/resources', { name: 'Tree root', typeId, parentId: null });
+    const { id } = await create(await organization('Configured'), { grantBoundaryResourceId: resourceId });
+    expect((await call('GET', `/scim-connections/${id}`)).body).toMatchObject({
+      grantBoundary: { resourceId, status: 'configured' },
+    });
+  });
+
   it('refuses bad bodies and unknown ids with 4xx', async () => {
     const organizationId = await organization('Bad input');
     const { id } = await create(organizationId);

@@ -17,6 +17,7 @@ import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import { wireSsoPortal } from './wire-sso-portal.js';
 import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { passwordHashing } from '../signin/password-hasher.js';
@@ -47,6 +48,7 @@ import { wireAuthorize } from './wire-authorize.js';
 import { wireOidcSignIn } from './wire-oidc-connections.js';
 import { wireDevice } from './wire-device.js';
 import { wireCalendar } from './wire-calendar.js';
+import { wireFga } from './wire-fga.js';
 
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
 const MAINTENANCE_INTERVAL_MS = HOUR_MS;
@@ -286,6 +288,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         invitationSignup: invitationWiring.signup,
       },
     });
+    const fga = wireFga({ db, audit, clock, ids });
     const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };
     const services: SvcServices = {
       auth,
@@ -315,6 +318,19 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       samlServiceProvider: adminWiring.sso.serviceProvider,
       scimServiceProvider: adminWiring.scim.serviceProvider,
       scimEvents: adminWiring.scim.events,
+      fga: fga.facade,
+      fgaAdmin: fga.admin,
+      ssoPortal: wireSsoPortal({
+        db,
+        config,
+        audit,
+        clock,
+        ids,
+        throttle: failureThrottle,
+        masterKey,
+        sso: adminWiring.sso,
+        domainClaims: adminWiring.domainClaims.claims,
+      }),
       readiness: () => checkReadiness(readinessDeps),
     };
 

@@ -17,10 +17,14 @@ import { calendarCallbackRoutes } from '../calendar/callback-routes.js';
 import { calendarDirectRoutes } from '../direct/calendar-routes.js';
 import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
 import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
+import { ssoPortalLinkAdminRoutes } from '../admin/sso-portal-link-routes.js';
 import { samlMetadataRoutes } from '../federation/saml/routes.js';
 import { scimRoutes } from '../scim/routes.js';
 import { scimConnectionAdminRoutes } from '../admin/scim-connection-routes.js';
+import { setupPortalRoutes } from '../setup-portal/routes.js';
+import { SSO_PORTAL_PAGE_PATH, ssoPortalBase } from './wire-sso-portal.js';
 import { emailAdminRoutes } from '../email/routes.js';
+import { fgaAdminRoutes } from '../fga/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
@@ -122,6 +126,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
             await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(scimConnectionAdminRoutes({ admin: services.admin }));
+            await admin.register(ssoPortalLinkAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );
@@ -129,12 +134,33 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(scimRoutes({ provider: services.scimServiceProvider }), {
           prefix: config.scim.basePath.slice(config.dashboardBase.length),
         });
+        // The customer SSO setup portal: its own cookie authorizes it, never the operator token.
+        const portalBase = ssoPortalBase(config);
+        await svc.register(
+          setupPortalRoutes({
+            portalBase,
+            pagePath: SSO_PORTAL_PAGE_PATH,
+            publicOrigin: config.publicOrigin,
+            sessions: services.ssoPortal.sessions,
+            setup: services.ssoPortal.setup,
+            csrf: services.ssoPortal.csrf,
+            clock: config.clock,
+          }),
+          { prefix: portalBase.slice(config.dashboardBase.length) },
+        );
         await svc.register(
           async (email) => {
             requireOperator(email, config.adminToken);
             await email.register(emailAdminRoutes({ email: services.email }));
           },
           { prefix: '/admin/email/api' },
+        );
+        await svc.register(
+          async (fga) => {
+            requireOperator(fga, config.adminToken);
+            await fga.register(fgaAdminRoutes({ fga: services.fgaAdmin }));
+          },
+          { prefix: '/admin/fga/api' },
         );
         await svc.register(
           async (audit) => {

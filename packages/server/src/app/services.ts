@@ -15,6 +15,7 @@ import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
+import type { SsoPortalWiring } from './wire-sso-portal.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { ScimServiceProvider } from '../scim/service-provider.js';
 import type { ScimDirectoryEvents } from '../scim/directory-events.js';
@@ -26,10 +27,12 @@ import type { SvcAuthService } from './facades/svc-auth-service.js';
 import type { SvcCalendarService } from './facades/svc-calendar-service.js';
 import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { AuthEngine } from './wire-auth.js';
+import type { FgaAdmin } from '../fga/fga-admin.js';
+import type { SvcFgaService } from './facades/svc-fga-service.js';
 
 /**
  * The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these.
- * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar` and `readiness`. The members tagged internal are
+ * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar`, `fga` and `readiness`. The members tagged internal are
  * the wiring of the HTTP surfaces, the CLI and the tests: they may change in any release and are left
  * out of the published declarations (`stripInternal`; docs/decisions/embedding-public-surface.md).
  */
@@ -92,6 +95,15 @@ export interface SvcServices {
    * mapping rules subscribe to revoke the grants a change ends.
    */
   readonly scimEvents: ScimDirectoryEvents;
+  /**
+   * The in-process fine-grained authorization API (SvcFgaService): `checkAsync` on every request of a
+   * host app, `explainAsync`, and grants made and revoked by a source that manages them.
+   */
+  readonly fga: SvcFgaService;
+  /** @internal The FGA model's operations (the operator API at /svc/admin/fga/api). */
+  readonly fgaAdmin: FgaAdmin;
+  /** @internal The customer SSO setup portal: its sessions, setup operations and test sign-in handler. */
+  readonly ssoPortal: SsoPortalWiring;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

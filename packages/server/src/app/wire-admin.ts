@@ -34,6 +34,7 @@ import { wireSsoConnections, type SsoConnectionsWiring } from './wire-sso-connec
 import { wireScim, type ScimWiring } from './wire-scim.js';
 import type { ScimConfig } from '../config/scim.js';
 import type { FailureRule } from '../ratelimit/failure-rules.js';
+import { wireSsoPortalLinks } from './wire-sso-portal.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -48,7 +49,7 @@ export interface WireAdminContext {
   /** Seals provider secrets with the master key. */
   readonly secretBox: SecretBox;
   /** Domain claims' record prefixes, re-check schedule and resolvers. */
-  readonly config: Pick<SvcConfig, 'domainVerification' | 'dns'>;
+  readonly config: Pick<SvcConfig, 'domainVerification' | 'dns' | 'publicOrigin' | 'dashboardBase'>;
   /** PublicOrigin + auth base (config.issuer): SAML connections' SP entity ids and ACS URLs hang under it. */
   readonly issuer: string;
   /** SCIM: the Base URL and seeds (config.scim), and the limit on rejected tokens. */
@@ -163,6 +164,8 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     domainClaims: domainClaims.claims,
     ssoConnections: sso.admin,
     scimConnections: { admin: scim.admin, boundaries: scim.boundaries, baseUrl: scim.baseUrl },
+    ssoPortalLinks: wireSsoPortalLinks(ctx),
+    clock: ctx.clock,
   });
   return {
     facade,

@@ -15,7 +15,7 @@ import type { ScimAccounts } from '../scim/accounts.js';
 import { ScimBearerAuth } from '../scim/bearer-auth.js';
 import { ScimConnectionAdmin } from '../scim/connection-admin.js';
 import { ScimDirectoryEvents } from '../scim/directory-events.js';
-import { noGrantBoundaryResources, type GrantBoundaryResources } from '../scim/grant-boundary.js';
+import type { GrantBoundaryResources } from '../scim/grant-boundary.js';
 import { ScimGroups } from '../scim/groups.js';
 import { ScimServiceProvider } from '../scim/service-provider.js';
 import { ScimSyncEvents } from '../scim/sync-events.js';
@@ -23,6 +23,7 @@ import { newScimToken } from '../scim/token.js';
 import { ScimUsers } from '../scim/users.js';
 import type { Db } from '../storage/database.js';
 import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
+import { fgaReads } from '../storage/repositories/fga-reads.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { scimConnectionRepository } from '../storage/repositories/scim-connections.js';
 import { scimGroupRepository } from '../storage/repositories/scim-groups.js';
@@ -35,8 +36,6 @@ export interface WireScimContext {
   readonly config: ScimConfig;
   /** Rejected bearer tokens per client address (config.failureLimits.scimTokenIp). */
   readonly tokenFailures: FailureRule;
-  /** Where grant boundaries are looked up; until the FGA resource tree is wired, none exists. */
-  readonly boundaries?: GrantBoundaryResources;
   readonly accounts: {
     readonly users: UserService;
     readonly userLifecycle: UserLifecycle;
@@ -108,6 +107,12 @@ function scimAccounts(ctx: WireScimContext, db: Db): ScimAccounts {
   };
 }
 
+/** Grant boundaries are resources of the FGA tree. */
+function fgaGrantBoundaries(db: Db): GrantBoundaryResources {
+  const reads = fgaReads(db);
+  return { resourceExists: async (id) => (await reads.findResource(id)) !== undefined };
+}
+
 export function wireScim(ctx: WireScimContext): ScimWiring {
   const { db, clock, ids } = ctx;
   const connections = scimConnectionRepository(db);
@@ -136,7 +141,7 @@ export function wireScim(ctx: WireScimContext): ScimWiring {
   });
   return {
     admin,
-    boundaries: ctx.boundaries ?? noGrantBoundaryResources,
+    boundaries: fgaGrantBoundaries(db),
     baseUrl: ctx.config.baseUrl,
     serviceProvider,
     events,

@@ -81,7 +81,7 @@ describe('svc CLI', () => {
   });
 
   it('rotates the signing key, keeping the old one published', async () => {
-    await svc(['migrate'], env);
+    // On a new database: the command migrates and creates the first key, as serve would, then rotates.
     const run = await svc(['keys', 'rotate'], env);
     expect(run.code).toBe(0);
     const kid = /New signing key (\S+) is active/.exec(run.stdout)?.[1];

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { cliMessage } from './output.js';
-import { migrateCommand } from './migrate.js';
-import { keysRotateCommand } from './keys-rotate.js';
-import { operatorAddCommand } from './operator-add.js';
-import { seedDemoCommand } from './seed-demo.js';
-import { serveCommand } from './serve.js';
+import type { ServeFlags } from './serve.js';
 import { SVC_VERSION } from '../version.js';
+
+// Each command loads its modules when it runs: `--help`, a usage error or `migrate` do not wait for the
+// whole server to load (about a second of a CLI process's start).
 
 const program = new Command()
   .name('svc')
@@ -26,25 +25,28 @@ program
     '--workers <count>',
     'processes serving the port (SVC_WORKERS); default: one per core in production on PostgreSQL, else 1',
   )
-  .action(serveCommand);
-program.command('migrate').description('apply pending database migrations and exit').action(migrateCommand);
+  .action(async (flags: ServeFlags) => (await import('./serve.js')).serveCommand(flags));
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .action(async () => (await import('./migrate.js')).migrateCommand());
 program
   .command('seed-demo')
   .description('seed the demo organization, user and clients and print them')
-  .action(seedDemoCommand);
+  .action(async () => (await import('./seed-demo.js')).seedDemoCommand());
 program
   .command('operator')
   .description('manage operators')
   .command('add')
   .argument('<email>', 'email of the user to mark as operator (created without a password if missing)')
   .description('mark a user as operator of the bundled dashboards')
-  .action(operatorAddCommand);
+  .action(async (email: string) => (await import('./operator-add.js')).operatorAddCommand(email));
 program
   .command('keys')
   .description('manage signing keys')
   .command('rotate')
   .description('rotate the signing key now; the old key stays published for the grace window')
-  .action(keysRotateCommand);
+  .action(async () => (await import('./keys-rotate.js')).keysRotateCommand());
 
 try {
   await program.parseAsync(process.argv);

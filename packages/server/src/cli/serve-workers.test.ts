@@ -56,7 +56,9 @@ describeEachDatabase('svc serve --workers 2', (kind) => {
 
   beforeAll(async () => {
     assertCliBuilt();
-    database = await createTestDatabase(kind);
+    // Migrated ahead (a copy of the run's template): what is under test is the primary's preparing once
+    // (the first signing key, the demo), not the migrations, which cli.test.ts runs.
+    database = await createTestDatabase(kind, 'migrated');
     dataDir = mkdtempSync(join(tmpdir(), 'svc-workers-'));
     const env = { SVC_DATABASE_URL: database.url, SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'warn' };
     primary = new SvcProcess(`primary [${kind}]`, await freePort(), env, ['--workers', '2', '--seed-demo']);
@@ -188,15 +190,18 @@ describeEachDatabase('svc serve --workers 2', (kind) => {
 
 describe('svc serve --workers when a worker cannot start', () => {
   let dir: string;
+  let database: TestDatabase;
   let occupied: Server;
   beforeAll(async () => {
     assertCliBuilt();
     dir = mkdtempSync(join(tmpdir(), 'svc-workers-'));
+    database = await createTestDatabase('sqlite', 'migrated');
     occupied = createServer();
     await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
   });
-  afterAll(() => {
+  afterAll(async () => {
     occupied.close();
+    await database.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -204,7 +209,7 @@ describe('svc serve --workers when a worker cannot start', () => {
     const address = occupied.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
     const run = await runSvcCli(['serve', '--workers', '2'], {
-      SVC_DATABASE_URL: `sqlite:${join(dir, 'svc.db')}`,
+      SVC_DATABASE_URL: database.url,
       SVC_DATA_DIR: dir,
       SVC_LOG_LEVEL: 'off',
       SVC_HOST: '127.0.0.1',

@@ -7,7 +7,7 @@ import { FakeClock } from '../test-support/fake-clock.js';
 import { Antiforgery, ANTIFORGERY_COOKIE, deriveHostedKey } from '../http/antiforgery.js';
 import { issueAntiforgeryToken } from './antiforgery-hook.js';
 import { renderIdentifyPage } from './pages/identify-page.js';
-import { sendPage } from './reply.js';
+import { sendPage } from '../http/pages/reply.js';
 import { hostedRoutes } from './routes.js';
 
 const AUTH_BASE = '/svc/auth';

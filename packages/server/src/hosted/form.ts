@@ -1,7 +1,7 @@
 import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
 import { DEVICE_VERIFY_MESSAGES } from '../signin/methods/device/device-steps.js';
 import { ANTIFORGERY_FIELD } from '../http/antiforgery.js';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '../http/pages/html.js';
 
 /**
  * Form field names of the hosted posts (SPEC.md: "Form field names of the hosted posts: not shown").

@@ -8,7 +8,7 @@ import { issueAntiforgeryToken } from './antiforgery-hook.js';
 import { sendActionOutcome } from './login/outcome-reply.js';
 import { browserContext, singleValue } from './login/request-values.js';
 import { MAGIC_LINK_TOKEN_FIELD, renderMagicLinkPage } from './pages/magic-link-page.js';
-import { redirectAfterPost, sendPage } from './reply.js';
+import { redirectAfterPost, sendPage } from '../http/pages/reply.js';
 import type { HostedSignInDeps } from './sign-in-deps.js';
 
 /** What the emailed link's page needs. */

@@ -10,8 +10,8 @@ import { Antiforgery, ANTIFORGERY_COOKIE, deriveHostedKey } from '../http/antifo
 import { issueAntiforgeryToken } from './antiforgery-hook.js';
 import { SvcHostedPageError } from '../signin/flow/page-error.js';
 import { hostedRoutes } from './routes.js';
-import { HOSTED_CONTENT_SECURITY_POLICY } from './security-headers.js';
-import { HOSTED_CSS, STYLESHEET_PATH } from './styles.js';
+import { HOSTED_CONTENT_SECURITY_POLICY } from '../http/pages/security-headers.js';
+import { HOSTED_CSS, STYLESHEET_PATH } from '../http/pages/styles.js';
 
 const ORIGIN = 'http://localhost:8080';
 

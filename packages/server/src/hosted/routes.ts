@@ -1,6 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { ifNoneMatchHits } from '../http/conditional.js';
 import { logIfUnexpected } from '../http/errors.js';
 import { SvcUnavailableError } from '../kernel/errors.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,9 +9,10 @@ import { errorPageContent } from './error-content.js';
 import { HostedAntiforgeryError } from './errors.js';
 import { renderErrorPage } from './pages/error-page.js';
 import { renderLoggedOutPage } from './pages/logged-out-page.js';
-import { sendPage } from './reply.js';
-import { HOSTED_SECURITY_HEADERS } from './security-headers.js';
-import { HOSTED_CSS, HOSTED_CSS_HASH, STYLESHEET_PATH } from './styles.js';
+import { sendPage } from '../http/pages/reply.js';
+import { HOSTED_SECURITY_HEADERS } from '../http/pages/security-headers.js';
+import { sendStylesheet } from '../http/pages/stylesheet-route.js';
+import { STYLESHEET_PATH } from '../http/pages/styles.js';
 
 export interface HostedRoutesDeps {
   /**
@@ -28,8 +28,6 @@ export interface HostedRoutesDeps {
    */
   readonly routes?: readonly FastifyPluginAsync[];
 }
-
-const STYLESHEET_ETAG = `"${HOSTED_CSS_HASH}"`;
 
 /**
  * The hosted error mapper: renders the error page with the right status, never internals. Antiforgery
@@ -77,15 +75,7 @@ export function hostedRoutes(deps: HostedRoutesDeps): FastifyPluginAsync {
     // preValidation: after the body is parsed, before any schema or handler of the route.
     app.addHook('preValidation', requireAntiforgery(deps.antiforgery));
 
-    app.get(STYLESHEET_PATH, async (request, reply) => {
-      // The path carries the content hash, so the file never changes under it: cache it for a year.
-      reply
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('etag', STYLESHEET_ETAG)
-        .header('content-type', 'text/css; charset=utf-8');
-      if (ifNoneMatchHits(request.headers['if-none-match'], STYLESHEET_ETAG)) return reply.code(304).send();
-      return reply.send(HOSTED_CSS);
-    });
+    app.get(STYLESHEET_PATH, sendStylesheet);
 
     app.get('/logged-out', async (_request, reply) =>
       sendPage(reply, renderLoggedOutPage({ authBase: deps.authBase })),

@@ -42,9 +42,10 @@ const DB_TIMEOUTS = { connect: 1_000, statement: 2_000, idleInTransaction: 5_000
 const REQUEST_TIMEOUT_MS = 8_000;
 /** A refusal comes as soon as the node's own limits expire: connect + statement timeout, and a margin. */
 const MAX_REFUSAL_MS = DB_TIMEOUTS.connect + DB_TIMEOUTS.statement + 1_500;
-const BASELINE_MS = 4_000;
+/** Healthy load before the first fault. */
+const BASELINE_MS = 3_000;
 /** Healthy load after each fault window, before the next fault. */
-const HEALTHY_MS = 3_000;
+const HEALTHY_MS = 2_000;
 const OUTAGE_MS = 10_000;
 /** From this long after the database's return, every answer must be a success again. */
 const GRACE_MS = 2_000;

@@ -10,14 +10,6 @@ export interface GrantBoundaryResources {
   resourceExists(resourceId: string): Promise<boolean>;
 }
 
-/**
- * The lookup used while no FGA resource tree is wired: no resource exists, so a boundary that is set
- * reads `not_found` and mapping rules cannot rely on it.
- */
-export const noGrantBoundaryResources: GrantBoundaryResources = {
-  resourceExists: () => Promise.resolve(false),
-};
-
 /** A boundary id as given: at most 256 characters (SPEC.md "Limits"), else `grant_boundary_invalid`. */
 export function checkGrantBoundaryId(resourceId: string): string {
   if (resourceId.length > GRANT_BOUNDARY_MAX_LENGTH) {

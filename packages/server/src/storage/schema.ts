@@ -3,6 +3,7 @@ import type * as calendar from './tables/calendar.js';
 import type * as domains from './tables/domains.js';
 import type * as federation from './tables/federation.js';
 import type * as scim from './tables/scim.js';
+import type * as fga from './tables/fga.js';
 import type * as signIn from './tables/sign-in.js';
 import type * as tokens from './tables/tokens.js';
 
@@ -16,6 +17,7 @@ export type * from './tables/calendar.js';
 export type * from './tables/domains.js';
 export type * from './tables/federation.js';
 export type * from './tables/scim.js';
+export type * from './tables/fga.js';
 export type * from './tables/sign-in.js';
 export type * from './tables/tokens.js';
 
@@ -63,4 +65,12 @@ export interface Database {
   scimGroups: scim.ScimGroupsTable;
   scimGroupMembers: scim.ScimGroupMembersTable;
   scimSyncEvents: scim.ScimSyncEventsTable;
+  fgaState: fga.FgaStateTable;
+  fgaDefinitions: fga.FgaDefinitionsTable;
+  fgaResources: fga.FgaResourcesTable;
+  fgaSubjects: fga.FgaSubjectsTable;
+  fgaGroupMembers: fga.FgaGroupMembersTable;
+  fgaGrants: fga.FgaGrantsTable;
+  ssoPortalLinks: federation.SsoPortalLinksTable;
+  ssoPortalSessions: federation.SsoPortalSessionsTable;
 }

@@ -40,7 +40,12 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
     }),
     hashPassword: testHashPassword,
     secretBox: new SecretBox(randomBytes(32)),
-    config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+    config: {
+      domainVerification: DEFAULT_DOMAIN_VERIFICATION,
+      dns: DEFAULT_DNS,
+      publicOrigin: 'http://localhost:8080',
+      dashboardBase: '/svc',
+    },
     issuer: 'http://localhost:8080/svc/auth',
     scim: TEST_SCIM_WIRING,
   });

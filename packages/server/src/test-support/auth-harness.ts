@@ -108,7 +108,12 @@ export async function createAuthHarness(
     securitySettings,
     hashPassword: testHashPassword,
     secretBox,
-    config: { domainVerification: DEFAULT_DOMAIN_VERIFICATION, dns: DEFAULT_DNS },
+    config: {
+      domainVerification: DEFAULT_DOMAIN_VERIFICATION,
+      dns: DEFAULT_DNS,
+      publicOrigin: new URL(HARNESS_ISSUER).origin,
+      dashboardBase: '/svc',
+    },
     scim: TEST_SCIM_WIRING,
     issuer: HARNESS_ISSUER,
   });

@@ -50,11 +50,11 @@ import type { ConsentGrants } from '../../signin/consent-grants.js';
 import type { OidcConnectionAdmin } from '../../federation/oidc/connection-admin.js';
 import { toSvcLinkedIdentity, toSvcOidcConnection } from '../../federation/oidc/views.js';
 import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
-import { SvcAdminDomainClaims, type SvcAdminDomainClaimsDeps } from './svc-admin-domain-claims.js';
+import { SvcAdminSsoPortal, type SvcAdminSsoPortalDeps } from './svc-admin-sso-portal.js';
 
 export type { AdminActor } from '../../admin/deps.js';
 
-export interface SvcAdminServiceDeps extends SvcAdminDomainClaimsDeps {
+export interface SvcAdminServiceDeps extends SvcAdminSsoPortalDeps {
   readonly securitySettings: SecuritySettingsService;
   /** Global MFA settings and organization MFA policies (validated and audited there). */
   readonly mfaSettings: MfaSettingsService;
@@ -77,10 +77,10 @@ export interface SvcAdminServiceDeps extends SvcAdminDomainClaimsDeps {
  * `system`. The record operations (get, update, deactivate, reactivate, list memberships, rotate a client
  * secret) are inherited from SvcAdminRecords (svc-admin-records.ts), the SAML SSO connection operations
  * from SvcAdminSsoConnections and the domain-claim operations (StartVerificationAsync,
- * ConfirmOwnershipAsync, list, revoke) from {@link SvcAdminDomainClaims}; each keeps them in a file of
- * its own.
+ * ConfirmOwnershipAsync, list, revoke) from SvcAdminDomainClaims and the SSO setup portal's links from
+ * {@link SvcAdminSsoPortal}; each keeps them in a file of its own.
  */
-export class SvcAdminService extends SvcAdminDomainClaims {
+export class SvcAdminService extends SvcAdminSsoPortal {
   readonly #deps: SvcAdminServiceDeps;
 
   constructor(deps: SvcAdminServiceDeps) {

@@ -9,7 +9,7 @@ import {
   renderEmailVerificationPage,
   renderEmailVerificationResult,
 } from '../pages/email-verification-page.js';
-import { sendPage } from '../reply.js';
+import { sendPage } from '../../http/pages/reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 
 /** What the hosted email verification page needs. */

@@ -15,7 +15,7 @@ import {
   renderResetLinkInvalidPage,
   renderResetPasswordPage,
 } from '../pages/password-reset-page.js';
-import { redirectAfterPost, sendPage } from '../reply.js';
+import { redirectAfterPost, sendPage } from '../../http/pages/reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { loadReturnRequest, withReturnRequest } from './return-request.js';
 

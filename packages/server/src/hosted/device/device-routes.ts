@@ -12,7 +12,7 @@ import { sendStep } from '../login/outcome-reply.js';
 import { browserContext, ensureBrowserId, singleValue } from '../login/request-values.js';
 import { renderDeviceCodePage } from '../pages/device-code-page.js';
 import { renderDeviceResultPage } from '../pages/device-result-page.js';
-import { redirectAfterPost, sendPage } from '../reply.js';
+import { redirectAfterPost, sendPage } from '../../http/pages/reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { DEVICE } from '../../signin/methods/device/device-steps.js';
 

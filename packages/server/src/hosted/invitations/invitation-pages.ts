@@ -17,8 +17,8 @@ import {
   requestPageHref,
   type HostedFormContext,
 } from '../form.js';
-import { html, type SafeHtml } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html, type SafeHtml } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import { altLink, currentPasswordField, knownEmailField } from '../pages/fields.js';
 
 /** Field names of the invitation forms (snake_case like every hosted form). */

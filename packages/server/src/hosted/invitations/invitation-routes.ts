@@ -12,7 +12,7 @@ import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { readSessionCookie, setSessionCookie } from '../../http/cookies.js';
 import { HOSTED_FIELDS } from '../form.js';
 import { singleValue } from '../login/request-values.js';
-import { redirectAfterPost, sendFormPage, sendPage } from '../reply.js';
+import { redirectAfterPost, sendFormPage, sendPage } from '../../http/pages/reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { INVITATION_FIELDS, renderInvitationPage, renderJoinedPage } from './invitation-pages.js';
 

@@ -3,7 +3,7 @@ import type { AuthorizeActionOutcome, AuthorizeStep } from '../../signin/flow/au
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { setSessionCookie, type CookieReply, type CookieRequest } from '../../http/cookies.js';
 import { currentStepHref } from '../form.js';
-import { redirectAfterPost, sendFormPage, type HostedReply } from '../reply.js';
+import { redirectAfterPost, sendFormPage, type HostedReply } from '../../http/pages/reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { renderStepPage } from './step-page.js';
 import { EMAIL_OTP } from '../../signin/methods/email-otp/method.js';

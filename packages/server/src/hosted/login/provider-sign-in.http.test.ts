@@ -19,7 +19,7 @@ import {
   TEST_OIDC_CLIENT_SECRET,
 } from '../../test-support/oidc-connections.js';
 import { STEP_ERROR_MESSAGES } from '../../signin/flow/step-error-messages.js';
-import { escapeHtml } from '../html.js';
+import { escapeHtml } from '../../http/pages/html.js';
 
 const PEER_CLIENT = {
   clientId: 'svc-hosted',

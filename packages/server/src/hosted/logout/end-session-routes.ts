@@ -4,7 +4,7 @@ import { CROSS_SITE_POST, issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { clearSessionCookie, readSessionCookie } from '../../http/cookies.js';
 import { SvcHostedPageError } from '../../signin/flow/page-error.js';
 import { renderEndSessionPage } from '../pages/end-session-page.js';
-import { redirectAfterPost, sendPage } from '../reply.js';
+import { redirectAfterPost, sendPage } from '../../http/pages/reply.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { endSessionRequest, logoutParameters, presentFields } from './logout-parameters.js';
 

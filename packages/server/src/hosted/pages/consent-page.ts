@@ -1,6 +1,6 @@
 import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import { grantedScopeList, signedInAs } from './grant-summary.js';
 import { describeScopes } from './scope-descriptions.js';
 

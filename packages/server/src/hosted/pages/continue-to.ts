@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../http/pages/html.js';
 
 /** "to continue to <client>" under a sign-in heading, when the client is known. */
 export function continueTo(clientName: string | undefined): SafeHtml {

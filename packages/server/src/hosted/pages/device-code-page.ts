@@ -1,6 +1,6 @@
 import { formError, HOSTED_FIELDS, invalidAttributes } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 
 export interface DeviceCodePageInput {
   readonly authBase: string;

@@ -1,6 +1,6 @@
 import { HOSTED_FIELDS } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 
 /** Field names of the confirmation form (the antiforgery field is every hosted form's `_csrf`). */
 export const EMAIL_VERIFICATION_FIELDS = Object.freeze({

@@ -1,6 +1,6 @@
 import { HOSTED_FIELDS } from '../form.js';
-import { html } from '../html.js';
-import { BRAND, renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { BRAND, renderLayout } from '../../http/pages/layout.js';
 import { signedInAs } from './grant-summary.js';
 
 export interface EndSessionPageInput {

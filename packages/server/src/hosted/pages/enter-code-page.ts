@@ -8,8 +8,8 @@ import {
   requestPageHref,
   type HostedFormContext,
 } from '../form.js';
-import { html, type SafeHtml } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html, type SafeHtml } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import { continueTo } from './continue-to.js';
 import { altLink, resendNotice } from './fields.js';
 

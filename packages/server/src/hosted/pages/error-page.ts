@@ -1,5 +1,5 @@
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 
 export interface ErrorPageInput {
   readonly authBase: string;

@@ -1,6 +1,6 @@
 import { retryAfterPhrase } from '../../kernel/errors.js';
 import { HOSTED_FIELDS, invalidAttributes } from '../form.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../http/pages/html.js';
 
 /**
  * The address field of a form that asks for one (identify, email sign-in, forgot password): focused,

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../http/pages/html.js';
 import type { DescribedScope } from './scope-descriptions.js';
 
 /** "Signed in as … in …" of a page that asks the user to grant something; nothing without an account. */

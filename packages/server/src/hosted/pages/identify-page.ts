@@ -1,8 +1,8 @@
 import type { SignInProvider } from '../../signin/flow/authorize-outcomes.js';
 import { providerButtons } from './provider-buttons.js';
 import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import { continueTo } from './continue-to.js';
 import { emailSignInHref } from './email-sign-in-page.js';
 import { altLink, emailField } from './fields.js';

@@ -1,6 +1,6 @@
 import { ANTIFORGERY_FIELD } from '../../http/antiforgery.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 
 /** The field that carries the emailed link's token from the landing page to its post. */
 export const MAGIC_LINK_TOKEN_FIELD = 'token';

@@ -7,8 +7,8 @@ import {
   loginHref,
   type HostedFormContext,
 } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import { continueTo } from './continue-to.js';
 
 export interface MfaVerifyPageInput extends HostedFormContext {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOSTED_MESSAGES } from '../form.js';
-import { STYLESHEET_PATH } from '../styles.js';
+import { STYLESHEET_PATH } from '../../http/pages/styles.js';
 import { renderConsentPage } from './consent-page.js';
 import { isSafeBackHref, renderErrorPage } from './error-page.js';
 import { renderIdentifyPage } from './identify-page.js';

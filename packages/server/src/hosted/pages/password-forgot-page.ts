@@ -1,8 +1,8 @@
 import { PASSWORD_RESET_TOKEN_LIFETIME_MS } from '../../account/password-reset.js';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { formError, HOSTED_FIELDS } from '../form.js';
-import { html, type SafeHtml } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html, type SafeHtml } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import { altLink, emailField } from './fields.js';
 
 /** What every password reset page may carry: the authorization request the user came from. */

@@ -1,6 +1,6 @@
 import { formError, hiddenFormFields, loginHref, requestPageHref, type HostedFormContext } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import { continueTo } from './continue-to.js';
 import { emailSignInHref } from './email-sign-in-page.js';
 import { altLink, currentPasswordField, knownEmailField } from './fields.js';

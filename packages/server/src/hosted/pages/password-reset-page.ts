@@ -1,7 +1,7 @@
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../account/password-reset.js';
 import { formError } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import {
   passwordHiddenFields,
   type PasswordFormContext,

@@ -1,6 +1,6 @@
 import type { SignInProvider } from '../../signin/flow/authorize-outcomes.js';
 import { requestPageHref } from '../form.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../http/pages/html.js';
 
 /** The hosted page link that starts a provider for a request (`/login/oidc/{connectionId}`). */
 export function providerStartHref(authBase: string, requestId: string, connectionId: string): string {

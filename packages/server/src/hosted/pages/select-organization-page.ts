@@ -1,6 +1,6 @@
 import { formError, hiddenFormFields, HOSTED_FIELDS, loginHref, type HostedFormContext } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 
 /** An organization the user may sign in to (SvcOrganizationOption fits). */
 export interface OrganizationChoice {

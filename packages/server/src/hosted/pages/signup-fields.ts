@@ -6,7 +6,7 @@ import {
   invalidAttributes,
   type HostedFormContext,
 } from '../form.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../http/pages/html.js';
 import { continueTo } from './continue-to.js';
 
 /** The field each signup error is about, so that the page marks that field (and only it) invalid. */

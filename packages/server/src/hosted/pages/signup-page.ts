@@ -1,6 +1,6 @@
 import { HOSTED_FIELDS, loginHref, requestPageHref } from '../form.js';
-import { html } from '../html.js';
-import { renderLayout } from '../layout.js';
+import { html } from '../../http/pages/html.js';
+import { renderLayout } from '../../http/pages/layout.js';
 import { altLink } from './fields.js';
 import { errorAbout, signupField, signupForm, type SignupFormInput } from './signup-fields.js';
 

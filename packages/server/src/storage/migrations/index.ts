@@ -22,6 +22,8 @@ import * as oidcLoginStates from './0020-oidc-login-states.js';
 import * as calendarConnections from './0021-calendar-connections.js';
 import * as ssoConnections from './0022-sso-connections.js';
 import * as organizationDomains from './0023-organization-domains.js';
+import * as ssoPortal from './0025-sso-portal.js';
+import * as fga from './0026-fga.js';
 import * as scim from './0027-scim.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
@@ -49,6 +51,8 @@ const migrations: Record<string, Migration> = {
   '0021-calendar-connections': calendarConnections,
   '0022-sso-connections': ssoConnections,
   '0023-organization-domains': organizationDomains,
+  '0025-sso-portal': ssoPortal,
+  '0026-fga': fga,
   '0027-scim': scim,
 };
 

@@ -112,3 +112,29 @@ export interface SamlUsedAssertionsTable {
   usedAt: number;
   expiresAt: number;
 }
+
+/** A setup link of the SSO setup portal (migration 0025). */
+export interface SsoPortalLinksTable {
+  id: string;
+  organizationId: string;
+  /** SHA-256 hex of the link's token. */
+  tokenHash: string;
+  createdAt: number;
+  expiresAt: number;
+  /** When the token was exchanged for a portal session (at most once). */
+  consumedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** A portal session a setup link was exchanged for (migration 0025). */
+export interface SsoPortalSessionsTable {
+  id: string;
+  linkId: string;
+  organizationId: string;
+  /** SHA-256 hex of the cookie's secret. */
+  secretHash: string;
+  createdAt: number;
+  expiresAt: number;
+  /** The last test sign-in's result (JSON), null before the first. */
+  testResultJson: string | null;
+}

@@ -1,8 +1,8 @@
-import type { RefusedAttempt } from '../kernel/errors.js';
+import type { RefusedAttempt } from '../../kernel/errors.js';
 
 /**
- * The part of a reply the hosted helpers use. Fastify's reply fits; the structural type keeps this
- * module free of Fastify (layering rule 1), so every hosted route file can share these helpers.
+ * The part of a reply the page helpers use. Fastify's reply fits; the structural type keeps this
+ * module free of Fastify (layering rule 1), so every page route file can share these helpers.
  */
 export interface HostedReply {
   code(statusCode: number): unknown;

@@ -1,7 +1,7 @@
-import { sha256Hex } from '../kernel/crypto.js';
+import { sha256Hex } from '../../kernel/crypto.js';
 
 /**
- * The one stylesheet of the hosted pages. It is served from a path that carries its hash, so it can be
+ * The one stylesheet of the server-rendered pages (hosted sign-in, the SSO setup portal). It is served from a path that carries its hash, so it can be
  * cached for a year (`immutable`) and a new release can never be shown with an old stylesheet; the
  * Content-Security-Policy then needs only `style-src 'self'` (no inline styles, no nonce).
  *
@@ -22,6 +22,8 @@ export const HOSTED_CSS = `:root {
   --accent-text: #ffffff;
   --danger: #b42318;
   --danger-bg: #fef3f2;
+  --ok: #1a7f37;
+  --warn: #9a6700;
   --focus: #2f5bd3;
   --shadow: 0 1px 3px rgb(0 0 0 / 6%), 0 8px 24px rgb(0 0 0 / 6%);
 }
@@ -38,6 +40,8 @@ export const HOSTED_CSS = `:root {
     --accent-text: #0b1020;
     --danger: #ff8a80;
     --danger-bg: #2a1614;
+    --ok: #56d364;
+    --warn: #e3b341;
     --focus: #9bb8ff;
     --shadow: none;
   }
@@ -164,10 +168,60 @@ input:focus-visible { outline-offset: 0; border-color: var(--focus); }
   border: 1px solid var(--border);
   border-radius: 8px;
 }
+.card-wide { max-width: 46rem; }
+.section { margin: 0; padding: 1.5rem 0 0; border-top: 1px solid var(--border); }
+.section + .section { margin-top: 1.5rem; }
+h2 { margin: 0 0 0.75rem; font-size: 1.125rem; line-height: 1.3; }
+h3 { margin: 0 0 0.5rem; font-size: 1rem; }
+.kv { display: grid; grid-template-columns: minmax(7rem, max-content) 1fr; gap: 0.5rem 1rem; margin: 0 0 1rem; }
+.kv dt { font-weight: 600; font-size: 0.9375rem; }
+.kv dd { margin: 0; min-width: 0; }
+.copy {
+  display: block;
+  padding: 0.375rem 0.5rem;
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: 0.875rem;
+  background: var(--bg);
+  border: 1px solid var(--border);
+  border-radius: 6px;
+  overflow-wrap: anywhere;
+  user-select: all;
+}
+.badge {
+  display: inline-block;
+  padding: 0.0625rem 0.5rem;
+  font-size: 0.8125rem;
+  font-weight: 600;
+  border-radius: 999px;
+  border: 1px solid var(--border);
+  color: var(--muted);
+}
+.badge-ok { color: var(--ok); border-color: var(--ok); }
+.badge-warn { color: var(--warn); border-color: var(--warn); }
+.item { padding: 1rem; margin: 0 0 1rem; border: 1px solid var(--border); border-radius: 8px; }
+.item-head { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem; margin: 0 0 0.75rem; }
+.row { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: flex-end; }
+.row > .field { flex: 1 1 14rem; margin: 0; }
+.row > form, .row > .button { flex: 0 0 auto; width: auto; }
+.row .button { width: auto; }
+textarea, input[type="file"] {
+  width: 100%;
+  font: inherit;
+  color: var(--text);
+  background: var(--field);
+  border: 1px solid var(--border);
+  border-radius: 8px;
+  padding: 0.5rem 0.75rem;
+}
+textarea { min-height: 7rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.8125rem; }
+.notice { padding: 0.75rem 1rem; margin: 0 0 1rem; border-radius: 8px; border: 1px solid var(--ok); }
+.result { margin: 0; padding: 0; list-style: none; font-size: 0.875rem; }
+.result li { overflow-wrap: anywhere; }
 @media (max-width: 30rem) {
   body { align-items: stretch; padding: 0; }
   .card { min-height: 100vh; padding: 1.5rem 1.25rem; border: 0; border-radius: 0; box-shadow: none; }
   .actions { flex-direction: column; }
+  .kv { grid-template-columns: 1fr; }
 }
 @media (forced-colors: active) {
   .button, .choice { border-color: ButtonText; }

@@ -1,5 +1,5 @@
 /**
- * A tiny HTML templating helper for the hosted pages: the `html` tag escapes every interpolated value, so
+ * A tiny HTML templating helper for the server-rendered pages (hosted sign-in, the SSO setup portal): the `html` tag escapes every interpolated value, so
  * user data (an email, an organization or client name, a login_hint) can never become markup. Trusted
  * fragments are opted in explicitly with `raw()` or by nesting another `html` template.
  *

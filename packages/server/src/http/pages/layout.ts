@@ -5,7 +5,7 @@ import { STYLESHEET_PATH } from './styles.js';
 export const BRAND = 'Svc';
 
 export interface LayoutInput {
-  /** The auth base path (for example `/svc/auth`); the stylesheet is served under it. */
+  /** The base path the page's surface serves the stylesheet under (for example `/svc/auth`). */
   readonly authBase: string;
   /** The page's name: the document title is "<title> · Svc" and the heading defaults to it. */
   readonly title: string;
@@ -13,10 +13,12 @@ export interface LayoutInput {
   readonly heading?: string;
   /** The card's content under the heading. */
   readonly body: SafeHtml;
+  /** A wider card, for a page of several sections (the SSO setup portal). */
+  readonly wide?: boolean;
 }
 
 /**
- * The one page layout of the hosted pages: a centered card with the brand word and a heading. No
+ * The one page layout of the server-rendered pages (hosted sign-in, the SSO setup portal): a centered card with the brand word and a heading. No
  * scripts, no inline styles (see HOSTED_CONTENT_SECURITY_POLICY); the `data:` favicon keeps browsers
  * from asking the host for /favicon.ico; `noindex` keeps sign-in pages out of search engines.
  */
@@ -33,7 +35,7 @@ export function renderLayout(input: LayoutInput): string {
         <link rel="stylesheet" href="${input.authBase}${STYLESHEET_PATH}" />
       </head>
       <body>
-        <main class="card" aria-labelledby="page-title">
+        <main class="${input.wide === true ? 'card card-wide' : 'card'}" aria-labelledby="page-title">
           <p class="brand">${BRAND}</p>
           <h1 id="page-title">${input.heading ?? input.title}</h1>
           ${input.body}

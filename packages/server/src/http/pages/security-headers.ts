@@ -1,5 +1,5 @@
 /**
- * The Content-Security-Policy of every hosted response.
+ * The Content-Security-Policy of every server-rendered page response (hosted sign-in, the SSO setup portal).
  *
  * - `default-src 'none'` with no `script-src`: the pages work without JavaScript, so none may run at all
  *   (an injected `<script>` or `javascript:` URL is dead even if escaping ever failed).

@@ -1,0 +1,50 @@
+import { pageQuerySchema } from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AdminActor } from './deps.js';
+import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import { parseQuery } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+
+function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+type ById = { Params: { id: string } };
+type ByOrganization = { Params: { organizationId: string } };
+
+/**
+ * The operator routes of SSO setup portal links (DECISIONS.md "SSO setup portal links"):
+ * `POST /organizations/{organizationId}/sso-portal/sessions` → 201 {id, url, expiresAt} (the URL, with
+ * its one-time token, only in this answer), `GET` the same path lists the links with their status, and
+ * `POST /sso-portal/sessions/{id}/revoke` revokes one. Registered inside the operator API at
+ * `/svc/admin/auth/api`, behind the operator guard.
+ */
+export function ssoPortalLinkAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+  const { admin } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.post<ByOrganization>('/organizations/:organizationId/sso-portal/sessions', async (request, reply) => {
+      const created = await admin.createSsoPortalLinkAsync(
+        request.params.organizationId,
+        operatorActor(request),
+      );
+      return reply.code(201).send(created);
+    });
+
+    app.get<ByOrganization>('/organizations/:organizationId/sso-portal/sessions', async (request) => {
+      const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
+      return admin.listSsoPortalLinksAsync(
+        request.params.organizationId,
+        cursor === undefined ? { limit } : { limit, cursor },
+      );
+    });
+
+    app.post<ById>('/sso-portal/sessions/:id/revoke', async (request) =>
+      admin.revokeSsoPortalLinkAsync(request.params.id, operatorActor(request)),
+    );
+  };
+}

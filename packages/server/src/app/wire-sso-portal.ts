@@ -1,0 +1,92 @@
+import type { AuditLog } from '../audit/audit-log.js';
+import type { SvcConfig } from '../config/resolve.js';
+import { deriveHostedKey } from '../http/antiforgery.js';
+import { PortalCsrf } from '../federation/sso-portal/portal-csrf.js';
+import { PortalSetup } from '../federation/sso-portal/portal-setup.js';
+import type { DomainClaims } from '../organizations/domains/domain-claims.js';
+import type { SsoConnectionsWiring } from './wire-sso-connections.js';
+import { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
+import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
+import { PortalTestHandler } from '../federation/sso-portal/portal-test-continuation.js';
+import { SsoSetupLinks } from '../federation/sso-portal/setup-links.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Ids } from '../kernel/ids.js';
+import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import type { Db } from '../storage/database.js';
+import { organizationRepository } from '../storage/repositories/organizations.js';
+import { ssoPortalRepository } from '../storage/repositories/sso-portal.js';
+
+/** Where the portal lives, under the dashboard base (SPEC.md: `/svc/admin/auth/sso-portal/…`). */
+export function ssoPortalBase(config: Pick<SvcConfig, 'dashboardBase'>): string {
+  return `${config.dashboardBase}/admin/auth/sso-portal`;
+}
+
+/** The portal page, under the portal base. */
+export const SSO_PORTAL_PAGE_PATH = '/setup';
+
+interface PortalContext {
+  readonly db: Db;
+  readonly config: Pick<SvcConfig, 'publicOrigin' | 'dashboardBase'>;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+/** The operators' setup links (SvcAdminService hands them out). */
+export function wireSsoPortalLinks(ctx: PortalContext): SsoSetupLinks {
+  const organizations = organizationRepository(ctx.db);
+  return new SsoSetupLinks({
+    repository: ssoPortalRepository(ctx.db),
+    organizationExists: async (id) => (await organizations.findById(id)) !== undefined,
+    startUrl: `${ctx.config.publicOrigin}${ssoPortalBase(ctx.config)}/start`,
+    audit: ctx.audit,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
+}
+
+/** What the portal surface runs on, and the test sign-in's continuation handler. */
+export interface SsoPortalWiring {
+  readonly sessions: SsoPortalSessions;
+  /** What a portal session may do, scoped to its organization. */
+  readonly setup: PortalSetup;
+  readonly csrf: PortalCsrf;
+  /**
+   * The `portal-test` SAML continuation handler: one entry of the handlers the ACS route dispatches to by
+   * the continuation's kind.
+   */
+  readonly portalTestHandler: SamlContinuationHandler;
+}
+
+export function wireSsoPortal(
+  ctx: PortalContext & {
+    readonly throttle: Pick<FailureThrottle, 'begin'>;
+    readonly masterKey: Buffer;
+    readonly sso: SsoConnectionsWiring;
+    readonly domainClaims: DomainClaims;
+  },
+): SsoPortalWiring {
+  const organizations = organizationRepository(ctx.db);
+  const sessions = new SsoPortalSessions({
+    repository: ssoPortalRepository(ctx.db),
+    throttle: ctx.throttle,
+    audit: ctx.audit,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
+  return {
+    sessions,
+    setup: new PortalSetup({
+      connections: ctx.sso.admin,
+      domains: ctx.domainClaims,
+      serviceProvider: ctx.sso.serviceProvider,
+      organizationName: async (id) => (await organizations.findById(id))?.name,
+    }),
+    csrf: new PortalCsrf(deriveHostedKey(ctx.masterKey, 'sso-portal csrf'), ctx.config.publicOrigin),
+    portalTestHandler: new PortalTestHandler({
+      sessions,
+      portalUrl: `${ctx.config.publicOrigin}${ssoPortalBase(ctx.config)}${SSO_PORTAL_PAGE_PATH}`,
+      clock: ctx.clock,
+    }),
+  };
+}
