@@ -16,5 +16,6 @@ export * from './oidc-sign-in.js';
 export * from './calendar.js';
 export * from './domain-claims.js';
 export * from './sso-connections.js';
+export * from './scim-connections.js';
 export * from './fga.js';
 export * from './sso-portal.js';

@@ -9,6 +9,7 @@ export { SvcAuthService, type SvcAuthCallContext } from './app/facades/svc-auth-
 export { SvcCalendarService, type SvcCalendarCallContext } from './app/facades/svc-calendar-service.js';
 export { SvcFgaService, type SvcFgaCheck } from './app/facades/svc-fga-service.js';
 export { SvcCalendarError, type SvcCalendarErrorCode } from './calendar/errors.js';
+export { SvcGrantBoundaryError, type GrantBoundaryErrorCode } from './scim/errors.js';
 export type {
   SvcOptions,
   OpenIdOptions,
@@ -17,6 +18,7 @@ export type {
   DomainVerificationOptions,
   DnsOptions,
   LogStream,
+  ScimConnectionSeedOptions,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';

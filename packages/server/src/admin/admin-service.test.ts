@@ -20,6 +20,7 @@ import {
   DEFAULT_DNS,
   DEFAULT_DOMAIN_VERIFICATION,
 } from '../organizations/domains/domain-verification-config.js';
+import { TEST_SCIM_WIRING } from '../test-support/admin-wiring.js';
 
 const SETTINGS = {
   refreshTokenLifetimeMinutes: 600,
@@ -63,6 +64,7 @@ describeEachDatabase('admin services', (kind) => {
         publicOrigin: 'http://localhost:8080',
         dashboardBase: '/svc',
       },
+      scim: TEST_SCIM_WIRING,
       issuer: 'http://localhost:8080/svc/auth',
     }).facade;
   });

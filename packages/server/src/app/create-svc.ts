@@ -135,8 +135,11 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       secretBox,
       config,
       issuer: config.issuer,
+      scim: { config: config.scim, tokenFailures: config.failureLimits.scimTokenIp },
     });
     const admin = adminWiring.facade;
+    const environment = context.env ?? process.env;
+    await adminWiring.scim.seed((name) => environment[name]);
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
     const { engine: authEngine, facadeDeps } = wireAuth({
       db,
@@ -324,6 +327,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       calendarConsent: calendar.consent,
       domainClaims: adminWiring.domainClaims.claims,
       samlServiceProvider: adminWiring.sso.serviceProvider,
+      scimServiceProvider: adminWiring.scim.serviceProvider,
+      scimEvents: adminWiring.scim.events,
       fga: fga.facade,
       fgaAdmin: fga.admin,
       ssoPortal,

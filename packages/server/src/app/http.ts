@@ -19,6 +19,8 @@ import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
 import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
 import { ssoPortalLinkAdminRoutes } from '../admin/sso-portal-link-routes.js';
 import { samlMetadataRoutes } from '../federation/saml/routes.js';
+import { scimRoutes } from '../scim/routes.js';
+import { scimConnectionAdminRoutes } from '../admin/scim-connection-routes.js';
 import { setupPortalRoutes } from '../setup-portal/routes.js';
 import { SSO_PORTAL_PAGE_PATH, ssoPortalBase } from './wire-sso-portal.js';
 import { emailAdminRoutes } from '../email/routes.js';
@@ -123,10 +125,15 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
             await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));
+            await admin.register(scimConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(ssoPortalLinkAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },
         );
+        // SCIM: its own bearer tokens, content type and error schema.
+        await svc.register(scimRoutes({ provider: services.scimServiceProvider }), {
+          prefix: config.scim.basePath.slice(config.dashboardBase.length),
+        });
         // The customer SSO setup portal: its own cookie authorizes it, never the operator token.
         const portalBase = ssoPortalBase(config);
         await svc.register(

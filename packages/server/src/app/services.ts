@@ -18,6 +18,8 @@ import type { SamlServiceProvider } from '../federation/saml/service-provider.js
 import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
 import type { SsoPortalWiring } from './wire-sso-portal.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
+import type { ScimServiceProvider } from '../scim/service-provider.js';
+import type { ScimDirectoryEvents } from '../scim/directory-events.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
@@ -87,6 +89,13 @@ export interface SvcServices {
   readonly domainClaims: DomainClaims;
   /** @internal Svc as the SAML service provider of each SSO connection: SP metadata, AuthnRequests, ACS. */
   readonly samlServiceProvider: SamlServiceProvider;
+  /** @internal Svc as the SCIM 2.0 service provider of each SCIM connection (`/svc/scim/v2`). */
+  readonly scimServiceProvider: ScimServiceProvider;
+  /**
+   * @internal SCIM group membership and connection changes, published before each SCIM answer; the group
+   * mapping rules subscribe to revoke the grants a change ends.
+   */
+  readonly scimEvents: ScimDirectoryEvents;
   /**
    * The in-process fine-grained authorization API (SvcFgaService): `checkAsync` on every request of a
    * host app, `explainAsync`, and grants made and revoked by a source that manages them.

@@ -31,6 +31,9 @@ import { wireOidcConnections, type OidcConnectionsWiring } from './wire-oidc-con
 import { wireDomainClaims, type DomainClaimsWiring } from './wire-domain-claims.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { wireSsoConnections, type SsoConnectionsWiring } from './wire-sso-connections.js';
+import { wireScim, type ScimWiring } from './wire-scim.js';
+import type { ScimConfig } from '../config/scim.js';
+import type { FailureRule } from '../ratelimit/failure-rules.js';
 import { wireSsoPortalLinks } from './wire-sso-portal.js';
 
 export interface WireAdminContext {
@@ -49,6 +52,8 @@ export interface WireAdminContext {
   readonly config: Pick<SvcConfig, 'domainVerification' | 'dns' | 'publicOrigin' | 'dashboardBase'>;
   /** PublicOrigin + auth base (config.issuer): SAML connections' SP entity ids and ACS URLs hang under it. */
   readonly issuer: string;
+  /** SCIM: the Base URL and seeds (config.scim), and the limit on rejected tokens. */
+  readonly scim: { readonly config: ScimConfig; readonly tokenFailures: FailureRule };
 }
 
 /**
@@ -70,6 +75,8 @@ export interface AdminWiring {
   readonly domainClaims: DomainClaimsWiring;
   /** SAML SSO connections and Svc as their service provider. */
   readonly sso: SsoConnectionsWiring;
+  /** SCIM connections and Svc as their SCIM service provider. */
+  readonly scim: ScimWiring;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -120,15 +127,32 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
   const oidc = wireOidcConnections({ ...ctx, users });
   const domainClaims = wireDomainClaims(ctx);
   const sso = wireSsoConnections(ctx);
+  const userLifecycle = new UserLifecycle({ ...lifecycleDeps, hashPassword: ctx.hashPassword });
+  const membershipLifecycle = new MembershipLifecycle(lifecycleDeps);
+  const scim = wireScim({
+    db: ctx.db,
+    config: ctx.scim.config,
+    tokenFailures: ctx.scim.tokenFailures,
+    accounts: {
+      users,
+      userLifecycle,
+      memberships,
+      membershipLifecycle,
+      membershipRepository: deps.repositories.memberships,
+    },
+    audit: ctx.audit,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
   const facade = new SvcAdminService({
     organizations,
     users,
     memberships,
     clients: new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged }),
     lifecycle: {
-      users: new UserLifecycle({ ...lifecycleDeps, hashPassword: ctx.hashPassword }),
+      users: userLifecycle,
       organizations: new OrganizationLifecycle(lifecycleDeps),
-      memberships: new MembershipLifecycle(lifecycleDeps),
+      memberships: membershipLifecycle,
       clients: new ClientLifecycle({ ...lifecycleDeps, onClientsChanged: ctx.onClientsChanged }),
     },
     securitySettings: ctx.securitySettings,
@@ -139,6 +163,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     linkedIdentities: oidc.linking,
     domainClaims: domainClaims.claims,
     ssoConnections: sso.admin,
+    scimConnections: { admin: scim.admin, boundaries: scim.boundaries, baseUrl: scim.baseUrl },
     ssoPortalLinks: wireSsoPortalLinks(ctx),
     clock: ctx.clock,
   });
@@ -153,5 +178,6 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     oidc,
     domainClaims,
     sso,
+    scim,
   };
 }

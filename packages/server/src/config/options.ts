@@ -84,6 +84,28 @@ export interface DnsOptions {
 }
 
 /**
+ * A SCIM connection configured in code (SPEC.md "SCIM connection": code-seeded connections take the
+ * boundary from a seed option and a Token or TokenSecretName). Written on every start; the operator API
+ * cannot change it.
+ */
+export interface ScimConnectionSeedOptions {
+  /** The connection's id: stable across starts, so the seed updates the same connection. */
+  id: string;
+  /** An existing organization. */
+  organizationId: string;
+  /** @default 'SCIM' */
+  displayName?: string;
+  /** The FGA resource that bounds the grants of the connection's mappings; at most 256 characters. */
+  grantBoundaryResourceId?: string;
+  /** @default true */
+  enabled?: boolean;
+  /** The bearer token: 32 or more characters, no whitespace. Give this or `tokenSecretName`. */
+  token?: string;
+  /** The name of the environment variable that holds the token. */
+  tokenSecretName?: string;
+}
+
+/**
  * Options of `createSvc()`. Every option has an `SVC_*` environment variable of the same meaning
  * (see config/env.ts); an option given here wins over the environment.
  */
@@ -211,6 +233,8 @@ export interface SvcOptions {
   domainVerification?: DomainVerificationOptions;
   /** Where DNS look-ups go. */
   dns?: DnsOptions;
+  /** SCIM 2.0 directory sync: connections configured in code. */
+  scim?: { connections?: ScimConnectionSeedOptions[] };
   /** Injected time source. @default the system clock */
   clock?: Clock;
   /** Injected id and secret generator. @default crypto-random */

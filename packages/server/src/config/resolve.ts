@@ -19,6 +19,7 @@ import {
   type DomainVerificationConfig,
 } from '../organizations/domains/domain-verification-config.js';
 import type { DnsSettings } from '../organizations/domains/txt-lookup.js';
+import { resolveScimConfig, type ScimConfig } from './scim.js';
 import {
   DEFAULT_PASSWORD_HASH_COST,
   passwordHashCostIssue,
@@ -97,6 +98,8 @@ export interface SvcConfig extends LoggingConfig {
   readonly domainVerification: DomainVerificationConfig;
   /** The resolvers of DNS look-ups (null servers: the system's). */
   readonly dns: DnsSettings;
+  /** SCIM 2.0: the service provider's Base URL and the connections seeded from code. */
+  readonly scim: ScimConfig;
   /** Fastify's trustProxy for the standalone server (see SvcOptions.trustProxy). */
   readonly trustProxy: boolean | number | readonly string[];
   readonly clock: Clock;
@@ -170,6 +173,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     calendar: { enabled: options.calendar?.enabled ?? true },
     domainVerification: resolveDomainVerificationConfig(options.domainVerification),
     dns: resolveDnsConfig(options.dns),
+    scim: resolveScimConfig(options.scim, publicOrigin, dashboardBase),
     trustProxy: options.trustProxy ?? false,
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,

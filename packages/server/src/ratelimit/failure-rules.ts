@@ -28,6 +28,8 @@ export interface FailureRules {
   readonly mfaUser: FailureRule;
   /** Failed email or SMS one-time-code checks of one normalized address, across challenges. */
   readonly otpAddress: FailureRule;
+  /** Rejected SCIM bearer tokens from one IP address (docs/decisions/scim-token-failures.md). */
+  readonly scimTokenIp: FailureRule;
 }
 
 export const DEFAULT_FAILURE_RULES: FailureRules = {
@@ -42,6 +44,7 @@ export const DEFAULT_FAILURE_RULES: FailureRules = {
   passwordIp: { name: 'password.ip', threshold: 100, windowMs: 15 * MINUTE_MS },
   mfaUser: { name: 'mfa.user', threshold: 5, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS },
   otpAddress: { name: 'otp.address', threshold: 10, windowMs: HOUR_MS },
+  scimTokenIp: { name: 'scim.token-ip', threshold: 20, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS },
 };
 
 /** Overrides of `createSvc({ failureLimits })`; anything not given keeps its default. */

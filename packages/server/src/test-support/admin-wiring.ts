@@ -3,6 +3,8 @@ import { wireAdmin, type AdminWiring } from '../app/wire-admin.js';
 import { createAuditLog } from '../audit/audit-service.js';
 import { SecretBox } from '../kernel/crypto.js';
 import { randomIds } from '../kernel/ids.js';
+import { resolveScimConfig } from '../config/scim.js';
+import { DEFAULT_FAILURE_RULES } from '../ratelimit/failure-rules.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
 import type { Db } from '../storage/database.js';
@@ -14,6 +16,12 @@ import {
   DEFAULT_DNS,
   DEFAULT_DOMAIN_VERIFICATION,
 } from '../organizations/domains/domain-verification-config.js';
+
+/** The SCIM part of wireAdmin's context as createSvc() builds it with the defaults. */
+export const TEST_SCIM_WIRING = {
+  config: resolveScimConfig(undefined, 'http://localhost:8080', '/svc'),
+  tokenFailures: DEFAULT_FAILURE_RULES.scimTokenIp,
+};
 
 /**
  * The admin services over a migrated test database, as createSvc() wires them (the cheap test password
@@ -39,5 +47,6 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
       dashboardBase: '/svc',
     },
     issuer: 'http://localhost:8080/svc/auth',
+    scim: TEST_SCIM_WIRING,
   });
 }

@@ -28,6 +28,7 @@ import {
   DEFAULT_DNS,
   DEFAULT_DOMAIN_VERIFICATION,
 } from '../organizations/domains/domain-verification-config.js';
+import { TEST_SCIM_WIRING } from './admin-wiring.js';
 
 export const HARNESS_ISSUER = 'http://localhost:8080/svc/auth';
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -113,6 +114,7 @@ export async function createAuthHarness(
       publicOrigin: new URL(HARNESS_ISSUER).origin,
       dashboardBase: '/svc',
     },
+    scim: TEST_SCIM_WIRING,
     issuer: HARNESS_ISSUER,
   });
   const admin = adminWiring.facade;

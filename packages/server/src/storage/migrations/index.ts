@@ -24,6 +24,7 @@ import * as ssoConnections from './0022-sso-connections.js';
 import * as organizationDomains from './0023-organization-domains.js';
 import * as ssoPortal from './0025-sso-portal.js';
 import * as fga from './0026-fga.js';
+import * as scim from './0027-scim.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0023-organization-domains': organizationDomains,
   '0025-sso-portal': ssoPortal,
   '0026-fga': fga,
+  '0027-scim': scim,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -1,0 +1,164 @@
+import type { MembershipLifecycle } from '../admin/membership-lifecycle.js';
+import type { MembershipService } from '../admin/membership-service.js';
+import type { MembershipRepository } from '../admin/repository.js';
+import type { UserLifecycle } from '../admin/user-lifecycle.js';
+import type { UserService } from '../admin/user-service.js';
+import { emailLookupKey } from '../admin/email-key.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { checkSeedToken, type ScimConfig } from '../config/scim.js';
+import type { Clock } from '../kernel/clock.js';
+import { SvcConfigError, SvcConflictError } from '../kernel/errors.js';
+import type { Ids } from '../kernel/ids.js';
+import { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import type { FailureRule } from '../ratelimit/failure-rules.js';
+import type { ScimAccounts } from '../scim/accounts.js';
+import { ScimBearerAuth } from '../scim/bearer-auth.js';
+import { ScimConnectionAdmin } from '../scim/connection-admin.js';
+import { ScimDirectoryEvents } from '../scim/directory-events.js';
+import type { GrantBoundaryResources } from '../scim/grant-boundary.js';
+import { ScimGroups } from '../scim/groups.js';
+import { ScimServiceProvider } from '../scim/service-provider.js';
+import { ScimSyncEvents } from '../scim/sync-events.js';
+import { newScimToken } from '../scim/token.js';
+import { ScimUsers } from '../scim/users.js';
+import type { Db } from '../storage/database.js';
+import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
+import { fgaReads } from '../storage/repositories/fga-reads.js';
+import { organizationRepository } from '../storage/repositories/organizations.js';
+import { scimConnectionRepository } from '../storage/repositories/scim-connections.js';
+import { scimGroupRepository } from '../storage/repositories/scim-groups.js';
+import { scimSyncEventRepository } from '../storage/repositories/scim-sync-events.js';
+import { scimUserRepository } from '../storage/repositories/scim-users.js';
+import { userRepository } from '../storage/repositories/users.js';
+
+export interface WireScimContext {
+  readonly db: Db;
+  readonly config: ScimConfig;
+  /** Rejected bearer tokens per client address (config.failureLimits.scimTokenIp). */
+  readonly tokenFailures: FailureRule;
+  readonly accounts: {
+    readonly users: UserService;
+    readonly userLifecycle: UserLifecycle;
+    readonly memberships: MembershipService;
+    readonly membershipLifecycle: MembershipLifecycle;
+    readonly membershipRepository: MembershipRepository;
+  };
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+/** SCIM 2.0: the operators' connections, the service provider, and the events item subscribers follow. */
+export interface ScimWiring {
+  readonly admin: ScimConnectionAdmin;
+  readonly boundaries: GrantBoundaryResources;
+  readonly baseUrl: string;
+  readonly serviceProvider: ScimServiceProvider;
+  /** Group membership and connection changes, for the group mapping rules to subscribe to. */
+  readonly events: ScimDirectoryEvents;
+  readonly syncEvents: ScimSyncEvents;
+  /** Writes the connections configured in code; `readSecret` reads a `tokenSecretName`. */
+  seed(readSecret: (name: string) => string | undefined): Promise<void>;
+}
+
+/** Svc accounts and memberships through the admin services, so SCIM changes are audited as operators' are. */
+function scimAccounts(ctx: WireScimContext, db: Db): ScimAccounts {
+  const { users, userLifecycle, memberships, membershipLifecycle, membershipRepository } = ctx.accounts;
+  const userRows = userRepository(db);
+  return {
+    async findUserIdByEmail(email) {
+      return (await userRows.findByEmailKey(emailLookupKey(email)))?.id;
+    },
+    async createUser({ displayName, email }) {
+      try {
+        // The IdP asserts the address; Svc has not proved it, so it stays unverified.
+        const user = await users.createPasswordless({
+          displayName,
+          email,
+          phoneE164: null,
+          customFields: null,
+          emailVerified: false,
+        });
+        return user.id;
+      } catch (error) {
+        if (error instanceof SvcConflictError) return 'taken';
+        throw error;
+      }
+    },
+    async updateUser(userId, changes) {
+      try {
+        await userLifecycle.update(userId, changes);
+        return 'updated';
+      } catch (error) {
+        if (error instanceof SvcConflictError) return 'taken';
+        throw error;
+      }
+    },
+    async activateMembership(organizationId, userId) {
+      const existing = await membershipRepository.find(organizationId, userId);
+      // An existing membership keeps its role: an operator may have made the user an admin.
+      if (existing === undefined) await memberships.create({ organizationId, userId, role: 'member' });
+      else if (!existing.active) await membershipLifecycle.update(existing.id, { active: true });
+    },
+    async endMembership(organizationId, userId) {
+      const existing = await membershipRepository.find(organizationId, userId);
+      if (existing?.active === true) await membershipLifecycle.update(existing.id, { active: false });
+    },
+  };
+}
+
+/** Grant boundaries are resources of the FGA tree. */
+function fgaGrantBoundaries(db: Db): GrantBoundaryResources {
+  const reads = fgaReads(db);
+  return { resourceExists: async (id) => (await reads.findResource(id)) !== undefined };
+}
+
+export function wireScim(ctx: WireScimContext): ScimWiring {
+  const { db, clock, ids } = ctx;
+  const connections = scimConnectionRepository(db);
+  const users = scimUserRepository(db);
+  const groups = scimGroupRepository(db);
+  const syncEventRows = scimSyncEventRepository(db);
+  const organizations = organizationRepository(db);
+  const events = new ScimDirectoryEvents();
+  const syncEvents = new ScimSyncEvents({ repository: syncEventRows, clock, ids });
+  const admin = new ScimConnectionAdmin({
+    repository: connections,
+    syncEvents: syncEventRows,
+    organizationExists: async (id) => (await organizations.findById(id)) !== undefined,
+    events,
+    audit: ctx.audit,
+    clock,
+    ids,
+  });
+  // Stateless over the same counters as every other node's throttle.
+  const throttle = new FailureThrottle({ store: failureCounterRepository(db), clock });
+  const serviceProvider = new ScimServiceProvider({
+    auth: new ScimBearerAuth({ connections, failures: { throttle, rule: ctx.tokenFailures } }),
+    users: new ScimUsers({ users, groups, accounts: scimAccounts(ctx, db), events, syncEvents, clock }),
+    groups: new ScimGroups({ groups, users, events, syncEvents, clock, ids }),
+    baseUrl: ctx.config.baseUrl,
+  });
+  return {
+    admin,
+    boundaries: fgaGrantBoundaries(db),
+    baseUrl: ctx.config.baseUrl,
+    serviceProvider,
+    events,
+    syncEvents,
+    async seed(readSecret) {
+      for (const seed of ctx.config.connections) {
+        const secret =
+          seed.tokenSecretName === null ? seed.token : (readSecret(seed.tokenSecretName) ?? null);
+        if (secret === null && seed.enabled) {
+          throw new SvcConfigError(
+            `SCIM connection seed '${seed.id}': the secret ${seed.tokenSecretName ?? ''} is not set.`,
+          );
+        }
+        // A disabled seed without a token gets a random one nobody knows: it must not accept requests.
+        const token = secret === null ? newScimToken(ids) : checkSeedToken(secret, seed.id);
+        await admin.applySeed(seed, token);
+      }
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { parse, type Compare, type Filter } from 'scim2-parse-filter';
+import { tokenizer } from 'scim2-parse-filter/lib/src/parser.js';
+import { ScimError } from './errors.js';
+
+/** One exact match: SPEC.md supports only `eq` filters, on a fixed list of attributes per resource type. */
+export interface ScimEqFilter<A extends string> {
+  readonly attribute: A;
+  readonly value: string;
+}
+
+/** The schema URN an attribute path may carry (`urn:…:core:2.0:User:userName`). */
+const CORE_PREFIXES = [
+  'urn:ietf:params:scim:schemas:core:2.0:user:',
+  'urn:ietf:params:scim:schemas:core:2.0:group:',
+];
+
+function withoutCorePrefix(attrPath: string): string {
+  const lower = attrPath.toLowerCase();
+  const prefix = CORE_PREFIXES.find((candidate) => lower.startsWith(candidate));
+  return prefix === undefined ? attrPath : attrPath.slice(prefix.length);
+}
+
+/**
+ * Microsoft Entra ID's documented `externalId eq jyoung`: an unquoted value, which the grammar refuses.
+ * Read with the grammar's tokenizer: exactly `<word> eq <word>`, the last word taken as a string.
+ */
+function unquotedEquality(filter: string): Compare | undefined {
+  let tokens;
+  try {
+    tokens = tokenizer(filter);
+  } catch {
+    return undefined;
+  }
+  const [attribute, operator, value, end] = tokens;
+  if (
+    tokens.length === 4 &&
+    attribute?.type === 'Word' &&
+    operator?.literal.toLowerCase() === 'eq' &&
+    value?.type === 'Word' &&
+    end?.type === 'EOT'
+  ) {
+    return { op: 'eq', attrPath: attribute.literal, compValue: value.literal };
+  }
+  return undefined;
+}
+
+/**
+ * Entra's look-up of a user by work email, `emails[type eq "work"].value eq "<address>"`, which the
+ * grammar reads as `emails[type eq "work"] and emails.value eq "<address>"`: the equality on the
+ * sub-attribute is what Svc matches (on the primary address).
+ */
+function valuePathEquality(parsed: Filter): Filter {
+  if (parsed.op !== 'and' || parsed.filters.length !== 2) return parsed;
+  const [valuePath, equality] = parsed.filters;
+  if (
+    valuePath?.op === '[]' &&
+    equality?.op === 'eq' &&
+    equality.attrPath.startsWith(`${valuePath.attrPath}.`)
+  ) {
+    return equality;
+  }
+  return parsed;
+}
+
+/**
+ * Parses a `filter` query parameter with the SCIM filter grammar (RFC 7644 §3.4.2.2, scim2-parse-filter)
+ * and accepts only `<attribute> eq <string>` on one of `attributes` (attribute names case-insensitive,
+ * RFC 7643 §2.1). Anything else, unparsable or unsupported, is 400 `invalidFilter`.
+ */
+export function parseEqFilter<A extends string>(
+  filter: string | undefined,
+  attributes: readonly A[],
+): ScimEqFilter<A> | undefined {
+  if (filter === undefined || filter.trim() === '') return undefined;
+  let parsed: Filter;
+  try {
+    parsed = valuePathEquality(parse(filter));
+  } catch {
+    const unquoted = unquotedEquality(filter);
+    if (unquoted === undefined) {
+      throw new ScimError(400, 'The filter is not a valid SCIM filter expression.', 'invalidFilter');
+    }
+    parsed = unquoted;
+  }
+  if (parsed.op !== 'eq') {
+    throw new ScimError(
+      400,
+      'Only filters of the form <attribute> eq "<value>" are supported.',
+      'invalidFilter',
+    );
+  }
+  const path = withoutCorePrefix(parsed.attrPath).toLowerCase();
+  const attribute = attributes.find((candidate) => candidate.toLowerCase() === path);
+  if (attribute === undefined) {
+    throw new ScimError(400, `Filtering is supported on ${attributes.join(', ')} only.`, 'invalidFilter');
+  }
+  if (typeof parsed.compValue !== 'string') {
+    throw new ScimError(400, `The value compared with ${attribute} must be a string.`, 'invalidFilter');
+  }
+  return { attribute, value: parsed.compValue };
+}

@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import { ScimError } from './errors.js';
+import { canonicalKeys } from './schema-names.js';
+
+/** RFC 7643 §2.5: null and an empty array mean "unassigned"; dropped at every depth before parsing. */
+function withoutUnassigned(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUnassigned);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, item]) => item !== null && !(Array.isArray(item) && item.length === 0))
+      .map(([key, item]) => [key, withoutUnassigned(item)]),
+  );
+}
+
+/**
+ * Reads a resource body with its schema, attribute names case-insensitive and unassigned values
+ * dropped; not an object is 400 `invalidSyntax`, a bad attribute 400 `invalidValue` naming it.
+ */
+export function parseResourceBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ScimError(400, 'The request body must be a JSON object.', 'invalidSyntax');
+  }
+  const parsed = schema.safeParse(withoutUnassigned(canonicalKeys(body)));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? what : issue.path.join('.');
+    throw new ScimError(
+      400,
+      `The attribute ${where} is not valid: ${issue?.message ?? 'invalid'}.`,
+      'invalidValue',
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,56 @@
+import type { Clock } from '../kernel/clock.js';
+import type { Ids } from '../kernel/ids.js';
+import type { ScimSyncEventRepository, ScimSyncOutcome } from './repository.js';
+
+/**
+ * The sync event kinds Svc records (SPEC.md "Events": SCIM activity and reconciliation errors are
+ * persisted as sync events). The two boundary kinds are recorded by the group mapping rules, as failed
+ * events, beside the audit events of the same name.
+ */
+export type ScimSyncEventKind =
+  | 'scim.user.created'
+  | 'scim.user.updated'
+  | 'scim.user.deprovisioned'
+  | 'scim.user.reactivated'
+  | 'scim.user.deleted'
+  | 'scim.group.created'
+  | 'scim.group.updated'
+  | 'scim.group.deleted'
+  | 'scim.group.members_changed'
+  | 'scim.grant.outside_boundary'
+  | 'scim.grant.boundary_missing';
+
+export interface ScimSyncEventInput {
+  readonly connectionId: string;
+  readonly kind: ScimSyncEventKind;
+  readonly outcome?: ScimSyncOutcome;
+  readonly resourceType?: 'User' | 'Group';
+  readonly resourceId?: string;
+  readonly message?: string;
+  /** Ids and counts; never a token or a whole resource. */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** Records sync events with the time and an id. */
+export class ScimSyncEvents {
+  readonly #deps: { repository: ScimSyncEventRepository; clock: Clock; ids: Ids };
+
+  constructor(deps: { repository: ScimSyncEventRepository; clock: Clock; ids: Ids }) {
+    this.#deps = deps;
+  }
+
+  record(event: ScimSyncEventInput): Promise<void> {
+    const { repository, clock, ids } = this.#deps;
+    return repository.insert({
+      id: ids.id('sse'),
+      connectionId: event.connectionId,
+      kind: event.kind,
+      outcome: event.outcome ?? 'succeeded',
+      resourceType: event.resourceType ?? null,
+      resourceId: event.resourceId ?? null,
+      message: event.message ?? null,
+      data: event.data ?? {},
+      createdAt: clock.now(),
+    });
+  }
+}

@@ -1,0 +1,61 @@
+/** SCIM connections (migration 0027). */
+export interface ScimConnectionsTable {
+  id: string;
+  organizationId: string;
+  displayName: string;
+  enabled: number;
+  /** SHA-256 hex of the bearer token; the token itself is never stored. */
+  tokenHash: string;
+  grantBoundaryResourceId: string | null;
+  /** `dashboard` (made through the API) or `code` (seeded from `createSvc({ scim })`). */
+  owner: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The users a connection provisioned: the Svc user and the SCIM resource the IdP last sent. */
+export interface ScimUsersTable {
+  connectionId: string;
+  userId: string;
+  userName: string;
+  /** Upper-cased userName: SCIM compares userName case-insensitively (RFC 7643 §4.1.1). */
+  userNameKey: string;
+  externalId: string | null;
+  /** Upper-cased primary address of the resource's emails, for the `emails.value eq` filter. */
+  emailKey: string | null;
+  active: number;
+  /** The stored SCIM resource (name, emails, enterprise extension…) as JSON text. */
+  resourceJson: string;
+  /** 1 when this connection created the Svc user (0 when it linked an existing account). */
+  createdUser: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ScimGroupsTable {
+  id: string;
+  connectionId: string;
+  displayName: string;
+  displayNameKey: string;
+  externalId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ScimGroupMembersTable {
+  groupId: string;
+  userId: string;
+}
+
+export interface ScimSyncEventsTable {
+  id: string;
+  connectionId: string;
+  kind: string;
+  /** `succeeded` or `failed`. */
+  outcome: string;
+  resourceType: string | null;
+  resourceId: string | null;
+  message: string | null;
+  dataJson: string;
+  createdAt: number;
+}
