@@ -16,3 +16,4 @@ export * from './oidc-sign-in.js';
 export * from './calendar.js';
 export * from './domain-claims.js';
 export * from './sso-connections.js';
+export * from './home-realm.js';

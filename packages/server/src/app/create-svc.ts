@@ -45,6 +45,7 @@ import { wirePhoneOtp } from './wire-phone-otp.js';
 import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
 import { wireOidcSignIn } from './wire-oidc-connections.js';
+import { wireSamlAssertionConsumer } from './wire-saml-sign-in.js';
 import { wireDevice } from './wire-device.js';
 import { wireCalendar } from './wire-calendar.js';
 
@@ -245,6 +246,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const auth = new SvcAuthService({
       ...facadeDeps,
       providerSignIn: oidcSignIn.firstParty,
+      homeRealms: adminWiring.sso.realms,
       extensions: {
         passwordless,
         phoneOtp,
@@ -265,9 +267,11 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       clock,
       ids,
     });
+    const sso = adminWiring.sso;
     const hostedSignIn = wireAuthorize({
       db,
       providers: oidcSignIn.signIn,
+      saml: { realms: sso.realms, serviceProvider: sso.serviceProvider, accounts: sso.accounts, audit },
       engine: authEngine,
       audit,
       antiforgery,
@@ -309,7 +313,10 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       calendar: calendar.facade,
       calendarConsent: calendar.consent,
       domainClaims: adminWiring.domainClaims.claims,
-      samlServiceProvider: adminWiring.sso.serviceProvider,
+      samlServiceProvider: sso.serviceProvider,
+      samlAssertionConsumer: wireSamlAssertionConsumer({ sso, hostedSignIn, audit }),
+      samlRealms: sso.realms,
+      samlAccounts: sso.accounts,
       readiness: () => checkReadiness(readinessDeps),
     };
 

@@ -118,7 +118,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
   });
   const oidc = wireOidcConnections({ ...ctx, users });
   const domainClaims = wireDomainClaims(ctx);
-  const sso = wireSsoConnections(ctx);
+  const sso = wireSsoConnections({ ...ctx, users, memberships, domainClaims: domainClaims.claims });
   const facade = new SvcAdminService({
     organizations,
     users,

@@ -56,4 +56,6 @@ export interface Database {
   ssoConnections: federation.SsoConnectionsTable;
   samlAuthnRequests: federation.SamlAuthnRequestsTable;
   samlUsedAssertions: federation.SamlUsedAssertionsTable;
+  samlIdentities: federation.SamlIdentitiesTable;
+  samlSignInHandles: federation.SamlSignInHandlesTable;
 }

@@ -22,6 +22,7 @@ import * as oidcLoginStates from './0020-oidc-login-states.js';
 import * as calendarConnections from './0021-calendar-connections.js';
 import * as ssoConnections from './0022-sso-connections.js';
 import * as organizationDomains from './0023-organization-domains.js';
+import * as samlSignIns from './0024-saml-sign-ins.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0021-calendar-connections': calendarConnections,
   '0022-sso-connections': ssoConnections,
   '0023-organization-domains': organizationDomains,
+  '0024-saml-sign-ins': samlSignIns,
 };
 
 /** Every migration's name, in the order they apply. */
