@@ -14,6 +14,7 @@ import {
 import { HeadlessBrowser, headlessStartBody } from '../../test-support/headless-browser.js';
 import { createHostedTestApp, uniqueName, type HostedTestApp } from '../../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../../test-support/inject-browser.js';
+import { organizationMfaPolicy } from '../../test-support/mfa.js';
 
 const NO_LONGER_VALID = 'This sign-in is no longer valid';
 
@@ -267,6 +268,11 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
     const changed = xml.split(`eve@${connection.domain}`).join(`admin@${connection.domain}`);
     const answer = await postToAcs({ ...signed, samlResponse: Buffer.from(changed).toString('base64') });
     expect(answer.statusCode).toBe(400);
+    const refusals = await h.auditEvents('saml.response.refused');
+    expect(refusals.map((event) => JSON.parse(event.dataJson) as unknown)).toContainEqual({
+      connectionId: connection.id,
+      error: 'invalid_signature',
+    });
     const users = await h.t.svc.database.db
       .selectFrom('users')
       .select('id')
@@ -293,5 +299,74 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
       await app.post('/identify', { requestId: otherId, email: 'someone@example.com' })
     ).json<SvcHeadlessActionResult>();
     expect(password).toMatchObject({ type: 'view', viewModel: { view: 'password' } });
+  });
+
+  it("signs in to the connection's organization, whose MFA policy still applies", async () => {
+    const connection = await connectionFor();
+    await h.t.svc.admin.updateOrganizationMfaPolicyAsync(
+      connection.organizationId,
+      organizationMfaPolicy({ requireMfaForAllUsers: true }),
+    );
+    const { b, acs } = await throughIdp(`mfa.user@${connection.domain}`);
+    const step = await b.follow(await b.get(InjectBrowser.location(acs).href));
+    expect(step.statusCode).toBe(200);
+    expect(step.body).toContain('authenticator app');
+    // No issuer session on the first factor alone.
+    expect(b.cookies.has('svc_session')).toBe(false);
+  });
+
+  it('refuses a linked account that was deactivated since', async () => {
+    const connection = await connectionFor();
+    const email = `leaver@${connection.domain}`;
+    const { claims } = await signInThroughIdp(email);
+    await h.t.svc.admin.deactivateUserAsync(String(claims.sub));
+    const page = await refusedAtContinue(email);
+    expect(page.body).toContain('This account is deactivated');
+  });
+});
+
+describeAboveStorage('a SAML sign-in driven by an app-owned UI', (kind) => {
+  it("the accepted answer sends the browser back to the app's UI for the request's next step", async () => {
+    const [h, keys] = await Promise.all([
+      createHostedTestApp(kind, { headlessUiUrl: 'http://127.0.0.1:9/sign-in' }),
+      samlTestKeys(),
+    ]);
+    const peer = await startSamlPeer(keys, h.t.clock);
+    try {
+      const thirdParty = await h.given.client({ isFirstParty: false });
+      const domain = `${uniqueName('appui').toLowerCase()}.test`;
+      await givenSsoConnection(h.t, peer, undefined, { primaryDomain: domain });
+      const app = new HeadlessBrowser(h);
+      const started = await app.post(
+        '/start',
+        headlessStartBody(thirdParty.clientId, { scope: 'openid email' }),
+      );
+      const requestId = started.json<SvcHeadlessActionResult>().viewModel?.requestId ?? '';
+      const redirect = (
+        await app.post('/identify', { requestId, email: `frank@${domain}` })
+      ).json<SvcHeadlessActionResult>();
+      const post = await peer.signIn(redirect.redirectUrl ?? '', { email: `frank@${domain}` });
+      const acs = await h.inject({
+        method: 'POST',
+        url: new URL(post.acsUrl).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: peer.origin },
+        payload: new URLSearchParams({
+          SAMLResponse: post.samlResponse,
+          RelayState: post.relayState ?? '',
+        }).toString(),
+      });
+      const b = new InjectBrowser(h);
+      for (const [name, value] of app.cookies) b.cookies.set(name, value);
+      const back = await b.get(InjectBrowser.location(acs).href);
+      expect(back.statusCode).toBe(303);
+      const location = InjectBrowser.location(back);
+      expect(`${location.origin}${location.pathname}`).toBe('http://127.0.0.1:9/sign-in');
+      expect(location.searchParams.get('request')).toBe(requestId);
+      expect(location.searchParams.get('view')).toBe('consent');
+      expect(b.cookies.has('svc_session')).toBe(true);
+    } finally {
+      await peer.close();
+      await h.close();
+    }
   });
 });
