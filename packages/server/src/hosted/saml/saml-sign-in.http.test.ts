@@ -11,7 +11,11 @@ import {
   givenSsoConnection,
   type SsoConnectionSettings,
 } from '../../test-support/federation/sso-connections.js';
-import { HeadlessBrowser, headlessStartBody } from '../../test-support/headless-browser.js';
+import {
+  expectBackInAppUi,
+  HeadlessBrowser,
+  headlessStartBody,
+} from '../../test-support/headless-browser.js';
 import { createHostedTestApp, uniqueName, type HostedTestApp } from '../../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../../test-support/inject-browser.js';
 import { organizationMfaPolicy } from '../../test-support/mfa.js';
@@ -355,15 +359,11 @@ describeAboveStorage('a SAML sign-in driven by an app-owned UI', (kind) => {
           RelayState: post.relayState ?? '',
         }).toString(),
       });
-      const b = new InjectBrowser(h);
-      for (const [name, value] of app.cookies) b.cookies.set(name, value);
-      const back = await b.get(InjectBrowser.location(acs).href);
-      expect(back.statusCode).toBe(303);
-      const location = InjectBrowser.location(back);
-      expect(`${location.origin}${location.pathname}`).toBe('http://127.0.0.1:9/sign-in');
-      expect(location.searchParams.get('request')).toBe(requestId);
-      expect(location.searchParams.get('view')).toBe('consent');
-      expect(b.cookies.has('svc_session')).toBe(true);
+      await expectBackInAppUi(h, app, InjectBrowser.location(acs).href, {
+        uiUrl: 'http://127.0.0.1:9/sign-in',
+        requestId,
+        view: 'consent',
+      });
     } finally {
       await peer.close();
       await h.close();
