@@ -214,6 +214,27 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
     expect(await h.t.svc.admin.getUserAsync(String(claims.sub))).toMatchObject({ emailVerified: true });
   });
 
+  it("an organization's active claim on a domain wins over another organization's primary domain", async () => {
+    const typed = await connectionFor();
+    const owner = await connectionFor({ primaryDomain: null });
+    await givenActiveDomainClaim(h.t, owner.organizationId, typed.domain);
+    const realm = await h.t.svc.auth.discoverAsync({ email: `someone@${typed.domain}` });
+    expect(realm).toMatchObject({
+      mode: 'sso',
+      connectionId: owner.id,
+      organizationId: owner.organizationId,
+    });
+
+    // A claimed domain whose organization has no enabled connection signs in with a password.
+    await h.t.svc.admin.disableSsoConnectionAsync(owner.id);
+    expect(await h.t.svc.auth.discoverAsync({ email: `someone@${typed.domain}` })).toEqual({
+      mode: 'password',
+    });
+    await expect(h.t.svc.auth.discoverAsync({ email: 'not an address' })).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
   it('a disabled connection or an inactive organization has no realm: the password step; their answers are refused', async () => {
     const disabled = await connectionFor();
     const pending = await throughIdp(`late@${disabled.domain}`);
