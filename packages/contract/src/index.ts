@@ -19,3 +19,4 @@ export * from './sso-connections.js';
 export * from './scim-connections.js';
 export * from './fga.js';
 export * from './sso-portal.js';
+export * from './home-realm.js';

@@ -46,6 +46,7 @@ import { wirePhoneOtp } from './wire-phone-otp.js';
 import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
 import { wireOidcSignIn } from './wire-oidc-connections.js';
+import { wireSamlAssertionConsumer } from './wire-saml-sign-in.js';
 import { wireDevice } from './wire-device.js';
 import { wireCalendar } from './wire-calendar.js';
 import { wireFga } from './wire-fga.js';
@@ -250,6 +251,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const auth = new SvcAuthService({
       ...facadeDeps,
       providerSignIn: oidcSignIn.firstParty,
+      homeRealms: adminWiring.sso.realms,
       extensions: {
         passwordless,
         phoneOtp,
@@ -270,9 +272,11 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       clock,
       ids,
     });
+    const sso = adminWiring.sso;
     const hostedSignIn = wireAuthorize({
       db,
       providers: oidcSignIn.signIn,
+      saml: { realms: sso.realms, serviceProvider: sso.serviceProvider, accounts: sso.accounts, audit },
       engine: authEngine,
       audit,
       antiforgery,
@@ -298,9 +302,11 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       ids,
       throttle: failureThrottle,
       masterKey,
-      sso: adminWiring.sso,
+      sso,
       domainClaims: adminWiring.domainClaims.claims,
     });
+    // The SAML continuations of entry points other than the engine's own sign-in, for the ACS route.
+    const samlContinuationHandlers = [ssoPortal.portalTestHandler];
     const services: SvcServices = {
       auth,
       authEngine,
@@ -326,13 +332,21 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       calendar: calendar.facade,
       calendarConsent: calendar.consent,
       domainClaims: adminWiring.domainClaims.claims,
-      samlServiceProvider: adminWiring.sso.serviceProvider,
+      samlServiceProvider: sso.serviceProvider,
       scimServiceProvider: adminWiring.scim.serviceProvider,
       scimEvents: adminWiring.scim.events,
       fga: fga.facade,
       fgaAdmin: fga.admin,
       ssoPortal,
-      samlContinuationHandlers: [ssoPortal.portalTestHandler],
+      samlContinuationHandlers,
+      samlAssertionConsumer: wireSamlAssertionConsumer({
+        sso,
+        hostedSignIn,
+        audit,
+        handlers: samlContinuationHandlers,
+      }),
+      samlRealms: sso.realms,
+      samlAccounts: sso.accounts,
       readiness: () => checkReadiness(readinessDeps),
     };
 

@@ -28,6 +28,7 @@ import { fgaAdminRoutes } from '../fga/routes.js';
 import { directRoutes } from '../direct/routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
+import { samlAcsRoutes } from '../hosted/saml/acs-routes.js';
 import { hostedSignInRoutes } from '../hosted/sign-in-routes.js';
 import { headlessRoutes } from '../headless/routes.js';
 import { authorizeRoutes } from '../hosted/authorize-routes.js';
@@ -103,7 +104,15 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           hostedRoutes({
             authBase: config.authBase,
             antiforgery: services.antiforgery,
-            routes: [authorizeRoutes(services.hostedSignIn), hostedSignInRoutes(services.hostedSignIn)],
+            routes: [
+              authorizeRoutes(services.hostedSignIn),
+              hostedSignInRoutes(services.hostedSignIn),
+              samlAcsRoutes({
+                consumer: services.samlAssertionConsumer,
+                site: services.hostedSignIn.site,
+                clock: services.hostedSignIn.clock,
+              }),
+            ],
           }),
           { prefix: authPath },
         );

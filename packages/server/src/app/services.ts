@@ -14,6 +14,9 @@ import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordles
 import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
+import type { SamlAssertionConsumer } from '../federation/saml/assertion-consumer.js';
+import type { HomeRealmDiscovery } from '../federation/saml/home-realm.js';
+import type { SamlAccounts } from '../federation/saml/saml-accounts.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
 import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
 import type { SsoPortalWiring } from './wire-sso-portal.js';
@@ -110,6 +113,12 @@ export interface SvcServices {
    * own sign-in (the setup portal's `portal-test`), one per kind, for the ACS route to dispatch to.
    */
   readonly samlContinuationHandlers: readonly SamlContinuationHandler[];
+  /** @internal The ACS: accepted SAML answers and the continuations they go on to. */
+  readonly samlAssertionConsumer: SamlAssertionConsumer;
+  /** @internal Home-realm discovery (DiscoverAsync's lookup): the SSO realm of an address. */
+  readonly samlRealms: HomeRealmDiscovery;
+  /** @internal The account an accepted SAML answer signs in as (provisioning, linking, membership). */
+  readonly samlAccounts: SamlAccounts;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
 }

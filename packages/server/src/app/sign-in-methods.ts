@@ -15,6 +15,8 @@ import { organizationMethod } from '../signin/methods/organization/organization-
 import { providerMethod } from '../signin/methods/oidc/method.js';
 import type { ProviderSignIn } from '../signin/methods/oidc/provider-steps.js';
 import { passwordMethod } from '../signin/methods/password/password-method.js';
+import { samlMethod } from '../signin/methods/saml/method.js';
+import type { SamlSignInDeps } from '../signin/methods/saml/saml-steps.js';
 import { phoneOtpMethod } from '../signin/methods/phone-otp/method.js';
 import { emailSignupMethod, signupMethod } from '../signin/methods/signup/method.js';
 import type { AuthEngine } from './wire-auth.js';
@@ -31,6 +33,8 @@ export interface SignInMethodsContext {
   readonly invitations: InvitationAcceptanceWiring | undefined;
   /** Sign-in through provider connections (absent: no provider is offered). */
   readonly providers: ProviderSignIn | undefined;
+  /** Sign-in through SAML SSO connections, found by home-realm discovery (absent: every email has a password). */
+  readonly saml: SamlSignInDeps | undefined;
   /** The device authorization grant: the /device pages resolve and decide codes. */
   readonly devices: Pick<DeviceAuthorizations, 'resolve' | 'approve' | 'deny'>;
   /** Counts the user codes typed at /device (`config.rateLimits.deviceVerify`). */
@@ -57,6 +61,7 @@ export function signInMethods(ctx: SignInMethodsContext): SignInMethodRegistrati
       ? []
       : [invitationMethod(ctx.invitations.binding, ctx.invitations.acceptance)]),
     ...(ctx.providers === undefined ? [] : [providerMethod(ctx.providers)]),
+    ...(ctx.saml === undefined ? [] : [samlMethod(ctx.saml)]),
     signupMethod(engine.signup),
     passwordMethod(engine.passwords),
     organizationMethod(),

@@ -126,7 +126,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
   });
   const oidc = wireOidcConnections({ ...ctx, users });
   const domainClaims = wireDomainClaims(ctx);
-  const sso = wireSsoConnections(ctx);
+  const sso = wireSsoConnections({ ...ctx, users, memberships, domainClaims: domainClaims.claims });
   const userLifecycle = new UserLifecycle({ ...lifecycleDeps, hashPassword: ctx.hashPassword });
   const membershipLifecycle = new MembershipLifecycle(lifecycleDeps);
   const scim = wireScim({

@@ -19,6 +19,7 @@ import type { SvcAuthExtensions } from './facades/svc-auth-service.js';
 import type { AuthEngine } from './wire-auth.js';
 import { signInMethods } from './sign-in-methods.js';
 import type { ProviderSignIn } from '../signin/methods/oidc/provider-steps.js';
+import type { SamlSignInDeps } from '../signin/methods/saml/saml-steps.js';
 import { wireInvitationAcceptance } from './wire-invitation-acceptance.js';
 
 export interface WireAuthorizeContext {
@@ -38,6 +39,8 @@ export interface WireAuthorizeContext {
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   /** Sign-in through provider connections (app/wire-oidc-connections.ts). */
   readonly providers?: ProviderSignIn;
+  /** Sign-in through SAML SSO connections (app/wire-sso-connections.ts). */
+  readonly saml?: SamlSignInDeps;
   /** Verifies the ID token hints of RP-initiated logout. */
   readonly signingKeys: Pick<SigningKeys, 'verificationKey'>;
 }
@@ -87,6 +90,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       phoneOtp: ctx.capabilities.phoneOtp,
       invitations: accepting,
       providers: ctx.providers,
+      saml: ctx.saml,
       devices: ctx.devices,
       rateLimiter: ctx.rateLimiter,
     }),

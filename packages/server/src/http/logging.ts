@@ -3,7 +3,7 @@ import type { LogStream } from '../config/options.js';
 
 /** Query parameters whose values are never logged (codes, tokens, secrets travel in some of them). */
 const SECRET_QUERY =
-  /^(code|token|.*_token|.*token|state|code_verifier|client_secret|password|otp|user_code|device_code)$/i;
+  /^(code|token|.*_token|.*token|state|code_verifier|client_secret|password|otp|user_code|device_code|handle|SAMLResponse|RelayState)$/i;
 
 /** The request URL with secret-bearing query values replaced, so that access logs hold no secrets. */
 export function redactUrl(url: string): string {

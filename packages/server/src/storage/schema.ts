@@ -73,4 +73,6 @@ export interface Database {
   fgaGrants: fga.FgaGrantsTable;
   ssoPortalLinks: federation.SsoPortalLinksTable;
   ssoPortalSessions: federation.SsoPortalSessionsTable;
+  samlIdentities: federation.SamlIdentitiesTable;
+  samlSignInHandles: federation.SamlSignInHandlesTable;
 }

@@ -1,8 +1,9 @@
 import type { SvcHeadlessStartBody } from '@svc/contract';
 import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { CLIENT_REDIRECT_URI, pkcePair } from './authorize-params.js';
 import type { HostedTestApp } from './hosted-test-app.js';
-import { setCookies } from './inject-browser.js';
+import { InjectBrowser, setCookies } from './inject-browser.js';
 
 /**
  * A browser app calling the headless API over `inject()` with `credentials: 'include'`: keeps the
@@ -74,4 +75,26 @@ export function headlessStartBody(clientId: string, extra: Partial<SvcHeadlessSt
     scope: 'openid profile email',
     ...extra,
   };
+}
+
+/**
+ * Opens `url` (a callback or continuation of a sign-in the app-owned UI at `uiUrl` drives) in a browser
+ * holding the app's cookies, and checks that it goes back (303) to that UI for `requestId`'s `view`, with
+ * the new issuer session's cookie.
+ */
+export async function expectBackInAppUi(
+  hosted: HostedTestApp,
+  app: HeadlessBrowser,
+  url: string,
+  expected: { readonly uiUrl: string; readonly requestId: string; readonly view: string },
+): Promise<void> {
+  const b = new InjectBrowser(hosted);
+  for (const [name, value] of app.cookies) b.cookies.set(name, value);
+  const back = await b.get(url);
+  expect(back.statusCode).toBe(303);
+  const location = InjectBrowser.location(back);
+  expect(`${location.origin}${location.pathname}`).toBe(expected.uiUrl);
+  expect(location.searchParams.get('request')).toBe(expected.requestId);
+  expect(location.searchParams.get('view')).toBe(expected.view);
+  expect(b.cookies.has('svc_session')).toBe(true);
 }

@@ -1,10 +1,13 @@
 import {
   svcExternalLoginRequestSchema,
+  svcHomeRealmDiscoveryRequestSchema,
   svcOidcCompleteRequestSchema,
   svcOidcStartRequestSchema,
   svcRefreshTokenProofSchema,
   svcRemoveLinkedIdentityRequestSchema,
   type SvcExternalLoginRequest,
+  type SvcHomeRealmDiscoveryRequest,
+  type SvcHomeRealmDiscoveryResult,
   type SvcLinkedIdentity,
   type SvcLoginResult,
   type SvcOidcCompleteRequest,
@@ -19,6 +22,7 @@ import type { OidcAccountLinking } from '../../federation/oidc/account-linking.j
 import type { OidcConnections } from '../../federation/oidc/enabled-connections.js';
 import { providerSummaries } from '../../federation/oidc/oidc-sign-in.js';
 import { toSvcLinkedIdentity } from '../../federation/oidc/views.js';
+import type { HomeRealmDiscovery } from '../../federation/saml/home-realm.js';
 import { SvcInvalidOperationError, SvcNotFoundError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
 import type { DirectProviderSignIn } from '../../signin/direct-provider-sign-in.js';
@@ -39,6 +43,8 @@ export interface SvcAuthFederationDeps {
    * answer SvcInvalidOperationError).
    */
   readonly providerSignIn?: DirectProviderSignIn;
+  /** Home-realm discovery over the SSO connections (without it every address is in the password realm). */
+  readonly homeRealms?: Pick<HomeRealmDiscovery, 'discover'>;
 }
 
 /**
@@ -63,6 +69,17 @@ export abstract class SvcAuthFederationOperations extends SvcAuthCapabilityOpera
       );
     }
     return providerSignIn;
+  }
+
+  /**
+   * DiscoverAsync: where the user of an address signs in (SPEC.md "Home realm discovery result"), as the
+   * hosted identify step and headless `/identify` decide it: `sso` with the enabled connection of an
+   * active organization that holds an active claim on the address's domain or names it as a connection's
+   * primary domain; `password` otherwise. An invalid address is a 400.
+   */
+  async discoverAsync(request: SvcHomeRealmDiscoveryRequest): Promise<SvcHomeRealmDiscoveryResult> {
+    const input = validate(svcHomeRealmDiscoveryRequestSchema, request, 'home realm discovery request');
+    return (await this.#federation.homeRealms?.discover(input.email)) ?? { mode: 'password' };
   }
 
   /** ListEnabledProvidersAsync (`GET /oidc/providers`): the enabled providers, oldest first. */

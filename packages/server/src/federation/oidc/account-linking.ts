@@ -220,7 +220,11 @@ export class OidcAccountLinking {
   }
 }
 
-function auditContext(context: LinkingContext): { ipAddress?: string; clientId?: string } {
+/** Where an event happened, as the audit trail records it (the address and client when known). */
+export function auditContext(context: Pick<LinkingContext, 'ipAddress' | 'clientId'>): {
+  ipAddress?: string;
+  clientId?: string;
+} {
   return {
     ...(context.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
     ...(context.clientId === undefined ? {} : { clientId: context.clientId }),

@@ -1,5 +1,16 @@
 import type { SamlSignIn } from './service-provider.js';
 
+/** Where the browser goes after a continuation, with the issuer session it started (for its cookie). */
+export interface SamlContinuationRedirect {
+  readonly location: string;
+  readonly session?: { readonly token: string; readonly expiresAt: number };
+}
+
+/** Where the browser is, for the audit trail. */
+export interface SamlBrowserPlace {
+  readonly ipAddress?: string | undefined;
+}
+
 /**
  * What an accepted SAML answer goes on to, by the `kind` of the continuation its sign-in was started
  * with (`SamlServiceProvider.startAuthentication`). The ACS route takes the answer once, in the browser
@@ -10,10 +21,15 @@ import type { SamlSignIn } from './service-provider.js';
 export interface SamlContinuationHandler {
   readonly kind: string;
   /**
-   * Acts on the sign-in and answers where the browser goes next (a 303). Throws a `SamlError` when the
-   * sign-in cannot go on; the ACS route shows it as its error page.
+   * Acts on the sign-in and answers where the browser goes next (a 303), as a URL or with the issuer
+   * session it started. Throws a `SamlError` when the sign-in cannot go on; the ACS route shows it as
+   * its error page.
    */
-  complete(signIn: SamlSignIn, cookies: Readonly<Record<string, string | undefined>>): Promise<string>;
+  complete(
+    signIn: SamlSignIn,
+    cookies: Readonly<Record<string, string | undefined>>,
+    place: SamlBrowserPlace,
+  ): Promise<string | SamlContinuationRedirect>;
 }
 
 /** The continuation's kind, or undefined when it has none. */

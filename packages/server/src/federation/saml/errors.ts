@@ -23,6 +23,16 @@ import { SvcError } from '../../kernel/errors.js';
  * - `replayed_assertion`: this assertion was accepted before.
  * - `missing_email`: the assertion carries no email address (NameID or the usual attributes).
  * - `invalid_response`: anything else the answer breaks (no bearer confirmation, no assertion id…).
+ *
+ * Once an answer is accepted, who it signs in (saml-accounts.ts, the ACS route):
+ * - `sign_in_expired`: the accepted answer's handle is unknown, used or expired, or its sign-in cannot go
+ *   on in this browser.
+ * - `organization_inactive`: the connection's organization is deactivated.
+ * - `account_inactive`: the account the identity signs in as is deactivated.
+ * - `membership_inactive`: the account's membership in the connection's organization is deactivated.
+ * - `account_not_provisioned`: no account has the address and the connection creates none.
+ * - `account_not_linked`: an account has the address, and the connection may not bind it (AutoLinkByEmail
+ *   off, or the organization holds no active claim on the address's domain).
  */
 export type SamlErrorCode =
   | 'connection_not_found'
@@ -39,7 +49,13 @@ export type SamlErrorCode =
   | 'invalid_relay_state'
   | 'replayed_assertion'
   | 'missing_email'
-  | 'invalid_response';
+  | 'invalid_response'
+  | 'sign_in_expired'
+  | 'organization_inactive'
+  | 'account_inactive'
+  | 'membership_inactive'
+  | 'account_not_provisioned'
+  | 'account_not_linked';
 
 /**
  * A refused SAML sign-in. The message is safe to show and to log: it names what failed, never an

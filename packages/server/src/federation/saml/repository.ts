@@ -41,6 +41,10 @@ export interface SsoConnectionRepository {
   findById(id: string): Promise<SsoConnectionRecord | undefined>;
   /** The organization's connections, newest first, keyset on (createdAt, id). */
   listForOrganization(organizationId: string, query: PageQuery): Promise<Page<SsoConnectionRecord>>;
+  /** The oldest enabled connection whose primary domain is `domain` (lower case), for home-realm discovery. */
+  findEnabledByPrimaryDomain(domain: string): Promise<SsoConnectionRecord | undefined>;
+  /** The organization's oldest enabled connection (its domain claims send users to it). */
+  findEnabledForOrganization(organizationId: string): Promise<SsoConnectionRecord | undefined>;
   /** Applies the changes and sets updatedAt; undefined when the connection does not exist. */
   update(id: string, changes: SsoConnectionChanges, now: number): Promise<SsoConnectionRecord | undefined>;
 }

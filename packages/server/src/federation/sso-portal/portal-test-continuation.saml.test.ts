@@ -65,7 +65,7 @@ describeAboveStorage('portal-test SAML continuation', (kind) => {
     const [handler] = handlers;
     if (handler === undefined) throw new Error('no portal-test handler');
 
-    const location = await handler.complete(signIn, {});
+    const location = await handler.complete(signIn, {}, {});
     expect(location).toBe(`${TEST_ORIGIN}/svc/admin/auth/sso-portal/setup#test-result`);
     const overview = await t.svc.ssoPortal.setup.overview(await reread(actor));
     expect(overview.testResult).toEqual({
@@ -98,7 +98,7 @@ describeAboveStorage('portal-test SAML continuation', (kind) => {
         return [post.samlResponse, post.relayState] as const;
       })()),
     );
-    await t.svc.ssoPortal.portalTestHandler.complete(signIn, {});
+    await t.svc.ssoPortal.portalTestHandler.complete(signIn, {}, {});
     expect((await t.svc.ssoPortal.setup.overview(await reread(actor))).testResult).toMatchObject({
       outcome: 'refused',
       connectionId: connection.id,
@@ -111,7 +111,7 @@ describeAboveStorage('portal-test SAML continuation', (kind) => {
     const actor = await portalSession(connection.organizationId);
     const signIn = await testSignIn(actor, connection.id);
     await t.svc.admin.revokeSsoPortalLinkAsync(actor.linkId);
-    const error = await t.svc.ssoPortal.portalTestHandler.complete(signIn, {}).catch((e: unknown) => e);
+    const error = await t.svc.ssoPortal.portalTestHandler.complete(signIn, {}, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SamlError);
     expect(error).toMatchObject({ code: 'unknown_request', status: 400 });
     expect(await t.svc.ssoPortal.sessions.findById(actor.session.id)).toBeUndefined();

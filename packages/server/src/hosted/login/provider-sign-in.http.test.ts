@@ -4,7 +4,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
 import { describeAboveStorage, describeEachDatabase } from '../../test-support/databases.js';
 import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
-import { HeadlessBrowser, headlessStartBody } from '../../test-support/headless-browser.js';
+import {
+  expectBackInAppUi,
+  HeadlessBrowser,
+  headlessStartBody,
+} from '../../test-support/headless-browser.js';
 import {
   createHostedTestApp,
   createMailedHostedTestApp,
@@ -278,16 +282,12 @@ describeAboveStorage('a provider sign-in driven by an app-owned UI', (kind) => {
         await app.post('/provider/start', { requestId, connectionId: connection.id })
       ).json<SvcHeadlessActionResult>();
       const callback = await peer.signIn(redirect.redirectUrl ?? '', 'frank');
-      const b = new InjectBrowser(h);
-      for (const [name, value] of app.cookies) b.cookies.set(name, value);
-      const back = await b.get(callback.href);
-      expect(back.statusCode).toBe(303);
-      const location = InjectBrowser.location(back);
-      expect(`${location.origin}${location.pathname}`).toBe('http://127.0.0.1:9/sign-in');
-      expect(location.searchParams.get('request')).toBe(requestId);
       // A third-party client asks for consent next; the new issuer session came with the answer.
-      expect(location.searchParams.get('view')).toBe('consent');
-      expect(b.cookies.has('svc_session')).toBe(true);
+      await expectBackInAppUi(h, app, callback.href, {
+        uiUrl: 'http://127.0.0.1:9/sign-in',
+        requestId,
+        view: 'consent',
+      });
     } finally {
       await h.close();
     }

@@ -90,7 +90,8 @@ describe('the SSO setup portal in a browser', () => {
     await page.getByText('Verified', { exact: true }).waitFor();
     await shot('5-domain-verified');
 
-    // The IdP's page is the peer's; the ACS route hands the consumed answer to the portal-test handler.
+    // The IdP's page is the peer's; its answer is posted to the ACS route, which hands it to the
+    // portal-test handler and sends the browser back to the portal.
     await page.route(`${peer.origin}/**`, (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<p>IdP</p>' }),
     );
@@ -100,9 +101,13 @@ describe('the SSO setup portal in a browser', () => {
       email: 'ada@acme-portal.test',
       attributes: { email: ['ada@acme-portal.test'], firstName: ['Ada'], groups: ['admins'] },
     });
-    const signIn = await svc.samlServiceProvider.consume(connection.id, post.samlResponse, post.relayState);
-    const back = await svc.ssoPortal.portalTestHandler.complete(signIn, {});
-    await page.goto(back);
+    await page.setContent(
+      `<form method="post" action="${served.origin}/svc/auth/saml/acs/${connection.id}">` +
+        `<input type="hidden" name="SAMLResponse" value="${post.samlResponse}">` +
+        `<input type="hidden" name="RelayState" value="${post.relayState ?? ''}">` +
+        '<button>Continue</button></form>',
+    );
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('Test sign-in worked').waitFor();
     expect(await page.locator('#test-result').textContent()).toContain('ada@acme-portal.test');
     await shot('6-test-result');

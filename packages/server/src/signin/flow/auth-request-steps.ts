@@ -114,13 +114,20 @@ export class AuthRequestSteps {
    * A request bound to an invitation is for the invited address only: its account accepts the
    * invitation now (unless it accepted it already) and signs in to the invitation's
    * organization; another account is refused and the request waits at the invitation step again.
+   * Otherwise `organizationId` (the organization of an SSO connection the user signed in through) skips
+   * organization selection.
    */
   async completeAuthentication(
     request: AuthRequestRecord,
     browser: BrowserContext,
-    authenticated: { readonly userId: string; readonly amr: readonly string[]; readonly method: string },
+    authenticated: {
+      readonly userId: string;
+      readonly amr: readonly string[];
+      readonly method: string;
+      readonly organizationId?: string;
+    },
   ): Promise<AuthorizeActionOutcome> {
-    let organizationId: string | null = null;
+    let organizationId: string | null = authenticated.organizationId ?? null;
     if (request.invitationId !== null) {
       const joined = await this.#joinInvitation(request, request.invitationId, browser, authenticated);
       if (joined.kind === 'other_account') {

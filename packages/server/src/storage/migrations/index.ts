@@ -25,6 +25,7 @@ import * as organizationDomains from './0023-organization-domains.js';
 import * as ssoPortal from './0025-sso-portal.js';
 import * as fga from './0026-fga.js';
 import * as scim from './0027-scim.js';
+import * as samlSignIns from './0028-saml-sign-ins.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0025-sso-portal': ssoPortal,
   '0026-fga': fga,
   '0027-scim': scim,
+  '0028-saml-sign-ins': samlSignIns,
 };
 
 /** Every migration's name, in the order they apply. */

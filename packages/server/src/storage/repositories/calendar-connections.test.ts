@@ -4,6 +4,7 @@ import { CalendarConsentStates, CALENDAR_CONSENT_LIFETIME_MS } from '../../calen
 import type { CalendarConnectionRecord, CalendarConnectionRepository } from '../../calendar/repository.js';
 import { SecretBox } from '../../kernel/crypto.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { insertUserRows } from '../../test-support/user-rows.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { insertConnectionRow } from '../../test-support/federation/connections.js';
 import { openDatabase, type DatabaseHandle } from '../database.js';
@@ -53,23 +54,7 @@ describeEachDatabase('calendar connection storage', (kind) => {
     testDb = await createTestDatabase(kind, 'migrated');
     handle = openDatabase(testDb.target);
     repository = calendarConnectionRepository(handle.db);
-    for (const id of ['usr_1', 'usr_2']) {
-      await handle.db
-        .insertInto('users')
-        .values({
-          id,
-          displayName: id,
-          email: `${id}@example.com`,
-          emailKey: `${id}@EXAMPLE.COM`,
-          emailVerified: 1,
-          passwordHash: null,
-          isOperator: 0,
-          active: 1,
-          createdAt: T0,
-          updatedAt: T0,
-        })
-        .execute();
-    }
+    await insertUserRows(handle.db, ['usr_1', 'usr_2'], T0);
     await insertConnectionRow(handle.db, 'oidc_1', 'Google');
     await insertConnectionRow(handle.db, 'oidc_2', 'Microsoft');
   });

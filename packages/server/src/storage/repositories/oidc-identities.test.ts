@@ -4,6 +4,7 @@ import type {
   OidcIdentityRepository,
 } from '../../federation/oidc/identity-repository.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { insertUserRows } from '../../test-support/user-rows.js';
 import { insertConnectionRow } from '../../test-support/federation/connections.js';
 import { openDatabase, type DatabaseHandle } from '../database.js';
 import { oidcIdentityRepository } from './oidc-identities.js';
@@ -35,23 +36,7 @@ describeEachDatabase('OIDC identity storage', (kind) => {
     handle = openDatabase(testDb.target);
     repository = oidcIdentityRepository(handle.db);
     const db = handle.db;
-    for (const id of ['usr_1', 'usr_2']) {
-      await db
-        .insertInto('users')
-        .values({
-          id,
-          displayName: id,
-          email: `${id}@example.com`,
-          emailKey: `${id}@EXAMPLE.COM`,
-          emailVerified: 1,
-          passwordHash: null,
-          isOperator: 0,
-          active: 1,
-          createdAt: T0,
-          updatedAt: T0,
-        })
-        .execute();
-    }
+    await insertUserRows(db, ['usr_1', 'usr_2'], T0);
     for (const id of ['oidc_1', 'oidc_2']) {
       await insertConnectionRow(db, id);
     }

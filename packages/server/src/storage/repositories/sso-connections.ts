@@ -32,6 +32,17 @@ function toRecord(row: Selectable<SsoConnectionsTable>): SsoConnectionRecord {
 
 /** SAML SSO connections in `sso_connections`. */
 export function ssoConnectionRepository(db: Db): SsoConnectionRepository {
+  const oldestEnabled = async (column: 'primaryDomain' | 'organizationId', value: string) => {
+    const row = await db
+      .selectFrom('ssoConnections')
+      .selectAll()
+      .where(column, '=', value)
+      .where('enabled', '=', 1)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row === undefined ? undefined : toRecord(row);
+  };
   return {
     async insert(record) {
       await db
@@ -59,6 +70,14 @@ export function ssoConnectionRepository(db: Db): SsoConnectionRepository {
     async findById(id) {
       const row = await db.selectFrom('ssoConnections').selectAll().where('id', '=', id).executeTakeFirst();
       return row === undefined ? undefined : toRecord(row);
+    },
+
+    findEnabledByPrimaryDomain(domain) {
+      return oldestEnabled('primaryDomain', domain);
+    },
+
+    findEnabledForOrganization(organizationId) {
+      return oldestEnabled('organizationId', organizationId);
     },
 
     listForOrganization(organizationId, page) {

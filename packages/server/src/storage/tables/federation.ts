@@ -138,3 +138,27 @@ export interface SsoPortalSessionsTable {
   /** The last test sign-in's result (JSON), null before the first. */
   testResultJson: string | null;
 }
+
+/** A SAML identity linked to an account (migration 0028): one per (connection, NameID). */
+export interface SamlIdentitiesTable {
+  id: string;
+  connectionId: string;
+  nameId: string;
+  userId: string;
+  /** The address the IdP last asserted. */
+  email: string;
+  createdAt: number;
+  lastUsedAt: number;
+}
+
+/** An accepted SAML answer waiting for the browser's GET (migration 0028), taken once. */
+export interface SamlSignInHandlesTable {
+  /** SHA-256 hex of the handle. */
+  tokenHash: string;
+  connectionId: string;
+  /** The accepted sign-in (JSON). */
+  signInJson: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}

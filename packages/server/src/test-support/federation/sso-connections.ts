@@ -5,6 +5,13 @@ import type { SamlPeer } from './saml-peer.js';
 
 let organizations = 0;
 
+/** What a test connection is created with (SPEC.md "Create SSO connection"); every field has a default. */
+export interface SsoConnectionSettings {
+  readonly primaryDomain?: string | null;
+  readonly autoProvisionUsers?: boolean;
+  readonly autoLinkByEmail?: boolean;
+}
+
 /**
  * An enabled SSO connection of a new organization to `peer`, set up as an operator does: a draft, its SP
  * metadata given to the IdP, the IdP's metadata (listing `keys`) imported.
@@ -13,6 +20,7 @@ export async function givenSsoConnection(
   t: TestSvc,
   peer: SamlPeer,
   keys?: readonly SamlTestKeyPair[],
+  settings: SsoConnectionSettings = {},
 ): Promise<SvcSsoConnection> {
   organizations += 1;
   const organization = await t.svc.admin.createOrganizationAsync({ name: `SAML Org ${organizations}` });
@@ -22,7 +30,38 @@ export async function givenSsoConnection(
     primaryDomain: 'acme.test',
     autoProvisionUsers: true,
     autoLinkByEmail: false,
+    ...settings,
   });
   peer.trust(await t.svc.samlServiceProvider.metadata(draft.id));
   return t.svc.admin.importSsoMetadataAsync(draft.id, peer.metadata(keys));
+}
+
+/**
+ * An active claim of the organization on `domain`, as a confirmed DNS proof leaves it (the DNS proof
+ * itself is domain-claims' to test).
+ */
+export async function givenActiveDomainClaim(
+  t: TestSvc,
+  organizationId: string,
+  domain: string,
+): Promise<void> {
+  const now = t.clock.now();
+  await t.svc.database.db
+    .insertInto('organizationDomains')
+    .values({
+      id: `dom_${organizationId}_${domain}`,
+      organizationId,
+      domain,
+      status: 'active',
+      verificationValue: 'test-value',
+      createdAt: now,
+      updatedAt: now,
+      verifiedAt: now,
+      revokedAt: null,
+      lastCheckedAt: now,
+      lastCheckResult: 'verified',
+      lastCheckMessage: 'The record was found.',
+      nextCheckAt: now + 86_400_000,
+    })
+    .execute();
 }

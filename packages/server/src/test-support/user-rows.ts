@@ -1,0 +1,25 @@
+import type { Db } from '../storage/database.js';
+
+/**
+ * Bare user rows `ids` (address `{id}@example.com`, active, no password), for storage tests of tables that
+ * reference users.
+ */
+export async function insertUserRows(db: Db, ids: readonly string[], createdAt: number): Promise<void> {
+  for (const id of ids) {
+    await db
+      .insertInto('users')
+      .values({
+        id,
+        displayName: id,
+        email: `${id}@example.com`,
+        emailKey: `${id}@EXAMPLE.COM`,
+        emailVerified: 1,
+        passwordHash: null,
+        isOperator: 0,
+        active: 1,
+        createdAt,
+        updatedAt: createdAt,
+      })
+      .execute();
+  }
+}
