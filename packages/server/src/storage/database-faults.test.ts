@@ -16,6 +16,21 @@ const TIMEOUTS = { connectMs: 300, statementMs: 300, idleInTransactionMs: 1_000 
 const one = async (handle: DatabaseHandle) =>
   (await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]?.one;
 
+/**
+ * `one` where the database is expected to answer: a busy machine can take longer than the short
+ * connect limit to open a fresh connection, which is itself a 503, so that is retried for a while.
+ */
+const answers = async (handle: DatabaseHandle) => {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    try {
+      return await one(handle);
+    } catch (error) {
+      if (!(error instanceof SvcUnavailableError) || Date.now() > until) throw error;
+    }
+  }
+};
+
 const skipReason = inject('postgresSkipReason');
 const onPostgres = skipReason === '' ? describe : describe.skip;
 
@@ -63,7 +78,7 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
     const error: unknown = await failed.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcUnavailableError);
     expect(error).toMatchObject({ status: 503, code: 'temporarily_unavailable' });
-    expect(await one(db)).toBe(1);
+    expect(await answers(db)).toBe(1);
   });
 
   it('idle connections the server terminated are replaced', async () => {
@@ -74,7 +89,7 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
       [new URL(testDb.url).pathname.slice(1)],
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await one(db)).toBe(1);
+    expect(await answers(db)).toBe(1);
   });
 
   it('a statement past the statement timeout is ended by the server: 503, not a hang', async () => {
@@ -82,12 +97,12 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
     const error: unknown = await sql`select pg_sleep(30)`.execute(db.db).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcUnavailableError);
     expect((error as SvcUnavailableError).detail).toMatch(/^57014 /);
-    expect(await one(db)).toBe(1);
+    expect(await answers(db)).toBe(1);
   });
 
   it('a server that answers nothing: the statement and new connections time out with 503, and all recovers', async () => {
     const db = open();
-    expect(await one(db)).toBe(1);
+    expect(await answers(db)).toBe(1);
     proxy.freeze();
     const inUse = await one(db).catch((e: unknown) => e);
     expect(inUse).toBeInstanceOf(SvcUnavailableError);
@@ -96,7 +111,7 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
     expect(fresh).toBeInstanceOf(SvcUnavailableError);
     expect((fresh as SvcUnavailableError).detail).toMatch(/timeout/i);
     proxy.heal();
-    expect(await one(db)).toBe(1);
+    expect(await answers(db)).toBe(1);
   });
 
   it('a transaction that met the client timeout rolls back without waiting again, and is not applied later', async () => {
@@ -119,16 +134,23 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
       [new URL(testDb.url).pathname.slice(1)],
     );
     expect(Number(rows[0]?.n)).toBe(0);
-    expect((await sql<{ id: number }>`select id from fault_probe`.execute(db.db)).rows).toEqual([]);
+    // Read without the proxy and the pool's short connect limit, which a busy machine can miss.
+    const direct = new pg.Client({ connectionString: testDb.url });
+    await direct.connect();
+    try {
+      expect((await direct.query('select id from fault_probe')).rows).toEqual([]);
+    } finally {
+      await direct.end();
+    }
   });
 
   it('a database that went away answers 503 at once, and the pool reconnects when it is back', async () => {
     const db = open();
-    expect(await one(db)).toBe(1);
+    expect(await answers(db)).toBe(1);
     proxy.drop();
     expect(await one(db).catch((e: unknown) => e)).toBeInstanceOf(SvcUnavailableError);
     proxy.heal();
-    expect(await one(db)).toBe(1);
+    expect(await answers(db)).toBe(1);
   });
 
   it('a wrong password is reported as it is, not as an outage', async () => {

@@ -61,6 +61,8 @@ export interface SamlPeer {
   trust(spMetadataXml: string): void;
   /** Follows Svc's redirect to the peer as a browser would, signs `user` in, and reads the posting page. */
   signIn(redirectUrl: string, user: SamlPeerUser, answer?: SamlAnswer): Promise<SamlPost>;
+  /** Signs `user` in when a browser arrives next; its page has a Continue button that posts the answer. */
+  awaitBrowser(user: SamlPeerUser, answer?: SamlAnswer): void;
   /** An answer to no request (IdP-initiated), for the trusted SP. */
   unsolicited(user: SamlPeerUser, answer?: SamlAnswer): Promise<SamlPost>;
   close(): Promise<void>;
@@ -176,7 +178,7 @@ export async function startSamlPeer(keys: { current: SamlTestKeyPair }, clock: C
     response.end(
       `<form method="post" action="${escapeXml(acsUrl)}"><input type="hidden" name="SAMLResponse" value="${samlResponse}">${
         relayState === null ? '' : `<input type="hidden" name="RelayState" value="${escapeXml(relayState)}">`
-      }</form>`,
+      }<button>Continue</button></form>`,
     );
   });
 
@@ -198,6 +200,9 @@ export async function startSamlPeer(keys: { current: SamlTestKeyPair }, clock: C
         throw new Error(`The SAML peer answered: ${page}`);
       const relayState = field('RelayState');
       return { acsUrl, samlResponse, relayState };
+    },
+    awaitBrowser(user, answer = {}) {
+      pending = { user, answer };
     },
     async unsolicited(user, answer = {}) {
       const { acsUrl, samlResponse } = await respond(null, user, answer);
