@@ -53,6 +53,15 @@ class BoundedMap<K, V> extends Map<K, V> {
 /** A value loaded, or its load in flight (replaced by the value once loaded). */
 type Cached<V> = V | Promise<V>;
 
+/** How many resources' chains one query loads at most. */
+const CHAIN_BATCH = 500;
+
+/** A chain asked for and not yet loaded: the check waiting for it is settled through these. */
+interface ChainMiss {
+  readonly resolve: (chain: readonly string[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 interface CachedRole {
   readonly key: string;
   readonly permissions: ReadonlySet<string>;
@@ -73,6 +82,8 @@ class Snapshot {
   readonly subjects: BoundedMap<string, Cached<ReadonlyMap<string, readonly HeldGrant[]>>>;
   /** Every role (a one-entry map, to share {@link cached}). */
   readonly roles = new BoundedMap<'all', Cached<ReadonlyMap<string, CachedRole>>>(1);
+  /** The chains missed by the checks of this tick, loaded together once they have all asked. */
+  chainMisses: Map<string, ChainMiss> | undefined;
 
   constructor(version: number, limits: FgaCacheLimits) {
     this.version = version;
@@ -111,9 +122,7 @@ export class FgaAccessCheck {
   async check(request: FgaCheckRequest, explain = false): Promise<FgaDecision> {
     const snapshot = this.#snapshotOf(await this.#version.current());
     const { resourceId, subject } = request;
-    const chainOrLoad = cached(snapshot.chains, resourceId, () =>
-      this.#repository.ancestorChain(resourceId, FGA_MAX_DEPTH),
-    );
+    const chainOrLoad = cached(snapshot.chains, resourceId, () => this.#loadChain(snapshot, resourceId));
     const chain = chainOrLoad instanceof Promise ? await chainOrLoad : chainOrLoad;
     if (chain.length === 0) return NO_ACCESS;
     const heldOrLoad = cached(snapshot.subjects, `${subject.type}:${subject.id}`, () =>
@@ -152,6 +161,48 @@ export class FgaAccessCheck {
     const fresh = new Snapshot(version, this.#limits);
     this.#snapshot = fresh;
     return fresh;
+  }
+
+  /**
+   * After a write, every resource a busy node checks misses at once: one query per resource would be
+   * thousands of round trips. The misses of one tick are loaded together when it ends, and each chain
+   * also fills its ancestors' (the suffixes of a chain that reached its root).
+   */
+  #loadChain(snapshot: Snapshot, resourceId: string): Promise<readonly string[]> {
+    let misses = snapshot.chainMisses;
+    if (misses === undefined) {
+      const batch = new Map<string, ChainMiss>();
+      misses = batch;
+      snapshot.chainMisses = batch;
+      queueMicrotask(() => {
+        snapshot.chainMisses = undefined;
+        this.#loadChains(snapshot, batch);
+      });
+    }
+    const asked = misses;
+    return new Promise((resolve, reject) => asked.set(resourceId, { resolve, reject }));
+  }
+
+  #loadChains(snapshot: Snapshot, batch: ReadonlyMap<string, ChainMiss>): void {
+    const ids = [...batch.keys()];
+    for (let i = 0; i < ids.length; i += CHAIN_BATCH) {
+      const slice = ids.slice(i, i + CHAIN_BATCH);
+      this.#repository.ancestorChains(slice, FGA_MAX_DEPTH).then(
+        (chains) => {
+          for (const chain of chains.values()) {
+            if (chain.length >= FGA_MAX_DEPTH) continue;
+            for (let level = 1; level < chain.length; level += 1) {
+              const ancestor = chain[level] as string;
+              if (!snapshot.chains.has(ancestor)) snapshot.chains.set(ancestor, chain.slice(level));
+            }
+          }
+          for (const id of slice) batch.get(id)?.resolve(chains.get(id) ?? []);
+        },
+        (error: unknown) => {
+          for (const id of slice) batch.get(id)?.reject(error);
+        },
+      );
+    }
   }
 
   async #loadSubject(subject: SvcFgaSubjectRef): Promise<ReadonlyMap<string, readonly HeldGrant[]>> {

@@ -101,6 +101,8 @@ export interface FgaReads {
    * longer chain is cut there; the caller knows the depth limit). Empty when there is no such resource.
    */
   ancestorChain(id: string, limit: number): Promise<string[]>;
+  /** {@link ancestorChain} of several resources in one query; an unknown resource is left out. */
+  ancestorChains(ids: readonly string[], limit: number): Promise<Map<string, string[]>>;
   /** The levels below `id` (0 for a leaf), counting at most `limit`. */
   subtreeHeight(id: string, limit: number): Promise<number>;
   hasChildren(id: string): Promise<boolean>;

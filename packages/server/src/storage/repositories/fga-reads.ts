@@ -162,6 +162,26 @@ export function fgaReads(db: Db): FgaReads {
       return rows.map((row) => row.id);
     },
 
+    async ancestorChains(ids, limit) {
+      const chains = new Map<string, string[]>();
+      if (ids.length === 0) return chains;
+      const { rows } = await sql<{ start: string; id: string }>`
+        with recursive chain(start, id, parent_id, level) as (
+          select id, id, parent_id, 1 from fga_resources where id in (${sql.join(ids)})
+          union all
+          select c.start, r.id, r.parent_id, c.level + 1
+          from fga_resources r join chain c on r.id = c.parent_id
+          where c.level < ${limit}
+        )
+        select start, id from chain order by start, level`.execute(db);
+      for (const { start, id } of rows) {
+        const chain = chains.get(start);
+        if (chain === undefined) chains.set(start, [id]);
+        else chain.push(id);
+      }
+      return chains;
+    },
+
     async subtreeHeight(id, limit) {
       const { rows } = await sql<{ height: number | string | null }>`
         with recursive below(id, level) as (
