@@ -25,9 +25,9 @@ import { SessionCalls } from '../test-support/timed-calls.js';
 import { TokenLoad, type Credentials } from '../test-support/token-load.js';
 
 /**
- * Database faults under load (issue 25 item 6): three `svc serve` processes on one PostgreSQL, ten
+ * Database faults under load (issue 25 item 6): three `svc serve` processes on one PostgreSQL, six
  * virtual clients refreshing and validating tokens across the nodes, while the test restarts the
- * database, stops it for 10 s, freezes it (SIGSTOP) for 10 s, then rotates the signing key from the CLI.
+ * database, stops it for 6 s, freezes it (SIGSTOP) for 6 s, then rotates the signing key from the CLI.
  * Separate OS processes, unlike scale-out.test.ts: what is under test is how a process lives through a
  * dead connection (an unhandled pool error ends it) and how long it waits, which in-process nodes
  * sharing the test's event loop would hide.
@@ -36,7 +36,7 @@ import { TokenLoad, type Credentials } from '../test-support/token-load.js';
  * that fails, each with the offending answers.
  */
 const NODES = 3;
-const CLIENTS = 10;
+const CLIENTS = 6;
 const IDLE_SESSIONS = 3;
 const DB_TIMEOUTS = { connect: 1_000, statement: 2_000, idleInTransaction: 5_000 };
 const REQUEST_TIMEOUT_MS = 8_000;
@@ -46,7 +46,8 @@ const MAX_REFUSAL_MS = DB_TIMEOUTS.connect + DB_TIMEOUTS.statement + 1_500;
 const BASELINE_MS = 3_000;
 /** Healthy load after each fault window, before the next fault. */
 const HEALTHY_MS = 2_000;
-const OUTAGE_MS = 10_000;
+/** Longer than a node's own limits (connect + statement), so that each refusal shows at their end. */
+const OUTAGE_MS = 6_000;
 /** From this long after the database's return, every answer must be a success again. */
 const GRACE_MS = 2_000;
 const AFTER_ROTATION_MS = 5_000;
