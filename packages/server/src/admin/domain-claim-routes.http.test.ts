@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NOT_FOUND_BODY } from '../http/errors.js';
 import { describeEachDatabase } from '../test-support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../test-support/dns-server.js';
+import { operatorApi } from '../test-support/operator-api.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 const API = '/svc/admin/auth/api';
@@ -31,28 +32,7 @@ describeEachDatabase('domain claim operator routes', (kind) => {
     await dns.close();
   });
 
-  const call = async (method: 'GET' | 'POST', path: string, payload?: unknown, authorized = true) => {
-    // Events of one test then follow each other in time, so that the audit log lists them in order.
-    t.clock.advance(1000);
-    const response = await t.svc.app.inject({
-      method,
-      url: `${API}${path}`,
-      headers: {
-        ...(authorized ? t.operator : {}),
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(payload === undefined
-        ? {}
-        : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
-    });
-    expect(response.statusCode, response.body).toBeLessThan(500);
-    expect(response.headers['cache-control']).toBe('no-store');
-    return {
-      status: response.statusCode,
-      body: response.json<Record<string, unknown>>(),
-      text: response.body,
-    };
-  };
+  const call = operatorApi(API, () => t, { ordered: true });
   const start = async (organizationId: string, domain: string) => {
     const response = await call('POST', `/organizations/${organizationId}/domains`, { Domain: domain });
     expect(response.status, response.text).toBe(201);

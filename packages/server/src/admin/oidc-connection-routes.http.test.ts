@@ -8,13 +8,13 @@ import {
   TEST_OIDC_CALLBACK,
   TEST_OIDC_CLIENT_SECRET,
 } from '../test-support/oidc-connections.js';
+import { operatorApi, type OperatorMethod } from '../test-support/operator-api.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 import { DEFAULT_PROVIDER_LOGOS } from '../federation/oidc/provider-logos.js';
 
 const API = '/svc/admin/auth/api';
 const AUDIT = '/svc/admin/audit/api';
 const strictConnection = svcOidcConnectionSchema.strict();
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The operator routes of OIDC / social provider connections (DECISIONS.md "Operator routes for federation…"). */
 describeAboveStorage('OIDC connection operator routes', (kind) => {
@@ -27,28 +27,7 @@ describeAboveStorage('OIDC connection operator routes', (kind) => {
   });
   afterAll(() => t.close());
 
-  const call = async (method: Method, path: string, payload?: unknown, authorized = true) => {
-    // Events of one test then follow each other in time, so that the audit log lists them in order.
-    t.clock.advance(1000);
-    const response = await t.svc.app.inject({
-      method,
-      url: `${API}${path}`,
-      headers: {
-        ...(authorized ? t.operator : {}),
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(payload === undefined
-        ? {}
-        : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
-    });
-    expect(response.statusCode, response.body).toBeLessThan(500);
-    expect(response.headers['cache-control']).toBe('no-store');
-    return {
-      status: response.statusCode,
-      body: response.json<Record<string, unknown>>(),
-      text: response.body,
-    };
-  };
+  const call = operatorApi(API, () => t, { ordered: true });
   const create = async (payload: unknown) => {
     const response = await call('POST', '/oidc-connections', payload);
     expect(response.status, response.text).toBe(201);
@@ -69,7 +48,7 @@ describeAboveStorage('OIDC connection operator routes', (kind) => {
 
   it('answers 404 without the operator token, on every route, and creates nothing', async () => {
     const existing = await create(oidcConnectionBody('GitHub'));
-    const routes: [Method, string, unknown][] = [
+    const routes: [OperatorMethod, string, unknown][] = [
       ['GET', '/oidc-connections', undefined],
       ['POST', '/oidc-connections', oidcConnectionBody('Google')],
       ['GET', `/oidc-connections/${existing.id}`, undefined],

@@ -10,11 +10,11 @@ import { NOT_FOUND_BODY } from '../http/errors.js';
 import { describeEachDatabase } from '../test-support/databases.js';
 import { samlTestKeys, type SamlTestKeys } from '../test-support/federation/saml-certificates.js';
 import { startSamlPeer, type SamlPeer } from '../test-support/federation/saml-peer.js';
+import { operatorApi, type OperatorMethod } from '../test-support/operator-api.js';
 import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../test-support/test-svc.js';
 
 const API = '/svc/admin/auth/api';
 const strictConnection = svcSsoConnectionSchema.strict();
-type Method = 'GET' | 'POST';
 
 /**
  * The operator routes of SAML SSO connections (DECISIONS.md "Operator routes for federation…") and the
@@ -36,34 +36,20 @@ describeEachDatabase('SSO connection operator routes', (kind) => {
     await t.close();
   });
 
-  const call = async (method: Method, path: string, payload?: unknown, authorized = true) => {
-    t.clock.advance(1000);
-    const response = await t.svc.app.inject({
-      method,
-      url: path.startsWith('/svc/') ? path : `${API}${path}`,
-      headers: {
-        ...(authorized ? t.operator : {}),
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-    });
-    expect(response.statusCode, response.body).toBeLessThan(500);
-    return { status: response.statusCode, headers: response.headers, text: response.body };
-  };
-  const json = (response: { text: string }) => JSON.parse(response.text) as Record<string, unknown>;
+  const call = operatorApi(API, () => t, { ordered: true });
   const draft = async (body: unknown = { displayName: 'Acme SSO' }): Promise<SvcSsoConnection> => {
     const response = await call('POST', `/organizations/${organizationId}/sso-connections`, body);
     expect(response.status, response.text).toBe(201);
-    return strictConnection.parse(json(response));
+    return strictConnection.parse(response.body);
   };
   const importMetadata = async (id: string, body: unknown) => {
     const response = await call('POST', `/sso-connections/${id}/metadata`, body);
-    return { status: response.status, body: json(response) };
+    return { status: response.status, body: response.body };
   };
 
   it('answers 404 without the operator token, on every route, and creates or changes nothing', async () => {
     const existing = await draft();
-    const routes: [Method, string, unknown][] = [
+    const routes: [OperatorMethod, string, unknown][] = [
       ['GET', `/organizations/${organizationId}/sso-connections`, undefined],
       ['POST', `/organizations/${organizationId}/sso-connections`, { displayName: 'Leak' }],
       ['GET', `/sso-connections/${existing.id}`, undefined],
@@ -73,7 +59,7 @@ describeEachDatabase('SSO connection operator routes', (kind) => {
     ];
     for (const [method, path, payload] of routes) {
       const response = await call(method, path, payload, false);
-      expect({ status: response.status, body: json(response) }, `${method} ${path}`).toEqual({
+      expect({ status: response.status, body: response.body }, `${method} ${path}`).toEqual({
         status: 404,
         body: NOT_FOUND_BODY,
       });
@@ -101,11 +87,11 @@ describeEachDatabase('SSO connection operator routes', (kind) => {
       idpCertificates: [],
       metadataImportedAt: null,
     });
-    expect(strictConnection.parse(json(await call('GET', `/sso-connections/${created.id}`)))).toEqual(
+    expect(strictConnection.parse((await call('GET', `/sso-connections/${created.id}`)).body)).toEqual(
       created,
     );
     const list = pageSchema(strictConnection).parse(
-      json(await call('GET', `/organizations/${organizationId}/sso-connections?limit=200`)),
+      (await call('GET', `/organizations/${organizationId}/sso-connections?limit=200`)).body,
     );
     expect(list.data[0]).toEqual(created);
   });
@@ -115,7 +101,7 @@ describeEachDatabase('SSO connection operator routes', (kind) => {
       primaryDomain: 'not a domain',
     });
     expect(bad.status).toBe(400);
-    expect((json(bad).details as { path: string }[]).map((d) => d.path).sort()).toEqual([
+    expect((bad.body.details as { path: string }[]).map((d) => d.path).sort()).toEqual([
       'displayName',
       'primaryDomain',
     ]);
@@ -166,16 +152,16 @@ describeEachDatabase('SSO connection operator routes', (kind) => {
       metadataImportedAt: new Date(t.clock.now()).toISOString(),
     });
 
-    const enabled = json(await call('POST', `/sso-connections/${created.id}/enable`));
+    const enabled = (await call('POST', `/sso-connections/${created.id}/enable`)).body;
     expect(enabled.enabled).toBe(true);
-    expect(json(await call('POST', `/sso-connections/${created.id}/enable`)).enabled).toBe(true);
+    expect((await call('POST', `/sso-connections/${created.id}/enable`)).body.enabled).toBe(true);
     const reimported = await importMetadata(created.id, {
       MetadataXml: peer.metadata([keys.current, keys.next]),
       enableConnection: false,
     });
     expect(reimported.body).toMatchObject({ enabled: true });
     expect(reimported.body.idpCertificates).toHaveLength(2);
-    expect(json(await call('POST', `/sso-connections/${created.id}/disable`)).enabled).toBe(false);
+    expect((await call('POST', `/sso-connections/${created.id}/disable`)).body.enabled).toBe(false);
     expect((await importMetadata(created.id, { metadataXml: peer.metadata() })).body).toMatchObject({
       enabled: true,
       idpCertificates: [{ subject: 'CN=svc-test-idp-current' }],

@@ -10,6 +10,7 @@ import { NOT_FOUND_BODY } from '../http/errors.js';
 import { HOUR_MS, DAY_MS } from '../kernel/clock.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../test-support/dns-server.js';
+import { operatorApi, type OperatorMethod } from '../test-support/operator-api.js';
 import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../test-support/test-svc.js';
 
 const API = '/svc/admin/auth/api';
@@ -45,25 +46,16 @@ describeAboveStorage('SSO setup portal', (kind) => {
     await dns.close();
   });
 
-  const operator = async (method: Method, path: string, authorized = true) => {
-    t.clock.advance(1000);
-    const response = await t.svc.app.inject({
-      method,
-      url: `${API}${path}`,
-      headers: authorized ? t.operator : {},
-    });
-    expect(response.statusCode, response.body).toBeLessThan(500);
-    return response;
-  };
+  const operator = operatorApi(API, () => t, { ordered: true });
   const newLink = async (organizationId = acme) => {
     const response = await operator('POST', `/organizations/${organizationId}/sso-portal/sessions`);
-    expect(response.statusCode, response.body).toBe(201);
-    return svcSsoPortalLinkCreatedSchema.strict().parse(response.json());
+    expect(response.status, response.text).toBe(201);
+    return svcSsoPortalLinkCreatedSchema.strict().parse(response.body);
   };
   const links = async (organizationId = acme) => {
     const response = await operator('GET', `/organizations/${organizationId}/sso-portal/sessions`);
-    expect(response.statusCode, response.body).toBe(200);
-    return { page: pageSchema(svcSsoPortalLinkSchema.strict()).parse(response.json()), text: response.body };
+    expect(response.status, response.text).toBe(200);
+    return { page: pageSchema(svcSsoPortalLinkSchema.strict()).parse(response.body), text: response.text };
   };
   /** Opens a setup link as the customer's admin does: the start route, as a path on Svc. */
   const open = (url: string) => {
@@ -130,17 +122,14 @@ describeAboveStorage('SSO setup portal', (kind) => {
 
     it('answers 404 without the operator token and for an unknown organization or link', async () => {
       const created = await newLink();
-      expect((await operator('POST', `/organizations/${acme}/sso-portal/sessions`, false)).json()).toEqual(
+      const anonymous = (method: OperatorMethod, path: string) => operator(method, path, undefined, false);
+      expect((await anonymous('POST', `/organizations/${acme}/sso-portal/sessions`)).body).toEqual(
         NOT_FOUND_BODY,
       );
-      expect((await operator('GET', `/organizations/${acme}/sso-portal/sessions`, false)).statusCode).toBe(
-        404,
-      );
-      expect((await operator('POST', `/sso-portal/sessions/${created.id}/revoke`, false)).statusCode).toBe(
-        404,
-      );
-      expect((await operator('POST', '/organizations/org_unknown/sso-portal/sessions')).statusCode).toBe(404);
-      expect((await operator('POST', '/sso-portal/sessions/ssolink_unknown/revoke')).statusCode).toBe(404);
+      expect((await anonymous('GET', `/organizations/${acme}/sso-portal/sessions`)).status).toBe(404);
+      expect((await anonymous('POST', `/sso-portal/sessions/${created.id}/revoke`)).status).toBe(404);
+      expect((await operator('POST', '/organizations/org_unknown/sso-portal/sessions')).status).toBe(404);
+      expect((await operator('POST', '/sso-portal/sessions/ssolink_unknown/revoke')).status).toBe(404);
       expect((await links()).page.data.find((l) => l.id === created.id)?.status).toBe('unused');
     });
   });
@@ -320,7 +309,7 @@ describeAboveStorage('SSO setup portal', (kind) => {
       const cookie = `svc_sso_portal=${started.cookies.find((c) => c.name === 'svc_sso_portal')?.value ?? ''}`;
       expect((await api('GET', '', { cookie, csrf: '' })).statusCode).toBe(200);
       const revoked = await operator('POST', `/sso-portal/sessions/${created.id}/revoke`);
-      expect(revoked.json()).toMatchObject({ id: created.id, status: 'revoked' });
+      expect(revoked.body).toMatchObject({ id: created.id, status: 'revoked' });
       expect((await api('GET', '', { cookie, csrf: '' })).statusCode).toBe(404);
       const page = await t.svc.app.inject({ method: 'GET', url: `${PORTAL}/setup`, headers: { cookie } });
       expect(page.statusCode).toBe(404);

@@ -1,46 +1,15 @@
 import type { SvcFgaAccessTestResult } from '@svc/contract';
 import { expect } from 'vitest';
 import type { Svc } from '../app/create-svc.js';
-import { TEST_ADMIN_TOKEN } from './test-svc.js';
+import { operatorApi, type OperatorResponse } from './operator-api.js';
 
 export const FGA_API = '/svc/admin/fga/api';
 
-export interface FgaResponse {
-  readonly status: number;
-  readonly body: Record<string, unknown>;
-  readonly text: string;
-}
+export type FgaResponse = OperatorResponse;
 
-/**
- * Calls `/svc/admin/fga/api` on `svc` through `inject()` as the operator (or without the token), and
- * checks what every answer must be: below 500 and never cached.
- */
+/** Calls `/svc/admin/fga/api` on `svc` as the operator (see operatorApi). */
 export function fgaApi(svc: Svc) {
-  const call = async (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    path: string,
-    payload?: unknown,
-    authorized = true,
-  ): Promise<FgaResponse> => {
-    const response = await svc.app.inject({
-      method,
-      url: `${FGA_API}${path}`,
-      headers: {
-        ...(authorized ? { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } : {}),
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(payload === undefined
-        ? {}
-        : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
-    });
-    expect(response.statusCode, response.body).toBeLessThan(500);
-    if (authorized) expect(response.headers['cache-control']).toBe('no-store');
-    return {
-      status: response.statusCode,
-      body: response.body === '' ? {} : response.json<Record<string, unknown>>(),
-      text: response.body,
-    };
-  };
+  const call = operatorApi(FGA_API, () => ({ svc }));
   /** POSTs and expects `status` (201 by default); answers the body's id. */
   const create = async (path: string, payload: unknown, status = 201): Promise<string> => {
     const response = await call('POST', path, payload);
