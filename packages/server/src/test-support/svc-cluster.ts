@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createSvc, type Svc } from '../app/create-svc.js';
 import type { SvcOptions } from '../config/options.js';
 import { createTestDatabase } from './databases.js';
@@ -83,4 +84,33 @@ export async function startSvcCluster(size: number, options: SvcOptions = {}): P
     await close();
     throw error;
   }
+}
+
+/** The two nodes of {@link describeOnTwoNodes}, there once its beforeAll has run. */
+export interface TwoNodes {
+  /** The node the operator writes through. */
+  readonly operatorNode: ClusterNode;
+  /** The node that has just served from its caches, and must see the write at once. */
+  readonly servingNode: ClusterNode;
+}
+
+/**
+ * A suite on a cluster of two nodes on one PostgreSQL, for what one node writes and the other must
+ * see at once; skipped, saying why, where no PostgreSQL is available.
+ */
+export function describeOnTwoNodes(title: string, body: (nodes: TwoNodes) => void): void {
+  const skipReason = inject('postgresSkipReason');
+  const suite = skipReason === '' ? describe : describe.skip;
+  suite(`${title}${skipReason === '' ? '' : ` (skipped: ${skipReason})`}`, () => {
+    let cluster: SvcCluster | undefined;
+    const nodes = {} as { operatorNode: ClusterNode; servingNode: ClusterNode };
+    beforeAll(async () => {
+      cluster = await startSvcCluster(2);
+      [nodes.operatorNode, nodes.servingNode] = cluster.nodes as [ClusterNode, ClusterNode];
+    });
+    afterAll(async () => {
+      await cluster?.close();
+    });
+    body(nodes);
+  });
 }
