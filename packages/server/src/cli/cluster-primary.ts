@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { createSvc } from '../app/create-svc.js';
 import type { SvcOptions } from '../config/options.js';
 import { SVC_VERSION } from '../version.js';
@@ -21,6 +22,9 @@ export async function runClusterPrimary(options: SvcOptions, workers: WorkerCoun
   const prepared = await createSvc({ ...options, keyRotationSchedule: false });
   const { config, demo } = prepared;
   await prepared.close();
+  // A port already taken is the common failure: say so now, not after N workers have loaded the app.
+  const free = await portIsFree(config.host, config.port);
+  if (free !== true) throw free;
 
   const supervisor = new WorkerSupervisor({
     info: (message) => console.log(message),
@@ -67,4 +71,13 @@ export async function runClusterPrimary(options: SvcOptions, workers: WorkerCoun
     );
   });
   printServeBanner(config, address, demo, workers.count);
+}
+
+/** `true`, or the error of listening on the port (which a worker would meet the same way). */
+function portIsFree(host: string, port: number): Promise<true | Error> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', resolve);
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
 }

@@ -219,7 +219,7 @@ describe('svc serve --workers when a worker cannot start', () => {
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `svc: a worker could not start: 127.0.0.1:${address.port} is in use: stop what listens there, or choose another port (SVC_PORT or --port).`,
+      `svc: 127.0.0.1:${address.port} is in use: stop what listens there, or choose another port (SVC_PORT or --port).`,
     );
     expect(run.stdout).not.toContain('Svc is listening');
   });
