@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { expect } from 'vitest';
 import type { Svc } from '../app/create-svc.js';
 import type { FakeClock } from './fake-clock.js';
@@ -8,7 +8,7 @@ export type OperatorMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface OperatorResponse {
   readonly status: number;
-  readonly headers: IncomingHttpHeaders;
+  readonly headers: OutgoingHttpHeaders;
   /** The JSON body; `{}` for an empty or non-JSON one (see `text`). */
   readonly body: Record<string, unknown>;
   readonly text: string;

@@ -17,7 +17,7 @@ export type HomeRealm = ({ readonly mode: 'sso' } & SsoRealm) | { readonly mode:
 export interface HomeRealmDiscoveryDeps {
   readonly connections: Pick<
     SsoConnectionRepository,
-    'findEnabledByPrimaryDomain' | 'findEnabledForOrganization'
+    'findEnabledByPrimaryDomain' | 'findEnabledByOrganizationPrimaryDomain' | 'findEnabledForOrganization'
   >;
   readonly domainClaims: { activeClaimOf(domain: string): Promise<ActiveDomainClaim | undefined> };
   readonly organizations: { findById(id: string): Promise<OrganizationRecord | undefined> };
@@ -39,10 +39,11 @@ export function emailDomain(email: string): string | undefined {
 /**
  * Home-realm discovery (DECISIONS.md "Home realm discovery"): the email's domain belongs to an SSO realm
  * when an organization holds an active (DNS-proven) claim on it and has an enabled connection, or else
- * when an enabled connection names it as its primary domain. The proven claim is asked first: a primary
- * domain is only typed by an operator, so it never takes a claimed domain's users to another
- * organization's IdP (docs/decisions/federation-saml-sign-in-method.md). An inactive organization
- * has no realm.
+ * when an enabled connection names it as its primary domain, or else when it is the primary domain of
+ * an organization with an enabled connection (SPEC.md: the organization's PrimaryDomain is "for SSO
+ * home-realm discovery"). The proven claim is asked first: a primary domain is only typed by an
+ * operator, so it never takes a claimed domain's users to another organization's IdP
+ * (docs/decisions/federation-saml-sign-in-method.md). An inactive organization has no realm.
  */
 export class HomeRealmDiscovery {
   readonly #deps: HomeRealmDiscoveryDeps;
@@ -67,7 +68,9 @@ export class HomeRealmDiscovery {
       claim === undefined ? undefined : await connections.findEnabledForOrganization(claim.organizationId);
     if (claimed !== undefined) return this.#realm(claimed);
     if (claim !== undefined) return undefined;
-    const named = await connections.findEnabledByPrimaryDomain(domain);
+    const named =
+      (await connections.findEnabledByPrimaryDomain(domain)) ??
+      (await connections.findEnabledByOrganizationPrimaryDomain(domain));
     return named === undefined ? undefined : this.#realm(named);
   }
 

@@ -43,6 +43,11 @@ export interface SsoConnectionRepository {
   listForOrganization(organizationId: string, query: PageQuery): Promise<Page<SsoConnectionRecord>>;
   /** The oldest enabled connection whose primary domain is `domain` (lower case), for home-realm discovery. */
   findEnabledByPrimaryDomain(domain: string): Promise<SsoConnectionRecord | undefined>;
+  /**
+   * The oldest enabled connection of the oldest organization whose own primary domain is `domain`
+   * (lower case), for home-realm discovery when no connection names the domain.
+   */
+  findEnabledByOrganizationPrimaryDomain(domain: string): Promise<SsoConnectionRecord | undefined>;
   /** The organization's oldest enabled connection (its domain claims send users to it). */
   findEnabledForOrganization(organizationId: string): Promise<SsoConnectionRecord | undefined>;
   /** Applies the changes and sets updatedAt; undefined when the connection does not exist. */

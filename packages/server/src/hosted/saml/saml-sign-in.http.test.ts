@@ -235,6 +235,27 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
     });
   });
 
+  it("an organization's own primary domain takes its users to its connection, after a connection's primary domain", async () => {
+    const domain = `${uniqueName('orgdomain').toLowerCase()}.test`;
+    const owner = await givenSsoConnection(h.t, peer, undefined, { primaryDomain: null }, domain);
+    expect(await h.t.svc.auth.discoverAsync({ email: `ann@${domain.toUpperCase()}` })).toMatchObject({
+      mode: 'sso',
+      connectionId: owner.id,
+      organizationId: owner.organizationId,
+      primaryDomain: domain,
+    });
+    const { claims } = await signInThroughIdp(`ann@${domain}`);
+    expect(await h.t.svc.admin.userHasMembershipAsync(String(claims.sub), owner.organizationId)).toBe(true);
+
+    const named = await connectionFor({ primaryDomain: domain });
+    expect(await h.t.svc.auth.discoverAsync({ email: `ann@${domain}` })).toMatchObject({
+      connectionId: named.id,
+    });
+    await h.t.svc.admin.disableSsoConnectionAsync(named.id);
+    await h.t.svc.admin.disableSsoConnectionAsync(owner.id);
+    expect(await h.t.svc.auth.discoverAsync({ email: `ann@${domain}` })).toEqual({ mode: 'password' });
+  });
+
   it('a disabled connection or an inactive organization has no realm: the password step; their answers are refused', async () => {
     const disabled = await connectionFor();
     const pending = await throughIdp(`late@${disabled.domain}`);

@@ -76,6 +76,21 @@ export function ssoConnectionRepository(db: Db): SsoConnectionRepository {
       return oldestEnabled('primaryDomain', domain);
     },
 
+    async findEnabledByOrganizationPrimaryDomain(domain) {
+      const row = await db
+        .selectFrom('ssoConnections as c')
+        .innerJoin('organizations as o', 'o.id', 'c.organizationId')
+        .selectAll('c')
+        .where('o.primaryDomain', '=', domain)
+        .where('c.enabled', '=', 1)
+        .orderBy('o.createdAt')
+        .orderBy('o.id')
+        .orderBy('c.createdAt')
+        .orderBy('c.id')
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
     findEnabledForOrganization(organizationId) {
       return oldestEnabled('organizationId', organizationId);
     },

@@ -21,9 +21,13 @@ export async function givenSsoConnection(
   peer: SamlPeer,
   keys?: readonly SamlTestKeyPair[],
   settings: SsoConnectionSettings = {},
+  organizationPrimaryDomain: string | null = null,
 ): Promise<SvcSsoConnection> {
   organizations += 1;
-  const organization = await t.svc.admin.createOrganizationAsync({ name: `SAML Org ${organizations}` });
+  const organization = await t.svc.admin.createOrganizationAsync({
+    name: `SAML Org ${organizations}`,
+    primaryDomain: organizationPrimaryDomain,
+  });
   const draft = await t.svc.admin.createSsoConnectionDraftAsync({
     organizationId: organization.id,
     displayName: 'Acme SSO',
