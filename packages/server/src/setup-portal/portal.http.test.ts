@@ -236,6 +236,23 @@ describeAboveStorage('SSO setup portal', (kind) => {
       expect(listed.data.map((c) => c.id)).toEqual([connection.id]);
     });
 
+    it("refuses a primary domain: a customer cannot send another domain's users to their IdP", async () => {
+      const browser = await session(acme);
+      const before = (await t.svc.admin.listSsoConnectionsAsync(acme)).data;
+      const refused = await api('POST', '/sso-connections', browser, {
+        displayName: 'Everyone',
+        primaryDomain: 'gmail.com',
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({
+        error: 'invalid_request',
+        details: [{ path: 'primaryDomain', message: 'not accepted here: verify the domain instead' }],
+      });
+      expect(refused.json<{ message: string }>().message).toContain('verify your email domains');
+      expect((await t.svc.admin.listSsoConnectionsAsync(acme)).data).toEqual(before);
+      expect(await t.svc.auth.discoverAsync({ email: 'someone@gmail.com' })).toEqual({ mode: 'password' });
+    });
+
     it('starts and verifies a domain claim through the TXT record', async () => {
       const browser = await session(acme);
       const started = await api('POST', '/domains', browser, { domain: 'portal-acme.test' });

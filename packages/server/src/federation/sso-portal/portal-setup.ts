@@ -6,7 +6,7 @@ import type {
   SvcSsoPortalTestResult,
 } from '@svc/contract';
 import type { AdminActor } from '../../admin/deps.js';
-import { SvcNotFoundError } from '../../kernel/errors.js';
+import { SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
 import type { DomainClaims } from '../../organizations/domains/domain-claims.js';
 import type { SsoConnectionAdmin } from '../saml/connection-admin.js';
 import type { SamlServiceProvider } from '../saml/service-provider.js';
@@ -80,10 +80,20 @@ export class PortalSetup {
     return page.data.map(toSvcSsoConnection);
   }
 
+  /**
+   * A primary domain sends every user of that domain to the connection's IdP, and nothing proves the
+   * customer owns it: in the portal only verified domains (their claims) lead users to the connection.
+   */
   async createConnection(
     actor: PortalActor,
     body: Omit<CreateSsoConnectionInput, 'organizationId'>,
   ): Promise<SvcSsoConnection> {
+    if (body.primaryDomain !== undefined && body.primaryDomain !== null) {
+      throw new SvcValidationError(
+        'A connection made in the setup portal has no primary domain: verify your email domains instead, and their users sign in through the connection.',
+        [{ path: 'primaryDomain', message: 'not accepted here: verify the domain instead' }],
+      );
+    }
     const created = await this.#deps.connections.createDraft(
       { ...body, organizationId: actor.session.organizationId },
       auditActor(actor),
