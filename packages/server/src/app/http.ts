@@ -84,9 +84,12 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(oidcDirectRoutes({ auth: services.auth }), { prefix: authPath });
         // Calendar connections: SPEC.md maps the callback and the operator routes only while they are on.
         if (config.calendar.enabled) {
-          await svc.register(calendarCallbackRoutes({ consent: services.calendarConsent }), {
-            prefix: authPath,
-          });
+          await svc.register(
+            calendarCallbackRoutes({ consent: services.calendarConsent, authBase: config.authBase }),
+            {
+              prefix: authPath,
+            },
+          );
           await svc.register(calendarDirectRoutes({ calendar: services.calendar }), { prefix: authPath });
           await svc.register(
             async (calendar) => {

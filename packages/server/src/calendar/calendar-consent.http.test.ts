@@ -155,6 +155,19 @@ describeEachDatabase('calendar consent', (kind) => {
     expect(replay.headers.location).toBeUndefined();
     expect(replay.json()).toMatchObject({ error: 'invalid_state' });
 
+    // A browser is shown a finished page saying what to do, still a 400 and never a redirect.
+    const shown = await c.h.inject({
+      method: 'GET',
+      url: `/svc/auth/calendar/callback?state=never-sent&code=abc`,
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(shown.statusCode).toBe(400);
+    expect(shown.headers.location).toBeUndefined();
+    expect(shown.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(shown.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(shown.body).toContain('This calendar consent cannot be used');
+    expect(shown.body).toContain('Start again from the app.');
+
     for (const query of ['', '?state=', '?state=never-sent&code=abc', '?code=abc']) {
       const forged = await c.h.inject({ method: 'GET', url: `/svc/auth/calendar/callback${query}` });
       expect(forged.statusCode, query).toBe(400);

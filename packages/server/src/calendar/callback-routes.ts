@@ -1,9 +1,16 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonErrorHandler } from '../http/errors.js';
+import { html } from '../http/pages/html.js';
+import { renderLayout } from '../http/pages/layout.js';
+import { sendPage } from '../http/pages/reply.js';
+import { HOSTED_SECURITY_HEADERS } from '../http/pages/security-headers.js';
 import type { CalendarConsent } from './calendar-consent.js';
+import { SvcCalendarError } from './errors.js';
 
 export interface CalendarCallbackRoutesDeps {
   readonly consent: Pick<CalendarConsent, 'finish'>;
+  /** Where the hosted stylesheet is served (the auth base), for the page a browser is shown. */
+  readonly authBase: string;
 }
 
 /**
@@ -14,7 +21,12 @@ export interface CalendarCallbackRoutesDeps {
  */
 export function calendarCallbackRoutes(deps: CalendarCallbackRoutesDeps): FastifyPluginAsync {
   return async (app) => {
-    app.setErrorHandler(jsonErrorHandler);
+    // The user's browser is what arrives here: a refusal is a page to it, and JSON to anything else.
+    app.setErrorHandler((error, request, reply) =>
+      error instanceof SvcCalendarError && error.code === 'invalid_state' && wantsPage(request)
+        ? refusalPage(reply, deps.authBase, error.message)
+        : jsonErrorHandler(error, request, reply),
+    );
     app.get('/calendar/callback', async (request, reply) => {
       const query = new URL(request.url, 'http://callback').searchParams;
       const result = await deps.consent.finish(query, { ipAddress: request.ip });
@@ -28,4 +40,22 @@ export function calendarCallbackRoutes(deps: CalendarCallbackRoutesDeps): Fastif
         .redirect(result.redirectUrl, 303);
     });
   };
+}
+
+function wantsPage(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+function refusalPage(reply: FastifyReply, authBase: string, message: string): FastifyReply {
+  reply.headers(HOSTED_SECURITY_HEADERS);
+  return sendPage(
+    reply,
+    renderLayout({
+      authBase,
+      title: 'Calendar consent',
+      heading: 'This calendar consent cannot be used',
+      body: html`<p>${message}</p>`,
+    }),
+    400,
+  );
 }
