@@ -18,6 +18,14 @@ export interface SamlResponseEnvelope {
   readonly inResponseTo: string | undefined;
 }
 
+/** SHA-1 signature and digest methods: collisions can be bought, so a SHA-1 signature proves little. */
+const SHA1_ALGORITHMS = new Set([
+  'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+  'http://www.w3.org/2000/09/xmldsig#dsa-sha1',
+  'http://www.w3.org/2000/09/xmldsig#hmac-sha1',
+  'http://www.w3.org/2000/09/xmldsig#sha1',
+]);
+
 function malformed(problem: string): SamlError {
   return new SamlError('malformed_response', `The SAML response is malformed: ${problem}.`);
 }
@@ -39,6 +47,7 @@ export function readSamlResponse(samlResponse: string | undefined): SamlResponse
   if ('problem' in parsed) throw malformed(parsed.problem);
   const root = parsed.document.documentElement;
   if (!isElement(root, SAML_NS.protocol, 'Response')) throw malformed('it is not a SAML 2.0 Response');
+  refuseSha1(parsed.document);
   const status = childElement(root, SAML_NS.protocol, 'Status');
   const code = status === undefined ? undefined : childElement(status, SAML_NS.protocol, 'StatusCode');
   const value = code === undefined ? undefined : attribute(code, 'Value');
@@ -56,4 +65,20 @@ export function readSamlResponse(samlResponse: string | undefined): SamlResponse
     destination: attribute(root, 'Destination'),
     inResponseTo: attribute(root, 'InResponseTo'),
   };
+}
+
+/** Refuses a response with any SHA-1 signature or digest, saying what the IdP's admin must change. */
+function refuseSha1(document: Document): void {
+  for (const name of ['SignatureMethod', 'DigestMethod']) {
+    for (const element of Array.from(document.getElementsByTagNameNS(SAML_NS.dsig, name))) {
+      const algorithm = element.getAttribute('Algorithm') ?? '';
+      if (SHA1_ALGORITHMS.has(algorithm)) {
+        throw new SamlError(
+          'invalid_signature',
+          'The identity provider signs with SHA-1, which is not accepted: set its signing algorithm to SHA-256.',
+          algorithm,
+        );
+      }
+    }
+  }
 }

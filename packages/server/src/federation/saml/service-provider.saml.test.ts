@@ -147,6 +147,19 @@ describeAboveStorage('SAML service provider', (kind) => {
     await refused(sp.consume(connection.id, unsigned, stripped.relayState), 'invalid_signature');
   });
 
+  it('refuses an answer signed with SHA-1, saying what to change at the IdP', async () => {
+    const sha1 = await signIn(ADA, { signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' });
+    const xml = Buffer.from(sha1.samlResponse, 'base64').toString('utf8');
+    expect(xml).toContain('Algorithm="http://www.w3.org/2000/09/xmldsig#rsa-sha1"');
+    await expect(sp.consume(connection.id, sha1.samlResponse, sha1.relayState)).rejects.toMatchObject({
+      code: 'invalid_signature',
+      message: expect.stringContaining('set its signing algorithm to SHA-256') as string,
+    });
+    // The same IdP signing with SHA-256 (its default) is accepted.
+    const sha256 = await signIn(ADA);
+    expect((await sp.consume(connection.id, sha256.samlResponse, sha256.relayState)).email).toBe(ADA.email);
+  });
+
   it('refuses signature wrapping: a second, unsigned assertion beside or instead of the signed one', async () => {
     for (const sign of ['response', 'assertion'] as const) {
       const post = await signIn(ADA, { sign });

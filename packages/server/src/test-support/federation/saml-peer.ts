@@ -33,6 +33,8 @@ export interface SamlAnswer {
   readonly sign?: 'response' | 'assertion' | 'both';
   /** The key that signs. Default: the peer's current key. */
   readonly key?: SamlTestKeyPair;
+  /** The signature method's URI. Default: samlify's RSA-SHA256. */
+  readonly signatureAlgorithm?: string;
   readonly issuer?: string;
   readonly audience?: string;
   readonly destination?: string | null;
@@ -101,8 +103,9 @@ export async function startSamlPeer(keys: { current: SamlTestKeyPair }, clock: C
   const server: LoopbackServer = await startLoopbackServer();
   const entityId = `${server.origin}/idp`;
   const ssoUrl = `${server.origin}/sso`;
-  const identityProvider = (signing: readonly SamlTestKeyPair[]) =>
+  const identityProvider = (signing: readonly SamlTestKeyPair[], signatureAlgorithm?: string) =>
     samlify.IdentityProvider({
+      ...(signatureAlgorithm === undefined ? {} : { requestSignatureAlgorithm: signatureAlgorithm }),
       entityID: entityId,
       signingCert: signing.map((pair) => pair.certificate),
       privateKey: signing[0]?.key ?? keys.current.key,
@@ -148,7 +151,7 @@ export async function startSamlPeer(keys: { current: SamlTestKeyPair }, clock: C
       '{AuthnStatement}{AttributeStatement}',
       statements(user, issuedAt),
     );
-    const signer = identityProvider([answer.key ?? keys.current]);
+    const signer = identityProvider([answer.key ?? keys.current], answer.signatureAlgorithm);
     const { context } = await signer.createLoginResponse(
       signingSp,
       { extract: {} },
