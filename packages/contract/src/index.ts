@@ -13,6 +13,7 @@ export * from './passwordless.js';
 export * from './oidc-connections.js';
 export * from './linked-identities.js';
 export * from './oidc-sign-in.js';
+export * from './sso-sign-in.js';
 export * from './calendar.js';
 export * from './domain-claims.js';
 export * from './sso-connections.js';

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { emailSchema } from './admin.js';
 import { clientIdSchema, clientSecretField, svcLoginResultSchema } from './auth.js';
 import { nullable, optionalText, recordIdSchema } from './fields.js';
+import {
+  appCodeChallengeMethodSchema,
+  appCodeChallengeSchema,
+  appCodeVerifierSchema,
+  appStateSchema,
+  printable,
+} from './app-checks.js';
 import { callbackUriSchema, OIDC_AUTHENTICATION_METHODS, OIDC_PROVIDER_TYPES } from './oidc-connections.js';
 
 /**
@@ -12,15 +19,6 @@ import { callbackUriSchema, OIDC_AUTHENTICATION_METHODS, OIDC_PROVIDER_TYPES } f
  * strict (unknown keys are ignored); each request carries the optional `clientSecret` of a confidential
  * client (DECISIONS.md "Confidential clients at the direct helpers").
  */
-
-/** Printable ASCII without spaces, `max` characters at most: what travels in a provider's URLs. */
-function printable(max: number) {
-  return z
-    .string()
-    .min(1)
-    .max(max)
-    .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' });
-}
 
 /**
  * SPEC.md OIDC start request {connectionId, email, clientId, callbackUri, state, nonce, codeChallenge,
@@ -35,13 +33,10 @@ export const svcOidcStartRequestSchema = z.object({
   clientId: nullable(clientIdSchema),
   clientSecret: clientSecretField,
   callbackUri: callbackUriSchema,
-  // SPEC.md Limits: "state parameter length 1 to 2048 characters".
-  state: printable(2048),
+  state: appStateSchema,
   nonce: printable(512),
-  codeChallenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, {
-    message: 'must be the 43-character base64url S256 challenge',
-  }),
-  codeChallengeMethod: z.literal('S256', { error: "must be 'S256'" }),
+  codeChallenge: appCodeChallengeSchema,
+  codeChallengeMethod: appCodeChallengeMethodSchema,
 });
 export type SvcOidcStartRequest = z.input<typeof svcOidcStartRequestSchema>;
 export type SvcOidcStartInput = z.output<typeof svcOidcStartRequestSchema>;
@@ -68,10 +63,7 @@ export const svcOidcCompleteRequestSchema = z.object({
   clientSecret: clientSecretField,
   callbackUri: callbackUriSchema,
   code: printable(2048),
-  // RFC 7636 §4.1: 43 to 128 unreserved characters.
-  codeVerifier: z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/, {
-    message: 'must be the PKCE verifier: 43 to 128 letters, digits, -, ., _ or ~',
-  }),
+  codeVerifier: appCodeVerifierSchema,
   nonce: printable(512),
   // Passed on as the app received it; an empty or unreadable one is ignored, like a missing one.
   userPayloadJson: nullable(z.string().max(4096)),

@@ -8,6 +8,7 @@ export { SvcAdminService } from './app/facades/svc-admin-service.js';
 export { SvcAuthService, type SvcAuthCallContext } from './app/facades/svc-auth-service.js';
 export { SvcCalendarService, type SvcCalendarCallContext } from './app/facades/svc-calendar-service.js';
 export { SvcFgaService, type SvcFgaCheck } from './app/facades/svc-fga-service.js';
+export { SvcSsoService } from './app/facades/svc-sso-service.js';
 export { SvcCalendarError, type SvcCalendarErrorCode } from './calendar/errors.js';
 export { SvcGrantBoundaryError, type GrantBoundaryErrorCode } from './scim/errors.js';
 export type {
@@ -34,6 +35,7 @@ export {
   SvcConfigError,
   SvcTooManyAttemptsError,
   SvcUnavailableError,
+  SvcMfaRequiredError,
 } from './kernel/errors.js';
 export type { Readiness } from './health/readiness.js';
 export { SvcSendRefusedError, type RefusedSend } from './ratelimit/refused-send.js';

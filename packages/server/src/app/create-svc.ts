@@ -46,7 +46,7 @@ import { wirePhoneOtp } from './wire-phone-otp.js';
 import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
 import { wireOidcSignIn } from './wire-oidc-connections.js';
-import { wireSamlAssertionConsumer } from './wire-saml-sign-in.js';
+import { wireSamlAppEntry, wireSamlAssertionConsumer } from './wire-saml-sign-in.js';
 import { wireDevice } from './wire-device.js';
 import { wireCalendar } from './wire-calendar.js';
 import { wireFga } from './wire-fga.js';
@@ -294,19 +294,16 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     });
     const fga = wireFga({ db, audit, clock, ids });
     const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };
+    // What the setup portal and the SAML entry points of first-party apps are wired with.
+    const samlContext = { db, config, audit, clock, ids, sso, throttle: failureThrottle };
     const ssoPortal = wireSsoPortal({
-      db,
-      config,
-      audit,
-      clock,
-      ids,
-      throttle: failureThrottle,
+      ...samlContext,
       masterKey,
-      sso,
       domainClaims: adminWiring.domainClaims.claims,
     });
+    const samlApps = wireSamlAppEntry({ ...samlContext, hostedSignIn, engine: authEngine, oidc: oidcSignIn });
     // The SAML continuations of entry points other than the engine's own sign-in, for the ACS route.
-    const samlContinuationHandlers = [ssoPortal.portalTestHandler];
+    const samlContinuationHandlers = [ssoPortal.portalTestHandler, ...samlApps.handlers];
     const services: SvcServices = {
       auth,
       authEngine,
@@ -337,6 +334,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       scimEvents: adminWiring.scim.events,
       fga: fga.facade,
       fgaAdmin: fga.admin,
+      sso: samlApps.sso,
       ssoPortal,
       samlContinuationHandlers,
       samlAssertionConsumer: wireSamlAssertionConsumer({

@@ -26,6 +26,7 @@ import { SSO_PORTAL_PAGE_PATH, ssoPortalBase } from './wire-sso-portal.js';
 import { emailAdminRoutes } from '../email/routes.js';
 import { fgaAdminRoutes } from '../fga/routes.js';
 import { directRoutes } from '../direct/routes.js';
+import { ssoDirectRoutes } from '../direct/sso-routes.js';
 import { oidcDirectRoutes } from '../direct/oidc-routes.js';
 import { hostedRoutes } from '../hosted/routes.js';
 import { samlAcsRoutes } from '../hosted/saml/acs-routes.js';
@@ -82,6 +83,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(mfaDirectRoutes({ mfa: services.authEngine.mfaOperations }), { prefix: authPath });
         await svc.register(accountDirectRoutes({ account: services.account }), { prefix: authPath });
         await svc.register(oidcDirectRoutes({ auth: services.auth }), { prefix: authPath });
+        await svc.register(ssoDirectRoutes({ sso: services.sso }), { prefix: authPath });
         // Calendar connections: SPEC.md maps the callback and the operator routes only while they are on.
         if (config.calendar.enabled) {
           await svc.register(
@@ -114,6 +116,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
                 consumer: services.samlAssertionConsumer,
                 site: services.hostedSignIn.site,
                 clock: services.hostedSignIn.clock,
+                antiforgery: services.antiforgery,
               }),
             ],
           }),

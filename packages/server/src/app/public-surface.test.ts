@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * is public only when it is listed here.
  */
 const PUBLIC_MEMBERS = {
-  'services.ts': { SvcServices: ['admin', 'auth', 'audit', 'tokens', 'calendar', 'fga', 'readiness'] },
+  'services.ts': { SvcServices: ['admin', 'auth', 'audit', 'tokens', 'calendar', 'fga', 'sso', 'readiness'] },
   'create-svc.ts': {
     Svc: ['config', 'demo', 'plugin', 'app', 'handler', 'housekeeping', 'listen', 'close'],
   },

@@ -33,10 +33,11 @@ import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { AuthEngine } from './wire-auth.js';
 import type { FgaAdmin } from '../fga/fga-admin.js';
 import type { SvcFgaService } from './facades/svc-fga-service.js';
+import type { SvcSsoService } from './facades/svc-sso-service.js';
 
 /**
  * The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these.
- * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar`, `fga` and `readiness`. The members tagged internal are
+ * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar`, `fga`, `sso` and `readiness`. The members tagged internal are
  * the wiring of the HTTP surfaces, the CLI and the tests: they may change in any release and are left
  * out of the published declarations (`stripInternal`; docs/decisions/embedding-public-surface.md).
  */
@@ -106,11 +107,17 @@ export interface SvcServices {
   readonly fga: SvcFgaService;
   /** @internal The FGA model's operations (the operator API at /svc/admin/fga/api). */
   readonly fgaAdmin: FgaAdmin;
+  /**
+   * The in-process SSO API (SvcSsoService): SPEC.md's SSO StartAuthorizationAsync and ExchangeCodeAsync
+   * (the direct SAML request-token flow), and what `POST /sso/authorization-url` calls.
+   */
+  readonly sso: SvcSsoService;
   /** @internal The customer SSO setup portal: its sessions, setup operations and test sign-in handler. */
   readonly ssoPortal: SsoPortalWiring;
   /**
    * @internal The continuation handlers of SAML sign-ins started by entry points other than the engine's
-   * own sign-in (the setup portal's `portal-test`), one per kind, for the ACS route to dispatch to.
+   * own sign-in (`sso-authorization`, `request-token`, the setup portal's `portal-test`), one per kind,
+   * for the ACS route to dispatch to.
    */
   readonly samlContinuationHandlers: readonly SamlContinuationHandler[];
   /** @internal The ACS: accepted SAML answers and the continuations they go on to. */

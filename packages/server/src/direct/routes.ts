@@ -73,8 +73,9 @@ export function directRouteContext(request: FastifyRequest): SvcAuthCallContext 
  *   grantId} → 200 {id, revokedAt}; 401 without an active first-party session, 400 for an unknown or
  *   already revoked grant.
  *
- * The retired /token/exchange and /saml/login/{connectionId} are deliberately not mapped (SPEC.md
- * "Versioning"): they answer the surface's 404.
+ * The retired /saml/login/{connectionId} is deliberately not mapped (SPEC.md "Versioning"): it answers
+ * the surface's 404. POST /token/exchange is the request-token flow's own (./sso-routes.ts): it never
+ * takes an OAuth authorization code.
  */
 export function directRoutes(deps: DirectRoutesDeps): FastifyPluginAsync {
   const { auth } = deps;

@@ -300,7 +300,6 @@ describe('direct session routes', () => {
 
   describe('retired and unknown routes', () => {
     it.each([
-      ['POST', '/token/exchange'],
       ['GET', '/token/exchange'],
       ['POST', '/saml/login/conn_123'],
       ['GET', '/saml/login/conn_123'],

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   SvcError,
+  SvcMfaRequiredError,
   SvcTooManyAttemptsError,
   SvcUnavailableError,
   SvcValidationError,
@@ -20,7 +21,7 @@ export interface MappedError {
   readonly details?: readonly { path: string; message: string }[];
   /** A refused attempt's wait: sent as `Retry-After`. */
   readonly retryAfterSeconds?: number;
-  /** Fields of a refused attempt that JSON bodies carry beside `error` and `message`. */
+  /** Fields of a refused attempt (or of an MFA state) that JSON bodies carry beside `error` and `message`. */
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
@@ -51,6 +52,9 @@ export function mapError(error: unknown): MappedError {
       retryAfterSeconds: error.retryAfterSeconds,
       ...(error instanceof SvcTooManyAttemptsError ? { extra: error.extra } : {}),
     };
+  }
+  if (error instanceof SvcMfaRequiredError) {
+    return { status: error.status, code: error.code, message: error.message, extra: error.extra };
   }
   if (error instanceof SvcError) {
     return error.expose

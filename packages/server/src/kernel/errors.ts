@@ -79,6 +79,38 @@ export class SvcTooManyAttemptsError extends SvcPublicAuthError {
   }
 }
 
+/**
+ * A token-only sign-in operation (ExchangeCodeAsync, `POST /token/exchange`) whose sign-in passed its
+ * first factor and must pass a second before tokens are issued: 403 `mfa_required`, carrying the MFA
+ * state of an SvcLoginResult (`mfaToken`, `requiresMfaEnrollment`, `mfaMethods`) so that the app goes on
+ * at VerifyMfaChallengeAsync (`POST /mfa/challenge/verify`), as after any direct sign-in.
+ */
+export class SvcMfaRequiredError extends SvcPublicAuthError {
+  readonly mfaToken: string;
+  readonly requiresMfaEnrollment: boolean;
+  readonly mfaMethods: readonly string[];
+
+  constructor(state: { mfaToken: string; requiresMfaEnrollment: boolean; mfaMethods: readonly string[] }) {
+    super(
+      'mfa_required',
+      'This sign-in needs a second factor: verify the MFA token before tokens are issued.',
+      403,
+    );
+    this.mfaToken = state.mfaToken;
+    this.requiresMfaEnrollment = state.requiresMfaEnrollment;
+    this.mfaMethods = state.mfaMethods;
+  }
+
+  /** The fields a JSON body carries beside `error` and `message`. */
+  get extra(): Readonly<Record<string, unknown>> {
+    return {
+      mfaToken: this.mfaToken,
+      requiresMfaEnrollment: this.requiresMfaEnrollment,
+      mfaMethods: this.mfaMethods,
+    };
+  }
+}
+
 /** How long a caller is asked to wait after a 503: a database restart or failover takes a few seconds. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 

@@ -6,7 +6,7 @@ import type {
   SvcOidcStartInput,
   SvcOidcStartResult,
 } from '@svc/contract';
-import type { UserRepository } from '../admin/repository.js';
+import type { ClientRecord, UserRepository } from '../admin/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { accountInactiveError, type OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
 import { AMR_FEDERATED } from '../federation/oidc/oidc-sign-in.js';
@@ -111,6 +111,35 @@ export class DirectProviderSignIn {
     context: DirectCallContext,
   ): Promise<SvcLoginResult> {
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, context);
+    return this.signInFederatedUser(
+      {
+        userId: input.userId,
+        client,
+        method: input.authenticationMethod,
+        organizationId: input.organizationId,
+      },
+      context,
+    );
+  }
+
+  /**
+   * The sign-in of a user an identity provider vouched for, at a client already through the gate (OIDC
+   * providers here, the SAML request-token exchange in ./direct-sso-sign-in.ts): 404 for an unknown user,
+   * 403 `account_inactive` for a deactivated one; audited `oauth.direct_login.succeeded` with `method`;
+   * then the engine as after a password (organization selection unless `organizationId`, MFA, tokens),
+   * with amr `fed`. `authTime` defaults to now.
+   */
+  async signInFederatedUser(
+    input: {
+      readonly userId: string;
+      readonly client: ClientRecord;
+      readonly method: string;
+      readonly organizationId: string | null;
+      readonly authTime?: number;
+    },
+    context: DirectCallContext,
+  ): Promise<SvcLoginResult> {
+    const { client } = input;
     const user = await this.#deps.users.findById(input.userId);
     if (user === undefined) throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
     if (!user.active) throw accountInactiveError();
@@ -121,7 +150,7 @@ export class DirectProviderSignIn {
       userId: user.id,
       clientId: client.clientId,
       ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
-      data: { route: context.operation, method: input.authenticationMethod },
+      data: { route: context.operation, method: input.method },
     });
     return this.#deps.direct.completeSignIn(
       {
@@ -129,6 +158,7 @@ export class DirectProviderSignIn {
         client,
         requestedOrganizationId: input.organizationId,
         amr: AMR_FEDERATED,
+        ...(input.authTime === undefined ? {} : { authTime: input.authTime }),
       },
       context,
     );

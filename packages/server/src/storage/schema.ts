@@ -75,4 +75,5 @@ export interface Database {
   ssoPortalSessions: federation.SsoPortalSessionsTable;
   samlIdentities: federation.SamlIdentitiesTable;
   samlSignInHandles: federation.SamlSignInHandlesTable;
+  samlRequestCodes: federation.SamlRequestCodesTable;
 }

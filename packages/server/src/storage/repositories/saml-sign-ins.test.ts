@@ -8,6 +8,7 @@ import type { SsoConnectionRepository } from '../../federation/saml/repository.j
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { insertUserRows } from '../../test-support/user-rows.js';
 import { openDatabase, type DatabaseHandle, type Db } from '../database.js';
+import { samlRequestCodeRepository } from './saml-request-codes.js';
 import { samlIdentityRepository, samlSignInHandleRepository } from './saml-sign-ins.js';
 import { ssoConnectionRepository } from './sso-connections.js';
 
@@ -53,7 +54,7 @@ async function insertConnection(
     .execute();
 }
 
-/** The storage contract of SAML sign-ins (migration 0028), the same on both databases. */
+/** The storage contract of SAML sign-ins (migrations 0028, 0029), the same on both databases. */
 describeEachDatabase('SAML sign-in storage', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
@@ -119,6 +120,33 @@ describeEachDatabase('SAML sign-in storage', (kind) => {
     expect([first, second].filter((taken) => taken !== undefined)).toEqual([record]);
     expect(await handles.consume('h2', T0 + 1000)).toBeUndefined();
     expect(await handles.consume('nope', T0)).toBeUndefined();
+  });
+
+  it("keeps a request-token code's bindings, finds it while live, and gives it to the first taker only", async () => {
+    const codes = samlRequestCodeRepository(handle.db);
+    const record = {
+      codeHash: 'c1',
+      clientId: 'web',
+      redirectUri: 'https://app.example.com/callback',
+      codeChallenge: 'x'.repeat(43),
+      userId: 'usr_1',
+      organizationId: 'org_1',
+      connectionId: 'sso_1',
+      authTime: T0,
+      createdAt: T0,
+      expiresAt: T0 + 1000,
+    };
+    await codes.insert(record);
+    await codes.insert({ ...record, codeHash: 'c2' });
+    // Finding does not use it up; the times come back as numbers on both databases.
+    expect(await codes.findActive('c1', T0 + 1)).toEqual(record);
+    expect(await codes.findActive('c1', T0 + 1)).toEqual(record);
+    const [first, second] = await Promise.all([codes.consume('c1', T0 + 1), codes.consume('c1', T0 + 1)]);
+    expect([first, second].filter((taken) => taken !== undefined)).toEqual([record]);
+    expect(await codes.findActive('c1', T0 + 2)).toBeUndefined();
+    expect(await codes.findActive('c2', T0 + 1000)).toBeUndefined();
+    expect(await codes.consume('c2', T0 + 1000)).toBeUndefined();
+    expect(await codes.findActive('nope', T0)).toBeUndefined();
   });
 
   it('finds the oldest enabled connection by primary domain or by organization', async () => {

@@ -162,3 +162,19 @@ export interface SamlSignInHandlesTable {
   expiresAt: number;
   consumedAt: number | null;
 }
+
+/** A temporary code of the direct SAML request-token flow (0029). */
+export interface SamlRequestCodesTable {
+  /** SHA-256 hex of the code. */
+  codeHash: string;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  userId: string;
+  organizationId: string;
+  connectionId: string;
+  authTime: number;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
