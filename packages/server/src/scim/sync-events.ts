@@ -18,7 +18,8 @@ export type ScimSyncEventKind =
   | 'scim.group.deleted'
   | 'scim.group.members_changed'
   | 'scim.grant.outside_boundary'
-  | 'scim.grant.boundary_missing';
+  | 'scim.grant.boundary_missing'
+  | 'scim.grant.role_missing';
 
 export interface ScimSyncEventInput {
   readonly connectionId: string;

@@ -26,6 +26,7 @@ import * as ssoPortal from './0025-sso-portal.js';
 import * as fga from './0026-fga.js';
 import * as scim from './0027-scim.js';
 import * as samlSignIns from './0028-saml-sign-ins.js';
+import * as scimMappings from './0030-scim-mappings.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0026-fga': fga,
   '0027-scim': scim,
   '0028-saml-sign-ins': samlSignIns,
+  '0030-scim-mappings': scimMappings,
 };
 
 /** Every migration's name, in the order they apply. */
