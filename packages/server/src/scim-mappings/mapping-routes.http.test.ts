@@ -101,7 +101,13 @@ describeEachDatabase('SCIM mapping rule routes and the grant boundary', (kind) =
       'grant_boundary_required',
     );
     // In process: the same refusal, as SvcGrantBoundaryError with its code.
-    await expect(t.svc.admin.createScimMappingAsync(bare.id, rule())).rejects.toSatisfy(
+    const typed = {
+      displayName: 'In process',
+      match: { groupDisplayName: 'Engineering' },
+      roleId: acme.model.viewer,
+      resourceId: acme.project,
+    };
+    await expect(t.svc.admin.createScimMappingAsync(bare.id, typed)).rejects.toSatisfy(
       (error) => error instanceof SvcGrantBoundaryError && error.code === 'grant_boundary_required',
     );
   });
