@@ -242,6 +242,23 @@ describeEachDatabase('SCIM mapping rule grants', (kind) => {
     expect(audited.filter((event) => event.organizationId === other.organizationId)).toHaveLength(1);
   });
 
+  it('a rule whose role was deleted grants nothing, and its pushes succeed with a failed sync event', async () => {
+    const acme = await mappingTenant(t.svc, 'Roleless');
+    const role = await fga.create('/roles', {
+      key: `${kind}.roleless`,
+      name: 'Soon gone',
+      permissionKeys: [acme.model.read],
+    });
+    await acme.mapping({ ...readsProject(acme), roleId: role });
+    expect((await fga.call('DELETE', `/roles/${role}`)).status).toBe(204);
+    const jo = await acme.user('jo');
+    const group = await acme.group('Engineering', [jo]);
+    expect(await acme.canRead(jo, acme.project)).toBe(false);
+    expect(await syncEvents(acme)).toEqual([
+      expect.objectContaining({ kind: 'scim.grant.role_missing', outcome: 'failed', resourceId: group }),
+    ]);
+  });
+
   it('an operator grant of the same role stays when the managed one goes', async () => {
     const acme = await mappingTenant(t.svc, 'Mixed');
     await acme.mapping(readsProject(acme));

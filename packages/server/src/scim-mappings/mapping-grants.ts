@@ -93,7 +93,7 @@ export class ScimMappingGrants implements ScimDirectorySubscriber {
   }
 
   /** Where an enabled rule stands now: usable, or why not. */
-  async evaluate(connection: ScimConnectionRecord): Promise<EvaluatedRules> {
+  async #evaluate(connection: ScimConnectionRecord): Promise<EvaluatedRules> {
     const { rules, tree } = this.#deps;
     const usable: ScimMappingRecord[] = [];
     const unusable: EvaluatedRules['unusable'][number][] = [];
@@ -120,7 +120,7 @@ export class ScimMappingGrants implements ScimDirectorySubscriber {
     for (let pass = 0; pass < MAX_PASSES; pass += 1) {
       const connection = await directory.connection(connectionId);
       if (connection === undefined) return;
-      const rules = await this.evaluate(connection);
+      const rules = await this.#evaluate(connection);
       if (pass === 0 && options.pushedGroup !== null) {
         await this.#recordUnusable(connection, options.pushedGroup, rules.unusable);
       }
