@@ -124,21 +124,23 @@ export class FgaGrants {
       const revoked =
         changes.revokeIds.length === 0 ? [] : await tx.deleteGrants({ managedBy, ids: changes.revokeIds });
       const created: FgaGrantRecord[] = [];
-      const known = new Set<string>();
+      // Each role and resource is looked up once, however many members a push grants it to.
+      const knownRoles = new Set<string>();
+      const knownResources = new Set<string>();
       for (const key of changes.create) {
         const subject = await resolveSubject(tx, key.subjectId, undefined);
         if (subject === undefined) throw unknownReference('subjectId', 'No subject has this id.');
-        if (!known.has(key.roleId)) {
+        if (!knownRoles.has(key.roleId)) {
           if ((await tx.findDefinition('role', key.roleId)) === undefined) {
             throw unknownReference('roleId', 'No role has this id.');
           }
-          known.add(key.roleId);
+          knownRoles.add(key.roleId);
         }
-        if (!known.has(key.resourceId)) {
+        if (!knownResources.has(key.resourceId)) {
           if ((await tx.findResource(key.resourceId)) === undefined) {
             throw unknownReference('resourceId', 'No resource has this id.');
           }
-          known.add(key.resourceId);
+          knownResources.add(key.resourceId);
         }
         const grantKey = { subject, roleId: key.roleId, resourceId: key.resourceId, managedBy };
         if ((await tx.findGrantByKey(grantKey)) !== undefined) continue;
