@@ -18,6 +18,7 @@ export * from './calendar.js';
 export * from './domain-claims.js';
 export * from './sso-connections.js';
 export * from './scim-connections.js';
+export * from './scim-mappings.js';
 export * from './fga.js';
 export * from './sso-portal.js';
 export * from './home-realm.js';

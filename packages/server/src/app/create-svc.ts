@@ -49,7 +49,6 @@ import { wireOidcSignIn } from './wire-oidc-connections.js';
 import { wireSamlAppEntry, wireSamlAssertionConsumer } from './wire-saml-sign-in.js';
 import { wireDevice } from './wire-device.js';
 import { wireCalendar } from './wire-calendar.js';
-import { wireFga } from './wire-fga.js';
 
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
 const MAINTENANCE_INTERVAL_MS = HOUR_MS;
@@ -292,7 +291,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         invitationSignup: invitationWiring.signup,
       },
     });
-    const fga = wireFga({ db, audit, clock, ids });
+    const { fga } = adminWiring;
     const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };
     // What the setup portal and the SAML entry points of first-party apps are wired with.
     const samlContext = { db, config, audit, clock, ids, sso, throttle: failureThrottle };

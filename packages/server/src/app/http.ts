@@ -21,6 +21,7 @@ import { ssoPortalLinkAdminRoutes } from '../admin/sso-portal-link-routes.js';
 import { samlMetadataRoutes } from '../federation/saml/routes.js';
 import { scimRoutes } from '../scim/routes.js';
 import { scimConnectionAdminRoutes } from '../admin/scim-connection-routes.js';
+import { scimMappingAdminRoutes } from '../admin/scim-mapping-routes.js';
 import { setupPortalRoutes } from '../setup-portal/routes.js';
 import { SSO_PORTAL_PAGE_PATH, ssoPortalBase } from './wire-sso-portal.js';
 import { emailAdminRoutes } from '../email/routes.js';
@@ -141,6 +142,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
             await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(scimConnectionAdminRoutes({ admin: services.admin }));
+            await admin.register(scimMappingAdminRoutes({ admin: services.admin }));
             await admin.register(ssoPortalLinkAdminRoutes({ admin: services.admin }));
           },
           { prefix: '/admin/auth/api' },

@@ -35,6 +35,8 @@ import { wireScim, type ScimWiring } from './wire-scim.js';
 import type { ScimConfig } from '../config/scim.js';
 import type { FailureRule } from '../ratelimit/failure-rules.js';
 import { wireSsoPortalLinks } from './wire-sso-portal.js';
+import { wireFga, type FgaWiring } from './wire-fga.js';
+import { wireScimMappings } from './wire-scim-mappings.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -77,6 +79,8 @@ export interface AdminWiring {
   readonly sso: SsoConnectionsWiring;
   /** SCIM connections and Svc as their SCIM service provider. */
   readonly scim: ScimWiring;
+  /** Fine-grained authorization, built here because the SCIM mapping rules manage grants in it. */
+  readonly fga: FgaWiring;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -144,6 +148,8 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     clock: ctx.clock,
     ids: ctx.ids,
   });
+  const fga = wireFga(ctx);
+  const scimMappings = wireScimMappings({ ...ctx, fga: fga.admin, scim });
   const facade = new SvcAdminService({
     organizations,
     users,
@@ -164,6 +170,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     domainClaims: domainClaims.claims,
     ssoConnections: sso.admin,
     scimConnections: { admin: scim.admin, boundaries: scim.boundaries, baseUrl: scim.baseUrl },
+    scimMappings: scimMappings.admin,
     ssoPortalLinks: wireSsoPortalLinks(ctx),
     clock: ctx.clock,
   });
@@ -179,5 +186,6 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     domainClaims,
     sso,
     scim,
+    fga,
   };
 }

@@ -6,6 +6,19 @@ import { recordGrantEvent, type FgaDeps } from './deps.js';
 import type { FgaGrantFilter, FgaGrantRecord, FgaPage, FgaPageRequest } from './repository.js';
 import { resolveSubject } from './subjects.js';
 
+/** A grant a source wants, by its ids. */
+export interface ManagedGrantKey {
+  readonly subjectId: string;
+  readonly roleId: string;
+  readonly resourceId: string;
+}
+
+/** What {@link FgaGrants.applyManaged} changed. */
+export interface ManagedGrantChanges {
+  readonly created: readonly FgaGrantRecord[];
+  readonly revoked: readonly FgaGrantRecord[];
+}
+
 /** The source of grants made through the operator API, or in process without one. */
 export const OPERATOR_MANAGED = 'operator';
 
@@ -93,5 +106,56 @@ export class FgaGrants {
     const revoked = await this.#deps.repository.write((tx) => tx.deleteGrants({ managedBy, ...options }));
     for (const grant of revoked) await recordGrantEvent(this.#deps, 'revoked', grant, actor);
     return revoked;
+  }
+
+  /**
+   * Brings a source's grants to what it computed, in one write (one version bump, however many grants a
+   * SCIM group push touches): revokes those of `revokeIds` that `managedBy` made, and makes each of
+   * `create` it does not hold yet. A subject, role or resource that names nothing is a 400, as in
+   * {@link create}. Each change is an `fga.grant.*` event carrying `reason`.
+   */
+  async applyManaged(
+    managedBy: string,
+    changes: { readonly create: readonly ManagedGrantKey[]; readonly revokeIds: readonly string[] },
+    reason: string,
+  ): Promise<ManagedGrantChanges> {
+    const { clock, ids } = this.#deps;
+    const outcome = await this.#deps.repository.write(async (tx) => {
+      const revoked =
+        changes.revokeIds.length === 0 ? [] : await tx.deleteGrants({ managedBy, ids: changes.revokeIds });
+      const created: FgaGrantRecord[] = [];
+      // Each role and resource is looked up once, however many members a push grants it to.
+      const knownRoles = new Set<string>();
+      const knownResources = new Set<string>();
+      for (const key of changes.create) {
+        const subject = await resolveSubject(tx, key.subjectId, undefined);
+        if (subject === undefined) throw unknownReference('subjectId', 'No subject has this id.');
+        if (!knownRoles.has(key.roleId)) {
+          if ((await tx.findDefinition('role', key.roleId)) === undefined) {
+            throw unknownReference('roleId', 'No role has this id.');
+          }
+          knownRoles.add(key.roleId);
+        }
+        if (!knownResources.has(key.resourceId)) {
+          if ((await tx.findResource(key.resourceId)) === undefined) {
+            throw unknownReference('resourceId', 'No resource has this id.');
+          }
+          knownResources.add(key.resourceId);
+        }
+        const grantKey = { subject, roleId: key.roleId, resourceId: key.resourceId, managedBy };
+        if ((await tx.findGrantByKey(grantKey)) !== undefined) continue;
+        const grant: FgaGrantRecord = { id: ids.id('fgt'), ...grantKey, createdAt: clock.now() };
+        await tx.insertGrant(grant);
+        created.push(grant);
+      }
+      return { created, revoked };
+    });
+    for (const grant of outcome.revoked) {
+      await recordGrantEvent(this.#deps, 'revoked', grant, undefined, reason);
+    }
+    for (const grant of outcome.created) {
+      await recordGrantEvent(this.#deps, 'created', grant, undefined, reason);
+    }
+    return outcome;
   }
 }

@@ -123,6 +123,8 @@ export interface FgaReads {
   findGrant(id: string): Promise<FgaGrantRecord | undefined>;
   findGrantByKey(grant: Omit<FgaGrantRecord, 'id' | 'createdAt'>): Promise<FgaGrantRecord | undefined>;
   listGrants(filter: FgaGrantFilter, page: FgaPageRequest): Promise<FgaPage<FgaGrantRecord>>;
+  /** Every grant `managedBy` made, or those of the given subjects: a source's own, unpaged. */
+  managedGrants(managedBy: string, subjectIds?: readonly string[]): Promise<FgaGrantRecord[]>;
   /** The subject's grants and, for a user, its groups'. */
   subjectGrants(subject: SvcFgaSubjectRef): Promise<FgaSubjectGrants>;
 }
@@ -156,6 +158,7 @@ export interface FgaWrites extends FgaReads {
   /** Deletes the grants and answers those deleted. */
   deleteGrants(filter: {
     readonly id?: string;
+    readonly ids?: readonly string[];
     readonly subjectId?: string;
     readonly resourceId?: string;
     readonly managedBy?: string;

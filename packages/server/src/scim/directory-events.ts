@@ -20,6 +20,14 @@ export interface ScimGroupMembershipChange extends ScimGroupChangeScope {
   readonly group: ScimGroupRef;
   readonly addedUserIds: readonly string[];
   readonly removedUserIds: readonly string[];
+  /** The group's members after the change (none when it was deleted). */
+  readonly memberIds: readonly string[];
+  /**
+   * True when the IdP wrote the group itself (POST, PUT or PATCH), even with no member changed: a push
+   * or resynchronization after which SPEC.md lets the mapping rules grant again. False for a deletion
+   * and for the removals a user's deprovisioning makes.
+   */
+  readonly pushed: boolean;
   readonly deleted: boolean;
 }
 
@@ -52,7 +60,8 @@ export class ScimDirectoryEvents {
   }
 
   async membershipChanged(change: ScimGroupMembershipChange): Promise<void> {
-    if (change.addedUserIds.length === 0 && change.removedUserIds.length === 0 && !change.deleted) return;
+    const changed = change.addedUserIds.length > 0 || change.removedUserIds.length > 0 || change.deleted;
+    if (!changed && !change.pushed) return;
     for (const subscriber of this.#subscribers) await subscriber.membershipChanged?.(change);
   }
 

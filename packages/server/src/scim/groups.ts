@@ -74,7 +74,7 @@ export class ScimGroups {
       resourceId: group.id,
       data: { members: memberIds.length },
     });
-    await this.#publish(connection, group, [], memberIds, false);
+    await this.#publish(connection, group, { removed: [], added: memberIds, members: memberIds });
     return { group, memberIds };
   }
 
@@ -123,7 +123,12 @@ export class ScimGroups {
       resourceType: 'Group',
       resourceId: id,
     });
-    await this.#publish(connection, current.group, current.memberIds, [], true);
+    await this.#publish(connection, current.group, {
+      removed: current.memberIds,
+      added: [],
+      members: [],
+      deleted: true,
+    });
   }
 
   async #write(
@@ -160,7 +165,7 @@ export class ScimGroups {
       resourceId: replaced.id,
       data: { added: added.length, removed: removed.length },
     });
-    await this.#publish(connection, replaced, removed, added, false);
+    await this.#publish(connection, replaced, { removed, added, members: memberIds });
     return { group: replaced, memberIds };
   }
 
@@ -175,19 +180,26 @@ export class ScimGroups {
     return ids;
   }
 
+  /** Publishes a push of the group (POST, PUT, PATCH), or its deletion. */
   #publish(
     connection: ScimConnectionRecord,
     group: ScimGroupRecord,
-    removedUserIds: readonly string[],
-    addedUserIds: readonly string[],
-    deleted: boolean,
+    members: {
+      readonly removed: readonly string[];
+      readonly added: readonly string[];
+      readonly members: readonly string[];
+      readonly deleted?: true;
+    },
   ): Promise<void> {
+    const deleted = members.deleted === true;
     return this.#deps.events.membershipChanged({
       connectionId: connection.id,
       organizationId: connection.organizationId,
       group: { id: group.id, displayName: group.displayName, externalId: group.externalId },
-      addedUserIds,
-      removedUserIds,
+      addedUserIds: members.added,
+      removedUserIds: members.removed,
+      memberIds: members.members,
+      pushed: !deleted,
       deleted,
     });
   }

@@ -118,6 +118,8 @@ export interface ScimGroupRepository {
   delete(connectionId: string, groupId: string): Promise<boolean>;
   /** The connection's groups the user is a member of. */
   groupsOf(connectionId: string, userId: string): Promise<ScimGroupRecord[]>;
+  /** The connection's groups of each user (every user given is a key, with no groups at least). */
+  groupsOfUsers(connectionId: string, userIds: readonly string[]): Promise<Map<string, ScimGroupRecord[]>>;
 }
 
 export type ScimSyncOutcome = 'succeeded' | 'failed';

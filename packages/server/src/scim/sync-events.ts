@@ -4,8 +4,9 @@ import type { ScimSyncEventRepository, ScimSyncOutcome } from './repository.js';
 
 /**
  * The sync event kinds Svc records (SPEC.md "Events": SCIM activity and reconciliation errors are
- * persisted as sync events). The two boundary kinds are recorded by the group mapping rules, as failed
- * events, beside the audit events of the same name.
+ * persisted as sync events). The `scim.grant.*` kinds are recorded by the group mapping rules, as failed
+ * events, beside the audit events of the same name: the two boundary kinds of SPEC.md, and
+ * `role_missing` for a rule whose FGA role was deleted.
  */
 export type ScimSyncEventKind =
   | 'scim.user.created'
@@ -18,7 +19,8 @@ export type ScimSyncEventKind =
   | 'scim.group.deleted'
   | 'scim.group.members_changed'
   | 'scim.grant.outside_boundary'
-  | 'scim.grant.boundary_missing';
+  | 'scim.grant.boundary_missing'
+  | 'scim.grant.role_missing';
 
 export interface ScimSyncEventInput {
   readonly connectionId: string;

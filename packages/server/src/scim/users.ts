@@ -211,16 +211,16 @@ export class ScimUsers {
     const { groups, events } = this.#deps;
     for (const group of await groups.groupsOf(connection.id, userId)) {
       const members = (await groups.members([group.id])).get(group.id) ?? [];
-      await groups.replace(
-        { ...group, updatedAt: this.#deps.clock.now() },
-        members.filter((member) => member !== userId),
-      );
+      const remaining = members.filter((member) => member !== userId);
+      await groups.replace({ ...group, updatedAt: this.#deps.clock.now() }, remaining);
       await events.membershipChanged({
         connectionId: connection.id,
         organizationId: connection.organizationId,
         group: { id: group.id, displayName: group.displayName, externalId: group.externalId },
         addedUserIds: [],
         removedUserIds: [userId],
+        memberIds: remaining,
+        pushed: false,
         deleted: false,
       });
     }

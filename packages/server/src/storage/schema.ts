@@ -65,6 +65,7 @@ export interface Database {
   scimGroups: scim.ScimGroupsTable;
   scimGroupMembers: scim.ScimGroupMembersTable;
   scimSyncEvents: scim.ScimSyncEventsTable;
+  scimMappings: scim.ScimMappingsTable;
   fgaState: fga.FgaStateTable;
   fgaDefinitions: fga.FgaDefinitionsTable;
   fgaResources: fga.FgaResourcesTable;

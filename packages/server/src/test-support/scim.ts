@@ -29,7 +29,7 @@ export interface ScimTenant {
 
 /** Sends a SCIM request as an identity provider does: `application/scim+json`, the bearer token. */
 export async function scimCall(
-  t: TestSvc,
+  t: Pick<TestSvc, 'svc'>,
   token: string | undefined,
   method: string,
   path: string,
@@ -57,7 +57,7 @@ export async function scimCall(
 }
 
 /** A new organization and an enabled SCIM connection made through the operator API. */
-export async function scimTenant(t: TestSvc, name = 'Acme'): Promise<ScimTenant> {
+export async function scimTenant(t: Pick<TestSvc, 'svc'>, name = 'Acme'): Promise<ScimTenant> {
   const organizationId = (await t.svc.admin.createOrganizationAsync({ name })).id;
   const created = await t.svc.admin.createScimConnectionAsync({ organizationId, displayName: `${name} IdP` });
   await t.svc.admin.enableScimConnectionAsync(created.id);

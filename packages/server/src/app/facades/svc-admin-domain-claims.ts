@@ -12,9 +12,9 @@ import {
 import type { AdminActor } from '../../admin/deps.js';
 import { validate } from '../../kernel/validation.js';
 import type { DomainClaims } from '../../organizations/domains/domain-claims.js';
-import { SvcAdminScimConnections, type SvcAdminScimConnectionsDeps } from './svc-admin-scim-connections.js';
+import { SvcAdminScimMappings, type SvcAdminScimMappingsDeps } from './svc-admin-scim-mappings.js';
 
-export interface SvcAdminDomainClaimsDeps extends SvcAdminScimConnectionsDeps {
+export interface SvcAdminDomainClaimsDeps extends SvcAdminScimMappingsDeps {
   /** Organization domain claims (normalized, looked up in DNS and audited there). */
   readonly domainClaims: DomainClaims;
 }
@@ -25,7 +25,7 @@ export interface SvcAdminDomainClaimsDeps extends SvcAdminScimConnectionsDeps {
  * validated with the contract schemas of the HTTP routes (400; a domain that cannot be claimed names
  * `domain`); an unknown organization or claim is a 404; a domain another organization owns is a 409.
  */
-export class SvcAdminDomainClaims extends SvcAdminScimConnections {
+export class SvcAdminDomainClaims extends SvcAdminScimMappings {
   readonly #claims: DomainClaims;
 
   constructor(deps: SvcAdminDomainClaimsDeps) {

@@ -76,7 +76,8 @@ export interface SvcAdminServiceDeps extends SvcAdminSsoPortalDeps {
  * The optional `actor` of the write operations is recorded in the audit log; without it the actor is
  * `system`. The record operations (get, update, deactivate, reactivate, list memberships, rotate a client
  * secret) are inherited from SvcAdminRecords (svc-admin-records.ts), the SAML SSO connection operations
- * from SvcAdminSsoConnections and the domain-claim operations (StartVerificationAsync,
+ * from SvcAdminSsoConnections, the SCIM connection and mapping rule operations from
+ * SvcAdminScimConnections and SvcAdminScimMappings, the domain-claim operations (StartVerificationAsync,
  * ConfirmOwnershipAsync, list, revoke) from SvcAdminDomainClaims and the SSO setup portal's links from
  * {@link SvcAdminSsoPortal}; each keeps them in a file of its own.
  */

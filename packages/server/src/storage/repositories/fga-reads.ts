@@ -13,6 +13,7 @@ import type {
 } from '../../fga/repository.js';
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
+import { idChunks } from '../id-chunks.js';
 import { fetchNewestFirst } from '../paging.js';
 import type {
   Database,
@@ -270,6 +271,17 @@ export function fgaReads(db: Db): FgaReads {
       if (filter.resourceId !== undefined) query = query.where('resourceId', '=', filter.resourceId);
       if (filter.managedBy !== undefined) query = query.where('managedBy', '=', filter.managedBy);
       return fetchNewestFirst(query, 'created_at', page, (row) => Number(row.createdAt), toGrant);
+    },
+
+    async managedGrants(managedBy, subjectIds) {
+      const query = db.selectFrom('fgaGrants').selectAll().where('managedBy', '=', managedBy);
+      if (subjectIds === undefined) return (await query.execute()).map(toGrant);
+      const grants: FgaGrantRecord[] = [];
+      for (const chunk of idChunks(subjectIds)) {
+        const rows = await query.where('subjectId', 'in', chunk).execute();
+        grants.push(...rows.map(toGrant));
+      }
+      return grants;
     },
 
     async subjectGrants(subject: SvcFgaSubjectRef) {

@@ -1,6 +1,7 @@
-import type { FgaRepository, FgaWrites } from '../../fga/repository.js';
+import type { FgaGrantRecord, FgaRepository, FgaWrites } from '../../fga/repository.js';
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
+import { idChunks } from '../id-chunks.js';
 import { fgaReads, toGrant } from './fga-reads.js';
 
 const selectVersion = fixedQuery((db) => db.selectFrom('fgaState').select('version').where('id', '=', 1));
@@ -91,13 +92,21 @@ function fgaWrites(tx: Db): FgaWrites {
     },
 
     async deleteGrants(filter) {
-      let query = tx.deleteFrom('fgaGrants');
-      if (filter.id !== undefined) query = query.where('id', '=', filter.id);
-      if (filter.subjectId !== undefined) query = query.where('subjectId', '=', filter.subjectId);
-      if (filter.resourceId !== undefined) query = query.where('resourceId', '=', filter.resourceId);
-      if (filter.managedBy !== undefined) query = query.where('managedBy', '=', filter.managedBy);
-      const rows = await query.returningAll().execute();
-      return rows.map(toGrant);
+      const { ids, ...where } = filter;
+      const deleteWhere = async (idIn?: readonly string[]) => {
+        let query = tx.deleteFrom('fgaGrants');
+        if (where.id !== undefined) query = query.where('id', '=', where.id);
+        if (idIn !== undefined) query = query.where('id', 'in', idIn);
+        if (where.subjectId !== undefined) query = query.where('subjectId', '=', where.subjectId);
+        if (where.resourceId !== undefined) query = query.where('resourceId', '=', where.resourceId);
+        if (where.managedBy !== undefined) query = query.where('managedBy', '=', where.managedBy);
+        const rows = await query.returningAll().execute();
+        return rows.map(toGrant);
+      };
+      if (ids === undefined) return deleteWhere();
+      const deleted: FgaGrantRecord[] = [];
+      for (const chunk of idChunks(ids)) deleted.push(...(await deleteWhere(chunk)));
+      return deleted;
     },
   };
 }

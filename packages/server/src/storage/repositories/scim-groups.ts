@@ -2,6 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { ScimGroupMatch, ScimGroupRecord, ScimGroupRepository } from '../../scim/repository.js';
 import type { Db } from '../database.js';
 import type { Database, ScimGroupsTable } from '../schema.js';
+import { idChunks } from '../id-chunks.js';
 import { takenOnConflict } from './partial-updates.js';
 import { scimPage } from './scim-paging.js';
 
@@ -130,6 +131,22 @@ export function scimGroupRepository(db: Db): ScimGroupRepository {
         .where('scimGroupMembers.userId', '=', userId)
         .execute();
       return rows.map(toRecord);
+    },
+
+    async groupsOfUsers(connectionId, userIds) {
+      const groups = new Map<string, ScimGroupRecord[]>(userIds.map((id) => [id, []]));
+      for (const chunk of idChunks(userIds)) {
+        const rows = await db
+          .selectFrom('scimGroups')
+          .innerJoin('scimGroupMembers', 'scimGroupMembers.groupId', 'scimGroups.id')
+          .selectAll('scimGroups')
+          .select('scimGroupMembers.userId as memberId')
+          .where('scimGroups.connectionId', '=', connectionId)
+          .where('scimGroupMembers.userId', 'in', chunk)
+          .execute();
+        for (const { memberId, ...row } of rows) groups.get(memberId)?.push(toRecord(row));
+      }
+      return groups;
     },
   };
 }

@@ -59,3 +59,17 @@ export interface ScimSyncEventsTable {
   dataJson: string;
   createdAt: number;
 }
+
+/** SCIM group mapping rules (migration 0030). */
+export interface ScimMappingsTable {
+  id: string;
+  connectionId: string;
+  displayName: string;
+  groupDisplayName: string | null;
+  groupExternalId: string | null;
+  roleId: string;
+  resourceId: string;
+  enabled: number;
+  createdAt: number;
+  updatedAt: number;
+}

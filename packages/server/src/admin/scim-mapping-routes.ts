@@ -1,0 +1,69 @@
+import { createScimMappingBodySchema, pageQuerySchema, updateScimMappingBodySchema } from '@svc/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AdminActor } from './deps.js';
+import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import { parseBody, parseQuery } from '../http/body.js';
+import { jsonErrorHandler } from '../http/errors.js';
+
+function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+type ById = { Params: { id: string } };
+
+/**
+ * The operator routes of SCIM group mapping rules (SPEC.md "Operator (admin) HTTP APIs"):
+ * `GET/POST /scim-connections/{id}/mappings` (POST answers 201), `PUT /scim-mappings/{id}`,
+ * `POST /scim-mappings/{id}/enable`, `/disable`, and beside them `GET /scim-mappings/{id}` and
+ * `DELETE /scim-mappings/{id}` (204). A rule outside the grant boundary is 400 with SPEC.md's boundary
+ * code as `error`. Behind the operator guard.
+ */
+export function scimMappingAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+  const { admin } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+
+    app.get<ById>('/scim-connections/:id/mappings', async (request) => {
+      const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
+      return admin.listScimMappingsAsync(
+        request.params.id,
+        cursor === undefined ? { limit } : { limit, cursor },
+      );
+    });
+
+    app.post<ById>('/scim-connections/:id/mappings', async (request, reply) => {
+      const created = await admin.createScimMappingAsync(
+        request.params.id,
+        parseBody(createScimMappingBodySchema, request.body),
+        operatorActor(request),
+      );
+      return reply.code(201).send(created);
+    });
+
+    app.get<ById>('/scim-mappings/:id', async (request) => admin.getScimMappingAsync(request.params.id));
+
+    app.put<ById>('/scim-mappings/:id', async (request) =>
+      admin.updateScimMappingAsync(
+        request.params.id,
+        parseBody(updateScimMappingBodySchema, request.body),
+        operatorActor(request),
+      ),
+    );
+
+    app.post<ById>('/scim-mappings/:id/enable', async (request) =>
+      admin.enableScimMappingAsync(request.params.id, operatorActor(request)),
+    );
+
+    app.post<ById>('/scim-mappings/:id/disable', async (request) =>
+      admin.disableScimMappingAsync(request.params.id, operatorActor(request)),
+    );
+
+    app.delete<ById>('/scim-mappings/:id', async (request, reply) => {
+      await admin.deleteScimMappingAsync(request.params.id, operatorActor(request));
+      return reply.code(204).send();
+    });
+  };
+}

@@ -1,0 +1,103 @@
+import type { AuditLog } from '../audit/audit-log.js';
+import type { FgaAdmin } from '../fga/fga-admin.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Ids } from '../kernel/ids.js';
+import type { MappingDirectory, MappingGrantStore, MappingResourceTree } from '../scim-mappings/deps.js';
+import { ScimMappingAdmin } from '../scim-mappings/mapping-admin.js';
+import { ScimMappingGrants } from '../scim-mappings/mapping-grants.js';
+import type { Db } from '../storage/database.js';
+import { fgaReads } from '../storage/repositories/fga-reads.js';
+import { scimConnectionRepository } from '../storage/repositories/scim-connections.js';
+import { scimGroupRepository } from '../storage/repositories/scim-groups.js';
+import { scimMappingRepository } from '../storage/repositories/scim-mappings.js';
+import type { ScimWiring } from './wire-scim.js';
+
+export interface ScimMappingsWiring {
+  readonly admin: ScimMappingAdmin;
+  readonly grants: ScimMappingGrants;
+}
+
+/**
+ * The SCIM group mapping rules between the SCIM directory and the FGA model: the rules' grants are
+ * made and revoked through the FGA grants service (one write each, audited, the model's version
+ * bumped), and they follow the directory through `scim.events`, before each SCIM answer.
+ */
+export function wireScimMappings(ctx: {
+  readonly db: Db;
+  readonly fga: FgaAdmin;
+  readonly scim: Pick<ScimWiring, 'events' | 'syncEvents'>;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}): ScimMappingsWiring {
+  const reads = fgaReads(ctx.db);
+  const connections = scimConnectionRepository(ctx.db);
+  const groups = scimGroupRepository(ctx.db);
+  const rules = scimMappingRepository(ctx.db);
+  const tree: MappingResourceTree = {
+    ancestorChain: (resourceId, limit) => reads.ancestorChain(resourceId, limit),
+    roleExists: async (roleId) => (await reads.findDefinition('role', roleId)) !== undefined,
+  };
+  const store: MappingGrantStore = {
+    async held(managedBy, userIds) {
+      const grants = await reads.managedGrants(managedBy, userIds);
+      return grants
+        .filter((grant) => grant.subject.type === 'user')
+        .map((grant) => ({
+          id: grant.id,
+          userId: grant.subject.id,
+          roleId: grant.roleId,
+          resourceId: grant.resourceId,
+        }));
+    },
+    async apply(managedBy, changes, reason) {
+      await ctx.fga.grants.applyManaged(
+        managedBy,
+        {
+          create: changes.create.map((grant) => ({
+            subjectId: grant.userId,
+            roleId: grant.roleId,
+            resourceId: grant.resourceId,
+          })),
+          revokeIds: changes.revokeIds,
+        },
+        reason,
+      );
+    },
+  };
+  const directory: MappingDirectory = {
+    connection: (connectionId) => connections.findById(connectionId),
+    async groupsOfUsers(connectionId, userIds) {
+      const found = await groups.groupsOfUsers(connectionId, userIds);
+      return new Map(
+        [...found].map(([userId, userGroups]) => [
+          userId,
+          userGroups.map((group) => ({
+            id: group.id,
+            displayName: group.displayName,
+            externalId: group.externalId,
+          })),
+        ]),
+      );
+    },
+  };
+  const grants = new ScimMappingGrants({
+    rules,
+    directory,
+    tree,
+    grants: store,
+    syncEvents: ctx.scim.syncEvents,
+    audit: ctx.audit,
+  });
+  ctx.scim.events.subscribe(grants);
+  const admin = new ScimMappingAdmin({
+    rules,
+    directory,
+    tree,
+    grants,
+    audit: ctx.audit,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
+  return { admin, grants };
+}
