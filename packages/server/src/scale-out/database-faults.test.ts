@@ -37,6 +37,8 @@ import { TokenLoad, type Credentials } from '../test-support/token-load.js';
  */
 const NODES = 3;
 const CLIENTS = 6;
+/** Each client's pause between answered cycles: about 30 cycles a second each, always some in flight. */
+const THINK_MS = 25;
 const IDLE_SESSIONS = 3;
 const DB_TIMEOUTS = { connect: 1_000, statement: 2_000, idleInTransaction: 5_000 };
 const REQUEST_TIMEOUT_MS = 8_000;
@@ -147,6 +149,7 @@ suite(
         users: CLIENT_USERS,
         timeline,
         explainAlreadyUsed: (token) => ambiguousCommitEvidence(sql!, token),
+        thinkMs: THINK_MS,
       });
       run = new DatabaseFaultRun({
         nodes,

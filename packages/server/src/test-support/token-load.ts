@@ -25,6 +25,11 @@ export interface TokenLoadTarget {
   readonly timeline: FaultTimeline;
   /** What the database says about a refresh token whose retry was answered "already used". */
   readonly explainAlreadyUsed: (refreshToken: string) => Promise<CommitEvidence>;
+  /**
+   * How long a client waits after each answered refresh and validation: a steady load with requests
+   * always in flight, without the flood that would take the machine from everything else it runs.
+   */
+  readonly thinkMs: number;
 }
 
 /** Longest pause a client takes after a refusal, whatever Retry-After says: the load keeps probing. */
@@ -128,6 +133,7 @@ export class TokenLoad {
         session = tokens;
         unanswered = false;
         await this.#validateElsewhere(client, (node + 1) % nodes, tokens.accessToken);
+        await new Promise((resolve) => setTimeout(resolve, this.#target.thinkMs));
         continue;
       }
       if (unanswered && isAlreadyUsed(reply)) {
