@@ -134,7 +134,11 @@ export function wireScim(ctx: WireScimContext): ScimWiring {
   // Stateless over the same counters as every other node's throttle.
   const throttle = new FailureThrottle({ store: failureCounterRepository(db), clock });
   const serviceProvider = new ScimServiceProvider({
-    auth: new ScimBearerAuth({ connections, failures: { throttle, rule: ctx.tokenFailures } }),
+    auth: new ScimBearerAuth({
+      connections,
+      organizationActive: async (id) => (await organizations.findById(id))?.active === true,
+      failures: { throttle, rule: ctx.tokenFailures },
+    }),
     users: new ScimUsers({ users, groups, accounts: scimAccounts(ctx, db), events, syncEvents, clock }),
     groups: new ScimGroups({ groups, users, events, syncEvents, clock, ids }),
     baseUrl: ctx.config.baseUrl,

@@ -4,11 +4,11 @@ import { ScimError } from './errors.js';
 import type { ScimConnectionRecord, ScimConnectionRepository } from './repository.js';
 import { scimTokenHash } from './token.js';
 
-/** A refused SCIM request: 401, or 429 with how long to wait. */
+/** A refused SCIM request: 401, 403 for a deactivated organization, or 429 with how long to wait. */
 export class ScimAuthError extends ScimError {
   readonly retryAfterSeconds: number | null;
 
-  constructor(status: 401 | 429, detail: string, retryAfterMs?: number) {
+  constructor(status: 401 | 403 | 429, detail: string, retryAfterMs?: number) {
     super(status, detail);
     this.retryAfterSeconds = retryAfterMs === undefined ? null : retryAfterSeconds(retryAfterMs);
   }
@@ -16,6 +16,8 @@ export class ScimAuthError extends ScimError {
 
 export interface ScimBearerAuthDeps {
   readonly connections: Pick<ScimConnectionRepository, 'findByTokenHash'>;
+  /** Whether the organization is active: a deactivated one takes no directory changes. */
+  readonly organizationActive: (organizationId: string) => Promise<boolean>;
   readonly failures: FailureLimit & { readonly throttle: Pick<FailureThrottle, 'begin' | 'peek'> };
 }
 
@@ -31,7 +33,9 @@ function bearerToken(header: string | undefined): string | undefined {
 /**
  * SPEC.md "Authentication" 8: `Authorization: Bearer <SCIM_TOKEN>` names one enabled connection and so
  * one organization. The token is looked up by its SHA-256 only. Rejected tokens are counted per client
- * address across requests and nodes; a locked address is refused (429) before any look-up.
+ * address across requests and nodes; a locked address is refused (429) before any look-up. A valid
+ * token of a deactivated organization is refused with 403 (not counted: it is no guess), read on every
+ * request, so that a deactivation stops the sync at once on every node.
  */
 export class ScimBearerAuth {
   readonly #deps: ScimBearerAuthDeps;
@@ -54,7 +58,13 @@ export class ScimBearerAuth {
     const token = bearerToken(authorization);
     const connection =
       token === undefined ? undefined : await this.#deps.connections.findByTokenHash(scimTokenHash(token));
-    if (connection?.enabled === true) return connection;
+    if (connection?.enabled === true) {
+      if (await this.#deps.organizationActive(connection.organizationId)) return connection;
+      throw new ScimAuthError(
+        403,
+        "The connection's organization is deactivated: it takes no directory changes until it is reactivated.",
+      );
+    }
     // Counted only when refused, so that a provider's requests cost no write; peek above keeps the lock.
     await throttle.begin(subjects);
     throw new ScimAuthError(401, 'The bearer token is missing, not valid, or its connection is disabled.');

@@ -88,6 +88,43 @@ describeAboveStorage('SCIM service provider', (kind) => {
     expect((await from('203.0.113.7', acme.token)).statusCode).toBe(200);
   });
 
+  it("refuses a deactivated organization's connection with 403 at once, not counted as a wrong token, until it is reactivated", async () => {
+    const initech = await scimTenant(t, 'Initech');
+    expect((await initech.call('GET', '/Users')).status).toBe(200);
+    await t.svc.admin.deactivateOrganizationAsync(initech.organizationId);
+    for (let i = 0; i < 4; i += 1) {
+      const refused = await initech.call('POST', '/Users', scimUser(`u${i}@initech.test`));
+      expectScimError(refused, 403, undefined);
+      expect(String(refused.body?.detail)).toContain('organization is deactivated');
+    }
+    expect((await acme.call('GET', '/Users')).status).toBe(200);
+    await t.svc.admin.reactivateOrganizationAsync(initech.organizationId);
+    expect((await initech.call('POST', '/Users', scimUser('back@initech.test'))).status).toBe(201);
+  });
+
+  it("takes a group body of thousands of members, past other routes' limit, and refuses one past 2 MiB with 413", async () => {
+    const member = await acme.call('POST', '/Users', scimUser('many@acme.test'));
+    const id = String(member.body?.id);
+    // 6,000 entries (about 420 KB): more than Svc's 256 KiB limit elsewhere; the one real member counts.
+    const members = Array.from({ length: 6_000 }, () => ({
+      value: id,
+      display: 'A member of a large group',
+    }));
+    const created = await acme.call('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'Everyone at Acme',
+      members,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body?.members).toEqual([expect.objectContaining({ value: id })]);
+    const huge = await acme.call('POST', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      displayName: 'Too large',
+      members: Array.from({ length: 40_000 }, () => ({ value: id, display: 'A member of a large group' })),
+    });
+    expectScimError(huge, 413, undefined);
+  });
+
   it('answers malformed bodies, filters and queries with 4xx SCIM errors', async () => {
     const bad: [string, string, unknown, number, string | undefined][] = [
       ['POST', '/Users', '{"userName": ', 400, 'invalidSyntax'],

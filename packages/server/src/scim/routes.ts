@@ -11,6 +11,13 @@ const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 
 type ById = { Params: { id: string } };
 
+/**
+ * SCIM bodies may be larger than Svc's other bodies: a group of MAX_GROUP_MEMBERS members (a PUT or a
+ * replace of the whole list), each with its display name, is about 1.5 MB. Only an authenticated
+ * connection gets this far (the token is checked before the body is read).
+ */
+export const SCIM_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
 /** RFC 7644 §3.12: the SCIM error body, with `Retry-After` for a refused (429) or unavailable (503) request. */
 function sendScimError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ScimError) {
@@ -51,6 +58,9 @@ function send(reply: FastifyReply, status: number, detail: string, scimType: str
 export function scimRoutes(deps: { provider: ScimServiceProvider }): FastifyPluginAsync {
   const { provider } = deps;
   return async (app) => {
+    app.addHook('onRoute', (route) => {
+      route.bodyLimit = SCIM_BODY_LIMIT_BYTES;
+    });
     const connections = new WeakMap<FastifyRequest, ScimConnectionRecord>();
     const query = (request: FastifyRequest): ScimListQuery => parseScimQuery(request.query);
     const connectionOf = (request: FastifyRequest): ScimConnectionRecord => {
