@@ -1,3 +1,4 @@
+import { SCIM_SCHEMAS, type AttributeSpec } from './attribute-schemas.js';
 import { ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, USER_SCHEMA } from './schema-names.js';
 
 type Json = Record<string, unknown>;
@@ -52,16 +53,6 @@ export function resourceTypes(baseUrl: string): Json[] {
   ];
 }
 
-interface AttributeSpec {
-  readonly name: string;
-  readonly type?: 'string' | 'boolean' | 'complex' | 'reference';
-  readonly multiValued?: boolean;
-  readonly required?: boolean;
-  readonly uniqueness?: 'none' | 'server';
-  readonly mutability?: 'readWrite' | 'readOnly' | 'immutable';
-  readonly subAttributes?: readonly AttributeSpec[];
-}
-
 function attribute(spec: AttributeSpec): Json {
   return {
     name: spec.name,
@@ -77,90 +68,9 @@ function attribute(spec: AttributeSpec): Json {
   };
 }
 
-const strings = (...names: string[]): AttributeSpec[] => names.map((name) => ({ name }));
-const multiValued = (name: string): AttributeSpec => ({
-  name,
-  type: 'complex',
-  multiValued: true,
-  subAttributes: [...strings('value', 'display', 'type'), { name: 'primary', type: 'boolean' }],
-});
-
-const SCHEMAS: readonly { id: string; name: string; attributes: readonly AttributeSpec[] }[] = [
-  {
-    id: USER_SCHEMA,
-    name: 'User',
-    attributes: [
-      { name: 'userName', required: true, uniqueness: 'server' },
-      {
-        name: 'name',
-        type: 'complex',
-        subAttributes: strings(
-          'formatted',
-          'familyName',
-          'givenName',
-          'middleName',
-          'honorificPrefix',
-          'honorificSuffix',
-        ),
-      },
-      ...strings(
-        'displayName',
-        'nickName',
-        'profileUrl',
-        'title',
-        'userType',
-        'preferredLanguage',
-        'locale',
-        'timezone',
-      ),
-      { name: 'active', type: 'boolean' },
-      multiValued('emails'),
-      multiValued('phoneNumbers'),
-      {
-        name: 'addresses',
-        type: 'complex',
-        multiValued: true,
-        subAttributes: [
-          ...strings('formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'),
-          { name: 'primary', type: 'boolean' },
-        ],
-      },
-    ],
-  },
-  {
-    id: ENTERPRISE_USER_SCHEMA,
-    name: 'EnterpriseUser',
-    attributes: [
-      ...strings('employeeNumber', 'costCenter', 'organization', 'division', 'department'),
-      {
-        name: 'manager',
-        type: 'complex',
-        subAttributes: [{ name: 'value' }, { name: 'displayName', mutability: 'readOnly' }],
-      },
-    ],
-  },
-  {
-    id: GROUP_SCHEMA,
-    name: 'Group',
-    attributes: [
-      { name: 'displayName', required: true, uniqueness: 'server' },
-      {
-        name: 'members',
-        type: 'complex',
-        multiValued: true,
-        subAttributes: [
-          { name: 'value', mutability: 'immutable' },
-          { name: 'display' },
-          { name: '$ref', type: 'reference', mutability: 'immutable' },
-        ],
-      },
-    ],
-  },
-];
-
 /** RFC 7643 §7: the schemas of the attributes Svc stores. */
 export function schemas(baseUrl: string): Json[] {
-  return SCHEMAS.map((schema) => ({
+  return SCIM_SCHEMAS.map((schema) => ({
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
     id: schema.id,
     name: schema.name,

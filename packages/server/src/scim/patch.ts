@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { filter as filterTester, type Filter } from 'scim2-parse-filter';
 import { ScimError } from './errors.js';
 import { parsePatchPath, type ScimPatchPath } from './patch-path.js';
-import { canonicalName, PATCH_OP_SCHEMA } from './schema-names.js';
+import { canonicalName } from './attribute-names.js';
+import { PATCH_OP_SCHEMA } from './schema-names.js';
 
 type Json = Record<string, unknown>;
 type Op = 'add' | 'replace' | 'remove';

@@ -1,5 +1,5 @@
 import { ScimError } from './errors.js';
-import { canonicalName } from './schema-names.js';
+import { canonicalName } from './attribute-names.js';
 
 type Json = Record<string, unknown>;
 

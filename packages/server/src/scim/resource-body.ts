@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ScimError } from './errors.js';
-import { canonicalKeys } from './schema-names.js';
+import { canonicalKeys } from './attribute-names.js';
 
 /** RFC 7643 §2.5: null and an empty array mean "unassigned"; dropped at every depth before parsing. */
 function withoutUnassigned(value: unknown): unknown {
