@@ -1,6 +1,6 @@
 import {
   createSsoConnectionBodySchema,
-  importSsoMetadataBodySchema,
+  importSsoPortalMetadataBodySchema,
   ssoConnectionPathSchema,
   startDomainVerificationBodySchema,
 } from '@svc/contract';
@@ -83,7 +83,7 @@ export function portalApiRoutes(deps: PortalApiDeps): FastifyPluginAsync {
     );
 
     app.post<ById>('/sso-connections/:id/metadata', async (request) => {
-      const body = parseBody(importSsoMetadataBodySchema, request.body);
+      const body = parseBody(importSsoPortalMetadataBodySchema, request.body);
       return setup.importMetadata(actorOf(request), connectionId(request), body);
     });
 
