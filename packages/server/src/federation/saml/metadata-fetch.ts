@@ -119,20 +119,20 @@ export function hostLookup(dns: { readonly servers: readonly string[] | null; re
   return async (hostname: string): Promise<readonly ResolvedAddress[]> => {
     const resolver = new Resolver({ timeout: dns.timeoutMs, tries: 2 });
     resolver.setServers([...servers]);
-    const none = () => [] as string[];
-    const [v4, v6] = await Promise.all([
-      resolver.resolve4(hostname).catch(none),
-      resolver.resolve6(hostname).catch(none),
-    ]);
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
     const found = [
-      ...v4.map((address) => ({ address, family: 4 as const })),
-      ...v6.map((address) => ({ address, family: 6 as const })),
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
     ];
+    // Neither family answered: the IPv4 look-up's error says why (ENOTFOUND, ENODATA, ETIMEOUT, …).
     if (found.length === 0)
-      throw Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' });
+      throw v4.status === 'rejected' ? v4.reason : new Error(`no address for ${hostname}`);
     return found;
   };
 }
+
+/** The look-up errors that mean the name has no address (rather than no answer). */
+const NO_ADDRESS = new Set(['ENOTFOUND', 'ENODATA']);
 
 const TLS_CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/;
 
@@ -181,9 +181,10 @@ export class MetadataFetcher {
     const url = metadataUrl(value);
     const host = url.hostname;
     const signal = AbortSignal.timeout(this.#options.timeoutMs);
+    const seconds = Math.ceil(this.#options.timeoutMs / 1000);
     const tooLong = () =>
       refused(
-        `The metadata URL took too long to answer (more than ${Math.ceil(this.#options.timeoutMs / 1000)} seconds). Try again, or upload the metadata file.`,
+        `The metadata URL took too long to answer (more than ${seconds} second${seconds === 1 ? '' : 's'}). Try again, or upload the metadata file.`,
       );
     try {
       const address = await this.#vettedAddress(host, signal);
@@ -199,7 +200,7 @@ export class MetadataFetcher {
         );
       }
       throw refused(
-        `The metadata URL's host ${host} could not be reached${code === 'ENOTFOUND' ? ': it has no address in DNS' : ''}. Check the URL, or upload the metadata file.`,
+        `The metadata URL's host ${host} could not be reached${NO_ADDRESS.has(code) ? ': it has no address in DNS' : ''}. Check the URL, or upload the metadata file.`,
       );
     }
   }

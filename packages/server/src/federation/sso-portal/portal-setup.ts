@@ -16,7 +16,7 @@ import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../ratelimit/rules.js';
 import type { DomainClaims } from '../../organizations/domains/domain-claims.js';
 import type { SsoConnectionAdmin } from '../saml/connection-admin.js';
-import type { MetadataFetcher } from '../saml/metadata-fetch.js';
+import { metadataUrl, type MetadataFetcher } from '../saml/metadata-fetch.js';
 import type { SamlServiceProvider } from '../saml/service-provider.js';
 import { toSvcSsoConnection } from '../saml/views.js';
 import { portalActorId } from './portal-sessions.js';
@@ -121,7 +121,7 @@ export class PortalSetup {
 
   /**
    * Imports the metadata given, or fetched from the URL given: a fetch is an outbound request the
-   * customer triggers, so a portal session gets a few a minute (429 past them).
+   * customer triggers, so a portal session gets a few a minute (429 past them; `rateLimits.ssoMetadataFetch`).
    */
   async importMetadata(
     actor: PortalActor,
@@ -141,6 +141,8 @@ export class PortalSetup {
       );
     }
     const { fetcher, rateLimiter, policy } = this.#deps.metadataFetch;
+    // A URL Svc would not fetch is refused before it counts: only requests that go out do.
+    metadataUrl(input.metadataUrl);
     const decision = await rateLimiter.consume(policy, { identifier: actor.session.id });
     if (!decision.allowed) {
       throw new SvcTooManyAttemptsError(
