@@ -117,7 +117,8 @@ export function hostLookup(dns: { readonly servers: readonly string[] | null; re
       }));
   }
   return async (hostname: string): Promise<readonly ResolvedAddress[]> => {
-    const resolver = new Resolver({ timeout: dns.timeoutMs, tries: 2 });
+    // Two tries within the look-up deadline, as the TXT look-ups of domain claims.
+    const resolver = new Resolver({ timeout: Math.max(1, Math.floor(dns.timeoutMs / 2)), tries: 2 });
     resolver.setServers([...servers]);
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
     const found = [
