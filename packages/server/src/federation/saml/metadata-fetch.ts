@@ -1,5 +1,4 @@
 import { lookup as systemLookup, Resolver } from 'node:dns/promises';
-import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
@@ -32,7 +31,14 @@ export interface FetchedMetadata {
   readonly url: URL;
 }
 
-/** The whole fetch's deadline unless configured (DECISIONS: five seconds). */
+/** The part of Node's answer the fetch reads (an IncomingMessage; layering keeps node:http out of here). */
+interface Answer extends AsyncIterable<unknown> {
+  readonly statusCode?: number | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  destroy(): void;
+}
+
+/** The whole fetch's deadline unless configured (docs/decisions/sso-portal-metadata-url.md). */
 export const DEFAULT_METADATA_FETCH_TIMEOUT_MS = 5_000;
 
 /**
@@ -226,7 +232,7 @@ export class MetadataFetcher {
     return first;
   }
 
-  #get(url: URL, address: ResolvedAddress, signal: AbortSignal): Promise<IncomingMessage> {
+  #get(url: URL, address: ResolvedAddress, signal: AbortSignal): Promise<Answer> {
     // Node asks for every address when it may try several (autoSelectFamily): the one vetted either way.
     const pinned: LookupFunction = (_hostname, options, callback) => {
       if (options.all === true) callback(null, [address]);
@@ -250,7 +256,7 @@ export class MetadataFetcher {
     });
   }
 
-  async #body(response: IncomingMessage): Promise<string> {
+  async #body(response: Answer): Promise<string> {
     const status = response.statusCode ?? 0;
     if (status >= 300 && status < 400) {
       response.destroy();
