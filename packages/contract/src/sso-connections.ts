@@ -45,16 +45,59 @@ export type CreateSsoConnectionInput = z.output<typeof createSsoConnectionReques
  * enables the connection unless `enableConnection` is false (SPEC.md: "enabled by the two-argument form;
  * the overload with an explicit enableConnection flag chooses").
  */
+const metadataXmlSchema = z
+  .string()
+  .trim()
+  .min(1, { message: 'must hold the SAML metadata XML of the identity provider' })
+  .max(SSO_METADATA_MAX_LENGTH, { message: `must be at most ${SSO_METADATA_MAX_LENGTH} characters` });
+
 export const importSsoMetadataBodySchema = z.object({
-  metadataXml: z
-    .string()
-    .trim()
-    .min(1, { message: 'must hold the SAML metadata XML of the identity provider' })
-    .max(SSO_METADATA_MAX_LENGTH, { message: `must be at most ${SSO_METADATA_MAX_LENGTH} characters` }),
+  metadataXml: metadataXmlSchema,
   enableConnection: z.boolean().optional(),
 });
 export type ImportSsoMetadataBody = z.input<typeof importSsoMetadataBodySchema>;
 export type ImportSsoMetadataInput = z.output<typeof importSsoMetadataBodySchema>;
+
+/** The longest metadata URL the setup portal takes. */
+export const SSO_METADATA_URL_MAX_LENGTH = 2048;
+
+/** The metadata the setup portal imports: given, or to be fetched from a URL. */
+type PortalMetadataSource =
+  | { readonly metadataXml: string; readonly enableConnection?: boolean | undefined }
+  | { readonly metadataUrl: string; readonly enableConnection?: boolean | undefined };
+
+/**
+ * The setup portal's POST /sso-connections/{id}/metadata: the metadata XML, or the https URL Svc fetches
+ * it from (exactly one of them; the server checks the URL). The operator route takes the XML only.
+ */
+export const importSsoPortalMetadataBodySchema = z
+  .object({
+    metadataXml: metadataXmlSchema.optional(),
+    metadataUrl: z
+      .string()
+      .trim()
+      .min(1, { message: 'must hold the https URL of the identity provider metadata' })
+      .max(SSO_METADATA_URL_MAX_LENGTH, {
+        message: `must be at most ${SSO_METADATA_URL_MAX_LENGTH} characters`,
+      })
+      .optional(),
+    enableConnection: z.boolean().optional(),
+  })
+  .transform(({ metadataXml, metadataUrl, enableConnection }, context): PortalMetadataSource => {
+    if (metadataUrl !== undefined && metadataXml === undefined) return { metadataUrl, enableConnection };
+    if (metadataXml !== undefined && metadataUrl === undefined) return { metadataXml, enableConnection };
+    context.addIssue({
+      code: 'custom',
+      path: [metadataUrl === undefined ? 'metadataXml' : 'metadataUrl'],
+      message:
+        metadataUrl === undefined
+          ? 'required: give metadataXml or metadataUrl'
+          : 'give metadataXml or metadataUrl, not both',
+    });
+    return z.NEVER;
+  });
+export type ImportSsoPortalMetadataBody = z.input<typeof importSsoPortalMetadataBodySchema>;
+export type ImportSsoPortalMetadataInput = z.output<typeof importSsoPortalMetadataBodySchema>;
 
 /** The `{id}` of an SSO connection route. */
 export const ssoConnectionPathSchema = z.object({ id: recordIdSchema });

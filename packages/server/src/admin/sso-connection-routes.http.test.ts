@@ -218,6 +218,7 @@ describeEachDatabase('SSO connection operator routes', (kind) => {
       connectionId: created.id,
       idpEntityId: peer.entityId,
       certificates: 1,
+      source: 'xml',
     });
     expect(JSON.stringify(events)).not.toContain('BEGIN CERTIFICATE');
   });

@@ -297,6 +297,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const samlContext = { db, config, audit, clock, ids, sso, throttle: failureThrottle };
     const ssoPortal = wireSsoPortal({
       ...samlContext,
+      rateLimiter,
       masterKey,
       domainClaims: adminWiring.domainClaims.claims,
     });

@@ -12,6 +12,8 @@ import { SsoSetupLinks } from '../federation/sso-portal/setup-links.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { hostLookup, MetadataFetcher } from '../federation/saml/metadata-fetch.js';
 import type { Db } from '../storage/database.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { ssoPortalRepository } from '../storage/repositories/sso-portal.js';
@@ -60,7 +62,9 @@ export interface SsoPortalWiring {
 
 export function wireSsoPortal(
   ctx: PortalContext & {
+    readonly config: Pick<SvcConfig, 'dns' | 'rateLimits' | 'ssoMetadataFetch'>;
     readonly throttle: Pick<FailureThrottle, 'begin'>;
+    readonly rateLimiter: Pick<RateLimiter, 'consume'>;
     readonly masterKey: Buffer;
     readonly sso: SsoConnectionsWiring;
     readonly domainClaims: DomainClaims;
@@ -81,6 +85,11 @@ export function wireSsoPortal(
       domains: ctx.domainClaims,
       serviceProvider: ctx.sso.serviceProvider,
       organizationName: async (id) => (await organizations.findById(id))?.name,
+      metadataFetch: {
+        fetcher: metadataFetcher(ctx.config),
+        rateLimiter: ctx.rateLimiter,
+        policy: ctx.config.rateLimits.ssoMetadataFetch,
+      },
     }),
     csrf: new PortalCsrf(deriveHostedKey(ctx.masterKey, 'sso-portal csrf'), ctx.config.publicOrigin),
     portalTestHandler: new PortalTestHandler({
@@ -89,4 +98,12 @@ export function wireSsoPortal(
       clock: ctx.clock,
     }),
   };
+}
+
+/**
+ * The fetch of metadata URLs: hosts resolved where DNS look-ups go (`SVC_DNS_SERVERS` or the system's),
+ * public addresses only unless `SVC_SSO_METADATA_ALLOWED_NETWORKS` lists more.
+ */
+function metadataFetcher(config: Pick<SvcConfig, 'dns' | 'ssoMetadataFetch'>): MetadataFetcher {
+  return new MetadataFetcher({ ...config.ssoMetadataFetch, lookup: hostLookup(config.dns) });
 }

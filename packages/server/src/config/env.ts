@@ -54,6 +54,12 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
       ...(dnsTimeout === undefined ? {} : { timeoutMs: parseMs('SVC_DNS_TIMEOUT_MS', dnsTimeout) }),
     };
   }
+  const metadataNetworks = text('SVC_SSO_METADATA_ALLOWED_NETWORKS');
+  if (metadataNetworks !== undefined) {
+    options.ssoMetadataFetch = {
+      allowedPrivateNetworks: metadataNetworks.split(/[\s,]+/).filter((entry) => entry !== ''),
+    };
+  }
   const domainVerification = domainVerificationFromEnv(text);
   if (domainVerification !== undefined) options.domainVerification = domainVerification;
   const seed = seedDemoFromEnv(env);

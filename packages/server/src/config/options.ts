@@ -84,6 +84,23 @@ export interface DnsOptions {
 }
 
 /**
+ * Fetching an identity provider's metadata from a URL a customer's admin typed in the SSO setup portal
+ * (docs/decisions/sso-portal-metadata-url.md). Only public addresses are fetched from unless listed here.
+ */
+export interface SsoMetadataFetchOptions {
+  /**
+   * Networks Svc may fetch metadata from although they are not public: addresses and CIDR ranges of an
+   * on-premises IdP (e.g. `['10.20.0.0/16']`). Anyone holding a setup link can then make Svc request
+   * https URLs in them. @default [] (SVC_SSO_METADATA_ALLOWED_NETWORKS, comma-separated)
+   */
+  allowedPrivateNetworks?: string[];
+  /** PEM certificates of CAs trusted beside Node's roots (or set NODE_EXTRA_CA_CERTS). @default [] */
+  caCertificates?: string[];
+  /** The whole fetch's deadline. @default 5000 */
+  timeoutMs?: number;
+}
+
+/**
  * A SCIM connection configured in code (SPEC.md "SCIM connection": code-seeded connections take the
  * boundary from a seed option and a Token or TokenSecretName). Written on every start; the operator API
  * cannot change it.
@@ -233,6 +250,8 @@ export interface SvcOptions {
   domainVerification?: DomainVerificationOptions;
   /** Where DNS look-ups go. */
   dns?: DnsOptions;
+  /** The setup portal's metadata fetch from a URL. */
+  ssoMetadataFetch?: SsoMetadataFetchOptions;
   /** SCIM 2.0 directory sync: connections configured in code. */
   scim?: { connections?: ScimConnectionSeedOptions[] };
   /** Injected time source. @default the system clock */

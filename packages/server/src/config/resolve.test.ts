@@ -159,7 +159,24 @@ describe('configuration', () => {
     );
   });
 
+  it('fetches setup-portal metadata from public addresses only unless networks are listed', () => {
+    const defaults = resolveConfig({}).ssoMetadataFetch;
+    expect(defaults).toMatchObject({ caCertificates: [], timeoutMs: 5_000 });
+    expect(defaults.allowedNetworks.check('10.20.0.1', 'ipv4')).toBe(false);
+    const options = optionsFromEnv({ SVC_SSO_METADATA_ALLOWED_NETWORKS: '10.20.0.0/16, fd00::/8' });
+    expect(options).toEqual({ ssoMetadataFetch: { allowedPrivateNetworks: ['10.20.0.0/16', 'fd00::/8'] } });
+    const { allowedNetworks } = resolveConfig(options).ssoMetadataFetch;
+    expect(allowedNetworks.check('10.20.0.1', 'ipv4')).toBe(true);
+    expect(allowedNetworks.check('fd00::1', 'ipv6')).toBe(true);
+    expect(allowedNetworks.check('10.21.0.1', 'ipv4')).toBe(false);
+  });
+
   it.each([
+    [
+      { ssoMetadataFetch: { allowedPrivateNetworks: ['idp.internal'] } },
+      /SVC_SSO_METADATA_ALLOWED_NETWORKS entries must be IP addresses or CIDR ranges .* 'idp.internal'/,
+    ],
+    [{ ssoMetadataFetch: { timeoutMs: 0 } }, /ssoMetadataFetch.timeoutMs must be a whole number/],
     [{ dns: { servers: ['dns.example.com'] } }, /SVC_DNS_SERVERS entries must be IP addresses/],
     [{ dns: { servers: ['10.0.0.2:99999'] } }, /SVC_DNS_SERVERS entries/],
     [{ dns: { servers: ['[10.0.0.2]:53'] } }, /SVC_DNS_SERVERS entries/],

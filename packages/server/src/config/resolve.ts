@@ -1,3 +1,4 @@
+import type { BlockList } from 'node:net';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { SvcConfigError } from '../kernel/errors.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
@@ -7,7 +8,8 @@ import {
   securitySettingsIssues,
   type SecuritySettings,
 } from '../settings/security-settings.js';
-import type { SvcOptions } from './options.js';
+import type { SsoMetadataFetchOptions, SvcOptions } from './options.js';
+import { allowedNetworks, DEFAULT_METADATA_FETCH_TIMEOUT_MS } from '../federation/saml/metadata-fetch.js';
 import { positiveMs } from './durations.js';
 import { resolveLogging, type LoggingConfig } from './logging.js';
 import { resolveFailureRules, type FailureRules } from '../ratelimit/failure-rules.js';
@@ -100,6 +102,8 @@ export interface SvcConfig extends LoggingConfig {
   readonly dns: DnsSettings;
   /** SCIM 2.0: the service provider's Base URL and the connections seeded from code. */
   readonly scim: ScimConfig;
+  /** The setup portal's metadata fetch (SvcOptions.ssoMetadataFetch), validated. */
+  readonly ssoMetadataFetch: SsoMetadataFetchConfig;
   /** Fastify's trustProxy for the standalone server (see SvcOptions.trustProxy). */
   readonly trustProxy: boolean | number | readonly string[];
   readonly clock: Clock;
@@ -174,6 +178,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     domainVerification: resolveDomainVerificationConfig(options.domainVerification),
     dns: resolveDnsConfig(options.dns),
     scim: resolveScimConfig(options.scim, publicOrigin, dashboardBase),
+    ssoMetadataFetch: resolveSsoMetadataFetch(options.ssoMetadataFetch ?? {}),
     trustProxy: options.trustProxy ?? false,
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
@@ -337,4 +342,28 @@ function resolveDatabase(url: string): DatabaseTarget {
   throw new SvcConfigError(
     `SVC_DATABASE_URL has an unknown scheme "${scheme}": use sqlite:<path>, sqlite::memory: or postgres://user:password@host:5432/db.`,
   );
+}
+
+/** The setup portal's metadata fetch: the networks it may reach beyond public addresses, its CAs, its deadline. */
+export interface SsoMetadataFetchConfig {
+  readonly allowedNetworks: BlockList;
+  readonly caCertificates: readonly string[];
+  readonly timeoutMs: number;
+}
+
+function resolveSsoMetadataFetch(options: SsoMetadataFetchOptions): SsoMetadataFetchConfig {
+  const networks = allowedNetworks(options.allowedPrivateNetworks ?? []);
+  if ('invalid' in networks) {
+    throw new SvcConfigError(
+      `SVC_SSO_METADATA_ALLOWED_NETWORKS entries must be IP addresses or CIDR ranges (10.20.0.0/16), got '${networks.invalid}'.`,
+    );
+  }
+  return {
+    allowedNetworks: networks,
+    caCertificates: options.caCertificates ?? [],
+    timeoutMs: positiveMs(
+      'ssoMetadataFetch.timeoutMs',
+      options.timeoutMs ?? DEFAULT_METADATA_FETCH_TIMEOUT_MS,
+    ),
+  };
 }

@@ -16,6 +16,8 @@ export function normalizeKeys(body: unknown, knownKeys: readonly string[]): unkn
   return out;
 }
 
+type Shape = Record<string, unknown>;
+
 /** Parses a JSON body with a contract schema; a bad body is a 400 naming each wrong field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -23,8 +25,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
       { path: '(body)', message: 'expected a JSON object' },
     ]);
   }
-  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
-  const input = shape === undefined ? body : normalizeKeys(body, Object.keys(shape));
+  // A schema that transforms its object (a pipe) keeps the object's shape as its input.
+  const { shape, in: before } = schema as unknown as { shape?: Shape; in?: { shape?: Shape } };
+  const known = shape ?? before?.shape;
+  const input = known === undefined ? body : normalizeKeys(body, Object.keys(known));
   return validate(schema, input, 'request body', '(body)');
 }
 

@@ -12,6 +12,10 @@ describe('rate-limit rules', () => {
     expect(rules.otpSend.ip).toEqual({ limit: 30, windowMs: 15 * MINUTE_MS });
     expect(rules.passwordReset.identifier).toEqual({ limit: 5, windowMs: HOUR_MS, minIntervalMs: 60_000 });
     expect(rules.clientRegistration).toEqual({ name: 'dcr.register', ip: { limit: 20, windowMs: HOUR_MS } });
+    expect(rules.ssoMetadataFetch).toEqual({
+      name: 'sso-metadata.fetch',
+      identifier: { limit: 10, windowMs: MINUTE_MS },
+    });
     expect(rules.deviceVerify).toEqual({
       name: 'device.verify',
       ip: { limit: 10, windowMs: 15 * MINUTE_MS },

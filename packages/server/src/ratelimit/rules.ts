@@ -38,6 +38,8 @@ export interface RateLimitRules {
   readonly deviceVerify: RateLimitPolicy;
   /** Dynamic client registration, per IP. */
   readonly clientRegistration: RateLimitPolicy;
+  /** Metadata fetched from a URL in the SSO setup portal; identifier = the portal session's id. */
+  readonly ssoMetadataFetch: RateLimitPolicy;
 }
 
 const SECOND_MS = 1000;
@@ -82,6 +84,10 @@ export const DEFAULT_RATE_LIMIT_RULES: RateLimitRules = {
   clientRegistration: {
     name: 'dcr.register',
     ip: { limit: 20, windowMs: HOUR_MS },
+  },
+  ssoMetadataFetch: {
+    name: 'sso-metadata.fetch',
+    identifier: { limit: 10, windowMs: MINUTE_MS },
   },
 };
 

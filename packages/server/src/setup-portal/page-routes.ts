@@ -1,6 +1,6 @@
 import {
   createSsoConnectionBodySchema,
-  importSsoMetadataBodySchema,
+  importSsoPortalMetadataBodySchema,
   ssoConnectionPathSchema,
   startDomainVerificationBodySchema,
 } from '@svc/contract';
@@ -53,17 +53,33 @@ function field(body: unknown, name: string): unknown {
     : undefined;
 }
 
-/** The metadata of the form: an uploaded file wins over pasted text; neither is a 400 saying so. */
+const filled = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * The metadata of the form: an uploaded file wins over pasted text; or the URL to fetch it from. Neither,
+ * or a URL beside the XML, is a 400 saying what to do.
+ */
 function metadataOf(body: unknown) {
   const file = field(body, 'metadataFile');
   const pasted = field(body, 'metadataXml');
-  const metadataXml = typeof file === 'string' && file.trim() !== '' ? file : pasted;
-  if (typeof metadataXml !== 'string' || metadataXml.trim() === '') {
-    throw new SvcValidationError("Paste your identity provider's metadata or choose the metadata file.", [
-      { path: 'metadataXml', message: 'required' },
-    ]);
+  const url = field(body, 'metadataUrl');
+  const metadataXml = filled(file) ? file : filled(pasted) ? pasted : undefined;
+  if (metadataXml !== undefined && filled(url)) {
+    throw new SvcValidationError(
+      'Give the metadata one way: paste it, upload the file, or enter its URL (clear the others).',
+      [{ path: 'metadataUrl', message: 'give metadataXml or metadataUrl, not both' }],
+    );
   }
-  return parseBody(importSsoMetadataBodySchema, { metadataXml });
+  if (metadataXml === undefined && !filled(url)) {
+    throw new SvcValidationError(
+      "Paste your identity provider's metadata, choose the metadata file, or enter the metadata URL.",
+      [{ path: 'metadataXml', message: 'required' }],
+    );
+  }
+  return parseBody(
+    importSsoPortalMetadataBodySchema,
+    metadataXml === undefined ? { metadataUrl: url } : { metadataXml },
+  );
 }
 
 /**

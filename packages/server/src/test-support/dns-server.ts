@@ -1,20 +1,27 @@
 import { createSocket, type Socket } from 'node:dgram';
+import { isIP } from 'node:net';
 import * as dnsPacket from 'dns-packet';
 
 /** What the server answers for a name. */
-type Zone = { readonly txt: readonly (readonly string[])[] } | { readonly rcode: 'SERVFAIL' };
+type Zone =
+  | { readonly txt: readonly (readonly string[])[] }
+  | { readonly addresses: readonly string[] }
+  | { readonly rcode: 'SERVFAIL' };
 
 /**
  * An authoritative DNS server on loopback that speaks the real wire protocol over UDP (packets encoded
  * and decoded by dns-packet), so that Svc's own resolver (c-ares through node:dns, pointed at it with
- * `dns.servers`) queries it as it would query any name server. It answers TXT questions from its zone:
- * the records set for the name, NODATA for a name with none, NXDOMAIN for a name it does not know.
+ * `dns.servers`) queries it as it would query any name server. It answers TXT, A and AAAA questions from
+ * its zone: the records set for the name, NODATA for a name with none, NXDOMAIN for a name it does not
+ * know.
  */
 export interface TestDnsServer {
   /** `127.0.0.1:<port>`, as `SVC_DNS_SERVERS` takes it. */
   readonly address: string;
   /** Sets the TXT records of `name`: each record a list of character-strings (the chunks of RFC 7208 §3.3). */
   setTxt(name: string, records: readonly (readonly string[])[]): void;
+  /** Sets the addresses of `name`: A records for the IPv4 ones, AAAA records for the IPv6 ones. */
+  setAddresses(name: string, addresses: readonly string[]): void;
   /** Answers SERVFAIL for `name` from now on. */
   failName(name: string): void;
   /** Forgets `name`: NXDOMAIN from now on. */
@@ -36,6 +43,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
   return {
     address: `127.0.0.1:${port}`,
     setTxt: (name, records) => zone.set(name.toLowerCase(), { txt: records }),
+    setAddresses: (name, addresses) => zone.set(name.toLowerCase(), { addresses }),
     failName: (name) => zone.set(name.toLowerCase(), { rcode: 'SERVFAIL' }),
     remove: (name) => zone.delete(name.toLowerCase()),
     asked,
@@ -80,10 +88,17 @@ function answer(zone: Map<string, Zone>, message: Buffer, asked: string[]): Buff
   if (question.type === 'TXT') asked.push(name);
   const entry = zone.get(name);
   const rcode = entry === undefined ? RCODE.NXDOMAIN : 'rcode' in entry ? RCODE[entry.rcode] : RCODE.NOERROR;
-  const answers: dnsPacket.Answer[] =
-    entry !== undefined && 'txt' in entry && question.type === 'TXT'
-      ? entry.txt.map((chunks) => ({ type: 'TXT', name: question.name, ttl: 60, data: [...chunks] }))
-      : [];
+  const answers: dnsPacket.Answer[] = [];
+  if (entry !== undefined && 'txt' in entry && question.type === 'TXT') {
+    for (const chunks of entry.txt)
+      answers.push({ type: 'TXT', name: question.name, ttl: 60, data: [...chunks] });
+  }
+  if (entry !== undefined && 'addresses' in entry && (question.type === 'A' || question.type === 'AAAA')) {
+    const type = question.type;
+    for (const address of entry.addresses.filter((a) => isIP(a) === (type === 'A' ? 4 : 6))) {
+      answers.push({ type, name: question.name, ttl: 60, data: address });
+    }
+  }
   return dnsPacket.encode({
     type: 'response',
     id: query.id ?? 0,

@@ -83,12 +83,15 @@ export class SsoConnectionAdmin {
   /**
    * ImportSsoMetadataAsync: replaces the IdP's entity id, SSO URL and signing certificates (a rollover
    * is imported as metadata listing both certificates, and finished by importing it with the new one
-   * only). Enables the connection unless `enableConnection` is false, which leaves it as it is.
+   * only). Enables the connection unless `enableConnection` is false, which leaves it as it is. The
+   * audit event says where the XML came from: given (`source: 'xml'`) or fetched from `fetchedFrom`
+   * (`source: 'url'` and the URL's host, never its path or query).
    */
   async importMetadata(
     id: string,
     input: ImportSsoMetadataInput,
     actor?: AdminActor,
+    fetchedFrom?: URL,
   ): Promise<SsoConnectionRecord> {
     const current = await this.get(id);
     const metadata = parseIdpMetadata(input.metadataXml);
@@ -103,6 +106,7 @@ export class SsoConnectionAdmin {
     await this.#record('metadata_imported', updated, actor, {
       idpEntityId: metadata.entityId,
       certificates: metadata.signingCertificates.length,
+      ...(fetchedFrom === undefined ? { source: 'xml' } : { source: 'url', metadataHost: fetchedFrom.host }),
     });
     if (updated.enabled !== current.enabled) await this.#record('enabled', updated, actor);
     return updated;

@@ -1,14 +1,22 @@
 import type {
   CreateSsoConnectionInput,
-  ImportSsoMetadataInput,
+  ImportSsoPortalMetadataInput,
   SvcDomainClaim,
   SvcSsoConnection,
   SvcSsoPortalTestResult,
 } from '@svc/contract';
 import type { AdminActor } from '../../admin/deps.js';
-import { SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
+import {
+  retryAfterPhrase,
+  SvcNotFoundError,
+  SvcTooManyAttemptsError,
+  SvcValidationError,
+} from '../../kernel/errors.js';
+import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
+import type { RateLimitPolicy } from '../../ratelimit/rules.js';
 import type { DomainClaims } from '../../organizations/domains/domain-claims.js';
 import type { SsoConnectionAdmin } from '../saml/connection-admin.js';
+import { metadataUrl, type MetadataFetcher } from '../saml/metadata-fetch.js';
 import type { SamlServiceProvider } from '../saml/service-provider.js';
 import { toSvcSsoConnection } from '../saml/views.js';
 import { portalActorId } from './portal-sessions.js';
@@ -28,6 +36,12 @@ export interface PortalSetupDeps {
   readonly serviceProvider: Pick<SamlServiceProvider, 'startAuthentication'>;
   /** The organization's display name, or undefined once it is gone. */
   readonly organizationName: (organizationId: string) => Promise<string | undefined>;
+  /** Fetches metadata from the URL an admin typed, within the fetch limit of their portal session. */
+  readonly metadataFetch: {
+    readonly fetcher: Pick<MetadataFetcher, 'fetch'>;
+    readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+    readonly policy: RateLimitPolicy;
+  };
 }
 
 /** Who does what in the portal, as the audit trail records it. */
@@ -105,13 +119,46 @@ export class PortalSetup {
     return toSvcSsoConnection(await this.#ownConnection(actor, id));
   }
 
+  /**
+   * Imports the metadata given, or fetched from the URL given: a fetch is an outbound request the
+   * customer triggers, so a portal session gets a few a minute (429 past them; `rateLimits.ssoMetadataFetch`).
+   */
   async importMetadata(
     actor: PortalActor,
     id: string,
-    input: ImportSsoMetadataInput,
+    input: ImportSsoPortalMetadataInput,
   ): Promise<SvcSsoConnection> {
     await this.#ownConnection(actor, id);
-    return toSvcSsoConnection(await this.#deps.connections.importMetadata(id, input, auditActor(actor)));
+    const { connections } = this.#deps;
+    const { enableConnection } = input;
+    if ('metadataXml' in input) {
+      return toSvcSsoConnection(
+        await connections.importMetadata(
+          id,
+          { metadataXml: input.metadataXml, enableConnection },
+          auditActor(actor),
+        ),
+      );
+    }
+    const { fetcher, rateLimiter, policy } = this.#deps.metadataFetch;
+    // A URL Svc would not fetch is refused before it counts: only requests that go out do.
+    metadataUrl(input.metadataUrl);
+    const decision = await rateLimiter.consume(policy, { identifier: actor.session.id });
+    if (!decision.allowed) {
+      throw new SvcTooManyAttemptsError(
+        `Too many metadata downloads from this setup session. Try again ${retryAfterPhrase(decision.retryAfterMs)}, or upload the metadata file.`,
+        decision.retryAfterMs,
+      );
+    }
+    const fetched = await fetcher.fetch(input.metadataUrl);
+    return toSvcSsoConnection(
+      await connections.importMetadata(
+        id,
+        { metadataXml: fetched.metadataXml, enableConnection },
+        auditActor(actor),
+        fetched.url,
+      ),
+    );
   }
 
   async setEnabled(actor: PortalActor, id: string, enabled: boolean): Promise<SvcSsoConnection> {

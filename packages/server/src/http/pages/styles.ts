@@ -81,7 +81,8 @@ a:hover { text-decoration-thickness: 2px; }
 form { margin: 0; }
 .field { margin: 0 0 1rem; }
 label { display: block; margin: 0 0 0.375rem; font-size: 0.9375rem; font-weight: 600; }
-input[type="email"], input[type="password"], input[type="text"], input[type="tel"] {
+input[type="email"], input[type="password"], input[type="text"], input[type="tel"],
+input[type="url"] {
   display: block;
   width: 100%;
   padding: 0.625rem 0.75rem;

@@ -6,6 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../../test-support/browser.js';
 import { heading } from '../../test-support/browser-flow.js';
 import { startDnsServer, type TestDnsServer } from '../../test-support/dns-server.js';
+import {
+  startHttpsServer,
+  tlsTestCertificate,
+  TLS_TEST_HOSTS,
+  type HttpsTestServer,
+} from '../../test-support/federation/https-server.js';
 import { samlTestKeys } from '../../test-support/federation/saml-certificates.js';
 import { startSamlPeer, type SamlPeer } from '../../test-support/federation/saml-peer.js';
 import { serveHostedApp, type ServedHostedApp } from '../../test-support/served-hosted-app.js';
@@ -15,14 +21,16 @@ const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '../../../test
 
 /**
  * The SSO setup portal end to end in Debian Chromium without JavaScript: a customer's admin opens the
- * setup link, adds a SAML connection, uploads the IdP's metadata file, claims and verifies a domain,
- * runs a test sign-in against the samlify IdP peer and disables the connection, every step a form post
+ * setup link, adds a SAML connection, uploads the IdP's metadata file, replaces it from the metadata's
+ * URL (an HTTPS server on loopback that Svc may reach in this test), claims and verifies a domain, runs
+ * a test sign-in against the samlify IdP peer and disables the connection, every step a form post
  * redirected back to the page.
  */
 describe('the SSO setup portal in a browser', () => {
   let served: ServedHostedApp;
   let dns: TestDnsServer;
   let peer: SamlPeer;
+  let metadataServer: HttpsTestServer;
   let browser: TestBrowser;
   let page: Page;
 
@@ -31,14 +39,25 @@ describe('the SSO setup portal in a browser', () => {
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     dns = await startDnsServer();
-    served = await serveHostedApp({ dns: { servers: [dns.address], timeoutMs: 1_000 } });
+    const certificate = await tlsTestCertificate();
+    served = await serveHostedApp({
+      dns: { servers: [dns.address], timeoutMs: 1_000 },
+      ssoMetadataFetch: {
+        allowedPrivateNetworks: ['127.0.0.1/32'],
+        caCertificates: [certificate.certificate],
+      },
+    });
     peer = await startSamlPeer(await samlTestKeys(), served.hosted.t.clock);
+    metadataServer = await startHttpsServer(certificate);
+    metadataServer.serve((_request, response) => response.end(peer.metadata()));
+    dns.setAddresses(TLS_TEST_HOSTS[0], ['127.0.0.1']);
     browser = await launchBrowser({ javaScriptEnabled: false });
     page = await browser.context.newPage();
   });
   afterAll(async () => {
     await browser?.close();
     await peer?.close();
+    await metadataServer?.close();
     await served?.close();
     await dns?.close();
   });
@@ -75,6 +94,13 @@ describe('the SSO setup portal in a browser', () => {
     await page.getByText('The metadata was saved and the connection is enabled.').waitFor();
     expect(await page.locator('.badge-ok').first().textContent()).toBe('Enabled');
     await shot('3-enabled');
+
+    const metadataUrl = `https://${TLS_TEST_HOSTS[0]}:${metadataServer.port}/federationmetadata.xml`;
+    await page.getByLabel('https URL of the metadata').fill(metadataUrl);
+    await shot('3b-metadata-url');
+    await page.getByRole('button', { name: 'Replace metadata' }).click();
+    await page.getByText('The metadata was saved and the connection is enabled.').waitFor();
+    expect(metadataServer.requests).toEqual(['GET /federationmetadata.xml']);
 
     await page.getByLabel('Email domain', { exact: true }).fill('acme-portal.test');
     await page.getByRole('button', { name: 'Add domain' }).click();

@@ -87,6 +87,17 @@ function connectionItem(input: PortalPageInput, connection: SvcSsoConnection): S
           accept=".xml,text/xml,application/xml"
         />
       </div>
+      <div class="field">
+        <label for="metadata-url-${connection.id}">…or enter the https URL of the metadata</label>
+        <input
+          id="metadata-url-${connection.id}"
+          type="url"
+          name="metadataUrl"
+          inputmode="url"
+          placeholder="https://"
+          spellcheck="false"
+        />
+      </div>
       <button type="submit" class="button button-primary">
         ${connection.idpEntityId === null ? 'Save metadata' : 'Replace metadata'}
       </button>
