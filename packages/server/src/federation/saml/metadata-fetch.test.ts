@@ -65,6 +65,9 @@ describe('isPublicAddress', () => {
     ['IPv4-mapped private', '::ffff:10.0.0.1'],
     ['IPv4-mapped cloud metadata', '::ffff:169.254.169.254'],
     ['IPv4-mapped shared', '::ffff:100.64.0.1'],
+    ['NAT64 of a private address', '64:ff9b::a00:1'],
+    ['local-use NAT64', '64:ff9b:1::a00:1'],
+    ['6to4 of loopback', '2002:7f00:1::1'],
     ['not an address', 'localhost'],
   ])('refuses %s (%s)', (_name, address) => {
     expect(isPublicAddress(address)).toBe(false);

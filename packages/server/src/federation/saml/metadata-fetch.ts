@@ -43,8 +43,8 @@ export const DEFAULT_METADATA_FETCH_TIMEOUT_MS = 5_000;
 
 /**
  * Addresses that are not on the public internet: loopback, private (RFC 1918), shared (RFC 6598),
- * link-local (cloud metadata at 169.254.169.254), unique-local, multicast, unspecified, and the
- * reserved and documentation ranges. Node's BlockList matches an IPv4-mapped IPv6 address
+ * link-local (cloud metadata at 169.254.169.254), unique-local, multicast, unspecified, NAT64 and 6to4,
+ * and the reserved and documentation ranges. Node's BlockList matches an IPv4-mapped IPv6 address
  * (`::ffff:10.0.0.1`) against the IPv4 rules.
  */
 const NOT_PUBLIC = new BlockList();
@@ -69,6 +69,11 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // Translated and tunnelled IPv4 (NAT64, 6to4): a gateway would carry them to any IPv4 address,
+  // private ones included, so they are not judged as IPv6 at all.
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],
