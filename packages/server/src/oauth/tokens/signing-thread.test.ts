@@ -25,7 +25,7 @@ describe('signing thread', () => {
     pairs = Array.from({ length: 10 }, () => generateKeyPairSync('rsa', { modulusLength: 2048 }));
   });
   beforeEach(() => {
-    thread = new SigningThread();
+    thread = new SigningThread({ cores: () => 2 });
   });
   afterEach(async () => {
     await thread.close();
@@ -98,6 +98,27 @@ describe('signing thread', () => {
 
     expect(verifies(publicKey, 'a.b', await thread.signRs256(privateKey, 'a.b'))).toBe(true);
     expect(thread.counts).toEqual({ thread: 5, caller: 3 });
+  });
+
+  it('signs everything on the calling thread in a process that may use one core only', async () => {
+    const single = new SigningThread({ cores: () => 1 });
+    try {
+      const { privateKey, publicKey } = rsaKeyPair();
+      const inputs = Array.from({ length: 6 }, (_, i) => `header.payload-${String(i)}`);
+      const signatures = await Promise.all(inputs.map((input) => single.signRs256(privateKey, input)));
+      inputs.forEach((input, i) => {
+        expect(verifies(publicKey, input, signatures[i]!)).toBe(true);
+      });
+      const header = Buffer.from('{"alg":"RS256","kid":"k1"}').toString('base64url');
+      const signed = await single.signWithIdToken(privateKey, 'a.b', { header, payload: '{"n":1}' });
+      expect(verifiedIdToken(publicKey, signed.idToken).claims).toEqual({
+        n: 1,
+        at_hash: expectedAtHash(`a.b.${signed.signature}`),
+      });
+      expect(single.counts).toEqual({ thread: 0, caller: 7 });
+    } finally {
+      await single.close();
+    }
   });
 
   it('rejects a key that cannot sign on either thread', async () => {

@@ -1,4 +1,5 @@
 import { hash, sign, type KeyObject } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** How many private keys the thread keeps: the active one and those of a rotation or two. */
@@ -129,9 +130,15 @@ const BEHIND = 4;
  * the calling thread costs no round trip (docs/decisions/signing-keys-signing-while-thread-behind.md).
  *
  * The thread starts on the first signature and is restarted after a crash; it never keeps the process
- * alive while idle.
+ * alive while idle. A process that may run on one core only (its CPU affinity, as `taskset` or a cpuset
+ * sets it, read at the first signature) signs every token on the calling thread: a second thread would
+ * only take turns with it on that core, and each round trip costs CPU of its own
+ * (docs/decisions/signing-keys-one-core-signs-in-thread.md).
  */
 export class SigningThread {
+  readonly #cores: () => number;
+  /** Whether every signature is made on the calling thread; decided at the first signature. */
+  #inThread: boolean | undefined;
   #worker: Worker | undefined;
   #nextJob = 0;
   /**
@@ -154,6 +161,11 @@ export class SigningThread {
   #progress = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   readonly #counts = { thread: 0, caller: 0 };
 
+  /** `cores`: how many cores this process may run on (default: `os.availableParallelism()`). */
+  constructor(options: { readonly cores?: () => number } = {}) {
+    this.#cores = options.cores ?? availableParallelism;
+  }
+
   /** The RS256 signature (base64url) of `input` (a JWS signing input) under `key`. */
   async signRs256(key: KeyObject, input: string): Promise<string> {
     return (await this.#submit(key, input, undefined)).signature;
@@ -171,6 +183,8 @@ export class SigningThread {
 
   #submit(key: KeyObject, input: string, idToken: BoundIdToken | undefined): Promise<Signed> {
     if (this.#closed) return Promise.reject(new Error('the signing thread is closed'));
+    this.#inThread ??= this.#cores() <= 1;
+    if (this.#inThread) return this.#signHere(key, input, idToken);
     if (this.#worker !== undefined && ((this.#posted - Atomics.load(this.#progress, 0)) | 0) >= BEHIND) {
       return this.#signHere(key, input, idToken);
     }
