@@ -7,15 +7,14 @@ import {
 } from '@svc/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SAML_REQUEST_CODE_LIFETIME_MS } from '../federation/saml/request-codes.js';
 import { SvcMfaRequiredError } from '../kernel/errors.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { describeAboveStorage } from '../test-support/databases.js';
-import { samlTestKeys } from '../test-support/federation/saml-certificates.js';
-import { startSamlPeer, type SamlPeer } from '../test-support/federation/saml-peer.js';
-import { givenSsoConnection } from '../test-support/federation/sso-connections.js';
-import { createHostedTestApp, uniqueName, type HostedTestApp } from '../test-support/hosted-test-app.js';
+import type { SamlPeer } from '../test-support/federation/saml-peer.js';
+import { givenSsoConnection, useSamlSuite } from '../test-support/federation/sso-connections.js';
+import { uniqueName, type HostedTestApp } from '../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../test-support/inject-browser.js';
 import { enrollForChallenge, organizationMfaPolicy, rejectionOf } from '../test-support/mfa.js';
 import { form } from '../test-support/oauth-http.js';
@@ -35,16 +34,7 @@ describeAboveStorage('SAML entry points of first-party apps', (kind) => {
   let peer: SamlPeer;
   let web: SvcCreatedClient;
 
-  beforeAll(async () => {
-    const [app, keys] = await Promise.all([createHostedTestApp(kind), samlTestKeys()]);
-    h = app;
-    peer = await startSamlPeer(keys, h.t.clock);
-    web = await h.given.client();
-  });
-  afterAll(async () => {
-    await peer.close();
-    await h.close();
-  });
+  useSamlSuite(kind, (suite) => ({ h, peer, web } = suite));
 
   /** An enabled connection of a new organization, for a domain of its own. */
   async function connection(): Promise<SvcSsoConnection & { domain: string }> {

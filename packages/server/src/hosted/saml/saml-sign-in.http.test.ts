@@ -1,7 +1,7 @@
 import type { SvcCreatedClient, SvcHeadlessActionResult, SvcSsoConnection } from '@svc/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
 import { describeAboveStorage } from '../../test-support/databases.js';
 import { samlTestKeys } from '../../test-support/federation/saml-certificates.js';
@@ -9,6 +9,7 @@ import { startSamlPeer, type SamlPeer, type SamlPost } from '../../test-support/
 import {
   givenActiveDomainClaim,
   givenSsoConnection,
+  useSamlSuite,
   type SsoConnectionSettings,
 } from '../../test-support/federation/sso-connections.js';
 import {
@@ -32,16 +33,7 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
   let peer: SamlPeer;
   let web: SvcCreatedClient;
 
-  beforeAll(async () => {
-    const [app, keys] = await Promise.all([createHostedTestApp(kind), samlTestKeys()]);
-    h = app;
-    peer = await startSamlPeer(keys, h.t.clock);
-    web = await h.given.client();
-  });
-  afterAll(async () => {
-    await peer.close();
-    await h.close();
-  });
+  useSamlSuite(kind, (suite) => ({ h, peer, web } = suite));
 
   /** An enabled connection of a new organization, for a domain of its own. */
   async function connectionFor(

@@ -1,7 +1,10 @@
-import type { SvcSsoConnection } from '@svc/contract';
+import type { SvcCreatedClient, SvcSsoConnection } from '@svc/contract';
+import { afterAll, beforeAll } from 'vitest';
+import type { Dialect } from '../../storage/database.js';
+import { createHostedTestApp, type HostedTestApp } from '../hosted-test-app.js';
 import type { TestSvc } from '../test-svc.js';
-import type { SamlTestKeyPair } from './saml-certificates.js';
-import type { SamlPeer } from './saml-peer.js';
+import { samlTestKeys, type SamlTestKeyPair } from './saml-certificates.js';
+import { startSamlPeer, type SamlPeer } from './saml-peer.js';
 
 let organizations = 0;
 
@@ -68,4 +71,26 @@ export async function givenActiveDomainClaim(
       nextCheckAt: now + 86_400_000,
     })
     .execute();
+}
+
+/** What a SAML suite signs in with: the hosted app, the samlify IdP, a first-party web client. */
+export interface SamlSuite {
+  readonly h: HostedTestApp;
+  readonly peer: SamlPeer;
+  readonly web: SvcCreatedClient;
+}
+
+/** Makes a {@link SamlSuite} on `kind` before the suite's tests and hands it to `take`; closes it after. */
+export function useSamlSuite(kind: Dialect, take: (suite: SamlSuite) => void): void {
+  let made: SamlSuite | undefined;
+  beforeAll(async () => {
+    const [h, keys] = await Promise.all([createHostedTestApp(kind), samlTestKeys()]);
+    const peer = await startSamlPeer(keys, h.t.clock);
+    made = { h, peer, web: await h.given.client() };
+    take(made);
+  });
+  afterAll(async () => {
+    await made?.peer.close();
+    await made?.h.close();
+  });
 }
