@@ -1,9 +1,10 @@
-import { lookup as systemLookup, Resolver } from 'node:dns/promises';
+import { lookup as systemLookup } from 'node:dns/promises';
 import { request } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { SSO_METADATA_MAX_LENGTH } from '@svc/contract';
 import { SvcValidationError } from '../../kernel/errors.js';
+import { lookupResolver, type DnsSettings } from '../../organizations/domains/txt-lookup.js';
 import { SVC_VERSION } from '../../version.js';
 
 /** One address a host name resolved to. */
@@ -118,7 +119,7 @@ export function allowedNetworks(entries: readonly string[]): BlockList | { reado
  * The host look-up of the fetch: the system's (`getaddrinfo`, so /etc/hosts counts) or, when
  * `SVC_DNS_SERVERS` names resolvers, their A and AAAA records; either way every address, once.
  */
-export function hostLookup(dns: { readonly servers: readonly string[] | null; readonly timeoutMs: number }) {
+export function hostLookup(dns: DnsSettings) {
   const { servers } = dns;
   if (servers === null) {
     return async (hostname: string): Promise<readonly ResolvedAddress[]> =>
@@ -128,9 +129,7 @@ export function hostLookup(dns: { readonly servers: readonly string[] | null; re
       }));
   }
   return async (hostname: string): Promise<readonly ResolvedAddress[]> => {
-    // Two tries within the look-up deadline, as the TXT look-ups of domain claims.
-    const resolver = new Resolver({ timeout: Math.max(1, Math.floor(dns.timeoutMs / 2)), tries: 2 });
-    resolver.setServers([...servers]);
+    const resolver = lookupResolver(dns);
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
     const found = [
       ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 as const })) : []),

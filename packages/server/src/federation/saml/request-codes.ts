@@ -7,16 +7,8 @@ import type { SamlRequestCodeRecord, SamlRequestCodeRepository } from './request
 /** How long a request-token code waits for its exchange: as long as an authorization code (DECISIONS.md). */
 export const SAML_REQUEST_CODE_LIFETIME_MS = 5 * MINUTE_MS;
 
-/** What a code is bound to when it is issued. */
-export interface SamlRequestCodeGrant {
-  readonly clientId: string;
-  readonly redirectUri: string;
-  readonly codeChallenge: string;
-  readonly userId: string;
-  readonly organizationId: string;
-  readonly connectionId: string;
-  readonly authTime: number;
-}
+/** What a code is bound to when it is issued: its record but for what issuing adds. */
+export type SamlRequestCodeGrant = Omit<SamlRequestCodeRecord, 'codeHash' | 'createdAt' | 'expiresAt'>;
 
 /** What an exchange presents with the code. */
 export interface SamlRequestCodePresentation {

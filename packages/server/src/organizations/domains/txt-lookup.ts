@@ -25,16 +25,24 @@ export interface DnsSettings {
 const NO_RECORD = new Set(['ENODATA', 'ENOTFOUND']);
 
 /**
+ * A resolver for one look-up under `settings`: its servers, and two tries within the deadline, so that
+ * one lost UDP datagram does not fail a look-up. One per look-up, so that a deadline can cancel exactly
+ * its own queries.
+ */
+export function lookupResolver(settings: DnsSettings): Resolver {
+  const resolver = new Resolver({ timeout: Math.max(1, Math.floor(settings.timeoutMs / 2)), tries: 2 });
+  if (settings.servers !== null) resolver.setServers([...settings.servers]);
+  return resolver;
+}
+
+/**
  * TXT look-ups through c-ares (node:dns `Resolver`), the system's resolvers or `SVC_DNS_SERVERS`. A
  * resolver per look-up, so that the deadline can cancel exactly its own queries: c-ares' per-try timeout
  * backs off and multiplies by servers and tries, so the deadline is kept here.
  */
 export function dnsTxtLookup(settings: DnsSettings): TxtLookup {
-  // Two tries, so that one lost UDP datagram does not fail a check.
-  const perTry = Math.max(1, Math.floor(settings.timeoutMs / 2));
   return async (name) => {
-    const resolver = new Resolver({ timeout: perTry, tries: 2 });
-    if (settings.servers !== null) resolver.setServers([...settings.servers]);
+    const resolver = lookupResolver(settings);
     const deadline = setTimeout(() => resolver.cancel(), settings.timeoutMs);
     try {
       const chunked = await resolver.resolveTxt(name);
