@@ -5,6 +5,7 @@ import { randomIds } from '../../kernel/ids.js';
 import { startApplePeer, type ApplePeer } from '../../test-support/federation/apple-peer.js';
 import { testConnection } from '../../test-support/federation/connections.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
+import { nextRsaTestKeyPair } from '../../test-support/rsa-test-keys.js';
 import { APPLE_CLIENT_SECRET_AUDIENCE } from './apple-client-secret.js';
 import { OidcRelyingParty } from './relying-party.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
@@ -166,7 +167,7 @@ describe('Sign in with Apple', () => {
   });
 
   it('refuses a key that cannot sign ES256', async () => {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { privateKey } = nextRsaTestKeyPair();
     const rsa = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const error = await refusal(signIn(rp(), '001234.abcdef.0001', connection(rsa)));
     expect(error.code).toBe('provider_configuration');

@@ -1,5 +1,5 @@
 import type { SvcCreatedClient } from '@svc/contract';
-import { decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
+import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HOUR_MS } from '../../kernel/clock.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
@@ -11,6 +11,7 @@ import {
   type TestUser,
 } from '../../test-support/hosted-test-app.js';
 import { hiddenFields, InjectBrowser, setCookies } from '../../test-support/inject-browser.js';
+import { nextRsaTestKeyPair } from '../../test-support/rsa-test-keys.js';
 
 const SIGNED_OUT = 'https://app.example.com/signed-out';
 const OTHER_SIGNED_OUT = 'https://other.example.com/signed-out';
@@ -138,7 +139,7 @@ describeAboveStorage('RP-initiated logout at /session/end', (kind) => {
   it('asks first when the hint is not one of ours or not of this session, and ends nothing', async () => {
     const { b, idToken, accessToken } = await signedIn();
     const { idToken: strangers } = await signedIn(await h.given.user());
-    const { privateKey } = await generateKeyPair('RS256');
+    const { privateKey } = nextRsaTestKeyPair();
     const forged = await new SignJWT({ sub: user.id, aud: web.clientId, iss: h.t.svc.config.issuer })
       .setProtectedHeader({ alg: 'RS256', kid: decodeProtectedHeader(idToken).kid ?? '' })
       .setIssuedAt(Math.floor(h.t.clock.now() / 1000))

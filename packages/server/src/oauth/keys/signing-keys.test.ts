@@ -7,6 +7,7 @@ import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { signingKeyRepository } from '../../storage/repositories/signing-keys.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
+import { nextRsaTestKeyPair } from '../../test-support/rsa-test-keys.js';
 import { SigningKeys } from './signing-keys.js';
 
 const settings = {
@@ -29,6 +30,7 @@ describeEachDatabase('signing keys', (kind) => {
       secretBox: box,
       clock,
       settings: async () => settings,
+      newKeyPair: async () => nextRsaTestKeyPair(),
     });
   const publishedKids = async (keys: SigningKeys) =>
     (JSON.parse((await keys.jwks()).body.toString()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);

@@ -17,7 +17,18 @@ export interface SigningKeysDeps {
   readonly cacheTtlMs?: number;
   /** Waits before a paced read of the key set (UnknownKidGate); tests move a fake clock instead. */
   readonly wait?: (ms: number) => Promise<void>;
+  /** A new RSA-2048 key pair (default: generated); tests take pairs generated once for the run. */
+  readonly newKeyPair?: () => Promise<RsaKeyPair>;
 }
+
+/** As jose's generateKeyPair gives it (a CryptoKey) or node:crypto does (a KeyObject). */
+export interface RsaKeyPair {
+  readonly publicKey: CryptoKey | KeyObject;
+  readonly privateKey: CryptoKey | KeyObject;
+}
+
+const generateRsaKeyPair = (): Promise<RsaKeyPair> =>
+  generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
 
 export interface ActiveSigningKey {
   readonly kid: string;
@@ -49,6 +60,7 @@ export class SigningKeys {
   readonly #deps: SigningKeysDeps;
   readonly #ttl: number;
   readonly #wait: (ms: number) => Promise<void>;
+  readonly #newKeyPair: () => Promise<RsaKeyPair>;
   #snapshot: Snapshot | undefined;
   /** The newest read of the key set in flight. */
   #loading: Promise<Snapshot> | undefined;
@@ -63,6 +75,7 @@ export class SigningKeys {
     this.#deps = deps;
     this.#ttl = deps.cacheTtlMs ?? 30_000;
     this.#wait = deps.wait ?? waitFor;
+    this.#newKeyPair = deps.newKeyPair ?? generateRsaKeyPair;
   }
 
   /** Creates the first key when there is none (first start); safe when several nodes start at once. */
@@ -236,10 +249,7 @@ export class SigningKeys {
   }
 
   async #generate(): Promise<NewSigningKey> {
-    const { publicKey, privateKey } = await generateKeyPair('RS256', {
-      modulusLength: 2048,
-      extractable: true,
-    });
+    const { publicKey, privateKey } = await this.#newKeyPair();
     const jwk = await exportJWK(publicKey);
     const kid = await calculateJwkThumbprint(jwk, 'sha256');
     const pem = await exportPKCS8(privateKey);

@@ -1,6 +1,7 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { rsaTestKeys } from '../../test-support/rsa-test-keys.js';
 import { IdTokenHints } from './id-token-hints.js';
 
 const ISSUER = 'https://id.example.com/svc/auth';
@@ -8,8 +9,9 @@ const KID = 'k1';
 const NOW = Math.floor(Date.UTC(2030, 0, 1) / 1000);
 
 describe('IdTokenHints', () => {
-  const { privateKey: published, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const unpublished = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const [first, second] = rsaTestKeys();
+  const { privateKey: published, publicKey } = first!;
+  const unpublished = second!.privateKey;
   const hints = new IdTokenHints({
     keys: { verificationKey: (kid) => Promise.resolve(kid === KID ? publicKey : undefined) },
     issuer: ISSUER,

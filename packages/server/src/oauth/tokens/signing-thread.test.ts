@@ -1,6 +1,7 @@
-import { generateKeyPairSync, verify, type KeyObject, type KeyPairKeyObjectResult } from 'node:crypto';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { verify, type KeyObject } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectedAtHash } from '../../test-support/oauth-http.js';
+import { rsaTestKeys } from '../../test-support/rsa-test-keys.js';
 import { SigningThread } from './signing-thread.js';
 
 const verifies = (publicKey: KeyObject, input: string, signature: string) =>
@@ -16,14 +17,11 @@ const verifiedIdToken = (publicKey: KeyObject, idToken: string) => {
 describe('signing thread', () => {
   let thread: SigningThread;
   /**
-   * Ten distinct RSA key pairs, generated once for the file (generation is the slow part): each test
-   * gets a new thread, which has seen none of them.
+   * Ten distinct RSA key pairs of the run's pool (generation is the slow part): each test gets a new
+   * thread, which has seen none of them.
    */
-  let pairs: readonly KeyPairKeyObjectResult[];
+  const pairs = rsaTestKeys().slice(0, 10);
   const rsaKeyPair = () => pairs[0]!;
-  beforeAll(() => {
-    pairs = Array.from({ length: 10 }, () => generateKeyPairSync('rsa', { modulusLength: 2048 }));
-  });
   beforeEach(() => {
     thread = new SigningThread({ cores: () => 2 });
   });

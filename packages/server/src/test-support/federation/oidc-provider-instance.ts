@@ -1,7 +1,8 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWK } from 'jose';
 import Provider, { type AdapterFactory, type AdapterPayload, type JWK as ProviderJwk } from 'oidc-provider';
+import { nextRsaTestKeyPair } from '../rsa-test-keys.js';
 
 /** A user of a test OpenID provider and the claims it releases about them. */
 export interface PeerAccount {
@@ -58,7 +59,7 @@ export interface ProviderInstance {
 
 /** An RS256 signing key as a private JWK. */
 export function rsaSigningKey(kid = `k-${randomBytes(4).toString('hex')}`): JWK {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey } = nextRsaTestKeyPair();
   return { ...(privateKey.export({ format: 'jwk' }) as JWK), kid, alg: 'RS256', use: 'sig' };
 }
 
