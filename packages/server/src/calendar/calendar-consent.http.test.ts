@@ -12,7 +12,7 @@ import {
   type CalendarHarness,
   type CalendarPeers,
 } from '../test-support/calendar.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { CALENDAR_CONSENT_LIFETIME_MS } from './consent-states.js';
 
 const ADMIN = '/svc/admin/calendar/api';
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => peers.close());
 
 /** A user's consent at a Google- and a Microsoft-shaped provider, end to end through HTTP. */
-describeEachDatabase('calendar consent', (kind) => {
+describeAboveStorage('calendar consent', (kind) => {
   let c: CalendarHarness;
   beforeAll(async () => {
     c = await createCalendarHarness(kind, peers);

@@ -10,7 +10,7 @@ import {
   type CalendarPeers,
   type CalendarSession,
 } from '../test-support/calendar.js';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { ACCESS_TOKEN_MARGIN_MS } from './calendar-access.js';
 
 const ADMIN = '/svc/admin/calendar/api';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => peers.close());
 
 /** Access tokens for the host, refreshed on expiry; revocation by the user and by operators. */
-describeEachDatabase('calendar tokens', (kind) => {
+describeAboveStorage('calendar tokens', (kind) => {
   let c: CalendarHarness;
   beforeAll(async () => {
     c = await createCalendarHarness(kind, peers);

@@ -5,7 +5,7 @@ import {
 } from '@svc/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeEachDatabase } from '../test-support/databases.js';
+import { describeAboveStorage } from '../test-support/databases.js';
 import { startOidcPeer, type OidcPeer } from '../test-support/federation/oidc-peer.js';
 import {
   APP_CALLBACK,
@@ -34,7 +34,7 @@ function exchanged(response: LightMyRequestResponse): SvcOidcExchangeResult {
  * "OIDC complete request"; DECISIONS.md "`/oidc/exchange` answer"): POST /oidc/authorization-url and
  * POST /oidc/exchange against a real OpenID provider, and CompleteExternalLoginAsync in process.
  */
-describeEachDatabase('provider sign-in of a first-party app', (kind) => {
+describeAboveStorage('provider sign-in of a first-party app', (kind) => {
   let app: ProviderApp;
   beforeEach(async () => {
     app = await createProviderApp(kind, peer);

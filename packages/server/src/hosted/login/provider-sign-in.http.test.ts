@@ -2,7 +2,7 @@ import type { SvcCreatedClient, SvcHeadlessActionResult } from '@svc/contract';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
-import { describeAboveStorage, describeEachDatabase } from '../../test-support/databases.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
 import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
 import {
   expectBackInAppUi,
@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(() => peer.close());
 
-describeEachDatabase('signing in through a provider on the hosted pages and the headless API', (kind) => {
+describeAboveStorage('signing in through a provider on the hosted pages and the headless API', (kind) => {
   let h: MailedHostedTestApp;
   let web: SvcCreatedClient;
   let connectionId: string;
