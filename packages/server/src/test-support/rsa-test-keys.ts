@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { machineTestFolder } from './machine-test-folder.js';
 
 /** An RSA-2048 key pair, as node:crypto and jose take it. */
 export interface RsaTestKeyPair {
@@ -12,22 +12,12 @@ export interface RsaTestKeyPair {
 /** How many distinct pairs the pool holds: more than any one test asks for. */
 const POOL_SIZE = 12;
 
-/** Shared by every worker and run on this machine: RSA key generation is the slow part. */
-const CACHE = join(tmpdir(), 'svc-rsa-test-keys-v1');
+const fileName = (index: number) => `${index}.pem`;
 
-const fileOf = (folder: string, index: number) => join(folder, `${index}.pem`);
-
-function generate(): void {
-  const staging = mkdtempSync(join(tmpdir(), 'svc-rsa-test-keys-'));
+function generate(staging: string): void {
   for (let index = 0; index < POOL_SIZE; index += 1) {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    writeFileSync(fileOf(staging, index), privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  }
-  try {
-    renameSync(staging, CACHE);
-  } catch {
-    // Another worker got there first: its keys serve as well.
-    rmSync(staging, { recursive: true, force: true });
+    writeFileSync(join(staging, fileName(index)), privateKey.export({ type: 'pkcs8', format: 'pem' }));
   }
 }
 
@@ -39,9 +29,9 @@ let pool: readonly RsaTestKeyPair[] | undefined;
  */
 export function rsaTestKeys(): readonly RsaTestKeyPair[] {
   if (pool === undefined) {
-    if (!existsSync(fileOf(CACHE, POOL_SIZE - 1))) generate();
+    const folder = machineTestFolder('svc-rsa-test-keys-v1', fileName(POOL_SIZE - 1), generate);
     pool = Array.from({ length: POOL_SIZE }, (_, index) => {
-      const privateKey = createPrivateKey(readFileSync(fileOf(CACHE, index), 'utf8'));
+      const privateKey = createPrivateKey(readFileSync(join(folder, fileName(index)), 'utf8'));
       return { privateKey, publicKey: createPublicKey(privateKey) };
     });
   }

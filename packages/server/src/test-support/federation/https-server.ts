@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { machineTestFolder } from '../machine-test-folder.js';
 
 /** The host names the test certificate is made out to (tests point them at 127.0.0.1 in their DNS). */
 export const TLS_TEST_HOSTS = ['idp-metadata.test', 'other-idp.test'] as const;
@@ -16,12 +15,8 @@ export interface TlsTestCertificate {
   readonly certificate: string;
 }
 
-/** Shared by every worker and run on this machine, like the SAML test keys. */
-const CACHE = join(tmpdir(), 'svc-tls-test-certificate-v1');
-
-async function generate(): Promise<void> {
-  const staging = mkdtempSync(join(tmpdir(), 'svc-tls-test-certificate-'));
-  await promisify(execFile)('openssl', [
+function generate(staging: string): void {
+  execFileSync('openssl', [
     'req',
     '-x509',
     '-newkey',
@@ -41,12 +36,6 @@ async function generate(): Promise<void> {
     '-out',
     join(staging, 'server.crt'),
   ]);
-  try {
-    renameSync(staging, CACHE);
-  } catch {
-    // Another worker got there first: its certificate serves as well.
-    rmSync(staging, { recursive: true, force: true });
-  }
 }
 
 let loaded: Promise<TlsTestCertificate> | undefined;
@@ -54,10 +43,10 @@ let loaded: Promise<TlsTestCertificate> | undefined;
 /** The certificate, made with the `openssl` CLI once (kept in a temp folder), read once per worker. */
 export function tlsTestCertificate(): Promise<TlsTestCertificate> {
   loaded ??= (async () => {
-    if (!existsSync(join(CACHE, 'server.crt'))) await generate();
+    const folder = machineTestFolder('svc-tls-test-certificate-v1', 'server.crt', generate);
     return {
-      key: readFileSync(join(CACHE, 'server.key'), 'utf8'),
-      certificate: readFileSync(join(CACHE, 'server.crt'), 'utf8'),
+      key: readFileSync(join(folder, 'server.key'), 'utf8'),
+      certificate: readFileSync(join(folder, 'server.crt'), 'utf8'),
     };
   })();
   return loaded;

@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { machineTestFolder } from '../machine-test-folder.js';
 
 /** An identity provider's signing key and its self-signed certificate, PEM. */
 export interface SamlTestKeyPair {
@@ -19,36 +18,24 @@ export interface SamlTestKeys {
 
 const NAMES = ['current', 'next', 'forger'] as const;
 
-/** Shared by every worker and run on this machine: RSA key generation is the slow part. */
-const CACHE = join(tmpdir(), 'svc-saml-test-keys-v1');
-
-async function generate(): Promise<void> {
-  const staging = mkdtempSync(join(tmpdir(), 'svc-saml-test-keys-'));
-  await Promise.all(
-    NAMES.map((name) =>
-      promisify(execFile)('openssl', [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-sha256',
-        '-days',
-        '3650',
-        '-subj',
-        `/CN=svc-test-idp-${name}`,
-        '-keyout',
-        join(staging, `${name}.key`),
-        '-out',
-        join(staging, `${name}.crt`),
-      ]),
-    ),
-  );
-  try {
-    renameSync(staging, CACHE);
-  } catch {
-    // Another worker got there first: its keys serve as well.
-    rmSync(staging, { recursive: true, force: true });
+function generate(staging: string): void {
+  for (const name of NAMES) {
+    execFileSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '3650',
+      '-subj',
+      `/CN=svc-test-idp-${name}`,
+      '-keyout',
+      join(staging, `${name}.key`),
+      '-out',
+      join(staging, `${name}.crt`),
+    ]);
   }
 }
 
@@ -60,10 +47,11 @@ let loaded: Promise<SamlTestKeys> | undefined;
  */
 export function samlTestKeys(): Promise<SamlTestKeys> {
   loaded ??= (async () => {
-    if (!existsSync(join(CACHE, 'forger.crt'))) await generate();
+    // RSA key generation is the slow part.
+    const folder = machineTestFolder('svc-saml-test-keys-v1', 'forger.crt', generate);
     const pair = (name: (typeof NAMES)[number]): SamlTestKeyPair => ({
-      key: readFileSync(join(CACHE, `${name}.key`), 'utf8'),
-      certificate: readFileSync(join(CACHE, `${name}.crt`), 'utf8'),
+      key: readFileSync(join(folder, `${name}.key`), 'utf8'),
+      certificate: readFileSync(join(folder, `${name}.crt`), 'utf8'),
     });
     return { current: pair('current'), next: pair('next'), forger: pair('forger') };
   })();
