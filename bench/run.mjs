@@ -184,8 +184,8 @@ try {
     svcSign: await svc.call('signOps', { durationMs: unitMs }),
   };
   const units = cheaperUnits(unitsAtStart, unitsAtEnd);
-  const floorMicros = (connections) =>
-    floors.find((f) => f.server === 'fastify' && f.connections === connections).cpuMicrosPerRequest;
+  const floorMicros = (server, connections) =>
+    floors.find((f) => f.server === server && f.connections === connections).cpuMicrosPerRequest;
   const table = rows.map((row) => withCeiling(row, units, floorMicros));
 
   progress('stopping the servers …');

@@ -2,9 +2,10 @@
 import { WORKERS_TARGET } from './workers.mjs';
 
 /**
- * What a request of a scenario costs at best, in CPU µs: the HTTP floor (Fastify at the same
- * connections; none in process) plus its RS256 signs and verifies, store transactions and argon2id
- * verifies at the unit costs measured in this run.
+ * What a request of a scenario costs at best, in CPU µs: the HTTP floor (Fastify's at the same
+ * connections, or bare node:http's for what Svc answers before Fastify, `cost.floor: 'node'`; none in
+ * process) plus its RS256 signs and verifies, store transactions and argon2id verifies at the unit costs
+ * measured in this run.
  */
 export function ceilingMicros(cost, units, floorMicros) {
   return (
@@ -19,12 +20,16 @@ export function ceilingMicros(cost, units, floorMicros) {
 /**
  * A matrix row with its ceiling: the least CPU its scenario's recipe can take at the unit costs of this
  * run (those measured beside the row's own runs, `row.besideUnits`, where it has them) and the HTTP
- * floor at its connection count (`floorMicros(connections)`), and that as requests per CPU-second and
+ * floor of its server at its connection count (`floorMicros(server, connections)`), and that as requests per CPU-second and
  * as a share of Svc's measured CPU per request.
  */
 export function withCeiling(row, units, floorMicros) {
   if (row.error !== undefined) return row;
-  const micros = ceilingMicros(row.cost, { ...units, ...row.besideUnits }, floorMicros(row.connections));
+  const micros = ceilingMicros(
+    row.cost,
+    { ...units, ...row.besideUnits },
+    floorMicros(row.cost.floor ?? 'fastify', row.connections),
+  );
   // Nothing measured bounds the row (an in-process check): no ceiling.
   if (micros === 0) return row;
   return {
@@ -40,7 +45,7 @@ export function withCeiling(row, units, floorMicros) {
 
 /** Describes the cost recipe, e.g. "floor + 2 sign + 1 tx". */
 export function describeCost(cost) {
-  const parts = cost.inProcess ? [] : ['floor'];
+  const parts = cost.inProcess ? [] : [cost.floor === 'node' ? 'node floor' : 'floor'];
   if (cost.argon2) parts.push(`${cost.argon2} argon2id`);
   if (cost.signs) parts.push(`${cost.signs} sign`);
   if (cost.verifies) parts.push(`${cost.verifies} verify`);

@@ -14,8 +14,9 @@ const REFRESH_SESSIONS = 200;
 
 export const SCENARIOS = [
   {
+    // Svc answers its static documents before Fastify routes the request: bare node:http's floor.
     name: 'discovery',
-    cost: {},
+    cost: { floor: 'node' },
     load: ({ endpoints }) => ({ url: endpoints.discovery }),
   },
   {
@@ -29,7 +30,7 @@ export const SCENARIOS = [
   },
   {
     name: 'jwks',
-    cost: {},
+    cost: { floor: 'node' },
     load: ({ endpoints }) => ({ url: endpoints.jwks }),
   },
   {

@@ -33,7 +33,7 @@ import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
 import { runHousekeeping, type HousekeepingReport } from './housekeeping.js';
-import { buildStandaloneApp, svcHttpPlugin } from './http.js';
+import { buildStandaloneApp, svcEarlyDocuments, svcHttpPlugin } from './http.js';
 import { seedDemo, type DemoSeed } from './seed-demo.js';
 import type { SvcServices } from './services.js';
 import { wireAdmin } from './wire-admin.js';
@@ -350,7 +350,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;
     const plugin = svcHttpPlugin(config, services);
-    const app = await buildStandaloneApp(config, plugin);
+    const { app, handler } = await buildStandaloneApp(config, plugin, svcEarlyDocuments(config, services));
     appLog.current = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
 
     const housekeeping = () =>
@@ -378,7 +378,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       plugin,
       app,
       housekeeping,
-      handler: (request, response) => app.routing(request, response),
+      handler,
       listen: () => app.listen({ port: config.port, host: config.host }),
       async close() {
         if (closed) return;

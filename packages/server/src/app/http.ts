@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { auditApiRoutes } from '../audit/routes.js';
 import { adminApiRoutes } from '../admin/routes.js';
@@ -7,6 +8,7 @@ import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
 import { RequestLog } from '../http/request-log.js';
+import { answerStaticDocuments, type StaticDocumentRoute } from '../http/static-documents.js';
 import { accountDirectRoutes } from '../direct/account-routes.js';
 import { invitationAdminRoutes } from '../admin/invitation-routes.js';
 import { passwordlessDirectRoutes } from '../direct/passwordless-routes.js';
@@ -38,8 +40,28 @@ import { tokenRoutes } from '../oauth/token/token-routes.js';
 import { deviceAuthorizationRoutes } from '../oauth/device/routes.js';
 import { isUserinfoMapped } from '../oauth/userinfo/metadata.js';
 import { userinfoRoutes } from '../oauth/userinfo/routes.js';
-import { discoveryRoutes } from '../oauth/discovery/routes.js';
+import { discoveryDocuments, discoveryRoutes } from '../oauth/discovery/routes.js';
 import type { SvcServices } from './services.js';
+
+function svcDiscoveryDocuments(config: SvcConfig, services: SvcServices): readonly StaticDocumentRoute[] {
+  return discoveryDocuments({
+    discovery: services.discovery,
+    keys: services.signingKeys,
+    publishOpenIdConfiguration: config.openId.enabled && config.openId.publishDiscoveryDocument,
+  });
+}
+
+/**
+ * The documents the standalone server answers before routing, by their whole paths. None while the
+ * access log is on: it has a line for every request, and only Fastify writes those.
+ */
+export function svcEarlyDocuments(config: SvcConfig, services: SvcServices): readonly StaticDocumentRoute[] {
+  if (config.accessLog) return [];
+  return svcDiscoveryDocuments(config, services).map((document) => ({
+    ...document,
+    path: `${config.authBase}${document.path}`,
+  }));
+}
 
 /** Request bodies above this are refused with 413 before parsing. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -62,14 +84,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
         svc.setErrorHandler(jsonErrorHandler);
         await svc.register(healthRoutes({ readiness: services.readiness }));
-        await svc.register(
-          discoveryRoutes({
-            discovery: services.discovery,
-            keys: services.signingKeys,
-            publishOpenIdConfiguration: config.openId.enabled && config.openId.publishDiscoveryDocument,
-          }),
-          { prefix: authPath },
-        );
+        await svc.register(discoveryRoutes(svcDiscoveryDocuments(config, services)), { prefix: authPath });
         await svc.register(tokenRoutes({ tokenEndpoint: services.tokenEndpoint }), { prefix: authPath });
         await svc.register(deviceAuthorizationRoutes({ endpoint: services.deviceAuthorization }), {
           prefix: authPath,
@@ -192,11 +207,23 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
   };
 }
 
-/** The standalone server: a Fastify instance holding only Svc. */
+/** The standalone server and its raw request listener, for a host's own `http.Server`. */
+export interface StandaloneApp {
+  readonly app: FastifyInstance;
+  readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
+}
+
+/**
+ * The standalone server: a Fastify instance holding only Svc, whose HTTP server answers `earlyDocuments`
+ * before routing (docs/decisions/http-static-documents-before-routing.md).
+ */
 export async function buildStandaloneApp(
   config: SvcConfig,
   plugin: FastifyPluginAsync,
-): Promise<FastifyInstance> {
+  earlyDocuments: readonly StaticDocumentRoute[],
+): Promise<StandaloneApp> {
+  let closing = false;
+  const answerEarly = answerStaticDocuments(earlyDocuments, () => closing);
   const app = Fastify({
     logger: loggerOptions(config.logLevel, config.logStream),
     // Without a logger there is nothing to write, and Fastify then skips timing requests altogether.
@@ -209,6 +236,19 @@ export async function buildStandaloneApp(
             slowRequestMs: config.slowRequestMs,
           }),
         }),
+    // The HTTP/1.1 server Fastify would make, with its timeouts, in front of Fastify's own listener.
+    serverFactory: (routing, options) => {
+      const server = createServer((request, response) => {
+        if (!answerEarly(request, response)) routing(request, response);
+      });
+      // Fastify's own defaults, filled in before it calls the factory.
+      const setting = (name: string) => (typeof options[name] === 'number' ? options[name] : 0);
+      server.keepAliveTimeout = setting('keepAliveTimeout');
+      server.requestTimeout = setting('requestTimeout');
+      server.setTimeout(setting('connectionTimeout'));
+      if (setting('maxRequestsPerSocket') > 0) server.maxRequestsPerSocket = setting('maxRequestsPerSocket');
+      return server;
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // Behind a load balancer: the client address (per-IP limits, audit) from X-Forwarded-For.
@@ -217,12 +257,21 @@ export async function buildStandaloneApp(
     // `{ error, message }` body too, instead of Fastify's own shape.
     frameworkErrors: (error, request, reply) => jsonErrorHandler(error, request, reply),
   });
+  // From here requests go to Fastify, whose 503s tell clients of a closing server to go elsewhere.
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   RequestLog.declareOn(app);
   app.setNotFoundHandler((_request, reply) => sendNotFound(reply));
   app.setErrorHandler(jsonErrorHandler);
   await app.register(plugin);
   await app.ready();
-  return app;
+  return {
+    app,
+    handler: (request, response) => {
+      if (!answerEarly(request, response)) app.routing(request, response);
+    },
+  };
 }
 
 /** Fastify's trustProxy: a hop count becomes "trust the first n hops", which proxy-addr expresses as a function. */
