@@ -1,8 +1,14 @@
 // The timed part of `npm run bench`: every scenario at every connection count, `runs` runs per server,
-// alternating Svc and the peer (svc, peer, svc, peer …) so that drift on the machine hits both alike.
+// alternating Svc and the peer, each pair in the other order from the one before (svc, peer, peer, svc,
+// svc, peer …), so that drift on the machine hits both alike. Before its first timed run at a connection
+// count each server serves the same load untimed for WARMUP_S, so that the runs time code the JIT has
+// compiled, as in a server that has been up a while, and not the first requests to a route.
 // A unit cost that drifts more than a target's margin within one run (argon2id) is measured again
 // beside the runs of each scenario that spends it, alternating with them in the same way.
 import { median, summarize, timedRun } from './loadgen.mjs';
+
+/** Seconds of untimed load per server before a row's timed runs (at most the runs' own length). */
+const WARMUP_S = 3;
 
 /**
  * Runs `scenarios` on `svc` and `peer` (endpoints: Map target → discovered endpoints; a scenario with
@@ -50,27 +56,39 @@ export async function runMatrix({
       const runs = new Map(servers.map((target) => [target, []]));
       const measured = Object.fromEntries(besideNames.map((name) => [name, []]));
       let failure;
+      // One load for this server at these connections: a code exchange run ends when its pre-minted
+      // codes are spent, so it mints what this server's refresh rate here would use in `seconds` (the
+      // two grants cost about the same).
+      const loadFor = (target, seconds) => {
+        const refreshRate = rows.find(
+          (r) => r.scenario === 'refresh_token' && r.connections === connections,
+        )?.[target === own ? 'svc' : 'peer']?.requestsPerSecond;
+        return scenario.load({
+          target,
+          endpoints: endpoints.get(target),
+          state: states.get(target),
+          expected: Math.max(200, Math.round((refreshRate ?? 500) * seconds * 1.1)),
+        });
+      };
+      const warmupS = Math.min(WARMUP_S, options.durationS);
+      for (const target of servers) {
+        onStep(`${scenario.name} on ${target.name}, ${connections} connections, warming up`, 0);
+        try {
+          await timedRun(target, await loadFor(target, warmupS), { connections, durationS: warmupS });
+        } catch (error) {
+          failure ??= `${target.name}: ${error.message}`;
+        }
+      }
       for (let i = 0; i < options.runs; i += 1) {
-        for (const target of servers) {
+        for (const target of i % 2 === 0 ? servers : [...servers].reverse()) {
           if (target === own && failure === undefined) await measureBeside(measured);
           onStep(
             `${scenario.name} on ${target.name}, ${connections} connections, run ${i + 1}/${options.runs}`,
             1,
           );
           if (failure !== undefined) continue;
-          // A code exchange run ends when its pre-minted codes are spent: mint what this server's refresh
-          // rate at these connections would use in one run (the two grants cost about the same).
-          const refreshRate = rows.find(
-            (r) => r.scenario === 'refresh_token' && r.connections === connections,
-          )?.[target === own ? 'svc' : 'peer']?.requestsPerSecond;
-          const expected = Math.max(200, Math.round((refreshRate ?? 500) * options.durationS * 1.1));
           try {
-            const load = await scenario.load({
-              target,
-              endpoints: endpoints.get(target),
-              state: states.get(target),
-              expected,
-            });
+            const load = await loadFor(target, options.durationS);
             runs
               .get(target)
               .push(await timedRun(target, load, { connections, durationS: options.durationS }));
