@@ -43,7 +43,7 @@ export function staticDocumentHandler(route: StaticDocumentRoute): RouteHandlerM
   };
 }
 
-/** A raw request listener, or one that answered before it: true when it did. */
+/** Answers a raw request when it can: true when it did, false to leave the request to the next listener. */
 export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /**
