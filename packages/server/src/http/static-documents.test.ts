@@ -1,17 +1,12 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { staticDocument, type StaticDocument } from '../kernel/static-document.js';
+import { rawRequest } from '../test-support/raw-http.js';
 import { answerStaticDocuments } from './static-documents.js';
 
 const PATH = '/svc/auth/.well-known/jwks.json';
 const CACHE_CONTROL = 'public, max-age=300, must-revalidate';
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
 
 describe('static documents answered before routing', () => {
   let server: Server;
@@ -47,20 +42,8 @@ describe('static documents answered before routing', () => {
     closing = false;
   });
 
-  /** Node's own client: fetch cannot send a HEAD and read what a 304 carries as plainly. */
   const send = (path: string, method = 'GET', headers: Record<string, string> = {}) =>
-    new Promise<Answer>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-        );
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    rawRequest(port, path, method, headers);
 
   it('answers a GET with the bytes, their length, the entity tag and the caching headers', async () => {
     const doc = current as StaticDocument;
