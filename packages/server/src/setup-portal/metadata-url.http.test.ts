@@ -41,7 +41,7 @@ describeAboveStorage('SSO setup portal: metadata from a URL', (kind) => {
         ssoMetadataFetch: {
           allowedPrivateNetworks: ['127.0.0.1/32'],
           caCertificates: [certificate.certificate],
-          timeoutMs: 400,
+          timeoutMs: 1_500,
         },
       }),
       createTestSvc(kind, {
