@@ -136,7 +136,6 @@ export function wireScim(ctx: WireScimContext): ScimWiring {
   const serviceProvider = new ScimServiceProvider({
     auth: new ScimBearerAuth({
       connections,
-      organizationActive: async (id) => (await organizations.findById(id))?.active === true,
       failures: { throttle, rule: ctx.tokenFailures },
     }),
     users: new ScimUsers({ users, groups, accounts: scimAccounts(ctx, db), events, syncEvents, clock }),

@@ -16,8 +16,6 @@ export class ScimAuthError extends ScimError {
 
 export interface ScimBearerAuthDeps {
   readonly connections: Pick<ScimConnectionRepository, 'findByTokenHash'>;
-  /** Whether the organization is active: a deactivated one takes no directory changes. */
-  readonly organizationActive: (organizationId: string) => Promise<boolean>;
   readonly failures: FailureLimit & { readonly throttle: Pick<FailureThrottle, 'begin' | 'peek'> };
 }
 
@@ -56,10 +54,11 @@ export class ScimBearerAuth {
       );
     }
     const token = bearerToken(authorization);
-    const connection =
+    const found =
       token === undefined ? undefined : await this.#deps.connections.findByTokenHash(scimTokenHash(token));
-    if (connection?.enabled === true) {
-      if (await this.#deps.organizationActive(connection.organizationId)) return connection;
+    if (found?.connection.enabled === true) {
+      // A deactivated organization takes no directory changes.
+      if (found.organizationActive) return found.connection;
       throw new ScimAuthError(
         403,
         "The connection's organization is deactivated: it takes no directory changes until it is reactivated.",

@@ -18,6 +18,12 @@ export interface ScimConnectionRecord {
   readonly updatedAt: number;
 }
 
+/** A connection found by its token, and whether its organization is active (read with it). */
+export interface ScimBearerConnection {
+  readonly connection: ScimConnectionRecord;
+  readonly organizationActive: boolean;
+}
+
 /** What an update writes; an omitted field keeps its value. */
 export type ScimConnectionChanges = Partial<
   Pick<ScimConnectionRecord, 'displayName' | 'enabled' | 'tokenHash' | 'grantBoundaryResourceId'>
@@ -33,7 +39,8 @@ export interface ScimConnectionRepository {
   /** Inserts the connection; 'enabled_elsewhere' when it is enabled and another one of its organization is. */
   insert(record: ScimConnectionRecord): Promise<true | ScimConnectionConflict>;
   findById(id: string): Promise<ScimConnectionRecord | undefined>;
-  findByTokenHash(tokenHash: string): Promise<ScimConnectionRecord | undefined>;
+  /** The connection a bearer token names, with whether its organization is active (one query). */
+  findByTokenHash(tokenHash: string): Promise<ScimBearerConnection | undefined>;
   listForOrganization(organizationId: string, query: PageQuery): Promise<Page<ScimConnectionRecord>>;
   /** Applies the changes and sets updatedAt; undefined when unknown. */
   update(

@@ -23,3 +23,17 @@ export async function insertUserRows(db: Db, ids: readonly string[], createdAt: 
       .execute();
   }
 }
+
+/** Bare organization rows `ids` (named and slugged after their ids, active), for tables that reference them. */
+export async function insertOrganizationRows(
+  db: Db,
+  ids: readonly string[],
+  createdAt: number,
+): Promise<void> {
+  for (const id of ids) {
+    await db
+      .insertInto('organizations')
+      .values({ id, name: id, slug: id, primaryDomain: null, active: 1, createdAt, updatedAt: createdAt })
+      .execute();
+  }
+}

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { OidcConnectionRecord, OidcConnectionRepository } from '../../federation/oidc/repository.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { insertOrganizationRows } from '../../test-support/user-rows.js';
 import { openDatabase, type DatabaseHandle } from '../database.js';
 import { oidcConnectionRepository } from './oidc-connections.js';
 
@@ -96,18 +97,7 @@ describeEachDatabase('OIDC connection storage', (kind) => {
   });
 
   it('keeps an organization reference', async () => {
-    await handle.db
-      .insertInto('organizations')
-      .values({
-        id: 'org_1',
-        name: 'Acme',
-        slug: 'acme',
-        primaryDomain: null,
-        active: 1,
-        createdAt: T0,
-        updatedAt: T0,
-      })
-      .execute();
+    await insertOrganizationRows(handle.db, ['org_1'], T0);
     await repository.insert(record({ organizationId: 'org_1' }));
     expect((await repository.findById('oidc_1'))?.organizationId).toBe('org_1');
     await expect(

@@ -6,7 +6,7 @@ import type {
 } from '../../federation/saml/sign-in-repository.js';
 import type { SsoConnectionRepository } from '../../federation/saml/repository.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
-import { insertUserRows } from '../../test-support/user-rows.js';
+import { insertOrganizationRows, insertUserRows } from '../../test-support/user-rows.js';
 import { openDatabase, type DatabaseHandle, type Db } from '../database.js';
 import { samlRequestCodeRepository } from './saml-request-codes.js';
 import { samlIdentityRepository, samlSignInHandleRepository } from './saml-sign-ins.js';
@@ -69,12 +69,7 @@ describeEachDatabase('SAML sign-in storage', (kind) => {
     identities = samlIdentityRepository(db);
     handles = samlSignInHandleRepository(db);
     connections = ssoConnectionRepository(db);
-    for (const id of ['org_1', 'org_2']) {
-      await db
-        .insertInto('organizations')
-        .values({ id, name: id, slug: id, primaryDomain: null, active: 1, createdAt: T0, updatedAt: T0 })
-        .execute();
-    }
+    await insertOrganizationRows(db, ['org_1', 'org_2'], T0);
     await insertUserRows(db, ['usr_1', 'usr_2'], T0);
     await insertConnection(db, 'sso_1', { enabled: true, primaryDomain: 'acme.test', createdAt: T0 + 2 });
     await insertConnection(db, 'sso_2', { enabled: true, primaryDomain: 'acme.test', createdAt: T0 + 1 });

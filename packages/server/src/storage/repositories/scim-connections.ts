@@ -68,10 +68,14 @@ export function scimConnectionRepository(db: Db): ScimConnectionRepository {
     async findByTokenHash(tokenHash) {
       const row = await db
         .selectFrom('scimConnections')
-        .selectAll()
-        .where('tokenHash', '=', tokenHash)
+        .innerJoin('organizations', 'organizations.id', 'scimConnections.organizationId')
+        .selectAll('scimConnections')
+        .select('organizations.active as organizationActive')
+        .where('scimConnections.tokenHash', '=', tokenHash)
         .executeTakeFirst();
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined
+        ? undefined
+        : { connection: toRecord(row), organizationActive: row.organizationActive === 1 };
     },
 
     listForOrganization(organizationId, page) {
