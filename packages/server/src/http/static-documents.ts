@@ -22,10 +22,11 @@ function headersOf(doc: StaticDocument, cacheControl: string): Record<string, st
   };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, doc: StaticDocument, cacheControl: string): void {
-  reply.headers(headersOf(doc, cacheControl));
-  if (ifNoneMatchHits(request.headers['if-none-match'], doc.etag)) reply.code(304).send();
-  else reply.send(doc.body);
+function send(request: FastifyRequest, reply: FastifyReply, answer: Answer): void {
+  // Fastify sets the length of the body it sends.
+  reply.headers(answer.notModified);
+  if (ifNoneMatchHits(request.headers['if-none-match'], answer.doc.etag)) reply.code(304).send();
+  else reply.send(answer.doc.body);
 }
 
 /**
@@ -33,13 +34,14 @@ function send(request: FastifyRequest, reply: FastifyReply, doc: StaticDocument,
  * request that finds it due waits, for one read shared with every other such request.
  */
 export function staticDocumentHandler(route: StaticDocumentRoute): RouteHandlerMethod {
+  const answer = answerOf(route);
   return (request, reply) => {
     const doc = route.current();
     if (doc !== undefined) {
-      send(request, reply, doc, route.cacheControl);
+      send(request, reply, answer(doc));
       return;
     }
-    return route.load().then((loaded) => send(request, reply, loaded, route.cacheControl));
+    return route.load().then((loaded) => send(request, reply, answer(loaded)));
   };
 }
 
