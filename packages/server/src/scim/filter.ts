@@ -2,10 +2,14 @@ import { parse, type Compare, type Filter } from 'scim2-parse-filter';
 import { tokenizer } from 'scim2-parse-filter/lib/src/parser.js';
 import { ScimError } from './errors.js';
 
-/** One exact match: SPEC.md supports only `eq` filters, on a fixed list of attributes per resource type. */
+/**
+ * One exact match: SPEC.md supports only `eq` filters, on a fixed list of attributes per resource type;
+ * `type` is that of the multi-valued attribute's item when the filter names one.
+ */
 export interface ScimEqFilter<A extends string> {
   readonly attribute: A;
   readonly value: string;
+  readonly type?: string;
 }
 
 /** The schema URN an attribute path may carry (`urn:…:core:2.0:User:userName`). */
@@ -44,22 +48,52 @@ function unquotedEquality(filter: string): Compare | undefined {
   return undefined;
 }
 
+/** `type eq "<string>"`: the one condition on an item, besides its value, that Svc matches. */
+function typeEquality(filter: Filter): string | undefined {
+  return filter.op === 'eq' &&
+    filter.attrPath.toLowerCase() === 'type' &&
+    typeof filter.compValue === 'string'
+    ? filter.compValue
+    : undefined;
+}
+
+/** An equality, and the type of the multi-valued attribute's item it is about when the filter names one. */
+interface ItemEquality {
+  readonly filter: Filter;
+  readonly type?: string;
+}
+
 /**
- * Entra's look-up of a user by work email, `emails[type eq "work"].value eq "<address>"`, which the
- * grammar reads as `emails[type eq "work"] and emails.value eq "<address>"`: the equality on the
- * sub-attribute is what Svc matches (on the primary address).
+ * The value-path forms of an equality on an item of a multi-valued attribute, as `<attr>.value eq` with
+ * the item's type: Entra's look-up by work address, `emails[type eq "work"].value eq "<address>"`, which
+ * the grammar reads as `emails[type eq "work"] and emails.value eq "<address>"` and Entra means of one
+ * item; and `emails[value eq "<address>"]` or `emails[type eq "work" and value eq "<address>"]`. Any other
+ * condition on the item is left as it is, for the caller to refuse rather than to match more than asked.
  */
-function valuePathEquality(parsed: Filter): Filter {
-  if (parsed.op !== 'and' || parsed.filters.length !== 2) return parsed;
-  const [valuePath, equality] = parsed.filters;
-  if (
-    valuePath?.op === '[]' &&
-    equality?.op === 'eq' &&
-    equality.attrPath.startsWith(`${valuePath.attrPath}.`)
-  ) {
-    return equality;
+function itemEquality(parsed: Filter): ItemEquality {
+  if (parsed.op === 'and' && parsed.filters.length === 2) {
+    const [valuePath, equality] = parsed.filters;
+    if (
+      valuePath?.op === '[]' &&
+      equality?.op === 'eq' &&
+      equality.attrPath.toLowerCase() === `${valuePath.attrPath}.value`.toLowerCase()
+    ) {
+      const type = typeEquality(valuePath.valFilter);
+      if (type !== undefined) return { filter: equality, type };
+    }
   }
-  return parsed;
+  if (parsed.op === '[]') {
+    const conditions = parsed.valFilter.op === 'and' ? parsed.valFilter.filters : [parsed.valFilter];
+    const value = conditions.find(
+      (condition) => condition.op === 'eq' && condition.attrPath.toLowerCase() === 'value',
+    );
+    const types = conditions.filter((condition) => condition !== value).map(typeEquality);
+    if (value?.op === 'eq' && types.length <= 1 && !types.includes(undefined)) {
+      const filter = { ...value, attrPath: `${parsed.attrPath}.value` };
+      return types[0] === undefined ? { filter } : { filter, type: types[0] };
+    }
+  }
+  return { filter: parsed };
 }
 
 /**
@@ -73,8 +107,9 @@ export function parseEqFilter<A extends string>(
 ): ScimEqFilter<A> | undefined {
   if (filter === undefined || filter.trim() === '') return undefined;
   let parsed: Filter;
+  let type: string | undefined;
   try {
-    parsed = valuePathEquality(parse(filter));
+    ({ filter: parsed, type } = itemEquality(parse(filter)));
   } catch {
     const unquoted = unquotedEquality(filter);
     if (unquoted === undefined) {
@@ -97,5 +132,7 @@ export function parseEqFilter<A extends string>(
   if (typeof parsed.compValue !== 'string') {
     throw new ScimError(400, `The value compared with ${attribute} must be a string.`, 'invalidFilter');
   }
-  return { attribute, value: parsed.compValue };
+  return type === undefined
+    ? { attribute, value: parsed.compValue }
+    : { attribute, value: parsed.compValue, type };
 }

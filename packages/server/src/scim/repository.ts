@@ -56,8 +56,6 @@ export interface ScimUserRecord {
   readonly userId: string;
   readonly userName: string;
   readonly externalId: string | null;
-  /** The lookup key of the primary address (SPEC.md's email key), for `emails.value eq`. */
-  readonly emailKey: string | null;
   readonly active: boolean;
   /** The SCIM attributes the IdP last sent, without id, meta and schemas. */
   readonly attributes: Readonly<Record<string, unknown>>;
@@ -67,9 +65,19 @@ export interface ScimUserRecord {
   readonly updatedAt: number;
 }
 
-/** The exact-match look-ups SPEC.md allows for Users (`emails.value` is matched on the stored resource). */
+/** An address of a user's `emails`: its email key (SPEC.md) and its type in lower case ('' without one). */
+export interface ScimUserEmail {
+  readonly key: string;
+  readonly type: string;
+}
+
+/**
+ * The exact-match look-ups SPEC.md allows for Users. `emails.value` matches any of the user's addresses,
+ * and only one of that type when the filter names one (`emails[type eq "work"].value eq "…"`).
+ */
 export type ScimUserMatch =
-  | { readonly attribute: 'id' | 'userName' | 'externalId' | 'emails.value'; readonly value: string }
+  | { readonly attribute: 'id' | 'userName' | 'externalId'; readonly value: string }
+  | { readonly attribute: 'emails.value'; readonly value: string; readonly type?: string }
   | undefined;
 
 /** One page of a SCIM list: RFC 7644 §3.4.2.4 startIndex (1-based) and count. */
@@ -84,13 +92,19 @@ export interface ScimPage<T> {
 }
 
 export interface ScimUserRepository {
-  /** Inserts the row; 'taken' when the userName or externalId is another user's of the connection. */
-  insert(record: ScimUserRecord): Promise<true | Taken>;
+  /**
+   * Inserts the row with the addresses the `emails.value` filter is to match; 'taken' when the userName
+   * or externalId is another user's of the connection.
+   */
+  insert(record: ScimUserRecord, emails: readonly ScimUserEmail[]): Promise<true | Taken>;
   find(connectionId: string, userId: string): Promise<ScimUserRecord | undefined>;
   /** Users of the connection matching the filter (all without one), oldest first. */
   list(connectionId: string, match: ScimUserMatch, page: ScimPageQuery): Promise<ScimPage<ScimUserRecord>>;
-  /** Replaces the row's SCIM fields; 'taken' on a unique key, undefined when unknown. */
-  replace(record: ScimUserRecord): Promise<ScimUserRecord | Taken | undefined>;
+  /** Replaces the row's SCIM fields and addresses; 'taken' on a unique key, undefined when unknown. */
+  replace(
+    record: ScimUserRecord,
+    emails: readonly ScimUserEmail[],
+  ): Promise<ScimUserRecord | Taken | undefined>;
   /** Deletes the row and the user's memberships of the connection's groups; false when unknown. */
   delete(connectionId: string, userId: string): Promise<boolean>;
   /** Which of the ids are users of the connection. */

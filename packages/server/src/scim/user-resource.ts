@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { emailLookupKey } from '../admin/email-key.js';
+import type { ScimUserEmail } from './repository.js';
 import { parseResourceBody } from './resource-body.js';
 import { ENTERPRISE_USER_SCHEMA } from './schema-names.js';
 
@@ -21,6 +23,15 @@ const multiValuedItem = z.object({
   display: attributeValue,
   type: attributeValue,
   primary: scimBoolean.optional(),
+});
+
+/**
+ * An item of `emails`: as long as an address can be (RFC 5321's 254 octets, with room for a display
+ * form) and a type of a sane length, since each item is a row of the `emails.value` filter's index.
+ */
+const emailItem = multiValuedItem.extend({
+  value: z.string().max(320).optional(),
+  type: z.string().max(256).optional(),
 });
 
 const addressItem = z.object({
@@ -77,7 +88,7 @@ const userAttributesSchema = z.object({
   locale: attributeValue,
   timezone: attributeValue,
   active: scimBoolean.optional(),
-  emails: z.array(multiValuedItem).max(50).optional(),
+  emails: z.array(emailItem).max(50).optional(),
   phoneNumbers: z.array(multiValuedItem).max(50).optional(),
   addresses: z.array(addressItem).max(20).optional(),
   [ENTERPRISE_USER_SCHEMA]: enterpriseSchema.optional(),
@@ -109,4 +120,19 @@ export function accountDisplayName(attributes: ScimUserAttributes): string {
   const candidates = [attributes.displayName, name?.formatted, composed, attributes.userName];
   const chosen = candidates.find((candidate) => candidate !== undefined && candidate.trim() !== '') ?? '';
   return chosen.trim().slice(0, 200);
+}
+
+/**
+ * What the `emails.value` filter matches (RFC 7644 §3.4.2.2: any of the values): each item's address by
+ * SPEC.md's email key, with its type in lower case ('' without one), since RFC 7643 §2.4 compares types
+ * case-insensitively. Items without a value and repeats are left out.
+ */
+export function userEmails(attributes: ScimUserAttributes): ScimUserEmail[] {
+  const unique = new Map<string, ScimUserEmail>();
+  for (const { value, type } of attributes.emails ?? []) {
+    if (value === undefined || value.trim() === '') continue;
+    const email = { key: emailLookupKey(value), type: type?.trim().toLowerCase() ?? '' };
+    unique.set(JSON.stringify(email), email);
+  }
+  return [...unique.values()];
 }

@@ -81,6 +81,51 @@ describeEachDatabase('SCIM Users', (kind) => {
     }
   });
 
+  it('matches emails.value on any address of the user, of the type a value path names', async () => {
+    const emails = [
+      { value: 'erin@acme.test', type: 'work', primary: true },
+      { value: 'erin@home.test', type: 'Home' },
+    ];
+    const created = await acme.call('POST', '/Users', scimUser('erin', { emails }));
+    const id = String(created.body?.id);
+    const matches = async (filter: string) => {
+      const listed = await acme.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+      expect(listed.status, filter).toBe(200);
+      return (listed.body?.Resources as { id: string }[]).map((resource) => resource.id);
+    };
+    expect(await matches('emails.value eq "ERIN@home.test"')).toEqual([id]);
+    expect(await matches('emails[type eq "work"].value eq "erin@acme.test"')).toEqual([id]);
+    expect(await matches('emails[type eq "work"].value eq "erin@home.test"')).toEqual([]);
+    expect(await matches('emails[value eq "erin@home.test"]')).toEqual([id]);
+    expect(await matches('emails[type eq "home" and value eq "erin@home.test"]')).toEqual([id]);
+    for (const filter of [
+      'emails[primary eq true].value eq "erin@acme.test"',
+      'emails[type eq "work" or value eq "erin@acme.test"]',
+      'emails[type eq "work"].display eq "erin"',
+    ]) {
+      expectScimError(
+        await acme.call('GET', `/Users?filter=${encodeURIComponent(filter)}`),
+        400,
+        'invalidFilter',
+      );
+    }
+
+    const patched = await acme.call('PATCH', `/Users/${id}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: 'remove', path: 'emails[type eq "Home"]' }],
+    });
+    expect(patched.status).toBe(200);
+    expect(await matches('emails.value eq "erin@home.test"')).toEqual([]);
+    expect(await matches('emails.value eq "erin@acme.test"')).toEqual([id]);
+
+    const longAddress = { value: `${'e'.repeat(320)}@acme.test`, type: 'other' };
+    expectScimError(
+      await acme.call('PUT', `/Users/${id}`, scimUser('erin', { emails: [...emails, longAddress] })),
+      400,
+      'invalidValue',
+    );
+  });
+
   it('pages with startIndex and count', async () => {
     const other = await scimTenant(t, 'Paging');
     for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) {

@@ -1,5 +1,4 @@
 import { emailSchema } from '@svc/contract';
-import { emailLookupKey } from '../admin/email-key.js';
 import type { Clock } from '../kernel/clock.js';
 import type { ScimAccounts } from './accounts.js';
 import type { ScimDirectoryEvents } from './directory-events.js';
@@ -21,6 +20,7 @@ import {
   accountDisplayName,
   accountEmail,
   parseUserAttributes,
+  userEmails,
   type ScimUserAttributes,
 } from './user-resource.js';
 
@@ -98,14 +98,13 @@ export class ScimUsers {
       userId,
       userName: attributes.userName,
       externalId: attributes.externalId ?? null,
-      emailKey: emailLookupKey(email),
       active: attributes.active ?? true,
       attributes: stored(attributes),
       createdUser,
       createdAt: now,
       updatedAt: now,
     };
-    const inserted = await users.insert(record);
+    const inserted = await users.insert(record, userEmails(attributes));
     if (inserted === 'taken') {
       throw uniqueness('The user, its userName or its externalId is already provisioned by this connection.');
     }
@@ -172,7 +171,6 @@ export class ScimUsers {
       ...current,
       userName: attributes.userName,
       externalId: attributes.externalId ?? null,
-      emailKey: emailLookupKey(email),
       active: attributes.active ?? current.active,
       attributes: stored(attributes),
       updatedAt: this.#deps.clock.now(),
@@ -186,7 +184,7 @@ export class ScimUsers {
       });
       if (updated === 'taken') throw uniqueness('The email address belongs to another account.');
     }
-    const replaced = await this.#deps.users.replace(next);
+    const replaced = await this.#deps.users.replace(next, userEmails(attributes));
     if (replaced === 'taken')
       throw uniqueness(`The userName '${next.userName}' or the externalId is another user's.`);
     if (replaced === undefined) throw scimNotFound('User', current.userId);

@@ -2,9 +2,15 @@ import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachDatabase, createTestDatabase, type TestDatabase } from '../test-support/databases.js';
 import { sha256Hex } from '../kernel/crypto.js';
+import {
+  insertOrganizationRows,
+  insertScimConnectionRow,
+  insertUserRows,
+} from '../test-support/user-rows.js';
 import { refreshTokenKey } from '../oauth/tokens/refresh-token-value.js';
 import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
 import { clientRepository } from './repositories/clients.js';
+import { scimUserRepository } from './repositories/scim-users.js';
 import { tokenStore } from './repositories/token-store.js';
 import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';
 
@@ -291,6 +297,51 @@ describeEachDatabase('database', (kind) => {
       redirectUris: ['https://app.example/cb'],
       postLogoutRedirectUris: [],
     });
+  });
+
+  it('fills the address table of the SCIM users provisioned before 0031, from their stored resources', async () => {
+    expect((await migrateTo('0030-scim-mappings')).error).toBeUndefined();
+    const at = 1_790_000_000_000;
+    await insertOrganizationRows(handle.db, ['org_1'], at);
+    await insertScimConnectionRow(handle.db, 'scim_1', 'org_1', at);
+    await insertUserRows(handle.db, ['usr_1', 'usr_2'], at);
+    const resource = {
+      emails: [
+        { value: 'ann@acme.test', type: 'Work', primary: true },
+        { value: ' ann@home.test', type: 'home' },
+        { value: 'ANN@acme.test', type: 'work' },
+        { type: 'other' },
+        { value: `${'x'.repeat(400)}@acme.test` },
+      ],
+    };
+    for (const [userId, resourceJson] of [
+      ['usr_1', JSON.stringify(resource)],
+      ['usr_2', '{}'],
+    ] as const) {
+      await sql`
+        insert into scim_users (connection_id, user_id, user_name, user_name_key, external_id, email_key,
+          active, resource_json, created_user, created_at, updated_at)
+        values ('scim_1', ${userId}, ${userId}, ${userId.toUpperCase()}, null, null, 1, ${resourceJson}, 1,
+          ${at}, ${at})
+      `.execute(handle.db);
+    }
+
+    expect(await migrateToLatest(handle.db)).toContain('0031-scim-user-emails');
+    const rows = await handle.db
+      .selectFrom('scimUserEmails')
+      .select(['userId', 'emailKey', 'typeKey'])
+      .orderBy('emailKey')
+      .execute();
+    expect(rows).toEqual([
+      { userId: 'usr_1', emailKey: 'ANN@ACME.TEST', typeKey: 'work' },
+      { userId: 'usr_1', emailKey: 'ANN@HOME.TEST', typeKey: 'home' },
+    ]);
+    const listed = await scimUserRepository(handle.db).list(
+      'scim_1',
+      { attribute: 'emails.value', value: 'ann@home.test' },
+      { startIndex: 1, count: 10 },
+    );
+    expect(listed.resources.map((record) => record.userId)).toEqual(['usr_1']);
   });
 
   /** The names of the indexes on `table` besides its primary key's, sorted. */

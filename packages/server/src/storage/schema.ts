@@ -62,6 +62,7 @@ export interface Database {
   samlUsedAssertions: federation.SamlUsedAssertionsTable;
   scimConnections: scim.ScimConnectionsTable;
   scimUsers: scim.ScimUsersTable;
+  scimUserEmails: scim.ScimUserEmailsTable;
   scimGroups: scim.ScimGroupsTable;
   scimGroupMembers: scim.ScimGroupMembersTable;
   scimSyncEvents: scim.ScimSyncEventsTable;

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../kernel/crypto.js';
 import type { Db } from '../storage/database.js';
 
 /**
@@ -36,4 +37,27 @@ export async function insertOrganizationRows(
       .values({ id, name: id, slug: id, primaryDomain: null, active: 1, createdAt, updatedAt: createdAt })
       .execute();
   }
+}
+
+/** A bare enabled SCIM connection row of an existing organization, for tables that reference connections. */
+export async function insertScimConnectionRow(
+  db: Db,
+  id: string,
+  organizationId: string,
+  createdAt: number,
+): Promise<void> {
+  await db
+    .insertInto('scimConnections')
+    .values({
+      id,
+      organizationId,
+      displayName: id,
+      enabled: 1,
+      tokenHash: sha256Hex(id),
+      grantBoundaryResourceId: null,
+      owner: 'dashboard',
+      createdAt,
+      updatedAt: createdAt,
+    })
+    .execute();
 }

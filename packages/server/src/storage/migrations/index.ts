@@ -28,6 +28,7 @@ import * as scim from './0027-scim.js';
 import * as samlSignIns from './0028-saml-sign-ins.js';
 import * as samlRequestCodes from './0029-saml-request-codes.js';
 import * as scimMappings from './0030-scim-mappings.js';
+import * as scimUserEmails from './0031-scim-user-emails.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0028-saml-sign-ins': samlSignIns,
   '0029-saml-request-codes': samlRequestCodes,
   '0030-scim-mappings': scimMappings,
+  '0031-scim-user-emails': scimUserEmails,
 };
 
 /** Every migration's name, in the order they apply. */

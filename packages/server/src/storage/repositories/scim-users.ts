@@ -1,7 +1,13 @@
-import type { Selectable } from 'kysely';
-import type { ScimUserMatch, ScimUserRecord, ScimUserRepository } from '../../scim/repository.js';
+import type { Selectable, Transaction } from 'kysely';
+import { emailLookupKey } from '../../admin/email-key.js';
+import type {
+  ScimUserEmail,
+  ScimUserMatch,
+  ScimUserRecord,
+  ScimUserRepository,
+} from '../../scim/repository.js';
 import type { Db } from '../database.js';
-import type { ScimUsersTable } from '../schema.js';
+import type { Database, ScimUsersTable } from '../schema.js';
 import { flag, takenOnConflict } from './partial-updates.js';
 import { scimPage } from './scim-paging.js';
 
@@ -12,7 +18,6 @@ function toRecord(row: Selectable<ScimUsersTable>): ScimUserRecord {
     userId: row.userId,
     userName: row.userName,
     externalId: row.externalId,
-    emailKey: row.emailKey,
     active: row.active === 1,
     attributes:
       typeof attributes === 'object' && attributes !== null ? (attributes as Record<string, unknown>) : {},
@@ -27,14 +32,42 @@ function columns(record: ScimUserRecord) {
     userName: record.userName,
     userNameKey: record.userName.toUpperCase(),
     externalId: record.externalId,
-    emailKey: record.emailKey,
     active: flag(record.active) ?? 0,
     resourceJson: JSON.stringify(record.attributes),
     updatedAt: record.updatedAt,
   };
 }
 
-/** The users SCIM connections provisioned, in `scim_users`; their group memberships in `scim_group_members`. */
+/** Writes the user's rows of `scim_user_emails`, in place of those it had. */
+async function writeEmails(
+  trx: Transaction<Database>,
+  record: ScimUserRecord,
+  emails: readonly ScimUserEmail[],
+): Promise<void> {
+  await trx
+    .deleteFrom('scimUserEmails')
+    .where('connectionId', '=', record.connectionId)
+    .where('userId', '=', record.userId)
+    .execute();
+  if (emails.length === 0) return;
+  await trx
+    .insertInto('scimUserEmails')
+    .values(
+      emails.map((email) => ({
+        connectionId: record.connectionId,
+        userId: record.userId,
+        emailKey: email.key,
+        typeKey: email.type,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * The users SCIM connections provisioned, in `scim_users`, with the addresses the `emails.value` filter
+ * matches in `scim_user_emails` (removed with their user by the foreign key); their group memberships in
+ * `scim_group_members`.
+ */
 export function scimUserRepository(db: Db): ScimUserRepository {
   const connectionUsers = (connectionId: string, match: ScimUserMatch) => {
     const query = db.selectFrom('scimUsers').where('connectionId', '=', connectionId);
@@ -47,25 +80,35 @@ export function scimUserRepository(db: Db): ScimUserRepository {
         return query.where('userNameKey', '=', match.value.toUpperCase());
       case 'externalId':
         return query.where('externalId', '=', match.value);
-      case 'emails.value':
-        return query.where('emailKey', '=', match.value.toUpperCase());
+      case 'emails.value': {
+        let emails = db
+          .selectFrom('scimUserEmails')
+          .select('userId')
+          .where('connectionId', '=', connectionId)
+          .where('emailKey', '=', emailLookupKey(match.value));
+        if (match.type !== undefined) emails = emails.where('typeKey', '=', match.type.trim().toLowerCase());
+        return query.where('userId', 'in', emails);
+      }
     }
   };
   return {
-    insert(record) {
-      return takenOnConflict(async () => {
-        await db
-          .insertInto('scimUsers')
-          .values({
-            connectionId: record.connectionId,
-            userId: record.userId,
-            createdUser: flag(record.createdUser) ?? 0,
-            createdAt: record.createdAt,
-            ...columns(record),
-          })
-          .execute();
-        return true as const;
-      });
+    insert(record, emails) {
+      return takenOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('scimUsers')
+            .values({
+              connectionId: record.connectionId,
+              userId: record.userId,
+              createdUser: flag(record.createdUser) ?? 0,
+              createdAt: record.createdAt,
+              ...columns(record),
+            })
+            .execute();
+          await writeEmails(trx, record, emails);
+          return true as const;
+        }),
+      );
     },
 
     async find(connectionId, userId) {
@@ -85,17 +128,21 @@ export function scimUserRepository(db: Db): ScimUserRepository {
       );
     },
 
-    replace(record) {
-      return takenOnConflict(async () => {
-        const row = await db
-          .updateTable('scimUsers')
-          .set(columns(record))
-          .where('connectionId', '=', record.connectionId)
-          .where('userId', '=', record.userId)
-          .returningAll()
-          .executeTakeFirst();
-        return row === undefined ? undefined : toRecord(row);
-      });
+    replace(record, emails) {
+      return takenOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          const row = await trx
+            .updateTable('scimUsers')
+            .set(columns(record))
+            .where('connectionId', '=', record.connectionId)
+            .where('userId', '=', record.userId)
+            .returningAll()
+            .executeTakeFirst();
+          if (row === undefined) return undefined;
+          await writeEmails(trx, record, emails);
+          return toRecord(row);
+        }),
+      );
     },
 
     async delete(connectionId, userId) {

@@ -21,8 +21,6 @@ export interface ScimUsersTable {
   /** Upper-cased userName: SCIM compares userName case-insensitively (RFC 7643 §4.1.1). */
   userNameKey: string;
   externalId: string | null;
-  /** Upper-cased primary address of the resource's emails, for the `emails.value eq` filter. */
-  emailKey: string | null;
   active: number;
   /** The stored SCIM resource (name, emails, enterprise extension…) as JSON text. */
   resourceJson: string;
@@ -30,6 +28,16 @@ export interface ScimUsersTable {
   createdUser: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/** The addresses of each SCIM user's `emails`, for the `emails.value eq` filter (migration 0031). */
+export interface ScimUserEmailsTable {
+  connectionId: string;
+  userId: string;
+  /** SPEC.md's email key of the item's value. */
+  emailKey: string;
+  /** The item's type in lower case; '' without one. */
+  typeKey: string;
 }
 
 export interface ScimGroupsTable {
