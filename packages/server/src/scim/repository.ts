@@ -72,8 +72,9 @@ export interface ScimUserEmail {
 }
 
 /**
- * The exact-match look-ups SPEC.md allows for Users. `emails.value` matches any of the user's addresses,
- * and only one of that type when the filter names one (`emails[type eq "work"].value eq "…"`).
+ * The exact-match look-ups SPEC.md allows for Users. `emails.value` matches any of the user's addresses
+ * by its key, and only one of that type when the filter names one (`emails[type eq "work"].value eq
+ * "…"`), both as {@link ScimUserEmail} holds them.
  */
 export type ScimUserMatch =
   | { readonly attribute: 'id' | 'userName' | 'externalId'; readonly value: string }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailLookupKey } from '../admin/email-key.js';
-import type { ScimUserEmail } from './repository.js';
+import type { ScimUserEmail, ScimUserMatch } from './repository.js';
 import { parseResourceBody } from './resource-body.js';
 import { ENTERPRISE_USER_SCHEMA } from './schema-names.js';
 
@@ -131,8 +131,21 @@ export function userEmails(attributes: ScimUserAttributes): ScimUserEmail[] {
   const unique = new Map<string, ScimUserEmail>();
   for (const { value, type } of attributes.emails ?? []) {
     if (value === undefined || value.trim() === '') continue;
-    const email = { key: emailLookupKey(value), type: type?.trim().toLowerCase() ?? '' };
+    const email = { key: emailLookupKey(value), type: type === undefined ? '' : typeKey(type) };
     unique.set(JSON.stringify(email), email);
   }
   return [...unique.values()];
+}
+
+/** An item's type as {@link userEmails} keeps it. */
+function typeKey(type: string): string {
+  return type.trim().toLowerCase();
+}
+
+/** The `emails.value` look-up of a filter's address (and the item's type, when it names one). */
+export function emailMatch(value: string, type: string | undefined): ScimUserMatch {
+  const key = emailLookupKey(value);
+  return type === undefined
+    ? { attribute: 'emails.value', value: key }
+    : { attribute: 'emails.value', value: key, type: typeKey(type) };
 }

@@ -20,6 +20,7 @@ import {
   accountDisplayName,
   accountEmail,
   parseUserAttributes,
+  emailMatch,
   userEmails,
   type ScimUserAttributes,
 } from './user-resource.js';
@@ -130,7 +131,12 @@ export class ScimUsers {
     filter: string | undefined,
     page: ScimPageQuery,
   ): Promise<ScimPage<ScimUserRecord>> {
-    return this.#deps.users.list(connection.id, parseEqFilter(filter, FILTERABLE), page);
+    const match = parseEqFilter(filter, FILTERABLE);
+    return this.#deps.users.list(
+      connection.id,
+      match?.attribute === 'emails.value' ? emailMatch(match.value, match.type) : match,
+      page,
+    );
   }
 
   /** PUT: the body replaces the user's attributes. */

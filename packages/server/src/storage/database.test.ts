@@ -338,7 +338,7 @@ describeEachDatabase('database', (kind) => {
     ]);
     const listed = await scimUserRepository(handle.db).list(
       'scim_1',
-      { attribute: 'emails.value', value: 'ann@home.test' },
+      { attribute: 'emails.value', value: 'ANN@HOME.TEST' },
       { startIndex: 1, count: 10 },
     );
     expect(listed.resources.map((record) => record.userId)).toEqual(['usr_1']);

@@ -1,5 +1,4 @@
 import type { Selectable, Transaction } from 'kysely';
-import { emailLookupKey } from '../../admin/email-key.js';
 import type {
   ScimUserEmail,
   ScimUserMatch,
@@ -85,8 +84,8 @@ export function scimUserRepository(db: Db): ScimUserRepository {
           .selectFrom('scimUserEmails')
           .select('userId')
           .where('connectionId', '=', connectionId)
-          .where('emailKey', '=', emailLookupKey(match.value));
-        if (match.type !== undefined) emails = emails.where('typeKey', '=', match.type.trim().toLowerCase());
+          .where('emailKey', '=', match.value);
+        if (match.type !== undefined) emails = emails.where('typeKey', '=', match.type);
         return query.where('userId', 'in', emails);
       }
     }
