@@ -57,6 +57,17 @@ describe('SCIM PATCH', () => {
     expect(removedItem.emails).toEqual([user.emails[0]]);
   });
 
+  it('compares the strings of a value filter case-insensitively, as RFC 7643 declares type and value', () => {
+    const removed = patched(user, [{ op: 'remove', path: 'emails[type eq "HOME"]' }]);
+    expect(removed.emails).toEqual([user.emails[0]]);
+    const replaced = patched(user, [
+      { op: 'replace', path: 'emails[value eq "ANN@acme.test"].type', value: 'other' },
+    ]);
+    expect(replaced.emails).toEqual([{ ...user.emails[0], type: 'other' }, user.emails[1]]);
+    const kept = patched(user, [{ op: 'remove', path: 'emails[type ne "WORK"]' }]);
+    expect(kept.emails).toEqual([user.emails[0]]);
+  });
+
   it('adds to a multi-valued attribute without duplicates and removes listed values by value', () => {
     const group = { displayName: 'G', members: [{ value: 'u1' }] };
     const added = patched(group, [

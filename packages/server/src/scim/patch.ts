@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { filter as filterTester, type Filter } from 'scim2-parse-filter';
+import { Tester, type Filter } from 'scim2-parse-filter';
 import { ScimError } from './errors.js';
 import { parsePatchPath, type ScimPatchPath } from './patch-path.js';
 import { canonicalName } from './attribute-names.js';
@@ -7,6 +7,23 @@ import { PATCH_OP_SCHEMA } from './schema-names.js';
 
 type Json = Record<string, unknown>;
 type Op = 'add' | 'replace' | 'remove';
+
+/**
+ * The grammar library's tester with strings compared case-insensitively, as RFC 7643 declares every
+ * sub-attribute a PATCH path filters on here (`type`, `value` and `display` of emails, phone numbers and
+ * members: `caseExact: false`): `emails[type eq "home"]` finds an item the IdP typed `Home`.
+ */
+class CaseInsensitiveTester extends Tester {
+  override eq(r: unknown, v: Parameters<Tester['eq']>[1]): boolean {
+    return typeof r === 'string' && typeof v === 'string' ? r.toLowerCase() === v.toLowerCase() : r === v;
+  }
+
+  override ne(r: unknown, v: Parameters<Tester['ne']>[1]): boolean {
+    return !this.eq(r, v);
+  }
+}
+
+const itemTester = new CaseInsensitiveTester();
 
 /** One operation of a PATCH body, its `op` lower-cased (providers send `Add`, `Replace`, `Remove`). */
 interface PatchOperation {
@@ -209,7 +226,7 @@ function applyFiltered(
 ): void {
   const current = container[attribute];
   const items = Array.isArray(current) ? current : [];
-  const matches = filterTester(valueFilter);
+  const matches = (item: unknown) => itemTester.test(item, valueFilter);
   const sub = subAttribute === null ? null : canonicalName(subAttribute);
   if (op === 'remove') {
     container[attribute] =

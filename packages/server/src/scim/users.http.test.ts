@@ -112,7 +112,7 @@ describeEachDatabase('SCIM Users', (kind) => {
 
     const patched = await acme.call('PATCH', `/Users/${id}`, {
       schemas: [PATCH_SCHEMA],
-      Operations: [{ op: 'remove', path: 'emails[type eq "Home"]' }],
+      Operations: [{ op: 'remove', path: 'emails[type eq "home"]' }],
     });
     expect(patched.status).toBe(200);
     expect(await matches('emails.value eq "erin@home.test"')).toEqual([]);
