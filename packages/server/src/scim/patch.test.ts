@@ -78,6 +78,10 @@ describe('SCIM PATCH', () => {
     expect(removed.members).toEqual([{ value: 'u2' }]);
     const replaced = patched(added, [{ op: 'replace', path: 'members', value: [{ value: 'u3' }] }]);
     expect(replaced.members).toEqual([{ value: 'u3' }]);
+    const emails = patched(user, [
+      { op: 'add', path: 'emails', value: [{ value: 'ANN@home.test', type: 'home' }] },
+    ]);
+    expect(emails.emails).toEqual(user.emails);
   });
 
   it('ignores the removal of what is not there', () => {

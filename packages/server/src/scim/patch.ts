@@ -15,7 +15,7 @@ type Op = 'add' | 'replace' | 'remove';
  */
 class CaseInsensitiveTester extends Tester {
   override eq(r: unknown, v: Parameters<Tester['eq']>[1]): boolean {
-    return typeof r === 'string' && typeof v === 'string' ? r.toLowerCase() === v.toLowerCase() : r === v;
+    return equalInAnyCase(r, v);
   }
 
   override ne(r: unknown, v: Parameters<Tester['ne']>[1]): boolean {
@@ -24,6 +24,10 @@ class CaseInsensitiveTester extends Tester {
 }
 
 const itemTester = new CaseInsensitiveTester();
+
+function equalInAnyCase(a: unknown, b: unknown): boolean {
+  return typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
 
 /** One operation of a PATCH body, its `op` lower-cased (providers send `Add`, `Replace`, `Remove`). */
 interface PatchOperation {
@@ -148,9 +152,10 @@ function containerOf(
 }
 
 function sameItem(a: unknown, b: unknown): boolean {
-  // Members and emails are the same item when their value is: a client's `display` may differ.
+  // Members and emails are the same item when their value is (in any case, as a filter compares it): a
+  // client's `display` may differ.
   if (isObject(a) && isObject(b) && a.value !== undefined && b.value !== undefined)
-    return a.value === b.value;
+    return equalInAnyCase(a.value, b.value);
   return isDeepStrictEqual(a, b);
 }
 
