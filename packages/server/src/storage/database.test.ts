@@ -304,7 +304,9 @@ describeEachDatabase('database', (kind) => {
     const at = 1_790_000_000_000;
     await insertOrganizationRows(handle.db, ['org_1'], at);
     await insertScimConnectionRow(handle.db, 'scim_1', 'org_1', at);
-    await insertUserRows(handle.db, ['usr_1', 'usr_2'], at);
+    // More users than two pages of the backfill, each with one address.
+    const many = Array.from({ length: 250 }, (_, index) => `usr_p${String(index).padStart(3, '0')}`);
+    await insertUserRows(handle.db, ['usr_1', 'usr_2', ...many], at);
     const resource = {
       emails: [
         { value: 'ann@acme.test', type: 'Work', primary: true },
@@ -314,27 +316,32 @@ describeEachDatabase('database', (kind) => {
         { value: `${'x'.repeat(400)}@acme.test` },
       ],
     };
-    for (const [userId, resourceJson] of [
+    const scimUsers = [
       ['usr_1', JSON.stringify(resource)],
       ['usr_2', '{}'],
-    ] as const) {
-      await sql`
-        insert into scim_users (connection_id, user_id, user_name, user_name_key, external_id, email_key,
-          active, resource_json, created_user, created_at, updated_at)
-        values ('scim_1', ${userId}, ${userId}, ${userId.toUpperCase()}, null, null, 1, ${resourceJson}, 1,
-          ${at}, ${at})
-      `.execute(handle.db);
-    }
+      ...many.map((id) => [id, JSON.stringify({ emails: [{ value: `${id}@acme.test` }] })]),
+    ].map(
+      ([userId = '', resourceJson = '']) =>
+        sql`('scim_1', ${userId}, ${userId}, ${userId.toUpperCase()}, null, null, 1, ${resourceJson}, 1, ${at}, ${at})`,
+    );
+    // As 0027 left the table: with the primary address's key in `email_key`.
+    await sql`
+      insert into scim_users (connection_id, user_id, user_name, user_name_key, external_id, email_key,
+        active, resource_json, created_user, created_at, updated_at)
+      values ${sql.join(scimUsers)}
+    `.execute(handle.db);
 
     expect(await migrateToLatest(handle.db)).toContain('0031-scim-user-emails');
     const rows = await handle.db
       .selectFrom('scimUserEmails')
       .select(['userId', 'emailKey', 'typeKey'])
+      .orderBy('userId')
       .orderBy('emailKey')
       .execute();
     expect(rows).toEqual([
       { userId: 'usr_1', emailKey: 'ANN@ACME.TEST', typeKey: 'work' },
       { userId: 'usr_1', emailKey: 'ANN@HOME.TEST', typeKey: 'home' },
+      ...many.map((id) => ({ userId: id, emailKey: `${id.toUpperCase()}@ACME.TEST`, typeKey: '' })),
     ]);
     const listed = await scimUserRepository(handle.db).list(
       'scim_1',

@@ -1,8 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { emailLookupKey } from '../../admin/email-key.js';
 
-/** Rows per INSERT of the backfill: well under SQLite's 32,766 bound parameters. */
-const BATCH = 500;
+/**
+ * Users per page of the backfill: 100 users of at most 50 addresses bind at most 20,000 parameters in one
+ * INSERT, under SQLite's 32,766.
+ */
+const BATCH = 100;
 
 /**
  * Every address of a SCIM user's `emails`, with the item's type, for the `emails.value eq` filter
@@ -40,37 +43,40 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
- * The rows of the users provisioned before this migration, from the resource each one stored. Items
- * longer than the lengths the API now accepts (an address of 320 characters, a type of 256) are left
- * out: no valid address is that long.
+ * The rows of the users provisioned before this migration, from the resource each one stored, a page of
+ * users at a time (a directory may hold millions). Items longer than the lengths the API now accepts (an
+ * address of 320 characters, a type of 256) are left out: no valid address is that long.
  */
 async function backfill(db: Kysely<unknown>): Promise<void> {
-  // Single-word aliases: the connection's camel-case plugin renames result columns with underscores.
-  const users = await sql<{ connection: string; usr: string; resource: string }>`
-    select connection_id as connection, user_id as usr, resource_json as resource from scim_users
-  `.execute(db);
-  const rows: [string, string, string, string][] = [];
-  for (const user of users.rows) {
-    const unique = new Set<string>();
-    for (const { value, type } of storedEmails(user.resource)) {
-      if (value.trim() === '' || value.length > 320 || type.length > 256) continue;
-      const row: [string, string, string, string] = [
-        user.connection,
-        user.usr,
-        emailLookupKey(value),
-        type.trim().toLowerCase(),
-      ];
-      const key = JSON.stringify(row);
-      if (!unique.has(key)) rows.push(row);
-      unique.add(key);
-    }
-  }
-  for (let at = 0; at < rows.length; at += BATCH) {
-    const values = rows.slice(at, at + BATCH).map((row) => sql`(${sql.join(row)})`);
-    await sql`
-      insert into scim_user_emails (connection_id, user_id, email_key, type_key) values ${sql.join(values)}
+  let after: { connection: string; usr: string } | undefined;
+  for (;;) {
+    // Single-word aliases: the connection's camel-case plugin renames result columns with underscores.
+    const page = await sql<{ connection: string; usr: string; resource: string }>`
+      select connection_id as connection, user_id as usr, resource_json as resource from scim_users
+      ${after === undefined ? sql`` : sql`where (connection_id, user_id) > (${after.connection}, ${after.usr})`}
+      order by connection_id, user_id limit ${BATCH}
     `.execute(db);
+    const rows = page.rows.flatMap((user) => emailRows(user.connection, user.usr, user.resource));
+    if (rows.length > 0) {
+      const values = rows.map((row) => sql`(${sql.join(row)})`);
+      await sql`
+        insert into scim_user_emails (connection_id, user_id, email_key, type_key) values ${sql.join(values)}
+      `.execute(db);
+    }
+    if (page.rows.length < BATCH) return;
+    after = page.rows[page.rows.length - 1];
   }
+}
+
+/** The distinct rows of one user's stored resource. */
+function emailRows(connection: string, user: string, resourceJson: string): string[][] {
+  const unique = new Map<string, string[]>();
+  for (const { value, type } of storedEmails(resourceJson)) {
+    if (value.trim() === '' || value.length > 320 || type.length > 256) continue;
+    const row = [connection, user, emailLookupKey(value), type.trim().toLowerCase()];
+    unique.set(JSON.stringify(row), row);
+  }
+  return [...unique.values()];
 }
 
 /** The `emails` items of a stored resource that have a string value (type '' when it has none). */
