@@ -324,7 +324,7 @@ describeEachDatabase('database', (kind) => {
       ([userId = '', resourceJson = '']) =>
         sql`('scim_1', ${userId}, ${userId}, ${userId.toUpperCase()}, null, null, 1, ${resourceJson}, 1, ${at}, ${at})`,
     );
-    // As 0027 left the table: with the primary address's key in `email_key`.
+    // Written as the earlier release writes them, `email_key` included.
     await sql`
       insert into scim_users (connection_id, user_id, user_name, user_name_key, external_id, email_key,
         active, resource_json, created_user, created_at, updated_at)
@@ -349,6 +349,15 @@ describeEachDatabase('database', (kind) => {
       { startIndex: 1, count: 10 },
     );
     expect(listed.resources.map((record) => record.userId)).toEqual(['usr_1']);
+
+    // A node of the earlier release still provisions users during the upgrade.
+    await insertUserRows(handle.db, ['usr_3'], at);
+    await sql`
+      insert into scim_users (connection_id, user_id, user_name, user_name_key, external_id, email_key,
+        active, resource_json, created_user, created_at, updated_at)
+      values ('scim_1', 'usr_3', 'usr_3', 'USR_3', null, 'C@ACME.TEST', 1, '{}', 1, ${at}, ${at})
+    `.execute(handle.db);
+    expect(await scimUserRepository(handle.db).find('scim_1', 'usr_3')).toMatchObject({ userName: 'usr_3' });
   });
 
   /** The names of the indexes on `table` besides its primary key's, sorted. */

@@ -21,6 +21,7 @@ export interface ScimUsersTable {
   /** Upper-cased userName: SCIM compares userName case-insensitively (RFC 7643 §4.1.1). */
   userNameKey: string;
   externalId: string | null;
+  // `email_key` (0027) is left out: since 0031 only nodes of the earlier release write it.
   active: number;
   /** The stored SCIM resource (name, emails, enterprise extension…) as JSON text. */
   resourceJson: string;
