@@ -26,12 +26,20 @@ const multiValuedItem = z.object({
 });
 
 /**
- * An item of `emails`: as long as an address can be (RFC 5321's 254 octets, with room for a display
- * form) and a type of a sane length, since each item is a row of the `emails.value` filter's index.
+ * An item of `emails`: an address as long as one can be (RFC 5321's 254 octets, with room for a display
+ * form) and a type of a sane length. Each item is a row of the `emails.value` filter's index, whose entries
+ * PostgreSQL caps at about 2,700 bytes, so the address is bounded in bytes too, as upper-casing may
+ * lengthen it (`ß` becomes `SS`).
  */
 const emailItem = multiValuedItem.extend({
-  value: z.string().max(320).optional(),
-  type: z.string().max(256).optional(),
+  value: z
+    .string()
+    .max(320)
+    .refine((value) => Buffer.byteLength(emailLookupKey(value)) <= 1024, {
+      message: 'at most 1,024 bytes once upper-cased',
+    })
+    .optional(),
+  type: z.string().max(64).optional(),
 });
 
 const addressItem = z.object({

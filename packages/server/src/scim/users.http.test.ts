@@ -118,12 +118,18 @@ describeEachDatabase('SCIM Users', (kind) => {
     expect(await matches('emails.value eq "erin@home.test"')).toEqual([]);
     expect(await matches('emails.value eq "erin@acme.test"')).toEqual([id]);
 
-    const longAddress = { value: `${'e'.repeat(320)}@acme.test`, type: 'other' };
-    expectScimError(
-      await acme.call('PUT', `/Users/${id}`, scimUser('erin', { emails: [...emails, longAddress] })),
-      400,
-      'invalidValue',
-    );
+    // Longer than an address, longer than 1,024 bytes once upper-cased (`ΐ` becomes three letters), a long type.
+    for (const item of [
+      { value: `${'e'.repeat(320)}@acme.test`, type: 'other' },
+      { value: `${'ΐ'.repeat(200)}@acme.test`, type: 'other' },
+      { value: 'erin@other.test', type: 'o'.repeat(65) },
+    ]) {
+      expectScimError(
+        await acme.call('PUT', `/Users/${id}`, scimUser('erin', { emails: [...emails, item] })),
+        400,
+        'invalidValue',
+      );
+    }
   });
 
   it('pages with startIndex and count', async () => {

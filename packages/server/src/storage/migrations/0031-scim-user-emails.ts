@@ -43,8 +43,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 /**
  * The rows of the users provisioned before this migration, from the resource each one stored, a page of
- * users at a time (a directory may hold millions). Items longer than the lengths the API now accepts (an
- * address of 320 characters, a type of 256) are left out: no valid address is that long.
+ * users at a time (a directory may hold millions). Items longer than the API now accepts (an address of
+ * 320 characters or of 1,024 bytes once upper-cased, a type of 64 characters) are left out: no valid
+ * address is that long.
  */
 async function backfill(db: Kysely<unknown>): Promise<void> {
   let after: { connection: string; usr: string } | undefined;
@@ -71,8 +72,9 @@ async function backfill(db: Kysely<unknown>): Promise<void> {
 function emailRows(connection: string, user: string, resourceJson: string): string[][] {
   const unique = new Map<string, string[]>();
   for (const { value, type } of storedEmails(resourceJson)) {
-    if (value.trim() === '' || value.length > 320 || type.length > 256) continue;
-    const row = [connection, user, emailLookupKey(value), type.trim().toLowerCase()];
+    const key = emailLookupKey(value);
+    if (key === '' || value.length > 320 || Buffer.byteLength(key) > 1024 || type.length > 64) continue;
+    const row = [connection, user, key, type.trim().toLowerCase()];
     unique.set(JSON.stringify(row), row);
   }
   return [...unique.values()];
