@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { parseResourceBody } from './resource-body.js';
+import { externalIdSchema, parseResourceBody } from './resource-body.js';
 
 /** The members of a group SPEC.md allows: at most this many in one group. */
 export const MAX_GROUP_MEMBERS = 10_000;
 
 const groupAttributesSchema = z.object({
   displayName: z.string().trim().min(1).max(256),
-  externalId: z.string().max(2048).optional(),
+  externalId: externalIdSchema.optional(),
   members: z
     .array(z.object({ value: z.string().min(1).max(200), display: z.string().max(2048).optional() }))
     .max(MAX_GROUP_MEMBERS)

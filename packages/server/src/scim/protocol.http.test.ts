@@ -134,6 +134,9 @@ describeAboveStorage('SCIM service provider', (kind) => {
       ['POST', '/Users', scimUser('x@acme.test', { emails: 'x@acme.test' }), 400, 'invalidValue'],
       ['POST', '/Users', { schemas: [], userName: 'not-an-address' }, 400, 'invalidValue'],
       ['POST', '/Groups', { displayName: 7 }, 400, 'invalidValue'],
+      // 1,000 characters of a non-Latin script: 3,000 bytes, more than an index entry of PostgreSQL holds.
+      ['POST', '/Users', scimUser('x@acme.test', { externalId: '漢'.repeat(1000) }), 400, 'invalidValue'],
+      ['POST', '/Groups', { displayName: 'G', externalId: '漢'.repeat(1000) }, 400, 'invalidValue'],
       ['GET', '/Users?filter=userName%20eq%20%22unterminated', undefined, 400, 'invalidFilter'],
       ['GET', '/Users?filter=userName%20sw%20%22a%22', undefined, 400, 'invalidFilter'],
       ['GET', '/Users?filter=userName%20eq%20true', undefined, 400, 'invalidFilter'],

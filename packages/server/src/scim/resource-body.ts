@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ScimError } from './errors.js';
 import { canonicalKeys } from './attribute-names.js';
 
@@ -33,3 +33,13 @@ export function parseResourceBody<S extends z.ZodType>(schema: S, body: unknown,
   }
   return parsed.data;
 }
+
+/**
+ * The `externalId` of a User or Group, the provider's own id (a GUID from Entra ID, an id from Okta):
+ * bounded in bytes as well as in characters, since it is a key of a unique index whose entries
+ * PostgreSQL caps at about 2,700 bytes (2,048 characters of a non-Latin script would exceed it).
+ */
+export const externalIdSchema = z
+  .string()
+  .max(2048)
+  .refine((value) => Buffer.byteLength(value) <= 2048, { message: 'at most 2,048 bytes' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { ScimUserEmail, ScimUserMatch } from './repository.js';
-import { parseResourceBody } from './resource-body.js';
+import { externalIdSchema, parseResourceBody } from './resource-body.js';
 import { ENTERPRISE_USER_SCHEMA } from './schema-names.js';
 
 /**
@@ -85,7 +85,7 @@ const enterpriseSchema = z.object({
  */
 const userAttributesSchema = z.object({
   userName: z.string().trim().min(1).max(256),
-  externalId: scimString.optional(),
+  externalId: externalIdSchema.optional(),
   name: nameSchema.optional(),
   displayName: attributeValue,
   nickName: attributeValue,
