@@ -302,4 +302,18 @@ describeAboveStorage('SAML service provider', (kind) => {
     });
     await refused(sp.consume(connection.id, post.samlResponse, post.relayState), 'missing_email');
   });
+
+  it('refuses a NameID longer than 1,024 bytes, and takes one of 1,024', async () => {
+    const persistent = {
+      ...ADA,
+      attributes: { email: ['ada@acme.test'] },
+      nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+    };
+    const long = await signIn({ ...persistent, nameId: 'é'.repeat(513) });
+    await refused(sp.consume(connection.id, long.samlResponse, long.relayState), 'invalid_response');
+    const longest = await signIn({ ...persistent, nameId: 'é'.repeat(512) });
+    expect(await sp.consume(connection.id, longest.samlResponse, longest.relayState)).toMatchObject({
+      nameId: 'é'.repeat(512),
+    });
+  });
 });

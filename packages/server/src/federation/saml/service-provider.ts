@@ -55,6 +55,13 @@ export interface SamlSignIn {
 
 const CONNECTION_ID = /^[\x21-\x7e]{1,200}$/;
 
+/**
+ * The longest NameID Svc links an account by. SAML Core §8.3.7 caps a persistent identifier at 256
+ * characters, and an email-format one is an address; the cap in bytes keeps the link a row PostgreSQL's
+ * index takes (its entries hold about 2,700 bytes), so a longer one is a refused answer, not a failure.
+ */
+const MAX_NAME_ID_BYTES = 1024;
+
 /** An enabled connection has its IdP's metadata (enable refuses a draft). */
 type EnabledConnection = SsoConnectionRecord & { readonly idpEntityId: string; readonly idpSsoUrl: string };
 
@@ -114,6 +121,12 @@ export class SamlServiceProvider {
     const { nameId } = facts;
     if (nameId === undefined || nameId === '') {
       throw new SamlError('invalid_response', 'The SAML assertion names no subject (NameID).');
+    }
+    if (Buffer.byteLength(nameId) > MAX_NAME_ID_BYTES) {
+      throw new SamlError(
+        'invalid_response',
+        `The SAML assertion's NameID is longer than ${String(MAX_NAME_ID_BYTES)} bytes: have the IdP send a shorter identifier.`,
+      );
     }
     const identity = mapIdentity(facts);
     if (identity.email === undefined) {
