@@ -37,17 +37,12 @@ function columns(record: ScimUserRecord) {
   };
 }
 
-/** Writes the user's rows of `scim_user_emails`, in place of those it had. */
-async function writeEmails(
+/** Writes the user's rows of `scim_user_emails` (a user just inserted or replaced has none). */
+async function insertEmails(
   trx: Transaction<Database>,
   record: ScimUserRecord,
   emails: readonly ScimUserEmail[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('scimUserEmails')
-    .where('connectionId', '=', record.connectionId)
-    .where('userId', '=', record.userId)
-    .execute();
   if (emails.length === 0) return;
   await trx
     .insertInto('scimUserEmails')
@@ -104,7 +99,7 @@ export function scimUserRepository(db: Db): ScimUserRepository {
               ...columns(record),
             })
             .execute();
-          await writeEmails(trx, record, emails);
+          await insertEmails(trx, record, emails);
           return true as const;
         }),
       );
@@ -138,7 +133,12 @@ export function scimUserRepository(db: Db): ScimUserRepository {
             .returningAll()
             .executeTakeFirst();
           if (row === undefined) return undefined;
-          await writeEmails(trx, record, emails);
+          await trx
+            .deleteFrom('scimUserEmails')
+            .where('connectionId', '=', record.connectionId)
+            .where('userId', '=', record.userId)
+            .execute();
+          await insertEmails(trx, record, emails);
           return toRecord(row);
         }),
       );
