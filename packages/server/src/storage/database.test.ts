@@ -316,20 +316,23 @@ describeEachDatabase('database', (kind) => {
         { value: `${'x'.repeat(400)}@acme.test` },
       ],
     };
-    const scimUsers = [
-      ['usr_1', JSON.stringify(resource)],
-      ['usr_2', '{}'],
-      ...many.map((id) => [id, JSON.stringify({ emails: [{ value: `${id}@acme.test` }] })]),
-    ].map(
-      ([userId = '', resourceJson = '']) =>
-        sql`('scim_1', ${userId}, ${userId}, ${userId.toUpperCase()}, null, null, 1, ${resourceJson}, 1, ${at}, ${at})`,
-    );
-    // Written as the earlier release writes them, `email_key` included.
-    await sql`
-      insert into scim_users (connection_id, user_id, user_name, user_name_key, external_id, email_key,
-        active, resource_json, created_user, created_at, updated_at)
-      values ${sql.join(scimUsers)}
-    `.execute(handle.db);
+    /** SCIM users of `scim_1` as the earlier release writes them, `email_key` included. */
+    const insertEarlierScimUsers = (users: readonly (readonly [string, string | null, string])[]) =>
+      sql`
+        insert into scim_users (connection_id, user_id, user_name, user_name_key, external_id, email_key,
+          active, resource_json, created_user, created_at, updated_at)
+        values ${sql.join(
+          users.map(
+            ([userId, emailKey, resourceJson]) =>
+              sql`('scim_1', ${userId}, ${userId}, ${userId.toUpperCase()}, null, ${emailKey}, 1, ${resourceJson}, 1, ${at}, ${at})`,
+          ),
+        )}
+      `.execute(handle.db);
+    await insertEarlierScimUsers([
+      ['usr_1', 'ANN@ACME.TEST', JSON.stringify(resource)],
+      ['usr_2', null, '{}'],
+      ...many.map((id) => [id, null, JSON.stringify({ emails: [{ value: `${id}@acme.test` }] })] as const),
+    ]);
 
     expect(await migrateToLatest(handle.db)).toContain('0031-scim-user-emails');
     const rows = await handle.db
@@ -352,11 +355,7 @@ describeEachDatabase('database', (kind) => {
 
     // A node of the earlier release still provisions users during the upgrade.
     await insertUserRows(handle.db, ['usr_3'], at);
-    await sql`
-      insert into scim_users (connection_id, user_id, user_name, user_name_key, external_id, email_key,
-        active, resource_json, created_user, created_at, updated_at)
-      values ('scim_1', 'usr_3', 'usr_3', 'USR_3', null, 'C@ACME.TEST', 1, '{}', 1, ${at}, ${at})
-    `.execute(handle.db);
+    await insertEarlierScimUsers([['usr_3', 'C@ACME.TEST', '{}']]);
     expect(await scimUserRepository(handle.db).find('scim_1', 'usr_3')).toMatchObject({ userName: 'usr_3' });
   });
 
