@@ -135,8 +135,18 @@ describeAboveStorage('invitation operator routes', (kind) => {
         url: `${API}/organizations/org_missing/invitations`,
         headers: h.t.operator,
       }),
+      // Ids no record can have are refused before any lookup (PostgreSQL cannot compare with a NUL).
+      await post('/organizations/org_%00/invitations', { email: 'a@example.com', role: 'member' }),
+      await post('/invitations/inv_%0Ax/resend'),
+      await post('/invitations/inv_%00/revoke', { reason: 'x' }),
+      await app.inject({
+        method: 'GET',
+        url: `${API}/organizations/org_%00/invitations`,
+        headers: h.t.operator,
+      }),
     ];
-    expect(others.map((r) => r.statusCode)).toEqual([404, 404, 404, 400, 400, 404]);
+    expect(others.map((r) => r.statusCode)).toEqual([404, 404, 404, 400, 400, 404, 400, 400, 400, 400]);
+    expect(others.at(-1)?.json()).toMatchObject({ message: expect.stringContaining('organization id') });
     expect(await h.t.svc.database.db.selectFrom('invitations').selectAll().execute()).toEqual([]);
     expect(h.smtp.messages).toEqual([]);
   });

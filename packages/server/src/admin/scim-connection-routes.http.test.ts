@@ -153,6 +153,15 @@ describeEachDatabase('SCIM connection operator routes', (kind) => {
       grantBoundaryResourceId: 'r'.repeat(257),
     });
     expect(tooLong).toMatchObject({ status: 400, body: { error: 'grant_boundary_invalid' } });
+    // No FGA resource id holds a control character, and PostgreSQL cannot store a NUL.
+    const withNul = { grantBoundaryResourceId: 'res_\u0000a' };
+    for (const refused of [
+      await call('PUT', `/scim-connections/${id}`, withNul),
+      await call('POST', `/organizations/${organizationId}/scim-connections`, withNul),
+    ]) {
+      expect(refused).toMatchObject({ status: 400, body: { error: 'grant_boundary_invalid' } });
+      expect(String(refused.body.message)).toContain('control characters');
+    }
     const audit = await t.svc.app.inject({
       method: 'GET',
       url: '/svc/admin/audit/api/events?kind=scim.connection.grant_boundary_changed',

@@ -10,12 +10,21 @@ export interface GrantBoundaryResources {
   resourceExists(resourceId: string): Promise<boolean>;
 }
 
-/** A boundary id as given: at most 256 characters (SPEC.md "Limits"), else `grant_boundary_invalid`. */
+/**
+ * A boundary id as given: at most 256 characters (SPEC.md "Limits") and, like every FGA resource id,
+ * without control characters (PostgreSQL cannot store a NUL); else `grant_boundary_invalid`.
+ */
 export function checkGrantBoundaryId(resourceId: string): string {
   if (resourceId.length > GRANT_BOUNDARY_MAX_LENGTH) {
     throw new SvcGrantBoundaryError(
       'grant_boundary_invalid',
       `The grant boundary resource id must be at most ${GRANT_BOUNDARY_MAX_LENGTH} characters.`,
+    );
+  }
+  if (/\p{Cc}/u.test(resourceId)) {
+    throw new SvcGrantBoundaryError(
+      'grant_boundary_invalid',
+      'The grant boundary resource id must not contain control characters.',
     );
   }
   return resourceId;

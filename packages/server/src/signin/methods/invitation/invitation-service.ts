@@ -1,11 +1,12 @@
-import type {
-  Page,
-  SvcAcceptEmailInvitationRequest,
-  SvcCreateEmailInvitationRequest,
-  SvcEmailInvitation,
-  SvcEmailInvitationAcceptance,
-  SvcResendEmailInvitationRequest,
-  SvcRevokeEmailInvitationRequest,
+import {
+  recordPathSchema,
+  type Page,
+  type SvcAcceptEmailInvitationRequest,
+  type SvcCreateEmailInvitationRequest,
+  type SvcEmailInvitation,
+  type SvcEmailInvitationAcceptance,
+  type SvcResendEmailInvitationRequest,
+  type SvcRevokeEmailInvitationRequest,
 } from '@svc/contract';
 import { actorFields, type AdminActor } from '../../../admin/deps.js';
 import { emailLookupKey } from '../../../admin/email-key.js';
@@ -21,6 +22,7 @@ import {
   SvcInvalidOperationError,
 } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';
+import { validate } from '../../../kernel/validation.js';
 import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import type { InvitationRecord, InvitationRepository } from './repository.js';
@@ -76,10 +78,7 @@ export class InvitationService {
     if (role === '' || role.length > 64 || CONTROL_CHARS.test(role)) {
       throw new SvcValidationError('A role is required.', [{ path: 'role', message: 'Required.' }]);
     }
-    const organization = await this.#deps.admin.organizations.findById(request.organizationId);
-    if (organization === undefined) {
-      throw new SvcNotFoundError(`Organization '${request.organizationId}' was not found.`);
-    }
+    const organization = await this.#organization(request.organizationId);
     const clientId = request.clientId ?? null;
     const redirectUri = request.redirectUri ?? null;
     await this.#checkClient(clientId, redirectUri);
@@ -123,10 +122,8 @@ export class InvitationService {
 
   /** The organization's invitations, newest first (status shows `expired` once past expiresAt). */
   async listEmailInvitations(organizationId: string, query: ListQuery): Promise<Page<SvcEmailInvitation>> {
-    if ((await this.#deps.admin.organizations.findById(organizationId)) === undefined) {
-      throw new SvcNotFoundError(`Organization '${organizationId}' was not found.`);
-    }
-    const page = await this.#deps.invitations.listByOrganization(organizationId, query);
+    const organization = await this.#organization(organizationId);
+    const page = await this.#deps.invitations.listByOrganization(organization.id, query);
     const now = this.#deps.clock.now();
     return { ...page, data: page.data.map((row) => view(row, now)) };
   }
@@ -274,9 +271,19 @@ export class InvitationService {
     return invitation;
   }
 
-  async #pending(id: string): Promise<InvitationRecord> {
-    const invitation = typeof id === 'string' ? await this.#deps.invitations.findById(id) : undefined;
-    if (invitation === undefined) throw new SvcNotFoundError(`Invitation '${String(id)}' was not found.`);
+  // Ids are checked before any lookup: a control character (NUL) or an overlong id is a 400, not a
+  // query PostgreSQL refuses.
+  async #organization(organizationId: string) {
+    const { id } = validate(recordPathSchema, { id: organizationId }, 'organization id');
+    const organization = await this.#deps.admin.organizations.findById(id);
+    if (organization === undefined) throw new SvcNotFoundError(`Organization '${id}' was not found.`);
+    return organization;
+  }
+
+  async #pending(invitationId: string): Promise<InvitationRecord> {
+    const { id } = validate(recordPathSchema, { id: invitationId }, 'invitation id');
+    const invitation = await this.#deps.invitations.findById(id);
+    if (invitation === undefined) throw new SvcNotFoundError(`Invitation '${id}' was not found.`);
     if (invitation.status !== 'pending') {
       throw new SvcInvalidOperationError(`The invitation is ${invitation.status}.`);
     }
