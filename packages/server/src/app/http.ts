@@ -5,6 +5,7 @@ import { adminApiRoutes } from '../admin/routes.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { healthRoutes } from '../health/routes.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
+import { acceptJsonBodies } from '../http/json-body.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
 import { RequestLog } from '../http/request-log.js';
@@ -81,6 +82,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         svc.addHook('onRoute', (route) => {
           route.bodyLimit ??= BODY_LIMIT_BYTES;
         });
+        acceptJsonBodies(svc);
         svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
         svc.setErrorHandler(jsonErrorHandler);
         await svc.register(healthRoutes({ readiness: services.readiness }));

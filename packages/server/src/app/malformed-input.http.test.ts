@@ -267,9 +267,17 @@ function bodyCases(route: BodyRoute): Case[] {
   if (route.required.length > 0) {
     cases.push(
       { name: label('an empty object'), request: body({}), status: 400, field: first },
+      // Nesting past the limit is refused as it is read, naming the field that holds it; within the
+      // limit an unknown field is ignored and the missing one named.
       {
         name: label('a deeply nested unknown field beside a missing one'),
         request: json(route, `{"extra":${deep('{"a":', '}', 20_000).replace('{"a":}', '{"a":1}')}}`),
+        status: 400,
+        field: 'extra',
+      },
+      {
+        name: label('an unknown field nested 20 levels beside a missing one'),
+        request: json(route, `{"extra":${deep('{"a":', '}', 20).replace('{"a":}', '{"a":1}')}}`),
         status: 400,
         field: first,
       },

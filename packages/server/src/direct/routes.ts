@@ -9,6 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SvcAuthCallContext, SvcAuthService } from '../app/facades/svc-auth-service.js';
 import { parseBody } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
+import { acceptJsonBodies } from '../http/json-body.js';
 import { SvcClientAuthenticationError } from '../kernel/errors.js';
 import { directCallContext } from './call-context.js';
 import {
@@ -109,15 +110,10 @@ export function directRoutes(deps: DirectRoutesDeps): FastifyPluginAsync {
     );
 
     // Its own scope, for a JSON parser that reads an empty body as "no token": a client that always
-    // sends `Content-Type: application/json` must still be able to log out with nothing to show.
+    // sends `Content-Type: application/json` must still be able to log out with nothing to show. A
+    // field nested too deeply to read holds no token either.
     await app.register(async (logout) => {
-      const parseJson = logout.getDefaultJsonParser('error', 'error');
-      logout.removeContentTypeParser('application/json');
-      logout.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-        const text = typeof body === 'string' ? body : body.toString('utf8');
-        if (text.trim() === '') done(null, undefined);
-        else parseJson(request, text, done);
-      });
+      acceptJsonBodies(logout, { blankIsNoBody: true, tooDeep: 'drop the field' });
       logout.post('/logout', async (request, reply) => {
         const { refreshToken } = parseBody(svcLogoutRequestSchema, request.body ?? {});
         if (refreshToken !== null) await auth.logoutAsync({ refreshToken });

@@ -321,6 +321,13 @@ describeEachDatabase('headless sign-in API', (kind) => {
       details: [{ path: 'codeChallenge', message: expect.stringContaining('43-character') as unknown }],
     });
 
+    // A uiContext is written back as JSON text: nested 50,000 deep it would overflow the stack.
+    const start = JSON.stringify(startBody(web.clientId, pkcePair().challenge));
+    const nested = `${start.slice(0, -1)},"uiContext":{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}}`;
+    const deep = await b.post('/start', nested);
+    expect(deep.statusCode, deep.body).toBe(400);
+    expect(deep.json()).toMatchObject({ error: 'invalid_request', details: [{ path: 'uiContext' }] });
+
     const unknownClient = await b.post('/start', startBody('no-such-client', pkcePair().challenge));
     expect(unknownClient.statusCode).toBe(400);
     expect(unknownClient.json()).toMatchObject({ error: 'invalid_client' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { externalIdSchema, parseResourceBody } from './resource-body.js';
+import { couldBeResourceId } from './resource-id.js';
 
 /** The members of a group SPEC.md allows: at most this many in one group. */
 export const MAX_GROUP_MEMBERS = 10_000;
@@ -8,7 +9,15 @@ const groupAttributesSchema = z.object({
   displayName: z.string().trim().min(1).max(256),
   externalId: externalIdSchema.optional(),
   members: z
-    .array(z.object({ value: z.string().min(1).max(200), display: z.string().max(2048).optional() }))
+    .array(
+      z.object({
+        value: z
+          .string()
+          .min(1)
+          .refine(couldBeResourceId, { message: 'is not the id of a user of this connection' }),
+        display: z.string().max(2048).optional(),
+      }),
+    )
     .max(MAX_GROUP_MEMBERS)
     .optional(),
 });

@@ -14,6 +14,7 @@ import type {
   ScimUserRepository,
 } from './repository.js';
 import { groupAttributesJson } from './representation.js';
+import { couldBeResourceId } from './resource-id.js';
 import { EXTENSION_SCHEMAS } from './schema-names.js';
 import type { ScimSyncEvents } from './sync-events.js';
 
@@ -79,7 +80,7 @@ export class ScimGroups {
   }
 
   async get(connection: ScimConnectionRecord, id: string): Promise<ScimGroupWithMembers> {
-    const group = await this.#deps.groups.find(connection.id, id);
+    const group = couldBeResourceId(id) ? await this.#deps.groups.find(connection.id, id) : undefined;
     if (group === undefined) throw scimNotFound('Group', id);
     const memberIds = (await this.#deps.groups.members([id])).get(id) ?? [];
     return { group, memberIds };

@@ -13,13 +13,34 @@ function withoutUnassigned(value: unknown): unknown {
   );
 }
 
+/** Where the first NUL of a body is, in a value or an attribute name: PostgreSQL cannot store one. */
+function nulAt(value: unknown, path: readonly string[]): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = [...path, key];
+    const found = key.includes('\u0000') ? at.join('.') : nulAt(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /**
  * Reads a resource body with its schema, attribute names case-insensitive and unassigned values
- * dropped; not an object is 400 `invalidSyntax`, a bad attribute 400 `invalidValue` naming it.
+ * dropped; not an object is 400 `invalidSyntax`, a bad attribute 400 `invalidValue` naming it. A NUL
+ * anywhere in it is refused too (other control characters pass: a formatted address has line breaks).
  */
 export function parseResourceBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ScimError(400, 'The request body must be a JSON object.', 'invalidSyntax');
+  }
+  const nul = nulAt(body, []);
+  if (nul !== undefined) {
+    throw new ScimError(
+      400,
+      `The attribute ${nul} is not valid: it contains a NUL character.`,
+      'invalidValue',
+    );
   }
   const parsed = schema.safeParse(withoutUnassigned(canonicalKeys(body)));
   if (!parsed.success) {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { logIfUnexpected, mapError } from '../http/errors.js';
+import { acceptJsonBodies } from '../http/json-body.js';
 import { ScimAuthError } from './bearer-auth.js';
 import { ScimError } from './errors.js';
 import { parseScimQuery } from './query.js';
@@ -69,17 +70,11 @@ export function scimRoutes(deps: { provider: ScimServiceProvider }): FastifyPlug
       return connection;
     };
     // Providers send a JSON content type on GET and DELETE too, without a body: empty is no body.
-    const parseJson = app.getDefaultJsonParser('error', 'error');
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser(
-      ['application/json', 'application/scim+json'],
-      { parseAs: 'string' },
-      (request, body, done) => {
-        const text = typeof body === 'string' ? body : body.toString('utf8');
-        if (text.trim() === '') done(null, undefined);
-        else parseJson(request, text, done);
-      },
-    );
+    acceptJsonBodies(app, {
+      mediaTypes: ['application/json', 'application/scim+json'],
+      blankIsNoBody: true,
+      tooDeep: (message) => new ScimError(400, message, 'invalidSyntax'),
+    });
     app.setErrorHandler(sendScimError);
     app.setNotFoundHandler((_request, reply) => send(reply, 404, 'Not found.', null));
     app.addHook('onRequest', async (request) => {

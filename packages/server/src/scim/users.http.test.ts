@@ -44,6 +44,49 @@ describeEachDatabase('SCIM Users', (kind) => {
     expect(read.body).toMatchObject({ id, userName: 'ann@acme.test', name: { givenName: 'Ann' } });
   });
 
+  it('refuses what PostgreSQL cannot store or compare: a NUL in any attribute, in an id or in a member', async () => {
+    const user = await acme.call('POST', '/Users', scimUser('nul@acme.test'));
+    const id = String(user.body?.id);
+    const group = await acme.call('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Nul' });
+    const groupId = String(group.body?.id);
+    const patch = (Operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operations });
+    const refused: [string, string, unknown][] = [
+      ['POST', '/Users', scimUser('a\u0000b@acme.test')],
+      ['POST', '/Users', scimUser('other@acme.test', { name: { givenName: 'A\u0000n' } })],
+      ['POST', '/Users', scimUser('other@acme.test', { title: 'T\u0000' })],
+      ['PUT', `/Users/${id}`, scimUser('nul@acme.test', { externalId: 'e\u0000' })],
+      ['PATCH', `/Users/${id}`, patch([{ op: 'replace', path: 'displayName', value: 'D\u0000' }])],
+      ['PATCH', `/Users/${id}`, patch([{ op: 'add', value: { userName: '\u0000' } }])],
+      ['POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'G\u0000' }],
+      ['PATCH', `/Groups/${groupId}`, patch([{ op: 'replace', path: 'externalId', value: '\u0000' }])],
+      // A member no user can be: an unknown member is refused the same way.
+      ['POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'M', members: [{ value: 'usr_\u0000' }] }],
+      ['PATCH', `/Groups/${groupId}`, patch([{ op: 'add', path: 'members', value: [{ value: '\u0000' }] }])],
+    ];
+    for (const [method, path, body] of refused) {
+      expectScimError(await acme.call(method, path, body), 400, 'invalidValue');
+    }
+    for (const [method, path] of [
+      ['GET', '/Users/usr_%00'],
+      ['PUT', '/Users/x%00y'],
+      ['DELETE', '/Users/x%01y'],
+      ['GET', '/Groups/sgr_%00'],
+      ['DELETE', '/Groups/x%00y'],
+    ] as const) {
+      const body = method === 'PUT' ? scimUser('nul@acme.test') : undefined;
+      expectScimError(await acme.call(method, path, body), 404);
+    }
+    const deep = `{"schemas":["${GROUP_SCHEMA}"],"displayName":"D","x":${'['.repeat(40)}${']'.repeat(40)}}`;
+    expectScimError(await acme.call('POST', '/Groups', deep), 400, 'invalidSyntax');
+    expect((await acme.call('GET', `/Users/${id}`)).body).toMatchObject({ userName: 'nul@acme.test' });
+    expect((await acme.call('GET', `/Groups/${groupId}`)).body).toMatchObject({ displayName: 'Nul' });
+    expect(
+      (await acme.call('GET', '/Users?filter=userName%20eq%20%22other%40acme.test%22')).body,
+    ).toMatchObject({
+      totalResults: 0,
+    });
+  });
+
   it('answers 409 uniqueness for a userName taken in the connection, whatever its case', async () => {
     await acme.call('POST', '/Users', scimUser('bob@acme.test'));
     expectScimError(await acme.call('POST', '/Users', scimUser('BOB@acme.test')), 409, 'uniqueness');

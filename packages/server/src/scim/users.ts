@@ -14,6 +14,7 @@ import type {
   ScimUserRepository,
 } from './repository.js';
 import { userAttributesJson } from './representation.js';
+import { couldBeResourceId } from './resource-id.js';
 import { EXTENSION_SCHEMAS } from './schema-names.js';
 import type { ScimSyncEvents } from './sync-events.js';
 import {
@@ -121,7 +122,7 @@ export class ScimUsers {
   }
 
   async get(connection: ScimConnectionRecord, id: string): Promise<ScimUserRecord> {
-    const found = await this.#deps.users.find(connection.id, id);
+    const found = couldBeResourceId(id) ? await this.#deps.users.find(connection.id, id) : undefined;
     if (found === undefined) throw scimNotFound('User', id);
     return found;
   }
