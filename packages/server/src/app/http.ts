@@ -113,7 +113,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           await svc.register(calendarDirectRoutes({ calendar: services.calendar }), { prefix: authPath });
           await svc.register(
             async (calendar) => {
-              requireOperator(calendar, config.adminToken);
+              requireOperator(calendar, services.operatorToken);
               await calendar.register(calendarAdminRoutes({ calendar: services.calendar }));
             },
             { prefix: '/admin/calendar/api' },
@@ -152,7 +152,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         }
         await svc.register(
           async (admin) => {
-            requireOperator(admin, config.adminToken);
+            requireOperator(admin, services.operatorToken);
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
@@ -184,21 +184,21 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         );
         await svc.register(
           async (email) => {
-            requireOperator(email, config.adminToken);
+            requireOperator(email, services.operatorToken);
             await email.register(emailAdminRoutes({ email: services.email }));
           },
           { prefix: '/admin/email/api' },
         );
         await svc.register(
           async (fga) => {
-            requireOperator(fga, config.adminToken);
+            requireOperator(fga, services.operatorToken);
             await fga.register(fgaAdminRoutes({ fga: services.fgaAdmin }));
           },
           { prefix: '/admin/fga/api' },
         );
         await svc.register(
           async (audit) => {
-            requireOperator(audit, config.adminToken);
+            requireOperator(audit, services.operatorToken);
             await audit.register(auditApiRoutes({ audit: services.audit }));
           },
           { prefix: '/admin/audit/api' },

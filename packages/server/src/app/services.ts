@@ -10,6 +10,7 @@ import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SmsVerificationProvider } from '../sms/verify-client.js';
 import type { AccountOperations } from '../account/account-operations.js';
 import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
+import type { OperatorTokenCheck } from '../admin/operator-token.js';
 import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordless-sign-in.js';
 import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
@@ -80,6 +81,8 @@ export interface SvcServices {
   readonly passwordless: PasswordlessSignIn;
   /** @internal Email invitations (the operator routes use it). */
   readonly invitations: InvitationService;
+  /** @internal The operator token of the admin surfaces, with its failure limit. */
+  readonly operatorToken: OperatorTokenCheck;
   /** @internal The enabled OIDC / social provider connections with their resolved provider profiles. */
   readonly oidcConnections: OidcConnections;
   /**

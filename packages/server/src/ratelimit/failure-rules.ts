@@ -30,6 +30,8 @@ export interface FailureRules {
   readonly otpAddress: FailureRule;
   /** Rejected SCIM bearer tokens from one IP address (docs/decisions/scim-token-failures.md). */
   readonly scimTokenIp: FailureRule;
+  /** Wrong operator tokens from one IP address (docs/decisions/operator-token-failures.md). */
+  readonly operatorTokenIp: FailureRule;
 }
 
 export const DEFAULT_FAILURE_RULES: FailureRules = {
@@ -45,6 +47,12 @@ export const DEFAULT_FAILURE_RULES: FailureRules = {
   mfaUser: { name: 'mfa.user', threshold: 5, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS },
   otpAddress: { name: 'otp.address', threshold: 10, windowMs: HOUR_MS },
   scimTokenIp: { name: 'scim.token-ip', threshold: 20, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS },
+  operatorTokenIp: {
+    name: 'operator.token-ip',
+    threshold: 20,
+    windowMs: 15 * MINUTE_MS,
+    lockMs: 15 * MINUTE_MS,
+  },
 };
 
 /** Overrides of `createSvc({ failureLimits })`; anything not given keeps its default. */
