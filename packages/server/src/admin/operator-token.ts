@@ -1,5 +1,5 @@
 import { safeEqual } from '../kernel/crypto.js';
-import type { FailureRule } from '../ratelimit/failure-rules.js';
+import type { FailureRule, FailureRules } from '../ratelimit/failure-rules.js';
 import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 
 /** What the operator API does with a request: serve it, answer as an unknown route, or say when to retry. */
@@ -43,4 +43,16 @@ export class OperatorTokenCheck {
     await throttle.begin(subjects);
     return REFUSED;
   }
+}
+
+/** The check of a Svc's configuration: its token and its `failureLimits.operatorTokenIp`. */
+export function operatorTokenCheck(
+  config: { readonly adminToken: string | undefined; readonly failureLimits: FailureRules },
+  throttle: Pick<FailureThrottle, 'begin' | 'peek'>,
+): OperatorTokenCheck {
+  return new OperatorTokenCheck({
+    adminToken: config.adminToken,
+    throttle,
+    rule: config.failureLimits.operatorTokenIp,
+  });
 }

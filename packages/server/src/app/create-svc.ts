@@ -17,7 +17,7 @@ import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
-import { OperatorTokenCheck } from '../admin/operator-token.js';
+import { operatorTokenCheck } from '../admin/operator-token.js';
 import { wireSsoPortal } from './wire-sso-portal.js';
 import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
@@ -326,11 +326,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       account,
       passwordless,
       invitations: invitationWiring.invitations,
-      operatorToken: new OperatorTokenCheck({
-        adminToken: config.adminToken,
-        throttle: failureThrottle,
-        rule: config.failureLimits.operatorTokenIp,
-      }),
+      operatorToken: operatorTokenCheck(config, failureThrottle),
       oidcConnections: adminWiring.oidc.connections,
       calendar: calendar.facade,
       calendarConsent: calendar.consent,
