@@ -176,12 +176,12 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     });
     const tokenEndpoint = new TokenEndpoint({
       findClient: (id) => clients.findByClientId(id),
+      rejectedSecrets: authEngine.clientSecrets,
       codes: authEngine.tokens.codes,
       refresh: authEngine.tokens.refresh,
       clientCredentials: new ClientCredentialsGrant({ tokens }),
       devices: device.devices,
     });
-    const userinfo = new UserinfoService({ accessTokens: authEngine.tokens.accessTokens });
     // The app's logger exists only after the HTTP app is built; the email service logs through it lazily.
     const appLog: { current?: { info(message: string): void; warn(message: string): void } } = {};
     const emailWiring = wireEmail({
@@ -319,7 +319,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       tokenEndpoint,
       deviceAuthorization: device.endpoint,
       devices: device.devices,
-      userinfo,
+      userinfo: new UserinfoService({ accessTokens: authEngine.tokens.accessTokens }),
       rateLimiter,
       smsProvider,
       email,

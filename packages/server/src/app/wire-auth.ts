@@ -10,6 +10,7 @@ import type { SecuritySettingsService } from '../settings/security-settings-serv
 import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { ConsentGrants } from '../signin/consent-grants.js';
 import { DirectSignIn } from '../signin/direct-sign-in.js';
+import { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
 import { OrganizationPolicy } from '../signin/organization-policy.js';
 import { PasswordAuthenticator } from '../signin/password-authenticator.js';
 import type { HashPassword } from '../signin/password-hasher.js';
@@ -67,6 +68,8 @@ export interface AuthEngine {
   readonly consents: ConsentGrants;
   /** The direct JSON helpers' first-party gate and flows. */
   readonly direct: DirectSignIn;
+  /** Rejected client secrets per address, for /token, /device_authorization and the direct helpers. */
+  readonly clientSecrets: RejectedSecretLimit;
   /** MFA: the engine's gate, challenge verification and TOTP enrollment. */
   readonly mfa: MfaService;
   /** The global MFA settings and organization policies. */
@@ -143,8 +146,14 @@ export function wireAuth(ctx: WireAuthContext): {
     mfa,
   });
   const { browserSessions, consents } = ctx.admin;
+  const clientSecrets = new RejectedSecretLimit({
+    throttle: ctx.failureThrottle,
+    rule: ctx.config.failureLimits.clientSecretIp,
+    clock,
+  });
   const direct = new DirectSignIn({
     clients,
+    clientSecrets,
     users,
     passwords,
     signup,
@@ -177,6 +186,7 @@ export function wireAuth(ctx: WireAuthContext): {
       browserSessions,
       consents,
       direct,
+      clientSecrets,
       mfa,
       mfaSettings: ctx.admin.mfaSettings,
       mfaOperations,

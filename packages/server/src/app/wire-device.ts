@@ -18,7 +18,7 @@ import type { AuthEngine } from './wire-auth.js';
 export interface WireDeviceContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'issuer' | 'rateLimits'>;
-  readonly engine: Pick<AuthEngine, 'tokens'>;
+  readonly engine: Pick<AuthEngine, 'tokens' | 'clientSecrets'>;
   readonly securitySettings: Pick<SecuritySettingsService, 'getResolved'>;
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   readonly audit: AuditLog;
@@ -59,7 +59,11 @@ export function wireDevice(ctx: WireDeviceContext): DeviceWiring {
   });
   return {
     devices,
-    endpoint: new DeviceAuthorizationEndpoint({ findClient, devices }),
+    endpoint: new DeviceAuthorizationEndpoint({
+      findClient,
+      rejectedSecrets: ctx.engine.clientSecrets,
+      devices,
+    }),
     operations: new DeviceOperations({ devices, clock: ctx.clock }),
   };
 }

@@ -32,6 +32,8 @@ export interface FailureRules {
   readonly scimTokenIp: FailureRule;
   /** Wrong operator tokens from one IP address (docs/decisions/operator-token-failures.md). */
   readonly operatorTokenIp: FailureRule;
+  /** Rejected client secrets from one IP address (docs/decisions/client-secret-failures.md). */
+  readonly clientSecretIp: FailureRule;
 }
 
 export const DEFAULT_FAILURE_RULES: FailureRules = {
@@ -49,6 +51,12 @@ export const DEFAULT_FAILURE_RULES: FailureRules = {
   scimTokenIp: { name: 'scim.token-ip', threshold: 20, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS },
   operatorTokenIp: {
     name: 'operator.token-ip',
+    threshold: 20,
+    windowMs: 15 * MINUTE_MS,
+    lockMs: 15 * MINUTE_MS,
+  },
+  clientSecretIp: {
+    name: 'client.secret-ip',
     threshold: 20,
     windowMs: 15 * MINUTE_MS,
     lockMs: 15 * MINUTE_MS,

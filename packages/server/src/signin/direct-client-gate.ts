@@ -1,7 +1,8 @@
 import { clientIdSchema } from '@svc/contract';
 import type { ClientRecord, ClientRepository } from '../admin/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import { SvcPublicAuthError } from '../kernel/errors.js';
+import { SvcPublicAuthError, SvcTooManyAttemptsError } from '../kernel/errors.js';
+import type { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
 import {
   authenticateClient,
   parseBasic,
@@ -21,6 +22,8 @@ export interface GateCallContext {
 
 export interface DirectClientGateDeps {
   readonly clients: Pick<ClientRepository, 'findByClientId'>;
+  /** Rejected client secrets per address (config.failureLimits.clientSecretIp). */
+  readonly clientSecrets: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'>;
   readonly audit: AuditLog;
 }
 
@@ -78,11 +81,16 @@ export class DirectClientGate {
         authorizationHeader: context.authorization ?? undefined,
         bodyClientId: client.clientId,
         bodyClientSecret: context.clientSecret ?? undefined,
+        ipAddress: context.ipAddress ?? null,
       },
-      { findClient: () => client },
+      { findClient: () => client, rejectedSecrets: this.#deps.clientSecrets },
       { eitherSecretMethod: true },
     );
     if (result.ok) return client;
+    if (result.retryAfterMs !== undefined) {
+      await this.#reject(client.clientId, context, result.reason);
+      throw new SvcTooManyAttemptsError(result.error.description, result.retryAfterMs);
+    }
     const sentNothing = context.authorization === null && context.clientSecret === null;
     const reason = sentNothing ? 'secret_not_sent' : result.reason;
     await this.#reject(client.clientId, context, reason);

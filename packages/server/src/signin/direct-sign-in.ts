@@ -1,6 +1,5 @@
 import type { SvcLoginResult, SvcPasswordLoginInput, SvcSignupInput } from '@svc/contract';
-import type { ClientRecord, ClientRepository, UserRepository } from '../admin/repository.js';
-import type { AuditLog } from '../audit/audit-log.js';
+import type { ClientRecord, UserRepository } from '../admin/repository.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';
 import { oauthError } from '../oauth/errors.js';
@@ -16,7 +15,7 @@ import {
   type SignInEngine,
   type SignInOutcome,
 } from './sign-in-engine.js';
-import { DirectClientGate, type GateCallContext } from './direct-client-gate.js';
+import { DirectClientGate, type DirectClientGateDeps, type GateCallContext } from './direct-client-gate.js';
 import { toLoginResult, type DirectLoginOutcome } from './direct-login-result.js';
 import type { SignupService } from './signup.js';
 
@@ -26,15 +25,13 @@ export const DIRECT_FLOW = 'direct';
 /** RFC 8176 `pwd`: password authentication. */
 export const AMR_PASSWORD = 'pwd';
 
-export interface DirectSignInDeps {
-  readonly clients: Pick<ClientRepository, 'findByClientId'>;
+export interface DirectSignInDeps extends DirectClientGateDeps {
   readonly users: Pick<UserRepository, 'findById'>;
   readonly passwords: PasswordAuthenticator;
   readonly signup: SignupService;
   readonly engine: SignInEngine;
   readonly organizations: OrganizationPolicy;
   readonly tokens: TokenEngine;
-  readonly audit: AuditLog;
   readonly clock: Clock;
 }
 

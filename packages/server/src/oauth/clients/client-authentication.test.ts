@@ -373,3 +373,56 @@ describe('authenticateClient: either secret method (the direct helpers)', () => 
     expect(await either(input)).toMatchObject({ ok: false, reason });
   });
 });
+
+describe('authenticateClient: rejected secrets per address', () => {
+  /** A limit that records what it was asked and locks after `threshold` rejections. */
+  function limit(threshold: number) {
+    const rejected: string[] = [];
+    return {
+      rejected,
+      lockedFor: (address: string) =>
+        rejected.filter((a) => a === address).length > threshold ? 60_000 : undefined,
+      reject: (address: string) => {
+        rejected.push(address);
+        return Promise.resolve(rejected.filter((a) => a === address).length > threshold ? 60_000 : undefined);
+      },
+    };
+  }
+  const run = (input: ClientCredentialsInput, rejectedSecrets: ReturnType<typeof limit>) =>
+    authenticateClient(
+      { ipAddress: '203.0.113.5', ...input },
+      { ...clientFinder(...clients), rejectedSecrets },
+    );
+
+  it('counts a wrong secret and a secret for an unknown client, and nothing that guesses no secret', async () => {
+    const counts = limit(100);
+    expect(await run({ authorizationHeader: basic('backend', 'wrong') }, counts)).toMatchObject({
+      reason: 'secret_mismatch',
+    });
+    expect(await run({ authorizationHeader: basic('nobody', SECRET) }, counts)).toMatchObject({
+      reason: 'unknown_client',
+    });
+    for (const input of [
+      { bodyClientId: 'spa' },
+      { bodyClientId: 'nobody' },
+      { authorizationHeader: 'Basic !!!' },
+      { authorizationHeader: basic('backend', SECRET) },
+      { authorizationHeader: basic('backend', 'wrong'), ipAddress: null },
+    ]) {
+      await run(input, counts);
+    }
+    expect(counts.rejected).toEqual(['203.0.113.5', '203.0.113.5']);
+  });
+
+  it('refuses a locked address before any look-up, the right secret too, but never a public client', async () => {
+    const counts = limit(1);
+    await run({ authorizationHeader: basic('backend', 'wrong-1') }, counts);
+    const locking = await run({ authorizationHeader: basic('backend', 'wrong-2') }, counts);
+    expect(locking).toMatchObject({ ok: false, reason: 'locked', retryAfterMs: 60_000 });
+    const right = await run({ authorizationHeader: basic('backend', SECRET) }, counts);
+    expect(right).toMatchObject({ ok: false, reason: 'locked', clientId: 'backend' });
+    if (!right.ok) expect(right.error).toMatchObject({ error: 'invalid_client', status: 429 });
+    expect(await run({ bodyClientId: 'spa' }, counts)).toMatchObject({ ok: true });
+    expect(counts.rejected).toHaveLength(2);
+  });
+});

@@ -1,6 +1,8 @@
 import type { TokenEndpointAuthMethod } from '@svc/contract';
 import type { ClientRecord } from '../../admin/repository.js';
 import { safeEqual, sha256Hex } from '../../kernel/crypto.js';
+import { retryAfterPhrase } from '../../kernel/errors.js';
+import type { RejectedSecretLimit } from '../../ratelimit/rejected-secret-limit.js';
 import { BASIC_CHALLENGE, type OAuthError, oauthError } from '../errors.js';
 
 /**
@@ -20,11 +22,15 @@ export interface ClientCredentialsInput {
   readonly authorizationHeader?: string | undefined;
   readonly bodyClientId?: string | readonly string[] | undefined;
   readonly bodyClientSecret?: string | readonly string[] | undefined;
+  /** The caller's address, which rejected secrets are counted against (none: not counted). */
+  readonly ipAddress?: string | null | undefined;
 }
 
 export interface ClientAuthenticationDeps {
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined> | ClientRecord | undefined;
+  /** Rejected secrets per address (config.failureLimits.clientSecretIp); none: not counted. */
+  readonly rejectedSecrets?: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'> | undefined;
 }
 
 /** How strictly the registered token_endpoint_auth_method is held to. */
@@ -47,7 +53,9 @@ export type ClientAuthenticationFailure =
   | 'unknown_client'
   | 'inactive_client'
   | 'method_mismatch'
-  | 'secret_mismatch';
+  | 'secret_mismatch'
+  /** The address sent too many wrong secrets: refused before any look-up (retryAfterMs says how long). */
+  | 'locked';
 
 export type ClientAuthenticationResult =
   | { readonly ok: true; readonly client: ClientRecord; readonly method: TokenEndpointAuthMethod }
@@ -57,6 +65,8 @@ export type ClientAuthenticationResult =
       readonly reason: ClientAuthenticationFailure;
       /** The client_id the caller presented, when one could be read (for the audit log). */
       readonly clientId: string | null;
+      /** For `locked`: how long (ms) until the address may try again. */
+      readonly retryAfterMs?: number;
     };
 
 /** The longest client_id looked up; longer or control-bearing values are refused without a query. */
@@ -68,6 +78,18 @@ const NO_SECRET_HASH = sha256Hex('svc: no client secret');
 
 /** The one public message of a failed authentication: it never tells which part was wrong. */
 const FAILED = 'Client authentication failed.';
+
+/** The answer to an address locked for too many wrong secrets: 429 with how long to wait. */
+function locked(clientId: string | null, retryAfterMs: number): ClientAuthenticationResult {
+  const description = `Too many failed client authentications from this address; retry ${retryAfterPhrase(retryAfterMs)}.`;
+  return {
+    ok: false,
+    reason: 'locked',
+    clientId,
+    retryAfterMs,
+    error: oauthError.invalidClient(description, { status: 429 }),
+  };
+}
 
 /** True when the request identifies a client at all (header, body client_id or body client_secret). */
 export function hasClientCredentials(input: ClientCredentialsInput): boolean {
@@ -139,11 +161,20 @@ export async function authenticateClient(
   }
 
   const lookupable = clientId !== '' && clientId.length <= MAX_CLIENT_ID_LENGTH && !CONTROL.test(clientId);
+  const presented = lookupable ? clientId : null;
+  // A secret is a guess until it matches: counted per address when wrong, refused while locked.
+  const limit = method === 'none' ? undefined : deps.rejectedSecrets;
+  const address = input.ipAddress ?? null;
+  const lockedFor = limit === undefined || address === null ? undefined : limit.lockedFor(address);
+  if (lockedFor !== undefined) return locked(presented, lockedFor);
+  const rejected = async (reason: ClientAuthenticationFailure): Promise<ClientAuthenticationResult> => {
+    const retryAfterMs = limit === undefined || address === null ? undefined : await limit.reject(address);
+    return retryAfterMs === undefined ? fail(reason, presented) : locked(presented, retryAfterMs);
+  };
   const client = lookupable ? await deps.findClient(clientId) : undefined;
   // Hash and compare even when the client is unknown, so that timing does not reveal which client_ids exist.
   const secretMatches = safeEqual(sha256Hex(secret ?? ''), client?.clientSecretHash ?? NO_SECRET_HASH);
-  const presented = lookupable ? clientId : null;
-  if (client === undefined) return fail(lookupable ? 'unknown_client' : 'malformed', presented);
+  if (client === undefined) return lookupable ? rejected('unknown_client') : fail('malformed', presented);
   if (!client.active) return fail('inactive_client', presented);
   const registered = client.tokenEndpointAuthMethod;
   const methodAccepted =
@@ -151,7 +182,7 @@ export async function authenticateClient(
     (policy.eitherSecretMethod === true && registered !== 'none' && method !== 'none');
   if (!methodAccepted) return fail('method_mismatch', presented);
   if (method !== 'none' && (client.clientSecretHash === null || !secretMatches)) {
-    return fail('secret_mismatch', presented);
+    return rejected('secret_mismatch');
   }
   return { ok: true, client, method };
 }

@@ -1,6 +1,6 @@
 import type { ClientRecord } from '../../admin/repository.js';
 import { FormParameters } from '../token/form-parameters.js';
-import { authenticatedClient } from '../token/grant-context.js';
+import { authenticatedClient, type TokenGrantDeps } from '../token/grant-context.js';
 import type { DeviceAuthorizations } from './device-authorizations.js';
 import type { DeviceAuthorizationStarted } from './device-outcomes.js';
 
@@ -17,6 +17,8 @@ export interface DeviceAuthorizationResponseBody {
 export interface DeviceAuthorizationEndpointDeps {
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined>;
+  /** Rejected client secrets per address (config.failureLimits.clientSecretIp). */
+  readonly rejectedSecrets: TokenGrantDeps['rejectedSecrets'];
   readonly devices: Pick<DeviceAuthorizations, 'start'>;
 }
 
@@ -64,6 +66,7 @@ export class DeviceAuthorizationEndpoint {
         authorizationHeader: request.authorizationHeader,
         bodyClientId: params.get('client_id'),
         bodyClientSecret: params.get('client_secret'),
+        ipAddress: request.ipAddress ?? null,
       },
       this.#deps,
     );

@@ -2,6 +2,8 @@ import type { TokenEndpointAuthMethod } from '@svc/contract';
 import type { ClientRecord } from '../../admin/repository.js';
 import { authenticateClient, type ClientCredentialsInput } from '../clients/client-authentication.js';
 import type { DeviceAuthorizations } from '../device/device-authorizations.js';
+import { SvcTooManyAttemptsError } from '../../kernel/errors.js';
+import type { RejectedSecretLimit } from '../../ratelimit/rejected-secret-limit.js';
 import { oauthError } from '../errors.js';
 import { checkResource } from '../resource-indicators.js';
 import type { AuthorizationCodes } from '../tokens/authorization-codes.js';
@@ -14,6 +16,8 @@ import type { FormParameters } from './form-parameters.js';
 export interface TokenGrantDeps {
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined>;
+  /** Rejected client secrets per address (config.failureLimits.clientSecretIp). */
+  readonly rejectedSecrets: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'>;
   readonly codes: Pick<AuthorizationCodes, 'redeem'>;
   readonly refresh: Pick<RefreshRotation, 'refresh' | 'owner'>;
   readonly clientCredentials: Pick<ClientCredentialsGrant, 'issue'>;
@@ -49,11 +53,20 @@ export interface AuthenticatedClient {
  */
 export async function authenticatedClient(
   credentials: ClientCredentialsInput,
-  deps: Pick<TokenGrantDeps, 'findClient'>,
+  deps: Pick<TokenGrantDeps, 'findClient' | 'rejectedSecrets'>,
 ): Promise<AuthenticatedClient> {
-  const result = await authenticateClient(credentials, { findClient: (id) => deps.findClient(id) });
-  if (!result.ok) throw result.error;
-  return { client: result.client, method: result.method };
+  const result = await authenticateClient(credentials, {
+    findClient: (id) => deps.findClient(id),
+    rejectedSecrets: deps.rejectedSecrets,
+  });
+  if (result.ok) return { client: result.client, method: result.method };
+  // An address locked for wrong secrets: 429 with Retry-After (docs/decisions/client-secret-failures.md).
+  if (result.retryAfterMs !== undefined) {
+    throw new SvcTooManyAttemptsError(result.error.description, result.retryAfterMs, {
+      error: 'invalid_client',
+    });
+  }
+  throw result.error;
 }
 
 /**

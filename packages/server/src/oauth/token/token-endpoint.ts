@@ -64,6 +64,7 @@ export class TokenEndpoint {
           authorizationHeader: request.authorizationHeader,
           bodyClientId: params.get('client_id'),
           bodyClientSecret: params.get('client_secret'),
+          ipAddress: request.ipAddress ?? null,
         },
         userAgent: request.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
         ipAddress: request.ipAddress ?? null,
