@@ -68,7 +68,7 @@ export interface AuthEngine {
   readonly consents: ConsentGrants;
   /** The direct JSON helpers' first-party gate and flows. */
   readonly direct: DirectSignIn;
-  /** Rejected client secrets per address, for /token, /device_authorization and the direct helpers. */
+  /** Rejected client secrets per client and address, for /token, /device_authorization and the direct helpers. */
   readonly clientSecrets: RejectedSecretLimit;
   /** MFA: the engine's gate, challenge verification and TOTP enrollment. */
   readonly mfa: MfaService;

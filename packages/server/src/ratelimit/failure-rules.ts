@@ -32,7 +32,7 @@ export interface FailureRules {
   readonly scimTokenIp: FailureRule;
   /** Wrong operator tokens from one IP address (docs/decisions/operator-token-failures.md). */
   readonly operatorTokenIp: FailureRule;
-  /** Rejected client secrets from one IP address (docs/decisions/client-secret-failures.md). */
+  /** Wrong secrets of one client from one IP address (docs/decisions/client-secret-failures.md). */
   readonly clientSecretIp: FailureRule;
 }
 

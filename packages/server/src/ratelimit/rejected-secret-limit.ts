@@ -2,21 +2,21 @@ import type { Clock } from '../kernel/clock.js';
 import type { FailureRule } from './failure-rules.js';
 import type { FailureThrottle } from './failure-throttle.js';
 
-/** The most locked addresses one node remembers; past it the oldest are forgotten (the database keeps them). */
+/** The most locks one node remembers; past it the oldest are forgotten (the database keeps them). */
 const MAX_REMEMBERED = 10_000;
 
 /**
- * Rejected client secrets, counted per client address across requests and nodes by the failure
- * throttle, for a path where a right secret must cost nothing: only a rejection writes, and each node
- * remembers the locks it has met, so that a locked address is refused without a query. A right secret
- * is not looked for in the database: a client secret has 256 random bits, so no guess reaches one, and
- * the lock only has to stop the guessing (docs/decisions/client-secret-failures.md).
+ * Rejected client secrets, counted per client and client address across requests and nodes by the
+ * failure throttle, for a path where a right secret must cost nothing: only a rejection writes, and each
+ * node remembers the locks it has met, so that a locked client and address are refused without a query.
+ * A right secret is not looked for in the database: a client secret has 256 random bits, so no guess
+ * reaches one, and the lock only has to stop the guessing (docs/decisions/client-secret-failures.md).
  */
 export class RejectedSecretLimit {
   readonly #throttle: Pick<FailureThrottle, 'begin'>;
   readonly #rule: FailureRule;
   readonly #clock: Clock;
-  /** Address → end of its lock (epoch ms), for the locks this node has met. */
+  /** Client and address → end of its lock (epoch ms), for the locks this node has met. */
   readonly #locked = new Map<string, number>();
 
   constructor(deps: { throttle: Pick<FailureThrottle, 'begin'>; rule: FailureRule; clock: Clock }) {
@@ -25,26 +25,33 @@ export class RejectedSecretLimit {
     this.#clock = deps.clock;
   }
 
-  /** How long (ms) the address stays locked, as far as this node knows; undefined when it is not. */
-  lockedFor(address: string): number | undefined {
+  /** How long (ms) the client stays locked for the address, as far as this node knows; else undefined. */
+  lockedFor(clientId: string, address: string): number | undefined {
     if (this.#locked.size === 0) return undefined;
-    const until = this.#locked.get(address);
+    const key = keyOf(clientId, address);
+    const until = this.#locked.get(key);
     if (until === undefined) return undefined;
     const left = until - this.#clock.now();
     if (left > 0) return left;
-    this.#locked.delete(address);
+    this.#locked.delete(key);
     return undefined;
   }
 
-  /** Counts a rejected secret from the address; once the address is locked, how long (ms) it stays so. */
-  async reject(address: string): Promise<number | undefined> {
-    const check = await this.#throttle.begin([{ rule: this.#rule, value: address }]);
+  /** Counts a rejected secret of the client from the address; once locked, how long (ms) it stays so. */
+  async reject(clientId: string, address: string): Promise<number | undefined> {
+    const key = keyOf(clientId, address);
+    const check = await this.#throttle.begin([{ rule: this.#rule, value: key }]);
     if (check.allowed) return undefined;
     if (this.#locked.size >= MAX_REMEMBERED) {
       const oldest = this.#locked.keys().next().value;
       if (oldest !== undefined) this.#locked.delete(oldest);
     }
-    this.#locked.set(address, check.until);
+    this.#locked.set(key, check.until);
     return check.retryAfterMs;
   }
+}
+
+/** One key per client and address (a client_id holds no space, an address no NUL). */
+function keyOf(clientId: string, address: string): string {
+  return `${address}\u0000${clientId}`;
 }

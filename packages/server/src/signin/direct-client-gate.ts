@@ -22,7 +22,7 @@ export interface GateCallContext {
 
 export interface DirectClientGateDeps {
   readonly clients: Pick<ClientRepository, 'findByClientId'>;
-  /** Rejected client secrets per address (config.failureLimits.clientSecretIp). */
+  /** Rejected client secrets per client and address (config.failureLimits.clientSecretIp). */
   readonly clientSecrets: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'>;
   readonly audit: AuditLog;
 }

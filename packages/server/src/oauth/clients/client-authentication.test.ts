@@ -374,17 +374,17 @@ describe('authenticateClient: either secret method (the direct helpers)', () => 
   });
 });
 
-describe('authenticateClient: rejected secrets per address', () => {
-  /** A limit that records what it was asked and locks after `threshold` rejections. */
+describe('authenticateClient: rejected secrets per client and address', () => {
+  /** A limit that records what it was asked and locks a key after `threshold` rejections. */
   function limit(threshold: number) {
     const rejected: string[] = [];
+    const over = (key: string) => rejected.filter((k) => k === key).length > threshold;
     return {
       rejected,
-      lockedFor: (address: string) =>
-        rejected.filter((a) => a === address).length > threshold ? 60_000 : undefined,
-      reject: (address: string) => {
-        rejected.push(address);
-        return Promise.resolve(rejected.filter((a) => a === address).length > threshold ? 60_000 : undefined);
+      lockedFor: (clientId: string, address: string) => (over(`${clientId}@${address}`) ? 60_000 : undefined),
+      reject: (clientId: string, address: string) => {
+        rejected.push(`${clientId}@${address}`);
+        return Promise.resolve(over(`${clientId}@${address}`) ? 60_000 : undefined);
       },
     };
   }
@@ -394,27 +394,25 @@ describe('authenticateClient: rejected secrets per address', () => {
       { ...clientFinder(...clients), rejectedSecrets },
     );
 
-  it('counts a wrong secret and a secret for an unknown client, and nothing that guesses no secret', async () => {
+  it('counts a wrong secret of a client, and nothing that cannot guess one', async () => {
     const counts = limit(100);
     expect(await run({ authorizationHeader: basic('backend', 'wrong') }, counts)).toMatchObject({
       reason: 'secret_mismatch',
     });
-    expect(await run({ authorizationHeader: basic('nobody', SECRET) }, counts)).toMatchObject({
-      reason: 'unknown_client',
-    });
     for (const input of [
+      // No client to guess the secret of, no secret, nothing readable, the right secret, no address.
+      { authorizationHeader: basic('nobody', SECRET) },
       { bodyClientId: 'spa' },
-      { bodyClientId: 'nobody' },
       { authorizationHeader: 'Basic !!!' },
       { authorizationHeader: basic('backend', SECRET) },
       { authorizationHeader: basic('backend', 'wrong'), ipAddress: null },
     ]) {
       await run(input, counts);
     }
-    expect(counts.rejected).toEqual(['203.0.113.5', '203.0.113.5']);
+    expect(counts.rejected).toEqual(['backend@203.0.113.5']);
   });
 
-  it('refuses a locked address before any look-up, the right secret too, but never a public client', async () => {
+  it('refuses a locked client before any look-up, the right secret too, and no other client', async () => {
     const counts = limit(1);
     await run({ authorizationHeader: basic('backend', 'wrong-1') }, counts);
     const locking = await run({ authorizationHeader: basic('backend', 'wrong-2') }, counts);
@@ -422,6 +420,9 @@ describe('authenticateClient: rejected secrets per address', () => {
     const right = await run({ authorizationHeader: basic('backend', SECRET) }, counts);
     expect(right).toMatchObject({ ok: false, reason: 'locked', clientId: 'backend' });
     if (!right.ok) expect(right.error).toMatchObject({ error: 'invalid_client', status: 429 });
+    expect(await run({ bodyClientId: 'poster', bodyClientSecret: SECRET }, counts)).toMatchObject({
+      ok: true,
+    });
     expect(await run({ bodyClientId: 'spa' }, counts)).toMatchObject({ ok: true });
     expect(counts.rejected).toHaveLength(2);
   });

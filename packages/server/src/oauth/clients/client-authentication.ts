@@ -29,7 +29,7 @@ export interface ClientCredentialsInput {
 export interface ClientAuthenticationDeps {
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined> | ClientRecord | undefined;
-  /** Rejected secrets per address (config.failureLimits.clientSecretIp); none: not counted. */
+  /** Rejected secrets per client and address (config.failureLimits.clientSecretIp); none: not counted. */
   readonly rejectedSecrets?: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'> | undefined;
 }
 
@@ -54,7 +54,7 @@ export type ClientAuthenticationFailure =
   | 'inactive_client'
   | 'method_mismatch'
   | 'secret_mismatch'
-  /** The address sent too many wrong secrets: refused before any look-up (retryAfterMs says how long). */
+  /** Too many wrong secrets for the client from the address: refused before any look-up (retryAfterMs). */
   | 'locked';
 
 export type ClientAuthenticationResult =
@@ -79,9 +79,9 @@ const NO_SECRET_HASH = sha256Hex('svc: no client secret');
 /** The one public message of a failed authentication: it never tells which part was wrong. */
 const FAILED = 'Client authentication failed.';
 
-/** The answer to an address locked for too many wrong secrets: 429 with how long to wait. */
+/** The answer to a client locked for an address that sent too many wrong secrets: 429 and how long to wait. */
 function locked(clientId: string | null, retryAfterMs: number): ClientAuthenticationResult {
-  const description = `Too many failed client authentications from this address; retry ${retryAfterPhrase(retryAfterMs)}.`;
+  const description = `Too many wrong secrets for this client from this address; retry ${retryAfterPhrase(retryAfterMs)}.`;
   return {
     ok: false,
     reason: 'locked',
@@ -162,19 +162,15 @@ export async function authenticateClient(
 
   const lookupable = clientId !== '' && clientId.length <= MAX_CLIENT_ID_LENGTH && !CONTROL.test(clientId);
   const presented = lookupable ? clientId : null;
-  // A secret is a guess until it matches: counted per address when wrong, refused while locked.
-  const limit = method === 'none' ? undefined : deps.rejectedSecrets;
+  // A secret is a guess until it matches: counted per client and address when wrong, refused while locked.
+  const limit = method === 'none' || !lookupable ? undefined : deps.rejectedSecrets;
   const address = input.ipAddress ?? null;
-  const lockedFor = limit === undefined || address === null ? undefined : limit.lockedFor(address);
+  const lockedFor = limit === undefined || address === null ? undefined : limit.lockedFor(clientId, address);
   if (lockedFor !== undefined) return locked(presented, lockedFor);
-  const rejected = async (reason: ClientAuthenticationFailure): Promise<ClientAuthenticationResult> => {
-    const retryAfterMs = limit === undefined || address === null ? undefined : await limit.reject(address);
-    return retryAfterMs === undefined ? fail(reason, presented) : locked(presented, retryAfterMs);
-  };
   const client = lookupable ? await deps.findClient(clientId) : undefined;
   // Hash and compare even when the client is unknown, so that timing does not reveal which client_ids exist.
   const secretMatches = safeEqual(sha256Hex(secret ?? ''), client?.clientSecretHash ?? NO_SECRET_HASH);
-  if (client === undefined) return lookupable ? rejected('unknown_client') : fail('malformed', presented);
+  if (client === undefined) return fail(lookupable ? 'unknown_client' : 'malformed', presented);
   if (!client.active) return fail('inactive_client', presented);
   const registered = client.tokenEndpointAuthMethod;
   const methodAccepted =
@@ -182,7 +178,9 @@ export async function authenticateClient(
     (policy.eitherSecretMethod === true && registered !== 'none' && method !== 'none');
   if (!methodAccepted) return fail('method_mismatch', presented);
   if (method !== 'none' && (client.clientSecretHash === null || !secretMatches)) {
-    return rejected('secret_mismatch');
+    const retryAfterMs =
+      limit === undefined || address === null ? undefined : await limit.reject(clientId, address);
+    return retryAfterMs === undefined ? fail('secret_mismatch', presented) : locked(presented, retryAfterMs);
   }
   return { ok: true, client, method };
 }

@@ -18,6 +18,7 @@ suite(
     let first: ClusterNode;
     let second: ClusterNode;
     let secret: string;
+    let otherSecret: string;
     beforeAll(async () => {
       cluster = await startSvcCluster(2);
       [first, second] = cluster.nodes as [ClusterNode, ClusterNode];
@@ -31,6 +32,15 @@ suite(
         allowClientCredentials: true,
       });
       secret = created.clientSecret ?? '';
+      const other = await first.svc.admin.createClientAsync({
+        clientId: 'other',
+        name: 'Other',
+        audience: 'https://api.example.com',
+        redirectUris: [],
+        tokenEndpointAuthMethod: 'client_secret_basic',
+        allowClientCredentials: true,
+      });
+      otherSecret = other.clientSecret ?? '';
       await first.svc.admin.createClientAsync({
         clientId: 'tv',
         name: 'TV',
@@ -43,10 +53,10 @@ suite(
       await cluster?.close();
     });
 
-    const token = (node: ClusterNode, presented: string) =>
+    const token = (node: ClusterNode, presented: string, clientId = 'machine') =>
       fetch(node.url('/token'), {
         method: 'POST',
-        headers: { ...FORM, authorization: basicAuth('machine', presented) },
+        headers: { ...FORM, authorization: basicAuth(clientId, presented) },
         body: 'grant_type=client_credentials',
       });
     const directLogin = (node: ClusterNode, presented: string) =>
@@ -61,7 +71,7 @@ suite(
         }),
       });
 
-    it('locks the address after 20 wrong secrets on any node, the right secret too, until the lock ends', async () => {
+    it('locks the client for the address after 20 wrong secrets on any node, the right one too, until the lock ends', async () => {
       expect((await token(second, secret)).status).toBe(200);
       for (let i = 0; i < 20; i += 1) {
         expect((await token(first, `wrong-secret-${i}`)).status).toBe(401);
@@ -71,7 +81,7 @@ suite(
       expect(locked.headers.get('retry-after')).toBe('900');
       expect(await locked.json()).toEqual({
         error: 'invalid_client',
-        error_description: 'Too many failed client authentications from this address; retry in 15 minutes.',
+        error_description: 'Too many wrong secrets for this client from this address; retry in 15 minutes.',
       });
       // The node that met the lock refuses the right secret without asking the database.
       expect((await token(first, secret)).status).toBe(429);
@@ -82,6 +92,8 @@ suite(
       const direct = await directLogin(second, secret);
       expect(direct.status).toBe(429);
       expect(await direct.json()).toMatchObject({ error: 'too_many_attempts' });
+      // Another client from the same address (a service with a stale secret locks only itself).
+      expect((await token(first, otherSecret, 'other')).status).toBe(200);
       // A public client proves nothing with a secret, so it has nothing to guess.
       const device = await fetch(first.url('/device_authorization'), {
         method: 'POST',

@@ -17,7 +17,7 @@ export interface DeviceAuthorizationResponseBody {
 export interface DeviceAuthorizationEndpointDeps {
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined>;
-  /** Rejected client secrets per address (config.failureLimits.clientSecretIp). */
+  /** Rejected client secrets per client and address (config.failureLimits.clientSecretIp). */
   readonly rejectedSecrets: TokenGrantDeps['rejectedSecrets'];
   readonly devices: Pick<DeviceAuthorizations, 'start'>;
 }

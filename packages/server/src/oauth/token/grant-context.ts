@@ -16,7 +16,7 @@ import type { FormParameters } from './form-parameters.js';
 export interface TokenGrantDeps {
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined>;
-  /** Rejected client secrets per address (config.failureLimits.clientSecretIp). */
+  /** Rejected client secrets per client and address (config.failureLimits.clientSecretIp). */
   readonly rejectedSecrets: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'>;
   readonly codes: Pick<AuthorizationCodes, 'redeem'>;
   readonly refresh: Pick<RefreshRotation, 'refresh' | 'owner'>;
@@ -60,7 +60,8 @@ export async function authenticatedClient(
     rejectedSecrets: deps.rejectedSecrets,
   });
   if (result.ok) return { client: result.client, method: result.method };
-  // An address locked for wrong secrets: 429 with Retry-After (docs/decisions/client-secret-failures.md).
+  // Too many wrong secrets of this client from this address: 429 with Retry-After
+  // (docs/decisions/client-secret-failures.md).
   if (result.retryAfterMs !== undefined) {
     throw new SvcTooManyAttemptsError(result.error.description, result.retryAfterMs, {
       error: 'invalid_client',
