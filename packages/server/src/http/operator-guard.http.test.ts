@@ -39,7 +39,7 @@ describeAboveStorage('operator token failures', (kind) => {
     expect(locked.statusCode).toBe(429);
     expect(locked.headers['retry-after']).toBe('900');
     expect(locked.json()).toMatchObject({
-      error: 'rate_limited',
+      error: 'too_many_attempts',
       message: expect.stringContaining('retry in 15 minutes') as unknown,
     });
     // Another address is not affected; the lock ends after its 15 minutes.

@@ -19,7 +19,6 @@ export function requireOperator(app: FastifyInstance, operatorToken: OperatorTok
       throw new SvcTooManyAttemptsError(
         `Too many requests with a wrong operator token from this address; retry ${retryAfterPhrase(decision.retryAfterMs)}.`,
         decision.retryAfterMs,
-        { error: 'rate_limited' },
       );
     }
   });
