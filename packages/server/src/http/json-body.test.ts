@@ -33,11 +33,11 @@ describe('acceptJsonBodies', () => {
     });
     return host;
   };
-  const post = async (host: Awaited<ReturnType<typeof app>>, payload: string) => {
+  const post = async (host: Awaited<ReturnType<typeof app>>, payload: string, type = 'application/json') => {
     const response = await host.inject({
       method: 'POST',
       url: '/echo',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': type },
       payload,
     });
     return { status: response.statusCode, body: response.json<Record<string, unknown>>() };
@@ -46,6 +46,10 @@ describe('acceptJsonBodies', () => {
   it("reads JSON with Fastify's parser and refuses nesting past the limit with a 400 naming the field", async () => {
     const host = await app({});
     expect(await post(host, '{"a":[[1]]}')).toEqual({ status: 200, body: { body: { a: [[1]] } } });
+    expect(await post(host, '{"a":1}', 'application/json; charset=utf-8')).toEqual({
+      status: 200,
+      body: { body: { a: 1 } },
+    });
     const deep = await post(host, `{"name":"x","list":${nested(MAX_JSON_BODY_DEPTH)}}`);
     expect(deep).toMatchObject({
       status: 400,
