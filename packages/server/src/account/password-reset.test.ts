@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wireAccount } from '../app/wire-account.js';
 import { MINUTE_MS } from '../kernel/clock.js';
+import { randomIds } from '../kernel/ids.js';
+import { passwordHashing } from '../signin/password-hasher.js';
+import { TEST_PASSWORD_HASHING } from '../test-support/test-password-hashing.js';
 import { createAccountHarness, uniqueEmail, type AccountHarness } from '../test-support/account-harness.js';
 import { describeEachDatabase } from '../test-support/databases.js';
 
@@ -193,6 +197,42 @@ describeEachDatabase('password reset', (kind) => {
     expect(kinds).toEqual(expect.arrayContaining(['password_reset.requested', 'password_reset.completed']));
     expect(rows.find((r) => r.kind === 'password_reset.requested')?.ipAddress).toBe('203.0.113.9');
     expect(rows.map((r) => r.dataJson).join('')).not.toContain(token);
+  });
+
+  it('looks the link up before hashing the new password: a guessed or used link costs no hash', async () => {
+    later();
+    const user = await h.user();
+    const { svc } = h.t;
+    const hashed: string[] = [];
+    const hash = passwordHashing(TEST_PASSWORD_HASHING);
+    // The account operations as the app wires them, over this Svc's database, with a counted hash.
+    const account = wireAccount({
+      db: svc.database.db,
+      config: svc.config,
+      clock: h.t.clock,
+      ids: randomIds,
+      audit: svc.audit,
+      email: svc.email,
+      rateLimiter: svc.rateLimiter,
+      engine: svc.authEngine,
+      hashPassword: (password) => {
+        hashed.push(password);
+        return hash(password);
+      },
+    });
+    for (const token of ['guessed-0123456789abcdefghijklmnopqrstuvwxyz', 'x']) {
+      await expect(account.resetPassword({ token, newPassword: NEW_PASSWORD })).rejects.toMatchObject({
+        code: 'invalid_token',
+      });
+    }
+    expect(hashed).toEqual([]);
+    await account.requestPasswordResetEmail({ email: user.email });
+    const { token } = h.linkTo(user.email);
+    await account.resetPassword({ token, newPassword: NEW_PASSWORD });
+    await expect(account.resetPassword({ token, newPassword: 'another passphrase' })).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    expect(hashed).toEqual([NEW_PASSWORD]);
   });
 });
 

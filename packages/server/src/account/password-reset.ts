@@ -151,7 +151,8 @@ export class PasswordReset {
   /**
    * Sets a new password with a reset token, then ends every session of the user (OAuth sessions and
    * browser sessions: whoever knew the old password is signed out). The password is checked first, so a
-   * too-short password does not burn the token.
+   * too-short password does not burn the token, and the token is looked up before the password is
+   * hashed, so that a guessed or stale token costs an argon2id hash to nobody.
    */
   async reset(input: { token: unknown; newPassword: unknown }): Promise<void> {
     const token = requireToken(input.token);
@@ -165,19 +166,18 @@ export class PasswordReset {
         { path: 'newPassword', message: 'Expected 8 to 1024 characters.' },
       ]);
     }
+    const invalid = () =>
+      new SvcPublicAuthError('invalid_token', 'The password reset link is invalid or has expired.', 400);
+    const tokens = this.deps.repositories.passwordResetTokens;
+    if ((await tokens.findLive(sha256Hex(token), this.deps.clock.now())) === undefined) throw invalid();
     const passwordHash = await this.deps.hashPassword(password);
+    // Consumed only now: two resets with one link race here, and the one that loses hashed for nothing.
     const now = this.deps.clock.now();
-    const record = await this.deps.repositories.passwordResetTokens.consume(sha256Hex(token), now);
+    const record = await tokens.consume(sha256Hex(token), now);
     const updated =
       record !== undefined &&
       (await this.deps.repositories.users.setPasswordHash(record.userId, passwordHash, now));
-    if (record === undefined || !updated) {
-      throw new SvcPublicAuthError(
-        'invalid_token',
-        'The password reset link is invalid or has expired.',
-        400,
-      );
-    }
+    if (record === undefined || !updated) throw invalid();
     await this.deps.endAllSessions(record.userId);
     await this.#audit('password_reset.completed', { userId: record.userId }, {});
   }
