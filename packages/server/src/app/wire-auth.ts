@@ -11,6 +11,8 @@ import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { ConsentGrants } from '../signin/consent-grants.js';
 import { DirectSignIn } from '../signin/direct-sign-in.js';
 import { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
+import { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
 import { OrganizationPolicy } from '../signin/organization-policy.js';
 import { PasswordAuthenticator } from '../signin/password-authenticator.js';
 import type { HashPassword } from '../signin/password-hasher.js';
@@ -39,7 +41,7 @@ export interface WireAuthContext {
   readonly audit: AuditLog;
   readonly securitySettings: SecuritySettingsService;
   readonly tokens: TokenService;
-  readonly config: Pick<SvcConfig, 'openId' | 'failureLimits'>;
+  readonly config: Pick<SvcConfig, 'openId' | 'failureLimits' | 'rateLimits'>;
   /**
    * The admin domain: its facade reads and updates security settings (validated, audited); signup
    * creates accounts through its services; issuer sessions, consents and MFA settings are shared.
@@ -110,15 +112,22 @@ export function wireAuth(ctx: WireAuthContext): {
     organizations: organizationService,
     memberships: membershipService,
   } = ctx.admin;
-  const signup = new SignupService({
-    createUser: (input) => userService.create(input),
-    createOrganization: async (name) =>
-      (await organizationService.create({ name, slug: null, primaryDomain: null })).id,
-    addMembership: async (organizationId, userId, role) => {
-      await membershipService.create({ organizationId, userId, role });
+  const signup = new SignupService(
+    {
+      createUser: (input) => userService.create(input),
+      createOrganization: async (name) =>
+        (await organizationService.create({ name, slug: null, primaryDomain: null })).id,
+      addMembership: async (organizationId, userId, role) => {
+        await membershipService.create({ organizationId, userId, role });
+      },
+      createPasswordlessUser: (input) => userService.createPasswordless(input),
     },
-    createPasswordlessUser: (input) => userService.createPasswordless(input),
-  });
+    // The rate limiter keeps no state of its own: this one shares the counters of every other.
+    {
+      rateLimiter: new RateLimiter({ store: rateLimitRepository(db), clock }),
+      policy: ctx.config.rateLimits.signup,
+    },
+  );
 
   const organizations = new OrganizationPolicy({ memberships });
   const passwords = new PasswordAuthenticator({

@@ -36,6 +36,8 @@ export interface RateLimitRules {
   readonly deviceStart: RateLimitPolicy;
   /** User codes typed at the hosted /device page, per IP (RFC 8628 §5.1: user codes must not be guessable). */
   readonly deviceVerify: RateLimitPolicy;
+  /** Signups with a password (each hashes it and creates an account), per IP, on every surface. */
+  readonly signup: RateLimitPolicy;
   /** Dynamic client registration, per IP. */
   readonly clientRegistration: RateLimitPolicy;
   /** Metadata fetched from a URL in the SSO setup portal; identifier = the portal session's id. */
@@ -80,6 +82,10 @@ export const DEFAULT_RATE_LIMIT_RULES: RateLimitRules = {
   deviceVerify: {
     name: 'device.verify',
     ip: { limit: 10, windowMs: 15 * MINUTE_MS },
+  },
+  signup: {
+    name: 'signup.password',
+    ip: { limit: 30, windowMs: HOUR_MS },
   },
   clientRegistration: {
     name: 'dcr.register',

@@ -128,7 +128,7 @@ export class DirectSignIn {
   /** SignUpAsync: creates the account (and organization), then signs the new user in. */
   async signUp(input: SvcSignupInput, context: DirectCallContext): Promise<DirectLoginOutcome> {
     const client = await this.requireFirstPartyClient(input.clientId, context);
-    const { user, organizationId } = await this.#deps.signup.signUp(input);
+    const { user, organizationId } = await this.#deps.signup.signUp(input, context);
     const outcome = await this.#deps.engine.signIn({
       userId: user.id,
       clientId: client.clientId,

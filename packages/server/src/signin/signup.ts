@@ -1,4 +1,7 @@
 import type { UserRecord } from '../admin/repository.js';
+import { retryAfterPhrase, SvcTooManyAttemptsError } from '../kernel/errors.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { RateLimitPolicy } from '../ratelimit/rules.js';
 
 /**
  * The account operations signup needs, provided by the admin domain (user creation with email
@@ -34,6 +37,12 @@ export interface SignupInput {
   readonly organizationName: string | null;
 }
 
+/** The per-address limit of password signups (config.rateLimits.signup). */
+export interface SignupLimit {
+  readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+  readonly policy: RateLimitPolicy;
+}
+
 /** The role of the user who creates an organization through signup. */
 export const SIGNUP_ORGANIZATION_ROLE = 'owner';
 
@@ -44,12 +53,32 @@ export const SIGNUP_ORGANIZATION_ROLE = 'owner';
  */
 export class SignupService {
   readonly #accounts: SignupAccounts;
+  readonly #limit: SignupLimit;
 
-  constructor(accounts: SignupAccounts) {
+  constructor(accounts: SignupAccounts, limit: SignupLimit) {
     this.#accounts = accounts;
+    this.#limit = limit;
   }
 
-  async signUp(input: SignupInput): Promise<{ user: UserRecord; organizationId: string | null }> {
+  /**
+   * A signup with a password, counted per client address first (`rateLimits.signup`): each one costs an
+   * argon2id hash and an account, so an address that asks for too many is refused before either.
+   */
+  async signUp(
+    input: SignupInput,
+    context: { readonly ipAddress?: string | null | undefined },
+  ): Promise<{ user: UserRecord; organizationId: string | null }> {
+    const ip = context.ipAddress ?? undefined;
+    const decision = await this.#limit.rateLimiter.consume(
+      this.#limit.policy,
+      ip === undefined ? {} : { ip },
+    );
+    if (!decision.allowed) {
+      throw new SvcTooManyAttemptsError(
+        `Too many signups from this address; try again ${retryAfterPhrase(decision.retryAfterMs)}.`,
+        decision.retryAfterMs,
+      );
+    }
     const user = await this.#accounts.createUser({
       displayName: input.displayName,
       email: input.email,

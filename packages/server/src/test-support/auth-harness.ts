@@ -12,6 +12,7 @@ import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
 import { resolveFailureRules, type FailureRulesOptions } from '../ratelimit/failure-rules.js';
+import { DEFAULT_RATE_LIMIT_RULES } from '../ratelimit/rules.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS, type SecuritySettings } from '../settings/security-settings.js';
@@ -137,6 +138,7 @@ export async function createAuthHarness(
         enableUserInfoEndpoint: true,
       },
       failureLimits: resolveFailureRules(options.failureLimits),
+      rateLimits: DEFAULT_RATE_LIMIT_RULES,
     },
   });
   const auth = new SvcAuthService(facadeDeps);

@@ -4,11 +4,12 @@ import { SvcConflictError } from '../../../kernel/errors.js';
 import { AMR_PASSWORD } from '../../direct-sign-in.js';
 import type { SignupService } from '../../signup.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
-import type {
-  AuthorizeActionOutcome,
-  AuthorizeStep,
-  BrowserContext,
-  StepError,
+import {
+  refusedRetry,
+  type AuthorizeActionOutcome,
+  type AuthorizeStep,
+  type BrowserContext,
+  type StepError,
 } from '../../flow/authorize-outcomes.js';
 import type { SignupFormValues } from './method.js';
 import { restartSignIn } from '../../flow/restart-sign-in.js';
@@ -103,10 +104,10 @@ export class SignupSteps {
     }
     let created;
     try {
-      created = await this.#deps.signup.signUp(parsed.data);
+      created = await this.#deps.signup.signUp(parsed.data, browser);
     } catch (error) {
       if (error instanceof SvcConflictError) return retry('email_taken');
-      throw error;
+      return refusedRetry(error, { kind: 'signup', request: stepRequest, values });
     }
     const pending =
       request.status === 'pending'
