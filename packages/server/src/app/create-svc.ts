@@ -87,7 +87,8 @@ export interface CreateSvcContext {
  * every HTTP test build Svc through this function.
  */
 export async function createSvc(options: SvcOptions = {}, context: CreateSvcContext = {}): Promise<Svc> {
-  const config = resolveConfig({ ...optionsFromEnv(context.env ?? process.env), ...options });
+  const environment = context.env ?? process.env;
+  const config = resolveConfig({ ...optionsFromEnv(environment), ...options });
   const masterKey = loadMasterKey(config);
   const secretBox = new SecretBox(masterKey);
   const database = openDatabase(config.database, config.databaseTimeouts);
@@ -139,9 +140,9 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       scim: { config: config.scim, tokenFailures: config.failureLimits.scimTokenIp },
     });
     const admin = adminWiring.facade;
-    const environment = context.env ?? process.env;
     await adminWiring.scim.seed((name) => environment[name]);
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
+    const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
     const { engine: authEngine, facadeDeps } = wireAuth({
       db,
       clock,
@@ -154,6 +155,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       secretBox,
       totpIssuer: new URL(config.publicOrigin).hostname,
       failureThrottle,
+      rateLimiter,
       hashPassword,
     });
     const antiforgery = new Antiforgery({
@@ -163,7 +165,6 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       publicOrigin: config.publicOrigin,
     });
     const clients = clientRepository(db);
-    const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
     const device = wireDevice({
       db,
       config,
@@ -195,7 +196,6 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       },
     });
     const smsProvider = createSmsVerificationProvider(config.sms);
-    const email = emailWiring.email;
     const phoneOtp = wirePhoneOtp({
       db,
       config,
@@ -213,7 +213,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       clock,
       ids,
       audit,
-      email,
+      email: emailWiring.email,
       rateLimiter,
       engine: authEngine,
       hashPassword,
@@ -222,7 +222,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       db,
       config,
       authEngine,
-      email,
+      email: emailWiring.email,
       rateLimiter,
       failureThrottle,
       audit,
@@ -232,7 +232,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const invitationWiring = wireInvitations({
       db,
       config,
-      email,
+      email: emailWiring.email,
       rateLimiter,
       audit,
       clock,
@@ -322,7 +322,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       userinfo: new UserinfoService({ accessTokens: authEngine.tokens.accessTokens }),
       rateLimiter,
       smsProvider,
-      email,
+      email: emailWiring.email,
       account,
       passwordless,
       invitations: invitationWiring.invitations,

@@ -11,8 +11,7 @@ import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { ConsentGrants } from '../signin/consent-grants.js';
 import { DirectSignIn } from '../signin/direct-sign-in.js';
 import { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
-import { RateLimiter } from '../ratelimit/rate-limiter.js';
-import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { OrganizationPolicy } from '../signin/organization-policy.js';
 import { PasswordAuthenticator } from '../signin/password-authenticator.js';
 import type { HashPassword } from '../signin/password-hasher.js';
@@ -53,6 +52,8 @@ export interface WireAuthContext {
   readonly totpIssuer: string;
   /** Counts failed checks of secrets across requests and nodes. */
   readonly failureThrottle: FailureThrottle;
+  /** Counts calls per subject and window (the signup limit). */
+  readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   /** How passwords are hashed (config.passwordHashing). */
   readonly hashPassword: HashPassword;
 }
@@ -122,11 +123,7 @@ export function wireAuth(ctx: WireAuthContext): {
       },
       createPasswordlessUser: (input) => userService.createPasswordless(input),
     },
-    // The rate limiter keeps no state of its own: this one shares the counters of every other.
-    {
-      rateLimiter: new RateLimiter({ store: rateLimitRepository(db), clock }),
-      policy: ctx.config.rateLimits.signup,
-    },
+    { rateLimiter: ctx.rateLimiter, policy: ctx.config.rateLimits.signup },
   );
 
   const organizations = new OrganizationPolicy({ memberships });

@@ -13,6 +13,8 @@ import { SigningThread } from '../oauth/tokens/signing-thread.js';
 import { TokenService } from '../oauth/tokens/token-service.js';
 import { resolveFailureRules, type FailureRulesOptions } from '../ratelimit/failure-rules.js';
 import { DEFAULT_RATE_LIMIT_RULES } from '../ratelimit/rules.js';
+import { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS, type SecuritySettings } from '../settings/security-settings.js';
@@ -130,6 +132,7 @@ export async function createAuthHarness(
     secretBox,
     totpIssuer: HARNESS_TOTP_ISSUER,
     failureThrottle: new FailureThrottle({ store: failureCounterRepository(db), clock }),
+    rateLimiter: new RateLimiter({ store: rateLimitRepository(db), clock }),
     hashPassword: testHashPassword,
     config: {
       openId: {
