@@ -1,13 +1,10 @@
-/** No id Svc issues has a control character, and PostgreSQL refuses a NUL in a comparison. */
-const CONTROL_CHARS = /\p{Cc}/u;
-
-/** The longest id a SCIM resource of Svc can have (its record ids are far shorter). */
-const MAX_RESOURCE_ID = 200;
+import { recordPathSchema } from '@svc/contract';
 
 /**
- * Whether `id` could name a User or Group Svc issued. Any other answers 404 (or, as a group member,
- * 400) without a query.
+ * Whether `id` could name a User or Group Svc issued: a record id as every operator route takes one (at
+ * most 200 characters, no control character, which PostgreSQL would refuse as a NUL). Any other answers
+ * 404 (or, as a group member, 400) without a query.
  */
 export function couldBeResourceId(id: string): boolean {
-  return id.length <= MAX_RESOURCE_ID && !CONTROL_CHARS.test(id);
+  return recordPathSchema.safeParse({ id }).success;
 }
