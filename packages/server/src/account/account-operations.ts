@@ -59,13 +59,13 @@ export class AccountOperations {
   }
 
   /** Sets the new password and ends all the user's sessions; `invalid_token` (400) for a bad token. */
-  resetPassword(request: SvcResetPasswordRequest): Promise<void> {
-    return this.reset.reset(request);
+  resetPassword(request: SvcResetPasswordRequest, context?: AccountCallContext): Promise<void> {
+    return this.reset.reset(request, context);
   }
 
   /** True while a reset token can still set a password; never uses it (the hosted reset page's check). */
-  isPasswordResetTokenLive(token: string): Promise<boolean> {
-    return this.reset.isTokenLive(token);
+  isPasswordResetTokenLive(token: string, context?: AccountCallContext): Promise<boolean> {
+    return this.reset.isTokenLive(token, context);
   }
 
   /** Sends a verification link (never returns the token); generic result for every address. */

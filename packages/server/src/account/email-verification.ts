@@ -7,6 +7,8 @@ import { HOUR_MS, MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../ratelimit/handed-out-tokens.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { refusedSendOf, SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
@@ -26,6 +28,8 @@ export interface EmailVerificationDeps {
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
   readonly policy: RateLimitPolicy;
+  /** Links that found nothing usable, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -101,7 +105,9 @@ export class EmailVerification {
   async verify(rawToken: unknown, context: AccountCallContext = {}): Promise<void> {
     const token = requireToken(rawToken);
     const now = this.deps.clock.now();
-    const record = await this.deps.repositories.emailVerificationTokens.consume(sha256Hex(token), now);
+    const record = await lookUpHandedOut(this.deps.tokenChecks, context.ipAddress, () =>
+      this.deps.repositories.emailVerificationTokens.consume(sha256Hex(token), now),
+    );
     const verified =
       record !== undefined &&
       record.emailKey !== null &&

@@ -7,6 +7,8 @@ import { MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../ratelimit/handed-out-tokens.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { refusedSendOf, SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
@@ -32,6 +34,8 @@ export interface PasswordResetDeps {
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
   readonly policy: RateLimitPolicy;
+  /** Links that found nothing usable, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -154,7 +158,10 @@ export class PasswordReset {
    * too-short password does not burn the token, and the token is looked up before the password is
    * hashed, so that a guessed or stale token costs an argon2id hash to nobody.
    */
-  async reset(input: { token: unknown; newPassword: unknown }): Promise<void> {
+  async reset(
+    input: { token: unknown; newPassword: unknown },
+    context: AccountCallContext = {},
+  ): Promise<void> {
     const token = requireToken(input.token);
     const password = input.newPassword;
     if (
@@ -169,7 +176,10 @@ export class PasswordReset {
     const invalid = () =>
       new SvcPublicAuthError('invalid_token', 'The password reset link is invalid or has expired.', 400);
     const tokens = this.deps.repositories.passwordResetTokens;
-    if ((await tokens.findLive(sha256Hex(token), this.deps.clock.now())) === undefined) throw invalid();
+    const live = await lookUpHandedOut(this.deps.tokenChecks, context.ipAddress, () =>
+      tokens.findLive(sha256Hex(token), this.deps.clock.now()),
+    );
+    if (live === undefined) throw invalid();
     const passwordHash = await this.deps.hashPassword(password);
     // Consumed only now: two resets with one link race here, and the one that loses hashed for nothing.
     const now = this.deps.clock.now();
@@ -184,13 +194,13 @@ export class PasswordReset {
 
   /**
    * Whether a reset token can still set a password (unused, unexpired, its user active), without using
-   * it: the hosted reset page shows its form only for a live link. A malformed token is simply not live.
+   * it: the hosted reset page shows its form only for a live link. A malformed token is simply not live;
+   * an unknown one is counted against the address it came from.
    */
-  async isTokenLive(token: unknown): Promise<boolean> {
+  async isTokenLive(token: unknown, context: AccountCallContext = {}): Promise<boolean> {
     if (typeof token !== 'string' || token.length === 0 || token.length > 512) return false;
-    const record = await this.deps.repositories.passwordResetTokens.findLive(
-      sha256Hex(token),
-      this.deps.clock.now(),
+    const record = await lookUpHandedOut(this.deps.tokenChecks, context.ipAddress, () =>
+      this.deps.repositories.passwordResetTokens.findLive(sha256Hex(token), this.deps.clock.now()),
     );
     if (record === undefined) return false;
     const user = await this.deps.users.findById(record.userId);

@@ -266,7 +266,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       config,
       connections: adminWiring.oidc.connections,
       relyingParty: oidcSignIn.relyingParty,
-      sessions: facadeDeps.direct,
+      engine: authEngine,
       secretBox,
       audit,
       clock,
@@ -295,7 +295,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const { fga } = adminWiring;
     const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };
     // What the setup portal and the SAML entry points of first-party apps are wired with.
-    const samlContext = { db, config, audit, clock, ids, sso, throttle: failureThrottle };
+    const samlContext = { db, config, audit, clock, ids, sso, tokenChecks: authEngine.tokenChecks };
     const ssoPortal = wireSsoPortal({
       ...samlContext,
       rateLimiter,
@@ -340,9 +340,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       ssoPortal,
       samlContinuationHandlers,
       samlAssertionConsumer: wireSamlAssertionConsumer({
-        sso,
+        ...samlContext,
         hostedSignIn,
-        audit,
         handlers: samlContinuationHandlers,
       }),
       samlRealms: sso.realms,

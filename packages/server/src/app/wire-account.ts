@@ -22,7 +22,7 @@ export interface WireAccountContext {
   readonly audit: AuditLog;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
-  readonly engine: Pick<AuthEngine, 'tokens' | 'browserSessions'>;
+  readonly engine: Pick<AuthEngine, 'tokens' | 'browserSessions' | 'tokenChecks'>;
   readonly hashPassword: HashPassword;
 }
 
@@ -41,6 +41,7 @@ export function wireAccount(ctx: WireAccountContext): AccountOperations {
     clock: ctx.clock,
     ids: ctx.ids,
     linkBase,
+    tokenChecks: ctx.engine.tokenChecks,
   };
   const reset = new PasswordReset({
     ...common,

@@ -5,7 +5,7 @@ import type { Ids } from '../kernel/ids.js';
 import type { TokenEngineDeps } from '../oauth/tokens/deps.js';
 import { createTokenEngine, type TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
-import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import type { FailureLimit, FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { ConsentGrants } from '../signin/consent-grants.js';
@@ -73,6 +73,8 @@ export interface AuthEngine {
   readonly direct: DirectSignIn;
   /** Rejected client secrets per client and address, for /token, /device_authorization and the direct helpers. */
   readonly clientSecrets: RejectedSecretLimit;
+  /** Links, codes and states Svc handed out that were refused, per client address (failureLimits.tokenIp). */
+  readonly tokenChecks: FailureLimit;
   /** MFA: the engine's gate, challenge verification and TOTP enrollment. */
   readonly mfa: MfaService;
   /** The global MFA settings and organization policies. */
@@ -193,6 +195,7 @@ export function wireAuth(ctx: WireAuthContext): {
       consents,
       direct,
       clientSecrets,
+      tokenChecks: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.tokenIp },
       mfa,
       mfaSettings: ctx.admin.mfaSettings,
       mfaOperations,

@@ -10,6 +10,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import type { DirectSignIn } from '../signin/direct-sign-in.js';
+import type { AuthEngine } from './wire-auth.js';
 import type { Db } from '../storage/database.js';
 import { calendarConnectionRepository } from '../storage/repositories/calendar-connections.js';
 import { calendarConsentStateRepository } from '../storage/repositories/calendar-consent-states.js';
@@ -24,7 +25,10 @@ export interface WireCalendarContext {
   readonly connections: Pick<OidcConnections, 'findEnabled'>;
   /** The sign-in's relying party: one provider metadata cache and one set of upstream HTTP rules. */
   readonly relyingParty: OidcRelyingParty;
-  readonly sessions: Pick<DirectSignIn, 'requireFirstPartySession'>;
+  /** The direct helpers' sessions, and the limit on handed-out tokens (the consent's callback states). */
+  readonly engine: Pick<AuthEngine, 'tokenChecks'> & {
+    readonly direct: Pick<DirectSignIn, 'requireFirstPartySession'>;
+  };
   readonly secretBox: SecretBox;
   readonly audit: AuditLog;
   readonly clock: Clock;
@@ -55,6 +59,7 @@ export function wireCalendar(ctx: WireCalendarContext): CalendarWiring {
     connections,
     relyingParty,
     states: new CalendarConsentStates({ repository: calendarConsentStateRepository(db), secrets, clock }),
+    tokenChecks: ctx.engine.tokenChecks,
     repository,
     accounts,
     secrets,
@@ -76,7 +81,7 @@ export function wireCalendar(ctx: WireCalendarContext): CalendarWiring {
       audit,
       clock,
     }),
-    sessions: ctx.sessions,
+    sessions: ctx.engine.direct,
   });
   return { facade, consent };
 }

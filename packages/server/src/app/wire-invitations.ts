@@ -24,7 +24,7 @@ export interface WireInvitationsContext {
   readonly clock: Clock;
   readonly ids: Ids;
   /** The sign-in engine: invitation signup signs the new user in (first-party gate included). */
-  readonly engine: Pick<AuthEngine, 'direct' | 'signIn' | 'tokens'>;
+  readonly engine: Pick<AuthEngine, 'direct' | 'signIn' | 'tokens' | 'tokenChecks'>;
 }
 
 /** The invitation operations: operator lifecycle and acceptance, and the signup variant. */
@@ -51,6 +51,7 @@ export function wireInvitations(ctx: WireInvitationsContext): InvitationWiring {
     clock: ctx.clock,
     ids: ctx.ids,
     linkBase: `${ctx.config.publicOrigin}${ctx.config.authBase}`,
+    tokenChecks: ctx.engine.tokenChecks,
   });
   const signup = new InvitationSignup({
     invitations,

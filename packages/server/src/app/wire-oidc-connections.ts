@@ -72,7 +72,7 @@ export interface WireOidcSignInContext {
   readonly config: Pick<SvcConfig, 'issuer' | 'allowInsecureLoopback'>;
   readonly oidc: OidcConnectionsWiring;
   /** The direct helpers' client gate and sign-in, and the organization policy. */
-  readonly engine: Pick<AuthEngine, 'direct' | 'organizations'>;
+  readonly engine: Pick<AuthEngine, 'direct' | 'organizations' | 'tokenChecks'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -102,6 +102,7 @@ export function wireOidcSignIn(ctx: WireOidcSignInContext): OidcSignInWiring {
     relyingParty,
     states: ctx.oidc.loginStates,
     linking: ctx.oidc.linking,
+    tokenChecks: ctx.engine.tokenChecks,
     audit: ctx.audit,
     callbackUri: `${ctx.config.issuer}/oidc/callback`,
   });

@@ -16,7 +16,7 @@ import type { AuthEngine } from './wire-auth.js';
 export interface WirePasswordlessContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'publicOrigin' | 'authBase' | 'rateLimits' | 'failureLimits'>;
-  readonly authEngine: Pick<AuthEngine, 'direct' | 'signup'>;
+  readonly authEngine: Pick<AuthEngine, 'direct' | 'signup' | 'tokenChecks'>;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
   readonly failureThrottle: FailureThrottle;
@@ -45,6 +45,7 @@ export function wirePasswordless(ctx: WirePasswordlessContext): PasswordlessSign
       ...shared,
       ...time,
       sendPolicy: ctx.config.rateLimits.magicLinkSend,
+      tokenChecks: ctx.authEngine.tokenChecks,
       authUrl: `${ctx.config.publicOrigin}${ctx.config.authBase}`,
     }),
     direct: ctx.authEngine.direct,

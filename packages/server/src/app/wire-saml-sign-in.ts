@@ -9,7 +9,7 @@ import { samlSsoAuthorizationContinuation } from '../hosted/saml/sso-authorizati
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
-import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { DirectProviderSignIn } from '../signin/direct-provider-sign-in.js';
 import type { DirectSignIn } from '../signin/direct-sign-in.js';
 import { DirectSsoSignIn } from '../signin/direct-sso-sign-in.js';
@@ -24,6 +24,8 @@ export interface WireSamlSignInContext {
   /** The hosted sign-in: the SAML method's actions, the cookies' site, the app-owned UI. */
   readonly hostedSignIn: HostedSignInDeps;
   readonly audit: AuditLog;
+  /** Handed-out tokens refused per address (the engine's `tokenChecks`): the ACS's handles. */
+  readonly tokenChecks: FailureLimit;
   /** The continuations of other entry points (`sso-authorization`, `request-token`, `portal-test`). */
   readonly handlers?: readonly SamlContinuationHandler[];
 }
@@ -47,6 +49,7 @@ export function wireSamlAssertionConsumer(ctx: WireSamlSignInContext): SamlAsser
     serviceProvider: ctx.sso.serviceProvider,
     handles: ctx.sso.handles,
     handlers: [...(signIn === undefined ? [] : [signIn]), ...(ctx.handlers ?? [])],
+    tokenChecks: ctx.tokenChecks,
     audit: ctx.audit,
   });
 }
@@ -59,7 +62,8 @@ export interface WireSamlAppEntryContext {
   readonly engine: { readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient'> };
   /** The sign-in of a user an identity provider vouched for (`firstParty.signInFederatedUser`). */
   readonly oidc: { readonly firstParty: Pick<DirectProviderSignIn, 'signInFederatedUser'> };
-  readonly throttle: Pick<FailureThrottle, 'begin'>;
+  /** Handed-out tokens refused per address (the engine's `tokenChecks`). */
+  readonly tokenChecks: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -92,7 +96,7 @@ export function wireSamlAppEntry(ctx: WireSamlAppEntryContext): SamlAppEntryWiri
       }),
       codes,
       federated: ctx.oidc.firstParty,
-      throttle: ctx.throttle,
+      tokenChecks: ctx.tokenChecks,
     }),
   });
   const requestToken = samlRequestTokenContinuation({

@@ -11,7 +11,7 @@ import { PortalTestHandler } from '../federation/sso-portal/portal-test-continua
 import { SsoSetupLinks } from '../federation/sso-portal/setup-links.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
-import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { hostLookup, MetadataFetcher } from '../federation/saml/metadata-fetch.js';
 import type { Db } from '../storage/database.js';
@@ -63,7 +63,8 @@ export interface SsoPortalWiring {
 export function wireSsoPortal(
   ctx: PortalContext & {
     readonly config: Pick<SvcConfig, 'dns' | 'rateLimits' | 'ssoMetadataFetch'>;
-    readonly throttle: Pick<FailureThrottle, 'begin'>;
+    /** Handed-out tokens refused per address (the engine's `tokenChecks`). */
+    readonly tokenChecks: FailureLimit;
     readonly rateLimiter: Pick<RateLimiter, 'consume'>;
     readonly masterKey: Buffer;
     readonly sso: SsoConnectionsWiring;
@@ -73,7 +74,7 @@ export function wireSsoPortal(
   const organizations = organizationRepository(ctx.db);
   const sessions = new SsoPortalSessions({
     repository: ssoPortalRepository(ctx.db),
-    throttle: ctx.throttle,
+    tokenChecks: ctx.tokenChecks,
     audit: ctx.audit,
     clock: ctx.clock,
     ids: ctx.ids,

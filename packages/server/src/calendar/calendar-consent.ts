@@ -7,6 +7,8 @@ import { toIso, type Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../ratelimit/handed-out-tokens.js';
 import {
   CALENDAR_SCOPE_RULES,
   calendarScopesFor,
@@ -31,6 +33,8 @@ export interface CalendarConsentDeps {
   readonly connections: Pick<OidcConnections, 'findEnabled'>;
   readonly relyingParty: Pick<OidcRelyingParty, 'start' | 'redeem'>;
   readonly states: Pick<CalendarConsentStates, 'begin' | 'take'>;
+  /** Callback states that continue nothing, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
   readonly repository: Pick<CalendarConnectionRepository, 'insert' | 'findByAccount' | 'reconnect'>;
   readonly accounts: CalendarAccounts;
   readonly secrets: Pick<SecretBox, 'encrypt' | 'decrypt'>;
@@ -115,7 +119,12 @@ export class CalendarConsent {
     context: { readonly ipAddress?: string } = {},
   ): Promise<CalendarCallbackResult> {
     const state = callback.get('state');
-    const inFlight = state === null || state === '' ? undefined : await this.#deps.states.take(state);
+    const inFlight =
+      state === null || state === ''
+        ? undefined
+        : await lookUpHandedOut(this.#deps.tokenChecks, context.ipAddress, () =>
+            this.#deps.states.take(state),
+          );
     if (state === null || inFlight === undefined) {
       throw new SvcCalendarError(
         'invalid_state',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonErrorHandler } from '../http/errors.js';
+import { SvcTooManyAttemptsError } from '../kernel/errors.js';
 import { html } from '../http/pages/html.js';
 import { renderLayout } from '../http/pages/layout.js';
 import { sendPage } from '../http/pages/reply.js';
@@ -16,17 +17,24 @@ export interface CalendarCallbackRoutesDeps {
 /**
  * SPEC.md: "GET /calendar/callback (under /svc/auth) | calendar consent callback …; redirects to the
  * request's ReturnUri adding calendarConnectionId on success or error on failure". A state that is
- * unknown, used or expired names no ReturnUri: it is a 400 `invalid_state`, never a redirect. The
+ * unknown, used or expired names no ReturnUri: it is a 400 `invalid_state`, never a redirect (429 once
+ * too many such states came from the address). The
  * query (code and state) is read raw; logs replace both (http/logging.ts).
  */
 export function calendarCallbackRoutes(deps: CalendarCallbackRoutesDeps): FastifyPluginAsync {
   return async (app) => {
     // The user's browser is what arrives here: a refusal is a page to it, and JSON to anything else.
-    app.setErrorHandler((error, request, reply) =>
-      error instanceof SvcCalendarError && error.code === 'invalid_state' && wantsPage(request)
-        ? refusalPage(reply, deps.authBase, error.message)
-        : jsonErrorHandler(error, request, reply),
-    );
+    app.setErrorHandler((error, request, reply) => {
+      if (!wantsPage(request)) return jsonErrorHandler(error, request, reply);
+      if (error instanceof SvcCalendarError && error.code === 'invalid_state') {
+        return refusalPage(reply, deps.authBase, error.message, 400);
+      }
+      if (error instanceof SvcTooManyAttemptsError) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+        return refusalPage(reply, deps.authBase, error.message, 429);
+      }
+      return jsonErrorHandler(error, request, reply);
+    });
     app.get('/calendar/callback', async (request, reply) => {
       const query = new URL(request.url, 'http://callback').searchParams;
       const result = await deps.consent.finish(query, { ipAddress: request.ip });
@@ -46,7 +54,12 @@ function wantsPage(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
-function refusalPage(reply: FastifyReply, authBase: string, message: string): FastifyReply {
+function refusalPage(
+  reply: FastifyReply,
+  authBase: string,
+  message: string,
+  status: 400 | 429,
+): FastifyReply {
   reply.headers(HOSTED_SECURITY_HEADERS);
   return sendPage(
     reply,
@@ -56,6 +69,6 @@ function refusalPage(reply: FastifyReply, authBase: string, message: string): Fa
       heading: 'This calendar consent cannot be used',
       body: html`<p>${message}</p>`,
     }),
-    400,
+    status,
   );
 }

@@ -49,7 +49,7 @@ export function accountDirectRoutes(deps: AccountDirectRoutesDeps): FastifyPlugi
     app.post('/password/reset-email', forgot);
 
     app.post('/password/reset', async (request, reply) => {
-      await account.resetPassword(parseBody(resetBody, request.body));
+      await account.resetPassword(parseBody(resetBody, request.body), directRouteContext(request));
       return reply.code(204).send();
     });
 

@@ -10,6 +10,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { SAML_REQUEST_CODE_LIFETIME_MS } from '../federation/saml/request-codes.js';
 import { SvcMfaRequiredError } from '../kernel/errors.js';
+import { DEFAULT_FAILURE_RULES } from '../ratelimit/failure-rules.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import type { SamlPeer } from '../test-support/federation/saml-peer.js';
@@ -325,7 +326,7 @@ describeAboveStorage('SAML entry points of first-party apps', (kind) => {
       const sso = await connection();
       const { code, verifier } = await requestTokenCode(`hal@${sso.domain}`);
       const address = nextAddress();
-      for (let guess = 0; guess < 20; guess += 1) {
+      for (let guess = 0; guess < DEFAULT_FAILURE_RULES.tokenIp.threshold; guess += 1) {
         const refused = await post('/token/exchange', exchangeBody(`guess-${guess}`, verifier), address);
         expect(refused.statusCode).toBe(400);
       }

@@ -180,11 +180,12 @@ async function resetPassword(
   const retry = (code: 'invalid_token' | 'password_too_short' | 'password_too_long') =>
     h.viewAnswer('password-reset', request, {}, { code, message: MESSAGES[code] });
   // A dead link says so first: no point choosing a password it cannot set.
-  if (!(await account.isPasswordResetTokenLive(b.token))) return retry('invalid_token');
+  const call = browser.ipAddress === undefined ? {} : { ipAddress: browser.ipAddress };
+  if (!(await account.isPasswordResetTokenLive(b.token, call))) return retry('invalid_token');
   if (b.newPassword.length < MIN_PASSWORD_LENGTH) return retry('password_too_short');
   if (b.newPassword.length > MAX_PASSWORD_LENGTH) return retry('password_too_long');
   try {
-    await account.resetPassword({ token: b.token, newPassword: b.newPassword });
+    await account.resetPassword({ token: b.token, newPassword: b.newPassword }, call);
   } catch (error) {
     // Used or expired between the check and the reset (another tab).
     if (error instanceof SvcPublicAuthError && error.code === 'invalid_token') return retry('invalid_token');

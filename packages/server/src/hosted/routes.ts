@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { logIfUnexpected } from '../http/errors.js';
-import { SvcUnavailableError } from '../kernel/errors.js';
+import { SvcTooManyAttemptsError, SvcUnavailableError } from '../kernel/errors.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Antiforgery } from '../http/antiforgery.js';
 import { requireAntiforgery } from './antiforgery-hook.js';
@@ -47,7 +47,9 @@ export function hostedErrorHandler(
     } else {
       logIfUnexpected(request, error, content);
     }
-    if (error instanceof SvcUnavailableError) reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof SvcUnavailableError || error instanceof SvcTooManyAttemptsError) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+    }
     for (const [name, value] of Object.entries(HOSTED_SECURITY_HEADERS)) reply.header(name, value);
     return sendPage(reply, renderErrorPage({ authBase, ...content }), content.status);
   };

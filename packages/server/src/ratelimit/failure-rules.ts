@@ -34,6 +34,12 @@ export interface FailureRules {
   readonly operatorTokenIp: FailureRule;
   /** Wrong secrets of one client from one IP address (docs/decisions/client-secret-failures.md). */
   readonly clientSecretIp: FailureRule;
+  /**
+   * Refused links, codes and states Svc handed out (magic links, reset and verification links,
+   * invitations, setup links, request codes, …) from one IP address, every kind together
+   * (docs/decisions/handed-out-token-failures.md).
+   */
+  readonly tokenIp: FailureRule;
 }
 
 export const DEFAULT_FAILURE_RULES: FailureRules = {
@@ -61,6 +67,7 @@ export const DEFAULT_FAILURE_RULES: FailureRules = {
     windowMs: 15 * MINUTE_MS,
     lockMs: 15 * MINUTE_MS,
   },
+  tokenIp: { name: 'token.ip', threshold: 30, windowMs: 15 * MINUTE_MS },
 };
 
 /** Overrides of `createSvc({ failureLimits })`; anything not given keeps its default. */

@@ -43,6 +43,15 @@ export interface DirectCallContext extends GateCallContext {
   readonly userAgent?: string | null;
 }
 
+/**
+ * The address a direct call's presented links and codes are counted against (`failureLimits.tokenIp`):
+ * the caller's, unless the client authenticated with its secret. Then the caller is the client's backend
+ * relaying its users' links, and a lock on its address would lock every user of the app out.
+ */
+export function tokenCheckAddress(client: ClientRecord, context: GateCallContext): string | null {
+  return client.clientSecretHash === null ? (context.ipAddress ?? null) : null;
+}
+
 /** Where an in-process or route call comes from, as SvcAuthService's operations take it. */
 export interface CallerContext {
   readonly route?: string;

@@ -11,34 +11,14 @@ import {
   type SamlAppEntryKind,
 } from '../federation/saml/app-entry.js';
 import type { SamlRequestCodes } from '../federation/saml/request-codes.js';
-import { MINUTE_MS } from '../kernel/clock.js';
-import {
-  retryAfterPhrase,
-  SvcInvalidOperationError,
-  SvcMfaRequiredError,
-  SvcPublicAuthError,
-  SvcTooManyAttemptsError,
-} from '../kernel/errors.js';
-import type { FailureRule } from '../ratelimit/failure-rules.js';
-import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import { SvcInvalidOperationError, SvcMfaRequiredError, SvcPublicAuthError } from '../kernel/errors.js';
+import type { FailureLimit } from '../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../ratelimit/handed-out-tokens.js';
 import type { DirectProviderSignIn } from './direct-provider-sign-in.js';
-import type { DirectCallContext, DirectSignIn } from './direct-sign-in.js';
+import { tokenCheckAddress, type DirectCallContext, type DirectSignIn } from './direct-sign-in.js';
 
 /** The method `oauth.direct_login.succeeded` records for a SAML sign-in (as the hosted one does). */
 const SAML_METHOD = 'saml';
-
-/**
- * Refused exchanges of request-token codes from one IP address: a code is 256 random bits, so this
- * stops a client from hammering the database with guesses (as the setup portal's links do).
- */
-export const SSO_CODE_GUESS_RULE: FailureRule = {
-  name: 'sso.request-code-ip',
-  threshold: 20,
-  windowMs: 15 * MINUTE_MS,
-};
-
-/** Where the throttle counts an in-process exchange that names no address. */
-const IN_PROCESS = 'in-process';
 
 export interface DirectSsoSignInDeps {
   readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient'>;
@@ -46,7 +26,8 @@ export interface DirectSsoSignInDeps {
   readonly codes: Pick<SamlRequestCodes, 'redeem'>;
   /** The sign-in of a user an identity provider vouched for (user checks, audit, engine). */
   readonly federated: Pick<DirectProviderSignIn, 'signInFederatedUser'>;
-  readonly throttle: Pick<FailureThrottle, 'begin'>;
+  /** Refused codes, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
 }
 
 /** The one refusal of a code that cannot be exchanged, whatever the reason. */
@@ -72,7 +53,7 @@ function invalidCodeError(): SvcPublicAuthError {
  * - `exchangeCode` (ExchangeCodeAsync, `POST /token/exchange`): the temporary code with its client,
  *   exact redirect URI and PKCE verifier, once, for the tokens of a direct session in the connection's
  *   organization; its MFA policy answers `mfa_required` (403) with the MFA token instead. Refused
- *   exchanges are counted per IP address (429 past {@link SSO_CODE_GUESS_RULE}).
+ *   exchanges are counted per address with every handed-out token (429 past `failureLimits.tokenIp`).
  */
 export class DirectSsoSignIn {
   readonly #deps: DirectSsoSignInDeps;
@@ -97,23 +78,15 @@ export class DirectSsoSignIn {
 
   async exchangeCode(input: SvcSsoCodeExchangeInput, context: DirectCallContext): Promise<SvcTokenResponse> {
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, context);
-    const check = await this.#deps.throttle.begin([
-      { rule: SSO_CODE_GUESS_RULE, value: context.ipAddress ?? IN_PROCESS },
-    ]);
-    if (!check.allowed) {
-      throw new SvcTooManyAttemptsError(
-        `Too many codes were refused. Try again ${retryAfterPhrase(check.retryAfterMs)}.`,
-        check.retryAfterMs,
-      );
-    }
-    const grant = await this.#deps.codes.redeem({
-      code: input.code,
-      clientId: client.clientId,
-      redirectUri: input.redirectUri,
-      codeVerifier: input.codeVerifier,
-    });
+    const grant = await lookUpHandedOut(this.#deps.tokenChecks, tokenCheckAddress(client, context), () =>
+      this.#deps.codes.redeem({
+        code: input.code,
+        clientId: client.clientId,
+        redirectUri: input.redirectUri,
+        codeVerifier: input.codeVerifier,
+      }),
+    );
     if (grant === undefined) throw invalidCodeError();
-    await check.attempt.succeeded();
     const result = await this.#deps.federated.signInFederatedUser(
       {
         userId: grant.userId,

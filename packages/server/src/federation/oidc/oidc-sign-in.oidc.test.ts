@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createAuditLog } from '../../audit/audit-service.js';
 import { randomIds } from '../../kernel/ids.js';
+import { DEFAULT_FAILURE_RULES } from '../../ratelimit/failure-rules.js';
+import { FailureThrottle } from '../../ratelimit/failure-throttle.js';
+import { failureCounterRepository } from '../../storage/repositories/failure-counters.js';
 import { auditEventsRepository } from '../../storage/repositories/audit-events.js';
 import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
@@ -62,6 +65,10 @@ describeAboveStorage('signing in through a provider', (kind) => {
       relyingParty: new OidcRelyingParty({ clock, ids: randomIds, allowHttpLoopback: true, timeoutMs: 2000 }),
       states: oidc.loginStates,
       linking: oidc.linking,
+      tokenChecks: {
+        throttle: new FailureThrottle({ store: failureCounterRepository(handle.db), clock }),
+        rule: DEFAULT_FAILURE_RULES.tokenIp,
+      },
       audit: createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds }),
       callbackUri: CALLBACK,
     });

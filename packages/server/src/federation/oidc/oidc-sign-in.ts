@@ -1,5 +1,7 @@
 import type { SvcOidcProviderSummary } from '@svc/contract';
 import type { AuditLog } from '../../audit/audit-log.js';
+import type { FailureLimit } from '../../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../../ratelimit/handed-out-tokens.js';
 import type { OidcAccountLinking, LinkingContext, LinkingOutcome } from './account-linking.js';
 import type { OidcConnection, OidcConnections } from './enabled-connections.js';
 import type { OidcIdentity } from './identity-claims.js';
@@ -29,6 +31,8 @@ export interface OidcSignInDeps {
   readonly relyingParty: Pick<OidcRelyingParty, 'start' | 'complete'>;
   readonly states: Pick<OidcLoginStates, 'begin' | 'take'>;
   readonly linking: Pick<OidcAccountLinking, 'resolve'>;
+  /** Callback states that continue nothing, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
   readonly audit: AuditLog;
   /** Svc's own callback, `{issuer}/oidc/callback`, where every provider sends the user back. */
   readonly callbackUri: string;
@@ -105,14 +109,19 @@ export class OidcSignIn {
    *
    * `admit` sees the authorization request first and throws when this browser may not continue it, so
    * that a callback carried to another browser (login CSRF) redeems nothing and links nothing; it answers
-   * where the sign-in happens, for the audit trail.
+   * where the sign-in happens, for the audit trail. A state that continues nothing is counted against
+   * the `address` the callback came from.
    */
   async finish(
     callback: URLSearchParams,
     admit: (authRequestId: string | null) => Promise<LinkingContext> = () => Promise.resolve({}),
+    address?: string,
   ): Promise<OidcSignInResult> {
     const state = callback.get('state');
-    const inFlight = state === null || state === '' ? undefined : await this.#deps.states.take(state);
+    const inFlight =
+      state === null || state === ''
+        ? undefined
+        : await lookUpHandedOut(this.#deps.tokenChecks, address, () => this.#deps.states.take(state));
     if (state === null || inFlight === undefined) {
       throw new OidcRelyingPartyError(
         'invalid_state',

@@ -1,4 +1,6 @@
 import type { AuditLog } from '../../audit/audit-log.js';
+import type { FailureLimit } from '../../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../../ratelimit/handed-out-tokens.js';
 import {
   continuationKind,
   type SamlBrowserPlace,
@@ -14,6 +16,8 @@ export interface SamlAssertionConsumerDeps {
   readonly handles: Pick<SamlSignInHandles, 'keep' | 'take'>;
   /** One handler per continuation kind ('sign-in', 'sso-authorization', 'request-token', 'portal-test'). */
   readonly handlers: readonly SamlContinuationHandler[];
+  /** Handles that continue nothing, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
   readonly audit: AuditLog;
 }
 
@@ -76,7 +80,12 @@ export class SamlAssertionConsumer {
     cookies: Readonly<Record<string, string | undefined>>,
     place: SamlBrowserPlace = {},
   ): Promise<SamlContinuationRedirect> {
-    const signIn = await this.#deps.handles.take(handle);
+    const signIn =
+      handle === undefined
+        ? undefined
+        : await lookUpHandedOut(this.#deps.tokenChecks, place.ipAddress, () =>
+            this.#deps.handles.take(handle),
+          );
     if (signIn === undefined) {
       await this.#refused(undefined, 'sign_in_expired', place);
       throw signInExpired();

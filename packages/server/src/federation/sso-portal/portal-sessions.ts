@@ -1,28 +1,18 @@
 import type { AuditLog } from '../../audit/audit-log.js';
-import { HOUR_MS, MINUTE_MS, type Clock } from '../../kernel/clock.js';
+import { HOUR_MS, type Clock } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
-import { retryAfterPhrase, SvcTooManyAttemptsError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
-import type { FailureRule } from '../../ratelimit/failure-rules.js';
-import type { FailureThrottle } from '../../ratelimit/failure-throttle.js';
+import type { FailureLimit } from '../../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../../ratelimit/handed-out-tokens.js';
 import type { PortalTestResult, SsoPortalRepository, SsoPortalSessionRecord } from './repository.js';
 
 /** How long a portal session lasts at most; never past its link's own expiry. */
 export const PORTAL_SESSION_LIFETIME_MS = 8 * HOUR_MS;
 
-/**
- * Setup-link exchanges that found no usable link, from one IP address: the tokens are 256 bits, so this
- * only stops a client from hammering the database with guesses.
- */
-export const SETUP_LINK_GUESS_RULE: FailureRule = {
-  name: 'sso-portal.link-ip',
-  threshold: 20,
-  windowMs: 15 * MINUTE_MS,
-};
-
 export interface SsoPortalSessionsDeps {
   readonly repository: SsoPortalRepository;
-  readonly throttle: Pick<FailureThrottle, 'begin'>;
+  /** Setup links that found nothing usable, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -52,18 +42,12 @@ export class SsoPortalSessions {
    * the page says the same for all). Failed exchanges are counted per IP address (429 past the limit).
    */
   async exchange(token: string, ipAddress: string): Promise<StartedPortalSession | undefined> {
-    const { repository, throttle, clock, ids } = this.#deps;
-    const check = await throttle.begin([{ rule: SETUP_LINK_GUESS_RULE, value: ipAddress }]);
-    if (!check.allowed) {
-      throw new SvcTooManyAttemptsError(
-        `Too many setup links were tried. Try again ${retryAfterPhrase(check.retryAfterMs)}.`,
-        check.retryAfterMs,
-      );
-    }
+    const { repository, tokenChecks, clock, ids } = this.#deps;
     const now = clock.now();
-    const link = await repository.consumeLink(sha256Hex(token), now);
+    const link = await lookUpHandedOut(tokenChecks, ipAddress, () =>
+      repository.consumeLink(sha256Hex(token), now),
+    );
     if (link === undefined) return undefined;
-    await check.attempt.succeeded();
     const secret = ids.secret();
     const session: SsoPortalSessionRecord = {
       id: ids.id('ssoportal'),

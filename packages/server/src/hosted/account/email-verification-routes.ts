@@ -1,9 +1,9 @@
 import { opaqueTokenSchema } from '@svc/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AccountOperations } from '../../account/account-operations.js';
-import { SvcError } from '../../kernel/errors.js';
+import { SvcError, SvcTooManyAttemptsError } from '../../kernel/errors.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
-import { singleValue } from '../login/request-values.js';
+import { accountCallOf, singleValue } from '../login/request-values.js';
 import {
   EMAIL_VERIFICATION_FIELDS,
   renderEmailVerificationPage,
@@ -30,16 +30,12 @@ function tokenOf(source: unknown): string | undefined {
  * - GET /email/verify?token= → the confirmation page with its antiforgery field and cookie (never uses
  *   the token); a missing or malformed token → the "Link not valid" page (400);
  * - POST /email/verify/confirm {_csrf, token} → "Email verified" (200), or "Link not valid" (400) for an
- *   unknown, used or expired token. Registered inside `hostedRoutes`, so a post without a valid
+ *   unknown, used or expired token (429 once too many such links came from the address). Registered inside `hostedRoutes`, so a post without a valid
  *   antiforgery field, cookie and origin is refused (400) before the token is looked at.
  */
 export function emailVerificationRoutes(deps: HostedEmailVerificationDeps): FastifyPluginAsync {
   const { account, site } = deps;
   const authBase = site.authBase;
-  const context = (request: FastifyRequest) => ({
-    route: request.routeOptions.url ?? request.url,
-    ipAddress: request.ip,
-  });
   return async (app) => {
     app.get('/email/verify', async (request, reply) => {
       const token = tokenOf(request.query);
@@ -53,10 +49,12 @@ export function emailVerificationRoutes(deps: HostedEmailVerificationDeps): Fast
       let verified = false;
       if (token !== undefined) {
         try {
-          await account.verifyEmail({ token }, context(request));
+          await account.verifyEmail({ token }, accountCallOf(request));
           verified = true;
         } catch (error) {
+          // Only a link that is not valid is that page; too many of them from this address is the 429 page.
           if (!(error instanceof SvcError) || error.status >= 500) throw error;
+          if (error instanceof SvcTooManyAttemptsError) throw error;
         }
       }
       return sendPage(reply, renderEmailVerificationResult(authBase, verified), verified ? 200 : 400);

@@ -6,7 +6,7 @@ import type { AuthRequestRecord } from '../../signin/flow/repository.js';
 import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { currentStepHref, HOSTED_FIELDS, HOSTED_MESSAGES } from '../form.js';
-import { browserContext, singleValue } from '../login/request-values.js';
+import { accountCallOf, browserContext, singleValue } from '../login/request-values.js';
 import { renderForgotPasswordPage, renderForgotPasswordSentPage } from '../pages/password-forgot-page.js';
 import {
   PASSWORD_RESET_FIELDS,
@@ -106,7 +106,7 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
         // The public operation: unknown and passwordless addresses answer the same as known ones.
         await account.requestPasswordResetEmail(
           { email, clientId: back?.clientId ?? null },
-          { route: request.routeOptions.url ?? request.url, ipAddress: request.ip },
+          accountCallOf(request),
           { returnRequestId: back?.id ?? null },
         );
       } catch (error) {
@@ -128,7 +128,9 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
     app.get('/password/reset', async (request, reply) => {
       const back = await returnRequest(request, request.query);
       const token = singleValue(request.query, PASSWORD_RESET_FIELDS.token) ?? '';
-      if (!(await account.isPasswordResetTokenLive(token))) return sendInvalidLink(reply, back);
+      if (!(await account.isPasswordResetTokenLive(token, accountCallOf(request)))) {
+        return sendInvalidLink(reply, back);
+      }
       return sendResetForm(request, reply, back, token);
     });
 
@@ -136,7 +138,9 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
       const back = await returnRequest(request, request.body);
       const token = singleValue(request.body, PASSWORD_RESET_FIELDS.token) ?? '';
       // A dead link says so first: no point choosing a password it cannot set.
-      if (!(await account.isPasswordResetTokenLive(token))) return sendInvalidLink(reply, back);
+      if (!(await account.isPasswordResetTokenLive(token, accountCallOf(request)))) {
+        return sendInvalidLink(reply, back);
+      }
       const password = singleValue(request.body, PASSWORD_RESET_FIELDS.newPassword) ?? '';
       const confirmation = singleValue(request.body, PASSWORD_RESET_FIELDS.confirmPassword) ?? '';
       const retry = (error: string) => sendResetForm(request, reply, back, token, error);
@@ -146,7 +150,7 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
       }
       if (password !== confirmation) return retry(PASSWORD_RESET_MESSAGES.mismatch);
       try {
-        await account.resetPassword({ token, newPassword: password });
+        await account.resetPassword({ token, newPassword: password }, accountCallOf(request));
       } catch (error) {
         // Used or expired between the check and the reset (another tab): the link is no longer valid.
         if (error instanceof SvcPublicAuthError && error.code === 'invalid_token') {

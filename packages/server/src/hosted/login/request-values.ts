@@ -37,6 +37,15 @@ export function browserContext(request: SignInRequest): BrowserContext {
   };
 }
 
+/** Where a hosted account operation comes from: its route and the client address (audit, limits). */
+export function accountCallOf(request: {
+  readonly ip: string;
+  readonly url: string;
+  readonly routeOptions: { readonly url?: string | undefined };
+}): { route: string; ipAddress: string } {
+  return { route: request.routeOptions.url ?? request.url, ipAddress: request.ip };
+}
+
 /**
  * The browser's id for a new authorization request: the antiforgery cookie's id, set now when the
  * browser has none, so that the request can be bound to this browser before its first page.

@@ -95,7 +95,7 @@ export class AuthorizeFlow {
     }
     const request = parsed.request;
     if (request.invitationToken !== null) {
-      return this.#start.runBound(request, request.invitationToken, browser.browserId);
+      return this.#start.runBound(request, request.invitationToken, browser);
     }
     const session =
       browser.sessionToken === undefined

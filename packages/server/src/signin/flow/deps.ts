@@ -14,8 +14,15 @@ import type { AuthRequestStore } from './repository.js';
  * request carrying an invitation token signs in, or signs up, the invited address only.
  */
 export interface RequestInvitations {
-  /** The usable invitation behind a token, for this client; throws the invitation's error otherwise. */
-  bind(token: string, clientId: string): Promise<{ readonly id: string; readonly email: string }>;
+  /**
+   * The usable invitation behind a token presented from `address`, for this client; throws the
+   * invitation's error otherwise.
+   */
+  bind(
+    token: string,
+    clientId: string,
+    address: string | undefined,
+  ): Promise<{ readonly id: string; readonly email: string }>;
   /** The account that proved a credential accepts the invitation, or is another account than the invited. */
   join(
     invitationId: string,

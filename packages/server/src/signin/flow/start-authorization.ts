@@ -130,7 +130,7 @@ export class StartAuthorization {
   async runBound(
     request: AuthorizeRequest,
     token: string,
-    browserId: string,
+    browser: { readonly browserId: string; readonly ipAddress?: string | undefined },
   ): Promise<AuthorizeStartOutcome> {
     if (request.prompt.has('none')) {
       const description = 'Accepting an invitation needs the user.';
@@ -141,9 +141,17 @@ export class StartAuthorization {
     }
     const invitations = this.#deps.invitations;
     if (invitations === undefined) throw invitationUnusableError();
-    const invitation = await invitationOperation(() => invitations.bind(token, request.client.clientId));
+    const invitation = await invitationOperation(() =>
+      invitations.bind(token, request.client.clientId, browser.ipAddress),
+    );
     const id = this.#deps.ids.id('azr');
-    await this.#insert(request, id, browserId, { status: 'pending', email: invitation.email }, invitation.id);
+    await this.#insert(
+      request,
+      id,
+      browser.browserId,
+      { status: 'pending', email: invitation.email },
+      invitation.id,
+    );
     return { kind: 'interact', requestId: id, view: null };
   }
 

@@ -24,6 +24,7 @@ import type { Ids } from '../../../kernel/ids.js';
 import { validate } from '../../../kernel/validation.js';
 import {
   directCallOf,
+  tokenCheckAddress,
   type CallerContext,
   type DirectCallContext,
   type DirectSignIn,
@@ -219,7 +220,7 @@ export class PasswordlessSignIn {
     const input = validate(svcMagicLinkCompleteRequestSchema, request, 'magic link complete request');
     const call = directCallOf('completeMagicLinkAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
-    const link = await this.magicLinks.find(input.token);
+    const link = await this.magicLinks.find(input.token, tokenCheckAddress(client, call));
     if (link === undefined || link.clientId !== client.clientId || link.authRequestId !== null) {
       await this.magicLinks.refused(client.clientId, challengeContext(call));
       throw invalidLinkError();

@@ -153,7 +153,7 @@ export class InvitationAcceptance {
 
   /** The page of a usable invitation for this browser. */
   async open(ref: InvitationRef, browser: InvitationBrowser): Promise<InvitationPage> {
-    const invitation = await this.#find(ref);
+    const invitation = await this.#find(ref, browser);
     return this.#page(invitation, await this.#signedIn(browser));
   }
 
@@ -167,7 +167,7 @@ export class InvitationAcceptance {
 
   /** The one-click acceptance of a browser signed in to the invited address. */
   async acceptSignedIn(ref: InvitationRef, browser: InvitationBrowser): Promise<InvitationAcceptOutcome> {
-    const invitation = await this.#find(ref);
+    const invitation = await this.#find(ref, browser);
     const user = await this.#signedIn(browser);
     if (user?.emailKey !== invitation.emailKey) {
       return { kind: 'retry', page: await this.#page(invitation, user), error: 'not_signed_in' };
@@ -187,7 +187,7 @@ export class InvitationAcceptance {
     userId: string,
     browser: InvitationBrowser,
   ): Promise<InvitationAcceptOutcome> {
-    const invitation = await this.#find(ref);
+    const invitation = await this.#find(ref, browser);
     const user = await this.#deps.users.findById(userId);
     if (user?.active !== true || user.emailKey !== invitation.emailKey) throw invalidInvitationError();
     await this.#deps.invitations.consumeInvitation(invitation, user.id, context(browser));
@@ -204,7 +204,7 @@ export class InvitationAcceptance {
     browser: InvitationBrowser,
     options: AcceptOptions = {},
   ): Promise<InvitationAcceptOutcome> {
-    const invitation = await this.#find(ref);
+    const invitation = await this.#find(ref, browser);
     if (typeof password !== 'string' || password === '') {
       return this.#retry(invitation, browser, 'password_required');
     }
@@ -235,7 +235,7 @@ export class InvitationAcceptance {
     browser: InvitationBrowser,
     options: AcceptOptions = {},
   ): Promise<InvitationAcceptOutcome> {
-    const invitation = await this.#find(ref);
+    const invitation = await this.#find(ref, browser);
     let name: string;
     try {
       name = requireInvitedDisplayName(displayName);
@@ -297,9 +297,9 @@ export class InvitationAcceptance {
   }
 
   /** The usable invitation a ref names; anything else is the generic `invalid_invitation`. */
-  async #find(ref: InvitationRef): Promise<InvitationRecord> {
+  async #find(ref: InvitationRef, browser?: InvitationBrowser): Promise<InvitationRecord> {
     if (!('token' in ref)) return this.#deps.invitations.findUsableInvitationById(ref.invitationId);
-    const invitation = await this.#deps.invitations.findUsableInvitation(ref.token);
+    const invitation = await this.#deps.invitations.findUsableInvitation(ref.token, browser?.ipAddress);
     const bound = ref.invitationId ?? null;
     if (bound !== null && invitation.id !== bound) throw invalidInvitationError();
     return invitation;

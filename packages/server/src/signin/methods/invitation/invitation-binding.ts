@@ -48,8 +48,8 @@ export class InvitationBinding {
    * binds only that client's requests; one without a client binds any. A token of another client's
    * invitation is `invalid_invitation` like any unusable one, so a token cannot be probed for its client.
    */
-  async bind(token: string, clientId: string): Promise<BoundInvitation> {
-    const invitation = await this.#deps.invitations.findUsableInvitation(token);
+  async bind(token: string, clientId: string, address: string | undefined): Promise<BoundInvitation> {
+    const invitation = await this.#deps.invitations.findUsableInvitation(token, address);
     if (invitation.clientId !== null && invitation.clientId !== clientId) throw invalidInvitationError();
     return { id: invitation.id, email: invitation.email };
   }

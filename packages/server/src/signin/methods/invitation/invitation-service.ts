@@ -23,6 +23,8 @@ import {
 } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';
 import { validate } from '../../../kernel/validation.js';
+import type { FailureLimit } from '../../../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../../../ratelimit/handed-out-tokens.js';
 import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import type { InvitationRecord, InvitationRepository } from './repository.js';
@@ -42,6 +44,8 @@ export interface InvitationServiceDeps {
   readonly ids: Ids;
   /** `{PublicOrigin}{authBase}`: the InviteUrl is `${linkBase}/invitations/accept?token=…`. */
   readonly linkBase: string;
+  /** Tokens that found no usable invitation, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
 }
 
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
@@ -197,7 +201,7 @@ export class InvitationService {
     request: SvcAcceptEmailInvitationRequest,
     context?: { ipAddress?: string },
   ): Promise<SvcEmailInvitationAcceptance> {
-    const invitation = await this.findUsableInvitation(request.invitationToken);
+    const invitation = await this.findUsableInvitation(request.invitationToken, context?.ipAddress);
     const user =
       typeof request.userId === 'string' ? await this.#deps.admin.users.findById(request.userId) : undefined;
     if (user === undefined || !user.active || user.emailKey !== invitation.emailKey) {
@@ -250,11 +254,18 @@ export class InvitationService {
     };
   }
 
-  /** The pending, unexpired invitation of a token, or the generic public error (never its state). */
-  async findUsableInvitation(token: unknown): Promise<InvitationRecord> {
+  /**
+   * The pending, unexpired invitation of a token, or the generic public error (never its state). A
+   * token of no usable invitation is counted against the address it came from.
+   */
+  async findUsableInvitation(token: unknown, address: string | undefined): Promise<InvitationRecord> {
     if (typeof token !== 'string' || token === '' || token.length > 512) throw invalidInvitationError();
     // Looked up by hash: the stored hash is an index key, so equality is the constant-time comparison.
-    return this.#usable(await this.#deps.invitations.findByTokenHash(sha256Hex(token)));
+    const usable = await lookUpHandedOut(this.#deps.tokenChecks, address, async () =>
+      this.#usableOrNone(await this.#deps.invitations.findByTokenHash(sha256Hex(token))),
+    );
+    if (usable === undefined) throw invalidInvitationError();
+    return usable;
   }
 
   /**
@@ -266,9 +277,14 @@ export class InvitationService {
   }
 
   #usable(invitation: InvitationRecord | undefined): InvitationRecord {
-    if (invitation?.status !== 'pending' || invitation.expiresAt <= this.#deps.clock.now())
-      throw invalidInvitationError();
-    return invitation;
+    const usable = this.#usableOrNone(invitation);
+    if (usable === undefined) throw invalidInvitationError();
+    return usable;
+  }
+
+  #usableOrNone(invitation: InvitationRecord | undefined): InvitationRecord | undefined {
+    const usable = invitation?.status === 'pending' && invitation.expiresAt > this.#deps.clock.now();
+    return usable ? invitation : undefined;
   }
 
   // Ids are checked before any lookup: a control character (NUL) or an overlong id is a 400, not a

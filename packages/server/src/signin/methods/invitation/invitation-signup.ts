@@ -3,7 +3,7 @@ import type { UserRepository } from '../../../admin/repository.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { SvcConflictError, SvcValidationError } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';
-import { directCallOf, type DirectSignIn } from '../../direct-sign-in.js';
+import { directCallOf, tokenCheckAddress, type DirectSignIn } from '../../direct-sign-in.js';
 import type { InvitationService } from './invitation-service.js';
 import type { InvitationRecord } from './repository.js';
 
@@ -54,7 +54,10 @@ export class InvitationSignup {
     const clientId = typeof request.clientId === 'string' ? request.clientId : null;
     const client = await this.#deps.direct.requireFirstPartyClient(clientId, call);
     const displayName = requireInvitedDisplayName(request.displayName);
-    const invitation = await this.#deps.invitations.findUsableInvitation(request.invitationToken);
+    const invitation = await this.#deps.invitations.findUsableInvitation(
+      request.invitationToken,
+      tokenCheckAddress(client, call) ?? undefined,
+    );
     const { userId, authTime } = await this.createInvitedAccount(
       invitation,
       displayName,

@@ -75,7 +75,8 @@ export class MagicLinkLanding {
     browser: BrowserContext,
     expectedRequestId?: string,
   ): Promise<MagicLinkOutcome> {
-    const link = token === undefined ? undefined : await this.#deps.magicLinks.find(token);
+    const link =
+      token === undefined ? undefined : await this.#deps.magicLinks.find(token, browser.ipAddress ?? null);
     if (token === undefined || link === undefined) throw magicLinkInvalidError();
     // The headless API completes a link for the request it names: a link of any other one is no use here.
     if (expectedRequestId !== undefined && link.authRequestId !== expectedRequestId)

@@ -4,6 +4,8 @@ import type { AuditLog } from '../../../audit/audit-log.js';
 import { MINUTE_MS, type Clock } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import type { Ids } from '../../../kernel/ids.js';
+import type { FailureLimit } from '../../../ratelimit/failure-throttle.js';
+import { lookUpHandedOut } from '../../../ratelimit/handed-out-tokens.js';
 import { refusedSendOf, SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import type { EmailChallengeContext, EmailSender, SendLimiter } from '../email-otp/email-otp-challenges.js';
@@ -44,6 +46,8 @@ export interface MagicLinksDeps {
   readonly rateLimiter: SendLimiter;
   /** config.rateLimits.magicLinkSend. */
   readonly sendPolicy: RateLimitPolicy;
+  /** Links that found nothing usable, counted per address with every handed-out token. */
+  readonly tokenChecks: FailureLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -126,9 +130,14 @@ export class MagicLinks {
     };
   }
 
-  /** The unconsumed, unexpired link of this token, or undefined. Never consumes (link scanners). */
-  find(token: string): Promise<MagicLinkRecord | undefined> {
-    return this.#deps.store.findMagicLink(sha256Hex(token), this.#deps.clock.now());
+  /**
+   * The unconsumed, unexpired link of this token, or undefined (counted against the address it came
+   * from). Never consumes (link scanners).
+   */
+  find(token: string, address: string | null): Promise<MagicLinkRecord | undefined> {
+    return lookUpHandedOut(this.#deps.tokenChecks, address, () =>
+      this.#deps.store.findMagicLink(sha256Hex(token), this.#deps.clock.now()),
+    );
   }
 
   /**

@@ -122,7 +122,7 @@ export class ProviderSteps {
     };
     let result: OidcSignInResult;
     try {
-      result = await this.#signIn.finish(params, admit);
+      result = await this.#signIn.finish(params, admit, browser.ipAddress);
     } catch (error) {
       if (error instanceof AlreadySignedIn && request !== undefined)
         return { kind: 'next', requestId: request.id };

@@ -1,0 +1,125 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MINUTE_MS } from '../kernel/clock.js';
+import { authorizeQuery } from '../test-support/authorize-params.js';
+import { describeAboveStorage } from '../test-support/databases.js';
+import { HeadlessBrowser, headlessStartBody } from '../test-support/headless-browser.js';
+import { createHostedTestApp, type HostedTestApp } from '../test-support/hosted-test-app.js';
+import type { SvcCreatedClient } from '@svc/contract';
+
+/** A low limit keeps the test short; the default (30 in 15 minutes) is the same rule. */
+const THRESHOLD = 3;
+const NEW_PASSWORD = 'a new password, long enough';
+const REFUSAL = 'Too many links or codes that are not valid were tried from this address';
+
+/**
+ * Links, codes and states Svc handed out are 256 random bits, so no guess finds one; but every check of
+ * one costs a query. Refused ones are counted per client address, every kind and surface together
+ * (`failureLimits.tokenIp`): past the limit the address gets 429 with Retry-After until the window ends,
+ * its right links too, while other addresses go on.
+ */
+describeAboveStorage('refused handed-out tokens, per client address', (kind) => {
+  let h: HostedTestApp;
+  let app: SvcCreatedClient;
+  let backend: SvcCreatedClient;
+  let address = 0;
+  const nextAddress = () => `203.0.113.${(address += 1)}`;
+  let guesses = 0;
+  const guess = () => `unknown-token-${(guesses += 1)}-${'x'.repeat(32)}`;
+
+  beforeAll(async () => {
+    h = await createHostedTestApp(kind, { failureLimits: { tokenIp: { threshold: THRESHOLD } } });
+    app = await h.given.client();
+    backend = await h.given.client({ tokenEndpointAuthMethod: 'client_secret_post' });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const get = (path: string, remoteAddress: string) =>
+    h.inject({ method: 'GET', url: path, remoteAddress, headers: { accept: 'text/html' } });
+  const post = (path: string, payload: Record<string, unknown>, remoteAddress: string) =>
+    h.inject({ method: 'POST', url: `${h.authBase}${path}`, payload, remoteAddress });
+
+  /** One request presenting an unknown token from `remoteAddress`, on each surface that takes one. */
+  const surfaces: readonly [string, (remoteAddress: string) => Promise<LightMyRequestResponse>][] = [
+    [
+      'direct password reset',
+      (a) => post('/password/reset', { token: guess(), newPassword: NEW_PASSWORD }, a),
+    ],
+    ['direct email verification', (a) => post('/email/verify', { token: guess() }, a)],
+    ['direct magic link', (a) => post('/magic-link/complete', { token: guess(), clientId: app.clientId }, a)],
+    ['hosted password reset page', (a) => get(`${h.authBase}/password/reset?token=${guess()}`, a)],
+    ['hosted invitation page', (a) => get(`${h.authBase}/invitations/accept?token=${guess()}`, a)],
+    [
+      '/authorize with an invitation',
+      (a) => {
+        const query = authorizeQuery(app.clientId, { invitation_token: guess() });
+        return get(`${h.authBase}/authorize?${new URLSearchParams(query).toString()}`, a);
+      },
+    ],
+    ['provider callback', (a) => get(`${h.authBase}/oidc/callback?state=${guess()}&code=c`, a)],
+    ['calendar callback', (a) => get(`${h.authBase}/calendar/callback?state=${guess()}&code=c`, a)],
+    ['SAML continuation', (a) => get(`${h.authBase}/saml/continue?handle=${guess()}`, a)],
+  ];
+
+  it.each(surfaces)('%s: refused once the address is past the limit', async (_surface, attempt) => {
+    const attacker = nextAddress();
+    for (let i = 0; i < THRESHOLD; i += 1) expect((await attempt(attacker)).statusCode).toBe(400);
+    const refused = await attempt(attacker);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toContain(REFUSAL);
+    // Another address is not held back.
+    expect((await attempt(nextAddress())).statusCode).toBe(400);
+  });
+
+  it('counts every kind together, holds back a right link until the window ends, and leaves it usable', async () => {
+    const user = await h.given.user();
+    const reset = async () =>
+      (await h.t.svc.auth.createPasswordResetTokenAsync({ email: user.email }))?.token;
+    const attacker = nextAddress();
+    for (const [, attempt] of surfaces.slice(0, THRESHOLD)) {
+      expect((await attempt(attacker)).statusCode).toBe(400);
+    }
+    const token = await reset();
+    const held = await post('/password/reset', { token, newPassword: NEW_PASSWORD }, attacker);
+    expect(held.statusCode).toBe(429);
+    expect(held.json()).toMatchObject({ error: 'too_many_attempts' });
+    // The refused request used nothing: the link still sets the password from elsewhere.
+    expect(
+      (await post('/password/reset', { token, newPassword: NEW_PASSWORD }, nextAddress())).statusCode,
+    ).toBe(204);
+    h.t.clock.advance(15 * MINUTE_MS);
+    const later = await post(
+      '/password/reset',
+      { token: await reset(), newPassword: NEW_PASSWORD },
+      attacker,
+    );
+    expect(later.statusCode).toBe(204);
+  });
+
+  it("does not count a confidential client's backend, which relays its users' links", async () => {
+    const relay = nextAddress();
+    const body = () => ({ token: guess(), clientId: backend.clientId, clientSecret: backend.clientSecret });
+    for (let i = 0; i < THRESHOLD + 2; i += 1) {
+      expect((await post('/magic-link/complete', body(), relay)).statusCode).toBe(400);
+    }
+  });
+
+  it('limits the headless API alike (429 with Retry-After)', async () => {
+    const browser = new HeadlessBrowser(h);
+    const started = await browser.post('/start', headlessStartBody(app.clientId));
+    const requestId = started.json<{ viewModel: { requestId: string } }>().viewModel.requestId;
+    const resetWith = (token: string) =>
+      browser.post('/password/reset', { requestId, token, newPassword: NEW_PASSWORD });
+    for (let i = 0; i < THRESHOLD; i += 1) {
+      const refused = await resetWith(guess());
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ error: 'invalid_token' });
+    }
+    const limited = await resetWith(guess());
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
