@@ -106,7 +106,7 @@ describeEachDatabase('domain claim operator routes', (kind) => {
     expect(response).toMatchObject({ status: 409, body: { error: 'conflict' } });
   });
 
-  it('revokes a claim, lists claims newest first, and answers 404 for unknown records', async () => {
+  it('revokes a claim, reads and lists claims newest first, and answers 404 for unknown records', async () => {
     const first = await start(acme, 'first.test');
     const second = await start(acme, 'second.test');
     const revoked = await call('POST', `/organizations/${acme}/domains/${first.id}/revoke`);
@@ -119,9 +119,14 @@ describeEachDatabase('domain claim operator routes', (kind) => {
       [first.id, 'revoked'],
     ]);
     expect(page.nextCursor).not.toBeNull();
+    const read = await call('GET', `/organizations/${acme}/domains/${first.id}`);
+    expect(read.status).toBe(200);
+    expect(strictClaim.parse(read.body)).toEqual(strictClaim.parse(revoked.body));
 
     for (const [method, path] of [
       ['GET', '/organizations/org_missing/domains'],
+      ['GET', `/organizations/${globex}/domains/${first.id}`],
+      ['GET', `/organizations/${acme}/domains/dom_missing`],
       ['POST', `/organizations/${globex}/domains/${first.id}/verify`],
       ['POST', `/organizations/${acme}/domains/dom_missing/revoke`],
     ] as const) {

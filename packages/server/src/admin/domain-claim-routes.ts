@@ -15,9 +15,9 @@ type ByClaim = { Params: { organizationId: string; id: string } };
 /**
  * The operator routes of organization domain claims (DECISIONS.md "Domain claims"):
  * `POST /organizations/{organizationId}/domains` {domain} starts (or returns) the claim with the TXT
- * record to publish, `GET` the same path lists the claims, `POST …/domains/{id}/verify` looks the record
- * up (200 either way: `status` says whether it was found, `lastCheck` why not) and
- * `POST …/domains/{id}/revoke` ends a claim. The app registers this plugin inside the operator API at
+ * record to publish, `GET` the same path lists the claims and `GET …/domains/{id}` reads one,
+ * `POST …/domains/{id}/verify` looks the record up (200 either way: `status` says whether it was
+ * found, `lastCheck` why not) and `POST …/domains/{id}/revoke` ends a claim. The app registers this plugin inside the operator API at
  * `/svc/admin/auth/api`, behind the operator guard.
  */
 export function domainClaimAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
@@ -44,6 +44,10 @@ export function domainClaimAdminRoutes(deps: { admin: SvcAdminService }): Fastif
         cursor === undefined ? { limit } : { limit, cursor },
       );
     });
+
+    app.get<ByClaim>('/organizations/:organizationId/domains/:id', async (request) =>
+      admin.getDomainClaimAsync(request.params),
+    );
 
     app.post<ByClaim>('/organizations/:organizationId/domains/:id/verify', async (request) =>
       admin.confirmOwnershipAsync(request.params, operatorActor(request)),

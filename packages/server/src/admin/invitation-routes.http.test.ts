@@ -29,7 +29,9 @@ describeAboveStorage('invitation operator routes', (kind) => {
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
 
-  it('creates (201, no token in the answer), lists, resends and revokes', async () => {
+  const get = (url: string) => app.inject({ method: 'GET', url: `${API}${url}`, headers: h.t.operator });
+
+  it('creates (201, no token in the answer), reads, lists, resends and revokes', async () => {
     const created = await post(`/organizations/${organizationId}/invitations`, {
       Email: 'invitee@example.com',
       role: 'Admin',
@@ -54,6 +56,10 @@ describeAboveStorage('invitation operator routes', (kind) => {
     });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual({ data: [body], nextCursor: null });
+    const read = await get(`/invitations/${body.id}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['cache-control']).toBe('no-store');
+    expect(read.json()).toEqual(body);
 
     h.t.clock.advance(DAY_MS);
     const resent = await post(`/invitations/${body.id}/resend`);
@@ -68,6 +74,19 @@ describeAboveStorage('invitation operator routes', (kind) => {
     const again = await post(`/invitations/${body.id}/revoke`);
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ error: 'invalid_operation' });
+    // Read in any status; an expired one says so.
+    expect((await get(`/invitations/${body.id}`)).json()).toMatchObject({ status: 'revoked' });
+    const later = svcEmailInvitationSchema
+      .strict()
+      .parse(
+        (
+          await post(`/organizations/${organizationId}/invitations`, { email: 'b@example.com', role: 'x' })
+        ).json(),
+      );
+    h.t.clock.advance(30 * DAY_MS);
+    expect((await get(`/invitations/${later.id}`)).json()).toMatchObject({ status: 'expired' });
+    expect((await get('/invitations/inv_missing')).statusCode).toBe(404);
+    expect((await get('/invitations/inv_%00x')).statusCode).toBe(400);
   });
 
   it('answers a resend within the interval with 429 and sends nothing', async () => {

@@ -45,6 +45,10 @@ export function invitationAdminRoutes(deps: { invitations: InvitationService }):
       },
     );
 
+    app.get<{ Params: { id: string } }>('/invitations/:id', async (request) =>
+      invitations.getEmailInvitation(request.params.id),
+    );
+
     app.post<{ Params: { id: string } }>('/invitations/:id/resend', async (request) =>
       invitations.resendEmailInvitation({ id: request.params.id }, operatorActor(request)),
     );

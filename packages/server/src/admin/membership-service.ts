@@ -53,6 +53,11 @@ export class MembershipService {
     return { membership, created };
   }
 
+  /** The membership with this id, in any state. */
+  get(id: string): Promise<MembershipRecord | undefined> {
+    return this.#deps.repositories.memberships.findById(id);
+  }
+
   /** The organization's memberships in any state, newest first; an unknown organization is a 404. */
   async listForOrganization(organizationId: string, query: ListQuery): Promise<Page<MembershipRecord>> {
     if ((await this.#deps.repositories.organizations.findById(organizationId)) === undefined) {

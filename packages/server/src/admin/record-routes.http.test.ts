@@ -191,6 +191,9 @@ describeAboveStorage('operator record routes', (kind) => {
     });
     expect((await call('PATCH', `/memberships/${membershipId}`, { role: '' })).status).toBe(400);
     expect((await call('PATCH', '/memberships/mem_unknown', { role: 'member' })).status).toBe(404);
+    const read = await call('GET', `/memberships/${membershipId}`);
+    expect(svcMembershipSchema.strict().parse(read.body)).toMatchObject({ id: membershipId, role: 'admin' });
+    expect((await call('GET', '/memberships/mem_unknown')).status).toBe(404);
     expect((await call('GET', '/organizations/org_unknown/memberships')).status).toBe(404);
     expect((await call('GET', '/users/usr_unknown/memberships')).status).toBe(404);
     expect((await call('GET', `/users/${ann.id}/memberships?limit=0`)).status).toBe(400);

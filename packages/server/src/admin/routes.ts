@@ -133,7 +133,7 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
 
 /**
  * DECISIONS.md "Operator record routes": read and PATCH users, organizations, memberships and clients
- * (`active: false` deactivates, `true` reactivates), list memberships, rotate a client secret. PATCH
+ * (`active: false` deactivates, `true` reactivates), list memberships (and read one by id), rotate a client secret. PATCH
  * bodies name only what changes; the answer is the record as it is now.
  */
 function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): void {
@@ -167,6 +167,9 @@ function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): voi
       admin.listOrganizationMembershipsAsync(request.params.organizationId, pageRequest(request.query)),
   );
 
+  app.get<{ Params: { membershipId: string } }>('/memberships/:membershipId', async (request) =>
+    admin.getMembershipAsync(request.params.membershipId),
+  );
   app.patch<{ Params: { membershipId: string } }>('/memberships/:membershipId', async (request) =>
     admin.updateMembershipAsync(
       request.params.membershipId,

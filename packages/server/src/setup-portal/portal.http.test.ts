@@ -119,6 +119,10 @@ describeAboveStorage('SSO setup portal', (kind) => {
         usedAt: null,
       });
       expect(listed.text).not.toContain(token);
+      const read = await operator('GET', `/sso-portal/sessions/${created.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(listed.page.data.find((l) => l.id === created.id));
+      expect(read.text).not.toContain(token);
     });
 
     it('answers 404 without the operator token and for an unknown organization or link', async () => {
@@ -129,6 +133,8 @@ describeAboveStorage('SSO setup portal', (kind) => {
       );
       expect((await anonymous('GET', `/organizations/${acme}/sso-portal/sessions`)).status).toBe(404);
       expect((await anonymous('POST', `/sso-portal/sessions/${created.id}/revoke`)).status).toBe(404);
+      expect((await anonymous('GET', `/sso-portal/sessions/${created.id}`)).status).toBe(404);
+      expect((await operator('GET', '/sso-portal/sessions/ssolink_unknown')).status).toBe(404);
       expect((await operator('POST', '/organizations/org_unknown/sso-portal/sessions')).status).toBe(404);
       expect((await operator('POST', '/sso-portal/sessions/ssolink_unknown/revoke')).status).toBe(404);
       expect((await links()).page.data.find((l) => l.id === created.id)?.status).toBe('unused');

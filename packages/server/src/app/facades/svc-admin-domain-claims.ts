@@ -57,6 +57,12 @@ export class SvcAdminDomainClaims extends SvcAdminScimMappings {
     return this.#claims.confirm(organizationId, id, actor);
   }
 
+  /** One domain claim of the organization, with its record and last check. */
+  async getDomainClaimAsync(request: SvcDomainClaimRequest): Promise<SvcDomainClaim> {
+    const { organizationId, id } = validate(domainClaimPathSchema, request, 'domain claim id');
+    return this.#claims.get(organizationId, id);
+  }
+
   /** The organization's domain claims, newest first, each with its record and last check. */
   async listDomainClaimsAsync(
     organizationId: string,

@@ -133,6 +133,14 @@ export class SvcAdminRecords {
     return { data: page.data.map(toSvcMembership), nextCursor: page.nextCursor };
   }
 
+  /** GetMembershipAsync: one membership, active or not. */
+  async getMembershipAsync(membershipId: string): Promise<SvcMembership> {
+    const { id } = validate(recordPathSchema, { id: membershipId }, 'membership id');
+    const membership = await this.#records.memberships.get(id);
+    if (membership === undefined) throw recordNotFound('Membership', id);
+    return toSvcMembership(membership);
+  }
+
   /** UpdateMembershipAsync: role, active. */
   async updateMembershipAsync(
     membershipId: string,

@@ -62,6 +62,12 @@ export class SvcAdminSsoPortal extends SvcAdminDomainClaims {
     return { data: page.data.map((link) => toSvcSsoPortalLink(link, now)), nextCursor: page.nextCursor };
   }
 
+  /** One setup link with its status (never its token). */
+  async getSsoPortalLinkAsync(linkId: string): Promise<SvcSsoPortalLink> {
+    const { id } = validate(ssoPortalLinkPathSchema, { id: linkId }, 'setup link id');
+    return toSvcSsoPortalLink(await this.#links.get(id), this.#clock.now());
+  }
+
   /** Revokes a setup link: its token is refused and the portal sessions it opened end at once. */
   async revokeSsoPortalLinkAsync(linkId: string, actor?: AdminActor): Promise<SvcSsoPortalLink> {
     const { id } = validate(ssoPortalLinkPathSchema, { id: linkId }, 'setup link id');

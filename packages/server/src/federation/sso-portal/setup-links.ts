@@ -65,10 +65,16 @@ export class SsoSetupLinks {
     return this.#deps.repository.listLinks(organizationId, page);
   }
 
+  /** One link, in any status (404 for an unknown one). */
+  async get(id: string): Promise<SsoPortalLinkRecord> {
+    const link = await this.#deps.repository.findLink(id);
+    if (link === undefined) throw new SvcNotFoundError(`Setup link '${id}' was not found.`);
+    return link;
+  }
+
   /** Revokes the link (idempotent): its token is refused and its portal sessions end at once. */
   async revoke(id: string, actor?: AdminActor): Promise<SsoPortalLinkRecord> {
-    const before = await this.#deps.repository.findLink(id);
-    if (before === undefined) throw new SvcNotFoundError(`Setup link '${id}' was not found.`);
+    const before = await this.get(id);
     if (before.revokedAt !== null) return before;
     const revoked = await this.#deps.repository.revokeLink(id, this.#deps.clock.now());
     if (revoked === undefined) throw new SvcNotFoundError(`Setup link '${id}' was not found.`);

@@ -131,6 +131,11 @@ export class DomainClaims {
     throw new SvcConflictError('The claim changed while it was being revoked; try again.');
   }
 
+  /** One of the organization's claims, in any status (404 for an unknown claim). */
+  async get(organizationId: string, claimId: string): Promise<SvcDomainClaim> {
+    return this.#view(await this.#get(organizationId, claimId));
+  }
+
   /** The organization's claims, newest first (404 for an unknown organization). */
   async list(organizationId: string, page: PageQuery): Promise<Page<SvcDomainClaim>> {
     await this.#requireOrganization(organizationId);

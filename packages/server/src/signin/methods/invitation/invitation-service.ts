@@ -132,6 +132,11 @@ export class InvitationService {
     return { ...page, data: page.data.map((row) => view(row, now)) };
   }
 
+  /** One invitation by id, in any status (never its token). */
+  async getEmailInvitation(invitationId: string): Promise<SvcEmailInvitation> {
+    return view(await this.#existing(invitationId), this.#deps.clock.now());
+  }
+
   /** SPEC.md ResendEmailInvitationAsync: a new token and expiry; the previous link stops working. */
   async resendEmailInvitation(
     request: SvcResendEmailInvitationRequest,
@@ -296,10 +301,15 @@ export class InvitationService {
     return organization;
   }
 
-  async #pending(invitationId: string): Promise<InvitationRecord> {
+  async #existing(invitationId: string): Promise<InvitationRecord> {
     const { id } = validate(recordPathSchema, { id: invitationId }, 'invitation id');
     const invitation = await this.#deps.invitations.findById(id);
     if (invitation === undefined) throw new SvcNotFoundError(`Invitation '${id}' was not found.`);
+    return invitation;
+  }
+
+  async #pending(invitationId: string): Promise<InvitationRecord> {
+    const invitation = await this.#existing(invitationId);
     if (invitation.status !== 'pending') {
       throw new SvcInvalidOperationError(`The invitation is ${invitation.status}.`);
     }
