@@ -1,3 +1,4 @@
+import { opaqueTokenSchema } from '@svc/contract';
 import { SvcValidationError } from '../kernel/errors.js';
 
 /** The call context routes pass in (structurally the SvcAuthService call context). */
@@ -44,12 +45,13 @@ export function maskEmail(email: string): string {
   return `${email.slice(0, 1)}***${email.slice(at)}`;
 }
 
-/** A one-time token from the request body: a non-empty string of at most 512 characters. */
+/** A one-time token from the request body, of the shape Svc issues (printable, at most 512). */
 export function requireToken(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 512) {
+  const token = opaqueTokenSchema.safeParse(raw);
+  if (!token.success) {
     throw new SvcValidationError('The token is missing or malformed.', [
       { path: 'token', message: 'Expected a token.' },
     ]);
   }
-  return raw;
+  return token.data;
 }

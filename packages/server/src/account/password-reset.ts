@@ -1,4 +1,4 @@
-import type { SvcTrustedPasswordResetEmailResult } from '@svc/contract';
+import { opaqueTokenSchema, type SvcTrustedPasswordResetEmailResult } from '@svc/contract';
 import type { ClientRepository, UserRepository } from '../admin/repository.js';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -198,9 +198,11 @@ export class PasswordReset {
    * an unknown one is counted against the address it came from.
    */
   async isTokenLive(token: unknown, context: AccountCallContext = {}): Promise<boolean> {
-    if (typeof token !== 'string' || token.length === 0 || token.length > 512) return false;
+    // Not the shape of a token Svc issues: not live, and nothing was looked up to count.
+    const shaped = opaqueTokenSchema.safeParse(token);
+    if (!shaped.success) return false;
     const record = await lookUpHandedOut(this.deps.tokenChecks, context.ipAddress, () =>
-      this.deps.repositories.passwordResetTokens.findLive(sha256Hex(token), this.deps.clock.now()),
+      this.deps.repositories.passwordResetTokens.findLive(sha256Hex(shaped.data), this.deps.clock.now()),
     );
     if (record === undefined) return false;
     const user = await this.deps.users.findById(record.userId);

@@ -178,6 +178,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const tokenEndpoint = new TokenEndpoint({
       findClient: (id) => clients.findByClientId(id),
       rejectedSecrets: authEngine.clientSecrets,
+      rejectedTokens: authEngine.rejectedTokens,
       codes: authEngine.tokens.codes,
       refresh: authEngine.tokens.refresh,
       clientCredentials: new ClientCredentialsGrant({ tokens }),

@@ -73,6 +73,8 @@ export interface AuthEngine {
   readonly direct: DirectSignIn;
   /** Rejected client secrets per client and address, for /token, /device_authorization and the direct helpers. */
   readonly clientSecrets: RejectedSecretLimit;
+  /** Unknown codes and tokens at /token per client address (failureLimits.tokenIp, with `tokenChecks`). */
+  readonly rejectedTokens: RejectedSecretLimit;
   /** Links, codes and states Svc handed out that were refused, per client address (failureLimits.tokenIp). */
   readonly tokenChecks: FailureLimit;
   /** MFA: the engine's gate, challenge verification and TOTP enrollment. */
@@ -159,9 +161,15 @@ export function wireAuth(ctx: WireAuthContext): {
     rule: ctx.config.failureLimits.clientSecretIp,
     clock,
   });
+  const rejectedTokens = new RejectedSecretLimit({
+    throttle: ctx.failureThrottle,
+    rule: ctx.config.failureLimits.tokenIp,
+    clock,
+  });
   const direct = new DirectSignIn({
     clients,
     clientSecrets,
+    rejectedTokens,
     users,
     passwords,
     signup,
@@ -195,6 +203,7 @@ export function wireAuth(ctx: WireAuthContext): {
       consents,
       direct,
       clientSecrets,
+      rejectedTokens,
       tokenChecks: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.tokenIp },
       mfa,
       mfaSettings: ctx.admin.mfaSettings,

@@ -100,6 +100,17 @@ export class OAuthError extends SvcError {
   }
 }
 
+/**
+ * invalid_grant for a code or token Svc does not know (never issued, or deleted since): the token
+ * endpoint counts these per client address, unlike a known one that is used, expired or revoked, which
+ * only its holder can present (docs/decisions/handed-out-token-failures.md).
+ */
+export class UnknownGrantError extends OAuthError {
+  constructor(description: string) {
+    super('invalid_grant', description);
+  }
+}
+
 type Factory = (description: string, options?: OAuthErrorOptions) => OAuthError;
 
 function factory(code: OAuthErrorCode): Factory {

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
-import { authorizeQuery } from '../test-support/authorize-params.js';
+import { DEVICE_CODE_GRANT_TYPE } from '../oauth/device/device-code-grant.js';
+import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import { HeadlessBrowser, headlessStartBody } from '../test-support/headless-browser.js';
 import { createHostedTestApp, type HostedTestApp } from '../test-support/hosted-test-app.js';
@@ -22,6 +23,7 @@ describeAboveStorage('refused handed-out tokens, per client address', (kind) => 
   let h: HostedTestApp;
   let app: SvcCreatedClient;
   let backend: SvcCreatedClient;
+  let device: SvcCreatedClient;
   let address = 0;
   const nextAddress = () => `203.0.113.${(address += 1)}`;
   let guesses = 0;
@@ -31,6 +33,7 @@ describeAboveStorage('refused handed-out tokens, per client address', (kind) => 
     h = await createHostedTestApp(kind, { failureLimits: { tokenIp: { threshold: THRESHOLD } } });
     app = await h.given.client();
     backend = await h.given.client({ tokenEndpointAuthMethod: 'client_secret_post' });
+    device = await h.given.client({ allowDeviceAuthorization: true });
   });
   afterAll(async () => {
     await h.close();
@@ -105,6 +108,68 @@ describeAboveStorage('refused handed-out tokens, per client address', (kind) => 
     for (let i = 0; i < THRESHOLD + 2; i += 1) {
       expect((await post('/magic-link/complete', body(), relay)).statusCode).toBe(400);
     }
+  });
+
+  const token = (form: Record<string, string>, remoteAddress: string) =>
+    h.inject({
+      method: 'POST',
+      url: `${h.authBase}/token`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(form).toString(),
+      remoteAddress,
+    });
+  const codeForm = (clientId: string) => ({
+    grant_type: 'authorization_code',
+    code: guess(),
+    client_id: clientId,
+    redirect_uri: CLIENT_REDIRECT_URI,
+    code_verifier: pkcePair().verifier,
+  });
+
+  /**
+   * The token endpoint's path must cost a right value nothing, so an unknown value writes its count and
+   * each node remembers the lock it met: the address is refused from the request after the one that
+   * locked it.
+   */
+  const grants: readonly [string, (remoteAddress: string) => Promise<LightMyRequestResponse>][] = [
+    ['/token authorization code', (a) => token(codeForm(app.clientId), a)],
+    ['/token refresh token', (a) => token({ grant_type: 'refresh_token', refresh_token: guess() }, a)],
+    [
+      '/token device code',
+      (a) =>
+        token({ grant_type: DEVICE_CODE_GRANT_TYPE, device_code: guess(), client_id: device.clientId }, a),
+    ],
+    ['direct refresh', (a) => post('/token/refresh', { refreshToken: guess() }, a)],
+  ];
+
+  it.each(grants)(
+    '%s: unknown values of a public client are counted per address',
+    async (_grant, attempt) => {
+      const attacker = nextAddress();
+      for (let i = 0; i <= THRESHOLD; i += 1) {
+        const refused = await attempt(attacker);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json()).toMatchObject({ error: 'invalid_grant' });
+      }
+      const limited = await attempt(attacker);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ error: 'invalid_grant' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await attempt(nextAddress())).statusCode).toBe(400);
+    },
+  );
+
+  it('counts links and the token endpoint together, but not a confidential client at /token', async () => {
+    const attacker = nextAddress();
+    for (const [, attempt] of surfaces.slice(0, THRESHOLD)) {
+      expect((await attempt(attacker)).statusCode).toBe(400);
+    }
+    const confidential = () =>
+      token({ ...codeForm(backend.clientId), client_secret: backend.clientSecret ?? '' }, attacker);
+    expect((await confidential()).statusCode).toBe(400);
+    expect((await token(codeForm(app.clientId), attacker)).statusCode).toBe(400);
+    expect((await token(codeForm(app.clientId), attacker)).statusCode).toBe(429);
+    expect((await confidential()).statusCode).toBe(400);
   });
 
   it('limits the headless API alike (429 with Retry-After)', async () => {

@@ -6,17 +6,19 @@ import type { FailureThrottle } from './failure-throttle.js';
 const MAX_REMEMBERED = 10_000;
 
 /**
- * Rejected client secrets, counted per client and client address across requests and nodes by the
+ * Rejected secrets, counted per scope (a client) and client address across requests and nodes by the
  * failure throttle, for a path where a right secret must cost nothing: only a rejection writes, and each
- * node remembers the locks it has met, so that a locked client and address are refused without a query.
- * A right secret is not looked for in the database: a client secret has 256 random bits, so no guess
- * reaches one, and the lock only has to stop the guessing (docs/decisions/client-secret-failures.md).
+ * node remembers the locks it has met, so that a locked scope and address are refused without a query.
+ * A right secret is not looked for in the database: the secrets of this path (client secrets, the codes
+ * and tokens of the token endpoint) have 256 random bits, so no guess reaches one, and the lock only has
+ * to stop the guessing (docs/decisions/client-secret-failures.md, handed-out-token-failures.md). The
+ * scope '' counts the address alone, as `lookUpHandedOut` does under the same rule.
  */
 export class RejectedSecretLimit {
   readonly #throttle: Pick<FailureThrottle, 'begin'>;
   readonly #rule: FailureRule;
   readonly #clock: Clock;
-  /** Client and address → end of its lock (epoch ms), for the locks this node has met. */
+  /** Scope and address → end of its lock (epoch ms), for the locks this node has met. */
   readonly #locked = new Map<string, number>();
 
   constructor(deps: { throttle: Pick<FailureThrottle, 'begin'>; rule: FailureRule; clock: Clock }) {
@@ -25,10 +27,10 @@ export class RejectedSecretLimit {
     this.#clock = deps.clock;
   }
 
-  /** How long (ms) the client stays locked for the address, as far as this node knows; else undefined. */
-  lockedFor(clientId: string, address: string): number | undefined {
+  /** How long (ms) the scope stays locked for the address, as far as this node knows; else undefined. */
+  lockedFor(scope: string, address: string): number | undefined {
     if (this.#locked.size === 0) return undefined;
-    const key = keyOf(clientId, address);
+    const key = keyOf(scope, address);
     const until = this.#locked.get(key);
     if (until === undefined) return undefined;
     const left = until - this.#clock.now();
@@ -37,9 +39,9 @@ export class RejectedSecretLimit {
     return undefined;
   }
 
-  /** Counts a rejected secret of the client from the address; once locked, how long (ms) it stays so. */
-  async reject(clientId: string, address: string): Promise<number | undefined> {
-    const key = keyOf(clientId, address);
+  /** Counts a rejected secret of the scope from the address; once locked, how long (ms) it stays so. */
+  async reject(scope: string, address: string): Promise<number | undefined> {
+    const key = keyOf(scope, address);
     const check = await this.#throttle.begin([{ rule: this.#rule, value: key }]);
     if (check.allowed) return undefined;
     if (this.#locked.size >= MAX_REMEMBERED) {
@@ -51,7 +53,7 @@ export class RejectedSecretLimit {
   }
 }
 
-/** One key per client and address (a client_id holds no space, an address no NUL). */
-function keyOf(clientId: string, address: string): string {
-  return `${address}\u0000${clientId}`;
+/** One key per scope and address (a client_id holds no NUL, nor does an address). */
+function keyOf(scope: string, address: string): string {
+  return scope === '' ? address : `${address}\u0000${scope}`;
 }

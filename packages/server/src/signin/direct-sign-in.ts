@@ -2,7 +2,8 @@ import type { SvcLoginResult, SvcPasswordLoginInput, SvcSignupInput } from '@svc
 import type { ClientRecord, UserRepository } from '../admin/repository.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';
-import { oauthError } from '../oauth/errors.js';
+import { oauthError, UnknownGrantError } from '../oauth/errors.js';
+import { countingUnknownValues, type TokenGrantDeps } from '../oauth/token/grant-context.js';
 import { checkResource } from '../oauth/resource-indicators.js';
 import type { IssuedTokens } from '../oauth/tokens/issued-tokens.js';
 import type { SessionRecord } from '../oauth/tokens/repository.js';
@@ -32,6 +33,8 @@ export interface DirectSignInDeps extends DirectClientGateDeps {
   readonly engine: SignInEngine;
   readonly organizations: OrganizationPolicy;
   readonly tokens: TokenEngine;
+  /** Unknown refresh tokens per client address, as at the token endpoint. */
+  readonly rejectedTokens: TokenGrantDeps['rejectedTokens'];
   readonly clock: Clock;
 }
 
@@ -169,14 +172,24 @@ export class DirectSignIn {
    * tokens rotate here. A confidential client's token is refused with SvcClientAuthenticationError (401
    * invalid_client 'Client authentication failed.') and an `oauth.client_authentication.failed` event,
    * before rotation: the token is not consumed and no grace-window answer is released. A deactivated
-   * client's token gets the same 401.
+   * client's token gets the same 401. An unknown token is counted against the caller's address, as at
+   * the token endpoint.
    */
   async refresh(
     input: { refreshToken: string; organizationId: string | null },
     context: DirectCallContext,
   ): Promise<IssuedTokens> {
+    return countingUnknownValues(this.#deps, undefined, context.ipAddress ?? null, () =>
+      this.#refresh(input, context),
+    );
+  }
+
+  async #refresh(
+    input: { refreshToken: string; organizationId: string | null },
+    context: DirectCallContext,
+  ): Promise<IssuedTokens> {
     const owner = await this.#deps.tokens.refresh.owner(input.refreshToken);
-    if (owner === undefined) throw oauthError.invalidGrant('The refresh token is not valid.');
+    if (owner === undefined) throw new UnknownGrantError('The refresh token is not valid.');
     const client = await this.#deps.clients.findByClientId(owner.clientId);
     if (client === undefined) throw oauthError.invalidGrant('The refresh token is not valid.');
     if (!client.active) throw new SvcClientAuthenticationError();

@@ -1,4 +1,9 @@
-import { authenticatedClient, requestedResource, type TokenGrant } from '../token/grant-context.js';
+import {
+  authenticatedClient,
+  countingUnknownValues,
+  requestedResource,
+  type TokenGrant,
+} from '../token/grant-context.js';
 import { toOAuthTokenResponse } from '../tokens/issued-tokens.js';
 import { devicePollError } from './errors.js';
 
@@ -12,18 +17,22 @@ export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_c
  * one the client may have (else invalid_target) and equal the bound one. The poll's outcome is a value
  * (./device-polling.ts); every refusal becomes the OAuth error of its name, and success the token
  * response of the authorization_code grant (an ID token when provider mode is on and openid granted).
+ * A device code Svc does not know, polled by a public client, counts against the address.
  */
 export const deviceCodeGrant: TokenGrant = async (request, deps) => {
   const { client } = await authenticatedClient(request.credentials, deps);
   const deviceCode = request.params.require('device_code');
   const resource = requestedResource(request.params, client);
-  const result = await deps.devices.poll({
-    client,
-    deviceCode,
-    resource,
-    userAgent: request.userAgent,
-    ipAddress: request.ipAddress,
+  const tokens = await countingUnknownValues(deps, client, request.ipAddress, async () => {
+    const result = await deps.devices.poll({
+      client,
+      deviceCode,
+      resource,
+      userAgent: request.userAgent,
+      ipAddress: request.ipAddress,
+    });
+    if (result.status !== 'complete') throw devicePollError(result);
+    return result.tokens;
   });
-  if (result.status !== 'complete') throw devicePollError(result);
-  return toOAuthTokenResponse(result.tokens);
+  return toOAuthTokenResponse(tokens);
 };

@@ -46,4 +46,9 @@ export type DevicePollResult =
       readonly interval: number;
       readonly description: string;
     }
-  | { readonly status: DevicePollRefusalStatus; readonly description: string };
+  | {
+      readonly status: DevicePollRefusalStatus;
+      readonly description: string;
+      /** A device code Svc does not know (for this client): counted per address at the token endpoint. */
+      readonly unknown?: true;
+    };

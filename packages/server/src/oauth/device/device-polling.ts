@@ -59,7 +59,7 @@ export class DevicePolling {
     const hash = sha256Hex(input.deviceCode);
     const row = await this.#deps.store.findByDeviceCode(hash);
     if (row === undefined || row.clientId !== client.clientId) {
-      return { status: 'invalid_grant', description: NOT_VALID };
+      return { status: 'invalid_grant', description: NOT_VALID, unknown: true };
     }
     if (input.resource !== null && input.resource !== row.resource) {
       return {

@@ -1,4 +1,4 @@
-import { OAuthError } from '../errors.js';
+import { OAuthError, UnknownGrantError } from '../errors.js';
 import type { DevicePollResult } from './device-outcomes.js';
 
 /**
@@ -6,6 +6,7 @@ import type { DevicePollResult } from './device-outcomes.js';
  * `error`, 400 for all but invalid_client (401); slow_down carries the new `interval` in the body.
  */
 export function devicePollError(result: Exclude<DevicePollResult, { status: 'complete' }>): OAuthError {
+  if ('unknown' in result) return new UnknownGrantError(result.description);
   return new OAuthError(
     result.status,
     result.description,

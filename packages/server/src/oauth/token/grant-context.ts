@@ -2,9 +2,9 @@ import type { TokenEndpointAuthMethod } from '@svc/contract';
 import type { ClientRecord } from '../../admin/repository.js';
 import { authenticateClient, type ClientCredentialsInput } from '../clients/client-authentication.js';
 import type { DeviceAuthorizations } from '../device/device-authorizations.js';
-import { SvcTooManyAttemptsError } from '../../kernel/errors.js';
+import { retryAfterPhrase, SvcTooManyAttemptsError } from '../../kernel/errors.js';
 import type { RejectedSecretLimit } from '../../ratelimit/rejected-secret-limit.js';
-import { oauthError } from '../errors.js';
+import { oauthError, UnknownGrantError } from '../errors.js';
 import { checkResource } from '../resource-indicators.js';
 import type { AuthorizationCodes } from '../tokens/authorization-codes.js';
 import type { OAuthTokenResponseBody } from '../tokens/issued-tokens.js';
@@ -18,6 +18,8 @@ export interface TokenGrantDeps {
   findClient(clientId: string): Promise<ClientRecord | undefined>;
   /** Rejected client secrets per client and address (config.failureLimits.clientSecretIp). */
   readonly rejectedSecrets: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'>;
+  /** Unknown codes and tokens per client address (config.failureLimits.tokenIp, every kind together). */
+  readonly rejectedTokens: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'>;
   readonly codes: Pick<AuthorizationCodes, 'redeem'>;
   readonly refresh: Pick<RefreshRotation, 'refresh' | 'owner'>;
   readonly clientCredentials: Pick<ClientCredentialsGrant, 'issue'>;
@@ -68,6 +70,37 @@ export async function authenticatedClient(
     });
   }
   throw result.error;
+}
+
+/**
+ * Runs a grant's lookup of a code or token for a public client (or one not identified yet), counting an
+ * unknown value against the client address (docs/decisions/handed-out-token-failures.md): while the
+ * address is locked, 429 `invalid_grant` without any lookup. An authenticated confidential client is
+ * not counted: its backend relays whatever its users bring, and its secret is limited itself.
+ */
+export async function countingUnknownValues<T>(
+  deps: Pick<TokenGrantDeps, 'rejectedTokens'>,
+  client: ClientRecord | undefined,
+  ipAddress: string | null,
+  lookup: () => Promise<T>,
+): Promise<T> {
+  if (ipAddress === null || (client !== undefined && client.tokenEndpointAuthMethod !== 'none')) {
+    return lookup();
+  }
+  const lockedFor = deps.rejectedTokens.lockedFor('', ipAddress);
+  if (lockedFor !== undefined) {
+    throw new SvcTooManyAttemptsError(
+      `Too many codes or tokens that are not valid were tried from this address. Try again ${retryAfterPhrase(lockedFor)}.`,
+      lockedFor,
+      { error: 'invalid_grant' },
+    );
+  }
+  try {
+    return await lookup();
+  } catch (error) {
+    if (error instanceof UnknownGrantError) await deps.rejectedTokens.reject('', ipAddress);
+    throw error;
+  }
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { ClientRecord } from '../../admin/repository.js';
 import { hasClientCredentials } from '../clients/client-authentication.js';
-import { oauthError } from '../errors.js';
+import { oauthError, UnknownGrantError } from '../errors.js';
 import { toOAuthTokenResponse } from '../tokens/issued-tokens.js';
 import type { RefreshTokenOwner } from '../tokens/refresh-rotation.js';
 import {
   authenticatedClient,
+  countingUnknownValues,
   requestedResource,
   type TokenGrant,
   type TokenGrantDeps,
@@ -28,7 +29,8 @@ const NOT_VALID = 'The refresh token is not valid.';
  * `scope` (RFC 6749 §6): the requested scope must not exceed the scope originally granted (else
  * invalid_scope, before rotation). Narrowing is accepted but not applied: SPEC.md says the response
  * "on refresh … echoes the scope originally granted to the session", and the new tokens carry that
- * grant. Rotation, replay and deadlines are the engine's (oauth/tokens/refresh-rotation.ts).
+ * grant. Rotation, replay and deadlines are the engine's (oauth/tokens/refresh-rotation.ts). A token
+ * Svc does not know, sent by a public client or without credentials, counts against the address.
  */
 export const refreshTokenGrant: TokenGrant = async (request, deps) => {
   const refreshToken = request.params.require('refresh_token');
@@ -36,14 +38,16 @@ export const refreshTokenGrant: TokenGrant = async (request, deps) => {
   let ownerLookup: Promise<RefreshTokenOwner | undefined> | undefined;
   const lookUpOwner = () => (ownerLookup ??= deps.refresh.owner(refreshToken));
 
-  const client = hasClientCredentials(request.credentials)
+  const identified = hasClientCredentials(request.credentials)
     ? (await authenticatedClient(request.credentials, deps)).client
-    : await publicClientOf(await lookUpOwner(), deps);
-  const resource = requestedResource(request.params, client);
-  const scope = request.params.get('scope');
-  if (scope !== undefined) assertWithinGrant(scope, client, await lookUpOwner());
-
-  const issued = await deps.refresh.refresh({ refreshToken, client, resource });
+    : undefined;
+  const issued = await countingUnknownValues(deps, identified, request.ipAddress, async () => {
+    const client = identified ?? (await publicClientOf(await lookUpOwner(), deps));
+    const resource = requestedResource(request.params, client);
+    const scope = request.params.get('scope');
+    if (scope !== undefined) assertWithinGrant(scope, client, await lookUpOwner());
+    return deps.refresh.refresh({ refreshToken, client, resource });
+  });
   return toOAuthTokenResponse(issued);
 };
 
@@ -52,7 +56,7 @@ async function publicClientOf(
   owner: RefreshTokenOwner | undefined,
   deps: Pick<TokenGrantDeps, 'findClient'>,
 ): Promise<ClientRecord> {
-  if (owner === undefined) throw oauthError.invalidGrant(NOT_VALID);
+  if (owner === undefined) throw new UnknownGrantError(NOT_VALID);
   const client = await deps.findClient(owner.clientId);
   if (client === undefined) throw oauthError.invalidGrant(NOT_VALID);
   // "this is the only route that can refresh a confidential client's token" — and only authenticated.

@@ -1,6 +1,6 @@
 import type { ClientRecord } from '../../admin/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
-import { oauthError } from '../errors.js';
+import { oauthError, UnknownGrantError } from '../errors.js';
 import { isValidCodeVerifier, verifyPkce } from '../pkce.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
@@ -97,7 +97,7 @@ export class AuthorizationCodes {
     const now = clock.now();
     const codeHash = sha256Hex(input.code);
     const found = await store.findAuthorizationCode(codeHash);
-    if (found === undefined) throw oauthError.invalidGrant(INVALID);
+    if (found === undefined) throw new UnknownGrantError(INVALID);
     const { code, user } = found;
     if (code.consumedAt !== null) return this.#reuse(codeHash, now);
     if (now >= code.expiresAt) throw oauthError.invalidGrant('The authorization code has expired.');

@@ -6,6 +6,7 @@ import { sha256Hex } from '../../kernel/crypto.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
 import { expectedAtHash } from '../../test-support/oauth-http.js';
+import { UnknownGrantError } from '../errors.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import { refreshTokenKey } from './refresh-token-value.js';
 
@@ -257,6 +258,8 @@ describeEachDatabase('refresh rotation', (kind) => {
 
   it('refuses unknown tokens, another client, revoked sessions and deactivated users', async () => {
     expect(await errorOf(refresh('not-a-token'))).toMatchObject({ code: 'invalid_grant', status: 400 });
+    // Only a token Svc does not know is one a guesser could have sent (counted per address at /token).
+    expect(await errorOf(refresh('not-a-token'))).toBeInstanceOf(UnknownGrantError);
 
     const first = await issue();
     const other = (await h.given.client()).record;
@@ -276,7 +279,9 @@ describeEachDatabase('refresh rotation', (kind) => {
     await h.db.updateTable('users').set({ active: 1 }).where('id', '=', userId).execute();
 
     await h.engine.tokens.revocation.logout({ sessionId: first.sessionId });
-    expect(await errorOf(refresh(second.refreshToken))).toMatchObject({ code: 'invalid_grant' });
+    const revoked = await errorOf(refresh(second.refreshToken));
+    expect(revoked).toMatchObject({ code: 'invalid_grant' });
+    expect(revoked).not.toBeInstanceOf(UnknownGrantError);
   });
 
   it('refuses a token naming a row that holds another secret, and leaves that row usable', async () => {
@@ -284,10 +289,9 @@ describeEachDatabase('refresh rotation', (kind) => {
     const { id } = refreshTokenKey(first.refreshToken);
     expect(id).not.toBeNull();
     const forged = `${String(id)}.${'A'.repeat(43)}`;
-    expect(await errorOf(refresh(forged))).toMatchObject({
-      code: 'invalid_grant',
-      message: 'The refresh token is not valid.',
-    });
+    const refused = await errorOf(refresh(forged));
+    expect(refused).toMatchObject({ code: 'invalid_grant', message: 'The refresh token is not valid.' });
+    expect(refused).toBeInstanceOf(UnknownGrantError);
     expect((await refresh(first.refreshToken)).sessionId).toBe(first.sessionId);
   });
 

@@ -1,6 +1,6 @@
 import type { ClientRecord } from '../../admin/repository.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
-import { oauthError } from '../errors.js';
+import { oauthError, UnknownGrantError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import type { SessionRecord } from './repository.js';
@@ -82,7 +82,7 @@ export class RefreshRotation {
     const now = clock.now();
     const settings = await this.#deps.settings.getResolved();
     const found = await store.findRefreshToken(refreshTokenKey(input.refreshToken));
-    if (found === undefined) throw oauthError.invalidGrant(INVALID);
+    if (found === undefined) throw new UnknownGrantError(INVALID);
     const { token, session } = found;
     if (session.clientId !== input.client.clientId || !input.client.active) {
       throw oauthError.invalidGrant('The refresh token was not issued to this client.');

@@ -1,4 +1,5 @@
 import {
+  opaqueTokenSchema,
   recordPathSchema,
   type Page,
   type SvcAcceptEmailInvitationRequest,
@@ -264,10 +265,12 @@ export class InvitationService {
    * token of no usable invitation is counted against the address it came from.
    */
   async findUsableInvitation(token: unknown, address: string | undefined): Promise<InvitationRecord> {
-    if (typeof token !== 'string' || token === '' || token.length > 512) throw invalidInvitationError();
+    // Not the shape of a token Svc issues: refused without a lookup, so not counted either.
+    const shaped = opaqueTokenSchema.safeParse(token);
+    if (!shaped.success) throw invalidInvitationError();
     // Looked up by hash: the stored hash is an index key, so equality is the constant-time comparison.
     const usable = await lookUpHandedOut(this.#deps.tokenChecks, address, async () =>
-      this.#usableOrNone(await this.#deps.invitations.findByTokenHash(sha256Hex(token))),
+      this.#usableOrNone(await this.#deps.invitations.findByTokenHash(sha256Hex(shaped.data))),
     );
     if (usable === undefined) throw invalidInvitationError();
     return usable;
