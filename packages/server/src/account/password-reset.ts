@@ -7,8 +7,7 @@ import { MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
-import type { FailureLimit } from '../ratelimit/failure-throttle.js';
-import { lookUpHandedOut } from '../ratelimit/handed-out-tokens.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { refusedSendOf, SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
@@ -35,7 +34,7 @@ export interface PasswordResetDeps {
   readonly rateLimiter: RateLimiter;
   readonly policy: RateLimitPolicy;
   /** Links that found nothing usable, counted per address with every handed-out token. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;

@@ -1,11 +1,12 @@
 import type { AuditLog } from '../audit/audit-log.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { TokenEngineDeps } from '../oauth/tokens/deps.js';
 import { createTokenEngine, type TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
-import type { FailureLimit, FailureThrottle } from '../ratelimit/failure-throttle.js';
+import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { ConsentGrants } from '../signin/consent-grants.js';
@@ -76,7 +77,7 @@ export interface AuthEngine {
   /** Unknown codes and tokens at /token per client address (failureLimits.tokenIp, with `tokenChecks`). */
   readonly rejectedTokens: RejectedSecretLimit;
   /** Links, codes and states Svc handed out that were refused, per client address (failureLimits.tokenIp). */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   /** MFA: the engine's gate, challenge verification and TOTP enrollment. */
   readonly mfa: MfaService;
   /** The global MFA settings and organization policies. */
@@ -204,7 +205,7 @@ export function wireAuth(ctx: WireAuthContext): {
       direct,
       clientSecrets,
       rejectedTokens,
-      tokenChecks: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.tokenIp },
+      tokenChecks: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.tokenIp, audit },
       mfa,
       mfaSettings: ctx.admin.mfaSettings,
       mfaOperations,

@@ -1,4 +1,5 @@
 import type { AuditLog } from '../audit/audit-log.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import { SamlAppAuthorization } from '../federation/saml/app-entry.js';
 import { SamlAssertionConsumer } from '../federation/saml/assertion-consumer.js';
 import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
@@ -9,7 +10,6 @@ import { samlSsoAuthorizationContinuation } from '../hosted/saml/sso-authorizati
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
-import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { DirectProviderSignIn } from '../signin/direct-provider-sign-in.js';
 import type { DirectSignIn } from '../signin/direct-sign-in.js';
 import { DirectSsoSignIn } from '../signin/direct-sso-sign-in.js';
@@ -25,7 +25,7 @@ export interface WireSamlSignInContext {
   readonly hostedSignIn: HostedSignInDeps;
   readonly audit: AuditLog;
   /** Handed-out tokens refused per address (the engine's `tokenChecks`): the ACS's handles. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   /** The continuations of other entry points (`sso-authorization`, `request-token`, `portal-test`). */
   readonly handlers?: readonly SamlContinuationHandler[];
 }
@@ -63,7 +63,7 @@ export interface WireSamlAppEntryContext {
   /** The sign-in of a user an identity provider vouched for (`firstParty.signInFederatedUser`). */
   readonly oidc: { readonly firstParty: Pick<DirectProviderSignIn, 'signInFederatedUser'> };
   /** Handed-out tokens refused per address (the engine's `tokenChecks`). */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;

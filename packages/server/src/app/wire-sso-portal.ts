@@ -1,4 +1,5 @@
 import type { AuditLog } from '../audit/audit-log.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { deriveHostedKey } from '../http/antiforgery.js';
 import { PortalCsrf } from '../federation/sso-portal/portal-csrf.js';
@@ -11,7 +12,6 @@ import { PortalTestHandler } from '../federation/sso-portal/portal-test-continua
 import { SsoSetupLinks } from '../federation/sso-portal/setup-links.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
-import type { FailureLimit } from '../ratelimit/failure-throttle.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { hostLookup, MetadataFetcher } from '../federation/saml/metadata-fetch.js';
 import type { Db } from '../storage/database.js';
@@ -64,7 +64,7 @@ export function wireSsoPortal(
   ctx: PortalContext & {
     readonly config: Pick<SvcConfig, 'dns' | 'rateLimits' | 'ssoMetadataFetch'>;
     /** Handed-out tokens refused per address (the engine's `tokenChecks`). */
-    readonly tokenChecks: FailureLimit;
+    readonly tokenChecks: HandedOutTokenLimit;
     readonly rateLimiter: Pick<RateLimiter, 'consume'>;
     readonly masterKey: Buffer;
     readonly sso: SsoConnectionsWiring;

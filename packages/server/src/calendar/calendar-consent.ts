@@ -7,8 +7,7 @@ import { toIso, type Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
-import type { FailureLimit } from '../ratelimit/failure-throttle.js';
-import { lookUpHandedOut } from '../ratelimit/handed-out-tokens.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import {
   CALENDAR_SCOPE_RULES,
   calendarScopesFor,
@@ -34,7 +33,7 @@ export interface CalendarConsentDeps {
   readonly relyingParty: Pick<OidcRelyingParty, 'start' | 'redeem'>;
   readonly states: Pick<CalendarConsentStates, 'begin' | 'take'>;
   /** Callback states that continue nothing, counted per address with every handed-out token. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   readonly repository: Pick<CalendarConnectionRepository, 'insert' | 'findByAccount' | 'reconnect'>;
   readonly accounts: CalendarAccounts;
   readonly secrets: Pick<SecretBox, 'encrypt' | 'decrypt'>;

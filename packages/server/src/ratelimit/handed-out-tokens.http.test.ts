@@ -89,6 +89,8 @@ describeAboveStorage('refused handed-out tokens, per client address', (kind) => 
     const held = await post('/password/reset', { token, newPassword: NEW_PASSWORD }, attacker);
     expect(held.statusCode).toBe(429);
     expect(held.json()).toMatchObject({ error: 'too_many_attempts' });
+    const audited = await h.auditEvents('auth.token.throttled');
+    expect(audited.filter((event) => event.ipAddress === attacker)).toHaveLength(1);
     // The refused request used nothing: the link still sets the password from elsewhere.
     expect(
       (await post('/password/reset', { token, newPassword: NEW_PASSWORD }, nextAddress())).statusCode,

@@ -12,8 +12,7 @@ import {
 } from '../federation/saml/app-entry.js';
 import type { SamlRequestCodes } from '../federation/saml/request-codes.js';
 import { SvcInvalidOperationError, SvcMfaRequiredError, SvcPublicAuthError } from '../kernel/errors.js';
-import type { FailureLimit } from '../ratelimit/failure-throttle.js';
-import { lookUpHandedOut } from '../ratelimit/handed-out-tokens.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { DirectProviderSignIn } from './direct-provider-sign-in.js';
 import { tokenCheckAddress, type DirectCallContext, type DirectSignIn } from './direct-sign-in.js';
 
@@ -27,7 +26,7 @@ export interface DirectSsoSignInDeps {
   /** The sign-in of a user an identity provider vouched for (user checks, audit, engine). */
   readonly federated: Pick<DirectProviderSignIn, 'signInFederatedUser'>;
   /** Refused codes, counted per address with every handed-out token. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
 }
 
 /** The one refusal of a code that cannot be exchanged, whatever the reason. */

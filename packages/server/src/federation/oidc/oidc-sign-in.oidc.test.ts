@@ -60,6 +60,7 @@ describeAboveStorage('signing in through a provider', (kind) => {
       allowedCallbackUris: [CALLBACK],
     });
     connectionId = connection.id;
+    const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
     signIn = new OidcSignIn({
       connections: oidc.connections,
       relyingParty: new OidcRelyingParty({ clock, ids: randomIds, allowHttpLoopback: true, timeoutMs: 2000 }),
@@ -68,8 +69,9 @@ describeAboveStorage('signing in through a provider', (kind) => {
       tokenChecks: {
         throttle: new FailureThrottle({ store: failureCounterRepository(handle.db), clock }),
         rule: DEFAULT_FAILURE_RULES.tokenIp,
+        audit,
       },
-      audit: createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds }),
+      audit,
       callbackUri: CALLBACK,
     });
   });

@@ -1,7 +1,6 @@
 import type { SvcOidcProviderSummary } from '@svc/contract';
 import type { AuditLog } from '../../audit/audit-log.js';
-import type { FailureLimit } from '../../ratelimit/failure-throttle.js';
-import { lookUpHandedOut } from '../../ratelimit/handed-out-tokens.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../../ratelimit/handed-out-tokens.js';
 import type { OidcAccountLinking, LinkingContext, LinkingOutcome } from './account-linking.js';
 import type { OidcConnection, OidcConnections } from './enabled-connections.js';
 import type { OidcIdentity } from './identity-claims.js';
@@ -32,7 +31,7 @@ export interface OidcSignInDeps {
   readonly states: Pick<OidcLoginStates, 'begin' | 'take'>;
   readonly linking: Pick<OidcAccountLinking, 'resolve'>;
   /** Callback states that continue nothing, counted per address with every handed-out token. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   readonly audit: AuditLog;
   /** Svc's own callback, `{issuer}/oidc/callback`, where every provider sends the user back. */
   readonly callbackUri: string;

@@ -1,6 +1,5 @@
 import type { AuditLog } from '../../audit/audit-log.js';
-import type { FailureLimit } from '../../ratelimit/failure-throttle.js';
-import { lookUpHandedOut } from '../../ratelimit/handed-out-tokens.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../../ratelimit/handed-out-tokens.js';
 import {
   continuationKind,
   type SamlBrowserPlace,
@@ -17,7 +16,7 @@ export interface SamlAssertionConsumerDeps {
   /** One handler per continuation kind ('sign-in', 'sso-authorization', 'request-token', 'portal-test'). */
   readonly handlers: readonly SamlContinuationHandler[];
   /** Handles that continue nothing, counted per address with every handed-out token. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   readonly audit: AuditLog;
 }
 

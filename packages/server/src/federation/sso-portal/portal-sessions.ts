@@ -2,8 +2,7 @@ import type { AuditLog } from '../../audit/audit-log.js';
 import { HOUR_MS, type Clock } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import type { Ids } from '../../kernel/ids.js';
-import type { FailureLimit } from '../../ratelimit/failure-throttle.js';
-import { lookUpHandedOut } from '../../ratelimit/handed-out-tokens.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../../ratelimit/handed-out-tokens.js';
 import type { PortalTestResult, SsoPortalRepository, SsoPortalSessionRecord } from './repository.js';
 
 /** How long a portal session lasts at most; never past its link's own expiry. */
@@ -12,7 +11,7 @@ export const PORTAL_SESSION_LIFETIME_MS = 8 * HOUR_MS;
 export interface SsoPortalSessionsDeps {
   readonly repository: SsoPortalRepository;
   /** Setup links that found nothing usable, counted per address with every handed-out token. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;

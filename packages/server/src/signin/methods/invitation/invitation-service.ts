@@ -24,8 +24,7 @@ import {
 } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';
 import { validate } from '../../../kernel/validation.js';
-import type { FailureLimit } from '../../../ratelimit/failure-throttle.js';
-import { lookUpHandedOut } from '../../../ratelimit/handed-out-tokens.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../../../ratelimit/handed-out-tokens.js';
 import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import type { InvitationRecord, InvitationRepository } from './repository.js';
@@ -46,7 +45,7 @@ export interface InvitationServiceDeps {
   /** `{PublicOrigin}{authBase}`: the InviteUrl is `${linkBase}/invitations/accept?token=…`. */
   readonly linkBase: string;
   /** Tokens that found no usable invitation, counted per address with every handed-out token. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
 }
 
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;

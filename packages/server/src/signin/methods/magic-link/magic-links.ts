@@ -4,8 +4,7 @@ import type { AuditLog } from '../../../audit/audit-log.js';
 import { MINUTE_MS, type Clock } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import type { Ids } from '../../../kernel/ids.js';
-import type { FailureLimit } from '../../../ratelimit/failure-throttle.js';
-import { lookUpHandedOut } from '../../../ratelimit/handed-out-tokens.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../../../ratelimit/handed-out-tokens.js';
 import { refusedSendOf, SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import type { EmailChallengeContext, EmailSender, SendLimiter } from '../email-otp/email-otp-challenges.js';
@@ -47,7 +46,7 @@ export interface MagicLinksDeps {
   /** config.rateLimits.magicLinkSend. */
   readonly sendPolicy: RateLimitPolicy;
   /** Links that found nothing usable, counted per address with every handed-out token. */
-  readonly tokenChecks: FailureLimit;
+  readonly tokenChecks: HandedOutTokenLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
