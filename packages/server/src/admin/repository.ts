@@ -161,6 +161,8 @@ export interface ClientRepository {
   insertIfClientIdFree(client: ClientRecord): Promise<boolean>;
   findById(id: string): Promise<ClientRecord | undefined>;
   findByClientId(clientId: string): Promise<ClientRecord | undefined>;
+  /** A confidential client whose secret has this SHA-256 hex, if any. */
+  findBySecretHash(secretHash: string): Promise<ClientRecord | undefined>;
   list(query: ListQuery): Promise<Page<ClientRecord>>;
   /** Applies the changes and sets updatedAt; undefined when there is no client with this clientId. */
   update(clientId: string, changes: ClientChanges, now: number): Promise<ClientRecord | undefined>;

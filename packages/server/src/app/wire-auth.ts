@@ -162,6 +162,7 @@ export function wireAuth(ctx: WireAuthContext): {
     rule: ctx.config.failureLimits.clientSecretIp,
     clock,
   });
+  const tokenChecks = { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.tokenIp, audit };
   const rejectedTokens = new RejectedSecretLimit({
     throttle: ctx.failureThrottle,
     rule: ctx.config.failureLimits.tokenIp,
@@ -171,6 +172,7 @@ export function wireAuth(ctx: WireAuthContext): {
     clients,
     clientSecrets,
     rejectedTokens,
+    tokenChecks,
     users,
     passwords,
     signup,
@@ -205,7 +207,7 @@ export function wireAuth(ctx: WireAuthContext): {
       direct,
       clientSecrets,
       rejectedTokens,
-      tokenChecks: { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.tokenIp, audit },
+      tokenChecks,
       mfa,
       mfaSettings: ctx.admin.mfaSettings,
       mfaOperations,

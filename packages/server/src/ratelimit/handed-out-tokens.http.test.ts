@@ -52,6 +52,12 @@ describeAboveStorage('refused handed-out tokens, per client address', (kind) => 
     ],
     ['direct email verification', (a) => post('/email/verify', { token: guess() }, a)],
     ['direct magic link', (a) => post('/magic-link/complete', { token: guess(), clientId: app.clientId }, a)],
+    ['direct MFA token', (a) => post('/mfa/challenge/verify', { mfaToken: guess(), code: '123456' }, a)],
+    [
+      'direct organization selection',
+      (a) => post('/select-organization', { pendingAuthToken: guess(), organizationId: 'org_1' }, a),
+    ],
+    ['direct email code', (a) => post('/email-otp/verify', { challengeToken: guess(), code: '123456' }, a)],
     ['hosted password reset page', (a) => get(`${h.authBase}/password/reset?token=${guess()}`, a)],
     ['hosted invitation page', (a) => get(`${h.authBase}/invitations/accept?token=${guess()}`, a)],
     [
@@ -107,9 +113,29 @@ describeAboveStorage('refused handed-out tokens, per client address', (kind) => 
   it("does not count a confidential client's backend, which relays its users' links", async () => {
     const relay = nextAddress();
     const body = () => ({ token: guess(), clientId: backend.clientId, clientSecret: backend.clientSecret });
+    const basic = `Basic ${Buffer.from(`${backend.clientId}:${backend.clientSecret ?? ''}`).toString('base64')}`;
     for (let i = 0; i < THRESHOLD + 2; i += 1) {
       expect((await post('/magic-link/complete', body(), relay)).statusCode).toBe(400);
+      // A challenge token names no client: the secret alone, or Basic credentials, say whose backend calls.
+      const mfa = { mfaToken: guess(), code: '123456', clientSecret: backend.clientSecret };
+      expect((await post('/mfa/challenge/verify', mfa, relay)).statusCode).toBe(400);
+      const viaBasic = await h.inject({
+        method: 'POST',
+        url: `${h.authBase}/mfa/challenge/verify`,
+        payload: { mfaToken: guess(), code: '123456' },
+        headers: { authorization: basic },
+        remoteAddress: relay,
+      });
+      expect(viaBasic.statusCode).toBe(400);
     }
+  });
+
+  it('counts a guesser who sends a made-up client secret with challenge tokens', async () => {
+    const attacker = nextAddress();
+    const attempt = () =>
+      post('/mfa/challenge/verify', { mfaToken: guess(), code: '1', clientSecret: 'x'.repeat(43) }, attacker);
+    for (let i = 0; i < THRESHOLD; i += 1) expect((await attempt()).statusCode).toBe(400);
+    expect((await attempt()).statusCode).toBe(429);
   });
 
   const token = (form: Record<string, string>, remoteAddress: string) =>

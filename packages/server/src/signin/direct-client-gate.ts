@@ -1,6 +1,7 @@
 import { clientIdSchema } from '@svc/contract';
 import type { ClientRecord, ClientRepository } from '../admin/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import { safeEqual, sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError, SvcTooManyAttemptsError } from '../kernel/errors.js';
 import type { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
 import {
@@ -21,7 +22,7 @@ export interface GateCallContext {
 }
 
 export interface DirectClientGateDeps {
-  readonly clients: Pick<ClientRepository, 'findByClientId'>;
+  readonly clients: Pick<ClientRepository, 'findByClientId' | 'findBySecretHash'>;
   /** Rejected client secrets per client and address (config.failureLimits.clientSecretIp). */
   readonly clientSecrets: Pick<RejectedSecretLimit, 'lockedFor' | 'reject'>;
   readonly audit: AuditLog;
@@ -95,6 +96,25 @@ export class DirectClientGate {
     const reason = sentNothing ? 'secret_not_sent' : result.reason;
     await this.#reject(client.clientId, context, reason);
     throw new SvcPublicAuthError('invalid_client', authenticationMessage(reason, client), 401);
+  }
+
+  /**
+   * Whether the call's credentials are an active confidential client's own: HTTP Basic with its client
+   * id, or a `clientSecret` alone, looked up by its hash. Such a caller is the client's backend relaying
+   * its users' tokens, not a guesser (docs/decisions/handed-out-token-failures.md). Nothing is counted
+   * here: a wrong secret is counted by `require` when the call gets that far.
+   */
+  async relaying(context: GateCallContext): Promise<boolean> {
+    const basic = context.authorization === null ? undefined : parseBasic(context.authorization);
+    const basicId = basicClientId(context.authorization);
+    const client =
+      basic !== undefined && basicId !== null
+        ? await this.#deps.clients.findByClientId(basicId)
+        : context.clientSecret === null
+          ? undefined
+          : await this.#deps.clients.findBySecretHash(sha256Hex(context.clientSecret));
+    if (client?.active !== true || client.clientSecretHash === null) return false;
+    return basic === undefined || safeEqual(sha256Hex(basic.secret), client.clientSecretHash);
   }
 
   async #reject(clientId: string | null, context: GateCallContext, reason: RejectionReason | null) {

@@ -4,6 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';
 import { oauthError, UnknownGrantError } from '../oauth/errors.js';
 import { countingUnknownValues, type TokenGrantDeps } from '../oauth/token/grant-context.js';
+import { lookUpHandedOut, type HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import { checkResource } from '../oauth/resource-indicators.js';
 import type { IssuedTokens } from '../oauth/tokens/issued-tokens.js';
 import type { SessionRecord } from '../oauth/tokens/repository.js';
@@ -33,6 +34,8 @@ export interface DirectSignInDeps extends DirectClientGateDeps {
   readonly engine: SignInEngine;
   readonly organizations: OrganizationPolicy;
   readonly tokens: TokenEngine;
+  /** Challenge tokens that find nothing, per client address (failureLimits.tokenIp). */
+  readonly tokenChecks: HandedOutTokenLimit;
   /** Unknown refresh tokens per client address, as at the token endpoint. */
   readonly rejectedTokens: TokenGrantDeps['rejectedTokens'];
   readonly clock: Clock;
@@ -110,6 +113,21 @@ export class DirectSignIn {
   }
 
   /**
+   * Looks up a direct call's challenge token (pending, MFA, email code), counting one that finds nothing
+   * against the caller's address (`failureLimits.tokenIp`), unless the call's credentials are a
+   * confidential client's own: its backend relays its users' tokens
+   * (docs/decisions/handed-out-token-failures.md).
+   */
+  async lookUpChallenge<T>(
+    context: DirectCallContext,
+    lookup: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    const credentials = context.authorization !== null || context.clientSecret !== null;
+    const relayed = context.ipAddress != null && credentials && (await this.#gate.relaying(context));
+    return lookUpHandedOut(this.#deps.tokenChecks, relayed ? null : context.ipAddress, lookup);
+  }
+
+  /**
    * LoginWithPasswordAsync: a generic 401 `invalid_credentials` for every credential failure, and
    * SvcTooManyAttemptsError (429 `too_many_attempts`) while a limit on password guessing holds. Like the
    * hosted password step, each checked password is audited: `oauth.direct_login.succeeded` (with the
@@ -160,7 +178,9 @@ export class DirectSignIn {
     input: { pendingAuthToken: string; organizationId: string },
     context: DirectCallContext,
   ): Promise<DirectLoginOutcome> {
-    const pending = await this.#deps.engine.pendingSelection(input.pendingAuthToken, DIRECT_FLOW);
+    const pending = await this.lookUpChallenge(context, () =>
+      this.#deps.engine.pendingSelection(input.pendingAuthToken, DIRECT_FLOW),
+    );
     if (pending === undefined) throw invalidPendingTokenError();
     const client = await this.requireFirstPartyClient(pending.clientId, context);
     const outcome = await this.#deps.engine.selectOrganization({ ...input, flow: DIRECT_FLOW });

@@ -91,6 +91,15 @@ export function clientRepository(db: Db): ClientRepository {
       }
     },
 
+    async findBySecretHash(secretHash) {
+      const row = await db
+        .selectFrom('clients')
+        .select(CLIENT_COLUMNS)
+        .where('clientSecretHash', '=', secretHash)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
     async findById(id) {
       const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
       return row === undefined ? undefined : toRecord(row);

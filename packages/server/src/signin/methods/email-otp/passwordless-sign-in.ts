@@ -55,7 +55,7 @@ export interface PasswordlessSignInDeps {
   readonly challenges: EmailOtpChallenges;
   /** The magic-link primitives, shared with the hosted pages. */
   readonly magicLinks: MagicLinks;
-  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn' | 'lookUpChallenge'>;
   /** Creates the passwordless account of a verified signup (and the organization it owns). */
   readonly signup: Pick<SignupService, 'signUpPasswordless'>;
   readonly ids: Ids;
@@ -239,7 +239,9 @@ export class PasswordlessSignIn {
     purpose: 'login' | 'signup',
     call: DirectCallContext,
   ): Promise<{ challenge: EmailOtpChallengeRecord; client: ClientRecord }> {
-    const challenge = await this.challenges.find(sha256Hex(challengeToken), purpose);
+    const challenge = await this.#deps.direct.lookUpChallenge(call, () =>
+      this.challenges.find(sha256Hex(challengeToken), purpose),
+    );
     if (challenge === undefined) {
       await this.challenges.unknown(challengeContext(call));
       throw invalidCodeError();

@@ -31,7 +31,7 @@ export type MfaCallContext = CallerContext;
 
 export interface MfaOperationsDeps {
   readonly mfa: MfaService;
-  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'issueDirectTokens'>;
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'issueDirectTokens' | 'lookUpChallenge'>;
 }
 
 /**
@@ -128,7 +128,9 @@ export class MfaOperations {
 
   /** The direct sign-in's client behind an MFA token, still first-party (audited rejection otherwise). */
   async #challengeClient(mfaToken: string, call: DirectCallContext) {
-    const challenge = await this.#deps.mfa.peekChallenge(mfaToken, DIRECT_FLOW);
+    const challenge = await this.#deps.direct.lookUpChallenge(call, () =>
+      this.#deps.mfa.peekChallenge(mfaToken, DIRECT_FLOW),
+    );
     if (challenge === undefined) throw invalidMfaToken();
     return this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
   }
