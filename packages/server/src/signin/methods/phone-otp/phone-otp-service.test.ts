@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wirePhoneOtp } from '../../../app/wire-phone-otp.js';
-import { SvcInvalidOperationError, SvcPublicAuthError, SvcValidationError } from '../../../kernel/errors.js';
+import {
+  SvcInvalidOperationError,
+  SvcPublicAuthError,
+  SvcTooManyAttemptsError,
+  SvcValidationError,
+} from '../../../kernel/errors.js';
+import { DEFAULT_FAILURE_RULES } from '../../../ratelimit/failure-rules.js';
 import { FailureThrottle } from '../../../ratelimit/failure-throttle.js';
 import { failureCounterRepository } from '../../../storage/repositories/failure-counters.js';
 import { phoneOtpRepository } from '../../../storage/repositories/phone-otp.js';
@@ -252,6 +258,20 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
         SvcValidationError,
       );
     }
+    await expect(
+      h.phone.verifyPhoneOtp({ challengeToken: 'unknown-token', code: '123456' }),
+    ).rejects.toBeInstanceOf(SvcInvalidOperationError);
+  });
+
+  it('counts unknown challenge tokens against the address the host names, with every handed-out token', async () => {
+    const context = { ipAddress: '203.0.113.77' };
+    const unknown = () =>
+      h.phone.verifyPhoneOtp({ challengeToken: `unknown-${unique('t')}`, code: '123456' }, context);
+    for (let i = 0; i < DEFAULT_FAILURE_RULES.tokenIp.threshold; i += 1) {
+      await expect(unknown()).rejects.toBeInstanceOf(SvcInvalidOperationError);
+    }
+    await expect(unknown()).rejects.toBeInstanceOf(SvcTooManyAttemptsError);
+    // Without an address (the host limits its own callers) nothing is counted.
     await expect(
       h.phone.verifyPhoneOtp({ challengeToken: 'unknown-token', code: '123456' }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);

@@ -57,7 +57,7 @@ export type PhoneOtpCallContext = CallerContext;
 export interface PhoneOtpServiceDeps {
   /** The challenge primitives, shared with the hosted pages. */
   readonly challenges: PhoneOtpChallenges;
-  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn' | 'lookUpChallenge'>;
   /** Creates the passwordless account of a verified signup (and the organization it owns). */
   readonly signup: Pick<SignupService, 'signUpPasswordless'>;
   readonly ids: Ids;
@@ -116,7 +116,9 @@ export class PhoneOtpService {
     this.challenges.requireConfig();
     const input = validate(svcPhoneOtpVerifyRequestSchema, request, 'phone OTP verify request');
     const call = directCallOf('verifyPhoneOtpAsync', context, input.clientSecret);
-    const challenge = await this.challenges.find(sha256Hex(input.challengeToken), 'login');
+    const challenge = await this.#deps.direct.lookUpChallenge(call, () =>
+      this.challenges.find(sha256Hex(input.challengeToken), 'login'),
+    );
     if (challenge === undefined) throw invalidCode();
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
     const checked = await this.#check(challenge, input.code, call);
@@ -169,7 +171,9 @@ export class PhoneOtpService {
     this.challenges.requireConfig();
     const input = validate(svcPhoneOtpSignupVerifyRequestSchema, request, 'phone OTP signup verify request');
     const call = directCallOf('verifyPhoneOtpSignupAsync', context, input.clientSecret);
-    const challenge = await this.challenges.find(sha256Hex(input.challengeToken), 'signup');
+    const challenge = await this.#deps.direct.lookUpChallenge(call, () =>
+      this.challenges.find(sha256Hex(input.challengeToken), 'signup'),
+    );
     if (challenge === undefined) throw invalidCode();
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
     // Before the code: a wrong signup token spends no attempt.
