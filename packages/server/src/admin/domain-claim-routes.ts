@@ -17,8 +17,8 @@ type ByClaim = { Params: { organizationId: string; id: string } };
  * `POST /organizations/{organizationId}/domains` {domain} starts (or returns) the claim with the TXT
  * record to publish, `GET` the same path lists the claims and `GET …/domains/{id}` reads one,
  * `POST …/domains/{id}/verify` looks the record up (200 either way: `status` says whether it was
- * found, `lastCheck` why not) and `POST …/domains/{id}/revoke` ends a claim. The app registers this plugin inside the operator API at
- * `/svc/admin/auth/api`, behind the operator guard.
+ * found, `lastCheck` why not) and `POST …/domains/{id}/revoke` ends a claim. The app registers this
+ * plugin inside the operator API at `/svc/admin/auth/api`, behind the operator guard.
  */
 export function domainClaimAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
   const { admin } = deps;

@@ -133,8 +133,8 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
 
 /**
  * DECISIONS.md "Operator record routes": read and PATCH users, organizations, memberships and clients
- * (`active: false` deactivates, `true` reactivates), list memberships (and read one by id), rotate a client secret. PATCH
- * bodies name only what changes; the answer is the record as it is now.
+ * (`active: false` deactivates, `true` reactivates), list memberships (and read one by id), rotate a
+ * client secret. PATCH bodies name only what changes; the answer is the record as it is now.
  */
 function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): void {
   app.get<{ Params: { userId: string } }>('/users/:userId', async (request) =>

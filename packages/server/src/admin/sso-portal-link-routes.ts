@@ -16,8 +16,8 @@ type ByOrganization = { Params: { organizationId: string } };
  * The operator routes of SSO setup portal links (DECISIONS.md "SSO setup portal links"):
  * `POST /organizations/{organizationId}/sso-portal/sessions` → 201 {id, url, expiresAt} (the URL, with
  * its one-time token, only in this answer), `GET` the same path lists the links with their status,
- * `GET /sso-portal/sessions/{id}` reads one and `POST /sso-portal/sessions/{id}/revoke` revokes one. Registered inside the operator API at
- * `/svc/admin/auth/api`, behind the operator guard.
+ * `GET /sso-portal/sessions/{id}` reads one and `POST /sso-portal/sessions/{id}/revoke` revokes one.
+ * Registered inside the operator API at `/svc/admin/auth/api`, behind the operator guard.
  */
 export function ssoPortalLinkAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
   const { admin } = deps;

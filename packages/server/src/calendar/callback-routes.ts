@@ -18,8 +18,8 @@ export interface CalendarCallbackRoutesDeps {
  * SPEC.md: "GET /calendar/callback (under /svc/auth) | calendar consent callback …; redirects to the
  * request's ReturnUri adding calendarConnectionId on success or error on failure". A state that is
  * unknown, used or expired names no ReturnUri: it is a 400 `invalid_state`, never a redirect (429 once
- * too many such states came from the address). The
- * query (code and state) is read raw; logs replace both (http/logging.ts).
+ * too many such states came from the address). The query (code and state) is read raw; logs replace
+ * both (http/logging.ts).
  */
 export function calendarCallbackRoutes(deps: CalendarCallbackRoutesDeps): FastifyPluginAsync {
   return async (app) => {

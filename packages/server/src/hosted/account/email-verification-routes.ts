@@ -30,8 +30,9 @@ function tokenOf(source: unknown): string | undefined {
  * - GET /email/verify?token= → the confirmation page with its antiforgery field and cookie (never uses
  *   the token); a missing or malformed token → the "Link not valid" page (400);
  * - POST /email/verify/confirm {_csrf, token} → "Email verified" (200), or "Link not valid" (400) for an
- *   unknown, used or expired token (429 once too many such links came from the address). Registered inside `hostedRoutes`, so a post without a valid
- *   antiforgery field, cookie and origin is refused (400) before the token is looked at.
+ *   unknown, used or expired token (429 once too many such links came from the address). Registered
+ *   inside `hostedRoutes`, so a post without a valid antiforgery field, cookie and origin is refused
+ *   (400) before the token is looked at.
  */
 export function emailVerificationRoutes(deps: HostedEmailVerificationDeps): FastifyPluginAsync {
   const { account, site } = deps;
