@@ -1,5 +1,4 @@
 import type { AuditLog } from '../audit/audit-log.js';
-import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
@@ -7,6 +6,7 @@ import type { TokenEngineDeps } from '../oauth/tokens/deps.js';
 import { createTokenEngine, type TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
 import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { ConsentGrants } from '../signin/consent-grants.js';
@@ -162,6 +162,7 @@ export function wireAuth(ctx: WireAuthContext): {
     rule: ctx.config.failureLimits.clientSecretIp,
     clock,
   });
+  // Handed-out tokens: one rule, counted first where a lookup costs anyway, after a miss on the token path.
   const tokenChecks = { throttle: ctx.failureThrottle, rule: ctx.config.failureLimits.tokenIp, audit };
   const rejectedTokens = new RejectedSecretLimit({
     throttle: ctx.failureThrottle,

@@ -1,5 +1,4 @@
 import type { AuditLog } from '../audit/audit-log.js';
-import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import { SamlAppAuthorization } from '../federation/saml/app-entry.js';
 import { SamlAssertionConsumer } from '../federation/saml/assertion-consumer.js';
 import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
@@ -10,6 +9,7 @@ import { samlSsoAuthorizationContinuation } from '../hosted/saml/sso-authorizati
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { DirectProviderSignIn } from '../signin/direct-provider-sign-in.js';
 import type { DirectSignIn } from '../signin/direct-sign-in.js';
 import { DirectSsoSignIn } from '../signin/direct-sso-sign-in.js';

@@ -1,5 +1,4 @@
 import type { AuditLog } from '../audit/audit-log.js';
-import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { deriveHostedKey } from '../http/antiforgery.js';
 import { PortalCsrf } from '../federation/sso-portal/portal-csrf.js';
@@ -14,6 +13,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { hostLookup, MetadataFetcher } from '../federation/saml/metadata-fetch.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { Db } from '../storage/database.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { ssoPortalRepository } from '../storage/repositories/sso-portal.js';
