@@ -102,7 +102,7 @@ export class DirectClientGate {
    * Whether the call's credentials are an active confidential client's own: HTTP Basic with its client
    * id, or a `clientSecret` alone, looked up by its hash. Such a caller is the client's backend relaying
    * its users' tokens, not a guesser (docs/decisions/handed-out-token-failures.md). Nothing is counted
-   * here: a wrong secret is counted by `require` when the call gets that far.
+   * here: a wrong secret is counted by `require` when the call gets that far. No credentials: no query.
    */
   async relaying(context: GateCallContext): Promise<boolean> {
     const basic = context.authorization === null ? undefined : parseBasic(context.authorization);

@@ -122,8 +122,7 @@ export class DirectSignIn {
     context: DirectCallContext,
     lookup: () => Promise<T | undefined>,
   ): Promise<T | undefined> {
-    const credentials = context.authorization !== null || context.clientSecret !== null;
-    const relayed = context.ipAddress != null && credentials && (await this.#gate.relaying(context));
+    const relayed = context.ipAddress != null && (await this.#gate.relaying(context));
     return lookUpHandedOut(this.#deps.tokenChecks, relayed ? null : context.ipAddress, lookup);
   }
 

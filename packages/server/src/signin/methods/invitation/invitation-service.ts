@@ -263,7 +263,7 @@ export class InvitationService {
    * The pending, unexpired invitation of a token, or the generic public error (never its state). A
    * token of no usable invitation is counted against the address it came from.
    */
-  async findUsableInvitation(token: unknown, address: string | undefined): Promise<InvitationRecord> {
+  async findUsableInvitation(token: unknown, address: string | null | undefined): Promise<InvitationRecord> {
     // Not the shape of a token Svc issues: refused without a lookup, so not counted either.
     const shaped = opaqueTokenSchema.safeParse(token);
     if (!shaped.success) throw invalidInvitationError();

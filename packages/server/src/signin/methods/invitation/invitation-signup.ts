@@ -56,7 +56,7 @@ export class InvitationSignup {
     const displayName = requireInvitedDisplayName(request.displayName);
     const invitation = await this.#deps.invitations.findUsableInvitation(
       request.invitationToken,
-      tokenCheckAddress(client, call) ?? undefined,
+      tokenCheckAddress(client, call),
     );
     const { userId, authTime } = await this.createInvitedAccount(
       invitation,
