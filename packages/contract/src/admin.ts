@@ -205,6 +205,19 @@ export const svcClientSchema = z.object({
   allowClientCredentials: z.boolean(),
   active: z.boolean(),
   createdAt: timestamp,
+  /**
+   * A client that registered itself at `POST /register` (RFC 7591), with the metadata it gave; null for
+   * a client an operator created.
+   */
+  registration: z
+    .object({
+      method: z.literal('dynamic'),
+      clientUri: z.string().nullable(),
+      logoUri: z.string().nullable(),
+      softwareId: z.string().nullable(),
+      softwareVersion: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type SvcClient = z.output<typeof svcClientSchema>;
 

@@ -62,6 +62,7 @@ export class ClientService {
       active: true,
       createdAt: now,
       updatedAt: now,
+      registration: null,
     };
     if (!(await this.#deps.repositories.clients.insertIfClientIdFree(client))) {
       throw new SvcConflictError(`The clientId '${input.clientId}' is already registered.`);

@@ -154,6 +154,16 @@ export interface ClientRecord {
   readonly active: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** How a client that registered itself (RFC 7591) described itself; null when an operator created it. */
+  readonly registration: DynamicRegistrationMetadata | null;
+}
+
+/** The optional metadata of a dynamic registration (RFC 7591 §2), kept as given; null when not given. */
+export interface DynamicRegistrationMetadata {
+  readonly clientUri: string | null;
+  readonly logoUri: string | null;
+  readonly softwareId: string | null;
+  readonly softwareVersion: string | null;
 }
 
 export interface ClientRepository {

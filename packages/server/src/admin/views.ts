@@ -55,5 +55,6 @@ export function toSvcClient(record: ClientRecord): SvcClient {
     allowClientCredentials: record.allowClientCredentials,
     active: record.active,
     createdAt: toIso(record.createdAt),
+    registration: record.registration === null ? null : { method: 'dynamic', ...record.registration },
   };
 }

@@ -8,8 +8,6 @@ import { resolveConfig, type SvcConfig } from '../config/resolve.js';
 import { Antiforgery, deriveHostedKey } from '../http/antiforgery.js';
 import { HOUR_MS } from '../kernel/clock.js';
 import { SecretBox } from '../kernel/crypto.js';
-import { oauthEndpointMetadata } from '../oauth/discovery/contributions.js';
-import { Discovery } from '../oauth/discovery/discovery.js';
 import { ClientCredentialsGrant } from '../oauth/token/client-credentials.js';
 import { TokenEndpoint } from '../oauth/token/token-endpoint.js';
 import { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
@@ -28,7 +26,6 @@ import { databaseProbe } from '../storage/readiness-probe.js';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { clientRepository } from '../storage/repositories/clients.js';
-import { grantableScopesSource } from '../storage/repositories/grantable-scopes.js';
 import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
@@ -49,6 +46,7 @@ import { wireAuthorize } from './wire-authorize.js';
 import { wireOidcSignIn } from './wire-oidc-connections.js';
 import { wireSamlAppEntry, wireSamlAssertionConsumer } from './wire-saml-sign-in.js';
 import { wireDevice } from './wire-device.js';
+import { wireDiscovery } from './wire-discovery.js';
 import { wireCalendar } from './wire-calendar.js';
 
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
@@ -116,16 +114,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     await signingKeys.ensureActiveKey();
     await signingKeys.maintain();
     const tokens = new TokenService({ keys: signingKeys, issuer: config.issuer, clock, ids, signer });
-    const discovery = new Discovery({
-      issuer: config.issuer,
-      openIdEnabled: config.openId.enabled,
-      scopes: grantableScopesSource(db),
-      contributions: [
-        { jwks_uri: `${config.issuer}/.well-known/jwks.json` },
-        ...oauthEndpointMetadata(config),
-      ],
-      clock,
-    });
+    const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
+    const { discovery, registration } = wireDiscovery({ db, config, clock, ids, audit, rateLimiter });
     const adminWiring = wireAdmin({
       db,
       clock,
@@ -142,7 +132,6 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const admin = adminWiring.facade;
     await adminWiring.scim.seed((name) => environment[name]);
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
-    const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
     const { engine: authEngine, facadeDeps } = wireAuth({
       db,
       clock,
@@ -315,6 +304,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       signingKeys,
       tokens,
       discovery,
+      registration,
       antiforgery,
       hostedSignIn,
       tokenEndpoint,

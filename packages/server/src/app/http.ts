@@ -38,6 +38,7 @@ import { hostedSignInRoutes } from '../hosted/sign-in-routes.js';
 import { headlessRoutes } from '../headless/routes.js';
 import { authorizeRoutes } from '../hosted/authorize-routes.js';
 import { tokenRoutes } from '../oauth/token/token-routes.js';
+import { registrationRoutes } from '../oauth/clients/registration/routes.js';
 import { deviceAuthorizationRoutes } from '../oauth/device/routes.js';
 import { isUserinfoMapped } from '../oauth/userinfo/metadata.js';
 import { userinfoRoutes } from '../oauth/userinfo/routes.js';
@@ -91,6 +92,11 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(deviceAuthorizationRoutes({ endpoint: services.deviceAuthorization }), {
           prefix: authPath,
         });
+        if (services.registration !== null) {
+          await svc.register(registrationRoutes({ registration: services.registration }), {
+            prefix: authPath,
+          });
+        }
         if (isUserinfoMapped(config)) {
           await svc.register(userinfoRoutes({ userinfo: services.userinfo }), { prefix: authPath });
         }

@@ -21,6 +21,7 @@ import type { SamlAccounts } from '../federation/saml/saml-accounts.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
 import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
 import type { SsoPortalWiring } from './wire-sso-portal.js';
+import type { ClientRegistration } from '../oauth/clients/registration/client-registration.js';
 import type { Discovery } from '../oauth/discovery/discovery.js';
 import type { ScimServiceProvider } from '../scim/service-provider.js';
 import type { ScimDirectoryEvents } from '../scim/directory-events.js';
@@ -57,6 +58,8 @@ export interface SvcServices {
   readonly tokens: TokenService;
   /** @internal */
   readonly discovery: Discovery;
+  /** @internal POST /register (RFC 7591); null while dynamic client registration is off. */
+  readonly registration: ClientRegistration | null;
   /** @internal Checks hosted form posts (double-submit, keyed by the master key, so valid on every node). */
   readonly antiforgery: Antiforgery;
   /** @internal The hosted authorization flow (GET /authorize and the sign-in pages) and hosted logout. */

@@ -1,4 +1,9 @@
-import type { DatabaseTimeoutsOptions, DomainVerificationOptions, SvcOptions } from './options.js';
+import type {
+  DatabaseTimeoutsOptions,
+  DomainVerificationOptions,
+  DynamicClientRegistrationOptions,
+  SvcOptions,
+} from './options.js';
 import { SvcConfigError } from '../kernel/errors.js';
 
 /** The one table of SVC_* variables; each maps onto the option of the same meaning. */
@@ -60,6 +65,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
       allowedPrivateNetworks: metadataNetworks.split(/[\s,]+/).filter((entry) => entry !== ''),
     };
   }
+  const dcr = dynamicClientRegistrationFromEnv(text);
+  if (dcr !== undefined) options.dynamicClientRegistration = dcr;
   const domainVerification = domainVerificationFromEnv(text);
   if (domainVerification !== undefined) options.domainVerification = domainVerification;
   const seed = seedDemoFromEnv(env);
@@ -85,6 +92,20 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
 export function seedDemoFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
   const value = env.SVC_SEED_DEMO?.trim();
   return value === undefined || value === '' ? undefined : parseFlag('SVC_SEED_DEMO', value);
+}
+
+/** The SVC_DCR_* variables, or undefined when none is set. */
+function dynamicClientRegistrationFromEnv(
+  text: (name: string) => string | undefined,
+): DynamicClientRegistrationOptions | undefined {
+  const options: DynamicClientRegistrationOptions = {};
+  const enabled = text('SVC_DCR_ENABLED');
+  if (enabled !== undefined) options.enabled = parseFlag('SVC_DCR_ENABLED', enabled);
+  const scopes = text('SVC_DCR_ALLOWED_SCOPES');
+  if (scopes !== undefined) options.allowedScopes = scopes.split(/[\s,]+/).filter((scope) => scope !== '');
+  const audience = text('SVC_DCR_AUDIENCE');
+  if (audience !== undefined) options.audience = audience;
+  return Object.keys(options).length === 0 ? undefined : options;
 }
 
 /** The SVC_DOMAIN_* variables, or undefined when none is set. */

@@ -123,6 +123,30 @@ export interface ScimConnectionSeedOptions {
 }
 
 /**
+ * Dynamic client registration (RFC 7591): apps register themselves as public clients at
+ * `POST {issuer}/register`, without an operator (docs/decisions/dynamic-client-registration.md).
+ */
+export interface DynamicClientRegistrationOptions {
+  /** Map `POST /register` and name it in discovery (`registration_endpoint`). @default false (SVC_DCR_ENABLED) */
+  enabled?: boolean;
+  /**
+   * The scopes a registration may ask for; a scope outside is refused with invalid_client_metadata.
+   * Empty: any scope is registered as asked, so set it before opening registration to the internet.
+   * @default [] (SVC_DCR_ALLOWED_SCOPES, space- or comma-separated)
+   */
+  allowedScopes?: string[];
+  /**
+   * The audience of registered clients' access tokens (an operator may change a client's afterwards).
+   * @default the issuer (SVC_DCR_AUDIENCE)
+   */
+  audience?: string;
+  /** Scopes one registration may ask for. @default 32 */
+  maxScopeCount?: number;
+  /** Characters of one scope. @default 128 */
+  maxScopeLength?: number;
+}
+
+/**
  * Options of `createSvc()`. Every option has an `SVC_*` environment variable of the same meaning
  * (see config/env.ts); an option given here wins over the environment.
  */
@@ -252,6 +276,8 @@ export interface SvcOptions {
   dns?: DnsOptions;
   /** The setup portal's metadata fetch from a URL. */
   ssoMetadataFetch?: SsoMetadataFetchOptions;
+  /** Dynamic client registration at `POST /register` (off by default). */
+  dynamicClientRegistration?: DynamicClientRegistrationOptions;
   /** SCIM 2.0 directory sync: connections configured in code. */
   scim?: { connections?: ScimConnectionSeedOptions[] };
   /** Injected time source. @default the system clock */

@@ -23,6 +23,10 @@ import {
 import type { DnsSettings } from '../organizations/domains/txt-lookup.js';
 import { resolveScimConfig, type ScimConfig } from './scim.js';
 import {
+  resolveDynamicClientRegistration,
+  type DynamicClientRegistrationConfig,
+} from './dynamic-registration.js';
+import {
   DEFAULT_PASSWORD_HASH_COST,
   passwordHashCostIssue,
   type PasswordHashCost,
@@ -102,6 +106,8 @@ export interface SvcConfig extends LoggingConfig {
   readonly dns: DnsSettings;
   /** SCIM 2.0: the service provider's Base URL and the connections seeded from code. */
   readonly scim: ScimConfig;
+  /** Dynamic client registration (`POST /register`). */
+  readonly dynamicClientRegistration: DynamicClientRegistrationConfig;
   /** The setup portal's metadata fetch (SvcOptions.ssoMetadataFetch), validated. */
   readonly ssoMetadataFetch: SsoMetadataFetchConfig;
   /** Fastify's trustProxy for the standalone server (see SvcOptions.trustProxy). */
@@ -178,6 +184,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     domainVerification: resolveDomainVerificationConfig(options.domainVerification),
     dns: resolveDnsConfig(options.dns),
     scim: resolveScimConfig(options.scim, publicOrigin, dashboardBase),
+    dynamicClientRegistration: resolveDynamicClientRegistration(options.dynamicClientRegistration, issuer),
     ssoMetadataFetch: resolveSsoMetadataFetch(options.ssoMetadataFetch ?? {}),
     trustProxy: options.trustProxy ?? false,
     clock: options.clock ?? systemClock,

@@ -162,6 +162,7 @@ describeEachDatabase('headless sign-in API', (kind) => {
       scopes: ['openid', 'profile', 'email'],
       userEmail: user.email,
       organizationName: chosen?.name,
+      selfRegistered: null,
     });
     const consentToken = String(consent.viewModel?.consentToken);
 

@@ -133,6 +133,7 @@ export function viewModelOf(
         scopes: [...step.scopes],
         userEmail: step.userEmail,
         organizationName: step.organizationName,
+        selfRegistered: step.selfRegistered === null ? null : { ...step.selfRegistered },
       });
     case 'device_approval':
       return base('device-approve', {
@@ -140,6 +141,7 @@ export function viewModelOf(
         scopes: [...step.scopes],
         userEmail: step.userEmail,
         organizationName: step.organizationName,
+        selfRegistered: step.selfRegistered === null ? null : { ...step.selfRegistered },
       });
   }
 }

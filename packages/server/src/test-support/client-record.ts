@@ -27,6 +27,7 @@ export function clientRecord(overrides: Partial<ClientRecord> = {}): ClientRecor
     active: true,
     createdAt: 0,
     updatedAt: 0,
+    registration: null,
     ...overrides,
   };
 }

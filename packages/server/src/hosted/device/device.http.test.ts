@@ -159,6 +159,7 @@ describeAboveStorage('hosted device pages', (kind) => {
     const { b, user, page } = await atApproval(started);
     expect(page.body).toMatch(new RegExp(`Signed in as\\s*<strong>${user.email}</strong\\s*>`));
     expect(page.body).toContain('See your email address');
+    expect(page.body).not.toContain('registered itself');
     expect(page.body).toContain(`<form method="post" action="${h.authBase}/device/approve">`);
     expect(page.body).toContain(`formaction="${h.authBase}/device/deny"`);
     expect(Object.keys(b.fields).sort()).toEqual(['_csrf', 'request_id']);

@@ -113,6 +113,7 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
       return renderConsentPage({
         ...form,
         scopes: step.scopes,
+        ...(step.selfRegistered === null ? {} : { selfRegistered: step.selfRegistered }),
         ...(step.userEmail === null ? {} : { userEmail: step.userEmail }),
         ...(step.organizationName === null ? {} : { organizationName: step.organizationName }),
       });
@@ -121,6 +122,7 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
         ...form,
         userCode: step.userCode,
         scopes: step.scopes,
+        ...(step.selfRegistered === null ? {} : { selfRegistered: step.selfRegistered }),
         ...(step.userEmail === null ? {} : { userEmail: step.userEmail }),
         ...(step.organizationName === null ? {} : { organizationName: step.organizationName }),
       });

@@ -1,7 +1,8 @@
 import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
 import { html } from '../../http/pages/html.js';
 import { renderLayout } from '../../http/pages/layout.js';
-import { grantedScopeList, signedInAs } from './grant-summary.js';
+import type { SelfRegisteredClient } from '../../signin/flow/authorize-outcomes.js';
+import { grantedScopeList, selfRegisteredCaution, signedInAs } from './grant-summary.js';
 import { describeScopes } from './scope-descriptions.js';
 
 export interface ConsentPageInput extends HostedFormContext {
@@ -13,6 +14,8 @@ export interface ConsentPageInput extends HostedFormContext {
   readonly organizationName?: string;
   /** Descriptions that win over the standard ones (for example operator-managed display names). */
   readonly scopeDescriptions?: Readonly<Record<string, string>>;
+  /** A client that registered itself: a caution says so. */
+  readonly selfRegistered?: SelfRegisteredClient;
   readonly error?: string;
 }
 
@@ -26,7 +29,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
   const scopes = describeScopes(input.scopes, input.scopeDescriptions);
   const account = signedInAs(input.userEmail, input.organizationName);
   const list = grantedScopeList(input.clientName, scopes, 'is asking to:');
-  const body = html`${account} ${list}
+  const body = html`${account} ${list} ${selfRegisteredCaution(input.selfRegistered)}
     <form method="post" action="${input.authBase}/consent/approve">
       ${hiddenFormFields(input)} ${formError(input.error)}
       <div class="actions">

@@ -1,7 +1,8 @@
 import { formError, hiddenFormFields, loginHref, type HostedFormContext } from '../form.js';
 import { html } from '../../http/pages/html.js';
 import { renderLayout } from '../../http/pages/layout.js';
-import { grantedScopeList, signedInAs } from './grant-summary.js';
+import type { SelfRegisteredClient } from '../../signin/flow/authorize-outcomes.js';
+import { grantedScopeList, selfRegisteredCaution, signedInAs } from './grant-summary.js';
 import { describeScopes } from './scope-descriptions.js';
 
 export interface DeviceApprovalPageInput extends HostedFormContext {
@@ -13,6 +14,8 @@ export interface DeviceApprovalPageInput extends HostedFormContext {
   /** Who is signed in, so that a shared computer does not connect someone else's account. */
   readonly userEmail?: string;
   readonly organizationName?: string;
+  /** A client that registered itself: a caution says so. */
+  readonly selfRegistered?: SelfRegisteredClient;
   readonly error?: string;
 }
 
@@ -30,7 +33,7 @@ export function renderDeviceApprovalPage(input: DeviceApprovalPageInput): string
   const body = html`${account}
     <p>Check that your device shows this code:</p>
     <p class="user-code">${input.userCode}</p>
-    ${list}
+    ${list} ${selfRegisteredCaution(input.selfRegistered)}
     <p class="muted">
       Approve only if you started this sign-in on your own device. If someone sent you this code, deny.
     </p>

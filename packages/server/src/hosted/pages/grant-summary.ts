@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../../http/pages/html.js';
+import type { SelfRegisteredClient } from '../../signin/flow/authorize-outcomes.js';
 import type { DescribedScope } from './scope-descriptions.js';
 
 /** "Signed in as … in …" of a page that asks the user to grant something; nothing without an account. */
@@ -31,4 +32,14 @@ export function grantedScopeList(
               : html`<li>${description}</li> `,
           )}
         </ul>`;
+}
+
+/** The caution on a page that approves a client that registered itself; nothing for an operator's client. */
+export function selfRegisteredCaution(client: SelfRegisteredClient | undefined): SafeHtml {
+  return client === undefined
+    ? html``
+    : html`<p class="notice caution">
+        This application registered itself: its name is its own claim, not checked by this
+        service.${client.returnsTo !== null && html` Approving sends you to <strong>${client.returnsTo}</strong>.`}
+      </p>`;
 }

@@ -216,6 +216,7 @@ textarea, input[type="file"] {
 }
 textarea { min-height: 7rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.8125rem; }
 .notice { padding: 0.75rem 1rem; margin: 0 0 1rem; border-radius: 8px; border: 1px solid var(--ok); }
+.notice.caution { border-color: var(--warn); }
 .result { margin: 0; padding: 0; list-style: none; font-size: 0.875rem; }
 .result li { overflow-wrap: anywhere; }
 @media (max-width: 30rem) {

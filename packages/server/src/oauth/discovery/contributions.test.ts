@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildMetadata } from './discovery.js';
+import { resolveDynamicClientRegistration } from '../../config/dynamic-registration.js';
 import { oauthEndpointMetadata } from './contributions.js';
 
 const ISSUER = 'https://id.example.com/svc/auth';
-const openId = (enabled: boolean, enableUserInfoEndpoint: boolean) => ({
+const openId = (enabled: boolean, enableUserInfoEndpoint: boolean, registration = false) => ({
   issuer: ISSUER,
   openId: { enabled, enableUserInfoEndpoint, publishDiscoveryDocument: true },
+  dynamicClientRegistration: resolveDynamicClientRegistration({ enabled: registration }, ISSUER),
 });
 
 describe('oauthEndpointMetadata', () => {
@@ -26,6 +28,12 @@ describe('oauthEndpointMetadata', () => {
       end_session_endpoint: `${ISSUER}/session/end`,
       userinfo_endpoint: `${ISSUER}/userinfo`,
     });
+    expect(metadata).not.toHaveProperty('registration_endpoint');
+  });
+
+  it('names the registration endpoint while dynamic client registration is on', () => {
+    const metadata = buildMetadata(ISSUER, true, [], oauthEndpointMetadata(openId(true, true, true)));
+    expect(metadata).toMatchObject({ registration_endpoint: `${ISSUER}/register` });
   });
 
   it('leaves userinfo_endpoint out while the userinfo route is not mapped', () => {

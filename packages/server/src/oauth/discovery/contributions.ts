@@ -1,6 +1,7 @@
 import type { SvcConfig } from '../../config/resolve.js';
 import { authorizeMetadata } from '../authorize/metadata.js';
 import { tokenEndpointMetadata } from '../clients/metadata.js';
+import { registrationMetadata } from '../clients/registration/metadata.js';
 import { deviceAuthorizationMetadata } from '../device/metadata.js';
 import { grantTypesMetadata } from '../token/metadata.js';
 import { isUserinfoMapped, userinfoMetadata } from '../userinfo/metadata.js';
@@ -12,11 +13,12 @@ import { endSessionMetadata } from './end-session-metadata.js';
  * endpoints"): authorization_endpoint with RFC 9207's authorization_response_iss_parameter_supported
  * (every authorization response carries `iss`), token_endpoint and its client authentication methods,
  * grant_types_supported, device_authorization_endpoint (RFC 8628 §4), end_session_endpoint (OpenID
- * Connect RP-Initiated Logout 1.0), and userinfo_endpoint while the userinfo route is mapped. jwks_uri is
- * contributed by the JWKS route's own wiring.
+ * Connect RP-Initiated Logout 1.0), userinfo_endpoint while the userinfo route is mapped, and
+ * registration_endpoint while dynamic client registration is on. jwks_uri is contributed by the
+ * JWKS route's own wiring.
  */
 export function oauthEndpointMetadata(
-  config: Pick<SvcConfig, 'issuer' | 'openId'>,
+  config: Pick<SvcConfig, 'issuer' | 'openId' | 'dynamicClientRegistration'>,
 ): readonly DiscoveryContribution[] {
   return [
     authorizeMetadata(config.issuer),
@@ -25,5 +27,6 @@ export function oauthEndpointMetadata(
     deviceAuthorizationMetadata(config.issuer),
     endSessionMetadata(config.issuer),
     ...(isUserinfoMapped(config) ? [userinfoMetadata(config.issuer)] : []),
+    ...(config.dynamicClientRegistration.enabled ? [registrationMetadata(config.issuer)] : []),
   ];
 }

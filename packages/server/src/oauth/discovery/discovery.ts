@@ -13,6 +13,8 @@ export interface DiscoveryDeps {
   readonly issuer: string;
   readonly openIdEnabled: boolean;
   readonly scopes: GrantableScopesSource;
+  /** Scopes that dynamically registered clients may be granted (the registration ceiling). */
+  readonly registrationScopes?: readonly string[];
   readonly contributions: readonly DiscoveryContribution[];
   readonly clock: Clock;
   /** How long a built document is served before the client scopes are read again. */
@@ -129,7 +131,10 @@ export class Discovery {
     const cached = this.#cached;
     let scopeLists: Awaited<ReturnType<DiscoveryDeps['scopes']['allowedScopeLists']>>;
     try {
-      scopeLists = await this.#deps.scopes.allowedScopeLists();
+      scopeLists = [
+        ...(await this.#deps.scopes.allowedScopeLists()),
+        [...(this.#deps.registrationScopes ?? [])],
+      ];
     } catch (error) {
       // While the database is away, the last document stays published (like the JWKS).
       if (cached !== undefined && error instanceof SvcUnavailableError) return cached.document;

@@ -26,6 +26,15 @@ export interface StartedSession {
   readonly expiresAt: number;
 }
 
+/**
+ * A client that registered itself (RFC 7591) rather than one an operator created: its name is its own
+ * claim, so a page that asks the user to approve it says so. `returnsTo` is the host approving sends the
+ * user to (null where nothing is sent back, as for a device).
+ */
+export interface SelfRegisteredClient {
+  readonly returnsTo: string | null;
+}
+
 /** What every interactive step shows about its request. */
 export interface StepRequest {
   readonly requestId: string;

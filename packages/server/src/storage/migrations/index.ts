@@ -30,6 +30,7 @@ import * as samlRequestCodes from './0029-saml-request-codes.js';
 import * as scimMappings from './0030-scim-mappings.js';
 import * as scimUserEmails from './0031-scim-user-emails.js';
 import * as clientSecretLookup from './0032-client-secret-lookup.js';
+import * as dynamicClientRegistration from './0033-dynamic-client-registration.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0030-scim-mappings': scimMappings,
   '0031-scim-user-emails': scimUserEmails,
   '0032-client-secret-lookup': clientSecretLookup,
+  '0033-dynamic-client-registration': dynamicClientRegistration,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { TokenEndpointAuthMethod } from '@svc/contract';
-import type { ClientRecord, ClientRepository } from '../../admin/repository.js';
+import type { ClientRecord, ClientRepository, DynamicRegistrationMetadata } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { allColumns, fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
@@ -31,6 +31,19 @@ function toRecord(row: Selectable<ClientsTable>): ClientRecord {
     active: row.active === 1,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    registration: row.registrationJson === null ? null : parseRegistration(row.registrationJson),
+  };
+}
+
+/** A stored registration; a field missing or of another type (a newer writer's) reads as not given. */
+function parseRegistration(json: string): DynamicRegistrationMetadata {
+  const stored = JSON.parse(json) as Record<string, unknown>;
+  const field = (name: string) => (typeof stored[name] === 'string' ? stored[name] : null);
+  return {
+    clientUri: field('clientUri'),
+    logoUri: field('logoUri'),
+    softwareId: field('softwareId'),
+    softwareVersion: field('softwareVersion'),
   };
 }
 
@@ -52,6 +65,7 @@ const CLIENT_COLUMNS = allColumns<ClientsTable>({
   active: true,
   createdAt: true,
   updatedAt: true,
+  registrationJson: true,
 });
 const selectByClientId = fixedQuery((db, p: { clientId: string }) =>
   db.selectFrom('clients').select(CLIENT_COLUMNS).where('clientId', '=', p.clientId),
@@ -81,6 +95,7 @@ export function clientRepository(db: Db): ClientRepository {
             active: client.active ? 1 : 0,
             createdAt: client.createdAt,
             updatedAt: client.updatedAt,
+            registrationJson: client.registration === null ? null : JSON.stringify(client.registration),
           })
           .execute();
         return true;

@@ -63,6 +63,8 @@ export interface ClientsTable {
   active: number;
   createdAt: number;
   updatedAt: number;
+  /** JSON of a dynamically registered client's own metadata; null when an operator created it. */
+  registrationJson: string | null;
 }
 
 export interface SecuritySettingsTable {

@@ -25,6 +25,8 @@ declare module '../../flow/authorize-outcomes.js' {
       readonly scopes: readonly string[];
       readonly userEmail: string | null;
       readonly organizationName: string | null;
+      /** Null for a client an operator created. */
+      readonly selfRegistered: SelfRegisteredClient | null;
     };
   }
 }
@@ -61,6 +63,7 @@ export class ConsentActions {
       // An account signed up by phone has no address: its name says who is signed in.
       userEmail: user?.email ?? user?.displayName ?? null,
       organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,
+      selfRegistered: client.registration === null ? null : { returnsTo: new URL(request.redirectUri).host },
     };
   }
 
