@@ -10,12 +10,18 @@ const OPEN: RegistrationPolicy = { allowedScopes: [], maxScopeCount: 32, maxScop
 const CEILING: RegistrationPolicy = { ...OPEN, allowedScopes: ['openid', 'profile', 'notes:read'] };
 const REDIRECT = 'https://app.example.com/callback';
 
-/** The OAuth error a body is refused with, as `code: description`. */
+/**
+ * The OAuth error a body is refused with, as `code: description`; the description holds only what RFC
+ * 6749 §5.2 allows, whatever the request quoted.
+ */
 function refusal(body: unknown, policy = OPEN): string {
   try {
     parseRegistrationRequest(body, policy);
   } catch (error) {
-    if (error instanceof OAuthError) return `${error.code}: ${error.message}`;
+    if (error instanceof OAuthError) {
+      expect(error.message).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
+      return `${error.code}: ${error.message}`;
+    }
     throw error;
   }
   throw new Error('the body was accepted');
@@ -93,6 +99,10 @@ describe('parseRegistrationRequest', () => {
       [['http://app.example.com/callback'], /plain http, which is allowed only for loopback hosts/],
       [['com.example.app:/callback'], /must use https \(or http on a loopback address\)/],
       [['javascript:alert(1)'], /must use https/],
+      [
+        [REDIRECT, 'http://app.example.com/"quoted"'],
+        /^invalid_redirect_uri: redirect_uris: entry 2 uses plain http/,
+      ],
       [['https://app.example.com/callback#done'], /must not have a fragment/],
       [['https://app.example.com/callback#'], /must not have a fragment/],
       [['https://user:pw@app.example.com/callback'], /must not carry user information/],
@@ -119,6 +129,7 @@ describe('parseRegistrationRequest', () => {
       [{ response_types: ['code', 'id_token'] }, /response_types: Svc supports code only/],
       [{ response_types: [] }, /response_types: Svc supports code only/],
       [{ grant_types: ['password'] }, /grant_types: password is not available/],
+      [{ grant_types: ['pass\\word'] }, /grant_types: a grant type given is not available/],
     ];
     for (const [extra, expected] of cases) {
       const answer = refusal({ redirect_uris: [REDIRECT], ...extra });

@@ -29,6 +29,14 @@ export interface RegistrationRequest {
   readonly softwareVersion: string | null;
 }
 
+/** What an error_description may hold (RFC 6749 §5.2: no quote, backslash or non-ASCII), briefly. */
+const SHOWABLE = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,100}$/;
+
+/** A value from the request as an error description may quote it, or `otherwise` when it cannot. */
+function shown(value: string, otherwise: string): string {
+  return SHOWABLE.test(value) ? value : otherwise;
+}
+
 const MAX_REDIRECT_URIS = 20;
 const MAX_URI_LENGTH = 2048;
 const CONTROL_CHARS = /\p{Cc}/u;
@@ -81,15 +89,17 @@ export function parseRegistrationRequest(body: unknown, policy: RegistrationPoli
   }
   const request = parsed.data;
   const redirectUris = [...new Set(request.redirect_uris)];
-  for (const redirectUri of redirectUris) {
+  for (const [at, redirectUri] of redirectUris.entries()) {
     const problem = redirectUriProblem(redirectUri);
-    if (problem !== undefined)
-      throw oauthError.invalidRedirectUri(`redirect_uris: ${redirectUri} ${problem}.`);
+    if (problem !== undefined) {
+      const which = shown(redirectUri, `entry ${at + 1}`);
+      throw oauthError.invalidRedirectUri(`redirect_uris: ${which} ${problem}.`);
+    }
   }
   const method = request.token_endpoint_auth_method ?? 'none';
   if (method !== 'none') {
     throw oauthError.invalidClientMetadata(
-      `token_endpoint_auth_method: Svc registers public clients only, which prove themselves with PKCE: use none, not ${method}.`,
+      `token_endpoint_auth_method: Svc registers public clients only, which prove themselves with PKCE: use none, not ${shown(method, 'the method given')}.`,
     );
   }
   const grantTypes = readGrantTypes(request.grant_types ?? []);
@@ -133,7 +143,7 @@ function readGrantTypes(requested: readonly string[]): PublicClientGrant[] {
     const known = PUBLIC_CLIENT_GRANTS.find((candidate) => candidate === grant);
     if (known === undefined) {
       throw oauthError.invalidClientMetadata(
-        `grant_types: ${grant} is not available to a registered client; use ${PUBLIC_CLIENT_GRANTS.join(', ')}.`,
+        `grant_types: ${shown(grant, 'a grant type given')} is not available to a registered client; use ${PUBLIC_CLIENT_GRANTS.join(', ')}.`,
       );
     }
     grants.add(known);
@@ -153,7 +163,7 @@ function readScopes(scope: string | undefined, policy: RegistrationPolicy): stri
   for (const token of scopes) {
     if (!isScopeToken(token) || token.length > policy.maxScopeLength) {
       throw oauthError.invalidClientMetadata(
-        `scope: "${token.slice(0, 40)}" is not a scope (printable ASCII without quotes or backslashes, at most ${policy.maxScopeLength} characters).`,
+        `scope: ${shown(token, 'one of the scopes given')} is not a scope (printable ASCII without quotes or backslashes, at most ${policy.maxScopeLength} characters).`,
       );
     }
     if (token.startsWith('auth:') || (ceiling.size > 0 && !ceiling.has(token))) {
