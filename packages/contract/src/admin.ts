@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuerySchema } from './paging.js';
 import { newPasswordSchema, optionalText, recordIdSchema, text, uniqueList } from './fields.js';
 
 /**
@@ -139,6 +140,15 @@ export const createClientBodySchema = z.object({
 });
 export type CreateClientBody = z.input<typeof createClientBodySchema>;
 export type CreateClientInput = z.output<typeof createClientBodySchema>;
+
+/**
+ * GET /clients: a page, and optionally only the clients that registered themselves (`dynamic`, RFC
+ * 7591) or only those an operator created (`operator`).
+ */
+export const clientListQuerySchema = pageQuerySchema.extend({
+  registration: z.enum(['dynamic', 'operator']).optional(),
+});
+export type ClientListQuery = z.input<typeof clientListQuerySchema>;
 
 /** PUT /settings/security: integers; ranges and cross-field rules are checked by the server. */
 export const securitySettingsUpdateBodySchema = z.object({

@@ -173,7 +173,10 @@ export interface ClientRepository {
   findByClientId(clientId: string): Promise<ClientRecord | undefined>;
   /** A confidential client whose secret has this SHA-256 hex, if any. */
   findBySecretHash(secretHash: string): Promise<ClientRecord | undefined>;
-  list(query: ListQuery): Promise<Page<ClientRecord>>;
+  /** Newest first; `registration` keeps only the self-registered (`dynamic`) or operator-made clients. */
+  list(
+    query: ListQuery & { readonly registration?: 'dynamic' | 'operator' | undefined },
+  ): Promise<Page<ClientRecord>>;
   /** Applies the changes and sets updatedAt; undefined when there is no client with this clientId. */
   update(clientId: string, changes: ClientChanges, now: number): Promise<ClientRecord | undefined>;
 }

@@ -1,4 +1,5 @@
 import {
+  clientListQuerySchema,
   createClientBodySchema,
   createMembershipBodySchema,
   createOrganizationBodySchema,
@@ -66,7 +67,9 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
       return reply.code(201).send(await admin.createMembershipAsync(body, operatorActor(request)));
     });
 
-    app.get('/clients', async (request) => admin.listClientsAsync(pageRequest(request.query)));
+    app.get('/clients', async (request) =>
+      admin.listClientsAsync(parseQuery(clientListQuerySchema, request.query)),
+    );
 
     app.post('/clients', async (request, reply) => {
       const body = parseBody(createClientBodySchema, request.body);

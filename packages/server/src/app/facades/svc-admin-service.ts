@@ -35,6 +35,8 @@ import {
   type SvcOrganizationMfaPolicy,
   type SvcOrganizationMfaPolicyInput,
   type SvcPageRequest,
+  clientListQuerySchema,
+  type ClientListQuery,
   type SvcSecuritySettings,
   type SvcUser,
   type UpdateOidcConnectionBody,
@@ -144,9 +146,11 @@ export class SvcAdminService extends SvcAdminSsoPortal {
     return clientSecret === undefined ? toSvcClient(client) : { ...toSvcClient(client), clientSecret };
   }
 
-  /** Clients, newest first (never a secret). */
-  async listClientsAsync(request: SvcPageRequest = {}): Promise<Page<SvcClient>> {
-    const page = await this.#deps.clients.list(validate(pageQuerySchema, request, 'page request'));
+  /** Clients, newest first (never a secret); `registration` keeps the self-registered or operator-made ones. */
+  async listClientsAsync(request: ClientListQuery = {}): Promise<Page<SvcClient>> {
+    const page = await this.#deps.clients.list(
+      validate(clientListQuerySchema, request, 'client list request'),
+    );
     return { data: page.data.map(toSvcClient), nextCursor: page.nextCursor };
   }
 

@@ -70,6 +70,14 @@ describeEachDatabase('client storage: dynamic registrations (migration 0033)', (
     );
   });
 
+  it('lists only the self-registered or only the operator-made clients when asked', async () => {
+    const clients = clientRepository(handle.db);
+    const ids = async (registration: 'dynamic' | 'operator') =>
+      (await clients.list({ limit: 10, registration })).data.map((client) => client.clientId);
+    expect(await ids('dynamic')).toEqual(['dcr_registered']);
+    expect(await ids('operator')).toEqual(['operator-made']);
+  });
+
   it("leaves registered clients' scopes out of what discovery advertises", async () => {
     const lists = await grantableScopesSource(handle.db).allowedScopeLists();
     expect(lists.flat()).toContain('orders');

@@ -150,8 +150,11 @@ export function clientRepository(db: Db): ClientRepository {
     },
 
     list(page) {
+      const all = db.selectFrom('clients').selectAll();
       return fetchNewestFirst(
-        db.selectFrom('clients').selectAll(),
+        page.registration === undefined
+          ? all
+          : all.where('registrationJson', page.registration === 'dynamic' ? 'is not' : 'is', null),
         'createdAt',
         page,
         (row) => row.createdAt,

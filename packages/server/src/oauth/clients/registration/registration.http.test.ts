@@ -237,6 +237,26 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
       headers: h.t.operator,
     });
     expect(operatorRead.json()).toMatchObject({ registration: null });
+    const listed = async (query: string) => {
+      const response = await h.inject({
+        method: 'GET',
+        url: `${ADMIN}/clients?${query}`,
+        headers: h.t.operator,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response
+        .json<{ data: { clientId: string }[] }>()
+        .data.map((listedClient) => listedClient.clientId);
+    };
+    expect(await listed('registration=dynamic&limit=200')).toContain(client.client_id);
+    expect(await listed('registration=dynamic&limit=200')).not.toContain(operatorMade.clientId);
+    expect(await listed('registration=operator&limit=200')).toEqual([operatorMade.clientId]);
+    const unknown = await h.inject({
+      method: 'GET',
+      url: `${ADMIN}/clients?registration=self`,
+      headers: h.t.operator,
+    });
+    expect(unknown.statusCode).toBe(400);
 
     const patched = await h.inject({
       method: 'PATCH',
