@@ -105,6 +105,12 @@ export const headlessViewModelSchema = z.looseObject({
    * server refused (429 `resend_too_soon`).
    */
   resendAvailableAt: z.string().nullable().optional(),
+  /**
+   * On `consent` and `device-approve`: the client registered itself (RFC 7591) rather than being created
+   * by an operator, so its name is its own claim; `returnsTo` is the host approving sends the user to
+   * (null for a device). Null for an operator's client. A UI should say so, as the hosted pages do.
+   */
+  selfRegistered: z.looseObject({ returnsTo: z.string().nullable() }).nullable().optional(),
 });
 export type SvcHeadlessViewModel = z.output<typeof headlessViewModelSchema>;
 
