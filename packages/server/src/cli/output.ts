@@ -19,6 +19,15 @@ export function printServeBanner(
   console.log(`  issuer      ${config.issuer}`);
   console.log(`  discovery   ${config.issuer}/.well-known/openid-configuration`);
   console.log(`  JWKS        ${config.issuer}/.well-known/jwks.json`);
+  const registration = config.dynamicClientRegistration;
+  if (registration.enabled) {
+    console.log(`  registration ${config.issuer}/register  (dynamic client registration is on)`);
+    if (registration.allowedScopes.length === 0) {
+      console.log(
+        '  Registered apps may ask for any scope: set SVC_DCR_ALLOWED_SCOPES to the scopes they may have.',
+      );
+    }
+  }
   console.log(
     `  operator API ${config.publicOrigin}${config.adminAuthBase}/api  (Authorization: Bearer <SVC_ADMIN_TOKEN>)`,
   );
