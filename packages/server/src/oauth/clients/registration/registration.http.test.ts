@@ -81,6 +81,13 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
     expect(event).toMatchObject({ actorType: 'client', ipAddress: expect.any(String) as unknown });
     // Without a scope the allow-list is empty, and `scope` is still answered.
     expect((await registered({ redirect_uris: [CLIENT_REDIRECT_URI] })).scope).toBe('');
+    // The media type's parameters and case do not matter (RFC 9110 §8.3.1).
+    const withCharset = await register(
+      { redirect_uris: [CLIENT_REDIRECT_URI] },
+      nextAddress(),
+      'Application/JSON; charset=utf-8',
+    );
+    expect(withCharset.statusCode, withCharset.body).toBe(201);
   });
 
   it('lets a registered client sign a user in with PKCE and consent, for the configured audience', async () => {
