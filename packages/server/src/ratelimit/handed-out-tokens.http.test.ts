@@ -5,7 +5,8 @@ import { DEVICE_CODE_GRANT_TYPE } from '../oauth/device/device-code-grant.js';
 import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import { HeadlessBrowser, headlessStartBody } from '../test-support/headless-browser.js';
-import { createHostedTestApp, type HostedTestApp } from '../test-support/hosted-test-app.js';
+import { createHostedTestApp, HOSTED_PASSWORD, type HostedTestApp } from '../test-support/hosted-test-app.js';
+import { organizationMfaPolicy } from '../test-support/mfa.js';
 import type { SvcCreatedClient } from '@svc/contract';
 
 /** A low limit keeps the test short; the default (30 in 15 minutes) is the same rule. */
@@ -128,6 +129,33 @@ describeAboveStorage('refused handed-out tokens, per client address', (kind) => 
       });
       expect(viaBasic.statusCode).toBe(400);
     }
+  });
+
+  it('counts TOTP enrollment tokens that find nothing, beside a right MFA token', async () => {
+    const user = await h.given.user();
+    const organization = await h.given.organization(undefined, user.id);
+    await h.t.svc.admin.updateOrganizationMfaPolicyAsync(
+      organization.id,
+      organizationMfaPolicy({ requireMfaForAllUsers: true }),
+    );
+    const login = await post(
+      '/password/login',
+      { email: user.email, password: HOSTED_PASSWORD, clientId: app.clientId },
+      nextAddress(),
+    );
+    const { mfaToken } = login.json<{ mfaToken: string; requiresMfaEnrollment: boolean }>();
+    expect(login.json()).toMatchObject({ requiresMfaEnrollment: true });
+    const attacker = nextAddress();
+    const attempt = () =>
+      post(
+        '/mfa/challenge/totp/enroll/verify',
+        { enrollmentToken: guess(), code: '123456', mfaToken },
+        attacker,
+      );
+    for (let i = 0; i < THRESHOLD; i += 1) expect((await attempt()).statusCode).toBe(400);
+    const refused = await attempt();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain(REFUSAL);
   });
 
   it('counts a guesser who sends a made-up client secret with challenge tokens', async () => {

@@ -103,10 +103,12 @@ export class MfaOperations {
     const input = validate(svcTotpEnrollmentVerifyRequestSchema, request, 'TOTP enrollment verify request');
     const call = directCallOf('verifyTotpEnrollmentAsync', context, input.clientSecret);
     const client = input.mfaToken === null ? null : await this.#challengeClient(input.mfaToken, call);
-    const enrolled = await this.#deps.mfa.verifyEnrollment(input, {
-      flow: DIRECT_FLOW,
-      route: call.operation,
-    });
+    // An enrollment token that finds nothing counts against the caller's address, like the MFA token.
+    const enrolled = await this.#deps.mfa.verifyEnrollment(
+      input,
+      { flow: DIRECT_FLOW, route: call.operation },
+      (find) => this.#deps.direct.lookUpChallenge(call, find),
+    );
     const tokens =
       enrolled.identity === null || client === null
         ? null

@@ -10,7 +10,7 @@ import type { MfaServiceDeps } from './deps.js';
 import { MfaChallenges, type MfaVerified } from './mfa-challenges.js';
 import type { MfaCheckContext } from './mfa-throttle.js';
 import type { MfaChallengeRecord } from './repository.js';
-import { TotpEnrollment, type MfaEnrolled } from './totp-enrollment.js';
+import { TotpEnrollment, type MfaEnrolled, type TokenLookUp } from './totp-enrollment.js';
 
 export type { MfaServiceDeps } from './deps.js';
 export type { MfaVerified } from './mfa-challenges.js';
@@ -91,8 +91,9 @@ export class MfaService implements MfaGate {
   verifyEnrollment(
     input: { enrollmentToken: string; code: string; mfaToken: string | null },
     context: MfaCheckContext,
+    lookUp?: TokenLookUp,
   ): Promise<MfaEnrolled> {
-    return this.#enrollment.verifyEnrollment(input, context);
+    return this.#enrollment.verifyEnrollment(input, context, lookUp);
   }
 
   status(userId: string): Promise<SvcMfaStatus> {

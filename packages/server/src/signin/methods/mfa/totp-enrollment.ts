@@ -18,6 +18,9 @@ import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import type { AuthenticatorRecord, MfaChallengeRecord } from './repository.js';
 import { matchTotpStep, newTotpSecret, totpProvisioningUri } from './totp.js';
 
+/** Runs the look-up of a handed-out token; a caller's wrapper counts the ones that find nothing. */
+export type TokenLookUp = <T>(find: () => Promise<T | undefined>) => Promise<T | undefined>;
+
 /** A confirmed enrollment: the authenticator, codes to show once, and (challenge-bound) the identity. */
 export interface MfaEnrolled {
   readonly authenticatorId: string;
@@ -111,14 +114,18 @@ export class TotpEnrollment {
    * VerifyTotpEnrollmentAsync: the enrollment token, a code of the new authenticator and, for a
    * challenge-bound enrollment, the MFA token it was started with (same user and flow, still active);
    * a self-enrollment must come without one. The first confirmed authenticator brings recovery codes
-   * (shown once); a challenge-bound enrollment also completes the sign-in.
+   * (shown once); a challenge-bound enrollment also completes the sign-in. `lookUp` wraps the look-up of
+   * the enrollment token, so that a caller can count the ones that find nothing against the address.
    */
   async verifyEnrollment(
     input: { enrollmentToken: string; code: string; mfaToken: string | null },
     context: MfaCheckContext,
+    lookUp: TokenLookUp = (find) => find(),
   ): Promise<MfaEnrolled> {
     const now = this.#deps.clock.now();
-    const enrollment = await this.#deps.authenticators.findEnrollment(sha256Hex(input.enrollmentToken), now);
+    const enrollment = await lookUp(() =>
+      this.#deps.authenticators.findEnrollment(sha256Hex(input.enrollmentToken), now),
+    );
     if (enrollment === undefined) throw invalidEnrollment();
     if (enrollment.challengeHash === null) {
       if (input.mfaToken !== null) throw invalidEnrollment();
