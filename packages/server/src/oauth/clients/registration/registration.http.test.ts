@@ -7,7 +7,7 @@ import {
   HOSTED_PASSWORD,
   type HostedTestApp,
 } from '../../../test-support/hosted-test-app.js';
-import { HeadlessBrowser } from '../../../test-support/headless-browser.js';
+import { HeadlessBrowser, headlessStartBody } from '../../../test-support/headless-browser.js';
 import { InjectBrowser } from '../../../test-support/inject-browser.js';
 import { form } from '../../../test-support/oauth-http.js';
 import { createTestSvc } from '../../../test-support/test-svc.js';
@@ -42,6 +42,14 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
       remoteAddress,
       headers: { 'content-type': contentType },
       payload: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  /** A form POST to an OAuth endpoint at the auth base. */
+  const formPost = (path: string, params: Record<string, string>) =>
+    h.inject({
+      method: 'POST',
+      url: `${h.authBase}${path}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form(params),
     });
   const registered = async (body: Record<string, unknown>) => {
     const response = await register(body);
@@ -114,32 +122,22 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
     const redirect = InjectBrowser.location(await browser.post('/consent/approve'));
     expect(`${redirect.origin}${redirect.pathname}`).toBe(CLIENT_REDIRECT_URI);
 
-    const exchange = await h.inject({
-      method: 'POST',
-      url: `${h.authBase}/token`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({
-        grant_type: 'authorization_code',
-        code: redirect.searchParams.get('code') ?? '',
-        redirect_uri: CLIENT_REDIRECT_URI,
-        client_id: client.client_id,
-        code_verifier: pkce.verifier,
-      }),
+    const exchange = await formPost('/token', {
+      grant_type: 'authorization_code',
+      code: redirect.searchParams.get('code') ?? '',
+      redirect_uri: CLIENT_REDIRECT_URI,
+      client_id: client.client_id,
+      code_verifier: pkce.verifier,
     });
     expect(exchange.statusCode, exchange.body).toBe(200);
     const tokens = exchange.json<{ access_token: string; refresh_token: string; scope: string }>();
     // Only what the registration allows: profile was asked for at /authorize and dropped.
     expect(tokens.scope).toBe('openid notes:read');
     expect(decodeJwt(tokens.access_token)).toMatchObject({ sub: user.id, aud: MCP_AUDIENCE });
-    const refreshed = await h.inject({
-      method: 'POST',
-      url: `${h.authBase}/token`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({
-        grant_type: 'refresh_token',
-        refresh_token: tokens.refresh_token,
-        client_id: client.client_id,
-      }),
+    const refreshed = await formPost('/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
     });
     expect(refreshed.statusCode, refreshed.body).toBe(200);
   });
@@ -148,15 +146,7 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
     const client = await registered({ redirect_uris: [CLIENT_REDIRECT_URI], scope: 'openid' });
     const user = await h.given.user();
     const b = new HeadlessBrowser(h);
-    const started = await b.post('/start', {
-      responseType: 'code',
-      clientId: client.client_id,
-      redirectUri: CLIENT_REDIRECT_URI,
-      codeChallenge: pkcePair().challenge,
-      codeChallengeMethod: 'S256',
-      state: 'state-123',
-      scope: 'openid',
-    });
+    const started = await b.post('/start', headlessStartBody(client.client_id, { scope: 'openid' }));
     const requestId = String(started.json<{ viewModel: { requestId: string } }>().viewModel.requestId);
     await b.post('/identify', { requestId, email: user.email });
     const consent = await b.post('/password/login', { requestId, password: HOSTED_PASSWORD });
@@ -177,12 +167,7 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
       grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
       response_types: ['code'],
     });
-    const started = await h.inject({
-      method: 'POST',
-      url: `${h.authBase}/device_authorization`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ client_id: client.client_id, scope: 'openid' }),
-    });
+    const started = await formPost('/device_authorization', { client_id: client.client_id, scope: 'openid' });
     expect(started.statusCode, started.body).toBe(200);
     const user = await h.given.user();
     const browser = new InjectBrowser(h);
