@@ -8,6 +8,12 @@ export interface HandedOutTokenLimit extends FailureLimit {
 }
 
 /**
+ * Runs the look-up of a handed-out token for a service that does not know the caller's address: the
+ * caller's wrapper (lookUpHandedOut with its address) counts the ones that find nothing.
+ */
+export type TokenLookUp = <T>(find: () => Promise<T | undefined>) => Promise<T | undefined>;
+
+/**
  * Looks up a secret Svc handed out (a link's token, a code, a state) that a caller presents from
  * `address`, counting a lookup that finds nothing usable against the address (`failureLimits.tokenIp`,
  * every kind together): while the address is locked the lookup does not run and the caller gets 429,

@@ -5,12 +5,13 @@ import type {
   SvcTotpEnrollmentStartResult,
 } from '@svc/contract';
 import type { MfaChallengeIssued, MfaGate } from '../../mfa-gate.js';
+import type { TokenLookUp } from '../../../ratelimit/handed-out-tokens.js';
 import type { SignedInIdentity } from '../../sign-in-engine.js';
 import type { MfaServiceDeps } from './deps.js';
 import { MfaChallenges, type MfaVerified } from './mfa-challenges.js';
 import type { MfaCheckContext } from './mfa-throttle.js';
 import type { MfaChallengeRecord } from './repository.js';
-import { TotpEnrollment, type MfaEnrolled, type TokenLookUp } from './totp-enrollment.js';
+import { TotpEnrollment, type MfaEnrolled } from './totp-enrollment.js';
 
 export type { MfaServiceDeps } from './deps.js';
 export type { MfaVerified } from './mfa-challenges.js';

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { toIso } from '../../../kernel/clock.js';
 import { safeEqual, sha256Hex } from '../../../kernel/crypto.js';
 import { SvcInvalidOperationError, SvcNotFoundError } from '../../../kernel/errors.js';
+import type { TokenLookUp } from '../../../ratelimit/handed-out-tokens.js';
 import type { SignedInIdentity } from '../../sign-in-engine.js';
 import {
   MFA_MAX_ATTEMPTS,
@@ -17,9 +18,6 @@ import { beginMfaCheck, type MfaCheckContext } from './mfa-throttle.js';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import type { AuthenticatorRecord, MfaChallengeRecord } from './repository.js';
 import { matchTotpStep, newTotpSecret, totpProvisioningUri } from './totp.js';
-
-/** Runs the look-up of a handed-out token; a caller's wrapper counts the ones that find nothing. */
-export type TokenLookUp = <T>(find: () => Promise<T | undefined>) => Promise<T | undefined>;
 
 /** A confirmed enrollment: the authenticator, codes to show once, and (challenge-bound) the identity. */
 export interface MfaEnrolled {
