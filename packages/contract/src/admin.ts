@@ -143,10 +143,11 @@ export type CreateClientInput = z.output<typeof createClientBodySchema>;
 
 /**
  * GET /clients: a page, and optionally only the clients that registered themselves (`dynamic`, RFC
- * 7591) or only those an operator created (`operator`).
+ * 7591), only those known by their metadata document (`metadata_document`), or only those an operator
+ * created (`operator`).
  */
 export const clientListQuerySchema = pageQuerySchema.extend({
-  registration: z.enum(['dynamic', 'operator']).optional(),
+  registration: z.enum(['dynamic', 'metadata_document', 'operator']).optional(),
 });
 export type ClientListQuery = z.input<typeof clientListQuerySchema>;
 
@@ -216,16 +217,18 @@ export const svcClientSchema = z.object({
   active: z.boolean(),
   createdAt: timestamp,
   /**
-   * A client that registered itself at `POST /register` (RFC 7591), with the metadata it gave; null for
-   * a client an operator created.
+   * A client that described itself, with the metadata it gave: `dynamic`, registered at `POST /register`
+   * (RFC 7591); `metadata_document`, its clientId the URL of its Client ID Metadata Document, with when
+   * Svc last fetched it and until when that copy is used. Null for a client an operator created.
    */
   registration: z
     .object({
-      method: z.literal('dynamic'),
+      method: z.enum(['dynamic', 'metadata_document']),
       clientUri: z.string().nullable(),
       logoUri: z.string().nullable(),
       softwareId: z.string().nullable(),
       softwareVersion: z.string().nullable(),
+      document: z.object({ fetchedAt: timestamp, freshUntil: timestamp }).nullable(),
     })
     .nullable(),
 });

@@ -106,11 +106,16 @@ export const headlessViewModelSchema = z.looseObject({
    */
   resendAvailableAt: z.string().nullable().optional(),
   /**
-   * On `consent` and `device-approve`: the client registered itself (RFC 7591) rather than being created
-   * by an operator, so its name is its own claim; `returnsTo` is the host approving sends the user to
-   * (null for a device). Null for an operator's client. A UI should say so, as the hosted pages do.
+   * On `consent` and `device-approve`: the client described itself (registered at RFC 7591's endpoint,
+   * or by a Client ID Metadata Document) rather than being created by an operator, so its name is its
+   * own claim; `returnsTo` is the host approving sends the user to (null for a device), `documentHost`
+   * the host serving its metadata document (null for a registered client). Null for an operator's
+   * client. A UI should say so, as the hosted pages do.
    */
-  selfRegistered: z.looseObject({ returnsTo: z.string().nullable() }).nullable().optional(),
+  selfRegistered: z
+    .looseObject({ returnsTo: z.string().nullable(), documentHost: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type SvcHeadlessViewModel = z.output<typeof headlessViewModelSchema>;
 

@@ -154,17 +154,26 @@ export interface ClientRecord {
   readonly active: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
-  /** How a client that registered itself (RFC 7591) described itself; null when an operator created it. */
-  readonly registration: DynamicRegistrationMetadata | null;
+  /** How a client that described itself came to be, and what it said; null when an operator created it. */
+  readonly registration: ClientRegistrationMetadata | null;
 }
 
-/** The optional metadata of a dynamic registration (RFC 7591 §2), kept as given; null when not given. */
-export interface DynamicRegistrationMetadata {
+/**
+ * How a client that described itself came to be: `dynamic`, at `POST /register` (RFC 7591); or
+ * `metadata_document`, its id being the URL of its Client ID Metadata Document. The optional RFC 7591
+ * §2 metadata is kept as given (null when not given).
+ */
+export interface ClientRegistrationMetadata {
+  readonly method: ClientRegistrationMethod;
   readonly clientUri: string | null;
   readonly logoUri: string | null;
   readonly softwareId: string | null;
   readonly softwareVersion: string | null;
+  /** A metadata document's: when it was fetched, and until when that copy is used; null for `dynamic`. */
+  readonly document: { readonly fetchedAt: number; readonly freshUntil: number } | null;
 }
+
+export type ClientRegistrationMethod = 'dynamic' | 'metadata_document';
 
 export interface ClientRepository {
   /** Inserts the client; false when its clientId is taken. */
@@ -173,9 +182,9 @@ export interface ClientRepository {
   findByClientId(clientId: string): Promise<ClientRecord | undefined>;
   /** A confidential client whose secret has this SHA-256 hex, if any. */
   findBySecretHash(secretHash: string): Promise<ClientRecord | undefined>;
-  /** Newest first; `registration` keeps only the self-registered (`dynamic`) or operator-made clients. */
+  /** Newest first; `registration` keeps only the clients of one method, or the operator-made ones. */
   list(
-    query: ListQuery & { readonly registration?: 'dynamic' | 'operator' | undefined },
+    query: ListQuery & { readonly registration?: ClientRegistrationMethod | 'operator' | undefined },
   ): Promise<Page<ClientRecord>>;
   /** Applies the changes and sets updatedAt; undefined when there is no client with this clientId. */
   update(clientId: string, changes: ClientChanges, now: number): Promise<ClientRecord | undefined>;

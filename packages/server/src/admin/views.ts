@@ -55,6 +55,18 @@ export function toSvcClient(record: ClientRecord): SvcClient {
     allowClientCredentials: record.allowClientCredentials,
     active: record.active,
     createdAt: toIso(record.createdAt),
-    registration: record.registration === null ? null : { method: 'dynamic', ...record.registration },
+    registration:
+      record.registration === null
+        ? null
+        : {
+            ...record.registration,
+            document:
+              record.registration.document === null
+                ? null
+                : {
+                    fetchedAt: toIso(record.registration.document.fetchedAt),
+                    freshUntil: toIso(record.registration.document.freshUntil),
+                  },
+          },
   };
 }

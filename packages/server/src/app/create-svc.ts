@@ -115,7 +115,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     await signingKeys.maintain();
     const tokens = new TokenService({ keys: signingKeys, issuer: config.issuer, clock, ids, signer });
     const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
-    const { discovery, registration } = wireDiscovery({ db, config, clock, ids, audit, rateLimiter });
+    const joining = wireDiscovery({ db, config, clock, ids, audit, rateLimiter });
+    const { discovery, clientDocuments } = joining;
     const adminWiring = wireAdmin({
       db,
       clock,
@@ -157,6 +158,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const device = wireDevice({
       db,
       config,
+      clientDocuments,
       engine: authEngine,
       securitySettings,
       rateLimiter,
@@ -272,6 +274,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       antiforgery,
       config,
       devices: device.devices,
+      clientDocuments,
       rateLimiter,
       signingKeys,
       capabilities: {
@@ -304,7 +307,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       signingKeys,
       tokens,
       discovery,
-      registration,
+      registration: joining.registration,
       antiforgery,
       hostedSignIn,
       tokenEndpoint,

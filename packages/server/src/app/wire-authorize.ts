@@ -7,6 +7,7 @@ import { EndSession } from '../hosted/logout/end-session.js';
 import { BrowserLogout } from '../signin/browser-logout.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import { AuthorizeFlow } from '../signin/flow/authorize-flow.js';
+import type { ClientMetadataDocuments } from '../oauth/clients/metadata-documents/client-metadata-documents.js';
 import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { IdTokenHints } from '../oauth/tokens/id-token-hints.js';
@@ -35,6 +36,8 @@ export interface WireAuthorizeContext {
   readonly capabilities: SvcAuthExtensions;
   /** The device authorization grant (app/wire-device.ts): the hosted /device pages resolve and decide codes. */
   readonly devices: Pick<DeviceAuthorizations, 'resolve' | 'approve' | 'deny'>;
+  /** Client ID Metadata Documents (app/wire-discovery.ts), fetched at /authorize; null while they are off. */
+  readonly clientDocuments?: ClientMetadataDocuments | null;
   /** Counts the user codes typed at /device (`config.rateLimits.deviceVerify`). */
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   /** Sign-in through provider connections (app/wire-oidc-connections.ts). */
@@ -70,6 +73,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
     {
       requests: authRequestRepository(db),
       findClient,
+      clientDocuments: ctx.clientDocuments ?? undefined,
       users: userRepository(db),
       signIn: engine.signIn,
       organizations: engine.organizations,

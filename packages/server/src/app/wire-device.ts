@@ -2,6 +2,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
+import type { ClientMetadataDocuments } from '../oauth/clients/metadata-documents/client-metadata-documents.js';
 import type { DeviceAuthorizationOptions } from '../oauth/device/deps.js';
 import { DeviceAuthorizationEndpoint } from '../oauth/device/device-authorization-endpoint.js';
 import { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
@@ -21,6 +22,8 @@ export interface WireDeviceContext {
   readonly engine: Pick<AuthEngine, 'tokens' | 'clientSecrets'>;
   readonly securitySettings: Pick<SecuritySettingsService, 'getResolved'>;
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+  /** Client ID Metadata Documents (app/wire-discovery.ts); null while they are off. */
+  readonly clientDocuments?: ClientMetadataDocuments | null;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -63,6 +66,7 @@ export function wireDevice(ctx: WireDeviceContext): DeviceWiring {
       findClient,
       rejectedSecrets: ctx.engine.clientSecrets,
       devices,
+      clientDocuments: ctx.clientDocuments ?? undefined,
     }),
     operations: new DeviceOperations({ devices, clock: ctx.clock }),
   };

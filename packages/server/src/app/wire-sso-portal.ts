@@ -12,7 +12,8 @@ import { SsoSetupLinks } from '../federation/sso-portal/setup-links.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import { hostLookup, MetadataFetcher } from '../federation/saml/metadata-fetch.js';
+import { MetadataFetcher } from '../federation/saml/metadata-fetch.js';
+import { hostLookup, PublicFetcher } from '../http/public-fetch.js';
 import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { Db } from '../storage/database.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
@@ -106,5 +107,7 @@ export function wireSsoPortal(
  * public addresses only unless `SVC_SSO_METADATA_ALLOWED_NETWORKS` lists more.
  */
 function metadataFetcher(config: Pick<SvcConfig, 'dns' | 'ssoMetadataFetch'>): MetadataFetcher {
-  return new MetadataFetcher({ ...config.ssoMetadataFetch, lookup: hostLookup(config.dns) });
+  return new MetadataFetcher(
+    new PublicFetcher({ ...config.ssoMetadataFetch, lookup: hostLookup(config.dns) }),
+  );
 }

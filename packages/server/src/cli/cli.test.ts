@@ -130,7 +130,11 @@ describe('svc CLI', () => {
   }
 
   it('serves discovery and stops cleanly on SIGTERM', async () => {
-    const { address, stdout, stop } = await npmStart({ SVC_DCR_ENABLED: '1' });
+    const { address, stdout, stop } = await npmStart({
+      SVC_DCR_ENABLED: '1',
+      SVC_CIMD_ENABLED: '1',
+      SVC_CIMD_ALLOWED_HOSTS: 'apps.example.com',
+    });
     const response = await fetch(`${address}/svc/auth/.well-known/openid-configuration`);
     expect(response.status).toBe(200);
     const discovery = (await response.json()) as { jwks_uri: string; registration_endpoint: string };
@@ -138,6 +142,8 @@ describe('svc CLI', () => {
     // Dynamic client registration, when on, is said, and so is an open scope ceiling.
     expect(stdout).toContain(`registration ${discovery.registration_endpoint}`);
     expect(stdout).toContain('Registered apps may ask for any scope: set SVC_DCR_ALLOWED_SCOPES');
+    expect(stdout).toContain('client_ids may be https URLs on apps.example.com');
+    expect(stdout).toContain('set SVC_CIMD_ALLOWED_SCOPES');
     expect(stdout).toContain('development operator token:');
     const link = /(http:\/\/\S+\/svc\/auth\/authorize\?\S+)/.exec(stdout)?.[1];
     expect(new URL(link ?? 'http://x').searchParams.get('client_id')).toBe('demo-web');

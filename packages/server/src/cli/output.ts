@@ -28,6 +28,16 @@ export function printServeBanner(
       );
     }
   }
+  const documents = config.clientIdMetadataDocuments;
+  if (documents.enabled) {
+    const hosts = documents.allowedHosts.length === 0 ? 'any host' : documents.allowedHosts.join(', ');
+    console.log(`  client metadata documents are on: client_ids may be https URLs on ${hosts}`);
+    if (documents.allowedScopes.length === 0) {
+      console.log(
+        '  Apps known by their documents may ask for any scope: set SVC_CIMD_ALLOWED_SCOPES to the scopes they may have.',
+      );
+    }
+  }
   console.log(
     `  operator API ${config.publicOrigin}${config.adminAuthBase}/api  (Authorization: Bearer <SVC_ADMIN_TOKEN>)`,
   );

@@ -43,3 +43,65 @@ describe('dynamic client registration settings', () => {
     );
   });
 });
+
+describe('client ID metadata document settings', () => {
+  it('is off by default, with any host, the registration limits and the issuer as the audience', () => {
+    expect(resolveConfig({}).clientIdMetadataDocuments).toEqual({
+      enabled: false,
+      allowedHosts: [],
+      allowedScopes: [],
+      audience: 'http://localhost:8080/svc/auth',
+      maxScopeCount: 32,
+      maxScopeLength: 128,
+      timeoutMs: 5_000,
+    });
+  });
+
+  it('reads SVC_CIMD_ENABLED, SVC_CIMD_ALLOWED_HOSTS, SVC_CIMD_ALLOWED_SCOPES and SVC_CIMD_AUDIENCE', () => {
+    const options = optionsFromEnv({
+      SVC_CIMD_ENABLED: 'true',
+      SVC_CIMD_ALLOWED_HOSTS: 'Apps.Example.com, *.clients.example',
+      SVC_CIMD_ALLOWED_SCOPES: 'openid notes:read',
+      SVC_CIMD_AUDIENCE: 'https://api.example.com',
+    });
+    expect(resolveConfig(options).clientIdMetadataDocuments).toMatchObject({
+      enabled: true,
+      allowedHosts: ['apps.example.com', '*.clients.example'],
+      allowedScopes: ['openid', 'notes:read'],
+      audience: 'https://api.example.com',
+    });
+    // The registration settings are their own.
+    expect(resolveConfig(options).dynamicClientRegistration).toMatchObject({
+      enabled: false,
+      allowedScopes: [],
+    });
+    expect(optionsFromEnv({})).not.toHaveProperty('clientIdMetadataDocuments');
+    // A development host has one label.
+    expect(
+      resolveConfig({ clientIdMetadataDocuments: { allowedHosts: ['localhost'] } }).clientIdMetadataDocuments
+        .allowedHosts,
+    ).toEqual(['localhost']);
+  });
+
+  it.each([
+    [
+      'a URL',
+      'https://apps.example.com',
+      'SVC_CIMD_ALLOWED_HOSTS: "https://apps.example.com" is not a host name',
+    ],
+    ['a port', 'apps.example.com:443', 'is not a host name'],
+    ['a bare wildcard', '*', 'is not a host name'],
+    ['a wildcard inside', 'apps.*.example', 'is not a host name'],
+  ])('refuses %s as an allowed host', (_name, host, message) => {
+    expect(() => resolveConfig({ clientIdMetadataDocuments: { allowedHosts: [host] } })).toThrow(message);
+  });
+
+  it('names the CIMD variables in its other errors', () => {
+    expect(() => resolveConfig({ clientIdMetadataDocuments: { allowedScopes: ['auth:admin'] } })).toThrow(
+      /SVC_CIMD_ALLOWED_SCOPES: "auth:admin"/,
+    );
+    expect(() => resolveConfig({ clientIdMetadataDocuments: { timeoutMs: 0 } })).toThrow(
+      /clientIdMetadataDocuments.timeoutMs must be 100 to 60000 milliseconds/,
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import type {
   DatabaseTimeoutsOptions,
   DomainVerificationOptions,
+  ClientIdMetadataDocumentOptions,
   DynamicClientRegistrationOptions,
   SvcOptions,
 } from './options.js';
@@ -55,18 +56,20 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   const dnsTimeout = text('SVC_DNS_TIMEOUT_MS');
   if (dnsServers !== undefined || dnsTimeout !== undefined) {
     options.dns = {
-      ...(dnsServers === undefined ? {} : { servers: dnsServers.split(/[\s,]+/).filter((s) => s !== '') }),
+      ...(dnsServers === undefined ? {} : { servers: listOf(dnsServers) }),
       ...(dnsTimeout === undefined ? {} : { timeoutMs: parseMs('SVC_DNS_TIMEOUT_MS', dnsTimeout) }),
     };
   }
   const metadataNetworks = text('SVC_SSO_METADATA_ALLOWED_NETWORKS');
   if (metadataNetworks !== undefined) {
     options.ssoMetadataFetch = {
-      allowedPrivateNetworks: metadataNetworks.split(/[\s,]+/).filter((entry) => entry !== ''),
+      allowedPrivateNetworks: listOf(metadataNetworks),
     };
   }
   const dcr = dynamicClientRegistrationFromEnv(text);
   if (dcr !== undefined) options.dynamicClientRegistration = dcr;
+  const cimd = clientIdMetadataDocumentsFromEnv(text);
+  if (cimd !== undefined) options.clientIdMetadataDocuments = cimd;
   const domainVerification = domainVerificationFromEnv(text);
   if (domainVerification !== undefined) options.domainVerification = domainVerification;
   const seed = seedDemoFromEnv(env);
@@ -98,14 +101,37 @@ export function seedDemoFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
 function dynamicClientRegistrationFromEnv(
   text: (name: string) => string | undefined,
 ): DynamicClientRegistrationOptions | undefined {
+  return selfDescribedClientsFromEnv(text, 'SVC_DCR');
+}
+
+/** The SVC_CIMD_* variables, or undefined when none is set. */
+function clientIdMetadataDocumentsFromEnv(
+  text: (name: string) => string | undefined,
+): ClientIdMetadataDocumentOptions | undefined {
+  const options: ClientIdMetadataDocumentOptions = selfDescribedClientsFromEnv(text, 'SVC_CIMD') ?? {};
+  const hosts = text('SVC_CIMD_ALLOWED_HOSTS');
+  if (hosts !== undefined) options.allowedHosts = listOf(hosts);
+  return Object.keys(options).length === 0 ? undefined : options;
+}
+
+/** `<prefix>_ENABLED`, `_ALLOWED_SCOPES` and `_AUDIENCE`, or undefined when none is set. */
+function selfDescribedClientsFromEnv(
+  text: (name: string) => string | undefined,
+  prefix: 'SVC_DCR' | 'SVC_CIMD',
+): DynamicClientRegistrationOptions | undefined {
   const options: DynamicClientRegistrationOptions = {};
-  const enabled = text('SVC_DCR_ENABLED');
-  if (enabled !== undefined) options.enabled = parseFlag('SVC_DCR_ENABLED', enabled);
-  const scopes = text('SVC_DCR_ALLOWED_SCOPES');
-  if (scopes !== undefined) options.allowedScopes = scopes.split(/[\s,]+/).filter((scope) => scope !== '');
-  const audience = text('SVC_DCR_AUDIENCE');
+  const enabled = text(`${prefix}_ENABLED`);
+  if (enabled !== undefined) options.enabled = parseFlag(`${prefix}_ENABLED`, enabled);
+  const scopes = text(`${prefix}_ALLOWED_SCOPES`);
+  if (scopes !== undefined) options.allowedScopes = listOf(scopes);
+  const audience = text(`${prefix}_AUDIENCE`);
   if (audience !== undefined) options.audience = audience;
   return Object.keys(options).length === 0 ? undefined : options;
+}
+
+/** A list given with spaces or commas between its entries. */
+function listOf(value: string): string[] {
+  return value.split(/[\s,]+/).filter((entry) => entry !== '');
 }
 
 /** The SVC_DOMAIN_* variables, or undefined when none is set. */

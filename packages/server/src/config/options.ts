@@ -147,6 +147,29 @@ export interface DynamicClientRegistrationOptions {
 }
 
 /**
+ * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): an app names itself by
+ * the https URL of a JSON document of its metadata, which Svc fetches where the app first appears
+ * (`/authorize`, `/device_authorization`) and again once the copy is stale. The app is a public,
+ * third-party client like a registered one; the same scope and audience settings apply to it.
+ */
+export interface ClientIdMetadataDocumentOptions extends DynamicClientRegistrationOptions {
+  /** Accept URL client IDs and say so in discovery. @default false (SVC_CIMD_ENABLED) */
+  enabled?: boolean;
+  /**
+   * The hosts documents may come from: names (`app.example.com`) and subdomain patterns
+   * (`*.example.com`). Empty: any host on the public internet.
+   * @default [] (SVC_CIMD_ALLOWED_HOSTS, space- or comma-separated)
+   */
+  allowedHosts?: string[];
+  /** @default [] (SVC_CIMD_ALLOWED_SCOPES) */
+  allowedScopes?: string[];
+  /** @default the issuer (SVC_CIMD_AUDIENCE) */
+  audience?: string;
+  /** Milliseconds one fetch of a document may take. @default 5000 */
+  timeoutMs?: number;
+}
+
+/**
  * Options of `createSvc()`. Every option has an `SVC_*` environment variable of the same meaning
  * (see config/env.ts); an option given here wins over the environment.
  */
@@ -278,6 +301,8 @@ export interface SvcOptions {
   ssoMetadataFetch?: SsoMetadataFetchOptions;
   /** Dynamic client registration at `POST /register` (off by default). */
   dynamicClientRegistration?: DynamicClientRegistrationOptions;
+  /** Client ID Metadata Documents (SVC_CIMD_*). */
+  clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
   /** SCIM 2.0 directory sync: connections configured in code. */
   scim?: { connections?: ScimConnectionSeedOptions[] };
   /** Injected time source. @default the system clock */

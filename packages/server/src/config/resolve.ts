@@ -9,7 +9,8 @@ import {
   type SecuritySettings,
 } from '../settings/security-settings.js';
 import type { SsoMetadataFetchOptions, SvcOptions } from './options.js';
-import { allowedNetworks, DEFAULT_METADATA_FETCH_TIMEOUT_MS } from '../federation/saml/metadata-fetch.js';
+import { DEFAULT_METADATA_FETCH_TIMEOUT_MS } from '../federation/saml/metadata-fetch.js';
+import { allowedNetworks } from '../http/public-fetch.js';
 import { positiveMs } from './durations.js';
 import { resolveLogging, type LoggingConfig } from './logging.js';
 import { resolveFailureRules, type FailureRules } from '../ratelimit/failure-rules.js';
@@ -23,7 +24,9 @@ import {
 import type { DnsSettings } from '../organizations/domains/txt-lookup.js';
 import { resolveScimConfig, type ScimConfig } from './scim.js';
 import {
+  resolveClientIdMetadataDocuments,
   resolveDynamicClientRegistration,
+  type ClientIdMetadataDocumentConfig,
   type DynamicClientRegistrationConfig,
 } from './dynamic-registration.js';
 import {
@@ -108,6 +111,7 @@ export interface SvcConfig extends LoggingConfig {
   readonly scim: ScimConfig;
   /** Dynamic client registration (`POST /register`). */
   readonly dynamicClientRegistration: DynamicClientRegistrationConfig;
+  readonly clientIdMetadataDocuments: ClientIdMetadataDocumentConfig;
   /** The setup portal's metadata fetch (SvcOptions.ssoMetadataFetch), validated. */
   readonly ssoMetadataFetch: SsoMetadataFetchConfig;
   /** Fastify's trustProxy for the standalone server (see SvcOptions.trustProxy). */
@@ -185,6 +189,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     dns: resolveDnsConfig(options.dns),
     scim: resolveScimConfig(options.scim, publicOrigin, dashboardBase),
     dynamicClientRegistration: resolveDynamicClientRegistration(options.dynamicClientRegistration, issuer),
+    clientIdMetadataDocuments: resolveClientIdMetadataDocuments(options.clientIdMetadataDocuments, issuer),
     ssoMetadataFetch: resolveSsoMetadataFetch(options.ssoMetadataFetch ?? {}),
     trustProxy: options.trustProxy ?? false,
     clock: options.clock ?? systemClock,

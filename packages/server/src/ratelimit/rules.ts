@@ -42,6 +42,8 @@ export interface RateLimitRules {
   readonly clientRegistration: RateLimitPolicy;
   /** Metadata fetched from a URL in the SSO setup portal; identifier = the portal session's id. */
   readonly ssoMetadataFetch: RateLimitPolicy;
+  /** Client ID Metadata Documents fetched for a request (never for a fresh stored copy), per IP. */
+  readonly clientMetadataFetch: RateLimitPolicy;
 }
 
 const SECOND_MS = 1000;
@@ -94,6 +96,10 @@ export const DEFAULT_RATE_LIMIT_RULES: RateLimitRules = {
   ssoMetadataFetch: {
     name: 'sso-metadata.fetch',
     identifier: { limit: 10, windowMs: MINUTE_MS },
+  },
+  clientMetadataFetch: {
+    name: 'cimd.fetch',
+    ip: { limit: 30, windowMs: 15 * MINUTE_MS },
   },
 };
 

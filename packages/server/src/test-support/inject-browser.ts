@@ -148,6 +148,19 @@ export class InjectBrowser {
   }
 
   /**
+   * Opens a started device authorization's verification_uri_complete, sends its user code and signs in:
+   * the answer that follows (the device approval page).
+   */
+  async signInToApproveDevice(
+    started: { readonly verification_uri_complete: string; readonly user_code: string },
+    email: string,
+    password: string,
+  ): Promise<LightMyRequestResponse> {
+    await this.get(started.verification_uri_complete);
+    return this.signIn(await this.post('/device/verify', { user_code: started.user_code }), email, password);
+  }
+
+  /**
    * Follows redirects that stay on this service (the hosted pages) and stops at the first answer that is
    * not one, or at a redirect elsewhere (the client's redirect_uri): returns that response.
    */

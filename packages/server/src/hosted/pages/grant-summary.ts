@@ -34,12 +34,15 @@ export function grantedScopeList(
         </ul>`;
 }
 
-/** The caution on a page that approves a client that registered itself; nothing for an operator's client. */
+/** The caution on a page that approves a client that described itself; nothing for an operator's client. */
 export function selfRegisteredCaution(client: SelfRegisteredClient | undefined): SafeHtml {
-  return client === undefined
-    ? html``
-    : html`<p class="notice caution">
-        This application registered itself: its name is its own claim, not checked by this
-        service.${client.returnsTo !== null && html` Approving sends you to <strong>${client.returnsTo}</strong>.`}
-      </p>`;
+  if (client === undefined) return html``;
+  const origin =
+    client.documentHost === null
+      ? html`This application registered itself`
+      : html`This application is described by <strong>${client.documentHost}</strong>`;
+  return html`<p class="notice caution">
+    ${origin}: its name is its own claim, not checked by this
+    service.${client.returnsTo !== null && html` Approving sends you to <strong>${client.returnsTo}</strong>.`}
+  </p>`;
 }

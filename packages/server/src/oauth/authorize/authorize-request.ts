@@ -1,3 +1,4 @@
+import type { DocumentAdmission } from '../clients/metadata-documents/client-metadata-documents.js';
 import type { ClientRecord } from '../../admin/repository.js';
 import type { OAuthErrorCode } from '../errors.js';
 import { isValidCodeChallenge, PKCE_METHOD } from '../pkce.js';
@@ -75,6 +76,11 @@ export interface AuthorizeRequestDeps {
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined> | ClientRecord | undefined;
   /**
+   * Called before `findClient` with a well-formed client_id: fetches a Client ID Metadata Document when
+   * the client_id is one's URL (oauth/clients/metadata-documents). Absent: every client is stored.
+   */
+  admitClient?(clientId: string): Promise<DocumentAdmission>;
+  /**
    * When true, a registered `http:` redirect URI is used only for a loopback host (RFC 8252 §7.3; OAuth
    * 2.0 Security BCP §4.1.3 wants TLS elsewhere). Registration accepts any http URI and leaves this
    * policy to the authorization endpoint; the composition root sets it outside development.
@@ -111,7 +117,10 @@ export async function parseAuthorizeRequest(
   const clientId = params.values.get('client_id');
   if (clientId === undefined) return page('invalid_request', 'The client_id parameter is required.');
   // A malformed client_id is never looked up (a NUL would fail the PostgreSQL query with a 500).
-  const client = fitsText(clientId, AUTHORIZE_LIMITS.clientId) ? await deps.findClient(clientId) : undefined;
+  const wellFormed = fitsText(clientId, AUTHORIZE_LIMITS.clientId);
+  const admission = wellFormed ? await deps.admitClient?.(clientId) : undefined;
+  if (admission?.kind === 'refused') return page('invalid_client', admission.description);
+  const client = wellFormed ? await deps.findClient(clientId) : undefined;
   if (client?.active !== true) return page('invalid_client', 'The client is unknown or disabled.');
   const redirectUri = params.values.get('redirect_uri');
   if (redirectUri === undefined) return page('invalid_request', 'The redirect_uri parameter is required.');

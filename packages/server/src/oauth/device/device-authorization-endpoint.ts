@@ -1,4 +1,7 @@
 import type { ClientRecord } from '../../admin/repository.js';
+import { SvcTooManyAttemptsError } from '../../kernel/errors.js';
+import type { ClientMetadataDocuments } from '../clients/metadata-documents/client-metadata-documents.js';
+import { oauthError } from '../errors.js';
 import { FormParameters } from '../token/form-parameters.js';
 import { authenticatedClient, type TokenGrantDeps } from '../token/grant-context.js';
 import type { DeviceAuthorizations } from './device-authorizations.js';
@@ -20,6 +23,8 @@ export interface DeviceAuthorizationEndpointDeps {
   /** Rejected client secrets per client and address (config.failureLimits.clientSecretIp). */
   readonly rejectedSecrets: TokenGrantDeps['rejectedSecrets'];
   readonly devices: Pick<DeviceAuthorizations, 'start'>;
+  /** Client ID Metadata Documents, fetched for a URL client_id; absent while they are off. */
+  readonly clientDocuments?: Pick<ClientMetadataDocuments, 'admit'> | undefined;
 }
 
 /** One POST /device_authorization as the route hands it over. */
@@ -61,6 +66,7 @@ export class DeviceAuthorizationEndpoint {
 
   async authorize(request: DeviceAuthorizationEndpointRequest): Promise<DeviceAuthorizationResponseBody> {
     const params = FormParameters.from(request.body);
+    await this.#admit(params.get('client_id'), request.ipAddress ?? null);
     const { client } = await authenticatedClient(
       {
         authorizationHeader: request.authorizationHeader,
@@ -77,5 +83,19 @@ export class DeviceAuthorizationEndpoint {
       ipAddress: request.ipAddress ?? null,
     });
     return toDeviceAuthorizationResponse(started);
+  }
+
+  /** A URL client_id's document, fetched when there is no fresh copy; a refusal is invalid_client (or 429). */
+  async #admit(clientId: string | undefined, ipAddress: string | null): Promise<void> {
+    const documents = this.#deps.clientDocuments;
+    if (documents === undefined || clientId === undefined) return;
+    const admission = await documents.admit(clientId, { ipAddress });
+    if (admission.kind === 'stored') return;
+    if (admission.retryAfterMs !== undefined) {
+      throw new SvcTooManyAttemptsError(admission.description, admission.retryAfterMs, {
+        error: 'rate_limited',
+      });
+    }
+    throw oauthError.invalidClient(admission.description);
   }
 }

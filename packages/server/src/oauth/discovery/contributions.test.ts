@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { buildMetadata } from './discovery.js';
-import { resolveDynamicClientRegistration } from '../../config/dynamic-registration.js';
+import {
+  resolveClientIdMetadataDocuments,
+  resolveDynamicClientRegistration,
+} from '../../config/dynamic-registration.js';
 import { oauthEndpointMetadata } from './contributions.js';
 
 const ISSUER = 'https://id.example.com/svc/auth';
-const openId = (enabled: boolean, enableUserInfoEndpoint: boolean, registration = false) => ({
+const openId = (
+  enabled: boolean,
+  enableUserInfoEndpoint: boolean,
+  registration = false,
+  documents = false,
+) => ({
   issuer: ISSUER,
   openId: { enabled, enableUserInfoEndpoint, publishDiscoveryDocument: true },
   dynamicClientRegistration: resolveDynamicClientRegistration({ enabled: registration }, ISSUER),
+  clientIdMetadataDocuments: resolveClientIdMetadataDocuments({ enabled: documents }, ISSUER),
 });
 
 describe('oauthEndpointMetadata', () => {
@@ -28,6 +37,13 @@ describe('oauthEndpointMetadata', () => {
       end_session_endpoint: `${ISSUER}/session/end`,
       userinfo_endpoint: `${ISSUER}/userinfo`,
     });
+    expect(metadata).not.toHaveProperty('registration_endpoint');
+    expect(metadata).not.toHaveProperty('client_id_metadata_document_supported');
+  });
+
+  it('says so while Client ID Metadata Documents are on', () => {
+    const metadata = buildMetadata(ISSUER, true, [], oauthEndpointMetadata(openId(true, true, false, true)));
+    expect(metadata).toMatchObject({ client_id_metadata_document_supported: true });
     expect(metadata).not.toHaveProperty('registration_endpoint');
   });
 

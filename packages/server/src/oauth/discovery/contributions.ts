@@ -1,6 +1,7 @@
 import type { SvcConfig } from '../../config/resolve.js';
 import { authorizeMetadata } from '../authorize/metadata.js';
 import { tokenEndpointMetadata } from '../clients/metadata.js';
+import { METADATA_DOCUMENT_METADATA } from '../clients/metadata-documents/metadata.js';
 import { registrationMetadata } from '../clients/registration/metadata.js';
 import { deviceAuthorizationMetadata } from '../device/metadata.js';
 import { grantTypesMetadata } from '../token/metadata.js';
@@ -14,11 +15,11 @@ import { endSessionMetadata } from './end-session-metadata.js';
  * (every authorization response carries `iss`), token_endpoint and its client authentication methods,
  * grant_types_supported, device_authorization_endpoint (RFC 8628 §4), end_session_endpoint (OpenID
  * Connect RP-Initiated Logout 1.0), userinfo_endpoint while the userinfo route is mapped, and
- * registration_endpoint while dynamic client registration is on. jwks_uri is contributed by the
- * JWKS route's own wiring.
+ * registration_endpoint while dynamic client registration is on, and client_id_metadata_document_supported
+ * while Client ID Metadata Documents are. jwks_uri is contributed by the JWKS route's own wiring.
  */
 export function oauthEndpointMetadata(
-  config: Pick<SvcConfig, 'issuer' | 'openId' | 'dynamicClientRegistration'>,
+  config: Pick<SvcConfig, 'issuer' | 'openId' | 'dynamicClientRegistration' | 'clientIdMetadataDocuments'>,
 ): readonly DiscoveryContribution[] {
   return [
     authorizeMetadata(config.issuer),
@@ -28,5 +29,6 @@ export function oauthEndpointMetadata(
     endSessionMetadata(config.issuer),
     ...(isUserinfoMapped(config) ? [userinfoMetadata(config.issuer)] : []),
     ...(config.dynamicClientRegistration.enabled ? [registrationMetadata(config.issuer)] : []),
+    ...(config.clientIdMetadataDocuments.enabled ? [METADATA_DOCUMENT_METADATA] : []),
   ];
 }

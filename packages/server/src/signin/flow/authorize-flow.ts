@@ -82,8 +82,13 @@ export class AuthorizeFlow {
     query: unknown,
     browser: BrowserContext & { readonly browserId: string },
   ): Promise<AuthorizeStartOutcome> {
+    const documents = this.#deps.clientDocuments;
+    const ipAddress = browser.ipAddress ?? null;
     const parsed = await parseAuthorizeRequest(query, {
       findClient: (clientId) => this.#deps.findClient(clientId),
+      ...(documents === undefined
+        ? {}
+        : { admitClient: (clientId) => documents.admit(clientId, { ipAddress }) }),
       requireTlsRedirects: this.#deps.requireTlsRedirects,
     });
     if (parsed.kind === 'error_page') return parsed;

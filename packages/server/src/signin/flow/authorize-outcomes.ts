@@ -1,4 +1,5 @@
 import { SvcTooManyAttemptsError, type RefusedAttempt } from '../../kernel/errors.js';
+import type { ClientRecord } from '../../admin/repository.js';
 import type { OAuthErrorCode } from '../../oauth/errors.js';
 import type { AuthorizeView } from '../../oauth/authorize/authorize-params.js';
 
@@ -27,12 +28,26 @@ export interface StartedSession {
 }
 
 /**
- * A client that registered itself (RFC 7591) rather than one an operator created: its name is its own
- * claim, so a page that asks the user to approve it says so. `returnsTo` is the host approving sends the
- * user to (null where nothing is sent back, as for a device).
+ * A client that described itself (RFC 7591 registration, or a Client ID Metadata Document) rather than
+ * one an operator created: its name is its own claim, so a page that asks the user to approve it says
+ * so. `returnsTo` is the host approving sends the user to (null where nothing is sent back, as for a
+ * device); `documentHost` the host serving its metadata document (its client_id's; null when it
+ * registered), which the draft wants shown.
  */
 export interface SelfRegisteredClient {
   readonly returnsTo: string | null;
+  readonly documentHost: string | null;
+}
+
+/** What an approval page says of the client, or null for an operator's. */
+export function selfRegisteredClient(
+  client: ClientRecord,
+  returnsTo: string | null,
+): SelfRegisteredClient | null {
+  if (client.registration === null) return null;
+  const documentHost =
+    client.registration.method === 'metadata_document' ? new URL(client.clientId).host : null;
+  return { returnsTo, documentHost };
 }
 
 /** What every interactive step shows about its request. */

@@ -1,3 +1,4 @@
+import type { ClientMetadataDocuments } from '../../oauth/clients/metadata-documents/client-metadata-documents.js';
 import type { ClientRecord, UserRepository } from '../../admin/repository.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
@@ -42,6 +43,8 @@ export interface AuthorizeFlowDeps {
   readonly requests: AuthRequestStore;
   /** The client registered under a client_id (active or not). */
   findClient(clientId: string): Promise<ClientRecord | undefined>;
+  /** Client ID Metadata Documents, fetched at /authorize; absent while they are off. */
+  readonly clientDocuments?: Pick<ClientMetadataDocuments, 'admit'> | undefined;
   readonly users: Pick<UserRepository, 'findById'>;
   readonly signIn: Pick<SignInEngine, 'signIn' | 'selectOrganization' | 'pendingSelection'>;
   readonly organizations: Pick<OrganizationPolicy, 'options'>;

@@ -31,6 +31,7 @@ import * as scimMappings from './0030-scim-mappings.js';
 import * as scimUserEmails from './0031-scim-user-emails.js';
 import * as clientSecretLookup from './0032-client-secret-lookup.js';
 import * as dynamicClientRegistration from './0033-dynamic-client-registration.js';
+import * as clientMetadataDocuments from './0034-client-metadata-documents.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0031-scim-user-emails': scimUserEmails,
   '0032-client-secret-lookup': clientSecretLookup,
   '0033-dynamic-client-registration': dynamicClientRegistration,
+  '0034-client-metadata-documents': clientMetadataDocuments,
 };
 
 /** Every migration's name, in the order they apply. */

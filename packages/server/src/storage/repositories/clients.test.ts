@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { useMigratedDatabase, describeEachDatabase } from '../../test-support/databases.js';
@@ -35,6 +36,8 @@ describeEachDatabase('client storage: look-up by secret hash (migration 0032)', 
 describeEachDatabase('client storage: dynamic registrations (migration 0033)', (kind) => {
   const handle = useMigratedDatabase(kind);
   const registration = {
+    method: 'dynamic' as const,
+    document: null,
     clientUri: 'https://notes.example',
     logoUri: null,
     softwareId: 'notes-cli',
@@ -82,5 +85,65 @@ describeEachDatabase('client storage: dynamic registrations (migration 0033)', (
     const lists = await grantableScopesSource(handle.db).allowedScopeLists();
     expect(lists.flat()).toContain('orders');
     expect(lists.flat()).not.toContain('anything-it-asked-for');
+  });
+});
+
+describeEachDatabase('client storage: metadata-document clients (migration 0034)', (kind) => {
+  const handle = useMigratedDatabase(kind);
+  const documentUrl = 'https://app.example/oauth/client.json';
+  const described = (fetchedAt: number) => ({
+    method: 'metadata_document' as const,
+    clientUri: 'https://app.example',
+    logoUri: null,
+    softwareId: null,
+    softwareVersion: null,
+    document: { fetchedAt, freshUntil: fetchedAt + 3_600_000 },
+  });
+  beforeAll(async () => {
+    const clients = clientRepository(handle.db);
+    await clients.insertIfClientIdFree(clientRecord({ id: 'cli_op', clientId: 'op' }));
+    await clients.insertIfClientIdFree(
+      clientRecord({
+        id: 'cli_dcr',
+        clientId: 'dcr_one',
+        registration: { ...described(0), method: 'dynamic', document: null },
+      }),
+    );
+    await clients.insertIfClientIdFree(
+      clientRecord({ id: 'cli_doc', clientId: documentUrl, registration: described(1_000) }),
+    );
+    // A registration a node of the previous release stored: JSON without a method, no method column.
+    await clients.insertIfClientIdFree(clientRecord({ id: 'cli_old', clientId: 'dcr_old' }));
+    await sql`update clients set registration_json = ${'{"clientUri":null}'} where client_id = 'dcr_old'`.execute(
+      handle.db,
+    );
+  });
+
+  it('reads back the document times, and a registration without a method as dynamic', async () => {
+    const clients = clientRepository(handle.db);
+    expect((await clients.findByClientId(documentUrl))?.registration).toEqual(described(1_000));
+    expect((await clients.findByClientId('dcr_old'))?.registration).toMatchObject({
+      method: 'dynamic',
+      document: null,
+    });
+  });
+
+  it('lists the clients of one method, counting an old registration as dynamic', async () => {
+    const clients = clientRepository(handle.db);
+    const ids = async (registration: 'dynamic' | 'metadata_document' | 'operator') =>
+      (await clients.list({ limit: 10, registration })).data.map((client) => client.clientId).sort();
+    expect(await ids('metadata_document')).toEqual([documentUrl]);
+    expect(await ids('dynamic')).toEqual(['dcr_old', 'dcr_one']);
+    expect(await ids('operator')).toEqual(['op']);
+  });
+
+  it('stores a new fetch of the document, and leaves the registration alone when a change does not name it', async () => {
+    const clients = clientRepository(handle.db);
+    await clients.update(documentUrl, { registration: described(5_000), name: 'Renamed' }, 5_000);
+    expect((await clients.findByClientId(documentUrl))?.registration?.document?.fetchedAt).toBe(5_000);
+    await clients.update(documentUrl, { active: false }, 6_000);
+    const stored = await clients.findByClientId(documentUrl);
+    expect(stored).toMatchObject({ name: 'Renamed', active: false });
+    expect(stored?.registration).toEqual(described(5_000));
   });
 });

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { TokenEndpointAuthMethod } from '@svc/contract';
-import type { ClientRecord, ClientRepository, DynamicRegistrationMetadata } from '../../admin/repository.js';
+import type { ClientRecord, ClientRegistrationMetadata, ClientRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { allColumns, fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
@@ -36,15 +36,28 @@ function toRecord(row: Selectable<ClientsTable>): ClientRecord {
 }
 
 /** A stored registration; a field missing or of another type (a newer writer's) reads as not given. */
-function parseRegistration(json: string): DynamicRegistrationMetadata {
+function parseRegistration(json: string): ClientRegistrationMetadata {
   const stored = JSON.parse(json) as Record<string, unknown>;
   const field = (name: string) => (typeof stored[name] === 'string' ? stored[name] : null);
+  const { fetchedAt, freshUntil } = stored;
+  const fromDocument =
+    stored.method === 'metadata_document' && typeof fetchedAt === 'number' && typeof freshUntil === 'number';
   return {
+    // Registrations stored before 0034 have no method: they are dynamic.
+    method: fromDocument ? 'metadata_document' : 'dynamic',
     clientUri: field('clientUri'),
     logoUri: field('logoUri'),
     softwareId: field('softwareId'),
     softwareVersion: field('softwareVersion'),
+    document: fromDocument ? { fetchedAt, freshUntil } : null,
   };
+}
+
+/** The stored JSON of a registration: its fields, a document's times at the top level. */
+function registrationJson(registration: ClientRegistrationMetadata | null): string | null {
+  if (registration === null) return null;
+  const { document, ...fields } = registration;
+  return JSON.stringify({ ...fields, ...document });
 }
 
 /** Every token request reads its client: compiled once (storage/fixed-query.ts). */
@@ -66,6 +79,7 @@ const CLIENT_COLUMNS = allColumns<ClientsTable>({
   createdAt: true,
   updatedAt: true,
   registrationJson: true,
+  registrationMethod: true,
 });
 const selectByClientId = fixedQuery((db, p: { clientId: string }) =>
   db.selectFrom('clients').select(CLIENT_COLUMNS).where('clientId', '=', p.clientId),
@@ -95,7 +109,8 @@ export function clientRepository(db: Db): ClientRepository {
             active: client.active ? 1 : 0,
             createdAt: client.createdAt,
             updatedAt: client.updatedAt,
-            registrationJson: client.registration === null ? null : JSON.stringify(client.registration),
+            registrationJson: registrationJson(client.registration),
+            registrationMethod: client.registration?.method ?? null,
           })
           .execute();
         return true;
@@ -141,6 +156,12 @@ export function clientRepository(db: Db): ClientRepository {
           allowDeviceAuthorization: flag(changes.allowDeviceAuthorization),
           allowClientCredentials: flag(changes.allowClientCredentials),
           active: flag(changes.active),
+          ...(changes.registration === undefined
+            ? {}
+            : {
+                registrationJson: registrationJson(changes.registration),
+                registrationMethod: changes.registration?.method ?? null,
+              }),
           updatedAt: now,
         })
         .where('clientId', '=', clientId)
@@ -154,7 +175,16 @@ export function clientRepository(db: Db): ClientRepository {
       return fetchNewestFirst(
         page.registration === undefined
           ? all
-          : all.where('registrationJson', page.registration === 'dynamic' ? 'is not' : 'is', null),
+          : page.registration === 'operator'
+            ? all.where('registrationJson', 'is', null)
+            : page.registration === 'dynamic'
+              ? // A registration a node of the previous release stored has no method: it is dynamic.
+                all
+                  .where('registrationJson', 'is not', null)
+                  .where((eb) =>
+                    eb.or([eb('registrationMethod', 'is', null), eb('registrationMethod', '=', 'dynamic')]),
+                  )
+              : all.where('registrationMethod', '=', page.registration),
         'createdAt',
         page,
         (row) => row.createdAt,

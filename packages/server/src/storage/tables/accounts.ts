@@ -63,8 +63,10 @@ export interface ClientsTable {
   active: number;
   createdAt: number;
   updatedAt: number;
-  /** JSON of a dynamically registered client's own metadata; null when an operator created it. */
+  /** JSON of a self-described client's own metadata (and its document's fetch times); null when an operator created it. */
   registrationJson: string | null;
+  /** `dynamic` or `metadata_document`; null when an operator created it (or, before 0034 ran, a registration). */
+  registrationMethod: string | null;
 }
 
 export interface SecuritySettingsTable {

@@ -104,6 +104,8 @@ export class ClientRegistration {
       createdAt: now,
       updatedAt: now,
       registration: {
+        method: 'dynamic',
+        document: null,
         clientUri: request.clientUri,
         logoUri: request.logoUri,
         softwareId: request.softwareId,

@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_REDIRECT_URI, authorizeQuery, pkcePair } from '../../../test-support/authorize-params.js';
 import { describeAboveStorage } from '../../../test-support/databases.js';
+import { startLoopbackServer } from '../../../test-support/federation/loopback-server.js';
 import {
   createHostedTestApp,
   HOSTED_PASSWORD,
@@ -170,10 +171,8 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
     const started = await formPost('/device_authorization', { client_id: client.client_id, scope: 'openid' });
     expect(started.statusCode, started.body).toBe(200);
     const user = await h.given.user();
-    const browser = new InjectBrowser(h);
-    await browser.get(started.json<{ verification_uri_complete: string }>().verification_uri_complete);
-    const approval = await browser.signIn(
-      await browser.post('/device/verify', { user_code: started.json<{ user_code: string }>().user_code }),
+    const approval = await new InjectBrowser(h).signInToApproveDevice(
+      started.json<{ verification_uri_complete: string; user_code: string }>(),
       user.email,
       HOSTED_PASSWORD,
     );
@@ -351,10 +350,19 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
   });
 });
 
-describe('dynamic client registration, off (the default)', () => {
-  it('maps no route and names none in discovery', async () => {
-    const t = await createTestSvc();
+describe('dynamic client registration and metadata documents, off (the default)', () => {
+  it('maps no route, fetches no document, and names neither in discovery', async () => {
+    const t = await createTestSvc('sqlite', { allowInsecureLoopback: true });
+    const site = await startLoopbackServer();
     try {
+      const documentUrl = `${site.origin}/client.json`;
+      const authorize = await t.svc.app.inject({
+        method: 'GET',
+        url: `${t.svc.config.authBase}/authorize?${new URLSearchParams(authorizeQuery(documentUrl)).toString()}`,
+      });
+      expect(authorize.statusCode).toBe(400);
+      expect(authorize.body).toContain('The client is unknown or disabled.');
+      expect(site.requests).toEqual([]);
       const response = await t.svc.app.inject({
         method: 'POST',
         url: `${t.svc.config.authBase}/register`,
@@ -367,7 +375,9 @@ describe('dynamic client registration, off (the default)', () => {
         url: `${t.svc.config.authBase}/.well-known/openid-configuration`,
       });
       expect(discovery.json()).not.toHaveProperty('registration_endpoint');
+      expect(discovery.json()).not.toHaveProperty('client_id_metadata_document_supported');
     } finally {
+      await site.close();
       await t.close();
     }
   });

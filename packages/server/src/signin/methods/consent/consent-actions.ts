@@ -1,6 +1,7 @@
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type { AuthorizeCompletion } from '../../flow/authorize-completion.js';
 import {
+  selfRegisteredClient,
   toActionOutcome,
   type AuthorizeActionOutcome,
   type AuthorizeStep,
@@ -63,7 +64,7 @@ export class ConsentActions {
       // An account signed up by phone has no address: its name says who is signed in.
       userEmail: user?.email ?? user?.displayName ?? null,
       organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,
-      selfRegistered: client.registration === null ? null : { returnsTo: new URL(request.redirectUri).host },
+      selfRegistered: selfRegisteredClient(client, new URL(request.redirectUri).host),
     };
   }
 

@@ -7,7 +7,11 @@ import type { DeviceAuthorizations } from '../../../oauth/device/device-authoriz
 import type { DeviceAuthorizationView } from '../../../oauth/device/device-outcomes.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type { AuthorizeCompletion } from '../../flow/authorize-completion.js';
-import type { AuthorizeStep, BrowserContext } from '../../flow/authorize-outcomes.js';
+import {
+  selfRegisteredClient,
+  type AuthorizeStep,
+  type BrowserContext,
+} from '../../flow/authorize-outcomes.js';
 import type { AuthorizeFlowDeps } from '../../flow/deps.js';
 import { openDeviceUserCode, sealDeviceUserCode } from './device-user-code.js';
 import { authRequestExpiredError } from '../../flow/errors.js';
@@ -178,7 +182,7 @@ export class DeviceSteps {
       // An account signed up by phone has no address: its name says who is signed in.
       userEmail: user?.email ?? user?.displayName ?? null,
       organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,
-      selfRegistered: client.registration === null ? null : { returnsTo: null },
+      selfRegistered: selfRegisteredClient(client, null),
     };
   }
 
