@@ -1,4 +1,5 @@
 import { LOOPBACK_HOST } from '../../../http/public-fetch.js';
+import { shown } from '../registration/registration-request.js';
 
 /** Past this a client_id is not fetched (the /authorize and /token limit of a client_id). */
 const MAX_CLIENT_ID_URL_LENGTH = 2048;
@@ -32,7 +33,9 @@ export function readClientIdUrl(clientId: string, options: { readonly loopback: 
   if (clientId.includes('#')) return fail('it must not have a fragment');
   if (url.pathname === '/') return fail('it must have a path, such as /oauth/client.json');
   if (url.href !== clientId) {
-    return fail(`it must be written in its normal form (${url.href}), without dot segments`);
+    return fail(
+      `it must be written in its normal form (${shown(url.href, 'as a URL parser writes it')}), without dot segments`,
+    );
   }
   return { ok: true, url };
 }

@@ -83,13 +83,11 @@ export class ClientMetadataDocuments {
       loopback: this.#deps.loopback,
     });
     if (!fetched.ok) {
-      return refused(
-        `The client's metadata document at ${clientId} could not be fetched: ${failure(fetched)}.`,
-      );
+      return refused(`The client's metadata document could not be fetched: ${failure(fetched)}.`);
     }
     const document = readMetadataDocument(fetched, clientId, config);
     if (!document.ok) {
-      return refused(`The client's metadata document at ${clientId} is not usable: ${document.problem}`);
+      return refused(`The client's metadata document is not usable: ${document.problem}`);
     }
     await this.#store(stored, clientId, url, document.request, document.lifetimeSeconds, context.ipAddress);
     return STORED;

@@ -31,6 +31,12 @@ describe('readClientIdUrl', () => {
     ['an upper-case host', 'https://App.example/client.json', 'normal form'],
     ['the default port', 'https://app.example:443/client.json', 'normal form'],
     ['a Unicode host', 'https://bücher.example/client.json', 'normal form'],
+    // An error_description may not hold a backslash (RFC 6749 §5.2): the normal form is then not quoted.
+    [
+      'an upper-case host, a backslash after',
+      'https://App.example/c?a\\b',
+      'normal form (as a URL parser writes it)',
+    ],
     ['not a URL', 'https://', 'not a URL'],
     ['an overlong URL', `https://app.example/${'a'.repeat(2100)}`, 'longer than 2048'],
   ])('refuses %s', (_name, clientId, problem) => {

@@ -33,7 +33,7 @@ export interface RegistrationRequest {
 const SHOWABLE = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,100}$/;
 
 /** A value from the request as an error description may quote it, or `otherwise` when it cannot. */
-function shown(value: string, otherwise: string): string {
+export function shown(value: string, otherwise: string): string {
   return SHOWABLE.test(value) ? value : otherwise;
 }
 
