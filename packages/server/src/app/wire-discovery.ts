@@ -78,7 +78,7 @@ export function wireDiscovery(ctx: WireDiscoveryContext): DiscoveryWiring {
         fetcher: new PublicFetcher({
           lookup: hostLookup(config.dns),
           timeoutMs: cimd.timeoutMs,
-          caCertificates: [],
+          caCertificates: cimd.caCertificates,
           allowedNetworks: new BlockList(),
         }),
         rateLimiter: ctx.rateLimiter,

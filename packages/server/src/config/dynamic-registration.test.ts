@@ -54,6 +54,7 @@ describe('client ID metadata document settings', () => {
       maxScopeCount: 32,
       maxScopeLength: 128,
       timeoutMs: 5_000,
+      caCertificates: [],
     });
   });
 

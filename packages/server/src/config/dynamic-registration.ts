@@ -26,6 +26,8 @@ export interface ClientIdMetadataDocumentConfig extends SelfDescribedClientPolic
   readonly allowedHosts: readonly string[];
   /** The whole fetch of one document gives up after this long. */
   readonly timeoutMs: number;
+  /** PEM certificates trusted beside Node's roots. */
+  readonly caCertificates: readonly string[];
 }
 
 /** SPEC.md "Limits": DCR MaxScopeCount and MaxScopeLength. */
@@ -60,7 +62,8 @@ export function resolveClientIdMetadataDocuments(
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 60_000) {
     throw new SvcConfigError('clientIdMetadataDocuments.timeoutMs must be 100 to 60000 milliseconds.');
   }
-  return { enabled: options.enabled ?? false, allowedHosts, timeoutMs, ...policy };
+  const caCertificates = options.caCertificates ?? [];
+  return { enabled: options.enabled ?? false, allowedHosts, timeoutMs, caCertificates, ...policy };
 }
 
 /** A DNS name (or an IPv4 address), optionally `*.` before it. */

@@ -167,6 +167,8 @@ export interface ClientIdMetadataDocumentOptions extends DynamicClientRegistrati
   audience?: string;
   /** Milliseconds one fetch of a document may take. @default 5000 */
   timeoutMs?: number;
+  /** PEM certificates trusted beside Node's roots for documents' hosts (an internal CA). @default [] */
+  caCertificates?: string[];
 }
 
 /**

@@ -30,7 +30,7 @@ function generate(staging: string): void {
     '-subj',
     `/CN=${TLS_TEST_HOSTS[0]}`,
     '-addext',
-    `subjectAltName=${TLS_TEST_HOSTS.map((host) => `DNS:${host}`).join(',')}`,
+    `subjectAltName=${[...TLS_TEST_HOSTS.map((host) => `DNS:${host}`), 'DNS:localhost', 'IP:127.0.0.1'].join(',')}`,
     '-keyout',
     join(staging, 'server.key'),
     '-out',
@@ -43,7 +43,7 @@ let loaded: Promise<TlsTestCertificate> | undefined;
 /** The certificate, made with the `openssl` CLI once (kept in a temp folder), read once per worker. */
 export function tlsTestCertificate(): Promise<TlsTestCertificate> {
   loaded ??= (async () => {
-    const folder = machineTestFolder('svc-tls-test-certificate-v1', 'server.crt', generate);
+    const folder = machineTestFolder('svc-tls-test-certificate-v2', 'server.crt', generate);
     return {
       key: readFileSync(join(folder, 'server.key'), 'utf8'),
       certificate: readFileSync(join(folder, 'server.crt'), 'utf8'),
