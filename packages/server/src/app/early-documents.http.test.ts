@@ -9,6 +9,7 @@ const DOCUMENTS = [
   '/svc/auth/.well-known/oauth-authorization-server',
   '/svc/auth/.well-known/openid-configuration',
   '/svc/auth/.well-known/jwks.json',
+  '/.well-known/oauth-authorization-server/svc/auth',
 ];
 const COMPARED_HEADERS = [
   'content-type',

@@ -42,7 +42,7 @@ import { registrationRoutes } from '../oauth/clients/registration/routes.js';
 import { deviceAuthorizationRoutes } from '../oauth/device/routes.js';
 import { isUserinfoMapped } from '../oauth/userinfo/metadata.js';
 import { userinfoRoutes } from '../oauth/userinfo/routes.js';
-import { discoveryDocuments, discoveryRoutes } from '../oauth/discovery/routes.js';
+import { discoveryDocuments, discoveryRoutes, rootDiscoveryDocuments } from '../oauth/discovery/routes.js';
 import type { SvcServices } from './services.js';
 
 function svcDiscoveryDocuments(config: SvcConfig, services: SvcServices): readonly StaticDocumentRoute[] {
@@ -59,10 +59,11 @@ function svcDiscoveryDocuments(config: SvcConfig, services: SvcServices): readon
  */
 export function svcEarlyDocuments(config: SvcConfig, services: SvcServices): readonly StaticDocumentRoute[] {
   if (config.accessLog) return [];
-  return svcDiscoveryDocuments(config, services).map((document) => ({
-    ...document,
-    path: `${config.authBase}${document.path}`,
-  }));
+  const documents = svcDiscoveryDocuments(config, services);
+  return [
+    ...documents.map((document) => ({ ...document, path: `${config.authBase}${document.path}` })),
+    ...rootDiscoveryDocuments(documents, config.authBase),
+  ];
 }
 
 /** Request bodies above this are refused with 413 before parsing. */
@@ -211,6 +212,10 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         );
       },
       { prefix: config.dashboardBase },
+    );
+    // Outside the dashboard base: where RFC 8414 puts the metadata of an issuer with a path.
+    await host.register(
+      discoveryRoutes(rootDiscoveryDocuments(svcDiscoveryDocuments(config, services), config.authBase)),
     );
   };
 }

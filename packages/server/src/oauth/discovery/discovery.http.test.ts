@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import * as oauth from 'oauth4webapi';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createSvc } from '../../app/create-svc.js';
 import { NOT_FOUND_BODY } from '../../http/errors.js';
@@ -66,6 +67,35 @@ describe('discovery and JWKS over HTTP', () => {
     // The issuer never comes from the request.
     const forged = await get(AS_METADATA, { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
     expect(forged.json()).toMatchObject({ issuer: ISSUER });
+  });
+
+  it('serves the metadata where RFC 8414 puts it for an issuer with a path, as an RFC 8414 client finds it', async () => {
+    await start();
+    const rooted = await get(`/.well-known/oauth-authorization-server/svc/auth`);
+    const underBase = await get(AS_METADATA);
+    expect(rooted.statusCode).toBe(200);
+    expect(rooted.body).toBe(underBase.body);
+    expect(rooted.headers.etag).toBe(underBase.headers.etag);
+    expect(rooted.headers['cache-control']).toBe(underBase.headers['cache-control']);
+    expect((await get('/.well-known/oauth-authorization-server')).statusCode).toBe(404);
+    expect((await get('/.well-known/openid-configuration/svc/auth')).statusCode).toBe(404);
+    // oauth4webapi's `oauth2` discovery builds exactly that URL and checks the issuer it finds.
+    const seen: string[] = [];
+    const response = await oauth.discoveryRequest(new URL(ISSUER), {
+      algorithm: 'oauth2',
+      [oauth.allowInsecureRequests]: true,
+      [oauth.customFetch]: async (url) => {
+        seen.push(new URL(url).pathname);
+        const answer = await get(new URL(url).pathname);
+        return new Response(answer.body, {
+          status: answer.statusCode,
+          headers: { 'content-type': String(answer.headers['content-type']) },
+        });
+      },
+    });
+    const server = await oauth.processDiscoveryResponse(new URL(ISSUER), response);
+    expect(seen).toEqual(['/.well-known/oauth-authorization-server/svc/auth']);
+    expect(server.token_endpoint).toBe(`${ISSUER}/token`);
   });
 
   it.each<[string, SvcOptions['openId'], boolean]>([

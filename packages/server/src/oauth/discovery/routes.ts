@@ -32,7 +32,7 @@ export function discoveryDocuments(deps: DiscoveryRoutesDeps): readonly StaticDo
     load: () => deps.discovery.document(),
   };
   return [
-    { path: '/.well-known/oauth-authorization-server', ...discovery },
+    { path: AS_METADATA_PATH, ...discovery },
     ...(deps.publishOpenIdConfiguration ? [{ path: '/.well-known/openid-configuration', ...discovery }] : []),
     {
       path: '/.well-known/jwks.json',
@@ -43,7 +43,24 @@ export function discoveryDocuments(deps: DiscoveryRoutesDeps): readonly StaticDo
   ];
 }
 
-/** The routes of `discoveryDocuments`, under the auth base. */
+export const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
+
+/**
+ * RFC 8414 §3.1: the metadata of an issuer with a path (`https://id.example.com/svc/auth`) is at the
+ * host's root with that path after the well-known name (`/.well-known/oauth-authorization-server/svc/auth`),
+ * where RFC 8414 clients (oauth4webapi's `oauth2` discovery, MCP clients) look first. The document of
+ * `documents` (relative to the auth base) at that whole path, beside its place under the auth base.
+ */
+export function rootDiscoveryDocuments(
+  documents: readonly StaticDocumentRoute[],
+  authBase: string,
+): readonly StaticDocumentRoute[] {
+  return documents
+    .filter((document) => document.path === AS_METADATA_PATH)
+    .map((document) => ({ ...document, path: `${AS_METADATA_PATH}${authBase}` }));
+}
+
+/** The routes of `discoveryDocuments`, under the auth base (or of `rootDiscoveryDocuments`, at the root). */
 export function discoveryRoutes(documents: readonly StaticDocumentRoute[]): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler(oauthErrorHandler);
