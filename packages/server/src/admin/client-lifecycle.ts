@@ -5,7 +5,7 @@ import { assertClientCredentialsAllowed, type CreatedClientResult } from './clie
 import { recordNotFound } from './errors.js';
 import { actorFields, type AdminActor, type AdminLifecycleDeps } from './deps.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
-import type { ClientChanges, ClientRecord } from './repository.js';
+import { DOCUMENT_DECIDED_CLIENT_FIELDS, type ClientChanges, type ClientRecord } from './repository.js';
 
 export interface ClientLifecycleDeps extends AdminLifecycleDeps {
   /** Called after a change of the allowed scopes or of `active` (discovery caches their union). */
@@ -26,6 +26,7 @@ export class ClientLifecycle {
    * whether an application can keep a secret is a property of the application (RFC 6749 §2.1), so it
    * is registered anew. The client credentials grant stays refused for public clients (400).
    * `active: false` revokes every token session of the client; it then gets `invalid_client` everywhere.
+   * What a client's metadata document decides cannot be changed here (400): the next fetch would undo it.
    */
   async update(clientId: string, input: UpdateClientInput, actor?: AdminActor): Promise<ClientRecord> {
     const current = await this.#find(clientId);
@@ -38,6 +39,7 @@ export class ClientLifecycle {
     }
     assertClientCredentialsAllowed(input.allowClientCredentials ?? current.allowClientCredentials, method);
     const changes: ClientChanges = differences(current, input);
+    assertNotFromDocument(current, changes);
     const { sessions, clock, repositories } = this.#deps;
     const updated = await applyRecordUpdate(
       this.#deps,
@@ -84,4 +86,15 @@ export class ClientLifecycle {
   #find(clientId: string): Promise<ClientRecord> {
     return existingRecord('client', clientId, (key) => this.#deps.repositories.clients.findByClientId(key));
   }
+}
+
+/** Refuses a change an operator would lose at the client's next document fetch. */
+function assertNotFromDocument(current: ClientRecord, changes: ClientChanges): void {
+  if (current.registration?.method !== 'metadata_document') return;
+  const fromDocument = DOCUMENT_DECIDED_CLIENT_FIELDS.filter((field) => changes[field] !== undefined);
+  if (fromDocument.length === 0) return;
+  throw new SvcValidationError(
+    `${fromDocument.join(', ')} of this client come from its metadata document at ${current.clientId}: change the document (Svc fetches it again once its copy is stale), or deactivate the client.`,
+    fromDocument.map((field) => ({ path: field, message: 'set by the client metadata document' })),
+  );
 }

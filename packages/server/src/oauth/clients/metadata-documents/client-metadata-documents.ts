@@ -1,4 +1,8 @@
-import type { ClientRecord, ClientRepository } from '../../../admin/repository.js';
+import type {
+  ClientRecord,
+  ClientRepository,
+  DOCUMENT_DECIDED_CLIENT_FIELDS,
+} from '../../../admin/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { ClientIdMetadataDocumentConfig } from '../../../config/dynamic-registration.js';
 import type { PublicFetcher, PublicFetchResult } from '../../../http/public-fetch.js';
@@ -106,7 +110,6 @@ export class ClientMetadataDocuments {
     const described: SelfDescription = {
       // Without a name, the host of its document is what a consent page can honestly show.
       name: request.clientName ?? url.host,
-      audience: config.audience,
       redirectUris: request.redirectUris,
       allowedScopes: request.scopes,
       allowDeviceAuthorization: request.grantTypes.includes(DEVICE_CODE_GRANT),
@@ -129,6 +132,8 @@ export class ClientMetadataDocuments {
       stored === undefined &&
       (await clients.insertIfClientIdFree({
         ...described,
+        // Set once, as for a registration: an operator may change it afterwards, and a fetch keeps it.
+        audience: config.audience,
         id: ids.id('cli'),
         clientId,
         postLogoutRedirectUris: [],
@@ -167,11 +172,8 @@ export class ClientMetadataDocuments {
   }
 }
 
-/** What a document decides of its client. */
-type SelfDescription = Pick<
-  ClientRecord,
-  'name' | 'audience' | 'redirectUris' | 'allowedScopes' | 'allowDeviceAuthorization' | 'registration'
->;
+/** What a document decides of its client, at every fetch. */
+type SelfDescription = Pick<ClientRecord, (typeof DOCUMENT_DECIDED_CLIENT_FIELDS)[number] | 'registration'>;
 
 /** What the audit trail keeps of a client's self-description, and compares between two fetches. */
 function summary(client: SelfDescription): Record<string, unknown> {
@@ -180,7 +182,6 @@ function summary(client: SelfDescription): Record<string, unknown> {
     redirectUris: client.redirectUris,
     scopes: client.allowedScopes,
     deviceGrant: client.allowDeviceAuthorization,
-    audience: client.audience,
   };
 }
 

@@ -304,7 +304,7 @@ describeAboveStorage('Client ID Metadata Documents', (kind) => {
     expect(login.json()).toMatchObject({ error: 'invalid_client' });
   });
 
-  it('shows operators the client and its fetch times, and a deactivation holds: the document is not fetched again', async () => {
+  it('shows operators the client and its fetch times; their changes hold, and so does a deactivation: the document is not fetched again', async () => {
     const { clientId, path } = publish({
       client_name: 'Notes web',
       redirect_uris: [CLIENT_REDIRECT_URI],
@@ -335,18 +335,35 @@ describeAboveStorage('Client ID Metadata Documents', (kind) => {
       clientId,
     );
 
-    const patched = await h.inject({
-      method: 'PATCH',
-      url: `${ADMIN}/clients/${encodeURIComponent(clientId)}`,
-      headers: h.t.operator,
-      payload: { active: false },
+    const patch = (payload: Record<string, unknown>) =>
+      h.inject({
+        method: 'PATCH',
+        url: `${ADMIN}/clients/${encodeURIComponent(clientId)}`,
+        headers: h.t.operator,
+        payload,
+      });
+    // What the document decides would be undone by the next fetch: refused, saying where to change it.
+    const fromDocument = await patch({ name: 'Renamed', redirectUris: ['https://elsewhere.example/cb'] });
+    expect(fromDocument.statusCode, fromDocument.body).toBe(400);
+    expect(fromDocument.body).toContain(
+      `name, redirectUris of this client come from its metadata document at ${clientId}`,
+    );
+    // The rest is the operator's, and a new fetch keeps it.
+    expect((await patch({ audience: 'https://other-api.example' })).statusCode).toBe(200);
+    h.t.clock.advance(2 * 3_600_000);
+    expect((await authorize(authorizeQuery(clientId))).statusCode).toBe(302);
+    expect(site.count(path)).toBe(2);
+    expect((await operatorGet(`/clients/${encodeURIComponent(clientId)}`)).json()).toMatchObject({
+      name: 'Notes web',
+      audience: 'https://other-api.example',
     });
-    expect(patched.statusCode, patched.body).toBe(200);
+
+    expect((await patch({ active: false })).statusCode).toBe(200);
     h.t.clock.advance(2 * 3_600_000);
     const refused = await authorize(authorizeQuery(clientId));
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toContain('The client is unknown or disabled.');
-    expect(site.count(path)).toBe(1);
+    expect(site.count(path)).toBe(2);
   });
 
   it('says so in discovery, and advertises the scope ceiling', async () => {
