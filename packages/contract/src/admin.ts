@@ -229,6 +229,8 @@ export const svcClientSchema = z.object({
       softwareId: z.string().nullable(),
       softwareVersion: z.string().nullable(),
       document: z.object({ fetchedAt: timestamp, freshUntil: timestamp }).nullable(),
+      /** When it first got tokens; null while it never has (housekeeping deletes it a week after). */
+      firstUsedAt: timestamp.nullable(),
     })
     .nullable(),
 });

@@ -171,6 +171,11 @@ export interface ClientRegistrationMetadata {
   readonly softwareVersion: string | null;
   /** A metadata document's: when it was fetched, and until when that copy is used; null for `dynamic`. */
   readonly document: { readonly fetchedAt: number; readonly freshUntil: number } | null;
+  /**
+   * When the client first got tokens; null while it never has. Stored apart from the rest (a change of
+   * the registration never touches it): ClientRepository.markFirstUse sets it.
+   */
+  readonly firstUsedAt: number | null;
 }
 
 export type ClientRegistrationMethod = 'dynamic' | 'metadata_document';
@@ -196,6 +201,13 @@ export interface ClientRepository {
   ): Promise<Page<ClientRecord>>;
   /** Applies the changes and sets updatedAt; undefined when there is no client with this clientId. */
   update(clientId: string, changes: ClientChanges, now: number): Promise<ClientRecord | undefined>;
+  /** Notes a self-described client's first tokens (`registration.firstUsedAt`), once. */
+  markFirstUse(clientId: string, now: number): Promise<void>;
+  /**
+   * Deletes the self-described clients never used, untouched since `before`: active, third party, no
+   * first use, no token session. Answers their clientIds.
+   */
+  deleteUnused(before: number): Promise<string[]>;
 }
 
 /** The fields a client update sets; an omitted field keeps its value. The clientId never changes. */

@@ -67,6 +67,8 @@ export function toSvcClient(record: ClientRecord): SvcClient {
                     fetchedAt: toIso(record.registration.document.fetchedAt),
                     freshUntil: toIso(record.registration.document.freshUntil),
                   },
+            firstUsedAt:
+              record.registration.firstUsedAt === null ? null : toIso(record.registration.firstUsedAt),
           },
   };
 }

@@ -174,6 +174,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       refresh: authEngine.tokens.refresh,
       clientCredentials: new ClientCredentialsGrant({ tokens }),
       devices: device.devices,
+      markFirstUse: (clientId) => clients.markFirstUse(clientId, clock.now()),
     });
     // The app's logger exists only after the HTTP app is built; the email service logs through it lazily.
     const appLog: { current?: { info(message: string): void; warn(message: string): void } } = {};
@@ -357,6 +358,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         rateLimiter,
         failureThrottle,
         domainClaims: adminWiring.domainClaims.rechecks,
+        clients,
+        audit,
       });
     const timer = config.keyRotationSchedule
       ? setInterval(() => {

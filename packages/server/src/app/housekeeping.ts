@@ -1,3 +1,5 @@
+import type { ClientRepository } from '../admin/repository.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import { DAY_MS, type Clock } from '../kernel/clock.js';
 import type {
   DomainClaimRechecks,
@@ -18,6 +20,12 @@ import {
 /** Expired secrets and token sessions are kept this long after expiry, then deleted. */
 export const EXPIRED_ROW_GRACE_MS = DAY_MS;
 
+/**
+ * A client that described itself (a registration, a metadata document) and never got tokens is deleted
+ * this long after it was stored or last fetched (docs/decisions/unused-self-described-clients.md).
+ */
+export const UNUSED_CLIENT_LIFETIME_MS = 7 * DAY_MS;
+
 export interface HousekeepingDeps {
   readonly db: Db;
   readonly clock: Clock;
@@ -26,6 +34,8 @@ export interface HousekeepingDeps {
   readonly rateLimiter: Pick<RateLimiter, 'deleteExpired'>;
   readonly failureThrottle: Pick<FailureThrottle, 'deleteExpired'>;
   readonly domainClaims: Pick<DomainClaimRechecks, 'recheckDue'>;
+  readonly clients: Pick<ClientRepository, 'deleteUnused'>;
+  readonly audit: AuditLog;
 }
 
 /** What one housekeeping run did. */
@@ -39,13 +49,16 @@ export interface HousekeepingReport {
   readonly deletedSessions: DeletedSessions;
   /** Active domain claims whose TXT record was looked up again, and those revoked for want of it. */
   readonly domainClaims: DomainRecheckReport;
+  /** Self-described clients deleted for never having been used. */
+  readonly deletedUnusedClients: number;
 }
 
 /**
  * A node's periodic housekeeping: signing-key rotation and cleanup (only one node rotates), and the
  * deletion of expired authorization requests, rate-limit and failure counters, one-time codes, links, tokens, issuer
- * sessions and token sessions (with their refresh tokens), and the re-verification of active domain
- * claims. Every step is idempotent and safe to run on several nodes at once.
+ * sessions and token sessions (with their refresh tokens), the re-verification of active domain
+ * claims, and the deletion of self-described clients never used (audited as
+ * `oauth.client.unused_deleted`). Every step is idempotent and safe to run on several nodes at once.
  */
 export async function runHousekeeping(deps: HousekeepingDeps): Promise<HousekeepingReport> {
   const keys = await deps.signingKeys.maintain();
@@ -56,6 +69,15 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
   const deletedExpired = await deleteExpiredRows(deps.db, before);
   const deletedSessions = await deleteExpiredSessions(deps.db, before);
   const domainClaims = await deps.domainClaims.recheckDue();
+  const unusedClients = await deps.clients.deleteUnused(deps.clock.now() - UNUSED_CLIENT_LIFETIME_MS);
+  if (unusedClients.length > 0) {
+    await deps.audit.record({
+      kind: 'oauth.client.unused_deleted',
+      actorType: 'system',
+      // The count says how many; the first hundred ids keep the entry small.
+      data: { count: unusedClients.length, clientIds: unusedClients.slice(0, 100) },
+    });
+  }
   return {
     rotatedKey: keys.rotated,
     deletedKeys: keys.deleted,
@@ -65,5 +87,6 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Housekeep
     deletedExpired,
     deletedSessions,
     domainClaims,
+    deletedUnusedClients: unusedClients.length,
   };
 }

@@ -359,6 +359,29 @@ describeEachDatabase('database', (kind) => {
     expect(await scimUserRepository(handle.db).find('scim_1', 'usr_3')).toMatchObject({ userName: 'usr_3' });
   });
 
+  it('keeps the registrations stored before 0034 and 0035 dynamic and used, and operator clients as they were', async () => {
+    await migrateTo('0033-dynamic-client-registration');
+    await sql`insert into clients (id, client_id, name, audience, redirect_uris_json, post_logout_redirect_uris_json,
+        is_first_party, allowed_scopes_json, allowed_resources_json, token_endpoint_auth_method, client_secret_hash,
+        allow_device_authorization, allow_client_credentials, active, created_at, updated_at, registration_json)
+      values ('cli_1', 'dcr_1', 'App', 'https://api.example', '["https://app.example/cb"]', '[]', 0, '[]', '[]',
+        'none', null, 0, 0, 1, 1700, 1700, '{"clientUri":null}'),
+      ('cli_2', 'web', 'Web', 'https://api.example', '[]', '[]', 1, '[]', '[]', 'none', null, 0, 0, 1, 1700, 1700,
+        null)`.execute(handle.db);
+    await migrateToLatest(handle.db);
+    const clients = clientRepository(handle.db);
+    expect((await clients.findByClientId('dcr_1'))?.registration).toMatchObject({
+      method: 'dynamic',
+      firstUsedAt: 1700,
+    });
+    expect((await clients.findByClientId('web'))?.registration).toBeNull();
+    expect((await clients.list({ limit: 5, registration: 'dynamic' })).data.map((c) => c.clientId)).toEqual([
+      'dcr_1',
+    ]);
+    // Counted as used: housekeeping leaves what an operator already had.
+    expect(await clients.deleteUnused(Number.MAX_SAFE_INTEGER)).toEqual([]);
+  });
+
   /** The names of the indexes on `table` besides its primary key's, sorted. */
   const indexesOf = async (table: string): Promise<string[]> => {
     const { rows } =

@@ -1,6 +1,7 @@
 import {
   authenticatedClient,
   countingUnknownValues,
+  noteFirstUse,
   requestedResource,
   type TokenGrant,
 } from '../token/grant-context.js';
@@ -34,5 +35,6 @@ export const deviceCodeGrant: TokenGrant = async (request, deps) => {
     if (result.status !== 'complete') throw devicePollError(result);
     return result.tokens;
   });
+  await noteFirstUse(deps, client);
   return toOAuthTokenResponse(tokens);
 };

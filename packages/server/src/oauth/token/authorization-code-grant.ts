@@ -2,6 +2,7 @@ import { toOAuthTokenResponse } from '../tokens/issued-tokens.js';
 import {
   authenticatedClient,
   countingUnknownValues,
+  noteFirstUse,
   requestedResource,
   type TokenGrant,
 } from './grant-context.js';
@@ -30,5 +31,6 @@ export const authorizationCodeGrant: TokenGrant = async (request, deps) => {
       ipAddress: request.ipAddress,
     }),
   );
+  await noteFirstUse(deps, client);
   return toOAuthTokenResponse(issued);
 };

@@ -25,6 +25,22 @@ export interface TokenGrantDeps {
   readonly clientCredentials: Pick<ClientCredentialsGrant, 'issue'>;
   /** The device flow's polling (RFC 8628 §3.4). */
   readonly devices: Pick<DeviceAuthorizations, 'poll'>;
+  /** Notes a self-described client's first tokens (ClientRepository.markFirstUse); absent: never noted. */
+  markFirstUse?(clientId: string): Promise<void>;
+}
+
+/**
+ * After a grant gave a self-described client tokens: notes its first use, once (the record says whether
+ * it was), so that housekeeping never deletes a client in use. The tokens are issued by then, so a
+ * failed note must not fail the request: the next grant notes it, and until then the client's token
+ * session keeps it from housekeeping as well.
+ */
+export async function noteFirstUse(
+  deps: Pick<TokenGrantDeps, 'markFirstUse'>,
+  client: ClientRecord,
+): Promise<void> {
+  if (client.registration === null || client.registration.firstUsedAt !== null) return;
+  await deps.markFirstUse?.(client.clientId).catch(() => undefined);
 }
 
 /** One token request after its form was read: the parameters, the client's credentials, the caller. */

@@ -6,6 +6,7 @@ import type { RefreshTokenOwner } from '../tokens/refresh-rotation.js';
 import {
   authenticatedClient,
   countingUnknownValues,
+  noteFirstUse,
   requestedResource,
   type TokenGrant,
   type TokenGrantDeps,
@@ -46,7 +47,9 @@ export const refreshTokenGrant: TokenGrant = async (request, deps) => {
     const resource = requestedResource(request.params, client);
     const scope = request.params.get('scope');
     if (scope !== undefined) assertWithinGrant(scope, client, await lookUpOwner());
-    return deps.refresh.refresh({ refreshToken, client, resource });
+    const tokens = await deps.refresh.refresh({ refreshToken, client, resource });
+    await noteFirstUse(deps, client);
+    return tokens;
   });
   return toOAuthTokenResponse(issued);
 };

@@ -38,6 +38,7 @@ describeEachDatabase('client storage: dynamic registrations (migration 0033)', (
   const registration = {
     method: 'dynamic' as const,
     document: null,
+    firstUsedAt: null,
     clientUri: 'https://notes.example',
     logoUri: null,
     softwareId: 'notes-cli',
@@ -98,6 +99,7 @@ describeEachDatabase('client storage: metadata-document clients (migration 0034)
     softwareId: null,
     softwareVersion: null,
     document: { fetchedAt, freshUntil: fetchedAt + 3_600_000 },
+    firstUsedAt: null,
   });
   beforeAll(async () => {
     const clients = clientRepository(handle.db);

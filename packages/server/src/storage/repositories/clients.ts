@@ -31,12 +31,13 @@ function toRecord(row: Selectable<ClientsTable>): ClientRecord {
     active: row.active === 1,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    registration: row.registrationJson === null ? null : parseRegistration(row.registrationJson),
+    registration:
+      row.registrationJson === null ? null : parseRegistration(row.registrationJson, row.firstUsedAt),
   };
 }
 
 /** A stored registration; a field missing or of another type (a newer writer's) reads as not given. */
-function parseRegistration(json: string): ClientRegistrationMetadata {
+function parseRegistration(json: string, firstUsedAt: number | null): ClientRegistrationMetadata {
   const stored = JSON.parse(json) as Record<string, unknown>;
   const field = (name: string) => (typeof stored[name] === 'string' ? stored[name] : null);
   const { fetchedAt, freshUntil } = stored;
@@ -50,13 +51,15 @@ function parseRegistration(json: string): ClientRegistrationMetadata {
     softwareId: field('softwareId'),
     softwareVersion: field('softwareVersion'),
     document: fromDocument ? { fetchedAt, freshUntil } : null,
+    firstUsedAt,
   };
 }
 
 /** The stored JSON of a registration: its fields, a document's times at the top level. */
 function registrationJson(registration: ClientRegistrationMetadata | null): string | null {
   if (registration === null) return null;
-  const { document, ...fields } = registration;
+  // The first use has its own column (markFirstUse), so that rewriting the registration keeps it.
+  const { document, firstUsedAt: _stored, ...fields } = registration;
   return JSON.stringify({ ...fields, ...document });
 }
 
@@ -80,6 +83,7 @@ const CLIENT_COLUMNS = allColumns<ClientsTable>({
   updatedAt: true,
   registrationJson: true,
   registrationMethod: true,
+  firstUsedAt: true,
 });
 const selectByClientId = fixedQuery((db, p: { clientId: string }) =>
   db.selectFrom('clients').select(CLIENT_COLUMNS).where('clientId', '=', p.clientId),
@@ -111,6 +115,7 @@ export function clientRepository(db: Db): ClientRepository {
             updatedAt: client.updatedAt,
             registrationJson: registrationJson(client.registration),
             registrationMethod: client.registration?.method ?? null,
+            firstUsedAt: client.registration?.firstUsedAt ?? null,
           })
           .execute();
         return true;
@@ -168,6 +173,38 @@ export function clientRepository(db: Db): ClientRepository {
         .returningAll()
         .executeTakeFirst();
       return row === undefined ? undefined : toRecord(row);
+    },
+
+    async markFirstUse(clientId, now) {
+      await db
+        .updateTable('clients')
+        .set({ firstUsedAt: now })
+        .where('clientId', '=', clientId)
+        .where('registrationJson', 'is not', null)
+        .where('firstUsedAt', 'is', null)
+        .execute();
+    },
+
+    async deleteUnused(before) {
+      const rows = await db
+        .deleteFrom('clients')
+        .where('registrationJson', 'is not', null)
+        .where('firstUsedAt', 'is', null)
+        .where('active', '=', 1)
+        .where('isFirstParty', '=', 0)
+        .where('updatedAt', '<', before)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('sessions')
+                .select('sessions.id')
+                .whereRef('sessions.clientId', '=', 'clients.clientId'),
+            ),
+          ),
+        )
+        .returning('clientId')
+        .execute();
+      return rows.map((row) => row.clientId);
     },
 
     list(page) {

@@ -67,6 +67,8 @@ export interface ClientsTable {
   registrationJson: string | null;
   /** `dynamic` or `metadata_document`; null when an operator created it (or, before 0034 ran, a registration). */
   registrationMethod: string | null;
+  /** When a self-described client first got tokens (epoch ms); null until then, and for an operator's. */
+  firstUsedAt: number | null;
 }
 
 export interface SecuritySettingsTable {

@@ -120,6 +120,8 @@ export class ClientMetadataDocuments {
         softwareId: request.softwareId,
         softwareVersion: request.softwareVersion,
         document: { fetchedAt: now, freshUntil: now + lifetimeSeconds * 1000 },
+        // Kept in its own column, which a new fetch never rewrites.
+        firstUsedAt: stored?.registration?.firstUsedAt ?? null,
       },
     };
     const event = {

@@ -106,6 +106,7 @@ export class ClientRegistration {
       registration: {
         method: 'dynamic',
         document: null,
+        firstUsedAt: null,
         clientUri: request.clientUri,
         logoUri: request.logoUri,
         softwareId: request.softwareId,

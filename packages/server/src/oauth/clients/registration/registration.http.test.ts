@@ -52,6 +52,15 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: form(params),
     });
+  /** The code of a redirect to the client, exchanged at /token as a public client with PKCE. */
+  const exchangeCode = (clientId: string, redirect: URL, verifier: string) =>
+    formPost('/token', {
+      grant_type: 'authorization_code',
+      code: redirect.searchParams.get('code') ?? '',
+      redirect_uri: CLIENT_REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
   const registered = async (body: Record<string, unknown>) => {
     const response = await register(body);
     expect(response.statusCode, response.body).toBe(201);
@@ -123,13 +132,7 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
     const redirect = InjectBrowser.location(await browser.post('/consent/approve'));
     expect(`${redirect.origin}${redirect.pathname}`).toBe(CLIENT_REDIRECT_URI);
 
-    const exchange = await formPost('/token', {
-      grant_type: 'authorization_code',
-      code: redirect.searchParams.get('code') ?? '',
-      redirect_uri: CLIENT_REDIRECT_URI,
-      client_id: client.client_id,
-      code_verifier: pkce.verifier,
-    });
+    const exchange = await exchangeCode(client.client_id, redirect, pkce.verifier);
     expect(exchange.statusCode, exchange.body).toBe(200);
     const tokens = exchange.json<{ access_token: string; refresh_token: string; scope: string }>();
     // Only what the registration allows: profile was asked for at /authorize and dropped.
@@ -347,6 +350,40 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
         error_description: expect.any(String) as unknown,
       });
     }
+  });
+
+  // Last: it moves the clock a week on and deletes the unused registrations of the tests above.
+  it('notes the first tokens of a registered client, and housekeeping deletes one never used after a week', async () => {
+    const unused = await registered({ redirect_uris: [CLIENT_REDIRECT_URI] });
+    const used = await registered({ redirect_uris: [CLIENT_REDIRECT_URI], scope: 'openid' });
+    const user = await h.given.user();
+    const pkce = pkcePair();
+    const browser = new InjectBrowser(h);
+    await browser.signIn(
+      await browser.authorize(authorizeQuery(used.client_id, { scope: 'openid' }, pkce.challenge)),
+      user.email,
+      HOSTED_PASSWORD,
+    );
+    const redirect = InjectBrowser.location(await browser.post('/consent/approve'));
+    const exchanged = await exchangeCode(used.client_id, redirect, pkce.verifier);
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
+    const read = (clientId: string) =>
+      h.inject({ method: 'GET', url: `${ADMIN}/clients/${clientId}`, headers: h.t.operator });
+    expect((await read(used.client_id)).json()).toMatchObject({
+      registration: { firstUsedAt: new Date(h.t.clock.now()).toISOString() },
+    });
+    expect((await read(unused.client_id)).json()).toMatchObject({ registration: { firstUsedAt: null } });
+
+    h.t.clock.advance(6 * 24 * 3_600_000);
+    expect((await h.t.svc.housekeeping()).deletedUnusedClients).toBe(0);
+    h.t.clock.advance(2 * 24 * 3_600_000);
+    expect((await h.t.svc.housekeeping()).deletedUnusedClients).toBeGreaterThan(0);
+    expect((await read(unused.client_id)).statusCode).toBe(404);
+    expect((await read(used.client_id)).statusCode).toBe(200);
+    const [event] = await h.auditEvents('oauth.client.unused_deleted');
+    expect(JSON.parse(event?.dataJson ?? '{}')).toMatchObject({
+      clientIds: expect.arrayContaining([unused.client_id]) as unknown,
+    });
   });
 });
 

@@ -1,0 +1,111 @@
+import { beforeEach, expect, it } from 'vitest';
+import type { ClientRegistrationMetadata } from '../../admin/repository.js';
+import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
+import { clientRecord } from '../../test-support/client-record.js';
+import { describeEachDatabase } from '../../test-support/databases.js';
+import { clientRepository } from './clients.js';
+import { tokenStore } from './token-store.js';
+
+const DAY = 86_400_000;
+
+describeEachDatabase(
+  'client storage: first use, and deleting unused self-described clients (0035)',
+  (kind) => {
+    let h: AuthHarness;
+    const registered = (method: ClientRegistrationMetadata['method']): ClientRegistrationMetadata => ({
+      method,
+      clientUri: null,
+      logoUri: null,
+      softwareId: null,
+      softwareVersion: null,
+      document: method === 'dynamic' ? null : { fetchedAt: 0, freshUntil: DAY },
+      firstUsedAt: null,
+    });
+    const clients = () => clientRepository(h.db);
+    const store = async (clientId: string, overrides: Parameters<typeof clientRecord>[0] = {}) => {
+      await clients().insertIfClientIdFree(
+        clientRecord({
+          id: `cli_${clientId}`,
+          clientId,
+          isFirstParty: false,
+          createdAt: 0,
+          updatedAt: 0,
+          registration: registered('dynamic'),
+          ...overrides,
+        }),
+      );
+    };
+
+    beforeEach(async () => {
+      h = await createAuthHarness(kind);
+    });
+
+    it('notes the first use once, and keeps it when the registration is rewritten', async () => {
+      await store('dcr_used');
+      await clients().markFirstUse('dcr_used', 5_000);
+      await clients().markFirstUse('dcr_used', 9_000);
+      await clients().update('dcr_used', { registration: registered('dynamic'), name: 'Renamed' }, 10_000);
+      expect((await clients().findByClientId('dcr_used'))?.registration?.firstUsedAt).toBe(5_000);
+      // An operator's client has no registration to note it in.
+      await store('operator-made', { registration: null });
+      await clients().markFirstUse('operator-made', 5_000);
+      expect((await clients().findByClientId('operator-made'))?.registration).toBeNull();
+    });
+
+    it('deletes only the self-described clients never used and untouched since the cut-off', async () => {
+      const user = await h.given.user();
+      await store('dcr_junk');
+      await store('https://junk.example/client.json', { registration: registered('metadata_document') });
+      await store('dcr_used');
+      await clients().markFirstUse('dcr_used', 1_000);
+      await store('dcr_recent', { createdAt: 9 * DAY, updatedAt: 9 * DAY });
+      await store('dcr_deactivated', { active: false });
+      await store('dcr_adopted', { isFirstParty: true });
+      await store('operator-made', { registration: null });
+      // Tokens were issued, but the first use was never noted (a lost write): the session keeps it.
+      await store('dcr_with_session');
+      await tokenStore(h.db).createSession(
+        {
+          id: 'ses_1',
+          userId: user.id,
+          clientId: 'dcr_with_session',
+          organizationId: null,
+          grantedScopes: [],
+          resource: null,
+          amr: ['pwd'],
+          authTime: 0,
+          userAgent: null,
+          ipAddress: null,
+          createdAt: 0,
+          lastSeenAt: 0,
+          idleExpiresAt: DAY,
+          absoluteExpiresAt: DAY,
+          revokedAt: null,
+          revokedReason: null,
+        },
+        {
+          id: 'rft_1',
+          sessionId: 'ses_1',
+          tokenHash: 'hash',
+          createdAt: 0,
+          expiresAt: DAY,
+          consumedAt: null,
+          revokedAt: null,
+        },
+      );
+
+      const deleted = await clients().deleteUnused(7 * DAY);
+      expect(deleted.sort()).toEqual(['dcr_junk', 'https://junk.example/client.json']);
+      const left = (await clients().list({ limit: 20 })).data.map((client) => client.clientId).sort();
+      expect(left).toEqual([
+        'dcr_adopted',
+        'dcr_deactivated',
+        'dcr_recent',
+        'dcr_used',
+        'dcr_with_session',
+        'operator-made',
+      ]);
+      expect(await clients().deleteUnused(7 * DAY)).toEqual([]);
+    });
+  },
+);
