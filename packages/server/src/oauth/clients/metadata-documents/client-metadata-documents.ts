@@ -39,6 +39,8 @@ export type DocumentAdmission =
 
 const STORED: DocumentAdmission = Object.freeze({ kind: 'stored' });
 
+const CONTROL = /\p{Cc}/u;
+
 /**
  * Client ID Metadata Documents (SPEC.md "CIMD"; draft-ietf-oauth-client-id-metadata-document): a
  * client_id that is an https URL names a JSON document of the client's metadata. Where a client first
@@ -58,16 +60,19 @@ export class ClientMetadataDocuments {
   async admit(clientId: string, context: { readonly ipAddress: string | null }): Promise<DocumentAdmission> {
     const { config, clients, clock } = this.#deps;
     if (!config.enabled || !looksLikeDocumentUrl(clientId)) return STORED;
+    // A control character would fail the PostgreSQL query; such a client_id is no URL either.
+    const stored = CONTROL.test(clientId) ? undefined : await clients.findByClientId(clientId);
+    // An operator's client (pre-registered under its URL, whatever the URL) or one they deactivated is
+    // never fetched: the usual look-up decides.
+    if (stored !== undefined && (stored.registration?.method !== 'metadata_document' || !stored.active)) {
+      return STORED;
+    }
     const read = readClientIdUrl(clientId, { loopback: this.#deps.loopback });
     if (!read.ok) return refused(`The client_id is not a usable metadata document URL: ${read.problem}.`);
     const { url } = read;
+    // Checked on every entry, so that narrowing the allowed hosts takes effect at once.
     if (!hostAllowed(url.hostname, config.allowedHosts)) {
       return refused(`This server does not accept client metadata documents from ${url.hostname}.`);
-    }
-    const stored = await clients.findByClientId(clientId);
-    // An operator's client (pre-registered under its URL) or one they deactivated is never fetched.
-    if (stored !== undefined && (stored.registration?.method !== 'metadata_document' || !stored.active)) {
-      return STORED;
     }
     const fresh = stored?.registration?.document?.freshUntil ?? 0;
     if (clock.now() < fresh) return STORED;

@@ -366,6 +366,14 @@ describeAboveStorage('Client ID Metadata Documents', (kind) => {
     expect(site.count(path)).toBe(2);
   });
 
+  it("uses an operator's client under a URL as stored, wherever the URL points, and fetches nothing", async () => {
+    const clientId = 'https://partner.example/Apps/../app';
+    await h.given.client({ clientId, isFirstParty: false, redirectUris: [CLIENT_REDIRECT_URI] });
+    const requestsBefore = site.requests.length;
+    expect((await authorize(authorizeQuery(clientId))).statusCode).toBe(302);
+    expect(site.requests.length).toBe(requestsBefore);
+  });
+
   it('says so in discovery, and advertises the scope ceiling', async () => {
     const discovery = await h.inject({
       method: 'GET',
