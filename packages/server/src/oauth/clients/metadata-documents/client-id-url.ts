@@ -2,7 +2,7 @@ import { LOOPBACK_HOST } from '../../../http/public-fetch.js';
 import { shown } from '../registration/registration-request.js';
 
 /** Past this a client_id is not fetched (the /authorize and /token limit of a client_id). */
-const MAX_CLIENT_ID_URL_LENGTH = 2048;
+export const MAX_CLIENT_ID_URL_LENGTH = 2048;
 
 /** Whether a client_id is meant as a metadata document's URL (what Svc never generates: draft §"Supporting both"). */
 export function looksLikeDocumentUrl(clientId: string): boolean {

@@ -12,7 +12,12 @@ import type { Ids } from '../../../kernel/ids.js';
 import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import { DEVICE_CODE_GRANT, type RegistrationRequest } from '../registration/registration-request.js';
-import { hostAllowed, looksLikeDocumentUrl, readClientIdUrl } from './client-id-url.js';
+import {
+  hostAllowed,
+  looksLikeDocumentUrl,
+  MAX_CLIENT_ID_URL_LENGTH,
+  readClientIdUrl,
+} from './client-id-url.js';
 import { MAX_DOCUMENT_BYTES, readMetadataDocument } from './metadata-document.js';
 
 export interface ClientMetadataDocumentsDeps {
@@ -61,7 +66,8 @@ export class ClientMetadataDocuments {
     const { config, clients, clock } = this.#deps;
     if (!config.enabled || !looksLikeDocumentUrl(clientId)) return STORED;
     // A control character would fail the PostgreSQL query; such a client_id is no URL either.
-    const stored = CONTROL.test(clientId) ? undefined : await clients.findByClientId(clientId);
+    const lookupable = clientId.length <= MAX_CLIENT_ID_URL_LENGTH && !CONTROL.test(clientId);
+    const stored = lookupable ? await clients.findByClientId(clientId) : undefined;
     // An operator's client (pre-registered under its URL, whatever the URL) or one they deactivated is
     // never fetched: the usual look-up decides.
     if (stored !== undefined && (stored.registration?.method !== 'metadata_document' || !stored.active)) {

@@ -267,6 +267,11 @@ describeAboveStorage('Client ID Metadata Documents', (kind) => {
     expect(refused.json()).toMatchObject({ error: 'unauthorized_client' });
     const broken = await formPost('/device_authorization', { client_id: `${site.origin}/apps/missing.json` });
     expect(broken.statusCode, broken.body).toBe(401);
+    // Malformed URLs are refused before any look-up: a 401, never a 5xx.
+    for (const clientId of [`https://a.example/${'x'.repeat(3_000)}`, 'https://a.example/\u0000x']) {
+      const malformed = await formPost('/device_authorization', { client_id: clientId });
+      expect(malformed.statusCode, malformed.body).toBe(401);
+    }
     expect(broken.json()).toMatchObject({
       error: 'invalid_client',
       error_description: expect.stringContaining('404') as unknown,
