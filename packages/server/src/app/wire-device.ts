@@ -48,6 +48,7 @@ export function wireDevice(ctx: WireDeviceContext): DeviceWiring {
   const devices = new DeviceAuthorizations({
     store: deviceAuthorizationRepository(ctx.db),
     findClient,
+    clientDocuments: ctx.clientDocuments ?? undefined,
     users: userRepository(ctx.db),
     memberships: membershipRepository(ctx.db),
     sessions: ctx.engine.tokens.sessions,

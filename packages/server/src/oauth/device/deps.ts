@@ -5,6 +5,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
 import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../ratelimit/rules.js';
+import type { ClientMetadataDocuments } from '../clients/metadata-documents/client-metadata-documents.js';
 import type { SessionIssuer } from '../tokens/session-issuer.js';
 import type { DeviceAuthorizationStore } from './repository.js';
 
@@ -26,6 +27,8 @@ export interface DeviceAuthorizationDeps {
   readonly store: DeviceAuthorizationStore;
   /** The client registered under a client_id (active or not), or undefined. */
   findClient(clientId: string): Promise<ClientRecord | undefined>;
+  /** Client ID Metadata Documents, fetched for a URL client_id the host names; absent while off. */
+  readonly clientDocuments?: Pick<ClientMetadataDocuments, 'admit'> | undefined;
   readonly users: Pick<UserRepository, 'findById'>;
   readonly memberships: Pick<MembershipRepository, 'hasActiveMembership'>;
   /** The token engine's session issuer: the successful poll creates a session and mints its tokens. */

@@ -1,7 +1,8 @@
 import type { ClientRecord } from '../../admin/repository.js';
-import { SvcTooManyAttemptsError } from '../../kernel/errors.js';
-import type { ClientMetadataDocuments } from '../clients/metadata-documents/client-metadata-documents.js';
-import { oauthError } from '../errors.js';
+import {
+  admissionError,
+  type ClientMetadataDocuments,
+} from '../clients/metadata-documents/client-metadata-documents.js';
 import { FormParameters } from '../token/form-parameters.js';
 import { authenticatedClient, type TokenGrantDeps } from '../token/grant-context.js';
 import type { DeviceAuthorizations } from './device-authorizations.js';
@@ -87,15 +88,8 @@ export class DeviceAuthorizationEndpoint {
 
   /** A URL client_id's document, fetched when there is no fresh copy; a refusal is invalid_client (or 429). */
   async #admit(clientId: string | undefined, ipAddress: string | null): Promise<void> {
-    const documents = this.#deps.clientDocuments;
-    if (documents === undefined || clientId === undefined) return;
-    const admission = await documents.admit(clientId, { ipAddress });
-    if (admission.kind === 'stored') return;
-    if (admission.retryAfterMs !== undefined) {
-      throw new SvcTooManyAttemptsError(admission.description, admission.retryAfterMs, {
-        error: 'rate_limited',
-      });
-    }
-    throw oauthError.invalidClient(admission.description);
+    if (clientId === undefined) return;
+    const admission = await this.#deps.clientDocuments?.admit(clientId, { ipAddress });
+    if (admission?.kind === 'refused') throw admissionError(admission);
   }
 }

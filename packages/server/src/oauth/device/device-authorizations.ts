@@ -1,3 +1,4 @@
+import { admissionError } from '../clients/metadata-documents/client-metadata-documents.js';
 import type { DeviceDecisionStatus } from '@svc/contract';
 import type { ClientRecord } from '../../admin/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
@@ -146,11 +147,16 @@ export class DeviceAuthorizations {
     throw new Error('No free device user code could be drawn.');
   }
 
-  /** The in-process start (StartDeviceAuthorizationAsync): the host names the client, which must exist. */
+  /**
+   * The in-process start (StartDeviceAuthorizationAsync): the host names the client, which must exist,
+   * or whose metadata document is fetched as at /device_authorization.
+   */
   async startForClientId(
     input: { clientId: string; scope: string | null; resource: string | null },
     ipAddress: string | null,
   ): Promise<DeviceAuthorizationStarted> {
+    const admission = await this.#deps.clientDocuments?.admit(input.clientId, { ipAddress });
+    if (admission?.kind === 'refused') throw admissionError(admission);
     const client = await this.#deps.findClient(input.clientId);
     if (client === undefined) throw oauthError.invalidClient('Client authentication failed.');
     return this.start({

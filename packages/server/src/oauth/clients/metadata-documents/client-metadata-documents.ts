@@ -7,10 +7,11 @@ import type { AuditLog } from '../../../audit/audit-log.js';
 import type { ClientIdMetadataDocumentConfig } from '../../../config/dynamic-registration.js';
 import type { PublicFetcher, PublicFetchResult } from '../../../http/public-fetch.js';
 import type { Clock } from '../../../kernel/clock.js';
-import { retryAfterPhrase } from '../../../kernel/errors.js';
+import { retryAfterPhrase, SvcTooManyAttemptsError, type SvcError } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';
 import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
+import { oauthError } from '../../errors.js';
 import { DEVICE_CODE_GRANT, type RegistrationRequest } from '../registration/registration-request.js';
 import {
   hostAllowed,
@@ -43,6 +44,13 @@ export type DocumentAdmission =
   | { readonly kind: 'refused'; readonly description: string; readonly retryAfterMs?: number };
 
 const STORED: DocumentAdmission = Object.freeze({ kind: 'stored' });
+
+/** A refusal as an endpoint answers it: 429 `rate_limited` with Retry-After, else invalid_client. */
+export function admissionError(admission: Extract<DocumentAdmission, { kind: 'refused' }>): SvcError {
+  return admission.retryAfterMs === undefined
+    ? oauthError.invalidClient(admission.description)
+    : new SvcTooManyAttemptsError(admission.description, admission.retryAfterMs, { error: 'rate_limited' });
+}
 
 const CONTROL = /\p{Cc}/u;
 

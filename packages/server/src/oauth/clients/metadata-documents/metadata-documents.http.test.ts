@@ -267,6 +267,21 @@ describeAboveStorage('Client ID Metadata Documents', (kind) => {
     expect(refused.json()).toMatchObject({ error: 'unauthorized_client' });
     const broken = await formPost('/device_authorization', { client_id: `${site.origin}/apps/missing.json` });
     expect(broken.statusCode, broken.body).toBe(401);
+    // The in-process start fetches a document as the endpoint does.
+    const appliance = publish({ redirect_uris: [CLIENT_REDIRECT_URI], grant_types: [DEVICE_GRANT] });
+    const inProcess = await h.t.svc.auth.startDeviceAuthorizationAsync(
+      { clientId: appliance.clientId, scope: 'openid', resource: null },
+      { ipAddress: nextAddress() },
+    );
+    expect(inProcess.userCode).toEqual(expect.any(String));
+    expect(site.count(appliance.path)).toBe(1);
+    await expect(
+      h.t.svc.auth.startDeviceAuthorizationAsync({
+        clientId: `${site.origin}/apps/missing.json`,
+        scope: null,
+        resource: null,
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_client', message: expect.stringContaining('404') as unknown });
     // Malformed URLs are refused before any look-up: a 401, never a 5xx.
     for (const clientId of [`https://a.example/${'x'.repeat(3_000)}`, 'https://a.example/\u0000x']) {
       const malformed = await formPost('/device_authorization', { client_id: clientId });
