@@ -69,6 +69,11 @@ export function wireDevice(ctx: WireDeviceContext): DeviceWiring {
       devices,
       clientDocuments: ctx.clientDocuments ?? undefined,
     }),
-    operations: new DeviceOperations({ devices, clock: ctx.clock }),
+    operations: new DeviceOperations({
+      devices,
+      clock: ctx.clock,
+      rateLimiter: ctx.rateLimiter,
+      verifyLimit: ctx.config.rateLimits.deviceVerify,
+    }),
   };
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../kernel/clock.js';
-import { SvcValidationError } from '../../kernel/errors.js';
+import { SvcTooManyAttemptsError, SvcValidationError } from '../../kernel/errors.js';
 import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../../test-support/test-svc.js';
 import { OAuthError } from '../errors.js';
 
@@ -140,5 +140,40 @@ describe('SvcAuthService device operations', () => {
     t.clock.advance(DAY_MS + 1);
     expect((await t.svc.housekeeping()).deletedExpired.deviceAuthorizations).toBe(1);
     expect(await t.svc.database.db.selectFrom('deviceAuthorizations').selectAll().execute()).toEqual([]);
+  });
+
+  it('counts the user codes a host resolves, approves or denies for an address, as the /device page does', async () => {
+    const { auth } = t.svc;
+    const from = { ipAddress: '198.51.100.7' };
+    const guess = (i: number) => `BCDF-GH${'JKLMNPQRST'[i] ?? 'B'}${'JKLMNPQRST'[i] ?? 'B'}`;
+    // rateLimits.deviceVerify: 10 per 15 minutes per address, whichever operation the code goes to.
+    for (let i = 0; i < 10; i += 1) {
+      if (i % 3 === 0) expect(await auth.resolveDeviceAuthorizationAsync(guess(i), from)).toBeNull();
+      else if (i % 3 === 1) {
+        expect(
+          await auth.approveDeviceAuthorizationAsync(
+            { userCode: guess(i), userId, organizationId: null },
+            from,
+          ),
+        ).toEqual({ status: 'not_found' });
+      } else
+        expect(await auth.denyDeviceAuthorizationAsync({ userCode: guess(i) }, from)).toEqual({
+          status: 'not_found',
+        });
+    }
+    const refused = await auth
+      .resolveDeviceAuthorizationAsync(guess(0), from)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SvcTooManyAttemptsError);
+    expect(refused).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: expect.stringMatching(/try again in \d+ minutes?\.$/) as unknown,
+    });
+    // Another address, and a host that names none, are not held back.
+    expect(await auth.resolveDeviceAuthorizationAsync(guess(0), { ipAddress: '198.51.100.8' })).toBeNull();
+    expect(await auth.resolveDeviceAuthorizationAsync(guess(0))).toBeNull();
+    t.clock.advance(15 * 60_000);
+    expect(await auth.resolveDeviceAuthorizationAsync(guess(0), from)).toBeNull();
   });
 });

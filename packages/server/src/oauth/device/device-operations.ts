@@ -15,11 +15,17 @@ import {
 } from '@svc/contract';
 import { toIso } from '../../kernel/clock.js';
 import type { Clock } from '../../kernel/clock.js';
+import { retryAfterPhrase, SvcTooManyAttemptsError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
+import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
+import type { RateLimitPolicy } from '../../ratelimit/rules.js';
 import { toSvcTokenResponse } from '../tokens/issued-tokens.js';
 import type { DeviceAuthorizations } from './device-authorizations.js';
 
-/** Where an in-process call comes from (the start's rate limit and audit use the address). */
+/**
+ * Where an in-process call comes from: the start's rate limit and audit use the address, and so does the
+ * limit of user codes that resolve, approve and deny count (the hosted /device page's, per address).
+ */
 export interface DeviceCallContext {
   readonly ipAddress?: string;
   readonly userAgent?: string;
@@ -35,10 +41,20 @@ export interface DeviceCallContext {
 export class DeviceOperations {
   readonly #devices: DeviceAuthorizations;
   readonly #clock: Clock;
+  readonly #rateLimiter: Pick<RateLimiter, 'consume'>;
+  readonly #verifyLimit: RateLimitPolicy;
 
-  constructor(deps: { devices: DeviceAuthorizations; clock: Clock }) {
+  /** `verifyLimit`: `config.rateLimits.deviceVerify`, the hosted /device page's limit of typed codes. */
+  constructor(deps: {
+    devices: DeviceAuthorizations;
+    clock: Clock;
+    rateLimiter: Pick<RateLimiter, 'consume'>;
+    verifyLimit: RateLimitPolicy;
+  }) {
     this.#devices = deps.devices;
     this.#clock = deps.clock;
+    this.#rateLimiter = deps.rateLimiter;
+    this.#verifyLimit = deps.verifyLimit;
   }
 
   /** StartDeviceAuthorizationAsync. */
@@ -58,9 +74,16 @@ export class DeviceOperations {
     };
   }
 
-  /** ResolveDeviceAuthorizationAsync: null for a malformed or unknown user code. */
-  async resolveDeviceAuthorization(userCode: string): Promise<SvcDeviceAuthorization | null> {
+  /**
+   * ResolveDeviceAuthorizationAsync: null for a malformed or unknown user code. With the caller's
+   * address, each call counts against it as a code typed at /device does (429 past the limit).
+   */
+  async resolveDeviceAuthorization(
+    userCode: string,
+    context?: DeviceCallContext,
+  ): Promise<SvcDeviceAuthorization | null> {
     const code = validate(userCodeInputSchema, userCode, 'user code', 'userCode');
+    await this.#countTypedCode(context);
     const view = await this.#devices.resolve(code);
     if (view === null) return null;
     return { ...view, scopes: [...view.scopes], expiresAt: toIso(view.expiresAt) };
@@ -69,8 +92,10 @@ export class DeviceOperations {
   /** ApproveDeviceAuthorizationAsync. */
   async approveDeviceAuthorization(
     request: SvcApproveDeviceAuthorizationRequest,
+    context?: DeviceCallContext,
   ): Promise<SvcDeviceDecisionResult> {
     const input = validate(svcApproveDeviceAuthorizationRequestSchema, request, 'device approval');
+    await this.#countTypedCode(context);
     const status = await this.#devices.approve({
       userCode: input.userCode,
       userId: input.userId,
@@ -84,8 +109,10 @@ export class DeviceOperations {
   /** The deny beside ApproveDeviceAuthorizationAsync: polling then answers access_denied. */
   async denyDeviceAuthorization(
     request: SvcDenyDeviceAuthorizationRequest,
+    context?: DeviceCallContext,
   ): Promise<SvcDeviceDecisionResult> {
     const input = validate(svcDenyDeviceAuthorizationRequestSchema, request, 'device denial');
+    await this.#countTypedCode(context);
     return { status: await this.#devices.deny(input) };
   }
 
@@ -105,5 +132,21 @@ export class DeviceOperations {
     return result.status === 'complete'
       ? { status: 'complete', tokens: toSvcTokenResponse(result.tokens) }
       : result;
+  }
+
+  /**
+   * A user code is a secret a guesser tries (RFC 8628 §5.1): with the caller's address, counted as the
+   * hosted page counts one. Without one (a host that names none) nothing is counted.
+   */
+  async #countTypedCode(context: DeviceCallContext | undefined): Promise<void> {
+    if (context?.ipAddress === undefined) return;
+    const decision = await this.#rateLimiter.consume(this.#verifyLimit, { ip: context.ipAddress });
+    if (!decision.allowed) {
+      throw new SvcTooManyAttemptsError(
+        `Too many user codes were tried from this address; try again ${retryAfterPhrase(decision.retryAfterMs)}.`,
+        decision.retryAfterMs,
+        { error: 'rate_limited' },
+      );
+    }
   }
 }
