@@ -205,7 +205,7 @@ export interface ClientRepository {
   markFirstUse(clientId: string, now: number): Promise<void>;
   /**
    * Deletes the self-described clients never used, untouched since `before`: active, third party, no
-   * first use, no token session. Answers their clientIds.
+   * first use, no token session, no authorization or device request. Answers their clientIds.
    */
   deleteUnused(before: number): Promise<string[]>;
 }

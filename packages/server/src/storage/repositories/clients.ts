@@ -202,6 +202,25 @@ export function clientRepository(db: Db): ClientRepository {
             ),
           ),
         )
+        // Nor a sign-in under way (an authorization or device request housekeeping has not deleted yet).
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('authRequests')
+                .select('authRequests.id')
+                .whereRef('authRequests.clientId', '=', 'clients.clientId'),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('deviceAuthorizations')
+                .select('deviceAuthorizations.clientId')
+                .whereRef('deviceAuthorizations.clientId', '=', 'clients.clientId'),
+            ),
+          ),
+        )
         .returning('clientId')
         .execute();
       return rows.map((row) => row.clientId);
