@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
+import { LOOPBACK_HOST } from '../kernel/loopback.js';
 import { lookupResolver, type DnsSettings } from '../organizations/domains/txt-lookup.js';
 import { SVC_VERSION } from '../version.js';
 
@@ -111,9 +112,6 @@ for (const [network, prefix] of [
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
-
-/** A host name that names this machine: `localhost`, 127.0.0.0/8 or `[::1]`. */
-export const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /** Whether an IP address is on the public internet (false for anything that is not an IP address). */
 export function isPublicAddress(address: string): boolean {

@@ -1,11 +1,10 @@
 import type { CustomFetch, CustomFetchOptions } from 'openid-client';
+import { LOOPBACK_HOST } from '../../kernel/loopback.js';
 import { SVC_VERSION } from '../../version.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
 
 /** How long one request to a provider may take before the sign-in gives up on it. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
-
-const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 export interface UpstreamHttpOptions {
   /** The fetch every request to a provider goes through; the global fetch unless given (tests count and tamper). */
@@ -56,7 +55,7 @@ export class UpstreamHttp {
       throw new OidcRelyingPartyError('provider_configuration', `The provider's ${what} is not a URL.`);
     }
     if (url.protocol === 'https:') return false;
-    if (url.protocol === 'http:' && this.allowHttpLoopback && LOOPBACK_HOSTS.test(url.hostname)) return true;
+    if (url.protocol === 'http:' && this.allowHttpLoopback && LOOPBACK_HOST.test(url.hostname)) return true;
     throw new OidcRelyingPartyError(
       'provider_configuration',
       `The provider's ${what} (${url.origin}) must use https:${this.allowHttpLoopback ? ' (http: only on a loopback host)' : ''}.`,

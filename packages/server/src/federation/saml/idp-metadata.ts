@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { SvcValidationError } from '../../kernel/errors.js';
+import { LOOPBACK_HOST } from '../../kernel/loopback.js';
 import { attribute, childElement, childElements, isElement, parseXml, SAML_NS, textOf } from './xml.js';
 
 /** The binding Svc sends AuthnRequests with (DECISIONS.md "SAML bindings"). */
@@ -16,8 +17,6 @@ export interface IdpMetadata {
   /** PEM certificates, deduplicated, in the metadata's order. */
   readonly signingCertificates: readonly string[];
 }
-
-const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 function invalid(problem: string): SvcValidationError {
   return new SvcValidationError(`Invalid SAML metadata: ${problem}.`, [
@@ -84,7 +83,7 @@ function redirectSsoUrl(descriptor: Element): string {
     throw invalid('the HTTP-Redirect SingleSignOnService has no absolute Location URL');
   }
   const url = new URL(location);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname))) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname))) {
     throw invalid('the SingleSignOnService Location must use https: (http: only on a loopback host)');
   }
   return location;

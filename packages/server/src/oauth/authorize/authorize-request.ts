@@ -1,3 +1,4 @@
+import { LOOPBACK_HOST } from '../../kernel/loopback.js';
 import type { DocumentAdmission } from '../clients/metadata-documents/client-metadata-documents.js';
 import type { ClientRecord } from '../../admin/repository.js';
 import type { OAuthErrorCode } from '../errors.js';
@@ -250,8 +251,5 @@ export async function parseAuthorizeRequest(
 export function isTlsOrLoopback(uri: string): boolean {
   if (!URL.canParse(uri)) return false;
   const url = new URL(uri);
-  if (url.protocol !== 'http:') return true;
-  return (
-    url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(url.hostname)
-  );
+  return url.protocol !== 'http:' || LOOPBACK_HOST.test(url.hostname);
 }

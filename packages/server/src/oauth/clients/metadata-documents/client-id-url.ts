@@ -1,4 +1,4 @@
-import { LOOPBACK_HOST } from '../../../http/public-fetch.js';
+import { LOOPBACK_HOST } from '../../../kernel/loopback.js';
 import { shown } from '../registration/registration-request.js';
 
 /** Past this a client_id is not fetched (the /authorize and /token limit of a client_id). */
