@@ -73,6 +73,11 @@ export type ClientAuthenticationResult =
 const MAX_CLIENT_ID_LENGTH = 2048;
 const CONTROL = /\p{Cc}/u;
 
+/** Whether a client_id may be looked up at all (a control character would fail the PostgreSQL query). */
+export function isLookupableClientId(clientId: string): boolean {
+  return clientId !== '' && clientId.length <= MAX_CLIENT_ID_LENGTH && !CONTROL.test(clientId);
+}
+
 /** A hash compared against when there is no stored one, so that every failure costs the same work. */
 const NO_SECRET_HASH = sha256Hex('svc: no client secret');
 
@@ -160,7 +165,7 @@ export async function authenticateClient(
     return fail('missing_credentials', null);
   }
 
-  const lookupable = clientId !== '' && clientId.length <= MAX_CLIENT_ID_LENGTH && !CONTROL.test(clientId);
+  const lookupable = isLookupableClientId(clientId);
   const presented = lookupable ? clientId : null;
   // A secret is a guess until it matches: counted per client and address when wrong, refused while locked.
   const limit = method === 'none' || !lookupable ? undefined : deps.rejectedSecrets;

@@ -2,7 +2,7 @@ import { LOOPBACK_HOST } from '../../../kernel/loopback.js';
 import { shown } from '../registration/registration-request.js';
 
 /** Past this a client_id is not fetched (the /authorize and /token limit of a client_id). */
-export const MAX_CLIENT_ID_URL_LENGTH = 2048;
+const MAX_CLIENT_ID_URL_LENGTH = 2048;
 
 /** Whether a client_id is meant as a metadata document's URL (what Svc never generates: draft §"Supporting both"). */
 export function looksLikeDocumentUrl(clientId: string): boolean {

@@ -13,12 +13,8 @@ import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import { oauthError } from '../../errors.js';
 import { DEVICE_CODE_GRANT, type RegistrationRequest } from '../registration/registration-request.js';
-import {
-  hostAllowed,
-  looksLikeDocumentUrl,
-  MAX_CLIENT_ID_URL_LENGTH,
-  readClientIdUrl,
-} from './client-id-url.js';
+import { isLookupableClientId } from '../client-authentication.js';
+import { hostAllowed, looksLikeDocumentUrl, readClientIdUrl } from './client-id-url.js';
 import { MAX_DOCUMENT_BYTES, readMetadataDocument } from './metadata-document.js';
 
 export interface ClientMetadataDocumentsDeps {
@@ -52,8 +48,6 @@ export function admissionError(admission: Extract<DocumentAdmission, { kind: 're
     : new SvcTooManyAttemptsError(admission.description, admission.retryAfterMs, { error: 'rate_limited' });
 }
 
-const CONTROL = /\p{Cc}/u;
-
 /**
  * Client ID Metadata Documents (SPEC.md "CIMD"; draft-ietf-oauth-client-id-metadata-document): a
  * client_id that is an https URL names a JSON document of the client's metadata. Where a client first
@@ -73,9 +67,8 @@ export class ClientMetadataDocuments {
   async admit(clientId: string, context: { readonly ipAddress: string | null }): Promise<DocumentAdmission> {
     const { config, clients, clock } = this.#deps;
     if (!config.enabled || !looksLikeDocumentUrl(clientId)) return STORED;
-    // A control character would fail the PostgreSQL query; such a client_id is no URL either.
-    const lookupable = clientId.length <= MAX_CLIENT_ID_URL_LENGTH && !CONTROL.test(clientId);
-    const stored = lookupable ? await clients.findByClientId(clientId) : undefined;
+    // One that cannot be looked up is no URL either: readClientIdUrl says why below.
+    const stored = isLookupableClientId(clientId) ? await clients.findByClientId(clientId) : undefined;
     // An operator's client (pre-registered under its URL, whatever the URL) or one they deactivated is
     // never fetched: the usual look-up decides.
     if (stored !== undefined && (stored.registration?.method !== 'metadata_document' || !stored.active)) {
