@@ -1,3 +1,4 @@
+import { singleHeader } from '../http/single-header.js';
 import { ANTIFORGERY_FIELD, type Antiforgery, type IssuedAntiforgery } from '../http/antiforgery.js';
 import {
   readAntiforgeryCookie,
@@ -39,11 +40,6 @@ function isCrossSitePost(config: unknown): boolean {
 
 /** Methods that never change state and therefore need no token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function singleHeader(value: string | string[] | undefined): string | undefined {
-  // A repeated Origin header is not one origin: keep it as a value that matches nothing.
-  return Array.isArray(value) ? value.join(', ') : value;
-}
 
 function formField(body: unknown, name: string): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;

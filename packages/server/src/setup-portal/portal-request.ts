@@ -3,6 +3,7 @@ import type { PortalActor } from '../federation/sso-portal/portal-setup.js';
 import type { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
 import { SvcError } from '../kernel/errors.js';
 import type { CookieRequest } from '../http/cookies.js';
+import { singleHeader } from '../http/single-header.js';
 import { readPortalCookie } from './portal-cookie.js';
 
 /**
@@ -27,11 +28,6 @@ export class PortalCsrfError extends SvcError {
   }
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  // A repeated header is not one value: keep it as one that matches nothing.
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 /** The live portal session of the request's cookie, as the actor of what it does; undefined without one. */
 export async function portalActor(
   request: PortalRequest,
@@ -50,5 +46,6 @@ export function requirePortalCsrf(
   token: unknown,
 ): void {
   const { origin, referer } = request.headers;
-  if (!csrf.allows(actor.session.id, token, single(origin), single(referer))) throw new PortalCsrfError();
+  if (!csrf.allows(actor.session.id, token, singleHeader(origin), singleHeader(referer)))
+    throw new PortalCsrfError();
 }

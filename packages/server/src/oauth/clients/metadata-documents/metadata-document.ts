@@ -1,3 +1,4 @@
+import { singleHeader } from '../../../http/single-header.js';
 import { OAuthError } from '../../errors.js';
 import {
   parseRegistrationRequest,
@@ -38,7 +39,7 @@ export function readMetadataDocument(
   policy: RegistrationPolicy,
 ): ReadDocument {
   const fail = (problem: string): ReadDocument => ({ ok: false, problem });
-  const mediaType = header(fetched.headers, 'content-type') ?? '';
+  const mediaType = singleHeader(fetched.headers['content-type']) ?? '';
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
     return fail('it must be served as application/json');
   }
@@ -60,7 +61,11 @@ export function readMetadataDocument(
   }
   try {
     const request = parseRegistrationRequest(fields, policy);
-    return { ok: true, request, lifetimeSeconds: lifetimeSeconds(header(fetched.headers, 'cache-control')) };
+    return {
+      ok: true,
+      request,
+      lifetimeSeconds: lifetimeSeconds(singleHeader(fetched.headers['cache-control'])),
+    };
   } catch (error) {
     if (error instanceof OAuthError) return fail(error.message);
     throw error;
@@ -81,12 +86,4 @@ export function lifetimeSeconds(cacheControl: string | undefined): number {
   if (maxAge === undefined) return DOCUMENT_LIFETIME.defaultSeconds;
   const seconds = Number(maxAge.slice('max-age='.length));
   return Math.min(DOCUMENT_LIFETIME.maxSeconds, Math.max(DOCUMENT_LIFETIME.minSeconds, seconds));
-}
-
-function header(
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-  name: string,
-): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
