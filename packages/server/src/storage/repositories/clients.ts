@@ -85,6 +85,9 @@ const CLIENT_COLUMNS = allColumns<ClientsTable>({
   registrationMethod: true,
   firstUsedAt: true,
 });
+/** The tables whose rows name a client in use: token sessions, authorization and device requests. */
+const NAMING_TABLES = ['sessions', 'authRequests', 'deviceAuthorizations'] as const;
+
 const selectByClientId = fixedQuery((db, p: { clientId: string }) =>
   db.selectFrom('clients').select(CLIENT_COLUMNS).where('clientId', '=', p.clientId),
 );
@@ -193,31 +196,11 @@ export function clientRepository(db: Db): ClientRepository {
         .where('active', '=', 1)
         .where('isFirstParty', '=', 0)
         .where('updatedAt', '<', before)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('sessions')
-                .select('sessions.id')
-                .whereRef('sessions.clientId', '=', 'clients.clientId'),
-            ),
-          ),
-        )
-        // Nor a sign-in under way (an authorization or device request housekeeping has not deleted yet).
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('authRequests')
-                .select('authRequests.id')
-                .whereRef('authRequests.clientId', '=', 'clients.clientId'),
-            ),
-          ),
-        )
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('deviceAuthorizations')
-                .select('deviceAuthorizations.clientId')
-                .whereRef('deviceAuthorizations.clientId', '=', 'clients.clientId'),
+        // No token session, nor a sign-in under way (a request housekeeping has not deleted yet).
+        .where(({ and, not, exists, selectFrom }) =>
+          and(
+            NAMING_TABLES.map((table) =>
+              not(exists(selectFrom(table).select('clientId').whereRef('clientId', '=', 'clients.clientId'))),
             ),
           ),
         )
