@@ -76,6 +76,7 @@ export const BODY_LIMIT_BYTES = 256 * 1024;
  */
 export function svcHttpPlugin(config: SvcConfig, services: SvcServices): FastifyPluginAsync {
   const authPath = config.authBase.slice(config.dashboardBase.length);
+  const discovery = svcDiscoveryDocuments(config, services);
   return async (host) => {
     await host.register(
       async (svc) => {
@@ -88,7 +89,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
         svc.setErrorHandler(jsonErrorHandler);
         await svc.register(healthRoutes({ readiness: services.readiness }));
-        await svc.register(discoveryRoutes(svcDiscoveryDocuments(config, services)), { prefix: authPath });
+        await svc.register(discoveryRoutes(discovery), { prefix: authPath });
         await svc.register(tokenRoutes({ tokenEndpoint: services.tokenEndpoint }), { prefix: authPath });
         await svc.register(deviceAuthorizationRoutes({ endpoint: services.deviceAuthorization }), {
           prefix: authPath,
@@ -214,9 +215,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
       { prefix: config.dashboardBase },
     );
     // Outside the dashboard base: where RFC 8414 puts the metadata of an issuer with a path.
-    await host.register(
-      discoveryRoutes(rootDiscoveryDocuments(svcDiscoveryDocuments(config, services), config.authBase)),
-    );
+    await host.register(discoveryRoutes(rootDiscoveryDocuments(discovery, config.authBase)));
   };
 }
 
