@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { MINUTE_MS } from '../../kernel/clock.js';
 import type { AuthRequestRecord, AuthRequestStore } from '../../signin/flow/repository.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
+import { authRequestRecord } from '../../test-support/auth-request-record.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
 import { authRequestRepository } from './auth-requests.js';
 
@@ -22,40 +22,7 @@ describeEachDatabase('auth request repository', (kind) => {
     await h.close();
   });
 
-  function request(overrides: Partial<AuthRequestRecord> = {}): AuthRequestRecord {
-    return {
-      id: `azr_${Math.random().toString(16).slice(2)}`,
-      clientId: 'web-app',
-      redirectUri: 'https://app.example.com/callback?tenant=a',
-      state: 'x'.repeat(2048),
-      requestedScopes: ['openid', 'email', 'admin'],
-      grantedScopes: ['openid', 'email'],
-      codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      codeChallengeMethod: 'S256',
-      resource: 'https://files.example.com/',
-      nonce: 'n-0S6_WzA2Mj',
-      prompt: ['login', 'consent'],
-      maxAge: 123_456_789_012_345,
-      loginHint: 'ada@example.com',
-      view: 'svc',
-      uiContext: '{"theme":"dark"}',
-      browserBinding: 'a'.repeat(64),
-      status: 'pending',
-      email: null,
-      userId: null,
-      organizationId: null,
-      amr: null,
-      authTime: null,
-      createdAt: now(),
-      updatedAt: now(),
-      expiresAt: now() + 30 * MINUTE_MS,
-      completedAt: null,
-      challenge: null,
-      sealedDeviceUserCode: null,
-      invitationId: null,
-      ...overrides,
-    };
-  }
+  const request = (overrides: Partial<AuthRequestRecord> = {}) => authRequestRecord(now(), overrides);
 
   it('stores every field and reads it back exactly, nulls included', async () => {
     const full = request({

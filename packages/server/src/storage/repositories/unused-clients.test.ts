@@ -1,6 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { ClientRegistrationMetadata } from '../../admin/repository.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
+import { authRequestRecord } from '../../test-support/auth-request-record.js';
 import { clientRecord } from '../../test-support/client-record.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
 import { authRequestRepository } from './auth-requests.js';
@@ -97,37 +98,7 @@ describeEachDatabase(
 
       // A user is signing in with it right now: the authorization request keeps it.
       await store('dcr_signing_in');
-      await authRequestRepository(h.db).insert({
-        id: 'azr_1',
-        clientId: 'dcr_signing_in',
-        redirectUri: 'https://app.example/cb',
-        state: null,
-        requestedScopes: [],
-        grantedScopes: [],
-        codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        codeChallengeMethod: 'S256',
-        resource: null,
-        nonce: null,
-        prompt: [],
-        maxAge: null,
-        loginHint: null,
-        view: null,
-        uiContext: null,
-        browserBinding: 'b'.repeat(64),
-        status: 'pending',
-        email: null,
-        userId: null,
-        organizationId: null,
-        amr: null,
-        authTime: null,
-        createdAt: 8 * DAY,
-        updatedAt: 8 * DAY,
-        expiresAt: 8 * DAY + 1_800_000,
-        completedAt: null,
-        challenge: null,
-        sealedDeviceUserCode: null,
-        invitationId: null,
-      });
+      await authRequestRepository(h.db).insert(authRequestRecord(8 * DAY, { clientId: 'dcr_signing_in' }));
 
       const deleted = await clients().deleteUnused(7 * DAY);
       expect(deleted.sort()).toEqual(['dcr_junk', 'https://junk.example/client.json']);
