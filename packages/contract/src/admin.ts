@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { applicationAccessModeSchema } from './access-modes.js';
 import { pageQuerySchema } from './paging.js';
 import { newPasswordSchema, optionalText, recordIdSchema, text, uniqueList } from './fields.js';
 
@@ -215,6 +216,8 @@ export const svcClientSchema = z.object({
   allowDeviceAuthorization: z.boolean(),
   allowClientCredentials: z.boolean(),
   active: z.boolean(),
+  /** Who may use it (SPEC.md "Application access"); set with POST /applications/{id}/access-mode. */
+  accessMode: applicationAccessModeSchema,
   createdAt: timestamp,
   /**
    * A client that described itself, with the metadata it gave: `dynamic`, registered at `POST /register`

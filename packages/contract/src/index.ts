@@ -22,3 +22,5 @@ export * from './scim-mappings.js';
 export * from './fga.js';
 export * from './sso-portal.js';
 export * from './home-realm.js';
+export * from './access-modes.js';
+export * from './application-access.js';

@@ -2,7 +2,7 @@ import type { CreateClientInput, Page, TokenEndpointAuthMethod } from '@svc/cont
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import type { ClientRecord, ListQuery } from './repository.js';
+import { OPEN_ACCESS, type ClientRecord, type ListQuery } from './repository.js';
 
 /** A created client and, for a confidential client, its secret in clear: shown once, never stored. */
 export interface CreatedClientResult {
@@ -60,6 +60,7 @@ export class ClientService {
       allowDeviceAuthorization: input.allowDeviceAuthorization,
       allowClientCredentials: input.allowClientCredentials,
       active: true,
+      access: OPEN_ACCESS,
       createdAt: now,
       updatedAt: now,
       registration: null,

@@ -1,4 +1,4 @@
-import type { Page, TokenEndpointAuthMethod } from '@svc/contract';
+import type { ApplicationAccessMode, Page, TokenEndpointAuthMethod } from '@svc/contract';
 
 /**
  * The storage the admin domain owns. Times are epoch milliseconds. Inserts that can hit a unique key
@@ -152,11 +152,25 @@ export interface ClientRecord {
   readonly allowDeviceAuthorization: boolean;
   readonly allowClientCredentials: boolean;
   readonly active: boolean;
+  /** Who may use it (applications/): its access mode, and how many assignments it has. */
+  readonly access: ClientAccess;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** How a client that described itself came to be, and what it said; null when an operator created it. */
   readonly registration: ClientRegistrationMetadata | null;
 }
+
+/**
+ * A client's access mode and its number of assignments: a check of an `all_organizations` client with
+ * none decides from this alone, without reading assignments.
+ */
+export interface ClientAccess {
+  readonly mode: ApplicationAccessMode;
+  readonly assignments: number;
+}
+
+/** A new client's access: open to every user, no assignments. */
+export const OPEN_ACCESS: ClientAccess = { mode: 'all_organizations', assignments: 0 };
 
 /**
  * How a client that described itself came to be: `dynamic`, at `POST /register` (RFC 7591); or

@@ -54,6 +54,7 @@ export function toSvcClient(record: ClientRecord): SvcClient {
     allowDeviceAuthorization: record.allowDeviceAuthorization,
     allowClientCredentials: record.allowClientCredentials,
     active: record.active,
+    accessMode: record.access.mode,
     createdAt: toIso(record.createdAt),
     registration:
       record.registration === null

@@ -331,6 +331,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       scimEvents: adminWiring.scim.events,
       fga: fga.facade,
       fgaAdmin: fga.admin,
+      applicationAccess: authEngine.applications.admin,
       sso: samlApps.sso,
       ssoPortal,
       samlContinuationHandlers,

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { auditApiRoutes } from '../audit/routes.js';
 import { adminApiRoutes } from '../admin/routes.js';
+import { applicationAccessRoutes } from '../applications/routes.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { healthRoutes } from '../health/routes.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
@@ -162,6 +163,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           async (admin) => {
             requireOperator(admin, services.operatorToken);
             await admin.register(adminApiRoutes({ admin: services.admin }));
+            await admin.register(applicationAccessRoutes({ access: services.applicationAccess }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));

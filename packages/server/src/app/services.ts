@@ -34,6 +34,7 @@ import type { SvcCalendarService } from './facades/svc-calendar-service.js';
 import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { AuthEngine } from './wire-auth.js';
 import type { FgaAdmin } from '../fga/fga-admin.js';
+import type { ApplicationAccessAdmin } from '../applications/access-admin.js';
 import type { SvcFgaService } from './facades/svc-fga-service.js';
 import type { SvcSsoService } from './facades/svc-sso-service.js';
 
@@ -113,6 +114,8 @@ export interface SvcServices {
   readonly fga: SvcFgaService;
   /** @internal The FGA model's operations (the operator API at /svc/admin/fga/api). */
   readonly fgaAdmin: FgaAdmin;
+  /** @internal Application access's operations (the operator API's /applications routes). */
+  readonly applicationAccess: ApplicationAccessAdmin;
   /**
    * The in-process SSO API (SvcSsoService): SPEC.md's SSO StartAuthorizationAsync and ExchangeCodeAsync
    * (the direct SAML request-token flow), and what `POST /sso/authorization-url` calls.

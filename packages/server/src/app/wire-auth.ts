@@ -32,6 +32,7 @@ import type { MfaService } from '../signin/methods/mfa/mfa-service.js';
 import type { MfaSettingsService } from '../signin/methods/mfa/mfa-settings.js';
 import type { SvcAuthServiceDeps } from './facades/svc-auth-service.js';
 import type { AdminWiring } from './wire-admin.js';
+import { wireApplicationAccess, type ApplicationAccessWiring } from './wire-application-access.js';
 import { wireMfa } from './wire-mfa.js';
 
 export interface WireAuthContext {
@@ -84,6 +85,8 @@ export interface AuthEngine {
   readonly mfaSettings: MfaSettingsService;
   /** The MFA operations of SvcAuthService and the direct routes. */
   readonly mfaOperations: MfaOperations;
+  /** Application access: its checks (sign-ins, approvals, grants) and its operator API. */
+  readonly applications: ApplicationAccessWiring;
 }
 
 /** Builds the sign-in and token engine over the database, and what the SvcAuthService facade is built from. */
@@ -96,6 +99,8 @@ export function wireAuth(ctx: WireAuthContext): {
   const users = userRepository(db);
   const memberships = membershipRepository(db);
   const clients = clientRepository(db);
+  const applications = wireApplicationAccess({ db, audit, clock, ids });
+  const { access } = applications;
 
   const tokenDeps: TokenEngineDeps = {
     store: tokenStore(db),
@@ -108,6 +113,7 @@ export function wireAuth(ctx: WireAuthContext): {
     clock,
     ids,
     openIdEnabled: ctx.config.openId.enabled,
+    access,
   };
   const tokens = createTokenEngine(tokenDeps);
 
@@ -155,6 +161,7 @@ export function wireAuth(ctx: WireAuthContext): {
     organizations,
     pending: new PendingAuthTokens({ store: pendingAuthTokenRepository(db), clock, ids }),
     mfa,
+    access,
   });
   const { browserSessions, consents } = ctx.admin;
   const clientSecrets = new RejectedSecretLimit({
@@ -180,6 +187,7 @@ export function wireAuth(ctx: WireAuthContext): {
     engine: signIn,
     organizations,
     tokens,
+    access,
     audit,
     clock,
   });
@@ -212,6 +220,7 @@ export function wireAuth(ctx: WireAuthContext): {
       mfa,
       mfaSettings: ctx.admin.mfaSettings,
       mfaOperations,
+      applications,
     },
   };
 }

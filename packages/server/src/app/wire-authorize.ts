@@ -80,6 +80,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       browserSessions: engine.browserSessions,
       consents: engine.consents,
       codes: engine.tokens.codes,
+      access: engine.applications.access,
       audit,
       clock: config.clock,
       ids: config.ids,

@@ -19,7 +19,7 @@ import type { AuthEngine } from './wire-auth.js';
 export interface WireDeviceContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'issuer' | 'rateLimits'>;
-  readonly engine: Pick<AuthEngine, 'tokens' | 'clientSecrets'>;
+  readonly engine: Pick<AuthEngine, 'tokens' | 'clientSecrets' | 'applications'>;
   readonly securitySettings: Pick<SecuritySettingsService, 'getResolved'>;
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   /** Client ID Metadata Documents (app/wire-discovery.ts); null while they are off. */
@@ -52,6 +52,7 @@ export function wireDevice(ctx: WireDeviceContext): DeviceWiring {
     users: userRepository(ctx.db),
     memberships: membershipRepository(ctx.db),
     sessions: ctx.engine.tokens.sessions,
+    access: ctx.engine.applications.access,
     settings: ctx.securitySettings,
     rateLimiter: ctx.rateLimiter,
     startLimit: ctx.config.rateLimits.deviceStart,

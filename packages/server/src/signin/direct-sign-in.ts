@@ -1,5 +1,6 @@
 import type { SvcLoginResult, SvcPasswordLoginInput, SvcSignupInput } from '@svc/contract';
 import type { ClientRecord, UserRepository } from '../admin/repository.js';
+import type { ApplicationAccess } from '../applications/application-access.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';
 import { oauthError, UnknownGrantError } from '../oauth/errors.js';
@@ -38,6 +39,8 @@ export interface DirectSignInDeps extends DirectClientGateDeps {
   readonly tokenChecks: HandedOutTokenLimit;
   /** Unknown refresh tokens per client address, as at the token endpoint. */
   readonly rejectedTokens: TokenGrantDeps['rejectedTokens'];
+  /** Application access: checked before any direct sign-in gets its tokens. */
+  readonly access: Pick<ApplicationAccess, 'requireUser'>;
   readonly clock: Clock;
 }
 
@@ -263,8 +266,9 @@ export class DirectSignIn {
     }
     const resource = checkResource(input.resource === null ? [] : [input.resource], client);
     if (!resource.ok) throw oauthError.invalidTarget(resource.description);
-    // Application-access assignments (SPEC.md rule 1: "still applies application-access assignments")
-    // are checked here once the application-access capability exists.
+    // SPEC.md rule 1: it "still applies application-access assignments".
+    const who = { userId: user.id, organizationId: input.organizationId, isOperator: user.isOperator };
+    await this.#deps.access.requireUser(client, who, { flow: 'session_tokens', ipAddress: input.ipAddress });
     return this.#deps.tokens.sessions.issueForNewSession({
       userId: user.id,
       client,
@@ -371,6 +375,8 @@ export class DirectSignIn {
     client: ClientRecord,
     context: DirectCallContext,
   ): Promise<IssuedTokens> {
+    const who = { userId: identity.userId, organizationId: identity.organizationId };
+    await this.#deps.access.requireUser(client, who, { flow: 'direct', ipAddress: context.ipAddress });
     return this.#deps.tokens.sessions.issueForNewSession({
       userId: identity.userId,
       client,

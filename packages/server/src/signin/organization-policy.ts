@@ -6,6 +6,11 @@ export interface OrganizationPolicyDeps {
   readonly memberships: Pick<MembershipRepository, 'listUserOrganizations' | 'hasActiveMembership'>;
 }
 
+/** Keeps the organizations a sign-in may land in, out of the user's. */
+export type NarrowOrganizations = (
+  options: readonly SvcOrganizationOption[],
+) => Promise<readonly SvcOrganizationOption[]>;
+
 /** Which organization a sign-in lands in, or that the user must choose. */
 export type OrganizationDecision =
   | {
@@ -45,12 +50,17 @@ export class OrganizationPolicy {
     this.#deps = deps;
   }
 
-  async decide(userId: string, requestedOrganizationId: string | null): Promise<OrganizationDecision> {
+  /** `narrow`: which of the user's organizations the sign-in may land in (the client's access rules). */
+  async decide(
+    userId: string,
+    requestedOrganizationId: string | null,
+    narrow: NarrowOrganizations = (options) => Promise.resolve(options),
+  ): Promise<OrganizationDecision> {
     if (requestedOrganizationId !== null) {
       await this.requireMember(userId, requestedOrganizationId);
       return { kind: 'decided', organizationId: requestedOrganizationId };
     }
-    const organizations = await this.options(userId);
+    const organizations = [...(await narrow(await this.options(userId)))];
     if (organizations.length === 0) return { kind: 'decided', organizationId: null, organizations };
     if (organizations.length === 1) {
       return { kind: 'decided', organizationId: organizations[0]?.id ?? null, organizations };

@@ -1,7 +1,8 @@
 import type { SvcOrganizationOption } from '@svc/contract';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 import type { MfaGate } from './mfa-gate.js';
-import type { OrganizationPolicy } from './organization-policy.js';
+import type { ApplicationAccess } from '../applications/application-access.js';
+import type { NarrowOrganizations, OrganizationPolicy } from './organization-policy.js';
 import type { PendingAuthTokens } from './pending-auth-tokens.js';
 import type { ResumeData } from './repository.js';
 
@@ -92,6 +93,8 @@ export interface SignInEngineDeps {
   readonly pending: PendingAuthTokens;
   /** The MFA decision; without it no sign-in asks for a second factor. */
   readonly mfa?: MfaGate;
+  /** Application access: the organizations offered are those where the client lets the user in. */
+  readonly access?: Pick<ApplicationAccess, 'organizationChoices'>;
 }
 
 const ORGANIZATION_SELECTION = 'organization_selection';
@@ -119,7 +122,11 @@ export class SignInEngine {
   /** Runs the organization policy for an authenticated user (access_denied 403 for a foreign organization). */
   async signIn(request: SignInRequest): Promise<SignInOutcome> {
     const resume = request.resume ?? null;
-    const decision = await this.#deps.organizations.decide(request.userId, request.requestedOrganizationId);
+    const decision = await this.#deps.organizations.decide(
+      request.userId,
+      request.requestedOrganizationId,
+      this.#narrow(request.clientId, request.userId),
+    );
     if (decision.kind === 'selection_required') {
       const { token, expiresAt } = await this.#deps.pending.issue({
         purpose: ORGANIZATION_SELECTION,
@@ -157,7 +164,12 @@ export class SignInEngine {
     return {
       userId: record.userId,
       clientId: record.clientId,
-      organizations: await this.#deps.organizations.options(record.userId),
+      organizations: [
+        ...(await this.#narrow(
+          record.clientId,
+          record.userId,
+        )(await this.#deps.organizations.options(record.userId))),
+      ],
       resume: record.context.resume,
       expiresAt: record.expiresAt,
     };
@@ -183,6 +195,13 @@ export class SignInEngine {
       flow: consumed.context.flow,
       resume: consumed.context.resume,
     });
+  }
+
+  /** The organizations the client's access rules let the user choose (all, without the rules). */
+  #narrow(clientId: string, userId: string): NarrowOrganizations {
+    const access = this.#deps.access;
+    return (options) =>
+      access === undefined ? Promise.resolve(options) : access.organizationChoices(clientId, userId, options);
   }
 
   /**

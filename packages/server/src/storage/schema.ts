@@ -26,6 +26,7 @@ export interface Database {
   users: accounts.UsersTable;
   memberships: accounts.MembershipsTable;
   clients: accounts.ClientsTable;
+  applicationAccessAssignments: accounts.ApplicationAccessAssignmentsTable;
   securitySettings: accounts.SecuritySettingsTable;
   signingKeys: accounts.SigningKeysTable;
   auditEvents: accounts.AuditEventsTable;

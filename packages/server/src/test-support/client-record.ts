@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../admin/repository.js';
+import { OPEN_ACCESS, type ClientRecord } from '../admin/repository.js';
 import { sha256Hex } from '../kernel/crypto.js';
 
 /** The secret of the confidential clients built by `clientRecord({ tokenEndpointAuthMethod: … })`. */
@@ -25,6 +25,7 @@ export function clientRecord(overrides: Partial<ClientRecord> = {}): ClientRecor
     allowDeviceAuthorization: false,
     allowClientCredentials: false,
     active: true,
+    access: OPEN_ACCESS,
     createdAt: 0,
     updatedAt: 0,
     registration: null,

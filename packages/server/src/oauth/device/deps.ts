@@ -1,5 +1,6 @@
 import type { ResolvedSecuritySettings } from '@svc/contract';
 import type { ClientRecord, MembershipRepository, UserRepository } from '../../admin/repository.js';
+import type { ApplicationAccess } from '../../applications/application-access.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
@@ -37,6 +38,8 @@ export interface DeviceAuthorizationDeps {
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   /** `config.rateLimits.deviceStart`. */
   readonly startLimit: RateLimitPolicy;
+  /** Application access: checked when a user approves, and again when the device gets its tokens. */
+  readonly access: Pick<ApplicationAccess, 'denial' | 'requireUser'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;

@@ -244,6 +244,14 @@ export class DeviceAuthorizations {
     return this.#polling.poll({ ...input, client });
   }
 
+  /** An approval by a user the client's application access refuses: access_denied (403), audited. */
+  async #requireAccess(clientId: string, approval: DeviceApproval): Promise<void> {
+    const client = await this.#deps.findClient(clientId);
+    if (client === undefined) return;
+    const who = { userId: approval.userId, organizationId: approval.organizationId };
+    await this.#deps.access.requireUser(client, who, { flow: 'device_approval' });
+  }
+
   async #decide(userCode: string, decision: DeviceDecision): Promise<DeviceDecisionStatus> {
     const normalized = normalizeUserCode(userCode);
     if (normalized === null) return 'not_found';
@@ -251,6 +259,7 @@ export class DeviceAuthorizations {
     const hash = sha256Hex(normalized);
     const row = await store.findByUserCode(hash);
     if (row === undefined) return 'not_found';
+    if (decision.status === 'approved') await this.#requireAccess(row.clientId, decision.approval);
     if (await store.decide(hash, decision, clock.now())) {
       const userId = decision.status === 'approved' ? decision.approval.userId : decision.userId;
       const organizationId = decision.status === 'approved' ? decision.approval.organizationId : null;

@@ -1,6 +1,7 @@
 import type { ClientRecord, UserRecord } from '../../admin/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { grantScopes } from '../scopes.js';
+import { ACCESS_DENIED_MESSAGE } from '../../applications/errors.js';
 import type { DeviceAuthorizationDeps } from './deps.js';
 import type { DevicePollResult } from './device-outcomes.js';
 import type { DeviceAuthorizationRecord } from './repository.js';
@@ -109,6 +110,12 @@ export class DevicePolling {
     }
     const user = await this.#activeUser(userId, row.organizationId);
     if (typeof user === 'string') return { status: 'invalid_grant', description: user };
+    const who = { userId, organizationId: row.organizationId, isOperator: user.isOperator };
+    const context = { flow: 'device_code', ipAddress: input.ipAddress };
+    // RFC 8628 §3.5 access_denied: the operator's access rules refuse this user now (the detail is audited).
+    if ((await this.#deps.access.denial(input.client, who, context)) !== null) {
+      return { status: 'access_denied', description: ACCESS_DENIED_MESSAGE };
+    }
     const resolved = await settings.getResolved();
     const scopes = grantScopes(row.scopes, input.client.allowedScopes);
 

@@ -2,6 +2,7 @@ import type { ClientRecord } from '../../admin/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { oauthError, UnknownGrantError } from '../errors.js';
 import { isValidCodeVerifier, verifyPkce } from '../pkce.js';
+import { ACCESS_DENIED_MESSAGE } from '../../applications/errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import type { AuthorizationCodeRecord } from './repository.js';
@@ -117,6 +118,11 @@ export class AuthorizationCodes {
     }
     if (!user.active) throw oauthError.invalidGrant(USER_INACTIVE);
     await this.#issuer.assertMembership(code.userId, code.organizationId);
+    // An operator's change since the code was issued holds at once (nothing is cached).
+    const who = { userId: code.userId, organizationId: code.organizationId };
+    if ((await this.#deps.access.denial(input.client, who, { flow: 'authorization_code' })) !== null) {
+      throw oauthError.invalidGrant(ACCESS_DENIED_MESSAGE);
+    }
     const settings = await this.#deps.settings.getResolved();
 
     const created = this.#issuer.newSession(

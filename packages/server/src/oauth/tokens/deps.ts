@@ -1,5 +1,6 @@
 import type { ResolvedSecuritySettings } from '@svc/contract';
 import type { MembershipRepository, UserRepository } from '../../admin/repository.js';
+import type { ApplicationAccess } from '../../applications/application-access.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
@@ -25,4 +26,6 @@ export interface TokenEngineDeps {
   readonly ids: Ids;
   /** OpenID provider mode: ID tokens are minted only while it is on. */
   readonly openIdEnabled: boolean;
+  /** Application access, checked again whenever a grant gives a user tokens (code, device, refresh). */
+  readonly access: Pick<ApplicationAccess, 'denial'>;
 }

@@ -1,6 +1,7 @@
 import type { ClientRecord } from '../../admin/repository.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
 import { oauthError, UnknownGrantError } from '../errors.js';
+import { ACCESS_DENIED_MESSAGE } from '../../applications/errors.js';
 import type { TokenEngineDeps } from './deps.js';
 import type { IssuedTokens } from './issued-tokens.js';
 import type { SessionRecord } from './repository.js';
@@ -107,6 +108,11 @@ export class RefreshRotation {
 
     if (!found.user.active) throw oauthError.invalidGrant(USER_INACTIVE);
     const organizationId = await this.#organizationAfterRefresh(session, input.organizationId ?? null);
+    // SPEC.md Authentication 12: "disabled means existing sessions fail refresh"; so does any other refusal.
+    const who = { userId: session.userId, organizationId };
+    if ((await this.#deps.access.denial(input.client, who, { flow: 'refresh_token' })) !== null) {
+      throw oauthError.invalidGrant(ACCESS_DENIED_MESSAGE);
+    }
 
     const refreshed: SessionRecord = {
       ...session,

@@ -2,7 +2,8 @@ import type { ClientRecord } from '../../admin/repository.js';
 import { grantScopes } from '../../oauth/scopes.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError, clientUnavailableError } from './errors.js';
-import { codeRedirect } from '../../oauth/authorize/redirect.js';
+import { codeRedirect, errorRedirect } from '../../oauth/authorize/redirect.js';
+import { ACCESS_DENIED_MESSAGE } from '../../applications/errors.js';
 import type { AuthRequestRecord, AuthRequestStatus } from './repository.js';
 import { freshEnoughToIssue } from './session-reuse.js';
 
@@ -86,8 +87,18 @@ export class AuthorizeCompletion {
   ): Promise<CompletionResult> {
     const client = await this.activeClient(request.clientId);
     if (request.sealedDeviceUserCode !== null) {
+      // Its approval checks application access (DeviceAuthorizations.approve).
       await this.#move(request.id, from, { status: 'device_approval', ...pickIdentity(identity) });
       return { kind: 'next' };
+    }
+    const who = { userId: identity.userId, organizationId: identity.organizationId };
+    if ((await this.#deps.access.denial(client, who, { flow: 'authorize' })) !== null) {
+      // Ended like a denied consent: the client hears access_denied (the detail is in the audit event).
+      await this.#move(request.id, from, { status: 'denied' });
+      return {
+        kind: 'redirect',
+        location: errorRedirect(request, 'access_denied', ACCESS_DENIED_MESSAGE, this.#deps.issuer),
+      };
     }
     if (await this.needsConsent(request, client, identity.userId)) {
       await this.#move(request.id, from, { status: 'consent', ...pickIdentity(identity) });

@@ -1,3 +1,4 @@
+import type { ApplicationAccess } from '../../applications/application-access.js';
 import type { ClientMetadataDocuments } from '../../oauth/clients/metadata-documents/client-metadata-documents.js';
 import type { ClientRecord, UserRepository } from '../../admin/repository.js';
 import type { AuditLog } from '../../audit/audit-log.js';
@@ -51,6 +52,8 @@ export interface AuthorizeFlowDeps {
   readonly browserSessions: Pick<BrowserSessions, 'create' | 'resolve' | 'end'>;
   readonly consents: Pick<ConsentGrants, 'findCovering' | 'record'>;
   readonly codes: Pick<AuthorizationCodes, 'issue'>;
+  /** Application access, decided once the sign-in is complete and before consent or the code. */
+  readonly access: Pick<ApplicationAccess, 'denial'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;

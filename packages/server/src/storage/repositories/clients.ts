@@ -1,5 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { TokenEndpointAuthMethod } from '@svc/contract';
+import {
+  APPLICATION_ACCESS_MODES,
+  type ApplicationAccessMode,
+  type TokenEndpointAuthMethod,
+} from '@svc/contract';
 import type { ClientRecord, ClientRegistrationMetadata, ClientRepository } from '../../admin/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { allColumns, fixedQuery } from '../fixed-query.js';
@@ -29,6 +33,13 @@ function toRecord(row: Selectable<ClientsTable>): ClientRecord {
     allowDeviceAuthorization: row.allowDeviceAuthorization === 1,
     allowClientCredentials: row.allowClientCredentials === 1,
     active: row.active === 1,
+    access: {
+      // A mode written by a newer version reads as the strictest: nobody gets in on an unknown rule.
+      mode: (APPLICATION_ACCESS_MODES as readonly string[]).includes(row.accessMode)
+        ? (row.accessMode as ApplicationAccessMode)
+        : 'disabled',
+      assignments: row.accessAssignments,
+    },
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     registration:
@@ -84,9 +95,19 @@ const CLIENT_COLUMNS = allColumns<ClientsTable>({
   registrationJson: true,
   registrationMethod: true,
   firstUsedAt: true,
+  accessMode: true,
+  accessAssignments: true,
 });
-/** The tables whose rows name a client in use: token sessions, authorization and device requests. */
-const NAMING_TABLES = ['sessions', 'authRequests', 'deviceAuthorizations'] as const;
+/**
+ * The tables whose rows name a client in use: token sessions, authorization and device requests, and
+ * an operator's access assignments (a client an operator took care of is not "unused").
+ */
+const NAMING_TABLES = [
+  'sessions',
+  'authRequests',
+  'deviceAuthorizations',
+  'applicationAccessAssignments',
+] as const;
 
 const selectByClientId = fixedQuery((db, p: { clientId: string }) =>
   db.selectFrom('clients').select(CLIENT_COLUMNS).where('clientId', '=', p.clientId),
@@ -114,6 +135,7 @@ export function clientRepository(db: Db): ClientRepository {
             allowDeviceAuthorization: client.allowDeviceAuthorization ? 1 : 0,
             allowClientCredentials: client.allowClientCredentials ? 1 : 0,
             active: client.active ? 1 : 0,
+            accessMode: client.access.mode,
             createdAt: client.createdAt,
             updatedAt: client.updatedAt,
             registrationJson: registrationJson(client.registration),

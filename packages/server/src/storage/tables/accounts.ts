@@ -69,6 +69,23 @@ export interface ClientsTable {
   registrationMethod: string | null;
   /** When a self-described client first got tokens (epoch ms); null until then, and for an operator's. */
   firstUsedAt: number | null;
+  /** Who may use it (migration 0036): an ApplicationAccessMode. */
+  accessMode: Generated<string>;
+  /** How many rows of application_access_assignments name it, kept in the same writes. */
+  accessAssignments: Generated<number>;
+}
+
+/** An operator's allow or deny of one principal for one client (migration 0036). */
+export interface ApplicationAccessAssignmentsTable {
+  id: string;
+  clientId: string;
+  principalType: string;
+  principalId: string | null;
+  organizationId: string | null;
+  roleKey: string | null;
+  principalKey: string;
+  effect: string;
+  createdAt: number;
 }
 
 export interface SecuritySettingsTable {

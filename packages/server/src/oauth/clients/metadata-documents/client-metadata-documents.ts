@@ -1,7 +1,8 @@
-import type {
-  ClientRecord,
-  ClientRepository,
-  DOCUMENT_DECIDED_CLIENT_FIELDS,
+import {
+  OPEN_ACCESS,
+  type ClientRecord,
+  type ClientRepository,
+  type DOCUMENT_DECIDED_CLIENT_FIELDS,
 } from '../../../admin/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { ClientIdMetadataDocumentConfig } from '../../../config/dynamic-registration.js';
@@ -157,6 +158,7 @@ export class ClientMetadataDocuments {
         clientSecretHash: null,
         allowClientCredentials: false,
         active: true,
+        access: OPEN_ACCESS,
         createdAt: now,
         updatedAt: now,
       }));

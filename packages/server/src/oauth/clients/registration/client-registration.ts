@@ -1,4 +1,4 @@
-import type { ClientRecord, ClientRepository } from '../../../admin/repository.js';
+import { OPEN_ACCESS, type ClientRecord, type ClientRepository } from '../../../admin/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { retryAfterPhrase, SvcTooManyAttemptsError } from '../../../kernel/errors.js';
@@ -101,6 +101,7 @@ export class ClientRegistration {
       allowDeviceAuthorization: request.grantTypes.includes(DEVICE_CODE_GRANT),
       allowClientCredentials: false,
       active: true,
+      access: OPEN_ACCESS,
       createdAt: now,
       updatedAt: now,
       registration: {
