@@ -1,13 +1,9 @@
 import { calendarConnectionListQuerySchema } from '@svc/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AdminActor } from './deps.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { SvcCalendarService } from '../app/facades/svc-calendar-service.js';
 import { parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
-
-function operatorActor(request: FastifyRequest): AdminActor {
-  return { actorType: 'operator', ipAddress: request.ip };
-}
+import { operatorActor } from '../http/operator-request.js';
 
 type ById = { Params: { id: string } };
 

@@ -1,13 +1,9 @@
 import { createInvitationBodySchema, pageQuerySchema, revokeInvitationBodySchema } from '@svc/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AdminActor } from './deps.js';
+import type { FastifyPluginAsync } from 'fastify';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
-
-function operatorActor(request: FastifyRequest): AdminActor {
-  return { actorType: 'operator', ipAddress: request.ip };
-}
+import { operatorActor } from '../http/operator-request.js';
 
 /**
  * The operator routes of DECISIONS.md "Invitations (operator)". The app registers this plugin inside the

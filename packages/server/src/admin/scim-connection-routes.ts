@@ -1,18 +1,13 @@
 import {
   createScimConnectionBodySchema,
-  pageQuerySchema,
   scimSyncEventQuerySchema,
   updateScimConnectionBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AdminActor } from './deps.js';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
-
-function operatorActor(request: FastifyRequest): AdminActor {
-  return { actorType: 'operator', ipAddress: request.ip };
-}
+import { operatorActor, pageRequest } from '../http/operator-request.js';
 
 type ById = { Params: { id: string } };
 type ByOrganization = { Params: { organizationId: string } };
@@ -32,13 +27,9 @@ export function scimConnectionAdminRoutes(deps: { admin: SvcAdminService }): Fas
       reply.header('cache-control', 'no-store');
     });
 
-    app.get<ByOrganization>('/organizations/:organizationId/scim-connections', async (request) => {
-      const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
-      return admin.listScimConnectionsAsync(
-        request.params.organizationId,
-        cursor === undefined ? { limit } : { limit, cursor },
-      );
-    });
+    app.get<ByOrganization>('/organizations/:organizationId/scim-connections', async (request) =>
+      admin.listScimConnectionsAsync(request.params.organizationId, pageRequest(request.query)),
+    );
 
     app.post<ByOrganization>('/organizations/:organizationId/scim-connections', async (request, reply) => {
       const body = parseBody(createScimConnectionBodySchema, request.body ?? {});

@@ -1,13 +1,9 @@
 import { createSsoConnectionBodySchema, importSsoMetadataBodySchema, pageQuerySchema } from '@svc/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AdminActor } from './deps.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
-
-function operatorActor(request: FastifyRequest): AdminActor {
-  return { actorType: 'operator', ipAddress: request.ip };
-}
+import { operatorActor } from '../http/operator-request.js';
 
 type ById = { Params: { id: string } };
 type ByOrganization = { Params: { organizationId: string } };

@@ -3,26 +3,15 @@ import {
   applicationAssignmentPathSchema,
   applicationPathSchema,
   createApplicationAssignmentBodySchema,
-  pageQuerySchema,
   recordPathSchema,
   setApplicationAccessModeBodySchema,
 } from '@svc/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AdminActor } from '../admin/deps.js';
+import type { FastifyPluginAsync } from 'fastify';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { validate } from '../kernel/validation.js';
 import type { ApplicationAccessAdmin } from './access-admin.js';
-
-function operatorActor(request: FastifyRequest): AdminActor {
-  return { actorType: 'operator', ipAddress: request.ip };
-}
-
-/** A list page request without undefined properties (exactOptionalPropertyTypes). */
-function pageRequest(query: unknown): { limit: number; cursor?: string } {
-  const { limit, cursor } = parseQuery(pageQuerySchema, query);
-  return cursor === undefined ? { limit } : { limit, cursor };
-}
+import { operatorActor, pageRequest } from '../http/operator-request.js';
 
 const applicationPath = (params: unknown) => validate(applicationPathSchema, params, 'path', '(path)');
 const recordPath = (id: string) => validate(recordPathSchema, { id }, 'path', '(path)').id;

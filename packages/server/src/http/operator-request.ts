@@ -1,0 +1,15 @@
+import { pageQuerySchema } from '@svc/contract';
+import type { FastifyRequest } from 'fastify';
+import type { AdminActor } from '../admin/deps.js';
+import { parseQuery } from './body.js';
+
+/** The audit actor of an operator request; the guard in front of the operator APIs has authorized it. */
+export function operatorActor(request: FastifyRequest): AdminActor {
+  return { actorType: 'operator', ipAddress: request.ip };
+}
+
+/** A list page request without undefined properties (exactOptionalPropertyTypes). */
+export function pageRequest(query: unknown): { limit: number; cursor?: string } {
+  const { limit, cursor } = parseQuery(pageQuerySchema, query);
+  return cursor === undefined ? { limit } : { limit, cursor };
+}
