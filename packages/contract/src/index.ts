@@ -22,3 +22,4 @@ export * from './scim-mappings.js';
 export * from './fga.js';
 export * from './sso-portal.js';
 export * from './home-realm.js';
+export * from './scope-display-names.js';
