@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema, svcOrganizationOptionSchema } from './admin.js';
 import { newPasswordSchema, nullable, optionalText, recordIdSchema, text } from './fields.js';
+import { svcScopeDetailSchema } from './scope-display-names.js';
 
 /**
  * Direct JSON helper records (SPEC.md "Request records", "Token response", "Login result"), camelCase on
@@ -178,12 +179,16 @@ export const svcLoginResultSchema = z.object({
 });
 export type SvcLoginResult = z.output<typeof svcLoginResultSchema>;
 
-/** A consent grant (SPEC.md "Consent grants and scope display names"). */
+/**
+ * A consent grant (SPEC.md "Consent grants and scope display names"); `scopeDetails` are its `scopes` as
+ * consent showed them, with their display names.
+ */
 export const svcConsentGrantSchema = z.object({
   id: z.string(),
   clientId: z.string(),
   clientName: z.string(),
   scopes: z.array(z.string()),
+  scopeDetails: z.array(svcScopeDetailSchema),
   grantedAt: timestamp,
   updatedAt: timestamp,
 });

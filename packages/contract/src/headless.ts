@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { opaqueTokenSchema } from './auth.js';
 import { svcTotpEnrollmentStartResultSchema } from './mfa.js';
+import { svcScopeDetailSchema } from './scope-display-names.js';
 
 /** Where the headless API is mounted unless a host chooses another dashboard base (SPEC.md "Headless API"). */
 export const DEFAULT_HEADLESS_BASE_PATH = '/svc/auth/headless';
@@ -116,6 +117,12 @@ export const headlessViewModelSchema = z.looseObject({
     .looseObject({ returnsTo: z.string().nullable(), documentHost: z.string().nullable() })
     .nullable()
     .optional(),
+  /**
+   * On `consent` and `device-approve`: each of `scopes` with its display name and description (an
+   * operator's or the host's entry, else the built-in words of a standard scope, else null: show the
+   * raw scope).
+   */
+  scopeDetails: z.array(svcScopeDetailSchema).optional(),
 });
 export type SvcHeadlessViewModel = z.output<typeof headlessViewModelSchema>;
 

@@ -24,3 +24,4 @@ export * from './sso-portal.js';
 export * from './home-realm.js';
 export * from './access-modes.js';
 export * from './application-access.js';
+export * from './scope-display-names.js';

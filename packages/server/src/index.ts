@@ -20,6 +20,7 @@ export type {
   DnsOptions,
   LogStream,
   ScimConnectionSeedOptions,
+  ScopeDisplayNameOptions,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
 export type { Clock } from './kernel/clock.js';
@@ -110,5 +111,11 @@ export type {
   SvcDomainClaimStatus,
   SvcDomainCheckResult,
   SvcDomainOwnershipRecord,
+  // Scope display names
+  CreateScopeDisplayNameBody,
+  UpdateScopeDisplayNameBody,
+  SvcScopeDisplayName,
+  SvcScopeDisplayNameDeleteResult,
+  SvcScopeDetail,
 } from '@svc/contract';
 export { SVC_VERSION } from './version.js';

@@ -63,6 +63,7 @@ describeEachDatabase('admin services', (kind) => {
         dns: DEFAULT_DNS,
         publicOrigin: 'http://localhost:8080',
         dashboardBase: '/svc',
+        scopeDisplayNames: [],
       },
       scim: TEST_SCIM_WIRING,
       issuer: 'http://localhost:8080/svc/auth',

@@ -59,6 +59,10 @@ describeAboveStorage('operator consent-grant routes', (kind) => {
           clientId: photos.clientId,
           clientName: 'Photo App',
           scopes: ['openid', 'photos'],
+          scopeDetails: [
+            { scope: 'openid', displayName: 'Confirm who you are when you sign in', description: null },
+            { scope: 'photos', displayName: null, description: null },
+          ],
           grantedAt: new Date(photosGrant.grantedAt).toISOString(),
           updatedAt: new Date(photosGrant.updatedAt).toISOString(),
         },

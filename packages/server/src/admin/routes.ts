@@ -3,6 +3,7 @@ import {
   createClientBodySchema,
   createMembershipBodySchema,
   createOrganizationBodySchema,
+  createScopeDisplayNameBodySchema,
   createUserBodySchema,
   pageQuerySchema,
   securitySettingsUpdateBodySchema,
@@ -11,6 +12,7 @@ import {
   updateClientBodySchema,
   updateMembershipBodySchema,
   updateOrganizationBodySchema,
+  updateScopeDisplayNameBodySchema,
   updateUserBodySchema,
 } from '@svc/contract';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -32,8 +34,8 @@ function pageRequest(query: unknown): { limit: number; cursor?: string } {
 
 /**
  * The operator API of SPEC.md "Operator (admin) HTTP APIs" for organizations, users, memberships,
- * clients (with the record routes of DECISIONS.md "Operator record routes"), users' consent grants and
- * security settings. The app registers it at `/svc/admin/auth/api` behind the operator
+ * clients (with the record routes of DECISIONS.md "Operator record routes"), users' consent grants,
+ * scope display names and security settings. The app registers it at `/svc/admin/auth/api` behind the operator
  * guard; this plugin only parses (contract schemas, field names case-insensitive), calls the facade
  * and answers. Errors are `{ error, message, details? }` with 400/404/409, never a 5xx for bad input.
  *
@@ -103,6 +105,7 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
     );
 
     registerRecordRoutes(app, admin);
+    registerScopeDisplayNameRoutes(app, admin);
 
     app.get('/settings/security', async () => admin.getSecuritySettingsAsync());
 
@@ -194,5 +197,27 @@ function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): voi
   // The new secret is in this answer once; the route-wide no-store header keeps caches from holding it.
   app.post<{ Params: { clientId: string } }>('/clients/:clientId/rotate-secret', async (request) =>
     admin.rotateClientSecretAsync(request.params.clientId, operatorActor(request)),
+  );
+}
+
+/**
+ * SPEC.md `GET, POST /scope-display-names` (`{ data }`; POST answers 201) and `PUT, DELETE
+ * /scope-display-names/{id}` (DELETE answers `{ deleted: true }`; 400 for a code-owned entry).
+ */
+function registerScopeDisplayNameRoutes(app: FastifyInstance, admin: SvcAdminService): void {
+  app.get('/scope-display-names', async () => admin.listScopeDisplayNamesAsync());
+  app.post('/scope-display-names', async (request, reply) => {
+    const body = parseBody(createScopeDisplayNameBodySchema, request.body);
+    return reply.code(201).send(await admin.createScopeDisplayNameAsync(body, operatorActor(request)));
+  });
+  app.put<{ Params: { id: string } }>('/scope-display-names/:id', async (request) =>
+    admin.updateScopeDisplayNameAsync(
+      request.params.id,
+      parseBody(updateScopeDisplayNameBodySchema, request.body),
+      operatorActor(request),
+    ),
+  );
+  app.delete<{ Params: { id: string } }>('/scope-display-names/:id', async (request) =>
+    admin.deleteScopeDisplayNameAsync(request.params.id, operatorActor(request)),
   );
 }

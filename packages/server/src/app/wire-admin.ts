@@ -37,6 +37,8 @@ import type { FailureRule } from '../ratelimit/failure-rules.js';
 import { wireSsoPortalLinks } from './wire-sso-portal.js';
 import { wireFga, type FgaWiring } from './wire-fga.js';
 import { wireScimMappings } from './wire-scim-mappings.js';
+import { ScopeDisplayNames } from '../oauth/scope-display-names/scope-display-names.js';
+import { scopeDisplayNameRepository } from '../storage/repositories/scope-display-names.js';
 
 export interface WireAdminContext {
   readonly db: Db;
@@ -50,8 +52,11 @@ export interface WireAdminContext {
   readonly onClientsChanged?: () => void;
   /** Seals provider secrets with the master key. */
   readonly secretBox: SecretBox;
-  /** Domain claims' record prefixes, re-check schedule and resolvers. */
-  readonly config: Pick<SvcConfig, 'domainVerification' | 'dns' | 'publicOrigin' | 'dashboardBase'>;
+  /** Domain claims' record prefixes, re-check schedule and resolvers; the code-owned scope display names. */
+  readonly config: Pick<
+    SvcConfig,
+    'domainVerification' | 'dns' | 'publicOrigin' | 'dashboardBase' | 'scopeDisplayNames'
+  >;
   /** PublicOrigin + auth base (config.issuer): SAML connections' SP entity ids and ACS URLs hang under it. */
   readonly issuer: string;
   /** SCIM: the Base URL and seeds (config.scim), and the limit on rejected tokens. */
@@ -70,6 +75,8 @@ export interface AdminWiring {
   readonly memberships: MembershipService;
   readonly browserSessions: BrowserSessions;
   readonly consents: ConsentGrants;
+  /** What consent and device approval call each scope (operators' and code-owned entries). */
+  readonly scopeDisplayNames: ScopeDisplayNames;
   readonly mfaSettings: MfaSettingsService;
   /** OpenID / social providers: their connections, linked identities and sign-ins in flight. */
   readonly oidc: OidcConnectionsWiring;
@@ -122,8 +129,16 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     audit: ctx.audit,
     clock: ctx.clock,
   });
+  const scopeDisplayNames = new ScopeDisplayNames({
+    store: scopeDisplayNameRepository(ctx.db),
+    codeOwned: ctx.config.scopeDisplayNames,
+    audit: ctx.audit,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
   const consents = new ConsentGrants({
     store: consentGrantRepository(ctx.db),
+    scopeDisplay: scopeDisplayNames,
     audit: ctx.audit,
     clock: ctx.clock,
     ids: ctx.ids,
@@ -172,6 +187,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     scimConnections: { admin: scim.admin, boundaries: scim.boundaries, baseUrl: scim.baseUrl },
     scimMappings: scimMappings.admin,
     ssoPortalLinks: wireSsoPortalLinks(ctx),
+    scopeDisplayNames,
     clock: ctx.clock,
   });
   return {
@@ -181,6 +197,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     memberships,
     browserSessions,
     consents,
+    scopeDisplayNames,
     mfaSettings,
     oidc,
     domainClaims,

@@ -10,6 +10,7 @@ import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { ConsentGrants } from '../signin/consent-grants.js';
+import type { ScopeDisplayNames } from '../oauth/scope-display-names/scope-display-names.js';
 import { DirectSignIn } from '../signin/direct-sign-in.js';
 import { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -71,6 +72,8 @@ export interface AuthEngine {
   readonly organizations: OrganizationPolicy;
   readonly browserSessions: BrowserSessions;
   readonly consents: ConsentGrants;
+  /** What consent and device approval call each scope. */
+  readonly scopeDisplayNames: ScopeDisplayNames;
   /** The direct JSON helpers' first-party gate and flows. */
   readonly direct: DirectSignIn;
   /** Rejected client secrets per client and address, for /token, /device_authorization and the direct helpers. */
@@ -213,6 +216,7 @@ export function wireAuth(ctx: WireAuthContext): {
       organizations,
       browserSessions,
       consents,
+      scopeDisplayNames: ctx.admin.scopeDisplayNames,
       direct,
       clientSecrets,
       rejectedTokens,

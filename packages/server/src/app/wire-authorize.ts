@@ -79,6 +79,7 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       organizations: engine.organizations,
       browserSessions: engine.browserSessions,
       consents: engine.consents,
+      scopeDisplay: engine.scopeDisplayNames,
       codes: engine.tokens.codes,
       access: engine.applications.access,
       audit,

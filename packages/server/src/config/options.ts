@@ -172,6 +172,20 @@ export interface ClientIdMetadataDocumentOptions extends DynamicClientRegistrati
 }
 
 /**
+ * A scope's display name set in code (DECISIONS.md "Scope display names": `code`-owned): consent and
+ * grant lists show it, it wins over an operator's entry for the same scope, and the operator API lists
+ * it but cannot change or delete it.
+ */
+export interface ScopeDisplayNameOptions {
+  /** An RFC 6749 scope token of at most 200 characters, not `auth:*`; one entry per scope. */
+  scope: string;
+  /** What the user reads for the scope; 1 to 100 characters (trimmed), no control characters. */
+  displayName: string;
+  /** A sentence under the name; at most 500 characters (trimmed), no control characters. */
+  description?: string;
+}
+
+/**
  * Options of `createSvc()`. Every option has an `SVC_*` environment variable of the same meaning
  * (see config/env.ts); an option given here wins over the environment.
  */
@@ -307,6 +321,8 @@ export interface SvcOptions {
   clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
   /** SCIM 2.0 directory sync: connections configured in code. */
   scim?: { connections?: ScimConnectionSeedOptions[] };
+  /** Scope display names set in code, shown at consent; checked at start. @default [] (no variable) */
+  scopeDisplayNames?: ScopeDisplayNameOptions[];
   /** Injected time source. @default the system clock */
   clock?: Clock;
   /** Injected id and secret generator. @default crypto-random */

@@ -23,6 +23,8 @@ import {
 } from '../organizations/domains/domain-verification-config.js';
 import type { DnsSettings } from '../organizations/domains/txt-lookup.js';
 import { resolveScimConfig, type ScimConfig } from './scim.js';
+import { resolveScopeDisplayNames } from './scope-display-names.js';
+import type { CodeScopeDisplayName } from '../oauth/scope-display-names/scope-display-names.js';
 import {
   resolveClientIdMetadataDocuments,
   resolveDynamicClientRegistration,
@@ -109,6 +111,8 @@ export interface SvcConfig extends LoggingConfig {
   readonly dns: DnsSettings;
   /** SCIM 2.0: the service provider's Base URL and the connections seeded from code. */
   readonly scim: ScimConfig;
+  /** The code-owned scope display names (SvcOptions.scopeDisplayNames), checked. */
+  readonly scopeDisplayNames: readonly CodeScopeDisplayName[];
   /** Dynamic client registration (`POST /register`). */
   readonly dynamicClientRegistration: DynamicClientRegistrationConfig;
   readonly clientIdMetadataDocuments: ClientIdMetadataDocumentConfig;
@@ -188,6 +192,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     domainVerification: resolveDomainVerificationConfig(options.domainVerification),
     dns: resolveDnsConfig(options.dns),
     scim: resolveScimConfig(options.scim, publicOrigin, dashboardBase),
+    scopeDisplayNames: resolveScopeDisplayNames(options.scopeDisplayNames),
     dynamicClientRegistration: resolveDynamicClientRegistration(options.dynamicClientRegistration, issuer),
     clientIdMetadataDocuments: resolveClientIdMetadataDocuments(options.clientIdMetadataDocuments, issuer),
     ssoMetadataFetch: resolveSsoMetadataFetch(options.ssoMetadataFetch ?? {}),

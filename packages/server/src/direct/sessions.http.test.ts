@@ -255,6 +255,7 @@ describe('direct session routes', () => {
             clientId: photos.clientId,
             clientName: 'Photo App',
             scopes: ['photos'],
+            scopeDetails: [{ scope: 'photos', displayName: null, description: null }],
             grantedAt: new Date(grant.grantedAt).toISOString(),
             updatedAt: new Date(grant.updatedAt).toISOString(),
           },

@@ -131,6 +131,7 @@ export function viewModelOf(
     case 'consent':
       return base('consent', {
         scopes: [...step.scopes],
+        scopeDetails: step.scopeDetails.map((detail) => ({ ...detail })),
         userEmail: step.userEmail,
         organizationName: step.organizationName,
         selfRegistered: step.selfRegistered === null ? null : { ...step.selfRegistered },
@@ -139,6 +140,7 @@ export function viewModelOf(
       return base('device-approve', {
         userCode: step.userCode,
         scopes: [...step.scopes],
+        scopeDetails: step.scopeDetails.map((detail) => ({ ...detail })),
         userEmail: step.userEmail,
         organizationName: step.organizationName,
         selfRegistered: step.selfRegistered === null ? null : { ...step.selfRegistered },

@@ -3,10 +3,13 @@ import type { AuditLog } from '../audit/audit-log.js';
 import { toIso, type Clock } from '../kernel/clock.js';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
+import type { ScopeDisplayNames } from '../oauth/scope-display-names/scope-display-names.js';
 import type { ConsentGrantRecord, ConsentGrantStore } from './repository.js';
 
 export interface ConsentGrantsDeps {
   readonly store: ConsentGrantStore;
+  /** How the grant lists show each scope (as consent showed it). */
+  readonly scopeDisplay: Pick<ScopeDisplayNames, 'describe'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -77,14 +80,22 @@ export class ConsentGrants {
     throw new Error('The consent grant changed concurrently too often; try again.');
   }
 
-  /** The user's active grants, with client names (account and operator lists). */
+  /** The user's active grants, with client names and scope display names (account and operator lists). */
   async list(userId: string): Promise<SvcConsentGrant[]> {
     const grants = await this.#deps.store.listActive(userId);
+    // One look-up for every grant's scopes.
+    const details = new Map(
+      (await this.#deps.scopeDisplay.describe(grants.flatMap((grant) => grant.scopes))).map((detail) => [
+        detail.scope,
+        detail,
+      ]),
+    );
     return grants.map((grant) => ({
       id: grant.id,
       clientId: grant.clientId,
       clientName: grant.clientName,
       scopes: [...grant.scopes],
+      scopeDetails: grant.scopes.flatMap((scope) => details.get(scope) ?? []),
       grantedAt: toIso(grant.grantedAt),
       updatedAt: toIso(grant.updatedAt),
     }));

@@ -36,6 +36,7 @@ export interface Database {
   pendingAuthTokens: tokens.PendingAuthTokensTable;
   browserSessions: tokens.BrowserSessionsTable;
   consentGrants: tokens.ConsentGrantsTable;
+  scopeDisplayNames: tokens.ScopeDisplayNamesTable;
   authRequests: signIn.AuthRequestsTable;
   mfaPolicies: signIn.MfaPoliciesTable;
   mfaAuthenticators: signIn.MfaAuthenticatorsTable;

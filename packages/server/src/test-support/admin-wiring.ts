@@ -45,6 +45,7 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
       dns: DEFAULT_DNS,
       publicOrigin: 'http://localhost:8080',
       dashboardBase: '/svc',
+      scopeDisplayNames: [],
     },
     issuer: 'http://localhost:8080/svc/auth',
     scim: TEST_SCIM_WIRING,

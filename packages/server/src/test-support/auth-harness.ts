@@ -116,6 +116,7 @@ export async function createAuthHarness(
       dns: DEFAULT_DNS,
       publicOrigin: new URL(HARNESS_ISSUER).origin,
       dashboardBase: '/svc',
+      scopeDisplayNames: [],
     },
     scim: TEST_SCIM_WIRING,
     issuer: HARNESS_ISSUER,

@@ -158,6 +158,10 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
           clientId: thirdParty.clientId,
           clientName: 'Photo App',
           scopes: ['openid', 'photos'],
+          scopeDetails: [
+            { scope: 'openid', displayName: 'Confirm who you are when you sign in', description: null },
+            { scope: 'photos', displayName: null, description: null },
+          ],
           grantedAt: new Date(h.clock.now()).toISOString(),
           updatedAt: new Date(h.clock.now()).toISOString(),
         },

@@ -112,7 +112,7 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
     case 'consent':
       return renderConsentPage({
         ...form,
-        scopes: step.scopes,
+        scopes: step.scopeDetails,
         ...(step.selfRegistered === null ? {} : { selfRegistered: step.selfRegistered }),
         ...(step.userEmail === null ? {} : { userEmail: step.userEmail }),
         ...(step.organizationName === null ? {} : { organizationName: step.organizationName }),
@@ -121,7 +121,7 @@ export function renderStepPage(step: AuthorizeStep, context: StepPageContext): s
       return renderDeviceApprovalPage({
         ...form,
         userCode: step.userCode,
-        scopes: step.scopes,
+        scopes: step.scopeDetails,
         ...(step.selfRegistered === null ? {} : { selfRegistered: step.selfRegistered }),
         ...(step.userEmail === null ? {} : { userEmail: step.userEmail }),
         ...(step.organizationName === null ? {} : { organizationName: step.organizationName }),

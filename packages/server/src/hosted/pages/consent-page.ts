@@ -1,34 +1,32 @@
+import type { SvcScopeDetail } from '@svc/contract';
 import { formError, hiddenFormFields, type HostedFormContext } from '../form.js';
 import { html } from '../../http/pages/html.js';
 import { renderLayout } from '../../http/pages/layout.js';
 import type { SelfRegisteredClient } from '../../signin/flow/authorize-outcomes.js';
 import { grantedScopeList, selfRegisteredCaution, signedInAs } from './grant-summary.js';
-import { describeScopes } from './scope-descriptions.js';
 
 export interface ConsentPageInput extends HostedFormContext {
   readonly clientName: string;
-  /** The scopes the client asks for (after intersection with its allow-list). */
-  readonly scopes: readonly string[];
+  /** The scopes the client asks for (after intersection with its allow-list), with their display names. */
+  readonly scopes: readonly SvcScopeDetail[];
   /** Who is signed in, so that a shared computer does not grant someone else's account. */
   readonly userEmail?: string;
   readonly organizationName?: string;
-  /** Descriptions that win over the standard ones (for example operator-managed display names). */
-  readonly scopeDescriptions?: Readonly<Record<string, string>>;
   /** A client that registered itself: a caution says so. */
   readonly selfRegistered?: SelfRegisteredClient;
   readonly error?: string;
 }
 
 /**
- * Consent: the client, the signed-in account and the requested scopes in words (openid, profile, email,
- * offline_access) or by raw name. One form posts to /consent/approve; the Deny button posts the same
+ * Consent: the client, the signed-in account and the requested scopes by their display names (with a
+ * description under a name that has one), in built-in words (openid, profile, email, offline_access) or
+ * by raw name. One form posts to /consent/approve; the Deny button posts the same
  * fields to /consent/deny through `formaction` (HTML, no JavaScript). Approve comes first, so Enter in
  * the form approves only what is listed on screen.
  */
 export function renderConsentPage(input: ConsentPageInput): string {
-  const scopes = describeScopes(input.scopes, input.scopeDescriptions);
   const account = signedInAs(input.userEmail, input.organizationName);
-  const list = grantedScopeList(input.clientName, scopes, 'is asking to:');
+  const list = grantedScopeList(input.clientName, input.scopes, 'is asking to:');
   const body = html`${account} ${list} ${selfRegisteredCaution(input.selfRegistered)}
     <form method="post" action="${input.authBase}/consent/approve">
       ${hiddenFormFields(input)} ${formError(input.error)}

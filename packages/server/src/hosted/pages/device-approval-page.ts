@@ -1,16 +1,16 @@
+import type { SvcScopeDetail } from '@svc/contract';
 import { formError, hiddenFormFields, loginHref, type HostedFormContext } from '../form.js';
 import { html } from '../../http/pages/html.js';
 import { renderLayout } from '../../http/pages/layout.js';
 import type { SelfRegisteredClient } from '../../signin/flow/authorize-outcomes.js';
 import { grantedScopeList, selfRegisteredCaution, signedInAs } from './grant-summary.js';
-import { describeScopes } from './scope-descriptions.js';
 
 export interface DeviceApprovalPageInput extends HostedFormContext {
   readonly clientName: string;
   /** The device's code, `XXXX-XXXX`. */
   readonly userCode: string;
-  /** The scopes the device asked for that its client may have. */
-  readonly scopes: readonly string[];
+  /** The scopes the device asked for that its client may have, with their display names. */
+  readonly scopes: readonly SvcScopeDetail[];
   /** Who is signed in, so that a shared computer does not connect someone else's account. */
   readonly userEmail?: string;
   readonly organizationName?: string;
@@ -27,9 +27,8 @@ export interface DeviceApprovalPageInput extends HostedFormContext {
  * approve.
  */
 export function renderDeviceApprovalPage(input: DeviceApprovalPageInput): string {
-  const scopes = describeScopes(input.scopes);
   const account = signedInAs(input.userEmail, input.organizationName);
-  const list = grantedScopeList(input.clientName, scopes, 'on your device will be able to:');
+  const list = grantedScopeList(input.clientName, input.scopes, 'on your device will be able to:');
   const body = html`${account}
     <p>Check that your device shows this code:</p>
     <p class="user-code">${input.userCode}</p>

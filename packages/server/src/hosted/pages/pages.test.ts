@@ -228,26 +228,35 @@ describe('hosted page renderers', () => {
     expect(visibleText(withoutClient)).toContain('more than one organization. Choose one to continue.');
   });
 
-  it('consent: client, account and scopes in words or raw names, Approve and Deny', () => {
+  it('consent: client, account and scopes by display name, in words or raw names, Approve and Deny', () => {
+    const named = (scope: string, displayName: string, description: string | null = null) => ({
+      scope,
+      displayName,
+      description,
+    });
+    const raw = (scope: string) => ({ scope, displayName: null, description: null });
     const page = renderConsentPage({
       ...FORM,
       clientName: XSS,
       userEmail: 'ada@example.com',
       organizationName: 'Acme',
-      scopes: ['openid', 'profile', 'email', 'offline_access', 'read:todos', 'profile', XSS],
+      scopes: [
+        named('openid', 'Confirm who you are when you sign in'),
+        named('read:todos', 'Read your <todos>', XSS),
+        raw('write:todos'),
+        raw(XSS),
+      ],
     });
     const elements = expectPage(page, 'Allow access');
     expectForm(elements, `${AUTH_BASE}/consent/approve`);
     const flat = squash(page);
     expect(flat).toContain(`<h1 id="page-title">Allow ${XSS_ESCAPED} to access your account?</h1>`);
     expect(visibleText(page)).toContain('Signed in as ada@example.com in Acme');
-    const items = [...flat.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]);
+    const items = [...flat.matchAll(/<li>\s*(.*?)\s*<\/li>/g)].map((m) => m[1]);
     expect(items).toEqual([
       'Confirm who you are when you sign in',
-      'See your name and username',
-      'See your email address',
-      'Keep access while you are not using it',
-      '<span class="scope-name">read:todos</span>',
+      `Read your &lt;todos&gt;<span class="scope-description">${XSS_ESCAPED}</span>`,
+      '<span class="scope-name">write:todos</span>',
       `<span class="scope-name">${XSS_ESCAPED}</span>`,
     ]);
     const buttons = elements.filter((e) => e.name === 'button');
@@ -258,15 +267,7 @@ describe('hosted page renderers', () => {
     expect(visibleText(page)).toMatch(/Approve Deny$/);
   });
 
-  it('consent: operator display names win, and an empty list says so', () => {
-    const named = renderConsentPage({
-      ...FORM,
-      clientName: 'Todo app',
-      scopes: ['read:todos', 'email'],
-      scopeDescriptions: { 'read:todos': 'Read your <todos>' },
-    });
-    expectPage(named, 'Allow access');
-    expect(squash(named)).toContain('<li>Read your &lt;todos&gt;</li>');
+  it('consent: an empty list says so', () => {
     const empty = renderConsentPage({ ...FORM, clientName: 'Todo app', scopes: [] });
     expectPage(empty, 'Allow access');
     expect(empty).not.toContain('<ul class="scopes">');

@@ -152,6 +152,7 @@ input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .scopes li { padding: 0.625rem 0.875rem; border-top: 1px solid var(--border); overflow-wrap: anywhere; }
 .scopes li:first-child { border-top: 0; }
 .scope-name { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.875rem; }
+.scope-description { display: block; font-size: 0.875rem; color: var(--muted); }
 .muted { color: var(--muted); font-size: 0.9375rem; }
 .qr { margin: 0 0 1rem; text-align: center; }
 .qr img { width: 200px; height: 200px; image-rendering: pixelated; }

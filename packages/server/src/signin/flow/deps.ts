@@ -6,6 +6,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';
 import type { BrowserSessions } from '../browser-sessions.js';
 import type { ConsentGrants } from '../consent-grants.js';
+import type { ScopeDisplayNames } from '../../oauth/scope-display-names/scope-display-names.js';
 import type { OrganizationPolicy } from '../organization-policy.js';
 import type { SignInEngine } from '../sign-in-engine.js';
 import type { AuthorizationCodes } from '../../oauth/tokens/authorization-codes.js';
@@ -51,6 +52,8 @@ export interface AuthorizeFlowDeps {
   readonly organizations: Pick<OrganizationPolicy, 'options'>;
   readonly browserSessions: Pick<BrowserSessions, 'create' | 'resolve' | 'end'>;
   readonly consents: Pick<ConsentGrants, 'findCovering' | 'record'>;
+  /** What consent and device approval call each scope, read on every view. */
+  readonly scopeDisplay: Pick<ScopeDisplayNames, 'describe'>;
   readonly codes: Pick<AuthorizationCodes, 'issue'>;
   /** Application access, decided once the sign-in is complete and before consent or the code. */
   readonly access: Pick<ApplicationAccess, 'denial'>;

@@ -99,6 +99,16 @@ export interface ConsentGrantsTable {
   revokedAt: number | null;
 }
 
+/** An operator's display name of a scope, shown at consent (migration 0038); one per scope. */
+export interface ScopeDisplayNamesTable {
+  id: string;
+  scope: string;
+  displayName: string;
+  description: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** A device authorization request (migration 0012): hashes only; status pending, approved, denied or consumed. */
 export interface DeviceAuthorizationsTable {
   /** SHA-256 hex of the device code. */

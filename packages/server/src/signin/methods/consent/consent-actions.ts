@@ -1,3 +1,4 @@
+import type { SvcScopeDetail } from '@svc/contract';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
 import type { AuthorizeCompletion } from '../../flow/authorize-completion.js';
 import {
@@ -24,6 +25,8 @@ declare module '../../flow/authorize-outcomes.js' {
       readonly kind: 'consent';
       readonly request: StepRequest;
       readonly scopes: readonly string[];
+      /** The scopes as the user reads them: display names and descriptions. */
+      readonly scopeDetails: readonly SvcScopeDetail[];
       readonly userEmail: string | null;
       readonly organizationName: string | null;
       /** Null for a client an operator created. */
@@ -50,17 +53,19 @@ export class ConsentActions {
     this.#steps = steps;
   }
 
-  /** The consent step: the scopes to grant, the account and its organization. */
+  /** The consent step: the scopes to grant (with their display names), the account and its organization. */
   async step(request: AuthRequestRecord): Promise<AuthorizeStep> {
     const client = await this.#completion.activeClient(request.clientId);
     const { userId } = this.#steps.identityOf(request);
     const user = await this.#deps.users.findById(userId);
     const organizations =
       request.organizationId === null ? [] : await this.#deps.organizations.options(userId);
+    const scopes = this.#completion.grantedScopes(request, client);
     return {
       kind: 'consent',
       request: await this.#steps.stepRequest(request, client),
-      scopes: this.#completion.grantedScopes(request, client),
+      scopes,
+      scopeDetails: await this.#deps.scopeDisplay.describe(scopes),
       // An account signed up by phone has no address: its name says who is signed in.
       userEmail: user?.email ?? user?.displayName ?? null,
       organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,

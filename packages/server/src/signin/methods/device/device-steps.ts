@@ -1,4 +1,4 @@
-import type { DeviceDecisionStatus } from '@svc/contract';
+import type { DeviceDecisionStatus, SvcScopeDetail } from '@svc/contract';
 import { SvcHostedPageError } from '../../flow/page-error.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
@@ -32,6 +32,8 @@ declare module '../../flow/authorize-outcomes.js' {
       /** The device's code, `XXXX-XXXX`, for the user to compare with the device's screen. */
       readonly userCode: string;
       readonly scopes: readonly string[];
+      /** The scopes as the user reads them: display names and descriptions. */
+      readonly scopeDetails: readonly SvcScopeDetail[];
       readonly userEmail: string | null;
       readonly organizationName: string | null;
       /** Null for a client an operator created. */
@@ -174,11 +176,13 @@ export class DeviceSteps {
     const user = await this.#deps.users.findById(userId);
     const organizations =
       request.organizationId === null ? [] : await this.#deps.organizations.options(userId);
+    const scopes = this.#completion.grantedScopes(request, client);
     return {
       kind: 'device_approval',
       request: await this.#steps.stepRequest(request, client),
       userCode,
-      scopes: this.#completion.grantedScopes(request, client),
+      scopes,
+      scopeDetails: await this.#deps.scopeDisplay.describe(scopes),
       // An account signed up by phone has no address: its name says who is signed in.
       userEmail: user?.email ?? user?.displayName ?? null,
       organizationName: organizations.find((org) => org.id === request.organizationId)?.name ?? null,
