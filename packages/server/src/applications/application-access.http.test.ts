@@ -9,9 +9,11 @@ import { describeAboveStorage } from '../test-support/databases.js';
 import { createDirectHarness, DIRECT_PASSWORD, type DirectHarness } from '../test-support/direct-test-app.js';
 import { fgaApi } from '../test-support/fga-api.js';
 import { InjectBrowser } from '../test-support/inject-browser.js';
+import { form } from '../test-support/oauth-http.js';
 import { probeSession, type HeldTokens } from '../test-support/session-probe.js';
 
 const ADMIN = '/svc/admin/auth/api';
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 describeAboveStorage('application access', (kind) => {
   let h: DirectHarness;
@@ -174,6 +176,49 @@ describeAboveStorage('application access', (kind) => {
     expect(location.searchParams.get('code')).toBeNull();
     const [event] = await h.events('application.access.denied', client.clientId);
     expect(event).toMatchObject({ data: { flow: 'authorize', decision: 'not_internal' } });
+  });
+
+  it('the device flow: an approval the rules refuse is a 403, and a poll after a change answers access_denied', async () => {
+    const client = await h.given.client({ allowDeviceAuthorization: true });
+    const user = await h.given.user();
+    const start = async () => {
+      const response = await h.inject({
+        method: 'POST',
+        url: `${h.authBase}/device_authorization`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ client_id: client.clientId }),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ device_code: string; user_code: string }>();
+    };
+    const approve = (userCode: string) =>
+      h.t.svc.auth.approveDeviceAuthorizationAsync({
+        userCode,
+        userId: user.id,
+        organizationId: null,
+        amr: ['pwd'],
+      });
+    const poll = (deviceCode: string) =>
+      h.inject({
+        method: 'POST',
+        url: `${h.authBase}/token`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ grant_type: DEVICE_GRANT, client_id: client.clientId, device_code: deviceCode }),
+      });
+
+    await setMode(client.id, 'internal_only');
+    const first = await start();
+    await expect(approve(first.user_code)).rejects.toMatchObject({ error: 'access_denied', status: 403 });
+
+    await setMode(client.id, 'all_organizations');
+    const second = await start();
+    expect(await approve(second.user_code)).toEqual({ status: 'approved' });
+    await setMode(client.id, 'disabled');
+    const refused = await poll(second.device_code);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'access_denied' });
+    const events = await h.events('application.access.denied', client.clientId);
+    expect(events.map((event) => event.data.flow).sort()).toEqual(['device_approval', 'device_code']);
   });
 
   it('refuses bad input with a 400 (never a 5xx), duplicates with a 409, unknown ids with a 404', async () => {
