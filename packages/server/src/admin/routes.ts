@@ -6,6 +6,8 @@ import {
   createUserBodySchema,
   pageQuerySchema,
   securitySettingsUpdateBodySchema,
+  sessionListQuerySchema,
+  svcAdminSessionRevocationRequestSchema,
   svcMfaSettingsSchema,
   svcOrganizationMfaPolicySchema,
   updateClientBodySchema,
@@ -32,10 +34,11 @@ function pageRequest(query: unknown): { limit: number; cursor?: string } {
 
 /**
  * The operator API of SPEC.md "Operator (admin) HTTP APIs" for organizations, users, memberships,
- * clients (with the record routes of DECISIONS.md "Operator record routes"), users' consent grants and
- * security settings. The app registers it at `/svc/admin/auth/api` behind the operator
- * guard; this plugin only parses (contract schemas, field names case-insensitive), calls the facade
- * and answers. Errors are `{ error, message, details? }` with 400/404/409, never a 5xx for bad input.
+ * clients (with the record routes of DECISIONS.md "Operator record routes"), users' consent grants,
+ * token sessions (list, revocation preview and revocation) and security settings. The app registers it
+ * at `/svc/admin/auth/api` behind the operator guard; this plugin only parses (contract schemas, field
+ * names case-insensitive), calls the facade and answers. Errors are `{ error, message, details? }` with
+ * 400/404/409, never a 5xx for bad input.
  *
  * Lists take `limit` (1-200, default 50) and `cursor`, and answer `{ data, nextCursor }`, newest first.
  */
@@ -103,6 +106,21 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
     );
 
     registerRecordRoutes(app, admin);
+
+    app.get('/sessions', async (request) =>
+      admin.listSessionsAsync(parseQuery(sessionListQuerySchema, request.query)),
+    );
+
+    app.post('/sessions/revocation/preview', async (request) =>
+      admin.previewSessionRevocationAsync(parseBody(svcAdminSessionRevocationRequestSchema, request.body)),
+    );
+
+    app.post('/sessions/revocation', async (request) =>
+      admin.revokeSessionsAsync(
+        parseBody(svcAdminSessionRevocationRequestSchema, request.body),
+        operatorActor(request),
+      ),
+    );
 
     app.get('/settings/security', async () => admin.getSecuritySettingsAsync());
 

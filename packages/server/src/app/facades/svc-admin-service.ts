@@ -52,11 +52,11 @@ import type { ConsentGrants } from '../../signin/consent-grants.js';
 import type { OidcConnectionAdmin } from '../../federation/oidc/connection-admin.js';
 import { toSvcLinkedIdentity, toSvcOidcConnection } from '../../federation/oidc/views.js';
 import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
-import { SvcAdminSsoPortal, type SvcAdminSsoPortalDeps } from './svc-admin-sso-portal.js';
+import { SvcAdminSessions, type SvcAdminSessionsDeps } from './svc-admin-sessions.js';
 
 export type { AdminActor } from '../../admin/deps.js';
 
-export interface SvcAdminServiceDeps extends SvcAdminSsoPortalDeps {
+export interface SvcAdminServiceDeps extends SvcAdminSessionsDeps {
   readonly securitySettings: SecuritySettingsService;
   /** Global MFA settings and organization MFA policies (validated and audited there). */
   readonly mfaSettings: MfaSettingsService;
@@ -80,10 +80,11 @@ export interface SvcAdminServiceDeps extends SvcAdminSsoPortalDeps {
  * secret) are inherited from SvcAdminRecords (svc-admin-records.ts), the SAML SSO connection operations
  * from SvcAdminSsoConnections, the SCIM connection and mapping rule operations from
  * SvcAdminScimConnections and SvcAdminScimMappings, the domain-claim operations (StartVerificationAsync,
- * ConfirmOwnershipAsync, list, revoke) from SvcAdminDomainClaims and the SSO setup portal's links from
- * {@link SvcAdminSsoPortal}; each keeps them in a file of its own.
+ * ConfirmOwnershipAsync, list, revoke) from SvcAdminDomainClaims, the SSO setup portal's links from
+ * SvcAdminSsoPortal and the token-session list and revocation from {@link SvcAdminSessions}; each keeps
+ * them in a file of its own.
  */
-export class SvcAdminService extends SvcAdminSsoPortal {
+export class SvcAdminService extends SvcAdminSessions {
   readonly #deps: SvcAdminServiceDeps;
 
   constructor(deps: SvcAdminServiceDeps) {

@@ -33,6 +33,7 @@ import * as clientSecretLookup from './0032-client-secret-lookup.js';
 import * as dynamicClientRegistration from './0033-dynamic-client-registration.js';
 import * as clientMetadataDocuments from './0034-client-metadata-documents.js';
 import * as clientFirstUse from './0035-client-first-use.js';
+import * as sessionRevocationOperations from './0037-session-revocation-operations.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0033-dynamic-client-registration': dynamicClientRegistration,
   '0034-client-metadata-documents': clientMetadataDocuments,
   '0035-client-first-use': clientFirstUse,
+  '0037-session-revocation-operations': sessionRevocationOperations,
 };
 
 /** Every migration's name, in the order they apply. */
