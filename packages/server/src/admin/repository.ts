@@ -1,4 +1,10 @@
-import type { ApplicationAccessMode, Page, TokenEndpointAuthMethod } from '@svc/contract';
+import type {
+  ApplicationAccessMode,
+  Page,
+  SvcAdminSessionRevocationResult,
+  TokenEndpointAuthMethod,
+} from '@svc/contract';
+import type { SessionRecord, SessionRevocationReason, SessionSelector } from '../oauth/tokens/repository.js';
 
 /**
  * The storage the admin domain owns. Times are epoch milliseconds. Inserts that can hit a unique key
@@ -226,6 +232,73 @@ export interface ClientRepository {
 
 /** The fields a client update sets; an omitted field keeps its value. The clientId never changes. */
 export type ClientChanges = Partial<Omit<ClientRecord, 'id' | 'clientId' | 'createdAt' | 'updatedAt'>>;
+
+/** The sessions an operator lists: every given field must match. */
+export interface SessionListFilter {
+  readonly userId?: string | undefined;
+  readonly organizationId?: string | undefined;
+  /** The OAuth client_id. */
+  readonly clientId?: string | undefined;
+  /** Not revoked and before both deadlines at the list's `now` (false: the others). */
+  readonly active?: boolean | undefined;
+}
+
+/** An operator's revocation that named an operation id, as stored for its retries. */
+export interface SessionRevocationOperationRecord {
+  readonly operationId: string;
+  /** The resolved selector as canonical JSON, compared on a retry. */
+  readonly selectorJson: string;
+  readonly reason: string | null;
+  readonly createdAt: number;
+}
+
+/**
+ * The token sessions as the operator's routes read and revoke them (the token engine writes them; see
+ * oauth/tokens/repository.ts). Reads see every session, revoked and expired ones too, until housekeeping
+ * deletes it.
+ */
+export interface OperatorSessionStore {
+  /** Newest first; `now` decides `active`. */
+  list(filter: SessionListFilter, query: ListQuery, now: number): Promise<Page<SessionRecord>>;
+  /** How many sessions the selector matches, and how many of their refresh tokens are usable at `now`. */
+  count(
+    selector: SessionSelector,
+    now: number,
+  ): Promise<{ matchedSessions: number; activeRefreshTokens: number }>;
+  /**
+   * Runs `work` in one transaction over a store bound to it; a throw rolls everything back, so that a
+   * refused revocation leaves its operation id unused.
+   */
+  transaction<T>(work: (tx: SessionRevocationTransaction) => Promise<T>): Promise<T>;
+}
+
+/** The writes of one revocation, inside {@link OperatorSessionStore.transaction}. */
+export interface SessionRevocationTransaction {
+  /**
+   * Inserts the operation unless its id is taken (false). A concurrent transaction claiming the same id
+   * waits here until the first one ends, then sees its row.
+   */
+  claimOperation(operation: SessionRevocationOperationRecord): Promise<boolean>;
+  /** The operation with this id and, once its transaction committed, the counts it answered. */
+  findOperation(
+    operationId: string,
+  ): Promise<
+    | (SessionRevocationOperationRecord & { readonly result: SvcAdminSessionRevocationResult | null })
+    | undefined
+  >;
+  completeOperation(operationId: string, result: SvcAdminSessionRevocationResult): Promise<void>;
+  /** The ids of at most `limit` sessions the selector matches, revoked or not. */
+  matchSessions(selector: SessionSelector, limit: number): Promise<string[]>;
+  /**
+   * Revokes the sessions with these ids and every refresh token of theirs: answers how many sessions
+   * were revoked now and how many of the tokens were still usable.
+   */
+  revokeSessions(
+    ids: readonly string[],
+    now: number,
+    reason: SessionRevocationReason,
+  ): Promise<{ sessions: number; activeRefreshTokens: number }>;
+}
 
 /** Everything the admin services read and write. */
 export interface AdminRepositories {

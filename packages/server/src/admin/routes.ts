@@ -5,8 +5,9 @@ import {
   createOrganizationBodySchema,
   createScopeDisplayNameBodySchema,
   createUserBodySchema,
-  pageQuerySchema,
   securitySettingsUpdateBodySchema,
+  sessionListQuerySchema,
+  svcAdminSessionRevocationRequestSchema,
   svcMfaSettingsSchema,
   svcOrganizationMfaPolicySchema,
   updateClientBodySchema,
@@ -15,29 +16,19 @@ import {
   updateScopeDisplayNameBodySchema,
   updateUserBodySchema,
 } from '@svc/contract';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
-import type { AdminActor } from './deps.js';
-
-/** The audit actor of an operator request; the guard in front of this plugin has authorized it. */
-function operatorActor(request: FastifyRequest): AdminActor {
-  return { actorType: 'operator', ipAddress: request.ip };
-}
-
-/** A list page request without undefined properties (exactOptionalPropertyTypes). */
-function pageRequest(query: unknown): { limit: number; cursor?: string } {
-  const { limit, cursor } = parseQuery(pageQuerySchema, query);
-  return cursor === undefined ? { limit } : { limit, cursor };
-}
+import { operatorActor, pageRequest } from '../http/operator-request.js';
 
 /**
  * The operator API of SPEC.md "Operator (admin) HTTP APIs" for organizations, users, memberships,
  * clients (with the record routes of DECISIONS.md "Operator record routes"), users' consent grants,
- * scope display names and security settings. The app registers it at `/svc/admin/auth/api` behind the operator
- * guard; this plugin only parses (contract schemas, field names case-insensitive), calls the facade
- * and answers. Errors are `{ error, message, details? }` with 400/404/409, never a 5xx for bad input.
+ * scope display names, token sessions (list, revocation preview and revocation) and security settings.
+ * The app registers it at `/svc/admin/auth/api` behind the operator guard; this plugin only parses
+ * (contract schemas, field names case-insensitive), calls the facade and answers. Errors are
+ * `{ error, message, details? }` with 400/404/409, never a 5xx for bad input.
  *
  * Lists take `limit` (1-200, default 50) and `cursor`, and answer `{ data, nextCursor }`, newest first.
  */
@@ -106,6 +97,21 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
 
     registerRecordRoutes(app, admin);
     registerScopeDisplayNameRoutes(app, admin);
+
+    app.get('/sessions', async (request) =>
+      admin.listSessionsAsync(parseQuery(sessionListQuerySchema, request.query)),
+    );
+
+    app.post('/sessions/revocation/preview', async (request) =>
+      admin.previewSessionRevocationAsync(parseBody(svcAdminSessionRevocationRequestSchema, request.body)),
+    );
+
+    app.post('/sessions/revocation', async (request) =>
+      admin.revokeSessionsAsync(
+        parseBody(svcAdminSessionRevocationRequestSchema, request.body),
+        operatorActor(request),
+      ),
+    );
 
     app.get('/settings/security', async () => admin.getSecuritySettingsAsync());
 

@@ -1,5 +1,7 @@
-import type { SvcClient, SvcMembership, SvcOrganization, SvcUser } from '@svc/contract';
+import type { SvcClient, SvcMembership, SvcOrganization, SvcSession, SvcUser } from '@svc/contract';
 import { toIso } from '../kernel/clock.js';
+import type { SessionRecord } from '../oauth/tokens/repository.js';
+import { sessionState } from '../oauth/tokens/token-policy.js';
 import type { ClientRecord, MembershipRecord, OrganizationRecord, UserRecord } from './repository.js';
 
 /** Records as the operator API shows them: ISO-8601 UTC times, never a hash. */
@@ -71,5 +73,23 @@ export function toSvcClient(record: ClientRecord): SvcClient {
             firstUsedAt:
               record.registration.firstUsedAt === null ? null : toIso(record.registration.firstUsedAt),
           },
+  };
+}
+
+/** A token session; `active` as at `now` (refresh and validation read the same state). */
+export function toSvcSession(record: SessionRecord, now: number): SvcSession {
+  return {
+    id: record.id,
+    userId: record.userId,
+    organizationId: record.organizationId,
+    clientId: record.clientId,
+    authenticationMethods: [...record.amr],
+    active: sessionState(record, now) === 'active',
+    createdAt: toIso(record.createdAt),
+    lastSeenAt: toIso(record.lastSeenAt),
+    idleExpiresAt: toIso(record.idleExpiresAt),
+    absoluteExpiresAt: toIso(record.absoluteExpiresAt),
+    revokedAt: record.revokedAt === null ? null : toIso(record.revokedAt),
+    revokedReason: record.revokedReason,
   };
 }

@@ -190,6 +190,24 @@ const BODY_ROUTES: readonly BodyRoute[] = [
     },
     strings: ['domain'],
   },
+  ...['/sessions/revocation/preview', '/sessions/revocation'].map((path): BodyRoute => ({
+    method: 'POST',
+    path,
+    valid: { userId: 'usr_1', confirm: true, expectedMatchedSessions: 1, reason: 'lost laptop' },
+    // At least one selector field, none required alone: `{}` is a 400 naming them (session tests).
+    required: [],
+    wrong: {
+      sessionId: [1, [], null, ''],
+      userId: [{}, true],
+      organizationId: [1],
+      clientApplicationId: [1, 'with space', 'x'.repeat(257)],
+      confirm: ['true', 1],
+      expectedMatchedSessions: [...NOT_INTEGERS, -1],
+      reason: [1, ''],
+      operationId: [1, 'with space', 'x'.repeat(129)],
+    },
+    strings: ['sessionId', 'userId', 'organizationId', 'clientApplicationId', 'reason', 'operationId'],
+  })),
   {
     method: 'PUT',
     path: '/settings/security',
@@ -312,7 +330,18 @@ function bodyCases(route: BodyRoute): Case[] {
   return cases;
 }
 
+const SESSION_QUERIES: readonly [string, string][] = [
+  ['userId=%00', 'userId'],
+  [`userId=${'u'.repeat(201)}`, 'userId'],
+  ['userId=a&userId=b', 'userId'],
+  ['organizationId=a%0Ab', 'organizationId'],
+  ['clientId=with%20space', 'clientId'],
+  [`clientId=${'c'.repeat(257)}`, 'clientId'],
+  ['active=yes', 'active'],
+  ['active=1', 'active'],
+];
 const LISTS = [
+  `${ADMIN}/sessions`,
   `${ADMIN}/organizations`,
   `${ADMIN}/users`,
   `${ADMIN}/clients`,
@@ -381,7 +410,11 @@ const AUDIT_QUERIES: readonly [string, string][] = [
 const CASES: readonly Case[] = [
   ...BODY_ROUTES.flatMap(bodyCases),
   ...LISTS.flatMap((url) =>
-    [...QUERIES, ...(url.startsWith(AUDIT) ? AUDIT_QUERIES : [])].map(([query, field]): Case => ({
+    [
+      ...QUERIES,
+      ...(url.startsWith(AUDIT) ? AUDIT_QUERIES : []),
+      ...(url.endsWith('/sessions') ? SESSION_QUERIES : []),
+    ].map(([query, field]): Case => ({
       name: `GET ${url}?${query.length > 60 ? `${query.slice(0, 60)}… (${query.length} chars)` : query}`,
       request: { method: 'GET', url: `${url}?${query}`, headers: OPERATOR },
       status: 400,

@@ -3,6 +3,7 @@ import { ClientService } from '../admin/client-service.js';
 import type { AdminDeps, AdminLifecycleDeps } from '../admin/deps.js';
 import { MembershipLifecycle } from '../admin/membership-lifecycle.js';
 import { MembershipService } from '../admin/membership-service.js';
+import { OperatorSessions } from '../admin/operator-sessions.js';
 import { OrganizationLifecycle } from '../admin/organization-lifecycle.js';
 import { OrganizationService } from '../admin/organization-service.js';
 import { UserLifecycle } from '../admin/user-lifecycle.js';
@@ -23,6 +24,7 @@ import { clientRepository } from '../storage/repositories/clients.js';
 import { browserSessionRepository } from '../storage/repositories/browser-sessions.js';
 import { consentGrantRepository } from '../storage/repositories/consent-grants.js';
 import { membershipRepository } from '../storage/repositories/memberships.js';
+import { operatorSessionStore } from '../storage/repositories/operator-sessions.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { tokenStore } from '../storage/repositories/token-store.js';
 import { userRepository } from '../storage/repositories/users.js';
@@ -188,6 +190,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     scimMappings: scimMappings.admin,
     ssoPortalLinks: wireSsoPortalLinks(ctx),
     scopeDisplayNames,
+    operatorSessions: new OperatorSessions({ ...deps, sessions: operatorSessionStore(ctx.db) }),
     clock: ctx.clock,
   });
   return {

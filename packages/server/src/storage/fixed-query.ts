@@ -143,6 +143,11 @@ export async function writeAtomically<O>(db: Db, steps: readonly WriteStep<O>[],
     }
     return outcome;
   };
+  return inTransaction(db, work);
+}
+
+/** Runs `work` in a transaction: the caller's, when `db` is one, or a new one. */
+export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 

@@ -82,3 +82,24 @@ export async function fetchNewestFirst<TB extends keyof Database, Row extends { 
     .execute();
   return toPage(rows, page.limit, (row) => ({ at: time(row), id: row.id }), map);
 }
+
+/**
+ * {@link fetchNewestFirst} for a table whose ids lead with their creation time (kernel/ids.ts: token
+ * sessions): ordered and bounded by the id alone, so that the primary key serves the order and no
+ * (time, id) index costs each new row an entry. The cursor keeps its (time, id) form.
+ */
+export async function fetchNewestIdFirst<TB extends keyof Database, Row extends { id: string }, T>(
+  query: SelectQueryBuilder<Database, TB, Row>,
+  page: { readonly limit: number; readonly cursor?: string | undefined },
+  time: (row: Row) => number,
+  map: (row: Row) => T,
+): Promise<{ data: T[]; nextCursor: string | null }> {
+  const after = decodeCursor(page.cursor);
+  const id = sql.ref('id');
+  const bounded = after === undefined ? query : query.where(sql<boolean>`${id} < ${after.id}`);
+  const rows = await bounded
+    .orderBy(id, 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  return toPage(rows, page.limit, (row) => ({ at: time(row), id: row.id }), map);
+}

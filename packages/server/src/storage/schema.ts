@@ -53,6 +53,7 @@ export interface Database {
   magicLinks: signIn.MagicLinksTable;
   phoneOtpChallenges: signIn.PhoneOtpChallengesTable;
   deviceAuthorizations: tokens.DeviceAuthorizationsTable;
+  sessionRevocationOperations: tokens.SessionRevocationOperationsTable;
   oidcConnections: federation.OidcConnectionsTable;
   oidcIdentities: federation.OidcIdentitiesTable;
   oidcLoginStates: federation.OidcLoginStatesTable;

@@ -52,14 +52,11 @@ import type { ConsentGrants } from '../../signin/consent-grants.js';
 import type { OidcConnectionAdmin } from '../../federation/oidc/connection-admin.js';
 import { toSvcLinkedIdentity, toSvcOidcConnection } from '../../federation/oidc/views.js';
 import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
-import {
-  SvcAdminScopeDisplayNames,
-  type SvcAdminScopeDisplayNamesDeps,
-} from './svc-admin-scope-display-names.js';
+import { SvcAdminSessions, type SvcAdminSessionsDeps } from './svc-admin-sessions.js';
 
 export type { AdminActor } from '../../admin/deps.js';
 
-export interface SvcAdminServiceDeps extends SvcAdminScopeDisplayNamesDeps {
+export interface SvcAdminServiceDeps extends SvcAdminSessionsDeps {
   readonly securitySettings: SecuritySettingsService;
   /** Global MFA settings and organization MFA policies (validated and audited there). */
   readonly mfaSettings: MfaSettingsService;
@@ -84,10 +81,10 @@ export interface SvcAdminServiceDeps extends SvcAdminScopeDisplayNamesDeps {
  * from SvcAdminSsoConnections, the SCIM connection and mapping rule operations from
  * SvcAdminScimConnections and SvcAdminScimMappings, the domain-claim operations (StartVerificationAsync,
  * ConfirmOwnershipAsync, list, revoke) from SvcAdminDomainClaims, the SSO setup portal's links from
- * SvcAdminSsoPortal and the scope display names from {@link SvcAdminScopeDisplayNames}; each keeps them
- * in a file of its own.
+ * SvcAdminSsoPortal, the scope display names from SvcAdminScopeDisplayNames and the token-session list
+ * and revocation from {@link SvcAdminSessions}; each keeps them in a file of its own.
  */
-export class SvcAdminService extends SvcAdminScopeDisplayNames {
+export class SvcAdminService extends SvcAdminSessions {
   readonly #deps: SvcAdminServiceDeps;
 
   constructor(deps: SvcAdminServiceDeps) {

@@ -76,16 +76,28 @@ export type SessionRevocationReason =
   | 'organization_deactivated'
   | 'membership_deactivated'
   | 'client_deactivated'
+  | 'admin_revoked'
   | (string & {});
 
 /**
- * Which sessions a revocation ends: those of a user, of an organization, of a user in an organization,
- * or of a client. Every given field must match.
+ * Which sessions a revocation ends: every given field must match (AND). At least one is given, so that
+ * no selector can mean every session.
  */
-export type SessionSelector =
-  | { readonly userId: string; readonly organizationId?: string }
-  | { readonly organizationId: string }
-  | { readonly clientId: string };
+export type SessionSelector = SessionFields &
+  (
+    | { readonly sessionId: string }
+    | { readonly userId: string }
+    | { readonly organizationId: string }
+    | { readonly clientId: string }
+  );
+
+interface SessionFields {
+  readonly sessionId?: string;
+  readonly userId?: string;
+  readonly organizationId?: string;
+  /** The OAuth client_id. */
+  readonly clientId?: string;
+}
 
 /** The changes a successful refresh makes to its session. */
 export interface SessionRefreshUpdate {
@@ -165,7 +177,10 @@ export interface TokenStore {
   ): Promise<boolean>;
   /** Revokes the session and every refresh token of its family; false when it was already revoked. */
   revokeSession(id: string, now: number, reason: SessionRevocationReason): Promise<boolean>;
-  /** Revokes every unrevoked session the selector matches (and their refresh tokens); returns how many. */
+  /**
+   * Revokes every unrevoked session the selector matches and their refresh tokens, in one transaction;
+   * returns how many.
+   */
   revokeSessions(selector: SessionSelector, now: number, reason: SessionRevocationReason): Promise<number>;
 
   /** The refresh token with this key, its session and the session's user, in any state, in one read. */

@@ -34,6 +34,7 @@ import * as dynamicClientRegistration from './0033-dynamic-client-registration.j
 import * as clientMetadataDocuments from './0034-client-metadata-documents.js';
 import * as clientFirstUse from './0035-client-first-use.js';
 import * as applicationAccess from './0036-application-access.js';
+import * as sessionRevocationOperations from './0037-session-revocation-operations.js';
 import * as scopeDisplayNames from './0038-scope-display-names.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0034-client-metadata-documents': clientMetadataDocuments,
   '0035-client-first-use': clientFirstUse,
   '0036-application-access': applicationAccess,
+  '0037-session-revocation-operations': sessionRevocationOperations,
   '0038-scope-display-names': scopeDisplayNames,
 };
 

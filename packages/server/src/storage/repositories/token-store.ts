@@ -1,7 +1,8 @@
 import { PostgresAdapter } from 'kysely';
 import type { RotationOutcome, SessionRefreshUpdate, TokenStore } from '../../oauth/tokens/repository.js';
 import type { Db } from '../database.js';
-import { affectedRows, updatedRows, writeAtomically, writeStep } from '../fixed-query.js';
+import { affectedRows, inTransaction, writeAtomically, writeStep } from '../fixed-query.js';
+import { revokeSessionFamilies, sessionsMatching } from './session-families.js';
 import { toSessionUser } from './users.js';
 import {
   consumeCodeQuery,
@@ -29,17 +30,6 @@ import {
  * one statement, on SQLite one transaction (or the caller's, when `db` is one).
  */
 export function tokenStore(db: Db): TokenStore {
-  const revokeTokensOf = (sessionIds: readonly string[], now: number) =>
-    sessionIds.length === 0
-      ? Promise.resolve()
-      : db
-          .updateTable('refreshTokens')
-          .set({ revokedAt: now })
-          .where('sessionId', 'in', sessionIds)
-          .where('revokedAt', 'is', null)
-          .execute()
-          .then(() => undefined);
-
   // A grant's writes: one statement on PostgreSQL; on SQLite steps of one transaction (writeAtomically),
   // or of the caller's (a device-code poll's).
   const onPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -108,33 +98,24 @@ export function tokenStore(db: Db): TokenStore {
       );
     },
 
-    async revokeSession(id, now, reason) {
-      const result = await db
-        .updateTable('sessions')
-        .set({ revokedAt: now, revokedReason: reason })
-        .where('id', '=', id)
-        .where('revokedAt', 'is', null)
-        .executeTakeFirst();
-      // Tokens are revoked even when the session already was, so that a family is never half-revoked.
-      await revokeTokensOf([id], now);
-      return updatedRows(result) === 1;
-    },
+    // Its tokens are revoked even when the session already was, so that a family is never half-revoked.
+    revokeSession: async (id, now, reason) =>
+      (await revokeSessionFamilies(db, [id], now, reason)).sessions === 1,
 
-    async revokeSessions(selector, now, reason) {
-      let query = db
-        .updateTable('sessions')
-        .set({ revokedAt: now, revokedReason: reason })
-        .where('revokedAt', 'is', null);
-      if ('userId' in selector) query = query.where('userId', '=', selector.userId);
-      if ('organizationId' in selector && selector.organizationId !== undefined) {
-        query = query.where('organizationId', '=', selector.organizationId);
-      }
-      if ('clientId' in selector) query = query.where('clientId', '=', selector.clientId);
-      const rows = await query.returning('id').execute();
-      const ids = rows.map((row) => row.id);
-      for (let i = 0; i < ids.length; i += 500) await revokeTokensOf(ids.slice(i, i + 500), now);
-      return ids.length;
-    },
+    revokeSessions: (selector, now, reason) =>
+      inTransaction(db, async (tx) => {
+        const live = await sessionsMatching(tx, selector)
+          .select('id')
+          .where('revokedAt', 'is', null)
+          .execute();
+        const revoked = await revokeSessionFamilies(
+          tx,
+          live.map((row) => row.id),
+          now,
+          reason,
+        );
+        return revoked.sessions;
+      }),
 
     async findRefreshToken({ id, tokenHash }) {
       const { rows } =

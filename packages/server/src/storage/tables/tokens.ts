@@ -131,3 +131,14 @@ export interface DeviceAuthorizationsTable {
   createdAt: number;
   expiresAt: number;
 }
+
+/** An operator's session revocation that named an operation id (0037); the result is JSON of its counts. */
+export interface SessionRevocationOperationsTable {
+  operationId: string;
+  /** The resolved selector as canonical JSON (fixed key order), compared on a retry. */
+  selectorJson: string;
+  reason: string | null;
+  /** Null only inside the transaction that claimed the row. */
+  resultJson: string | null;
+  createdAt: number;
+}

@@ -1,0 +1,166 @@
+import {
+  MAX_SESSIONS_PER_REVOCATION,
+  type Page,
+  type SessionListInput,
+  type SvcAdminSessionRevocationInput,
+  type SvcAdminSessionRevocationPreview,
+  type SvcAdminSessionRevocationResult,
+} from '@svc/contract';
+import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
+import type { SessionRecord, SessionSelector } from '../oauth/tokens/repository.js';
+import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
+import type { OperatorSessionStore, SessionRevocationTransaction } from './repository.js';
+
+/** The reason stored on the sessions an operator revokes (the operator's own `reason` goes to the audit). */
+const OPERATOR_REVOCATION = 'admin_revoked';
+
+export interface OperatorSessionsDeps extends AdminDeps {
+  readonly sessions: OperatorSessionStore;
+}
+
+/**
+ * The operator's view of token sessions (SPEC.md `GET /sessions`, `POST /sessions/revocation/preview`
+ * and `POST /sessions/revocation`; DECISIONS.md "Sessions admin"): list them, count what a selector
+ * matches, and revoke it. A revocation writes the database in one transaction (the sessions, their
+ * refresh tokens and the operation record), so refresh and validation refuse them on every node at once.
+ */
+export class OperatorSessions {
+  readonly #deps: OperatorSessionsDeps;
+
+  constructor(deps: OperatorSessionsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Newest first; `clientId` may be the client's record id. */
+  async list(input: SessionListInput): Promise<Page<SessionRecord>> {
+    const { limit, cursor, userId, organizationId, clientId, active } = input;
+    const filter = {
+      userId,
+      organizationId,
+      clientId: clientId === undefined ? undefined : await this.#clientId(clientId),
+      active,
+    };
+    return this.#deps.sessions.list(filter, { limit, cursor }, this.#deps.clock.now());
+  }
+
+  /** What an execution would match now; nothing is written. Zero matches are a count, not a 404. */
+  async preview(input: SvcAdminSessionRevocationInput): Promise<SvcAdminSessionRevocationPreview> {
+    return this.#deps.sessions.count(await this.#selector(input), this.#deps.clock.now());
+  }
+
+  /**
+   * Revokes every session the selector matches, with its refresh tokens. Refused before anything is
+   * written: without `confirm: true` (400); when nothing matches (the generic 404); when more than
+   * MAX_SESSIONS_PER_REVOCATION match or `expectedMatchedSessions` differs from the count now (409). With
+   * an `operationId`, a retry with the same selector and reason answers the first execution's counts
+   * and revokes nothing more; another selector or reason is a 409. Audited as `admin.sessions.revoked`.
+   */
+  async revoke(
+    input: SvcAdminSessionRevocationInput,
+    actor?: AdminActor,
+  ): Promise<SvcAdminSessionRevocationResult> {
+    if (input.confirm !== true) {
+      throw new SvcValidationError(
+        'Set confirm to true to revoke the sessions; POST /sessions/revocation/preview counts them first.',
+        [{ path: 'confirm', message: 'must be true' }],
+      );
+    }
+    const selector = await this.#selector(input);
+    const selectorJson = canonicalSelector(selector);
+    const reason = input.reason ?? null;
+    const { operationId } = input;
+    const now = this.#deps.clock.now();
+    const outcome = await this.#deps.sessions.transaction(async (tx) => {
+      if (operationId !== undefined) {
+        const claimed = await tx.claimOperation({ operationId, selectorJson, reason, createdAt: now });
+        if (!claimed) return { replayed: await earlierResult(tx, operationId, selectorJson, reason) };
+      }
+      const ids = await tx.matchSessions(selector, MAX_SESSIONS_PER_REVOCATION + 1);
+      assertRevocable(ids.length, input.expectedMatchedSessions);
+      const revoked = await tx.revokeSessions(ids, now, OPERATOR_REVOCATION);
+      const result: SvcAdminSessionRevocationResult = {
+        matchedSessions: ids.length,
+        newlyRevokedSessions: revoked.sessions,
+        alreadyRevokedSessions: ids.length - revoked.sessions,
+        newlyRevokedRefreshTokens: revoked.activeRefreshTokens,
+      };
+      if (operationId !== undefined) await tx.completeOperation(operationId, result);
+      return { revoked: result };
+    });
+    if ('replayed' in outcome) return outcome.replayed;
+    await this.#deps.audit.record({
+      kind: 'admin.sessions.revoked',
+      ...actorFields(actor),
+      ...(selector.userId === undefined ? {} : { userId: selector.userId }),
+      ...(selector.organizationId === undefined ? {} : { organizationId: selector.organizationId }),
+      ...(selector.clientId === undefined ? {} : { clientId: selector.clientId }),
+      data: { selector, reason, operationId: operationId ?? null, ...outcome.revoked },
+    });
+    return outcome.revoked;
+  }
+
+  /** The request's selector, its client named by the OAuth client_id that sessions store. */
+  async #selector(input: SvcAdminSessionRevocationInput): Promise<SessionSelector> {
+    const { sessionId, userId, organizationId, clientApplicationId } = input;
+    const fields = {
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(userId === undefined ? {} : { userId }),
+      ...(organizationId === undefined ? {} : { organizationId }),
+      ...(clientApplicationId === undefined ? {} : { clientId: await this.#clientId(clientApplicationId) }),
+    };
+    // The contract schema has refused a request naming none of them.
+    return fields as SessionSelector;
+  }
+
+  /**
+   * The client_id of the client this names, by its clientId first, then by its record id (like
+   * DECISIONS.md's `{applicationId}`). A name of no client stays as it is: it matches no session.
+   */
+  async #clientId(name: string): Promise<string> {
+    const { clients } = this.#deps.repositories;
+    const client = (await clients.findByClientId(name)) ?? (await clients.findById(name));
+    return client?.clientId ?? name;
+  }
+}
+
+/** The selector as JSON with a fixed key order, so that equal selectors compare equal as text. */
+function canonicalSelector(selector: SessionSelector): string {
+  const { sessionId, userId, organizationId, clientId } = selector;
+  return JSON.stringify({ sessionId, userId, organizationId, clientId });
+}
+
+/** The answer of an operation id used before: its counts for the same request, a 409 for another. */
+async function earlierResult(
+  tx: SessionRevocationTransaction,
+  operationId: string,
+  selectorJson: string,
+  reason: string | null,
+): Promise<SvcAdminSessionRevocationResult> {
+  const earlier = await tx.findOperation(operationId);
+  if (
+    earlier === undefined ||
+    earlier.result === null ||
+    earlier.selectorJson !== selectorJson ||
+    earlier.reason !== reason
+  ) {
+    throw new SvcConflictError(
+      `The operationId '${operationId}' was used for another selector or reason; choose a new operationId.`,
+    );
+  }
+  return earlier.result;
+}
+
+/** SPEC.md: nothing matched is a generic not-found; too many matches or a changed count is refused. */
+function assertRevocable(matched: number, expected: number | undefined): void {
+  if (matched === 0) throw new SvcNotFoundError('Not found.');
+  if (matched > MAX_SESSIONS_PER_REVOCATION) {
+    throw new SvcConflictError(
+      `The selector matches more than ${MAX_SESSIONS_PER_REVOCATION.toLocaleString('en-US')} sessions, the most one revocation may revoke; narrow it (for example by userId or clientApplicationId).`,
+    );
+  }
+  if (expected !== undefined && expected !== matched) {
+    throw new SvcConflictError(
+      `The selector matches ${matched} sessions now, not the expectedMatchedSessions ${expected}; preview again and confirm the new count.`,
+    );
+  }
+}

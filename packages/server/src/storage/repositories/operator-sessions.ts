@@ -1,0 +1,89 @@
+import type { SvcAdminSessionRevocationResult } from '@svc/contract';
+import type { ExpressionBuilder } from 'kysely';
+import type { OperatorSessionStore, SessionRevocationTransaction } from '../../admin/repository.js';
+import type { Db } from '../database.js';
+import { fetchNewestIdFirst } from '../paging.js';
+import type { Database } from '../schema.js';
+import { revokeSessionFamilies, sessionsMatching, whereSessionFields } from './session-families.js';
+import { toSession } from './token-statements.js';
+
+/** A session usable at `now`: not revoked and before its absolute and idle deadlines. */
+const usableAt = (eb: ExpressionBuilder<Database, 'sessions'>, now: number) =>
+  eb.and([eb('revokedAt', 'is', null), eb('absoluteExpiresAt', '>', now), eb('idleExpiresAt', '>', now)]);
+
+/**
+ * The operator's reads and revocations of token sessions over `db`. Organization and client filters
+ * scan the sessions table, as deactivations do (docs/decisions/admin-deactivation-ends-sessions.md): a
+ * rare operator action, where an index would cost every sign-in an entry.
+ */
+export function operatorSessionStore(db: Db): OperatorSessionStore {
+  return {
+    async list(filter, query, now) {
+      let select = whereSessionFields(db.selectFrom('sessions').selectAll(), filter);
+      const { active } = filter;
+      if (active !== undefined) {
+        select = select.where((eb) => (active ? usableAt(eb, now) : eb.not(usableAt(eb, now))));
+      }
+      return fetchNewestIdFirst(select, query, (row) => row.createdAt, toSession);
+    },
+
+    async count(selector, now) {
+      const sessions = await sessionsMatching(db, selector)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      const tokens = await db
+        .selectFrom('refreshTokens')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('sessionId', 'in', sessionsMatching(db, selector).select('id'))
+        .where('revokedAt', 'is', null)
+        .where('consumedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .executeTakeFirstOrThrow();
+      return { matchedSessions: Number(sessions.count), activeRefreshTokens: Number(tokens.count) };
+    },
+
+    transaction: (work) => db.transaction().execute((tx) => work(revocationTransaction(tx))),
+  };
+}
+
+function revocationTransaction(tx: Db): SessionRevocationTransaction {
+  return {
+    async claimOperation(operation) {
+      const result = await tx
+        .insertInto('sessionRevocationOperations')
+        .values({ ...operation, resultJson: null })
+        .onConflict((conflict) => conflict.column('operationId').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+    },
+
+    async findOperation(operationId) {
+      const row = await tx
+        .selectFrom('sessionRevocationOperations')
+        .selectAll()
+        .where('operationId', '=', operationId)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const { resultJson, ...operation } = row;
+      return {
+        ...operation,
+        result: resultJson === null ? null : (JSON.parse(resultJson) as SvcAdminSessionRevocationResult),
+      };
+    },
+
+    async completeOperation(operationId, result) {
+      await tx
+        .updateTable('sessionRevocationOperations')
+        .set({ resultJson: JSON.stringify(result) })
+        .where('operationId', '=', operationId)
+        .execute();
+    },
+
+    async matchSessions(selector, limit) {
+      const rows = await sessionsMatching(tx, selector).select('id').limit(limit).execute();
+      return rows.map((row) => row.id);
+    },
+
+    revokeSessions: (ids, now, reason) => revokeSessionFamilies(tx, ids, now, reason),
+  };
+}
