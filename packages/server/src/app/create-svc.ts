@@ -45,6 +45,7 @@ import { wireEmail } from './wire-email.js';
 import { wireAuthorize } from './wire-authorize.js';
 import { wireOidcSignIn } from './wire-oidc-connections.js';
 import { wireSamlAppEntry, wireSamlAssertionConsumer } from './wire-saml-sign-in.js';
+import { wireDashboard } from './wire-dashboard.js';
 import { wireDevice } from './wire-device.js';
 import { wireDiscovery } from './wire-discovery.js';
 import { wireCalendar } from './wire-calendar.js';
@@ -332,6 +333,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       fga: fga.facade,
       fgaAdmin: fga.admin,
       applicationAccess: authEngine.applications.admin,
+      dashboard: wireDashboard({ ...samlContext, engine: authEngine, failureThrottle, masterKey }),
       sso: samlApps.sso,
       ssoPortal,
       samlContinuationHandlers,

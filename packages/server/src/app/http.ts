@@ -9,6 +9,7 @@ import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { acceptJsonBodies } from '../http/json-body.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
+import { operatorDashboardRoutes } from '../operator-dashboard/routes.js';
 import { RequestLog } from '../http/request-log.js';
 import { answerStaticDocuments, type StaticDocumentRoute } from '../http/static-documents.js';
 import { accountDirectRoutes } from '../direct/account-routes.js';
@@ -90,6 +91,14 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
         svc.setErrorHandler(jsonErrorHandler);
         await svc.register(healthRoutes({ readiness: services.readiness }));
+        await svc.register(
+          operatorDashboardRoutes({
+            dashboard: services.dashboard,
+            site: { dashboardBase: config.dashboardBase, publicOrigin: config.publicOrigin },
+            authBase: config.authBase,
+            now: () => config.clock.now(),
+          }),
+        );
         await svc.register(discoveryRoutes(discovery), { prefix: authPath });
         await svc.register(tokenRoutes({ tokenEndpoint: services.tokenEndpoint }), { prefix: authPath });
         await svc.register(deviceAuthorizationRoutes({ endpoint: services.deviceAuthorization }), {
@@ -122,7 +131,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           await svc.register(calendarDirectRoutes({ calendar: services.calendar }), { prefix: authPath });
           await svc.register(
             async (calendar) => {
-              requireOperator(calendar, services.operatorToken);
+              requireOperator(calendar, services.operatorToken, services.dashboard);
               await calendar.register(calendarAdminRoutes({ calendar: services.calendar }));
             },
             { prefix: '/admin/calendar/api' },
@@ -161,7 +170,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         }
         await svc.register(
           async (admin) => {
-            requireOperator(admin, services.operatorToken);
+            requireOperator(admin, services.operatorToken, services.dashboard);
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(applicationAccessRoutes({ access: services.applicationAccess }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
@@ -194,21 +203,21 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         );
         await svc.register(
           async (email) => {
-            requireOperator(email, services.operatorToken);
+            requireOperator(email, services.operatorToken, services.dashboard);
             await email.register(emailAdminRoutes({ email: services.email }));
           },
           { prefix: '/admin/email/api' },
         );
         await svc.register(
           async (fga) => {
-            requireOperator(fga, services.operatorToken);
+            requireOperator(fga, services.operatorToken, services.dashboard);
             await fga.register(fgaAdminRoutes({ fga: services.fgaAdmin }));
           },
           { prefix: '/admin/fga/api' },
         );
         await svc.register(
           async (audit) => {
-            requireOperator(audit, services.operatorToken);
+            requireOperator(audit, services.operatorToken, services.dashboard);
             await audit.register(auditApiRoutes({ audit: services.audit }));
           },
           { prefix: '/admin/audit/api' },

@@ -35,6 +35,7 @@ import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { AuthEngine } from './wire-auth.js';
 import type { FgaAdmin } from '../fga/fga-admin.js';
 import type { ApplicationAccessAdmin } from '../applications/access-admin.js';
+import type { OperatorDashboard } from '../operator-dashboard/operator-dashboard.js';
 import type { SvcFgaService } from './facades/svc-fga-service.js';
 import type { SvcSsoService } from './facades/svc-sso-service.js';
 
@@ -114,6 +115,8 @@ export interface SvcServices {
   readonly fga: SvcFgaService;
   /** @internal The FGA model's operations (the operator API at /svc/admin/fga/api). */
   readonly fgaAdmin: FgaAdmin;
+  /** @internal The bundled dashboards' sign-in and the operator sessions it starts. */
+  readonly dashboard: OperatorDashboard;
   /** @internal Application access's operations (the operator API's /applications routes). */
   readonly applicationAccess: ApplicationAccessAdmin;
   /**

@@ -1,7 +1,7 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { deriveHostedKey } from '../http/antiforgery.js';
-import { PortalCsrf } from '../federation/sso-portal/portal-csrf.js';
+import { SessionCsrf } from '../kernel/session-csrf.js';
 import { PortalSetup } from '../federation/sso-portal/portal-setup.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import type { SsoConnectionsWiring } from './wire-sso-connections.js';
@@ -53,7 +53,7 @@ export interface SsoPortalWiring {
   readonly sessions: SsoPortalSessions;
   /** What a portal session may do, scoped to its organization. */
   readonly setup: PortalSetup;
-  readonly csrf: PortalCsrf;
+  readonly csrf: SessionCsrf;
   /**
    * The `portal-test` SAML continuation handler: the app factory lists it in `samlContinuationHandlers`,
    * which the ACS route dispatches to by the continuation's kind.
@@ -93,7 +93,11 @@ export function wireSsoPortal(
         policy: ctx.config.rateLimits.ssoMetadataFetch,
       },
     }),
-    csrf: new PortalCsrf(deriveHostedKey(ctx.masterKey, 'sso-portal csrf'), ctx.config.publicOrigin),
+    csrf: new SessionCsrf(
+      deriveHostedKey(ctx.masterKey, 'sso-portal csrf'),
+      ctx.config.publicOrigin,
+      'sso-portal',
+    ),
     portalTestHandler: new PortalTestHandler({
       sessions,
       portalUrl: `${ctx.config.publicOrigin}${ssoPortalBase(ctx.config)}${SSO_PORTAL_PAGE_PATH}`,

@@ -1,25 +1,69 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OperatorTokenCheck } from '../admin/operator-token.js';
-import { retryAfterPhrase, SvcTooManyAttemptsError } from '../kernel/errors.js';
+import { retryAfterPhrase, SvcError, SvcTooManyAttemptsError } from '../kernel/errors.js';
+import type { OperatorSessionCheck } from '../kernel/operator-session.js';
 import { sendNotFound } from './errors.js';
+import { singleHeader } from './single-header.js';
+
+/** The user id of the operator whose dashboard session authorized a request (for the audit trail). */
+const operatorIds = new WeakMap<FastifyRequest, string>();
+
+/** The signed-in operator of a request a dashboard session authorized; undefined for the bearer token. */
+export function operatorIdOf(request: FastifyRequest): string | undefined {
+  return operatorIds.get(request);
+}
+
+/** A dashboard call whose antiforgery token or origin is wrong. */
+class DashboardCsrfError extends SvcError {
+  constructor() {
+    super('csrf_failed', 'This request did not come from the dashboard. Reload it and try again.', {
+      status: 403,
+    });
+  }
+}
+
+function locked(retryAfterMs: number, what: string): SvcTooManyAttemptsError {
+  return new SvcTooManyAttemptsError(
+    `Too many requests with ${what} from this address; retry ${retryAfterPhrase(retryAfterMs)}.`,
+    retryAfterMs,
+  );
+}
 
 /**
- * Operator authorization for an admin surface: `Authorization: Bearer <SVC_ADMIN_TOKEN>`. It runs on
- * onRequest, before the body is read, so an unauthorized caller learns nothing (not even whether its
- * body parses): every unauthorized request gets exactly the unknown-route 404. An address locked for
- * too many wrong tokens gets a 429 that says when to retry, whatever token it sends.
+ * Operator authorization for an admin surface: `Authorization: Bearer <SVC_ADMIN_TOKEN>`, or (without
+ * that header) a bundled dashboard's session cookie, whose state-changing calls must carry its
+ * antiforgery token (`x-svc-csrf`) from the PublicOrigin. It runs on onRequest, before the body is read,
+ * so an unauthorized caller learns nothing (not even whether its body parses): every unauthorized
+ * request gets exactly the unknown-route 404. An address locked for too many wrong tokens or sessions
+ * gets a 429 that says when to retry, whatever it sends.
  */
-export function requireOperator(app: FastifyInstance, operatorToken: OperatorTokenCheck): void {
+export function requireOperator(
+  app: FastifyInstance,
+  operatorToken: OperatorTokenCheck,
+  sessions?: OperatorSessionCheck,
+): void {
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization;
+    if (header === undefined && sessions !== undefined) {
+      const session = await sessions.decide({
+        cookieHeader: request.headers.cookie,
+        ipAddress: request.ip,
+        safe: request.method === 'GET' || request.method === 'HEAD',
+        csrfToken: singleHeader(request.headers['x-svc-csrf']),
+        origin: singleHeader(request.headers.origin),
+        referer: singleHeader(request.headers.referer),
+      });
+      if (session?.kind === 'operator') {
+        operatorIds.set(request, session.operatorId);
+        return;
+      }
+      if (session?.kind === 'locked') throw locked(session.retryAfterMs, 'a session that is not valid');
+      if (session?.kind === 'csrf_failed') throw new DashboardCsrfError();
+      if (session !== undefined) return sendNotFound(reply);
+    }
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
     const decision = await operatorToken.decide(match?.[1], request.ip);
     if (decision.kind === 'refused') return sendNotFound(reply);
-    if (decision.kind === 'locked') {
-      throw new SvcTooManyAttemptsError(
-        `Too many requests with a wrong operator token from this address; retry ${retryAfterPhrase(decision.retryAfterMs)}.`,
-        decision.retryAfterMs,
-      );
-    }
+    if (decision.kind === 'locked') throw locked(decision.retryAfterMs, 'a wrong operator token');
   });
 }

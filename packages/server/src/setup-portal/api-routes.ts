@@ -5,7 +5,7 @@ import {
   startDomainVerificationBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { PortalCsrf } from '../federation/sso-portal/portal-csrf.js';
+import type { SessionCsrf } from '../kernel/session-csrf.js';
 import type { PortalActor, PortalSetup } from '../federation/sso-portal/portal-setup.js';
 import type { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
 import { parseBody } from '../http/body.js';
@@ -20,7 +20,7 @@ export const PORTAL_CSRF_HEADER = 'x-svc-csrf';
 export interface PortalApiDeps {
   readonly sessions: Pick<SsoPortalSessions, 'find'>;
   readonly setup: PortalSetup;
-  readonly csrf: PortalCsrf;
+  readonly csrf: SessionCsrf;
 }
 
 type ById = { Params: { id: string } };

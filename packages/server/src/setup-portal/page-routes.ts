@@ -6,7 +6,7 @@ import {
 } from '@svc/contract';
 import { z } from 'zod';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { PortalCsrf } from '../federation/sso-portal/portal-csrf.js';
+import type { SessionCsrf } from '../kernel/session-csrf.js';
 import type { PortalActor, PortalSetup } from '../federation/sso-portal/portal-setup.js';
 import type { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
 import { parseBody } from '../http/body.js';
@@ -27,7 +27,7 @@ export interface PortalPageDeps {
   readonly publicOrigin: string;
   readonly sessions: Pick<SsoPortalSessions, 'exchange' | 'find'>;
   readonly setup: PortalSetup;
-  readonly csrf: PortalCsrf;
+  readonly csrf: SessionCsrf;
   readonly clock: Clock;
 }
 

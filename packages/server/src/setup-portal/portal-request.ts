@@ -1,4 +1,4 @@
-import type { PortalCsrf } from '../federation/sso-portal/portal-csrf.js';
+import type { SessionCsrf } from '../kernel/session-csrf.js';
 import type { PortalActor } from '../federation/sso-portal/portal-setup.js';
 import type { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
 import { SvcError } from '../kernel/errors.js';
@@ -40,7 +40,7 @@ export async function portalActor(
 
 /** Refuses (403) an unsafe request whose token (`token`) or origin does not fit the session. */
 export function requirePortalCsrf(
-  csrf: PortalCsrf,
+  csrf: SessionCsrf,
   request: PortalRequest,
   actor: PortalActor,
   token: unknown,

@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { PortalCsrf } from '../federation/sso-portal/portal-csrf.js';
+import type { SessionCsrf } from '../kernel/session-csrf.js';
 import type { PortalSetup } from '../federation/sso-portal/portal-setup.js';
 import type { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
 import { logIfUnexpected, mapError } from '../http/errors.js';
@@ -24,7 +24,7 @@ export interface SetupPortalDeps {
   readonly publicOrigin: string;
   readonly sessions: SsoPortalSessions;
   readonly setup: PortalSetup;
-  readonly csrf: PortalCsrf;
+  readonly csrf: SessionCsrf;
   readonly clock: Clock;
 }
 

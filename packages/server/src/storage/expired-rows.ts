@@ -3,7 +3,7 @@ import type { Database } from './schema.js';
 
 /**
  * The tables of short-lived secrets: one-time codes, links, tokens, issuer sessions and device
- * authorization requests, sign-ins in flight at providers, and the SSO setup portal's sessions, accepted SAML answers waiting for the browser and the request-token flow's codes, the SAML assertion ids already used (a
+ * authorization requests, sign-ins in flight at providers, and the SSO setup portal's sessions, accepted SAML answers waiting for the browser and the request-token flow's codes, operator dashboard sessions, the SAML assertion ids already used (a
  * replay after the assertion's own expiry is refused as expired, so the id need not be kept longer).
  * Each row is useless once `expires_at` has passed (every lookup already refuses it), so keeping it only
  * grows the table. Children before parents: nothing here references another of these tables.
@@ -27,6 +27,7 @@ export const EXPIRING_TABLES = [
   'ssoPortalSessions',
   'samlSignInHandles',
   'samlRequestCodes',
+  'dashboardSessions',
 ] as const satisfies readonly (keyof Database)[];
 
 export type ExpiringTable = (typeof EXPIRING_TABLES)[number];

@@ -38,6 +38,7 @@ export interface Database {
   consentGrants: tokens.ConsentGrantsTable;
   scopeDisplayNames: tokens.ScopeDisplayNamesTable;
   authRequests: signIn.AuthRequestsTable;
+  dashboardSessions: signIn.DashboardSessionsTable;
   mfaPolicies: signIn.MfaPoliciesTable;
   mfaAuthenticators: signIn.MfaAuthenticatorsTable;
   mfaRecoveryCodes: signIn.MfaRecoveryCodesTable;

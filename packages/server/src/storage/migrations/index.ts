@@ -36,6 +36,7 @@ import * as clientFirstUse from './0035-client-first-use.js';
 import * as applicationAccess from './0036-application-access.js';
 import * as sessionRevocationOperations from './0037-session-revocation-operations.js';
 import * as scopeDisplayNames from './0038-scope-display-names.js';
+import * as dashboardSessions from './0039-dashboard-sessions.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0036-application-access': applicationAccess,
   '0037-session-revocation-operations': sessionRevocationOperations,
   '0038-scope-display-names': scopeDisplayNames,
+  '0039-dashboard-sessions': dashboardSessions,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -157,3 +157,13 @@ export interface PhoneOtpChallengesTable {
   expiresAt: number;
   consumedAt: number | null;
 }
+
+/** An operator dashboard session (migration 0039): the cookie's secret as SHA-256, bound to a token session. */
+export interface DashboardSessionsTable {
+  id: string;
+  secretHash: string;
+  tokenSessionId: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+}

@@ -1,23 +1,29 @@
 import { createHmac } from 'node:crypto';
-import { safeEqual } from '../../kernel/crypto.js';
+import { safeEqual } from './crypto.js';
 
 /**
- * The portal's antiforgery token: an HMAC of the portal session's id (docs/decisions/sso-portal-csrf.md).
- * It is bound to the session, so it needs no cookie or storage of its own and ends with the session; the
- * page puts it in every form (`_csrf`) and a script calling the JSON API sends it as `x-svc-csrf`.
+ * The antiforgery token of a cookie session (the SSO setup portal's, the operator dashboard's): an HMAC of
+ * the session's id (docs/decisions/sso-portal-csrf.md). It is bound to the session, so it needs no cookie
+ * or storage of its own and ends with the session; a page puts it in every form (`_csrf`) and a script
+ * calling a JSON API sends it as `x-svc-csrf`.
  */
-export class PortalCsrf {
+export class SessionCsrf {
   readonly #key: Buffer;
   readonly #publicOrigin: string;
+  readonly #purpose: string;
 
-  /** `key`: at least 32 bytes, derived from the master key for this purpose only. */
-  constructor(key: Buffer, publicOrigin: string) {
+  /**
+   * `key`: at least 32 bytes, derived from the master key for this purpose only; `purpose` names the
+   * kind of session, so that no token of one kind is ever another's.
+   */
+  constructor(key: Buffer, publicOrigin: string, purpose: string) {
     this.#key = key;
     this.#publicOrigin = publicOrigin;
+    this.#purpose = purpose;
   }
 
   tokenFor(sessionId: string): string {
-    return createHmac('sha256', this.#key).update(`sso-portal:${sessionId}`).digest('base64url');
+    return createHmac('sha256', this.#key).update(`${this.#purpose}:${sessionId}`).digest('base64url');
   }
 
   /**

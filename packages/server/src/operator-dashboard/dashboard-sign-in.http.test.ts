@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeAboveStorage } from '../test-support/databases.js';
+import { createDirectHarness, DIRECT_PASSWORD, type DirectHarness } from '../test-support/direct-test-app.js';
+import { InjectBrowser } from '../test-support/inject-browser.js';
+import { TEST_ORIGIN } from '../test-support/test-svc.js';
+import { DASHBOARD_CLIENT_ID } from './dashboard-client.js';
+
+const ADMIN = '/svc/admin/auth/api';
+
+describeAboveStorage('the dashboards sign operators in with a session cookie', (kind) => {
+  let h: DirectHarness;
+  beforeAll(async () => {
+    h = await createDirectHarness(kind);
+  });
+  afterAll(() => h.close());
+
+  /** A browser over the whole dashboard base, signed in through the hosted pages from /svc/login. */
+  const signIn = async (email: string) => {
+    const browser = new InjectBrowser({ authBase: '/svc', inject: (options) => h.inject(options) });
+    await browser.follow(await browser.get('/svc/login'));
+    await browser.follow(await browser.post('/auth/login/identify', { email }));
+    const done = await browser.follow(
+      await browser.post('/auth/login/password', { password: DIRECT_PASSWORD }),
+    );
+    return { browser, done };
+  };
+  const cookieOf = (browser: InjectBrowser) =>
+    [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const operator = async () => {
+    const user = await h.given.user();
+    await h.t.svc.admin.setOperatorAsync(user.email);
+    return user;
+  };
+
+  it('an operator gets the landing page and calls the operator APIs with the cookie; writes need the antiforgery token', async () => {
+    const user = await operator();
+    const { browser, done } = await signIn(user.email);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.body).toContain('Signed in as Ann Example');
+    const cookie = cookieOf(browser);
+
+    const session = await h.inject({ method: 'GET', url: '/svc/api/session', headers: { cookie } });
+    expect(session.statusCode).toBe(200);
+    const { csrfToken, user: who } = session.json<{ csrfToken: string; user: { id: string } }>();
+    expect(who.id).toBe(user.id);
+
+    expect((await h.inject({ method: 'GET', url: `${ADMIN}/users`, headers: { cookie } })).statusCode).toBe(
+      200,
+    );
+    const create = (headers: Record<string, string>) =>
+      h.inject({
+        method: 'POST',
+        url: `${ADMIN}/organizations`,
+        headers: { cookie, ...headers },
+        payload: { name: 'Dash Org' },
+      });
+    expect((await create({ origin: TEST_ORIGIN })).statusCode).toBe(403);
+    expect((await create({ 'x-svc-csrf': csrfToken, origin: 'https://evil.example' })).statusCode).toBe(403);
+    const created = await create({ 'x-svc-csrf': csrfToken, origin: TEST_ORIGIN });
+    expect(created.statusCode, created.body).toBe(201);
+    const [event] = (await h.events('admin.organization.created')).filter((e) => e.actorId === user.id);
+    expect(event).toMatchObject({ actorType: 'operator', actorId: user.id });
+    expect((await h.events('dashboard.session.started', DASHBOARD_CLIENT_ID)).map((e) => e.userId)).toContain(
+      user.id,
+    );
+  });
+
+  it('ends at once when the operator signs out, is deactivated or has the session revoked', async () => {
+    const deactivated = await operator();
+    const first = await signIn(deactivated.email);
+    const listUsers = (cookie: string) =>
+      h.inject({ method: 'GET', url: `${ADMIN}/users`, headers: { cookie } });
+    expect((await listUsers(cookieOf(first.browser))).statusCode).toBe(200);
+    await h.t.svc.admin.updateUserAsync(deactivated.id, { active: false });
+    expect((await listUsers(cookieOf(first.browser))).statusCode).toBe(404);
+
+    const leaving = await operator();
+    const second = await signIn(leaving.email);
+    const cookie = cookieOf(second.browser);
+    const signedOut = await second.browser.post('/logout', second.browser.fields);
+    expect(signedOut.statusCode).toBe(303);
+    expect(signedOut.headers.location).toBe('/svc/auth/logout');
+    expect((await listUsers(cookie)).statusCode).toBe(404);
+    expect((await h.inject({ method: 'GET', url: '/svc/', headers: { cookie } })).headers.location).toBe(
+      '/svc/login',
+    );
+    expect((await h.events('dashboard.session.ended', DASHBOARD_CLIENT_ID)).map((e) => e.userId)).toContain(
+      leaving.id,
+    );
+  });
+
+  it('refuses a user who is not an operator, a stale state and a forged cookie', async () => {
+    const user = await h.given.user();
+    const { done } = await signIn(user.email);
+    expect(done.statusCode).toBe(403);
+    expect(done.body).toContain('svc operator add');
+    expect((await h.events('dashboard.session.refused', DASHBOARD_CLIENT_ID)).map((e) => e.userId)).toContain(
+      user.id,
+    );
+
+    const stale = await h.inject({ method: 'GET', url: '/svc/callback?code=x&state=y' });
+    expect(stale.statusCode).toBe(400);
+    const forged = `svc_dashboard=${'A'.repeat(43)}`;
+    expect(
+      (await h.inject({ method: 'GET', url: `${ADMIN}/users`, headers: { cookie: forged } })).statusCode,
+    ).toBe(404);
+    expect(
+      (await h.inject({ method: 'GET', url: '/svc/api/session', headers: { cookie: forged } })).statusCode,
+    ).toBe(404);
+    // The bearer token still works beside a dashboard cookie.
+    const both = await h.inject({
+      method: 'GET',
+      url: `${ADMIN}/users`,
+      headers: { ...h.t.operator, cookie: forged },
+    });
+    expect(both.statusCode).toBe(200);
+  });
+});
