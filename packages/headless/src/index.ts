@@ -22,6 +22,7 @@ export {
   type SvcHeadlessMfaEnrollViewModel,
   type SvcHeadlessOrganizationSelection,
   type SvcHeadlessProvider,
+  type SvcHeadlessScopeDetail,
   type SvcHeadlessStartRequest,
   type SvcHeadlessViewModel,
 } from './types.js';

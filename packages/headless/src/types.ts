@@ -92,6 +92,20 @@ export interface SvcHeadlessViewModel {
    * known), on `forgot-password-sent`, and on the view of a refused send (429 `resend_too_soon`).
    */
   resendAvailableAt?: string | null | undefined;
+  /**
+   * On `consent` and `device-approve`: each requested scope with its display name and description (an
+   * operator's or the host's entry, else the built-in words of a standard scope; a null `displayName`
+   * means show the raw scope).
+   */
+  scopeDetails?: SvcHeadlessScopeDetail[] | undefined;
+  [field: string]: unknown;
+}
+
+/** A scope as a consent screen shows it. */
+export interface SvcHeadlessScopeDetail {
+  scope: string;
+  displayName: string | null;
+  description: string | null;
   [field: string]: unknown;
 }
 

@@ -4,6 +4,7 @@ import { createAuthHarness, type AuthHarness } from '../../test-support/auth-har
 import { authRequestRecord } from '../../test-support/auth-request-record.js';
 import { clientRecord } from '../../test-support/client-record.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
+import { applicationAccessRepository } from './application-access.js';
 import { authRequestRepository } from './auth-requests.js';
 import { clientRepository } from './clients.js';
 import { tokenStore } from './token-store.js';
@@ -100,11 +101,25 @@ describeEachDatabase(
       await store('dcr_signing_in');
       await authRequestRepository(h.db).insert(authRequestRecord(8 * DAY, { clientId: 'dcr_signing_in' }));
 
+      // An operator restricted who may use it: an access assignment keeps it.
+      await store('dcr_assigned');
+      await applicationAccessRepository(h.db).insertAssignment({
+        id: 'apa_1',
+        clientId: 'dcr_assigned',
+        principalType: 'user',
+        principalId: user.id,
+        organizationId: null,
+        roleKey: null,
+        effect: 'allow',
+        createdAt: 0,
+      });
+
       const deleted = await clients().deleteUnused(7 * DAY);
       expect(deleted.sort()).toEqual(['dcr_junk', 'https://junk.example/client.json']);
       const left = (await clients().list({ limit: 20 })).data.map((client) => client.clientId).sort();
       expect(left).toEqual([
         'dcr_adopted',
+        'dcr_assigned',
         'dcr_deactivated',
         'dcr_recent',
         'dcr_signing_in',
