@@ -209,6 +209,20 @@ describeAboveStorage('application access', (kind) => {
     await setMode(client.id, 'internal_only');
     const first = await start();
     await expect(approve(first.user_code)).rejects.toMatchObject({ error: 'access_denied', status: 403 });
+    // The hosted approval page: the same refusal, as a page.
+    const hosted = new InjectBrowser({ authBase: h.authBase, inject: (options) => h.inject(options) });
+    const verification = await start();
+    await hosted.signInToApproveDevice(
+      {
+        ...verification,
+        verification_uri_complete: `${h.authBase}/device?user_code=${verification.user_code}`,
+      },
+      user.email,
+      DIRECT_PASSWORD,
+    );
+    const refusedPage = await hosted.post('/device/approve');
+    expect(refusedPage.statusCode).toBe(403);
+    expect(refusedPage.body).toContain('The user may not use this application.');
 
     await setMode(client.id, 'all_organizations');
     const second = await start();
@@ -218,7 +232,11 @@ describeAboveStorage('application access', (kind) => {
     expect(refused.statusCode, refused.body).toBe(400);
     expect(refused.json()).toMatchObject({ error: 'access_denied' });
     const events = await h.events('application.access.denied', client.clientId);
-    expect(events.map((event) => event.data.flow).sort()).toEqual(['device_approval', 'device_code']);
+    expect(events.map((event) => event.data.flow).sort()).toEqual([
+      'device_approval',
+      'device_approval',
+      'device_code',
+    ]);
   });
 
   it('refuses bad input with a 400 (never a 5xx), duplicates with a 409, unknown ids with a 404', async () => {
