@@ -17,4 +17,6 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // The bundled dashboards run in the browser; the TypeScript rules above apply to their .tsx as well.
+  { files: ['packages/dashboard/**'], languageOptions: { globals: { ...globals.browser } } },
 );

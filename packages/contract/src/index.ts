@@ -26,3 +26,4 @@ export * from './home-realm.js';
 export * from './access-modes.js';
 export * from './application-access.js';
 export * from './scope-display-names.js';
+export * from './dashboard-session.js';

@@ -10,6 +10,7 @@ import { acceptJsonBodies } from '../http/json-body.js';
 import { loggerOptions } from '../http/logging.js';
 import { requireOperator } from '../http/operator-guard.js';
 import { operatorDashboardRoutes } from '../operator-dashboard/routes.js';
+import { bundledDashboard, dashboardDistFolder } from '../operator-dashboard/bundled-dashboard.js';
 import { RequestLog } from '../http/request-log.js';
 import { answerStaticDocuments, type StaticDocumentRoute } from '../http/static-documents.js';
 import { accountDirectRoutes } from '../direct/account-routes.js';
@@ -97,6 +98,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             site: { dashboardBase: config.dashboardBase, publicOrigin: config.publicOrigin },
             authBase: config.authBase,
             now: () => config.clock.now(),
+            bundled: await bundledDashboard(dashboardDistFolder()),
           }),
         );
         await svc.register(discoveryRoutes(discovery), { prefix: authPath });

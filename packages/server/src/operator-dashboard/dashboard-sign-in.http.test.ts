@@ -32,11 +32,11 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     return user;
   };
 
-  it('an operator gets the landing page and calls the operator APIs with the cookie; writes need the antiforgery token', async () => {
+  it('an operator gets the dashboard and calls the operator APIs with the cookie; writes need the antiforgery token', async () => {
     const user = await operator();
     const { browser, done } = await signIn(user.email);
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.body).toContain('Signed in as Ann Example');
+    expect(done.body).toContain('<div id="root">');
     const cookie = cookieOf(browser);
 
     const session = await h.inject({ method: 'GET', url: '/svc/api/session', headers: { cookie } });
@@ -77,7 +77,9 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     const leaving = await operator();
     const second = await signIn(leaving.email);
     const cookie = cookieOf(second.browser);
-    const signedOut = await second.browser.post('/logout', second.browser.fields);
+    const session = await h.inject({ method: 'GET', url: '/svc/api/session', headers: { cookie } });
+    const { csrfToken } = session.json<{ csrfToken: string }>();
+    const signedOut = await second.browser.post('/logout', { _csrf: csrfToken });
     expect(signedOut.statusCode).toBe(303);
     expect(signedOut.headers.location).toBe('/svc/auth/logout');
     expect((await listUsers(cookie)).statusCode).toBe(404);
@@ -87,6 +89,28 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     expect((await h.events('dashboard.session.ended', DASHBOARD_CLIENT_ID)).map((e) => e.userId)).toContain(
       leaving.id,
     );
+  });
+
+  it('serves the built app only with a session, and its hashed assets to anyone; nothing else of dist', async () => {
+    const { browser } = await signIn((await operator()).email);
+    const app = await h.inject({ method: 'GET', url: '/svc/', headers: { cookie: cookieOf(browser) } });
+    expect(app.statusCode).toBe(200);
+    expect(app.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(app.headers['cache-control']).toBe('no-store');
+    expect(app.headers['content-security-policy']).toContain("script-src 'self'");
+    const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(app.body)?.[1];
+    expect(script).toBeDefined();
+    const bare = await h.inject({ method: 'GET', url: '/svc', headers: { cookie: cookieOf(browser) } });
+    expect(bare.headers.location).toBe('/svc/');
+
+    expect((await h.inject({ method: 'GET', url: '/svc/' })).headers.location).toBe('/svc/login');
+    const asset = await h.inject({ method: 'GET', url: `/svc/${script}` });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const url of ['/svc/assets/../index.html', '/svc/assets/%2e%2e/index.html', '/svc/assets/nope.js']) {
+      expect((await h.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    }
   });
 
   it('refuses a user who is not an operator, a stale state and a forged cookie', async () => {

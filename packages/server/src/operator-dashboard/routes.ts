@@ -1,3 +1,4 @@
+import type { SvcDashboardSession } from '@svc/contract';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../http/pages/html.js';
@@ -16,6 +17,7 @@ import {
   setDashboardCookie,
   type DashboardSite,
 } from './dashboard-cookie.js';
+import { DASHBOARD_CONTENT_SECURITY_POLICY, type BundledDashboard } from './bundled-dashboard.js';
 import type { FinishedLogin, OperatorDashboard } from './operator-dashboard.js';
 
 const REFUSALS: Record<Exclude<FinishedLogin, { kind: 'started' }>['reason'], string> = {
@@ -30,16 +32,18 @@ const REFUSALS: Record<Exclude<FinishedLogin, { kind: 'started' }>['reason'], st
  * The bundled dashboards' sign-in, under the dashboard base: `/login` starts the hosted sign-in with the
  * dashboard client, `/callback` finishes it with a session cookie, `/api/session` tells the dashboards
  * who is signed in (and the antiforgery token their state-changing calls send as `x-svc-csrf`),
- * `/logout` ends the session, and `/` is the landing page. The operator APIs accept the cookie through
- * the operator guard (http/operator-guard.ts).
+ * `/logout` ends the session, and `/` is the built dashboard app (`bundled`, with its `/assets/*`) or,
+ * in a checkout that was never built, a server-rendered landing page. The operator APIs accept the
+ * cookie through the operator guard (http/operator-guard.ts).
  */
 export function operatorDashboardRoutes(deps: {
   dashboard: OperatorDashboard;
   site: DashboardSite;
   authBase: string;
   now: () => number;
+  bundled: BundledDashboard | undefined;
 }): FastifyPluginAsync {
-  const { dashboard, site } = deps;
+  const { dashboard, site, bundled } = deps;
   const page = (reply: FastifyReply, title: string, body: ReturnType<typeof html>, status = 200) =>
     sendPage(reply, renderLayout({ authBase: deps.authBase, title, body }), status);
   const live = async (request: FastifyRequest) => {
@@ -59,8 +63,8 @@ export function operatorDashboardRoutes(deps: {
     if (!app.hasReplyDecorator('setCookie')) await app.register(fastifyCookie);
     // The landing page's sign-out form posts urlencoded; the JSON parser of the parent scope stays.
     if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(fastifyFormbody);
+    // Defaults: the app's page and assets set their own CSP and cache lifetime.
     app.addHook('onSend', async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
       for (const [name, value] of Object.entries(HOSTED_SECURITY_HEADERS)) {
         if (!reply.hasHeader(name)) reply.header(name, value);
       }
@@ -95,16 +99,26 @@ export function operatorDashboardRoutes(deps: {
       const session = await live(request);
       if (session === undefined)
         return reply.code(404).send({ error: 'not_found', message: 'No dashboard session.' });
-      return {
+      const body: SvcDashboardSession = {
         user: session.user,
         csrfToken: dashboard.csrfToken(session),
         expiresAt: new Date(session.session.expiresAt).toISOString(),
       };
+      return body;
     });
 
     app.get('/', async (request, reply) => {
       const session = await live(request);
       if (session === undefined) return reply.redirect(`${site.dashboardBase}/login`, 303);
+      if (bundled !== undefined) {
+        // index.html names its assets relatively (`./assets/…`), which resolve below the base only from `{base}/`.
+        if (!request.url.split('?', 1)[0]?.endsWith('/'))
+          return reply.redirect(`${site.dashboardBase}/`, 308);
+        return reply
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('content-security-policy', DASHBOARD_CONTENT_SECURITY_POLICY)
+          .send(bundled.indexHtml);
+      }
       const body = html`<p>
           Signed in as ${session.user.displayName} (${session.user.email ?? session.user.id}), an operator.
         </p>
@@ -113,6 +127,17 @@ export function operatorDashboardRoutes(deps: {
           <button type="submit">Sign out</button>
         </form>`;
       return page(reply, 'Svc dashboards', body);
+    });
+
+    // The app's scripts and stylesheet: public code, served without a session, cached for a year under
+    // their content-hashed names.
+    app.get<{ Params: { '*': string } }>('/assets/*', async (request, reply) => {
+      const asset = bundled?.asset(request.params['*']);
+      if (asset === undefined) return reply.callNotFound();
+      return reply
+        .header('content-type', asset.contentType)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(asset.body);
     });
 
     app.post('/logout', async (request, reply) => {

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * GET {dashboard base}/api/session: who is signed in to the bundled dashboards, and the antiforgery token
+ * their state-changing calls send as `x-svc-csrf` (docs/decisions/dashboard-operator-sessions.md).
+ * Without a live session the route answers 404.
+ */
+export const svcDashboardSessionSchema = z.object({
+  user: z.object({ id: z.string(), displayName: z.string(), email: z.string().nullable() }),
+  csrfToken: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+export type SvcDashboardSession = z.output<typeof svcDashboardSessionSchema>;
