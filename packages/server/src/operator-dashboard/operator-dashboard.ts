@@ -84,6 +84,9 @@ export class OperatorDashboard {
       state: login.state,
       code_challenge: s256Challenge(login.verifier),
       code_challenge_method: 'S256',
+      // An operator console asks for the password every time: a user's open sign-in (perhaps another
+      // account's, or one the dashboards just refused) is never reused silently.
+      prompt: 'login',
     });
     return {
       location: `${urls.authorize}?${query.toString()}`,
