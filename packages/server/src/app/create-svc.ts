@@ -8,8 +8,6 @@ import { resolveConfig, type SvcConfig } from '../config/resolve.js';
 import { Antiforgery, deriveHostedKey } from '../http/antiforgery.js';
 import { HOUR_MS } from '../kernel/clock.js';
 import { SecretBox } from '../kernel/crypto.js';
-import { ClientCredentialsGrant } from '../oauth/token/client-credentials.js';
-import { TokenEndpoint } from '../oauth/token/token-endpoint.js';
 import { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
@@ -47,6 +45,7 @@ import { wireOidcSignIn } from './wire-oidc-connections.js';
 import { wireSamlAppEntry, wireSamlAssertionConsumer } from './wire-saml-sign-in.js';
 import { wireDashboard } from './wire-dashboard.js';
 import { wireDevice } from './wire-device.js';
+import { wireTokenEndpoint } from './wire-token-endpoint.js';
 import { wireDiscovery } from './wire-discovery.js';
 import { wireCalendar } from './wire-calendar.js';
 
@@ -167,16 +166,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       clock,
       ids,
     });
-    const tokenEndpoint = new TokenEndpoint({
-      findClient: (id) => clients.findByClientId(id),
-      rejectedSecrets: authEngine.clientSecrets,
-      rejectedTokens: authEngine.rejectedTokens,
-      codes: authEngine.tokens.codes,
-      refresh: authEngine.tokens.refresh,
-      clientCredentials: new ClientCredentialsGrant({ tokens }),
-      devices: device.devices,
-      markFirstUse: (clientId) => clients.markFirstUse(clientId, clock.now()),
-    });
+    const tokenEndpoint = wireTokenEndpoint({ clients, engine: authEngine, tokens, device, clock });
     // The app's logger exists only after the HTTP app is built; the email service logs through it lazily.
     const appLog: { current?: { info(message: string): void; warn(message: string): void } } = {};
     const emailWiring = wireEmail({
