@@ -176,6 +176,15 @@ describeAboveStorage('application access', (kind) => {
     expect(location.searchParams.get('code')).toBeNull();
     const [event] = await h.events('application.access.denied', client.clientId);
     expect(event).toMatchObject({ data: { flow: 'authorize', decision: 'not_internal' } });
+
+    // Signed in (the issuer session above), a silent request of a third-party client the rules refuse
+    // hears access_denied, not consent_required.
+    const thirdParty = await h.given.client({ isFirstParty: false });
+    await setMode(thirdParty.clientId, 'internal_only');
+    const silent = await browser.authorize(
+      authorizeQuery(thirdParty.clientId, { prompt: 'none' }, pkcePair().challenge),
+    );
+    expect(InjectBrowser.location(silent).searchParams.get('error')).toBe('access_denied');
   });
 
   it('the device flow: an approval the rules refuse is a 403, and a poll after a change answers access_denied', async () => {

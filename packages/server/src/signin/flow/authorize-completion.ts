@@ -60,6 +60,15 @@ export class AuthorizeCompletion {
     return grantScopes(request.grantedScopes, client.allowedScopes);
   }
 
+  /** Whether the client's application access refuses this sign-in (audited as it does). */
+  async deniesAccess(
+    client: ClientRecord,
+    identity: Pick<AuthorizedIdentity, 'userId' | 'organizationId'>,
+  ): Promise<boolean> {
+    const who = { userId: identity.userId, organizationId: identity.organizationId };
+    return (await this.#deps.access.denial(client, who, { flow: 'authorize' })) !== null;
+  }
+
   /**
    * SPEC.md: "a non-first-party client without a covering grant reaches the consent view", and
    * `prompt=consent` "forces consent for a non-first-party client". First-party clients never ask.
@@ -91,8 +100,7 @@ export class AuthorizeCompletion {
       await this.#move(request.id, from, { status: 'device_approval', ...pickIdentity(identity) });
       return { kind: 'next' };
     }
-    const who = { userId: identity.userId, organizationId: identity.organizationId };
-    if ((await this.#deps.access.denial(client, who, { flow: 'authorize' })) !== null) {
+    if (await this.deniesAccess(client, identity)) {
       // Ended like a denied consent: the client hears access_denied (the detail is in the audit event).
       await this.#move(request.id, from, { status: 'denied' });
       return {

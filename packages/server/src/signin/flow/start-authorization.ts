@@ -1,4 +1,5 @@
 import { emailSchema } from '@svc/contract';
+import { ACCESS_DENIED_MESSAGE } from '../../applications/errors.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import type { ResolvedBrowserSession } from '../browser-sessions.js';
 import type { OAuthErrorCode } from '../../oauth/errors.js';
@@ -112,6 +113,10 @@ export class StartAuthorization {
     };
     const consentInput = { prompt: [...request.prompt], grantedScopes: request.grantedScopes };
     if (silent && (await this.#completion.needsConsent(consentInput, request.client, identity.userId))) {
+      // A user the client's access rules refuse hears that, not an invitation to consent.
+      if (await this.#completion.deniesAccess(request.client, identity)) {
+        return fail('access_denied', ACCESS_DENIED_MESSAGE);
+      }
       return fail('consent_required', 'The user has not consented to this client.');
     }
     const record = await this.#insert(request, id, browserId, { status: 'pending' });
