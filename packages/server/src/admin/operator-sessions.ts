@@ -8,6 +8,7 @@ import {
 } from '@svc/contract';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { SessionRecord, SessionSelector } from '../oauth/tokens/repository.js';
+import { findClientByEitherId } from './client-lookup.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
 import type { OperatorSessionStore, SessionRevocationTransaction } from './repository.js';
 
@@ -113,13 +114,11 @@ export class OperatorSessions {
   }
 
   /**
-   * The client_id of the client this names, by its clientId first, then by its record id (like
-   * DECISIONS.md's `{applicationId}`). A name of no client stays as it is: it matches no session.
+   * The client_id of the client this names (findClientByEitherId). A name of no client stays as it is:
+   * it matches no session.
    */
   async #clientId(name: string): Promise<string> {
-    const { clients } = this.#deps.repositories;
-    const client = (await clients.findByClientId(name)) ?? (await clients.findById(name));
-    return client?.clientId ?? name;
+    return (await findClientByEitherId(this.#deps.repositories.clients, name))?.clientId ?? name;
   }
 }
 

@@ -230,8 +230,13 @@ export interface ClientRepository {
   deleteUnused(before: number): Promise<string[]>;
 }
 
-/** The fields a client update sets; an omitted field keeps its value. The clientId never changes. */
-export type ClientChanges = Partial<Omit<ClientRecord, 'id' | 'clientId' | 'createdAt' | 'updatedAt'>>;
+/**
+ * The fields a client update sets; an omitted field keeps its value. The clientId never changes; the
+ * access mode and assignment count change only through application access (applications/).
+ */
+export type ClientChanges = Partial<
+  Omit<ClientRecord, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'access'>
+>;
 
 /** The sessions an operator lists: every given field must match. */
 export interface SessionListFilter {

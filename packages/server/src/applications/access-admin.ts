@@ -9,6 +9,7 @@ import type {
   SvcOrganizationApplication,
   SvcUserApplication,
 } from '@svc/contract';
+import { findClientByEitherId } from '../admin/client-lookup.js';
 import { actorFields, type AdminActor } from '../admin/deps.js';
 import type {
   ClientRecord,
@@ -74,7 +75,7 @@ function toCheck(check: AccessCheck): SvcApplicationAccessCheck {
 /**
  * The operator API of application access (SPEC.md "Operator (admin) HTTP APIs": access mode,
  * assignments, the access check, and the applications of an organization or a user). An
- * `{applicationId}` is the client's record id or its clientId (DECISIONS.md "Applications"). Every
+ * `{applicationId}` is the client's clientId or its record id (findClientByEitherId). Every
  * change is audited; none is cached, so it holds on every node from the next sign-in or refresh on.
  */
 export class ApplicationAccessAdmin {
@@ -214,17 +215,18 @@ export class ApplicationAccessAdmin {
       throw new SvcNotFoundError(`Organization '${organizationId}' was not found.`);
     }
     const { clients, assignments, nextCursor } = await this.#activeClients(page);
+    // Any member, as the organization's own rules see them: no role, no group, not an operator.
+    const member = {
+      kind: 'user',
+      userId: '',
+      organizationId,
+      role: null,
+      groupIds: new Set<string>(),
+      isOperator: false,
+    } as const;
     const data: SvcOrganizationApplication[] = [];
     for (const client of clients) {
       const own = assignments.get(client.clientId) ?? [];
-      const member = {
-        kind: 'user',
-        userId: '',
-        organizationId,
-        role: null,
-        groupIds: new Set<string>(),
-        isOperator: false,
-      } as const;
       if (decideAccess(client.access.mode, own, member).allowed) {
         data.push({ ...summary(client), members: 'all' });
       } else if (
@@ -292,9 +294,7 @@ export class ApplicationAccessAdmin {
   }
 
   async #application(applicationId: string): Promise<ClientRecord> {
-    const client =
-      (await this.#deps.clients.findById(applicationId)) ??
-      (await this.#deps.clients.findByClientId(applicationId));
+    const client = await findClientByEitherId(this.#deps.clients, applicationId);
     if (client === undefined) throw applicationNotFound(applicationId);
     return client;
   }

@@ -1,0 +1,13 @@
+import type { ClientRecord, ClientRepository } from './repository.js';
+
+/**
+ * The client a name stands for where DECISIONS.md "Applications" lets operators name one either way
+ * (`{applicationId}`, a session revocation's `clientApplicationId`): by its clientId first, then by its
+ * record id.
+ */
+export async function findClientByEitherId(
+  clients: Pick<ClientRepository, 'findByClientId' | 'findById'>,
+  name: string,
+): Promise<ClientRecord | undefined> {
+  return (await clients.findByClientId(name)) ?? (await clients.findById(name));
+}
