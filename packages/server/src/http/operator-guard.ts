@@ -5,6 +5,9 @@ import type { OperatorSessionCheck } from '../kernel/operator-session.js';
 import { sendNotFound } from './errors.js';
 import { singleHeader } from './single-header.js';
 
+/** What a dashboard session cookie that finds no live session is, in the 429's words. */
+export const SESSION_GUESS = 'a session that is not valid';
+
 /** The user id of the operator whose dashboard session authorized a request (for the audit trail). */
 const operatorIds = new WeakMap<FastifyRequest, string>();
 
@@ -13,16 +16,19 @@ export function operatorIdOf(request: FastifyRequest): string | undefined {
   return operatorIds.get(request);
 }
 
+/** What a dashboard call (or sign-out) whose antiforgery token or origin is wrong is told. */
+export const DASHBOARD_CSRF_MESSAGE =
+  'This request did not come from the dashboard. Reload it and try again.';
+
 /** A dashboard call whose antiforgery token or origin is wrong. */
 class DashboardCsrfError extends SvcError {
   constructor() {
-    super('csrf_failed', 'This request did not come from the dashboard. Reload it and try again.', {
-      status: 403,
-    });
+    super('csrf_failed', DASHBOARD_CSRF_MESSAGE, { status: 403 });
   }
 }
 
-function locked(retryAfterMs: number, what: string): SvcTooManyAttemptsError {
+/** The 429 of an address locked for guessing operator tokens or dashboard sessions (`what` it sent). */
+export function operatorGuessesLocked(retryAfterMs: number, what: string): SvcTooManyAttemptsError {
   return new SvcTooManyAttemptsError(
     `Too many requests with ${what} from this address; retry ${retryAfterPhrase(retryAfterMs)}.`,
     retryAfterMs,
@@ -57,13 +63,14 @@ export function requireOperator(
         operatorIds.set(request, session.operatorId);
         return;
       }
-      if (session?.kind === 'locked') throw locked(session.retryAfterMs, 'a session that is not valid');
+      if (session?.kind === 'locked') throw operatorGuessesLocked(session.retryAfterMs, SESSION_GUESS);
       if (session?.kind === 'csrf_failed') throw new DashboardCsrfError();
       if (session !== undefined) return sendNotFound(reply);
     }
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
     const decision = await operatorToken.decide(match?.[1], request.ip);
     if (decision.kind === 'refused') return sendNotFound(reply);
-    if (decision.kind === 'locked') throw locked(decision.retryAfterMs, 'a wrong operator token');
+    if (decision.kind === 'locked')
+      throw operatorGuessesLocked(decision.retryAfterMs, 'a wrong operator token');
   });
 }

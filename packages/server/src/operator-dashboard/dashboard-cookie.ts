@@ -38,10 +38,14 @@ export function setDashboardCookie(
   reply.setCookie(DASHBOARD_SESSION_COOKIE, secret, dashboardCookieOptions(site, seconds));
 }
 
+/** A cookie value when it has the shape of a session secret. */
+function asSecret(value: string | undefined): string | undefined {
+  return value !== undefined && SECRET.test(value) ? value : undefined;
+}
+
 /** The cookie's secret when it has the shape of one. */
 export function readDashboardSecret(request: CookieRequest): string | undefined {
-  const value = request.cookies?.[DASHBOARD_SESSION_COOKIE];
-  return value !== undefined && SECRET.test(value) ? value : undefined;
+  return asSecret(request.cookies?.[DASHBOARD_SESSION_COOKIE]);
 }
 
 /**
@@ -52,9 +56,7 @@ export function dashboardSecretIn(cookieHeader: string | undefined): string | un
   for (const part of (cookieHeader ?? '').split(';')) {
     const separator = part.indexOf('=');
     if (separator !== -1 && part.slice(0, separator).trim() === DASHBOARD_SESSION_COOKIE) {
-      return readDashboardSecret({
-        cookies: { [DASHBOARD_SESSION_COOKIE]: part.slice(separator + 1).trim() },
-      });
+      return asSecret(part.slice(separator + 1).trim());
     }
   }
   return undefined;

@@ -5,8 +5,8 @@ import { html } from '../http/pages/html.js';
 import { renderLayout } from '../http/pages/layout.js';
 import { sendPage } from '../http/pages/reply.js';
 import { HOSTED_SECURITY_HEADERS } from '../http/pages/security-headers.js';
+import { DASHBOARD_CSRF_MESSAGE, operatorGuessesLocked, SESSION_GUESS } from '../http/operator-guard.js';
 import { singleHeader } from '../http/single-header.js';
-import { retryAfterPhrase, SvcTooManyAttemptsError } from '../kernel/errors.js';
 import fastifyFormbody from '@fastify/formbody';
 import {
   DASHBOARD_CSRF_HEADER,
@@ -50,12 +50,7 @@ export function operatorDashboardRoutes(deps: {
     const secret = readDashboardSecret(request);
     if (secret === undefined) return undefined;
     const decision = await dashboard.authorize(secret, request.ip);
-    if (decision.kind === 'locked') {
-      throw new SvcTooManyAttemptsError(
-        `Too many requests with a session that is not valid from this address; retry ${retryAfterPhrase(decision.retryAfterMs)}.`,
-        decision.retryAfterMs,
-      );
-    }
+    if (decision.kind === 'locked') throw operatorGuessesLocked(decision.retryAfterMs, SESSION_GUESS);
     return decision.kind === 'operator' ? decision.live : undefined;
   };
 
@@ -151,13 +146,7 @@ export function operatorDashboardRoutes(deps: {
           singleHeader(request.headers.origin),
           singleHeader(request.headers.referer),
         );
-        if (!allowed)
-          return page(
-            reply,
-            'Sign out',
-            html`<p>This request did not come from the dashboard. Reload it and try again.</p>`,
-            403,
-          );
+        if (!allowed) return page(reply, 'Sign out', html`<p>${DASHBOARD_CSRF_MESSAGE}</p>`, 403);
         await dashboard.end(session, request.ip);
       }
       reply.clearCookie(DASHBOARD_SESSION_COOKIE, dashboardCookieOptions(site));
