@@ -45,52 +45,52 @@ export const createApplicationAssignmentBodySchema = z
     effect: assignmentEffectSchema.default('allow'),
   })
   .superRefine((body, ctx) => {
-    const missing = (path: string, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message });
+    const refuse = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     const stray = (path: 'principalId' | 'organizationId' | 'roleKey') => {
       if (body[path] !== undefined)
-        missing(path, `${path} does not apply to a ${body.principalType} assignment`);
+        refuse(path, `${path} does not apply to a ${body.principalType} assignment`);
     };
     switch (body.principalType) {
       case 'organization':
         if (body.organizationId === undefined && body.principalId === undefined) {
-          missing('organizationId', 'an organization assignment needs organizationId (or principalId)');
+          refuse('organizationId', 'an organization assignment needs organizationId (or principalId)');
         } else if (
           body.organizationId !== undefined &&
           body.principalId !== undefined &&
           body.organizationId !== body.principalId
         ) {
-          missing('principalId', 'principalId and organizationId must name the same organization');
+          refuse('principalId', 'principalId and organizationId must name the same organization');
         }
         stray('roleKey');
         return;
       case 'role':
         if (body.organizationId === undefined)
-          missing('organizationId', 'a role assignment needs organizationId');
-        if (body.roleKey === undefined) missing('roleKey', 'a role assignment needs roleKey');
+          refuse('organizationId', 'a role assignment needs organizationId');
+        if (body.roleKey === undefined) refuse('roleKey', 'a role assignment needs roleKey');
         stray('principalId');
         return;
       default:
         if (body.principalId === undefined) {
-          missing('principalId', `a ${body.principalType} assignment needs principalId`);
+          refuse('principalId', `a ${body.principalType} assignment needs principalId`);
         }
         stray('organizationId');
         stray('roleKey');
     }
   })
-  .transform((body) => ({
-    principalType: body.principalType,
-    principalId:
-      body.principalType === 'organization'
-        ? (body.organizationId ?? body.principalId ?? null)
-        : (body.principalId ?? null),
-    organizationId:
-      body.principalType === 'organization'
-        ? (body.organizationId ?? body.principalId ?? null)
-        : (body.organizationId ?? null),
-    roleKey: body.roleKey ?? null,
-    effect: body.effect,
-  }));
+  .transform((body) => {
+    const byOrganization = body.principalType === 'organization';
+    // An organization assignment names its organization in both fields, whichever one the body used.
+    const organizationId = byOrganization
+      ? (body.organizationId ?? body.principalId ?? null)
+      : (body.organizationId ?? null);
+    return {
+      principalType: body.principalType,
+      principalId: byOrganization ? organizationId : (body.principalId ?? null),
+      organizationId,
+      roleKey: body.roleKey ?? null,
+      effect: body.effect,
+    };
+  });
 export type CreateApplicationAssignmentBody = z.input<typeof createApplicationAssignmentBodySchema>;
 export type CreateApplicationAssignmentInput = z.output<typeof createApplicationAssignmentBodySchema>;
 

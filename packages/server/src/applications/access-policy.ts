@@ -27,6 +27,13 @@ export interface AccessCheck {
   readonly reasons: readonly SvcAccessReason[];
 }
 
+/** The decision of `all_organizations` without a deny that names the subject. */
+export const OPEN_TO_ALL: AccessCheck = {
+  allowed: true,
+  decision: 'allowed_by_mode',
+  reasons: [{ code: 'all_organizations', message: 'Every user may use the application.' }],
+};
+
 /** The assignment types that let a subject in under each selecting mode. */
 const GRANTING_TYPES: Partial<Record<ApplicationAccessMode, readonly AssignmentPrincipalType[]>> = {
   selected_organizations: ['organization'],
@@ -98,13 +105,7 @@ export function decideAccess(
       reasons: [reason('explicit_deny', `A deny assignment names ${describe(deny)}.`, deny)],
     };
   }
-  if (mode === 'all_organizations') {
-    return {
-      allowed: true,
-      decision: 'allowed_by_mode',
-      reasons: [reason('all_organizations', 'Every user may use the application.')],
-    };
-  }
+  if (mode === 'all_organizations') return OPEN_TO_ALL;
   if (mode === 'internal_only') {
     return subject.kind === 'user' && subject.isOperator
       ? {

@@ -1,7 +1,7 @@
 import type { SvcOrganizationOption } from '@svc/contract';
 import type { ClientRecord, ClientRepository, UserRepository } from '../admin/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import { decideAccess, type AccessCheck, type AccessSubject } from './access-policy.js';
+import { decideAccess, OPEN_TO_ALL, type AccessCheck, type AccessSubject } from './access-policy.js';
 import { applicationAccessDeniedError } from './errors.js';
 import type { ApplicationAccessRepository, AssignmentRecord } from './repository.js';
 
@@ -27,12 +27,6 @@ export interface AccessContext {
   readonly ipAddress?: string | null | undefined;
 }
 
-const OPEN: AccessCheck = {
-  allowed: true,
-  decision: 'allowed_by_mode',
-  reasons: [{ code: 'all_organizations', message: 'Every user may use the application.' }],
-};
-
 /**
  * Application access at run time (SPEC.md "Application access"; rule 5: "checks run when a concrete
  * application and subject are known; public denial text is generic while audit events and the
@@ -49,7 +43,7 @@ export class ApplicationAccess {
 
   /** The decision for a user at a client, with its reasons. */
   async checkUser(client: ClientRecord, request: UserAccessRequest): Promise<AccessCheck> {
-    if (isOpen(client)) return OPEN;
+    if (isOpen(client)) return OPEN_TO_ALL;
     const assignments = await this.#assignments(client);
     return decideAccess(
       client.access.mode,
@@ -64,7 +58,7 @@ export class ApplicationAccess {
     kind: 'service_account' | 'agent',
     id: string,
   ): Promise<AccessCheck> {
-    if (isOpen(client)) return OPEN;
+    if (isOpen(client)) return OPEN_TO_ALL;
     return decideAccess(client.access.mode, await this.#assignments(client), { kind, id });
   }
 
