@@ -196,11 +196,12 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
   it('refuses an approval by an inactive user or for an organization the user is not a member of', async () => {
     const started = await h.start(client);
     const foreign = (await h.given.organization()).id;
+    // Started one at a time: a second call running beside the first would reject before anything awaits it.
     for (const attempt of [
-      approve(started.userCode, { organizationId: foreign }),
-      approve(started.userCode, { user: 'usr_missing' }),
+      () => approve(started.userCode, { organizationId: foreign }),
+      () => approve(started.userCode, { user: 'usr_missing' }),
     ]) {
-      const error = await errorOf(attempt);
+      const error = await errorOf(attempt());
       expect(error).toBeInstanceOf(SvcPublicAuthError);
       expect(error).toMatchObject({ code: 'access_denied', status: 403 });
     }
