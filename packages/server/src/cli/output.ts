@@ -42,7 +42,9 @@ export function printServeBanner(
     `  operator API ${config.publicOrigin}${config.adminAuthBase}/api  (Authorization: Bearer <SVC_ADMIN_TOKEN>)`,
   );
   if (config.adminToken === undefined) {
-    console.log('  The operator API is closed: set SVC_ADMIN_TOKEN (at least 16 characters) to open it.');
+    console.log(
+      '  The operator API is closed: set SVC_ADMIN_TOKEN (at least 128 bits: `openssl rand -base64 32`) to open it.',
+    );
   } else if (process.env.SVC_ADMIN_TOKEN === undefined) {
     console.log(
       `  development operator token: ${config.adminToken}  (from ${config.dataDir}/admin.token; set SVC_ADMIN_TOKEN to choose your own)`,
