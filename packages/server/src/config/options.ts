@@ -132,6 +132,7 @@ export interface DynamicClientRegistrationOptions {
   /**
    * The scopes a registration may ask for; a scope outside is refused with invalid_client_metadata.
    * Empty: any scope is registered as asked, so set it before opening registration to the internet.
+   * A client that names no `scope` gets all of them (with none: `openid profile email`).
    * @default [] (SVC_DCR_ALLOWED_SCOPES, space- or comma-separated)
    */
   allowedScopes?: string[];
