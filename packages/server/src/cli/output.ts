@@ -32,6 +32,9 @@ export function printServeBanner(
   if (documents.enabled) {
     const hosts = documents.allowedHosts.length === 0 ? 'any host' : documents.allowedHosts.join(', ');
     console.log(`  client metadata documents are on: client_ids may be https URLs on ${hosts}`);
+    if (documents.allowLoopback) {
+      console.log('  and from this machine (SVC_CIMD_ALLOW_LOOPBACK): turn it off outside development');
+    }
     if (documents.allowedScopes.length === 0) {
       console.log(
         '  Apps known by their documents may ask for any scope: set SVC_CIMD_ALLOWED_SCOPES to the scopes they may have.',

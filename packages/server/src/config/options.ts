@@ -170,6 +170,12 @@ export interface ClientIdMetadataDocumentOptions extends DynamicClientRegistrati
   timeoutMs?: number;
   /** PEM certificates trusted beside Node's roots for documents' hosts (an internal CA). @default [] */
   caCertificates?: string[];
+  /**
+   * Fetch documents from a loopback host (`localhost`, 127.0.0.0/8, `[::1]`), over http too: an app
+   * developed on the same machine. Off in every mode; development and `allowInsecureLoopback` do not
+   * turn it on. @default false (SVC_CIMD_ALLOW_LOOPBACK)
+   */
+  allowLoopback?: boolean;
 }
 
 /**

@@ -78,9 +78,10 @@ describeAboveStorage('Client ID Metadata Documents', (kind) => {
       response.end(served.body);
     });
     h = await createHostedTestApp(kind, {
-      allowInsecureLoopback: true,
       clientIdMetadataDocuments: {
         enabled: true,
+        // The client's site is this machine: opted in, as an operator would for a local app.
+        allowLoopback: true,
         allowedHosts: ['127.0.0.1'],
         allowedScopes: ['openid', 'profile', 'notes:read'],
         audience: API_AUDIENCE,
