@@ -8,7 +8,6 @@ import { countingUnknownValues } from '../oauth/token/grant-context.js';
 import { DASHBOARD_CLIENT_ID, ensureDashboardClient } from '../operator-dashboard/dashboard-client.js';
 import { LoginStates } from '../operator-dashboard/login-state.js';
 import { OperatorDashboard } from '../operator-dashboard/operator-dashboard.js';
-import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { Db } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { dashboardSessionRepository } from '../storage/repositories/dashboard-sessions.js';
@@ -21,9 +20,8 @@ import type { AuthEngine } from './wire-auth.js';
  */
 export function wireDashboard(ctx: {
   db: Db;
-  config: Pick<SvcConfig, 'publicOrigin' | 'dashboardBase' | 'issuer' | 'failureLimits'>;
+  config: Pick<SvcConfig, 'publicOrigin' | 'dashboardBase' | 'issuer'>;
   engine: Pick<AuthEngine, 'tokens' | 'rejectedTokens'>;
-  failureThrottle: Pick<FailureThrottle, 'begin' | 'peek'>;
   masterKey: Buffer;
   audit: AuditLog;
   clock: Clock;
@@ -40,7 +38,6 @@ export function wireDashboard(ctx: {
     countingCodes: (ipAddress, redeem) =>
       countingUnknownValues({ rejectedTokens: engine.rejectedTokens }, undefined, ipAddress, redeem),
     revocation: engine.tokens.revocation,
-    guesses: { throttle: ctx.failureThrottle, rule: config.failureLimits.operatorTokenIp },
     csrf: new SessionCsrf(deriveHostedKey(ctx.masterKey, 'dashboard csrf'), config.publicOrigin, 'dashboard'),
     loginStates: new LoginStates(deriveHostedKey(ctx.masterKey, 'dashboard login')),
     urls: { authorize: `${config.issuer}/authorize`, callback },

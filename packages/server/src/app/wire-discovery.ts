@@ -17,13 +17,7 @@ export interface WireDiscoveryContext {
   readonly db: Db;
   readonly config: Pick<
     SvcConfig,
-    | 'issuer'
-    | 'openId'
-    | 'dynamicClientRegistration'
-    | 'clientIdMetadataDocuments'
-    | 'rateLimits'
-    | 'dns'
-    | 'allowInsecureLoopback'
+    'issuer' | 'openId' | 'dynamicClientRegistration' | 'clientIdMetadataDocuments' | 'rateLimits' | 'dns'
   >;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -74,7 +68,7 @@ export function wireDiscovery(ctx: WireDiscoveryContext): DiscoveryWiring {
   const clientDocuments = cimd.enabled
     ? new ClientMetadataDocuments({
         clients: clientRepository(ctx.db),
-        // Documents come from the internet only (or, in development, a loopback host): no private network.
+        // Documents come from the internet only (or a loopback host the operator opted in): no private network.
         fetcher: new PublicFetcher({
           lookup: hostLookup(config.dns),
           timeoutMs: cimd.timeoutMs,
@@ -84,7 +78,7 @@ export function wireDiscovery(ctx: WireDiscoveryContext): DiscoveryWiring {
         rateLimiter: ctx.rateLimiter,
         limit: config.rateLimits.clientMetadataFetch,
         config: cimd,
-        loopback: config.allowInsecureLoopback,
+        loopback: cimd.allowLoopback,
         audit: ctx.audit,
         clock: ctx.clock,
         ids: ctx.ids,

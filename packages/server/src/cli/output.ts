@@ -32,6 +32,9 @@ export function printServeBanner(
   if (documents.enabled) {
     const hosts = documents.allowedHosts.length === 0 ? 'any host' : documents.allowedHosts.join(', ');
     console.log(`  client metadata documents are on: client_ids may be https URLs on ${hosts}`);
+    if (documents.allowLoopback) {
+      console.log('  and from this machine (SVC_CIMD_ALLOW_LOOPBACK): turn it off outside development');
+    }
     if (documents.allowedScopes.length === 0) {
       console.log(
         '  Apps known by their documents may ask for any scope: set SVC_CIMD_ALLOWED_SCOPES to the scopes they may have.',
@@ -42,7 +45,9 @@ export function printServeBanner(
     `  operator API ${config.publicOrigin}${config.adminAuthBase}/api  (Authorization: Bearer <SVC_ADMIN_TOKEN>)`,
   );
   if (config.adminToken === undefined) {
-    console.log('  The operator API is closed: set SVC_ADMIN_TOKEN (at least 16 characters) to open it.');
+    console.log(
+      '  The operator API is closed: set SVC_ADMIN_TOKEN (at least 128 bits: `openssl rand -base64 32`) to open it.',
+    );
   } else if (process.env.SVC_ADMIN_TOKEN === undefined) {
     console.log(
       `  development operator token: ${config.adminToken}  (from ${config.dataDir}/admin.token; set SVC_ADMIN_TOKEN to choose your own)`,

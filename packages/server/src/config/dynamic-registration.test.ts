@@ -55,7 +55,20 @@ describe('client ID metadata document settings', () => {
       maxScopeLength: 128,
       timeoutMs: 5_000,
       caCertificates: [],
+      allowLoopback: false,
     });
+  });
+
+  it('fetches documents from this machine only when SVC_CIMD_ALLOW_LOOPBACK says so, never by the development default', () => {
+    const development = resolveConfig({ development: true, allowInsecureLoopback: true });
+    expect(development.allowInsecureLoopback).toBe(true);
+    expect(development.clientIdMetadataDocuments.allowLoopback).toBe(false);
+    const options = optionsFromEnv({ SVC_CIMD_ALLOW_LOOPBACK: '1' });
+    expect(options).toEqual({ clientIdMetadataDocuments: { allowLoopback: true } });
+    expect(resolveConfig(options).clientIdMetadataDocuments.allowLoopback).toBe(true);
+    expect(() => optionsFromEnv({ SVC_CIMD_ALLOW_LOOPBACK: 'sometimes' })).toThrow(
+      /SVC_CIMD_ALLOW_LOOPBACK must be 1\/true\/on/,
+    );
   });
 
   it('reads SVC_CIMD_ENABLED, SVC_CIMD_ALLOWED_HOSTS, SVC_CIMD_ALLOWED_SCOPES and SVC_CIMD_AUDIENCE', () => {

@@ -28,6 +28,8 @@ export interface ClientIdMetadataDocumentConfig extends SelfDescribedClientPolic
   readonly timeoutMs: number;
   /** PEM certificates trusted beside Node's roots. */
   readonly caCertificates: readonly string[];
+  /** Documents from a loopback host, http too (SVC_CIMD_ALLOW_LOOPBACK; never by default). */
+  readonly allowLoopback: boolean;
 }
 
 /** SPEC.md "Limits": DCR MaxScopeCount and MaxScopeLength. */
@@ -63,7 +65,15 @@ export function resolveClientIdMetadataDocuments(
     throw new SvcConfigError('clientIdMetadataDocuments.timeoutMs must be 100 to 60000 milliseconds.');
   }
   const caCertificates = options.caCertificates ?? [];
-  return { enabled: options.enabled ?? false, allowedHosts, timeoutMs, caCertificates, ...policy };
+  const allowLoopback = options.allowLoopback ?? false;
+  return {
+    enabled: options.enabled ?? false,
+    allowedHosts,
+    timeoutMs,
+    caCertificates,
+    allowLoopback,
+    ...policy,
+  };
 }
 
 /** A DNS name (or an IPv4 address), optionally `*.` before it. */

@@ -111,6 +111,8 @@ function clientIdMetadataDocumentsFromEnv(
   const options: ClientIdMetadataDocumentOptions = selfDescribedClientsFromEnv(text, 'SVC_CIMD') ?? {};
   const hosts = text('SVC_CIMD_ALLOWED_HOSTS');
   if (hosts !== undefined) options.allowedHosts = listOf(hosts);
+  const loopback = text('SVC_CIMD_ALLOW_LOOPBACK');
+  if (loopback !== undefined) options.allowLoopback = parseFlag('SVC_CIMD_ALLOW_LOOPBACK', loopback);
   return Object.keys(options).length === 0 ? undefined : options;
 }
 

@@ -132,6 +132,7 @@ export interface DynamicClientRegistrationOptions {
   /**
    * The scopes a registration may ask for; a scope outside is refused with invalid_client_metadata.
    * Empty: any scope is registered as asked, so set it before opening registration to the internet.
+   * A client that names no `scope` gets all of them (with none: `openid profile email`).
    * @default [] (SVC_DCR_ALLOWED_SCOPES, space- or comma-separated)
    */
   allowedScopes?: string[];
@@ -169,6 +170,12 @@ export interface ClientIdMetadataDocumentOptions extends DynamicClientRegistrati
   timeoutMs?: number;
   /** PEM certificates trusted beside Node's roots for documents' hosts (an internal CA). @default [] */
   caCertificates?: string[];
+  /**
+   * Fetch documents from a loopback host (`localhost`, 127.0.0.0/8, `[::1]`), over http too: an app
+   * developed on the same machine. Off in every mode; development and `allowInsecureLoopback` do not
+   * turn it on. @default false (SVC_CIMD_ALLOW_LOOPBACK)
+   */
+  allowLoopback?: boolean;
 }
 
 /**

@@ -34,7 +34,7 @@ describe('configuration', () => {
       { security: { signingKeyRotationIntervalDays: 7, signingKeyGraceWindowDays: 7 } },
       /signingKeyGraceWindowDays must be shorter than signingKeyRotationIntervalDays/,
     ],
-    [{ adminToken: 'short' }, /at least 16 characters/],
+    [{ adminToken: 'short' }, /SVC_ADMIN_TOKEN is too weak/],
   ])('refuses %j with a message that says what to fix', (options, message) => {
     expect(() => resolveConfig(options)).toThrow(SvcConfigError);
     expect(() => resolveConfig(options)).toThrow(message);

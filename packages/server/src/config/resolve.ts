@@ -11,6 +11,7 @@ import {
 import type { SsoMetadataFetchOptions, SvcOptions } from './options.js';
 import { DEFAULT_METADATA_FETCH_TIMEOUT_MS } from '../federation/saml/metadata-fetch.js';
 import { allowedNetworks } from '../http/public-fetch.js';
+import { resolveAdminToken } from './admin-token.js';
 import { positiveMs } from './durations.js';
 import { resolveLogging, type LoggingConfig } from './logging.js';
 import { resolveFailureRules, type FailureRules } from '../ratelimit/failure-rules.js';
@@ -144,11 +145,6 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
   const passwordHashing = { ...DEFAULT_PASSWORD_HASH_COST, ...definedOnly(options.passwordHashing ?? {}) };
   const hashingIssue = passwordHashCostIssue(passwordHashing, development);
   if (hashingIssue !== undefined) throw new SvcConfigError(hashingIssue);
-  if (options.adminToken !== undefined && options.adminToken.length < 16) {
-    throw new SvcConfigError(
-      'SVC_ADMIN_TOKEN must be at least 16 characters; generate one with `openssl rand -hex 32`.',
-    );
-  }
   return {
     port,
     host: options.host ?? '127.0.0.1',
@@ -162,7 +158,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     databaseTimeouts: resolveDatabaseTimeouts(options.databaseTimeouts ?? {}),
     signingKeyCacheMs: positiveMs('signingKeyCacheMs', options.signingKeyCacheMs ?? 30_000),
     dataDir,
-    adminToken: options.adminToken,
+    adminToken: resolveAdminToken(options.adminToken),
     secretKey: options.secretKey,
     smtpUrl: options.smtpUrl,
     emailFrom: options.emailFrom ?? 'Svc <no-reply@localhost>',

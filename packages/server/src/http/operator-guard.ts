@@ -1,12 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OperatorTokenCheck } from '../admin/operator-token.js';
-import { retryAfterPhrase, SvcError, SvcTooManyAttemptsError } from '../kernel/errors.js';
+import { SvcError } from '../kernel/errors.js';
 import type { OperatorSessionCheck } from '../kernel/operator-session.js';
 import { sendNotFound } from './errors.js';
 import { singleHeader } from './single-header.js';
-
-/** What a dashboard session cookie that finds no live session is, in the 429's words. */
-export const SESSION_GUESS = 'a session that is not valid';
 
 /** The user id of the operator whose dashboard session authorized a request (for the audit trail). */
 const operatorIds = new WeakMap<FastifyRequest, string>();
@@ -27,21 +24,13 @@ class DashboardCsrfError extends SvcError {
   }
 }
 
-/** The 429 of an address locked for guessing operator tokens or dashboard sessions (`what` it sent). */
-export function operatorGuessesLocked(retryAfterMs: number, what: string): SvcTooManyAttemptsError {
-  return new SvcTooManyAttemptsError(
-    `Too many requests with ${what} from this address; retry ${retryAfterPhrase(retryAfterMs)}.`,
-    retryAfterMs,
-  );
-}
-
 /**
  * Operator authorization for an admin surface: `Authorization: Bearer <SVC_ADMIN_TOKEN>`, or (without
  * that header) a bundled dashboard's session cookie, whose state-changing calls must carry its
  * antiforgery token (`x-svc-csrf`) from the PublicOrigin. It runs on onRequest, before the body is read,
  * so an unauthorized caller learns nothing (not even whether its body parses): every unauthorized
- * request gets exactly the unknown-route 404. An address locked for too many wrong tokens or sessions
- * gets a 429 that says when to retry, whatever it sends.
+ * request gets exactly the unknown-route 404, however many came before it from the same address (no
+ * lock: the right token or session always works, docs/decisions/operator-token-failures.md).
  */
 export function requireOperator(
   app: FastifyInstance,
@@ -53,7 +42,6 @@ export function requireOperator(
     if (header === undefined && sessions !== undefined) {
       const session = await sessions.decide({
         cookieHeader: request.headers.cookie,
-        ipAddress: request.ip,
         safe: request.method === 'GET' || request.method === 'HEAD',
         csrfToken: singleHeader(request.headers['x-svc-csrf']),
         origin: singleHeader(request.headers.origin),
@@ -63,14 +51,11 @@ export function requireOperator(
         operatorIds.set(request, session.operatorId);
         return;
       }
-      if (session?.kind === 'locked') throw operatorGuessesLocked(session.retryAfterMs, SESSION_GUESS);
       if (session?.kind === 'csrf_failed') throw new DashboardCsrfError();
       if (session !== undefined) return sendNotFound(reply);
     }
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
     const decision = await operatorToken.decide(match?.[1], request.ip);
     if (decision.kind === 'refused') return sendNotFound(reply);
-    if (decision.kind === 'locked')
-      throw operatorGuessesLocked(decision.retryAfterMs, 'a wrong operator token');
   });
 }

@@ -36,6 +36,18 @@ describe('isPublicAddress', () => {
     ['NAT64 of a private address', '64:ff9b::a00:1'],
     ['local-use NAT64', '64:ff9b:1::a00:1'],
     ['6to4 of loopback', '2002:7f00:1::1'],
+    ['6to4 of a public address, refused whole', '2002:808:808::1'],
+    ['NAT64 of a public address, refused whole', '64:ff9b::808:808'],
+    ['IPv4-compatible loopback (::/96)', '::127.0.0.1'],
+    ['IPv4-compatible loopback, hex form', '::7f00:1'],
+    ['IPv4-compatible private', '::10.0.0.1'],
+    ['IPv4-compatible of a public address, refused whole', '::8.8.8.8'],
+    ['IPv4-mapped of a public address, refused whole (::ffff:0:0/96)', '::ffff:8.8.8.8'],
+    ['IPv4-mapped, written in full', '0:0:0:0:0:ffff:808:808'],
+    ['IPv4-translated (::ffff:0:0:0/96)', '::ffff:0:a00:1'],
+    ['Teredo (2001::/32), which tunnels to an IPv4 address', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['benchmarking (2001:2::/48)', '2001:2::1'],
+    ['6to4 relay anycast', '192.88.99.1'],
     ['not an address', 'localhost'],
   ])('refuses %s (%s)', (_name, address) => {
     expect(isPublicAddress(address)).toBe(false);
@@ -46,7 +58,8 @@ describe('isPublicAddress', () => {
     ['just past 172.16/12', '172.32.0.1'],
     ['just past 100.64/10', '100.128.0.1'],
     ['a public IPv6 address', '2606:4700:4700::1111'],
-    ['an IPv4-mapped public address', '::ffff:8.8.8.8'],
+    ['a public IPv6 address near 2001::/23', '2001:4860:4860::8888'],
+    ['another public IPv4 address', '1.1.1.1'],
   ])('allows %s (%s)', (_name, address) => {
     expect(isPublicAddress(address)).toBe(true);
   });

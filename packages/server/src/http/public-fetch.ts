@@ -34,8 +34,9 @@ export interface PublicFetchRequest {
   /** The body is cut off past this many bytes. */
   readonly maxBytes: number;
   /**
-   * Development: `http:` and loopback addresses are allowed for a loopback host name (`localhost`,
-   * 127.0.0.0/8, `[::1]`), a server run beside Svc. Never for any other host.
+   * `http:` and loopback addresses are allowed for a loopback host name (`localhost`, 127.0.0.0/8,
+   * `[::1]`), a server run beside Svc, never for any other host. Only a setting the operator sets for
+   * it may turn this on, never a development default (docs/decisions/http-server-side-fetches-never-loopback.md).
    */
   readonly loopback?: boolean;
 }
@@ -67,12 +68,16 @@ interface Answer extends AsyncIterable<unknown> {
 }
 
 /**
- * Addresses that are not on the public internet: loopback, private (RFC 1918), shared (RFC 6598),
- * link-local (cloud metadata at 169.254.169.254), unique-local, multicast, unspecified, NAT64 and 6to4,
- * and the reserved and documentation ranges (RFC 6890). Node's BlockList matches an IPv4-mapped IPv6
- * address (`::ffff:10.0.0.1`) against the IPv4 rules.
+ * Addresses that are not on the public internet (RFC 6890 and the IANA special-purpose registries):
+ * loopback, private (RFC 1918), shared (RFC 6598), link-local (cloud metadata at 169.254.169.254),
+ * unique-local, multicast, unspecified, the reserved, benchmarking and documentation ranges. IPv6
+ * forms that carry an IPv4 address (IPv4-compatible `::/96`, IPv4-mapped `::ffff:0:0/96`,
+ * IPv4-translated `::ffff:0:0:0/96`, NAT64, 6to4, Teredo in `2001::/23`) are refused whole: a host has
+ * no business publishing one, and a stack or gateway would carry it to any IPv4 address, private ones
+ * included. One list per family: Node's BlockList matches an IPv4 address against an IPv6 rule for
+ * `::ffff:0:0/96` (every IPv4 address would be refused) and IPv4-mapped addresses against IPv4 rules.
  */
-const NOT_PUBLIC = new BlockList();
+const NOT_PUBLIC_V4 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -82,6 +87,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -89,24 +95,27 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+  NOT_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
 }
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  // Translated and tunnelled IPv4 (NAT64, 6to4): a gateway would carry them to any IPv4 address,
-  // private ones included, so they are not judged as IPv6 at all.
+  // Unspecified, loopback and IPv4-compatible alike.
+  ['::', 96],
+  ['::ffff:0:0', 96],
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
-  ['2002::', 16],
   ['100::', 64],
+  // IETF protocol assignments: Teredo (2001::/32), benchmarking, ORCHID; none serves the web.
+  ['2001::', 23],
   ['2001:db8::', 32],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  NOT_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
 }
 
 const LOOPBACK = new BlockList();
@@ -117,7 +126,7 @@ LOOPBACK.addAddress('::1', 'ipv6');
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !NOT_PUBLIC_V4.check(address, 'ipv4') : !NOT_PUBLIC_V6.check(address, 'ipv6');
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 export interface OperatorSessionRequest {
   readonly cookieHeader: string | undefined;
-  readonly ipAddress: string;
   /** A GET or HEAD changes nothing and needs no antiforgery token. */
   readonly safe: boolean;
   readonly csrfToken: string | undefined;
@@ -16,8 +15,7 @@ export interface OperatorSessionRequest {
 export type OperatorSessionDecision =
   | { readonly kind: 'operator'; readonly operatorId: string }
   | { readonly kind: 'refused' }
-  | { readonly kind: 'csrf_failed' }
-  | { readonly kind: 'locked'; readonly retryAfterMs: number };
+  | { readonly kind: 'csrf_failed' };
 
 /** A cookie session that may stand for an operator; undefined when the request carries none. */
 export interface OperatorSessionCheck {

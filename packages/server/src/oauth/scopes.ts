@@ -9,6 +9,9 @@
 
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
+/** The OpenID Connect scopes Svc releases claims for (discovery names them in provider mode). */
+export const OPENID_STANDARD_SCOPES: readonly string[] = Object.freeze(['openid', 'profile', 'email']);
+
 /** True when `value` is one RFC 6749 scope-token. */
 export function isScopeToken(value: string): boolean {
   return SCOPE_TOKEN.test(value);

@@ -139,4 +139,29 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     });
     expect(both.statusCode).toBe(200);
   });
+
+  it("never locks an operator out: after many forged cookies from the operator's address the real one works", async () => {
+    const { browser } = await signIn((await operator()).email);
+    const remoteAddress = '198.51.100.44';
+    for (let i = 0; i < 30; i += 1) {
+      const forged = `svc_dashboard=${String(i).padStart(43, 'B')}`;
+      const refused = await h.inject({
+        method: 'GET',
+        url: `${ADMIN}/users`,
+        remoteAddress,
+        headers: { cookie: forged },
+      });
+      expect(refused.statusCode).toBe(404);
+    }
+    const cookie = cookieOf(browser);
+    const api = await h.inject({ method: 'GET', url: `${ADMIN}/users`, remoteAddress, headers: { cookie } });
+    expect(api.statusCode, api.body).toBe(200);
+    const app = await h.inject({
+      method: 'GET',
+      url: '/svc/api/session',
+      remoteAddress,
+      headers: { cookie },
+    });
+    expect(app.statusCode, app.body).toBe(200);
+  });
 });

@@ -10,8 +10,6 @@ import { OAuthError } from '../oauth/errors.js';
 import { s256Challenge } from '../oauth/pkce.js';
 import type { AuthorizationCodes } from '../oauth/tokens/authorization-codes.js';
 import type { SessionRevocation } from '../oauth/tokens/session-revocation.js';
-import type { FailureRule } from '../ratelimit/failure-rules.js';
-import type { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { dashboardSecretIn } from './dashboard-cookie.js';
 import type { LoginStates } from './login-state.js';
 import type { DashboardSessionRepository, LiveDashboardSession } from './repository.js';
@@ -28,11 +26,6 @@ export interface OperatorDashboardDeps {
   /** Runs the code exchange counting an unknown code against the address, as /token does. */
   readonly countingCodes: <T>(ipAddress: string, redeem: () => Promise<T>) => Promise<T>;
   readonly revocation: Pick<SessionRevocation, 'logout'>;
-  /** Unknown session cookies are guesses, counted per address with the operator token's rule. */
-  readonly guesses: {
-    readonly throttle: Pick<FailureThrottle, 'begin' | 'peek'>;
-    readonly rule: FailureRule;
-  };
   readonly csrf: SessionCsrf;
   readonly loginStates: LoginStates;
   /** `{issuer}/authorize` and the dashboard's callback, `{PublicOrigin}{dashboard base}/callback`. */
@@ -53,9 +46,7 @@ export type FinishedLogin =
 
 /** What a request's dashboard cookie allows. */
 export type DashboardDecision =
-  | { readonly kind: 'operator'; readonly live: LiveDashboardSession }
-  | { readonly kind: 'refused' }
-  | { readonly kind: 'locked'; readonly retryAfterMs: number };
+  { readonly kind: 'operator'; readonly live: LiveDashboardSession } | { readonly kind: 'refused' };
 
 /**
  * The bundled dashboards' sign-in (DECISIONS.md "Operator (admin) authorization"): an operator signs in
@@ -157,18 +148,12 @@ export class OperatorDashboard {
   }
 
   /**
-   * The operator behind a cookie's secret. An unknown or dead secret is a guess, counted per address
-   * like a wrong operator token; a locked address is refused before any look-up.
+   * The operator behind a cookie's secret. Nothing is counted or locked: a secret is 256 bits the
+   * server chose, so guessing one is pointless, and an unknown one is mostly a session that ended.
    */
-  async authorize(secret: string, ipAddress: string): Promise<DashboardDecision> {
-    const { throttle, rule } = this.#deps.guesses;
-    const subjects = [{ rule, value: ipAddress }];
-    const locked = await throttle.peek(subjects);
-    if (locked !== undefined) return { kind: 'locked', retryAfterMs: locked.retryAfterMs };
+  async authorize(secret: string): Promise<DashboardDecision> {
     const live = await this.#deps.repository.findLive(sha256Hex(secret), this.#deps.clock.now());
-    if (live !== undefined) return { kind: 'operator', live };
-    await throttle.begin(subjects);
-    return { kind: 'refused' };
+    return live === undefined ? { kind: 'refused' } : { kind: 'operator', live };
   }
 
   /**
@@ -178,7 +163,7 @@ export class OperatorDashboard {
   async decide(request: OperatorSessionRequest): Promise<OperatorSessionDecision | undefined> {
     const secret = dashboardSecretIn(request.cookieHeader);
     if (secret === undefined) return undefined;
-    const decision = await this.authorize(secret, request.ipAddress);
+    const decision = await this.authorize(secret);
     if (decision.kind !== 'operator') return decision;
     if (
       !request.safe &&

@@ -5,7 +5,7 @@ import { html } from '../http/pages/html.js';
 import { renderLayout } from '../http/pages/layout.js';
 import { sendPage } from '../http/pages/reply.js';
 import { HOSTED_SECURITY_HEADERS } from '../http/pages/security-headers.js';
-import { DASHBOARD_CSRF_MESSAGE, operatorGuessesLocked, SESSION_GUESS } from '../http/operator-guard.js';
+import { DASHBOARD_CSRF_MESSAGE } from '../http/operator-guard.js';
 import { singleHeader } from '../http/single-header.js';
 import fastifyFormbody from '@fastify/formbody';
 import {
@@ -49,8 +49,7 @@ export function operatorDashboardRoutes(deps: {
   const live = async (request: FastifyRequest) => {
     const secret = readDashboardSecret(request);
     if (secret === undefined) return undefined;
-    const decision = await dashboard.authorize(secret, request.ip);
-    if (decision.kind === 'locked') throw operatorGuessesLocked(decision.retryAfterMs, SESSION_GUESS);
+    const decision = await dashboard.authorize(secret);
     return decision.kind === 'operator' ? decision.live : undefined;
   };
 

@@ -30,8 +30,6 @@ export interface FailureRules {
   readonly otpAddress: FailureRule;
   /** Rejected SCIM bearer tokens from one IP address (docs/decisions/scim-token-failures.md). */
   readonly scimTokenIp: FailureRule;
-  /** Wrong operator tokens from one IP address (docs/decisions/operator-token-failures.md). */
-  readonly operatorTokenIp: FailureRule;
   /** Wrong secrets of one client from one IP address (docs/decisions/client-secret-failures.md). */
   readonly clientSecretIp: FailureRule;
   /**
@@ -55,12 +53,6 @@ export const DEFAULT_FAILURE_RULES: FailureRules = {
   mfaUser: { name: 'mfa.user', threshold: 5, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS },
   otpAddress: { name: 'otp.address', threshold: 10, windowMs: HOUR_MS },
   scimTokenIp: { name: 'scim.token-ip', threshold: 20, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS },
-  operatorTokenIp: {
-    name: 'operator.token-ip',
-    threshold: 20,
-    windowMs: 15 * MINUTE_MS,
-    lockMs: 15 * MINUTE_MS,
-  },
   clientSecretIp: {
     name: 'client.secret-ip',
     threshold: 20,

@@ -199,4 +199,22 @@ describeEachDatabase('rate limiter', (kind) => {
     // A window that expired is not needed: the next call starts a fresh window.
     expect((await limiter.consume(perIdentifier(1), { identifier: 'old' })).allowed).toBe(true);
   });
+
+  it('tallies without a limit: every one of parallel calls gets its own count, and a new window starts at one', async () => {
+    const counts = await Promise.all(
+      Array.from({ length: 20 }, () => limiter.tally('test.tally', '203.0.113.9', WINDOW)),
+    );
+    expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+    expect(new Set(counts.map((c) => c.windowStart))).toEqual(new Set([START]));
+    expect((await limiter.tally('test.tally', '198.51.100.1', WINDOW)).count).toBe(1);
+    clock.advance(WINDOW);
+    expect(await limiter.tally('test.tally', '203.0.113.9', WINDOW)).toEqual({
+      count: 1,
+      windowStart: START + WINDOW,
+    });
+    const keys = await handle.db.selectFrom('rateLimitCounters').select('key').execute();
+    expect(keys.some((row) => row.key.includes('203.0.113.9'))).toBe(false);
+  });
 });

@@ -84,6 +84,23 @@ export class RateLimiter {
     };
   }
 
+  /**
+   * Counts one occurrence of `subject` (hashed into the key) under `name` in the current fixed window
+   * of `windowMs`, and returns how many the window holds now, across nodes. Nothing is refused: this
+   * aggregates what is audited rather than limiting it.
+   */
+  async tally(
+    name: string,
+    subject: string,
+    windowMs: number,
+  ): Promise<{ readonly count: number; readonly windowStart: number }> {
+    const now = this.#clock.now();
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const key = `${name}:${sha256Hex(subject)}`;
+    const count = await this.#store.increment({ key, windowStart, expiresAt: windowStart + windowMs }, now);
+    return { count, windowStart };
+  }
+
   /** Hourly housekeeping: drops counters whose window or interval has passed. */
   deleteExpired(): Promise<number> {
     return this.#store.deleteExpired(this.#clock.now());

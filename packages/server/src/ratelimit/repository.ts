@@ -35,6 +35,14 @@ export interface RateLimitStore {
    * its own window further out). Returns false when any check refuses.
    */
   tryConsume(checks: readonly RateLimitCheck[], now: number): Promise<boolean>;
+  /**
+   * Counts one event in a window row, without any limit, and returns the row's count with it
+   * (atomically: each of concurrent calls gets its own count).
+   */
+  increment(
+    slot: { readonly key: string; readonly windowStart: number; readonly expiresAt: number },
+    now: number,
+  ): Promise<number>;
   /** The rows of the given (key, window start) pairs that exist. */
   read(slots: readonly { key: string; windowStart: number }[]): Promise<RateLimitCounter[]>;
   /** Deletes rows whose `expiresAt` is at or before `now`; returns how many. */

@@ -97,10 +97,13 @@ describe('the MCP SDK signs in through Svc', () => {
     const mcpClients = { enabled: true, allowedScopes: ['openid', 'notes:read'], audience: MCP_SERVER };
     h = await createHostedTestApp('sqlite', {
       publicOrigin: `http://127.0.0.1:${port}`,
-      // The document's host is this machine: a development setting, with the test CA trusted.
-      allowInsecureLoopback: true,
       dynamicClientRegistration: mcpClients,
-      clientIdMetadataDocuments: { ...mcpClients, caCertificates: [certificate.certificate] },
+      // The document's host is this machine: opted in, with the test CA trusted.
+      clientIdMetadataDocuments: {
+        ...mcpClients,
+        caCertificates: [certificate.certificate],
+        allowLoopback: true,
+      },
     });
     await h.app.listen({ port, host: '127.0.0.1' });
     issuer = h.t.svc.config.issuer;

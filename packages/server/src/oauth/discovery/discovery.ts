@@ -1,6 +1,7 @@
 import type { Clock } from '../../kernel/clock.js';
 import { SvcUnavailableError } from '../../kernel/errors.js';
 import { staticDocument, type StaticDocument } from '../../kernel/static-document.js';
+import { OPENID_STANDARD_SCOPES } from '../scopes.js';
 import type { GrantableScopesSource } from './repository.js';
 
 /**
@@ -20,8 +21,6 @@ export interface DiscoveryDeps {
   /** How long a built document is served before the client scopes are read again. */
   readonly cacheTtlMs?: number;
 }
-
-const OPENID_SCOPES = ['openid', 'profile', 'email'];
 
 /** Claims the provider can release in ID tokens and from userinfo. */
 export const CLAIMS_SUPPORTED = [
@@ -44,7 +43,7 @@ export const CLAIMS_SUPPORTED = [
 
 /** scopes_supported: what any client can be granted, plus openid, profile and email in provider mode. */
 function supportedScopes(openIdEnabled: boolean, clientScopes: readonly string[][]): string[] {
-  const scopes = new Set<string>(openIdEnabled ? OPENID_SCOPES : []);
+  const scopes = new Set<string>(openIdEnabled ? OPENID_STANDARD_SCOPES : []);
   for (const list of clientScopes) for (const scope of list) scopes.add(scope);
   return [...scopes].filter((s) => !s.startsWith('auth:')).sort();
 }

@@ -34,6 +34,20 @@ export function rateLimitRepository(db: Db): RateLimitStore {
       }
     },
 
+    async increment(slot, now) {
+      const row = await db
+        .insertInto('rateLimitCounters')
+        .values({ ...slot, count: 1, lastAt: now })
+        .onConflict((oc) =>
+          oc
+            .columns(['key', 'windowStart'])
+            .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1`, lastAt: now }),
+        )
+        .returning('count')
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
     async read(slots) {
       if (slots.length === 0) return [];
       const rows = await db

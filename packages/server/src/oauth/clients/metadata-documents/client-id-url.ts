@@ -16,7 +16,8 @@ export type ClientIdUrl =
  * Checks a client_id as a Client ID Metadata Document URL (draft-ietf-oauth-client-id-metadata-document
  * §3): `https`, a path, no dot segments, no fragment, no user name or password; a port and a query are
  * allowed. It must be written as the URL parser writes it (lower-case host, no default port, no dot
- * segments), so one document has exactly one client_id. `http` only on a loopback host, in development.
+ * segments), so one document has exactly one client_id. `http` only on a loopback host, and only with
+ * `loopback` (SVC_CIMD_ALLOW_LOOPBACK).
  */
 export function readClientIdUrl(clientId: string, options: { readonly loopback: boolean }): ClientIdUrl {
   const fail = (problem: string): ClientIdUrl => ({ ok: false, problem });

@@ -25,7 +25,7 @@ export interface ClientMetadataDocumentsDeps {
   /** `config.rateLimits.clientMetadataFetch`: fetches per client address. */
   readonly limit: RateLimitPolicy;
   readonly config: ClientIdMetadataDocumentConfig;
-  /** Development (`allowInsecureLoopback`): documents over http from a loopback host. */
+  /** `SVC_CIMD_ALLOW_LOOPBACK`: documents from a loopback host, over http too. */
   readonly loopback: boolean;
   readonly audit: AuditLog;
   readonly clock: Clock;

@@ -78,9 +78,10 @@ describeAboveStorage('Client ID Metadata Documents', (kind) => {
       response.end(served.body);
     });
     h = await createHostedTestApp(kind, {
-      allowInsecureLoopback: true,
       clientIdMetadataDocuments: {
         enabled: true,
+        // The client's site is this machine: opted in, as an operator would for a local app.
+        allowLoopback: true,
         allowedHosts: ['127.0.0.1'],
         allowedScopes: ['openid', 'profile', 'notes:read'],
         audience: API_AUDIENCE,
@@ -145,6 +146,36 @@ describeAboveStorage('Client ID Metadata Documents', (kind) => {
       (row) => row.clientId === clientId,
     );
     expect(JSON.parse(registered?.dataJson ?? '{}')).toMatchObject({ method: 'metadata_document' });
+  });
+
+  it('lets a document without scope ask for any scope within the ceiling, shown at consent: openid profile gets an ID token', async () => {
+    const { clientId } = publish({ client_name: 'Scopeless notes', redirect_uris: [CLIENT_REDIRECT_URI] });
+    const user = await h.given.user();
+    const pkce = pkcePair();
+    const browser = new InjectBrowser(h);
+    const consent = await browser.signIn(
+      await browser.authorize(authorizeQuery(clientId, { scope: 'openid profile admin' }, pkce.challenge)),
+      user.email,
+      HOSTED_PASSWORD,
+    );
+    expect(consent.statusCode, consent.body).toBe(200);
+    expect(browser.page).toContain('Allow Scopeless notes to access your account?');
+    expect(browser.page).toContain('See your name and username');
+    const redirect = InjectBrowser.location(await browser.post('/consent/approve'));
+    const exchange = await formPost('/token', {
+      grant_type: 'authorization_code',
+      code: redirect.searchParams.get('code') ?? '',
+      redirect_uri: CLIENT_REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: pkce.verifier,
+    });
+    expect(exchange.statusCode, exchange.body).toBe(200);
+    const tokens = exchange.json<{ scope: string; id_token?: string }>();
+    // Narrower than asked (admin is beyond the ceiling): RFC 6749 §5.1 wants `scope` said.
+    expect(tokens.scope).toBe('openid profile');
+    expect(decodeJwt(tokens.id_token ?? '')).toMatchObject({ sub: user.id, name: user.displayName });
+    const stored = await operatorGet(`/clients/${encodeURIComponent(clientId)}`);
+    expect(stored.json()).toMatchObject({ allowedScopes: ['openid', 'profile', 'notes:read'] });
   });
 
   it('uses the stored copy while it is fresh, then fetches the document again and follows its changes', async () => {

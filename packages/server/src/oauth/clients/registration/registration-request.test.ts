@@ -34,7 +34,7 @@ describe('parseRegistrationRequest', () => {
       redirectUris: [REDIRECT],
       grantTypes: ['authorization_code', 'refresh_token'],
       responseTypes: ['code'],
-      scopes: [],
+      scopes: ['openid', 'profile', 'email'],
       clientUri: null,
       logoUri: null,
       softwareId: null,
@@ -155,6 +155,15 @@ describe('parseRegistrationRequest', () => {
       'admin',
       'x',
     ]);
+  });
+
+  it('registers a client that names no scope with the ceiling, or without one with the standard OpenID scopes', () => {
+    const without = { redirect_uris: [REDIRECT] };
+    expect(parseRegistrationRequest(without, CEILING).scopes).toEqual(['openid', 'profile', 'notes:read']);
+    expect(parseRegistrationRequest(without, OPEN).scopes).toEqual(['openid', 'profile', 'email']);
+    // An empty scope is a client that asks for none.
+    expect(parseRegistrationRequest({ ...without, scope: '' }, CEILING).scopes).toEqual([]);
+    expect(parseRegistrationRequest({ ...without, scope: ' ' }, OPEN).scopes).toEqual([]);
   });
 
   it('refuses metadata of the wrong type or shape, naming the field', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isTlsOrLoopback } from '../../authorize/authorize-request.js';
 import { oauthError } from '../../errors.js';
-import { isScopeToken } from '../../scopes.js';
+import { isScopeToken, OPENID_STANDARD_SCOPES } from '../../scopes.js';
 
 /** The grant types a registered (public) client may have (SPEC.md "the supported public-client set"). */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -10,7 +10,10 @@ type PublicClientGrant = (typeof PUBLIC_CLIENT_GRANTS)[number];
 
 /** What the operator configured about registrations (config `dynamicClientRegistration`). */
 export interface RegistrationPolicy {
-  /** The scope ceiling; empty: any scope within the limits. */
+  /**
+   * The scope ceiling; empty: any scope within the limits. A client that names no scope is registered
+   * with all of it (without one, with the standard OpenID scopes).
+   */
   readonly allowedScopes: readonly string[];
   readonly maxScopeCount: number;
   readonly maxScopeLength: number;
@@ -151,9 +154,17 @@ function readGrantTypes(requested: readonly string[]): PublicClientGrant[] {
   return PUBLIC_CLIENT_GRANTS.filter((grant) => grants.has(grant));
 }
 
-/** The registered scopes: scope-tokens within the count, the length, the ceiling, and never `auth:*`. */
+/**
+ * The registered scopes: scope-tokens within the count, the length, the ceiling, and never `auth:*`.
+ * Without `scope` (RFC 7591 §2: the server "MAY register a client with a default set of scopes"), the
+ * whole ceiling, or without a ceiling the standard OpenID scopes; an empty `scope` asks for none
+ * (docs/decisions/oauth-requests-self-described-default-scopes.md).
+ */
 function readScopes(scope: string | undefined, policy: RegistrationPolicy): string[] {
-  const scopes = [...new Set((scope ?? '').split(' ').filter((token) => token !== ''))];
+  if (scope === undefined) {
+    return [...(policy.allowedScopes.length > 0 ? policy.allowedScopes : OPENID_STANDARD_SCOPES)];
+  }
+  const scopes = [...new Set(scope.split(' ').filter((token) => token !== ''))];
   if (scopes.length > policy.maxScopeCount) {
     throw oauthError.invalidClientMetadata(
       `scope: at most ${policy.maxScopeCount} scopes may be registered.`,

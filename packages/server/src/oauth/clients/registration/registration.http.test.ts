@@ -97,8 +97,11 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
       (row) => row.clientId === body.client_id,
     );
     expect(event).toMatchObject({ actorType: 'client', ipAddress: expect.any(String) as unknown });
-    // Without a scope the allow-list is empty, and `scope` is still answered.
-    expect((await registered({ redirect_uris: [CLIENT_REDIRECT_URI] })).scope).toBe('');
+    // Without a scope the client may have the whole ceiling, and `scope` says so; an empty one is none.
+    expect((await registered({ redirect_uris: [CLIENT_REDIRECT_URI] })).scope).toBe(
+      'openid profile email notes:read',
+    );
+    expect((await registered({ redirect_uris: [CLIENT_REDIRECT_URI], scope: '' })).scope).toBe('');
     // The media type's parameters and case do not matter (RFC 9110 §8.3.1).
     const withCharset = await register(
       { redirect_uris: [CLIENT_REDIRECT_URI] },
@@ -144,6 +147,30 @@ describeAboveStorage('dynamic client registration (POST /register)', (kind) => {
       client_id: client.client_id,
     });
     expect(refreshed.statusCode, refreshed.body).toBe(200);
+  });
+
+  it('lets a client registered without scope ask for OpenID scopes within the ceiling, and get an ID token', async () => {
+    const client = await registered({ redirect_uris: [CLIENT_REDIRECT_URI], client_name: 'Scopeless' });
+    const user = await h.given.user();
+    const pkce = pkcePair();
+    const browser = new InjectBrowser(h);
+    const consent = await browser.signIn(
+      await browser.authorize(
+        authorizeQuery(client.client_id, { scope: 'openid profile admin' }, pkce.challenge),
+      ),
+      user.email,
+      HOSTED_PASSWORD,
+    );
+    expect(consent.statusCode, consent.body).toBe(200);
+    // Consent shows what is asked and may be granted: the standard names of openid and profile.
+    expect(browser.page).toContain('See your name and username');
+    const redirect = InjectBrowser.location(await browser.post('/consent/approve'));
+    const exchange = await exchangeCode(client.client_id, redirect, pkce.verifier);
+    expect(exchange.statusCode, exchange.body).toBe(200);
+    const tokens = exchange.json<{ scope: string; id_token?: string }>();
+    // Narrower than asked (admin is beyond the ceiling): RFC 6749 §5.1 wants `scope` said.
+    expect(tokens.scope).toBe('openid profile');
+    expect(decodeJwt(tokens.id_token ?? '')).toMatchObject({ sub: user.id, name: user.displayName });
   });
 
   it('tells an app-owned sign-in UI, too, that the client registered itself and where it returns to', async () => {
