@@ -1,6 +1,7 @@
 import { auditEventPageSchema, pageSchema, svcScimSyncEventSchema } from '@svc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test-support/databases.js';
+import { givenActiveDomainClaim } from '../test-support/federation/sso-connections.js';
 import { createFgaUser, fgaApi } from '../test-support/fga-api.js';
 import { GROUP_SCHEMA, PATCH_SCHEMA, scimUser } from '../test-support/scim.js';
 import { mappingTenant, operatorApi, type MappingTenant } from '../test-support/scim-mappings.js';
@@ -175,7 +176,8 @@ describeEachDatabase('SCIM mapping rule grants', (kind) => {
     const other = await mappingTenant(t.svc, 'Away', acme.model);
     await acme.mapping(readsProject(acme));
     await other.mapping(readsProject(other));
-    // One account in both organizations: the second connection links the same address.
+    // One account in both organizations: Home proved home.test, so the second connection links the address.
+    await givenActiveDomainClaim(t, acme.organizationId, 'home.test');
     const fay = await acme.user('fay');
     const linked = await other.call('POST', '/Users', scimUser('fay@home.test'));
     expect(linked.body?.id).toBe(fay);
