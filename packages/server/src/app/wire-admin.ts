@@ -161,6 +161,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
       membershipLifecycle,
       membershipRepository: deps.repositories.memberships,
     },
+    domainClaims: domainClaims.claims,
     audit: ctx.audit,
     clock: ctx.clock,
     ids: ctx.ids,

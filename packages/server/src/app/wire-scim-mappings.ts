@@ -20,7 +20,8 @@ export interface ScimMappingsWiring {
 /**
  * The SCIM group mapping rules between the SCIM directory and the FGA model: the rules' grants are
  * made and revoked through the FGA grants service (one write each, audited, the model's version
- * bumped), and they follow the directory through `scim.events`, before each SCIM answer.
+ * bumped), and they follow the directory through `scim.events`, before each SCIM answer, and the FGA
+ * tree through `fga.resourceMoves`, before each move's answer.
  */
 export function wireScimMappings(ctx: {
   readonly db: Db;
@@ -67,6 +68,7 @@ export function wireScimMappings(ctx: {
   };
   const directory: MappingDirectory = {
     connection: (connectionId) => connections.findById(connectionId),
+    connectionsBoundedBy: (resourceIds) => connections.listByGrantBoundary(resourceIds),
     async groupsOfUsers(connectionId, userIds) {
       const found = await groups.groupsOfUsers(connectionId, userIds);
       return new Map(
@@ -90,6 +92,7 @@ export function wireScimMappings(ctx: {
     audit: ctx.audit,
   });
   ctx.scim.events.subscribe(grants);
+  ctx.fga.resourceMoves.subscribe(grants);
   const admin = new ScimMappingAdmin({
     rules,
     directory,

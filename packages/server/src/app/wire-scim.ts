@@ -6,9 +6,11 @@ import type { UserService } from '../admin/user-service.js';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { checkSeedToken, type ScimConfig } from '../config/scim.js';
+import { emailDomain } from '../federation/saml/home-realm.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcConfigError, SvcConflictError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
+import type { DomainClaims } from '../organizations/domains/domain-claims.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { FailureRule } from '../ratelimit/failure-rules.js';
 import type { ScimAccounts } from '../scim/accounts.js';
@@ -22,6 +24,7 @@ import { ScimSyncEvents } from '../scim/sync-events.js';
 import { newScimToken } from '../scim/token.js';
 import { ScimUsers } from '../scim/users.js';
 import type { Db } from '../storage/database.js';
+import { accountTieRepository } from '../storage/repositories/account-ties.js';
 import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { fgaReads } from '../storage/repositories/fga-reads.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
@@ -43,6 +46,8 @@ export interface WireScimContext {
     readonly membershipLifecycle: MembershipLifecycle;
     readonly membershipRepository: MembershipRepository;
   };
+  /** Whose domains are proved: a SCIM-created account's address is verified under its organization's claim. */
+  readonly domainClaims: Pick<DomainClaims, 'activeClaimOf'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -65,19 +70,23 @@ export interface ScimWiring {
 function scimAccounts(ctx: WireScimContext, db: Db): ScimAccounts {
   const { users, userLifecycle, memberships, membershipLifecycle, membershipRepository } = ctx.accounts;
   const userRows = userRepository(db);
+  const ties = accountTieRepository(db);
   return {
-    async findUserIdByEmail(email) {
-      return (await userRows.findByEmailKey(emailLookupKey(email)))?.id;
+    async findUserByEmail(email) {
+      const found = await userRows.findByEmailKey(emailLookupKey(email));
+      return found === undefined ? undefined : { id: found.id, emailVerified: found.emailVerified };
     },
-    async createUser({ displayName, email }) {
+    async createUser({ displayName, email, organizationId }) {
+      // The IdP asserts the address; only the organization's proof of the domain verifies it.
+      const domain = emailDomain(email);
+      const claim = domain === undefined ? undefined : await ctx.domainClaims.activeClaimOf(domain);
       try {
-        // The IdP asserts the address; Svc has not proved it, so it stays unverified.
         const user = await users.createPasswordless({
           displayName,
           email,
           phoneE164: null,
           customFields: null,
-          emailVerified: false,
+          emailVerified: claim?.organizationId === organizationId,
         });
         return user.id;
       } catch (error) {
@@ -93,6 +102,9 @@ function scimAccounts(ctx: WireScimContext, db: Db): ScimAccounts {
         if (error instanceof SvcConflictError) return 'taken';
         throw error;
       }
+    },
+    async heldByOthers(userId, { organizationId, connectionId }) {
+      return (await ties.tiesOf(userId, { organizationId, scimConnectionId: connectionId })).length > 0;
     },
     async activateMembership(organizationId, userId) {
       const existing = await membershipRepository.find(organizationId, userId);

@@ -3,6 +3,7 @@ import { testAccess, type AccessTestInput } from './access-test.js';
 import { FgaDefinitions } from './definitions.js';
 import type { FgaDeps } from './deps.js';
 import { FgaGrants } from './grants.js';
+import { FgaResourceMoves } from './resource-moves.js';
 import { FgaResources } from './resources.js';
 import { FgaSubjects } from './subjects.js';
 
@@ -12,14 +13,18 @@ export interface FgaAdmin {
   readonly resources: FgaResources;
   readonly subjects: FgaSubjects;
   readonly grants: FgaGrants;
+  /** Who follows resource moves (the SCIM mapping rules, which revoke what leaves a grant boundary). */
+  readonly resourceMoves: FgaResourceMoves;
   readonly check: FgaAccessCheck;
   testAccess(input: AccessTestInput): Promise<FgaDecision>;
 }
 
 export function createFgaAdmin(deps: FgaDeps, check: FgaAccessCheck): FgaAdmin {
+  const resourceMoves = new FgaResourceMoves();
   return {
     definitions: new FgaDefinitions(deps),
-    resources: new FgaResources(deps),
+    resources: new FgaResources(deps, resourceMoves),
+    resourceMoves,
     subjects: new FgaSubjects(deps),
     grants: new FgaGrants(deps),
     check,

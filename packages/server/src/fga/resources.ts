@@ -3,6 +3,7 @@ import type { AdminActor } from '../admin/deps.js';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import { unknownReference } from './errors.js';
 import { recordFgaEvent, recordGrantEvent, type FgaDeps } from './deps.js';
+import type { FgaResourceMoves } from './resource-moves.js';
 import type { FgaPage, FgaPageRequest, FgaReads, FgaResourceRecord } from './repository.js';
 
 export interface CreateResourceInput {
@@ -31,9 +32,11 @@ export interface FgaResourceDetail extends FgaResourceRecord {
  */
 export class FgaResources {
   readonly #deps: FgaDeps;
+  readonly #moves: FgaResourceMoves;
 
-  constructor(deps: FgaDeps) {
+  constructor(deps: FgaDeps, moves: FgaResourceMoves) {
     this.#deps = deps;
+    this.#moves = moves;
   }
 
   list(
@@ -71,23 +74,37 @@ export class FgaResources {
     return record;
   }
 
+  /**
+   * Renames or moves the resource. A move is told to the {@link FgaResourceMoves} subscribers with the
+   * ancestors before and after, once written and before the answer: the SCIM mapping rules revoke there
+   * the grants it takes out of a connection's grant boundary.
+   */
   async update(id: string, input: UpdateResourceInput, actor?: AdminActor): Promise<FgaResourceRecord> {
-    const updated = await this.#deps.repository.write(async (tx) => {
+    const { updated, move } = await this.#deps.repository.write(async (tx) => {
       const current = await tx.findResource(id);
       if (current === undefined) throw new SvcNotFoundError('No resource has this id.');
       const parentId = input.parentId;
-      if (parentId !== undefined && parentId !== null && parentId !== current.parentId) {
+      const moving = parentId !== undefined && parentId !== current.parentId;
+      if (moving && parentId !== null) {
         await requirePlace(tx, parentId, 1 + (await tx.subtreeHeight(id, FGA_MAX_DEPTH)), id);
       }
+      const before = moving ? await tx.ancestorChain(id, FGA_MAX_DEPTH) : [];
       const changes = {
         updatedAt: this.#deps.clock.now(),
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(parentId === undefined ? {} : { parentId }),
       };
       await tx.updateResource(id, changes);
-      return { ...current, ...changes };
+      const after = moving ? await tx.ancestorChain(id, FGA_MAX_DEPTH) : [];
+      return {
+        updated: { ...current, ...changes },
+        move: moving
+          ? { resourceId: id, previousAncestorIds: before.slice(1), ancestorIds: after.slice(1) }
+          : undefined,
+      };
     });
     await this.#record('updated', updated, actor);
+    if (move !== undefined) await this.#moves.moved(move);
     return updated;
   }
 

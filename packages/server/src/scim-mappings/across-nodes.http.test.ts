@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { fgaApi } from '../test-support/fga-api.js';
 import { mappingTenant } from '../test-support/scim-mappings.js';
 import { startSvcCluster, type ClusterNode, type SvcCluster } from '../test-support/svc-cluster.js';
 
@@ -46,6 +47,30 @@ suite(
       await acme.members(group, 'add', ann);
       expect(await servingNode.svc.fga.checkAsync(check)).toBe(true);
       await acme.members(group, 'remove', ann);
+      expect(await servingNode.svc.fga.checkAsync(check)).toBe(false);
+    });
+
+    it('a grant whose resource an operator moves out of the boundary on one node is gone on the other at once', async () => {
+      const acme = await mappingTenant(scimNode.svc, 'Moved');
+      await acme.mapping({
+        displayName: 'Engineering reads P',
+        match: { groupDisplayName: 'Engineering' },
+        roleId: acme.model.viewer,
+        resourceId: acme.project,
+      });
+      const bea = await acme.user('bea');
+      await acme.group('Engineering', [bea]);
+      const check = {
+        subject: { type: 'user' as const, id: bea },
+        resourceId: acme.document,
+        permissionKey: acme.model.read,
+      };
+      expect(await servingNode.svc.fga.checkAsync(check)).toBe(true);
+
+      const moved = await fgaApi(scimNode.svc).call('PATCH', `/resources/${acme.project}`, {
+        parentId: acme.outside,
+      });
+      expect(moved.status).toBe(200);
       expect(await servingNode.svc.fga.checkAsync(check)).toBe(false);
     });
   },

@@ -46,6 +46,8 @@ export interface MappingGrantStore {
 /** The SCIM directory: connections and who is in which group. */
 export interface MappingDirectory {
   connection(connectionId: string): Promise<ScimConnectionRecord | undefined>;
+  /** The connections whose grant boundary is one of these FGA resources. */
+  connectionsBoundedBy(resourceIds: readonly string[]): Promise<ScimConnectionRecord[]>;
   /** The connection's groups of each user (every user given is a key). */
   groupsOfUsers(connectionId: string, userIds: readonly string[]): Promise<Map<string, ScimGroupRef[]>>;
 }

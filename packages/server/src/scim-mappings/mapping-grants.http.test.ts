@@ -1,6 +1,7 @@
 import { auditEventPageSchema, pageSchema, svcScimSyncEventSchema } from '@svc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test-support/databases.js';
+import { givenActiveDomainClaim } from '../test-support/federation/sso-connections.js';
 import { createFgaUser, fgaApi } from '../test-support/fga-api.js';
 import { GROUP_SCHEMA, PATCH_SCHEMA, scimUser } from '../test-support/scim.js';
 import { mappingTenant, operatorApi, type MappingTenant } from '../test-support/scim-mappings.js';
@@ -170,12 +171,61 @@ describeEachDatabase('SCIM mapping rule grants', (kind) => {
     expect(await acme.canRead(eve, acme.document)).toBe(true);
   });
 
+  it('a resource an operator moves out of the boundary loses its grants with the move; a move inside, or of the boundary itself, keeps them', async () => {
+    const acme = await mappingTenant(t.svc, 'Moves');
+    await acme.mapping(readsProject(acme));
+    const kim = await acme.user('kim');
+    await acme.group('Engineering', [kim]);
+    const folder = await fga.create('/resources', {
+      name: 'Moves/F',
+      typeId: acme.model.projectType,
+      parentId: acme.root,
+    });
+    const move = async (resourceId: string, parentId: string) =>
+      expect((await fga.call('PATCH', `/resources/${resourceId}`, { parentId })).status).toBe(200);
+    const held = [`${kim} ${acme.model.viewer} ${acme.project}`];
+
+    await move(acme.project, folder);
+    expect(await managedGrants(acme)).toEqual(held);
+    await move(acme.root, acme.outside);
+    expect(await managedGrants(acme)).toEqual(held);
+    expect(await acme.canRead(kim, acme.document)).toBe(true);
+
+    // The project's parent leaves the boundary: the grant on the project below it goes with the move.
+    await move(folder, acme.outside);
+    expect(await managedGrants(acme)).toEqual([]);
+    expect(await acme.canRead(kim, acme.document)).toBe(false);
+    expect(
+      (await fga.accessTest({ subjectId: kim, resourceId: acme.document, permissionKey: acme.model.read }))
+        .allowed,
+    ).toBe(false);
+    expect(await syncEvents(acme)).toEqual([
+      expect.objectContaining({
+        kind: 'scim.grant.outside_boundary',
+        outcome: 'failed',
+        data: expect.objectContaining({
+          cause: 'resource_moved',
+          resourceId: folder,
+          grantBoundaryResourceId: acme.root,
+          revokedGrants: 1,
+        }),
+      }),
+    ]);
+    const revoked = (await auditOf('fga.grant.revoked')).filter(
+      (event) => event.data.managedBy === `scim:${acme.connectionId}`,
+    );
+    expect(revoked).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ reason: 'fga_resource_moved' }) }),
+    ]);
+  });
+
   it('deprovisioning ends the grants of that organization only; operator grants and other organizations keep theirs', async () => {
     const acme = await mappingTenant(t.svc, 'Home');
     const other = await mappingTenant(t.svc, 'Away', acme.model);
     await acme.mapping(readsProject(acme));
     await other.mapping(readsProject(other));
-    // One account in both organizations: the second connection links the same address.
+    // One account in both organizations: Home proved home.test, so the second connection links the address.
+    await givenActiveDomainClaim(t, acme.organizationId, 'home.test');
     const fay = await acme.user('fay');
     const linked = await other.call('POST', '/Users', scimUser('fay@home.test'));
     expect(linked.body?.id).toBe(fay);

@@ -1,5 +1,6 @@
 import type { ScimMappingBoundaryStatus } from '@svc/contract';
 import type { AuditLog } from '../audit/audit-log.js';
+import type { FgaResourceMove, FgaResourceMoveSubscriber } from '../fga/resource-moves.js';
 import type {
   ScimConnectionChange,
   ScimDirectorySubscriber,
@@ -50,10 +51,11 @@ const MAX_PASSES = 3;
  * a re-enabled rule or connection gives nothing back until the next push (SPEC.md). Everything else
  * only revokes, at once and before the answer: a member removed, a group deleted, a user deprovisioned
  * (in that connection's organization only), a rule disabled, updated or deleted, a boundary changed,
- * the connection disabled. A push of a group matched by a rule that cannot grant records a failed sync
- * event and an audit event (`scim.grant.outside_boundary`, `scim.grant.boundary_missing`).
+ * the connection disabled, an FGA resource moved out of the boundary. A push of a group matched by a rule
+ * that cannot grant records a failed sync event and an audit event (`scim.grant.outside_boundary`,
+ * `scim.grant.boundary_missing`); so does a move that revoked grants.
  */
-export class ScimMappingGrants implements ScimDirectorySubscriber {
+export class ScimMappingGrants implements ScimDirectorySubscriber, FgaResourceMoveSubscriber {
   readonly #deps: ScimMappingGrantsDeps;
 
   constructor(deps: ScimMappingGrantsDeps) {
@@ -83,13 +85,27 @@ export class ScimMappingGrants implements ScimDirectorySubscriber {
   }
 
   /**
-   * Revokes every grant of the connection that its rules no longer justify (a rule disabled, changed or
-   * deleted, a boundary moved), creating none.
+   * An operator moved an FGA resource: a boundary that was above it and is not any more has the
+   * resource's subtree outside it now, so each connection with such a boundary loses the grants there
+   * (its rules re-checked, as for a boundary change). A move inside a boundary, or of the boundary
+   * itself, leaves none of them.
    */
-  async revokeUnjustified(connectionId: string, reason: string): Promise<void> {
+  async resourceMoved(move: FgaResourceMove): Promise<void> {
+    const left = move.previousAncestorIds.filter((id) => !move.ancestorIds.includes(id));
+    for (const connection of await this.#deps.directory.connectionsBoundedBy(left)) {
+      const revoked = await this.revokeUnjustified(connection.id, 'fga_resource_moved');
+      if (revoked > 0) await this.#recordMovedOut(connection, move.resourceId, revoked);
+    }
+  }
+
+  /**
+   * Revokes every grant of the connection that its rules no longer justify (a rule disabled, changed or
+   * deleted, a boundary or a resource moved), creating none; answers how many it revoked.
+   */
+  async revokeUnjustified(connectionId: string, reason: string): Promise<number> {
     const held = await this.#deps.grants.held(managedByConnection(connectionId));
     const holders = [...new Set(held.map((grant) => grant.userId))];
-    await this.#reconcile(connectionId, holders, { pushedGroup: null, reason });
+    return this.#reconcile(connectionId, holders, { pushedGroup: null, reason });
   }
 
   /** Where an enabled rule stands now: usable, or why not. */
@@ -108,23 +124,24 @@ export class ScimMappingGrants implements ScimDirectorySubscriber {
 
   /**
    * Makes the users' grants of the connection what its usable rules give them: revokes the grants no
-   * rule justifies; on a push, also creates those the pushed group justifies.
+   * rule justifies; on a push, also creates those the pushed group justifies. Answers how many it revoked.
    */
   async #reconcile(
     connectionId: string,
     userIds: readonly string[],
     options: { readonly pushedGroup: ScimGroupRef | null; readonly reason: string },
-  ): Promise<void> {
+  ): Promise<number> {
     const { directory, grants } = this.#deps;
     const managedBy = managedByConnection(connectionId);
+    let revoked = 0;
     for (let pass = 0; pass < MAX_PASSES; pass += 1) {
       const connection = await directory.connection(connectionId);
-      if (connection === undefined) return;
+      if (connection === undefined) return revoked;
       const rules = await this.#evaluate(connection);
       if (pass === 0 && options.pushedGroup !== null) {
         await this.#recordUnusable(connection, options.pushedGroup, rules.unusable);
       }
-      if (userIds.length === 0) return;
+      if (userIds.length === 0) return revoked;
       const wanted = wantedGrants(rules.usable, await directory.groupsOfUsers(connectionId, userIds));
       const held = await grants.held(managedBy, userIds);
       const heldKeys = new Set(held.map(grantKey));
@@ -136,9 +153,41 @@ export class ScimMappingGrants implements ScimDirectorySubscriber {
           : [...wanted.values()]
               .filter((entry) => entry.groupIds.has(pushedGroupId) && !heldKeys.has(grantKey(entry.grant)))
               .map((entry) => entry.grant);
-      if (revokeIds.length === 0 && create.length === 0) return;
+      if (revokeIds.length === 0 && create.length === 0) return revoked;
       await grants.apply(managedBy, { create, revokeIds }, options.reason);
+      revoked += revokeIds.length;
     }
+    return revoked;
+  }
+
+  /** A move took grants out of the boundary: a failed sync event and an audit event say so. */
+  async #recordMovedOut(
+    connection: ScimConnectionRecord,
+    resourceId: string,
+    revoked: number,
+  ): Promise<void> {
+    const kind = 'scim.grant.outside_boundary';
+    const data = {
+      connectionId: connection.id,
+      resourceId,
+      grantBoundaryResourceId: connection.grantBoundaryResourceId,
+      problem: 'outside_boundary',
+      cause: 'resource_moved',
+      revokedGrants: revoked,
+    };
+    await this.#deps.syncEvents.record({
+      connectionId: connection.id,
+      kind,
+      outcome: 'failed',
+      message: `An operator moved FGA resource ${resourceId} out of the grant boundary: ${revoked} grants revoked.`,
+      data,
+    });
+    await this.#deps.audit.record({
+      kind,
+      actorType: 'system',
+      organizationId: connection.organizationId,
+      data,
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeAboveStorage } from '../test-support/databases.js';
+import { givenActiveDomainClaim } from '../test-support/federation/sso-connections.js';
 import {
   ERROR_SCHEMA,
   expectScimError,
@@ -30,6 +31,8 @@ describeAboveStorage('SCIM service provider', (kind) => {
   });
 
   it('scopes a token to its own connection: another organization’s users and groups are 404 and unlisted', async () => {
+    // Acme proved acme.test: its users' addresses are verified, so Globex may link them.
+    await givenActiveDomainClaim(t, acme.organizationId, 'acme.test');
     const user = await acme.call('POST', '/Users', scimUser('scoped@acme.test'));
     const group = await acme.call('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Acme admins' });
     const userId = String(user.body?.id);
@@ -45,7 +48,7 @@ describeAboveStorage('SCIM service provider', (kind) => {
       404,
     );
     expect((await globex.call('GET', '/Users')).body).toMatchObject({ totalResults: 0 });
-    // The same address is a different SCIM user in Globex, linked to the same account.
+    // The same (verified) address is a different SCIM user in Globex, linked to the same account.
     const linked = await globex.call('POST', '/Users', scimUser('scoped@acme.test'));
     expect(linked.body?.id).toBe(userId);
     // Acme's group cannot take Globex's members, and Globex cannot add Acme-only users.

@@ -42,6 +42,8 @@ export interface ScimConnectionRepository {
   /** The connection a bearer token names, with whether its organization is active (one query). */
   findByTokenHash(tokenHash: string): Promise<ScimBearerConnection | undefined>;
   listForOrganization(organizationId: string, query: PageQuery): Promise<Page<ScimConnectionRecord>>;
+  /** The connections whose grant boundary is one of these FGA resources (a few ancestors of a resource). */
+  listByGrantBoundary(resourceIds: readonly string[]): Promise<ScimConnectionRecord[]>;
   /** Applies the changes and sets updatedAt; undefined when unknown. */
   update(
     id: string,

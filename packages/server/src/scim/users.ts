@@ -1,6 +1,6 @@
 import { emailSchema } from '@svc/contract';
 import type { Clock } from '../kernel/clock.js';
-import type { ScimAccounts } from './accounts.js';
+import type { ScimAccounts, ScimAccountScope } from './accounts.js';
 import type { ScimDirectoryEvents } from './directory-events.js';
 import { ScimError, scimNotFound } from './errors.js';
 import { parseEqFilter } from './filter.js';
@@ -37,6 +37,15 @@ export interface ScimUsersDeps {
 
 const FILTERABLE = ['id', 'userName', 'externalId', 'emails.value'] as const;
 
+/** Why a create did not link an existing account, for the IdP (409) and the sync event. */
+const LINK_REFUSED =
+  'An account with this email address exists and is not verified: the user joins this organization once ' +
+  'the account’s owner verifies the address; send the user again then.';
+
+function scopeOf(connection: ScimConnectionRecord): ScimAccountScope {
+  return { organizationId: connection.organizationId, connectionId: connection.id };
+}
+
 function uniqueness(detail: string): ScimError {
   return new ScimError(409, detail, 'uniqueness');
 }
@@ -65,7 +74,8 @@ function stored(attributes: ScimUserAttributes): Record<string, unknown> {
 /**
  * SCIM Users of one connection (SPEC.md "SCIM 2.0 service provider"): a user is a Svc account with a
  * membership in the connection's organization, found or created by its address, and the SCIM resource
- * the IdP sent. userName and externalId are unique per connection (409 `uniqueness`). `active: false`
+ * the IdP sent, which is what the connection reads back; it sees only its own users (RFC 7644 §6).
+ * userName and externalId are unique per connection (409 `uniqueness`). `active: false`
  * and DELETE deprovision for that organization only (SPEC.md "SCIM user" lifecycle): the membership is
  * deactivated, the user's sessions in the organization revoked, and the user removed from the
  * connection's groups (published to the directory subscribers before the answer).
@@ -87,22 +97,16 @@ export class ScimUsers {
       { startIndex: 1, count: 1 },
     );
     if (taken.totalResults > 0) throw uniqueness(`A user with userName '${attributes.userName}' exists.`);
-    let userId = await accounts.findUserIdByEmail(email);
-    const createdUser = userId === undefined;
-    if (userId === undefined) {
-      const created = await accounts.createUser({ displayName: accountDisplayName(attributes), email });
-      if (created === 'taken') throw uniqueness('The email address belongs to another account.');
-      userId = created;
-    }
+    const account = await this.#account(connection, attributes, email);
     const now = clock.now();
     const record: ScimUserRecord = {
       connectionId: connection.id,
-      userId,
+      userId: account.id,
       userName: attributes.userName,
       externalId: attributes.externalId ?? null,
       active: attributes.active ?? true,
       attributes: stored(attributes),
-      createdUser,
+      createdUser: account.created,
       createdAt: now,
       updatedAt: now,
     };
@@ -110,13 +114,13 @@ export class ScimUsers {
     if (inserted === 'taken') {
       throw uniqueness('The user, its userName or its externalId is already provisioned by this connection.');
     }
-    if (record.active) await accounts.activateMembership(connection.organizationId, userId);
+    if (record.active) await accounts.activateMembership(connection.organizationId, record.userId);
     await this.#deps.syncEvents.record({
       connectionId: connection.id,
       kind: 'scim.user.created',
       resourceType: 'User',
-      resourceId: userId,
-      data: { linkedExistingAccount: !createdUser },
+      resourceId: record.userId,
+      data: { linkedExistingAccount: !account.created },
     });
     return record;
   }
@@ -168,6 +172,41 @@ export class ScimUsers {
     });
   }
 
+  /**
+   * The account a new SCIM user maps to: a new one, or the existing account of the address when its
+   * address is verified or no one beyond this connection holds it. Otherwise the create is refused
+   * (409) with a failed sync event, and the existing account is left as it is.
+   */
+  async #account(
+    connection: ScimConnectionRecord,
+    attributes: ScimUserAttributes,
+    email: string,
+  ): Promise<{ readonly id: string; readonly created: boolean }> {
+    const { accounts } = this.#deps;
+    const existing = await accounts.findUserByEmail(email);
+    if (existing === undefined) {
+      const created = await accounts.createUser({
+        displayName: accountDisplayName(attributes),
+        email,
+        organizationId: connection.organizationId,
+      });
+      if (created === 'taken') throw uniqueness('The email address belongs to another account.');
+      return { id: created, created: true };
+    }
+    if (!existing.emailVerified && (await accounts.heldByOthers(existing.id, scopeOf(connection)))) {
+      await this.#deps.syncEvents.record({
+        connectionId: connection.id,
+        kind: 'scim.user.link_refused',
+        outcome: 'failed',
+        resourceType: 'User',
+        message: LINK_REFUSED,
+        data: { userName: attributes.userName, reason: 'account_unverified' },
+      });
+      throw uniqueness(LINK_REFUSED);
+    }
+    return { id: existing.id, created: false };
+  }
+
   async #write(
     connection: ScimConnectionRecord,
     current: ScimUserRecord,
@@ -182,9 +221,12 @@ export class ScimUsers {
       attributes: stored(attributes),
       updatedAt: this.#deps.clock.now(),
     };
-    // Only an account this connection created follows the IdP's name and address: a linked account
-    // belongs to its owner and to other organizations too.
-    if (current.createdUser) {
+    // Only an account this connection created, and no one else holds, follows the IdP's name and
+    // address; otherwise the change stays on this connection's record (RFC 7644 §6).
+    if (
+      current.createdUser &&
+      !(await this.#deps.accounts.heldByOthers(current.userId, scopeOf(connection)))
+    ) {
       const updated = await this.#deps.accounts.updateUser(current.userId, {
         displayName: accountDisplayName(attributes),
         email,

@@ -37,6 +37,7 @@ import * as applicationAccess from './0036-application-access.js';
 import * as sessionRevocationOperations from './0037-session-revocation-operations.js';
 import * as scopeDisplayNames from './0038-scope-display-names.js';
 import * as dashboardSessions from './0039-dashboard-sessions.js';
+import * as scimTenantLookups from './0041-scim-tenant-lookups.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '0037-session-revocation-operations': sessionRevocationOperations,
   '0038-scope-display-names': scopeDisplayNames,
   '0039-dashboard-sessions': dashboardSessions,
+  '0041-scim-tenant-lookups': scimTenantLookups,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -78,6 +78,17 @@ export function scimConnectionRepository(db: Db): ScimConnectionRepository {
         : { connection: toRecord(row), organizationActive: row.organizationActive === 1 };
     },
 
+    async listByGrantBoundary(resourceIds) {
+      if (resourceIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('scimConnections')
+        .selectAll()
+        .where('grantBoundaryResourceId', 'in', [...resourceIds])
+        .orderBy('id')
+        .execute();
+      return rows.map(toRecord);
+    },
+
     listForOrganization(organizationId, page) {
       return fetchNewestFirst(
         db.selectFrom('scimConnections').selectAll().where('organizationId', '=', organizationId),
