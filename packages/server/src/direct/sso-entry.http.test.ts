@@ -165,8 +165,8 @@ describeAboveStorage('SAML entry points of first-party apps', (kind) => {
         'https://api.example.com',
       );
       expect(validated).toMatchObject({ organizationId: sso.organizationId, clientId: web.clientId });
-      // The browser that came back from the IdP holds the issuer session, as after any hosted sign-in.
-      expect(b.cookies.has('svc_session')).toBe(true);
+      // The app started the flow, not this browser: no issuer session starts in it.
+      expect(b.cookies.has('svc_session')).toBe(false);
     });
 
     it('refuses a client that is not first-party or unknown with invalid_client, before anything else is read', async () => {
