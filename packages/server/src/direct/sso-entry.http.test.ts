@@ -14,7 +14,7 @@ import { DEFAULT_FAILURE_RULES } from '../ratelimit/failure-rules.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import type { SamlPeer } from '../test-support/federation/saml-peer.js';
-import { givenSsoConnection, useSamlSuite } from '../test-support/federation/sso-connections.js';
+import { givenSsoConnection, postToAcs, useSamlSuite } from '../test-support/federation/sso-connections.js';
 import { uniqueName, type HostedTestApp } from '../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../test-support/inject-browser.js';
 import { enrollForChallenge, organizationMfaPolicy, rejectionOf } from '../test-support/mfa.js';
@@ -63,16 +63,7 @@ describeAboveStorage('SAML entry points of first-party apps', (kind) => {
 
   /** The IdP signs `email` in; its answer goes cross-site to the ACS, then the browser to /saml/continue. */
   async function throughIdp(b: InjectBrowser, authorizationUrl: string, email: string) {
-    const answer = await peer.signIn(authorizationUrl, { email });
-    const acs = await h.inject({
-      method: 'POST',
-      url: new URL(answer.acsUrl).pathname,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: peer.origin },
-      payload: new URLSearchParams({
-        SAMLResponse: answer.samlResponse,
-        RelayState: answer.relayState ?? '',
-      }).toString(),
-    });
+    const acs = await postToAcs(h, peer, await peer.signIn(authorizationUrl, { email }));
     expect(acs.statusCode).toBe(303);
     return b.follow(await b.get(InjectBrowser.location(acs).href));
   }
