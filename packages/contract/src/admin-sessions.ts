@@ -94,6 +94,11 @@ export const svcAdminSessionRevocationPreviewSchema = z.object({
   matchedSessions: z.number().int(),
   /** The matched sessions' refresh tokens not yet consumed, revoked or expired. */
   activeRefreshTokens: z.number().int(),
+  /**
+   * The live issuer (browser) sessions an execution ends: those of the user the selector names and of
+   * every user whose sessions it matches, so that no browser signs them in again silently.
+   */
+  activeBrowserSessions: z.number().int(),
 });
 export type SvcAdminSessionRevocationPreview = z.output<typeof svcAdminSessionRevocationPreviewSchema>;
 
@@ -104,5 +109,7 @@ export const svcAdminSessionRevocationResultSchema = z.object({
   alreadyRevokedSessions: z.number().int(),
   /** The refresh tokens that were still usable and are revoked now. */
   newlyRevokedRefreshTokens: z.number().int(),
+  /** The issuer (browser) sessions ended now (see the preview's `activeBrowserSessions`). */
+  endedBrowserSessions: z.number().int(),
 });
 export type SvcAdminSessionRevocationResult = z.output<typeof svcAdminSessionRevocationResultSchema>;

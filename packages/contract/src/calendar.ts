@@ -28,9 +28,12 @@ export type CalendarConnectionStatus = (typeof CALENDAR_CONNECTION_STATUSES)[num
  * - `access_denied`: the user refused at the provider;
  * - `insufficient_scope`: the user granted less than the calendar scopes asked for;
  * - `provider_error`: the provider refused the request or the code, or answered something malformed;
- * - `invalid_callback`: the provider's answer failed Svc's checks (issuer, ID token, no code);
+ * - `invalid_callback`: the provider's answer failed Svc's checks (issuer, ID token, no code), or it
+ *   came back to another browser than the one that opened the consent's link;
  * - `provider_unavailable`: the provider could not be reached;
  * - `connection_unavailable`: the provider connection was disabled, or the user deactivated, meanwhile;
+ * - `login_required`: the browser that opened the link (or came back) is not signed in to Svc's hosted
+ *   pages as the consent's user: sign the user in there (`/authorize`) and start again;
  * - `server_error`: anything else (logged by Svc).
  */
 export const CALENDAR_CALLBACK_ERRORS = [
@@ -40,6 +43,7 @@ export const CALENDAR_CALLBACK_ERRORS = [
   'invalid_callback',
   'provider_unavailable',
   'connection_unavailable',
+  'login_required',
   'server_error',
 ] as const;
 export type CalendarCallbackError = (typeof CALENDAR_CALLBACK_ERRORS)[number];

@@ -22,10 +22,17 @@ function SessionStatus(props: { readonly session: SvcSession }) {
   );
 }
 
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 type Revoking =
   | { readonly step: 'idle' }
   | { readonly step: 'busy' }
-  | { readonly step: 'confirm'; readonly matchedSessions: number };
+  | {
+      readonly step: 'confirm';
+      readonly matchedSessions: number;
+      /** The user's browser sessions the revocation ends too (their hosted sign-in). */
+      readonly activeBrowserSessions: number;
+    };
 
 /**
  * Revokes one session the way the API asks for it: a preview says how many sessions the selector
@@ -53,12 +60,12 @@ function RevokeSession(props: {
   };
   const preview = () =>
     run(async () => {
-      const { matchedSessions } = await api.post(
+      const { matchedSessions, activeBrowserSessions } = await api.post(
         '/sessions/revocation/preview',
         selector,
         svcAdminSessionRevocationPreviewSchema,
       );
-      setState({ step: 'confirm', matchedSessions });
+      setState({ step: 'confirm', matchedSessions, activeBrowserSessions });
     });
   const revoke = (matchedSessions: number) =>
     run(async () => {
@@ -74,7 +81,11 @@ function RevokeSession(props: {
       {state.step === 'confirm' ? (
         <>
           <span>
-            Revoke {state.matchedSessions} session{state.matchedSessions === 1 ? '' : 's'}?
+            {`Revoke ${plural(state.matchedSessions, 'session')}${
+              state.activeBrowserSessions === 0
+                ? ''
+                : ` and end ${plural(state.activeBrowserSessions, 'browser session')}`
+            }?`}
           </span>
           <button type="button" className="danger" onClick={() => void revoke(state.matchedSessions)}>
             Confirm

@@ -23,7 +23,8 @@ export interface OperatorSessionsDeps extends AdminDeps {
  * The operator's view of token sessions (SPEC.md `GET /sessions`, `POST /sessions/revocation/preview`
  * and `POST /sessions/revocation`; DECISIONS.md "Sessions admin"): list them, count what a selector
  * matches, and revoke it. A revocation writes the database in one transaction (the sessions, their
- * refresh tokens and the operation record), so refresh and validation refuse them on every node at once.
+ * refresh tokens, the browser sessions it ends and the operation record), so refresh, validation and a
+ * silent /authorize refuse them on every node at once.
  */
 export class OperatorSessions {
   readonly #deps: OperatorSessionsDeps;
@@ -50,8 +51,10 @@ export class OperatorSessions {
   }
 
   /**
-   * Revokes every session the selector matches, with its refresh tokens. Refused before anything is
-   * written: without `confirm: true` (400); when nothing matches (the generic 404); when more than
+   * Revokes every session the selector matches, with its refresh tokens, and ends the issuer (browser)
+   * sessions of the user it names or of the users of those sessions, in the same transaction (else
+   * `prompt=none` would sign them in again at once). Refused with nothing written: without
+   * `confirm: true` (400); when neither a session nor a browser session matches (the generic 404); when more than
    * MAX_SESSIONS_PER_REVOCATION match or `expectedMatchedSessions` differs from the count now (409). With
    * an `operationId`, a retry with the same selector and reason answers the first execution's counts
    * and revokes nothing more; another selector or reason is a 409. Audited as `admin.sessions.revoked`.
@@ -79,11 +82,15 @@ export class OperatorSessions {
       const ids = await tx.matchSessions(selector, MAX_SESSIONS_PER_REVOCATION + 1);
       assertRevocable(ids.length, input.expectedMatchedSessions);
       const revoked = await tx.revokeSessions(ids, now, OPERATOR_REVOCATION);
+      const endedBrowserSessions = await tx.endBrowserSessions(selector, now);
+      // Nothing matched: the generic 404 (and the rollback of the operation id's claim).
+      if (ids.length === 0 && endedBrowserSessions === 0) throw new SvcNotFoundError('Not found.');
       const result: SvcAdminSessionRevocationResult = {
         matchedSessions: ids.length,
         newlyRevokedSessions: revoked.sessions,
         alreadyRevokedSessions: ids.length - revoked.sessions,
         newlyRevokedRefreshTokens: revoked.activeRefreshTokens,
+        endedBrowserSessions,
       };
       if (operationId !== undefined) await tx.completeOperation(operationId, result);
       return { revoked: result };
@@ -149,9 +156,8 @@ async function earlierResult(
   return earlier.result;
 }
 
-/** SPEC.md: nothing matched is a generic not-found; too many matches or a changed count is refused. */
+/** SPEC.md: too many matches or a changed count is refused (nothing matched is the caller's 404). */
 function assertRevocable(matched: number, expected: number | undefined): void {
-  if (matched === 0) throw new SvcNotFoundError('Not found.');
   if (matched > MAX_SESSIONS_PER_REVOCATION) {
     throw new SvcConflictError(
       `The selector matches more than ${MAX_SESSIONS_PER_REVOCATION.toLocaleString('en-US')} sessions, the most one revocation may revoke; narrow it (for example by userId or clientApplicationId).`,

@@ -1,6 +1,7 @@
 import type {
   ApplicationAccessMode,
   Page,
+  SvcAdminSessionRevocationPreview,
   SvcAdminSessionRevocationResult,
   TokenEndpointAuthMethod,
 } from '@svc/contract';
@@ -265,11 +266,11 @@ export interface SessionRevocationOperationRecord {
 export interface OperatorSessionStore {
   /** Newest first; `now` decides `active`. */
   list(filter: SessionListFilter, query: ListQuery, now: number): Promise<Page<SessionRecord>>;
-  /** How many sessions the selector matches, and how many of their refresh tokens are usable at `now`. */
-  count(
-    selector: SessionSelector,
-    now: number,
-  ): Promise<{ matchedSessions: number; activeRefreshTokens: number }>;
+  /**
+   * How many sessions the selector matches, how many of their refresh tokens are usable at `now`, and how
+   * many issuer (browser) sessions a revocation would end (`endBrowserSessions`).
+   */
+  count(selector: SessionSelector, now: number): Promise<SvcAdminSessionRevocationPreview>;
   /**
    * Runs `work` in one transaction over a store bound to it; a throw rolls everything back, so that a
    * refused revocation leaves its operation id unused.
@@ -303,6 +304,11 @@ export interface SessionRevocationTransaction {
     now: number,
     reason: SessionRevocationReason,
   ): Promise<{ sessions: number; activeRefreshTokens: number }>;
+  /**
+   * Ends the issuer (browser) sessions live at `now` of the user the selector names, else of every user
+   * whose sessions it matches; answers how many.
+   */
+  endBrowserSessions(selector: SessionSelector, now: number): Promise<number>;
 }
 
 /** Everything the admin services read and write. */

@@ -89,6 +89,7 @@ describeAboveStorage('operator sessions: list, revocation preview and revocation
     expect(svcAdminSessionRevocationPreviewSchema.strict().parse(preview.body)).toEqual({
       matchedSessions: 2,
       activeRefreshTokens: 2,
+      activeBrowserSessions: 0,
     });
     const probed = await probeSession(h.t.svc, atA[0]!, a);
     expect(probed).toMatchObject(LIVE);
@@ -108,6 +109,7 @@ describeAboveStorage('operator sessions: list, revocation preview and revocation
       newlyRevokedSessions: 2,
       alreadyRevokedSessions: 0,
       newlyRevokedRefreshTokens: 2,
+      endedBrowserSessions: 0,
     });
     for (const tokens of held) expect(await probeSession(h.t.svc, tokens, a)).toEqual(endedSession());
     expect(await probeSession(h.t.svc, bystanderAtA, a)).toMatchObject(LIVE);
@@ -134,6 +136,7 @@ describeAboveStorage('operator sessions: list, revocation preview and revocation
           newlyRevokedSessions: 2,
           alreadyRevokedSessions: 0,
           newlyRevokedRefreshTokens: 2,
+          endedBrowserSessions: 0,
         },
       }),
     ]);
@@ -145,6 +148,7 @@ describeAboveStorage('operator sessions: list, revocation preview and revocation
       newlyRevokedSessions: 0,
       alreadyRevokedSessions: 2,
       newlyRevokedRefreshTokens: 0,
+      endedBrowserSessions: 0,
     });
   });
 
@@ -174,7 +178,7 @@ describeAboveStorage('operator sessions: list, revocation preview and revocation
     const nobody = { userId: 'usr_nobody', confirm: true };
     expect(await api('POST', '/sessions/revocation/preview', nobody)).toMatchObject({
       status: 200,
-      body: { matchedSessions: 0, activeRefreshTokens: 0 },
+      body: { matchedSessions: 0, activeRefreshTokens: 0, activeBrowserSessions: 0 },
     });
     expect(await api('POST', '/sessions/revocation', nobody)).toMatchObject({
       status: 404,
@@ -302,6 +306,7 @@ describeEachDatabase('operator session routes: malformed input', (kind) => {
     expect((await api('POST', '/sessions/revocation/preview', longest)).body).toEqual({
       matchedSessions: 0,
       activeRefreshTokens: 0,
+      activeBrowserSessions: 0,
     });
     expect(await api('POST', '/sessions/revocation', { ...longest, confirm: true })).toMatchObject({
       status: 404,

@@ -125,7 +125,11 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         // Calendar connections: SPEC.md maps the callback and the operator routes only while they are on.
         if (config.calendar.enabled) {
           await svc.register(
-            calendarCallbackRoutes({ consent: services.calendarConsent, authBase: config.authBase }),
+            calendarCallbackRoutes({
+              consent: services.calendarConsent,
+              site: services.hostedSignIn.site,
+              antiforgery: services.antiforgery,
+            }),
             {
               prefix: authPath,
             },

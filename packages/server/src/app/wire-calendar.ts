@@ -26,7 +26,7 @@ export interface WireCalendarContext {
   /** The sign-in's relying party: one provider metadata cache and one set of upstream HTTP rules. */
   readonly relyingParty: OidcRelyingParty;
   /** The direct helpers' sessions, and the limit on handed-out tokens (the consent's callback states). */
-  readonly engine: Pick<AuthEngine, 'tokenChecks'> & {
+  readonly engine: Pick<AuthEngine, 'tokenChecks' | 'browserSessions'> & {
     readonly direct: Pick<DirectSignIn, 'requireFirstPartySession'>;
   };
   readonly secretBox: SecretBox;
@@ -66,7 +66,9 @@ export function wireCalendar(ctx: WireCalendarContext): CalendarWiring {
     audit,
     clock,
     ids,
+    browserSessions: ctx.engine.browserSessions,
     callbackUri: `${ctx.config.issuer}/calendar/callback`,
+    consentPageUri: `${ctx.config.issuer}/calendar/consent`,
   });
   const facade = new SvcCalendarService({
     enabled: ctx.config.calendar.enabled,

@@ -4,6 +4,7 @@ import { sha256Hex } from '../kernel/crypto.js';
 import {
   APP_RETURN,
   CALENDAR_CALLBACK,
+  CALENDAR_CONSENT_PAGE,
   createCalendarHarness,
   GOOGLE_EVENTS,
   MICROSOFT_TENANT,
@@ -43,7 +44,9 @@ describeAboveStorage('calendar consent', (kind) => {
 
     const start = svcCalendarAuthorizationSchema.parse(run.start.json());
     expect(run.start.headers['cache-control']).toBe('no-store');
-    const asked = new URL(start.authorizationUrl).searchParams;
+    // The link opens Svc's consent page, which sends the signed-in user's browser to the provider.
+    expect(start.authorizationUrl.startsWith(CALENDAR_CONSENT_PAGE)).toBe(true);
+    const asked = run.providerUrl.searchParams;
     expect(asked.get('redirect_uri')).toBe(CALENDAR_CALLBACK);
     expect(asked.get('scope')?.split(' ')).toEqual(['openid', 'email', GOOGLE_EVENTS]);
     expect(asked.get('access_type')).toBe('offline');
@@ -101,8 +104,7 @@ describeAboveStorage('calendar consent', (kind) => {
   it('connects a Microsoft calendar through the multi-tenant endpoints', async () => {
     const session = await c.signedIn();
     const run = await c.consent(session, 'microsoft');
-    const asked = new URL(svcCalendarAuthorizationSchema.parse(run.start.json()).authorizationUrl)
-      .searchParams;
+    const asked = run.providerUrl.searchParams;
     expect(asked.get('scope')?.split(' ')).toEqual([
       'openid',
       'email',
@@ -183,9 +185,16 @@ describeAboveStorage('calendar consent', (kind) => {
       returnUri: APP_RETURN,
     });
     const url = svcCalendarAuthorizationSchema.parse(start.json()).authorizationUrl;
-    const providerCallback = await peers.google.signIn(url, 'alice');
+    const providerUrl = await c.open(session.browser, url);
+    const providerCallback = await peers.google.signIn(providerUrl.href, 'alice');
     c.h.t.clock.advance(CALENDAR_CONSENT_LIFETIME_MS);
-    expect((await c.callback(providerCallback)).statusCode).toBe(400);
+    expect((await c.callback(providerCallback, session.browser)).statusCode).toBe(400);
+
+    // The link itself expires with it: a 400 page, never a redirect.
+    const late = await session.browser.get(url);
+    expect(late.statusCode).toBe(400);
+    expect(late.headers.location).toBeUndefined();
+    expect(late.body).toContain('This calendar consent link is no longer valid');
   });
 
   it('sends the refusals back to the app: access_denied, insufficient_scope, a connection disabled meanwhile', async () => {
@@ -208,10 +217,11 @@ describeAboveStorage('calendar consent', (kind) => {
       returnUri: APP_RETURN,
     });
     const url = svcCalendarAuthorizationSchema.parse(start.json()).authorizationUrl;
-    const providerCallback = await peers.microsoft.signIn(url, 'carol');
+    const providerUrl = await c.open(session.browser, url);
+    const providerCallback = await peers.microsoft.signIn(providerUrl.href, 'carol');
     await c.h.t.svc.admin.disableOidcConnectionAsync(c.connections.microsoft);
     try {
-      const answer = await c.callback(providerCallback);
+      const answer = await c.callback(providerCallback, session.browser);
       expect(returnedTo(answer).searchParams.get('error')).toBe('connection_unavailable');
     } finally {
       await c.h.t.svc.admin.enableOidcConnectionAsync(c.connections.microsoft);
@@ -255,10 +265,12 @@ describeAboveStorage('calendar consent', (kind) => {
       returnUri: APP_RETURN,
       scopes: ['https://www.googleapis.com/auth/calendar.readonly'],
     });
-    expect(new URL(start.authorizationUrl).searchParams.get('scope')).toContain('calendar.readonly');
+    const providerUrl = await c.open(session.browser, start.authorizationUrl);
+    expect(providerUrl.searchParams.get('scope')).toContain('calendar.readonly');
     expect(Date.parse(start.expiresAt) - c.h.t.clock.now()).toBe(CALENDAR_CONSENT_LIFETIME_MS);
-    const providerCallback = await peers.google.signIn(start.authorizationUrl, 'alice');
-    const id = returnedTo(await c.callback(providerCallback)).searchParams.get('calendarConnectionId') ?? '';
+    const providerCallback = await peers.google.signIn(providerUrl.href, 'alice');
+    const answer = await c.callback(providerCallback, session.browser);
+    const id = returnedTo(answer).searchParams.get('calendarConnectionId') ?? '';
     expect((await c.h.t.svc.calendar.getConnectionAsync(id)).userId).toBe(session.userId);
 
     await expect(

@@ -4,17 +4,23 @@ import type { OidcConnection, OidcConnections } from '../federation/oidc/enabled
 import type { OidcRedemption, OidcRelyingParty } from '../federation/oidc/relying-party.js';
 import { OidcRelyingPartyError } from '../federation/oidc/rp-errors.js';
 import { toIso, type Clock } from '../kernel/clock.js';
-import type { SecretBox } from '../kernel/crypto.js';
+import { safeEqual, sha256Hex, type SecretBox } from '../kernel/crypto.js';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { lookUpHandedOut, type HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
+import type { BrowserSessions } from '../signin/browser-sessions.js';
 import {
   CALENDAR_SCOPE_RULES,
   calendarScopesFor,
   grantedScopes,
   isCalendarProvider,
 } from './calendar-scopes.js';
-import type { CalendarConsentInFlight, CalendarConsentStates } from './consent-states.js';
+import { openConsentLink, sealConsentLink, type CalendarConsentLink } from './consent-links.js';
+import {
+  CALENDAR_CONSENT_LIFETIME_MS,
+  type CalendarConsentInFlight,
+  type CalendarConsentStates,
+} from './consent-states.js';
 import { SvcCalendarError } from './errors.js';
 import type { CalendarConnectionRepository } from './repository.js';
 import { checkReturnUri, returnUrl, type CalendarConsentOutcome } from './return-uri.js';
@@ -40,8 +46,18 @@ export interface CalendarConsentDeps {
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Pick<Ids, 'id'>;
+  /** Who the browser's issuer session signs in: the user a consent is for must be signed in there. */
+  readonly browserSessions: Pick<BrowserSessions, 'resolve'>;
   /** Svc's own callback, `{issuer}/calendar/callback`, where every provider sends the user back. */
   readonly callbackUri: string;
+  /** Svc's consent page, `{issuer}/calendar/consent`, that a consent's authorization URL opens. */
+  readonly consentPageUri: string;
+}
+
+/** The browser at Svc's consent page or callback: its antiforgery id and its issuer session cookie. */
+export interface CalendarBrowser {
+  readonly browserId: string | undefined;
+  readonly sessionToken: string | undefined;
 }
 
 /** A consent to start: the user it is for, the app they return to, and what to ask. */
@@ -61,11 +77,14 @@ export interface CalendarCallbackResult {
 }
 
 /**
- * The consent to a user's calendar at Google or Microsoft: `start` sends the user to the provider with
- * the calendar scopes (and what the provider needs to issue a refresh token), remembering the consent by
- * its state; `finish` takes the callback once, redeems the code and keeps the tokens sealed. From the
- * moment the state is taken the browser always goes back to the app's returnUri, with
- * `calendarConnectionId` or `error`.
+ * The consent to a user's calendar at Google or Microsoft, bound to the user's browser and to the user
+ * signed in there (RFC 6749 §10.12; docs/decisions/calendar-consent-browser-binding.md): `start` checks
+ * the consent and answers a sealed link to Svc's consent page; `open`, in the browser that follows it,
+ * requires the issuer session of the consent's user, then sends the browser to the provider with the
+ * calendar scopes (and what the provider needs to issue a refresh token), remembering the consent by its
+ * state and that browser; `finish` takes the callback once and, only in that browser and still for that
+ * user, redeems the code and keeps the tokens sealed. From the moment the link opens the browser always
+ * goes back to the app's returnUri, with `calendarConnectionId` or `error`.
  */
 export class CalendarConsent {
   readonly #deps: CalendarConsentDeps;
@@ -74,9 +93,9 @@ export class CalendarConsent {
     this.#deps = deps;
   }
 
-  /** The provider's authorization URL for the user's consent, and when the consent expires. */
+  /** The link the user's browser opens for the consent (Svc's consent page), and when it expires. */
   async start(input: CalendarConsentStart): Promise<SvcCalendarAuthorization> {
-    const { accounts, callbackUri } = this.#deps;
+    const { accounts } = this.#deps;
     if ((await accounts.findUser(input.userId))?.active !== true) {
       throw new SvcNotFoundError('There is no active user with this id.');
     }
@@ -88,25 +107,76 @@ export class CalendarConsent {
     }
     checkReturnUri(input.returnUri, client.redirectUris);
     const { connection, providerType } = await this.#calendarConnection(input.connectionId);
-    const scopes = calendarScopesFor(providerType, input.scopes);
-    const rules = CALENDAR_SCOPE_RULES[providerType];
-    const start = await this.#deps.relyingParty.start(connection, {
-      redirectUri: callbackUri,
-      scopes: [...rules.base, ...scopes],
-      extraParameters: rules.parameters,
-    });
-    if (start.codeVerifier === null) throw new Error('A consent Svc starts holds its own PKCE verifier.');
-    const expiresAt = await this.#deps.states.begin(start.state, {
+    const link: CalendarConsentLink = {
       userId: input.userId,
       clientId: input.clientId,
       connectionId: connection.id,
       returnUri: input.returnUri,
-      redirectUri: callbackUri,
-      scopes,
-      nonce: start.nonce,
-      codeVerifier: start.codeVerifier,
-    });
-    return { authorizationUrl: start.authorizationUrl, expiresAt: toIso(expiresAt) };
+      scopes: calendarScopesFor(providerType, input.scopes),
+      expiresAt: this.#deps.clock.now() + CALENDAR_CONSENT_LIFETIME_MS,
+    };
+    const page = new URL(this.#deps.consentPageUri);
+    page.searchParams.set('token', sealConsentLink(this.#deps.secrets, link));
+    return { authorizationUrl: page.href, expiresAt: toIso(link.expiresAt) };
+  }
+
+  /**
+   * Svc's consent page, in the browser that opened the link: to the provider when that browser holds an
+   * issuer session of the consent's user (the consent then bound to this browser), else back to the app
+   * with `login_required`. Throws `invalid_state` for a link that is forged, changed or expired.
+   */
+  async open(
+    sealedLink: string | null,
+    browser: CalendarBrowser & { readonly browserId: string },
+    context: { readonly ipAddress?: string } = {},
+  ): Promise<CalendarCallbackResult> {
+    const link =
+      sealedLink === null
+        ? undefined
+        : openConsentLink(this.#deps.secrets, sealedLink, this.#deps.clock.now());
+    if (link === undefined) {
+      throw new SvcCalendarError(
+        'invalid_state',
+        'This calendar consent link is no longer valid: it expired or was changed. Start again from the app.',
+      );
+    }
+    try {
+      if (!(await this.#signedInAs(browser, link.userId))) {
+        return {
+          redirectUrl: returnUrl(link.returnUri, await this.#failed(link, 'login_required', {}, context)),
+        };
+      }
+      const connection = await this.#deps.connections.findEnabled(link.connectionId);
+      if (connection === undefined || !isCalendarProvider(connection.providerType)) {
+        const outcome = await this.#failed(link, 'connection_unavailable', {}, context);
+        return { redirectUrl: returnUrl(link.returnUri, outcome) };
+      }
+      const rules = CALENDAR_SCOPE_RULES[connection.providerType];
+      const start = await this.#deps.relyingParty.start(connection, {
+        redirectUri: this.#deps.callbackUri,
+        scopes: [...rules.base, ...link.scopes],
+        extraParameters: rules.parameters,
+      });
+      if (start.codeVerifier === null) throw new Error('A consent Svc starts holds its own PKCE verifier.');
+      await this.#deps.states.begin(start.state, {
+        userId: link.userId,
+        clientId: link.clientId,
+        connectionId: link.connectionId,
+        returnUri: link.returnUri,
+        scopes: link.scopes,
+        redirectUri: this.#deps.callbackUri,
+        nonce: start.nonce,
+        codeVerifier: start.codeVerifier,
+        browserBinding: sha256Hex(browser.browserId),
+      });
+      return { redirectUrl: start.authorizationUrl };
+    } catch (error) {
+      if (error instanceof OidcRelyingPartyError) {
+        const outcome = await this.#failed(link, callbackError(error), { reason: error.code }, context);
+        return { redirectUrl: returnUrl(link.returnUri, outcome) };
+      }
+      return { redirectUrl: returnUrl(link.returnUri, { error: 'server_error' }), unexpected: error };
+    }
   }
 
   /**
@@ -115,6 +185,7 @@ export class CalendarConsent {
    */
   async finish(
     callback: URLSearchParams,
+    browser: CalendarBrowser,
     context: { readonly ipAddress?: string } = {},
   ): Promise<CalendarCallbackResult> {
     const state = callback.get('state');
@@ -131,7 +202,7 @@ export class CalendarConsent {
       );
     }
     try {
-      const outcome = await this.#complete(inFlight, state, callback, context);
+      const outcome = await this.#complete(inFlight, state, callback, browser, context);
       return { redirectUrl: returnUrl(inFlight.returnUri, outcome) };
     } catch (error) {
       return { redirectUrl: returnUrl(inFlight.returnUri, { error: 'server_error' }), unexpected: error };
@@ -142,8 +213,22 @@ export class CalendarConsent {
     inFlight: CalendarConsentInFlight,
     state: string,
     callback: URLSearchParams,
+    browser: CalendarBrowser,
     context: { readonly ipAddress?: string },
   ): Promise<CalendarConsentOutcome> {
+    // Before any code is redeemed: the user must still be signed in here, in the browser that opened
+    // the link (a callback carried to another browser would store its account on this consent's user).
+    if (!(await this.#signedInAs(browser, inFlight.userId))) {
+      return this.#failed(inFlight, 'login_required', {}, context);
+    }
+    const binding = inFlight.browserBinding;
+    if (
+      binding === null ||
+      browser.browserId === undefined ||
+      !safeEqual(binding, sha256Hex(browser.browserId))
+    ) {
+      return this.#failed(inFlight, 'invalid_callback', { reason: 'another_browser' }, context);
+    }
     const connection = await this.#deps.connections.findEnabled(inFlight.connectionId);
     const user = await this.#deps.accounts.findUser(inFlight.userId);
     const failed = (error: CalendarCallbackError, data: Record<string, unknown> = {}) =>
@@ -223,8 +308,13 @@ export class CalendarConsent {
     return { connection, providerType: connection.providerType };
   }
 
+  /** Whether the browser's issuer session is live and signs `userId` in. */
+  async #signedInAs(browser: CalendarBrowser, userId: string): Promise<boolean> {
+    return (await this.#deps.browserSessions.resolve(browser.sessionToken))?.userId === userId;
+  }
+
   async #failed(
-    inFlight: CalendarConsentInFlight,
+    inFlight: Pick<CalendarConsentInFlight, 'userId' | 'clientId' | 'connectionId'>,
     error: CalendarCallbackError,
     data: Record<string, unknown>,
     context: { readonly ipAddress?: string },

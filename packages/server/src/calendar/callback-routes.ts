@@ -1,4 +1,12 @@
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Antiforgery } from '../http/antiforgery.js';
+import {
+  readAntiforgeryCookie,
+  readSessionCookie,
+  setAntiforgeryCookie,
+  type CookieSite,
+} from '../http/cookies.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { SvcTooManyAttemptsError } from '../kernel/errors.js';
 import { html } from '../http/pages/html.js';
@@ -9,45 +17,81 @@ import type { CalendarConsent } from './calendar-consent.js';
 import { SvcCalendarError } from './errors.js';
 
 export interface CalendarCallbackRoutesDeps {
-  readonly consent: Pick<CalendarConsent, 'finish'>;
-  /** Where the hosted stylesheet is served (the auth base), for the page a browser is shown. */
-  readonly authBase: string;
+  readonly consent: Pick<CalendarConsent, 'open' | 'finish'>;
+  /** The hosted cookies' site: the auth base (where the stylesheet is served too) and the origin. */
+  readonly site: CookieSite;
+  /** The hosted antiforgery cookie's id is the browser's id a consent is bound to. */
+  readonly antiforgery: Pick<Antiforgery, 'issue'>;
 }
 
 /**
- * SPEC.md: "GET /calendar/callback (under /svc/auth) | calendar consent callback …; redirects to the
- * request's ReturnUri adding calendarConnectionId on success or error on failure". A state that is
- * unknown, used or expired names no ReturnUri: it is a 400 `invalid_state`, never a redirect (429 once
- * too many such states came from the address). The query (code and state) is read raw; logs replace
- * both (http/logging.ts).
+ * The user's browser in a calendar consent (docs/decisions/calendar-consent-browser-binding.md):
+ *
+ * - GET /calendar/consent?token=…: the authorization URL a consent's start answers. In a browser signed
+ *   in as the consent's user, a 303 to the provider, the consent bound to this browser (its antiforgery
+ *   id, given one here when it has none); otherwise a 303 back to the ReturnUri with `error`.
+ * - SPEC.md: "GET /calendar/callback (under /svc/auth) | calendar consent callback …; redirects to the
+ *   request's ReturnUri adding calendarConnectionId on success or error on failure". A callback in
+ *   another browser, or in one no longer signed in as the consent's user, is such an error.
+ *
+ * A link or state that is unknown, used, changed or expired names no ReturnUri: it is a 400
+ * `invalid_state`, never a redirect (429 once too many such states came from the address). The queries
+ * are read raw; logs replace `token`, `code` and `state` (http/logging.ts).
  */
 export function calendarCallbackRoutes(deps: CalendarCallbackRoutesDeps): FastifyPluginAsync {
+  const { site } = deps;
   return async (app) => {
+    if (!app.hasReplyDecorator('setCookie')) await app.register(fastifyCookie);
     // The user's browser is what arrives here: a refusal is a page to it, and JSON to anything else.
     app.setErrorHandler((error, request, reply) => {
       if (!wantsPage(request)) return jsonErrorHandler(error, request, reply);
       if (error instanceof SvcCalendarError && error.code === 'invalid_state') {
-        return refusalPage(reply, deps.authBase, error.message, 400);
+        return refusalPage(reply, site.authBase, error.message, 400);
       }
       if (error instanceof SvcTooManyAttemptsError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
-        return refusalPage(reply, deps.authBase, error.message, 429);
+        return refusalPage(reply, site.authBase, error.message, 429);
       }
       return jsonErrorHandler(error, request, reply);
     });
+    app.get('/calendar/consent', async (request, reply) => {
+      const issued = deps.antiforgery.issue(readAntiforgeryCookie(request));
+      if (issued.newCookie) setAntiforgeryCookie(reply, site, issued.cookieId);
+      const token = new URL(request.url, 'http://consent').searchParams.get('token');
+      const browser = { browserId: issued.cookieId, sessionToken: readSessionCookie(request) };
+      return redirectOnward(
+        request,
+        reply,
+        await deps.consent.open(token, browser, { ipAddress: request.ip }),
+      );
+    });
+
     app.get('/calendar/callback', async (request, reply) => {
       const query = new URL(request.url, 'http://callback').searchParams;
-      const result = await deps.consent.finish(query, { ipAddress: request.ip });
-      if (result.unexpected !== undefined) {
-        request.log.error({ err: result.unexpected, reqId: request.id }, 'calendar consent failed');
-      }
-      // The page the app shows next must not learn this URL (its code) through a Referer.
-      return reply
-        .header('cache-control', 'no-store')
-        .header('referrer-policy', 'no-referrer')
-        .redirect(result.redirectUrl, 303);
+      const browser = { browserId: readAntiforgeryCookie(request), sessionToken: readSessionCookie(request) };
+      return redirectOnward(
+        request,
+        reply,
+        await deps.consent.finish(query, browser, { ipAddress: request.ip }),
+      );
     });
   };
+}
+
+/** The 303 of both routes, the unexpected failure logged. */
+function redirectOnward(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: { readonly redirectUrl: string; readonly unexpected?: unknown },
+): FastifyReply {
+  if (result.unexpected !== undefined) {
+    request.log.error({ err: result.unexpected, reqId: request.id }, 'calendar consent failed');
+  }
+  // The next page (the provider's, or the app's) must not learn this URL (its code) through a Referer.
+  return reply
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .redirect(result.redirectUrl, 303);
 }
 
 function wantsPage(request: FastifyRequest): boolean {

@@ -12,6 +12,8 @@ export interface CalendarConsentStateRecord {
   readonly scopes: readonly string[];
   /** The nonce and PKCE verifier, sealed with the master key. */
   readonly secretsSealed: string;
+  /** SHA-256 hex of the id of the browser that opened the consent's link (null: stored before 0042). */
+  readonly browserBinding: string | null;
   readonly createdAt: number;
   readonly expiresAt: number;
 }

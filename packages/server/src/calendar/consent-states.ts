@@ -17,6 +17,11 @@ export interface CalendarConsentInFlight {
   readonly scopes: readonly string[];
   readonly nonce: string;
   readonly codeVerifier: string;
+  /**
+   * SHA-256 hex of the id of the browser that opened the consent's link; null for a consent stored
+   * before consents were bound (refused at the callback).
+   */
+  readonly browserBinding: string | null;
 }
 
 export interface CalendarConsentStatesDeps {
@@ -54,6 +59,7 @@ export class CalendarConsentStates {
       redirectUri: inFlight.redirectUri,
       scopes: inFlight.scopes,
       secretsSealed: sealProviderChecks(this.#deps.secrets, CONSENT_STATE_PURPOSE, stateHash, inFlight),
+      browserBinding: inFlight.browserBinding,
       createdAt: now,
       expiresAt,
     });
@@ -80,6 +86,7 @@ export class CalendarConsentStates {
       scopes: record.scopes,
       nonce,
       codeVerifier,
+      browserBinding: record.browserBinding,
     };
   }
 }

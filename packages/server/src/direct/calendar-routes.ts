@@ -27,7 +27,8 @@ const revokeBody = svcRevokeCalendarConnectionRequestSchema.extend({ refreshToke
  * connections are on); the refresh token of the user's session proves who asks:
  *
  * - POST /calendar/authorization-url {refreshToken, connectionId, returnUri, scopes?} → 200
- *   {authorizationUrl, expiresAt}: send the browser there; it comes back to returnUri.
+ *   {authorizationUrl, expiresAt}: send the user's browser there (signed in to the hosted pages as the
+ *   user: docs/decisions/calendar-consent-browser-binding.md); it comes back to returnUri.
  * - POST /calendar/connections {refreshToken, limit?, cursor?} → 200 a page of the user's connections.
  * - POST /calendar/connections/revoke {refreshToken, calendarConnectionId} → 200 the revoked connection.
  */

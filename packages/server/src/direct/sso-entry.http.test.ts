@@ -14,7 +14,7 @@ import { DEFAULT_FAILURE_RULES } from '../ratelimit/failure-rules.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import type { SamlPeer } from '../test-support/federation/saml-peer.js';
-import { givenSsoConnection, useSamlSuite } from '../test-support/federation/sso-connections.js';
+import { givenSsoConnection, postToAcs, useSamlSuite } from '../test-support/federation/sso-connections.js';
 import { uniqueName, type HostedTestApp } from '../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../test-support/inject-browser.js';
 import { enrollForChallenge, organizationMfaPolicy, rejectionOf } from '../test-support/mfa.js';
@@ -63,16 +63,7 @@ describeAboveStorage('SAML entry points of first-party apps', (kind) => {
 
   /** The IdP signs `email` in; its answer goes cross-site to the ACS, then the browser to /saml/continue. */
   async function throughIdp(b: InjectBrowser, authorizationUrl: string, email: string) {
-    const answer = await peer.signIn(authorizationUrl, { email });
-    const acs = await h.inject({
-      method: 'POST',
-      url: new URL(answer.acsUrl).pathname,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: peer.origin },
-      payload: new URLSearchParams({
-        SAMLResponse: answer.samlResponse,
-        RelayState: answer.relayState ?? '',
-      }).toString(),
-    });
+    const acs = await postToAcs(h, peer, await peer.signIn(authorizationUrl, { email }));
     expect(acs.statusCode).toBe(303);
     return b.follow(await b.get(InjectBrowser.location(acs).href));
   }
@@ -165,8 +156,8 @@ describeAboveStorage('SAML entry points of first-party apps', (kind) => {
         'https://api.example.com',
       );
       expect(validated).toMatchObject({ organizationId: sso.organizationId, clientId: web.clientId });
-      // The browser that came back from the IdP holds the issuer session, as after any hosted sign-in.
-      expect(b.cookies.has('svc_session')).toBe(true);
+      // The app started the flow, not this browser: no issuer session starts in it.
+      expect(b.cookies.has('svc_session')).toBe(false);
     });
 
     it('refuses a client that is not first-party or unknown with invalid_client, before anything else is read', async () => {

@@ -39,6 +39,7 @@ export function authRequestRecord(
     challenge: null,
     sealedDeviceUserCode: null,
     invitationId: null,
+    sessionless: false,
     ...overrides,
   };
 }

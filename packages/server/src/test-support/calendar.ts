@@ -1,14 +1,18 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { SvcOptions } from '../config/options.js';
 import type { Dialect } from '../storage/database.js';
-import { createDirectHarness, type DirectHarness } from './direct-test-app.js';
+import { authorizeQuery } from './authorize-params.js';
+import { createDirectHarness, DIRECT_PASSWORD, type DirectHarness } from './direct-test-app.js';
 import type { ConsentChoices } from './federation/loopback-server.js';
 import { startMicrosoftPeer, type MicrosoftPeer } from './federation/microsoft-peer.js';
 import { startOidcPeer, type OidcPeer } from './federation/oidc-peer.js';
+import { InjectBrowser } from './inject-browser.js';
 import { TEST_ORIGIN } from './test-svc.js';
 
 /** Svc's calendar callback, as the test connections list it. */
 export const CALENDAR_CALLBACK = `${TEST_ORIGIN}/svc/auth/calendar/callback`;
+/** Svc's consent page, which a consent's authorization URL opens. */
+export const CALENDAR_CONSENT_PAGE = `${TEST_ORIGIN}/svc/auth/calendar/consent`;
 /** A page of the test app that the browser returns to (one of its client's redirect URIs). */
 export const APP_RETURN = 'https://app.example.com/settings/calendar';
 export const GOOGLE_EVENTS = 'https://www.googleapis.com/auth/calendar.events';
@@ -65,12 +69,19 @@ export async function startCalendarPeers(): Promise<CalendarPeers> {
 export interface CalendarSession {
   readonly refreshToken: string;
   readonly userId: string;
+  readonly email: string;
   readonly clientId: string;
+  /** A browser signed in on the hosted pages as the same user: where the user consents. */
+  readonly browser: InjectBrowser;
 }
 
-/** One consent through HTTP: the start's answer, the provider's callback URL and Svc's answer to it. */
+/**
+ * One consent through HTTP: the start's answer, where its link sent the browser (the provider), the
+ * provider's callback URL and Svc's answer to it.
+ */
 export interface CalendarConsentRun {
   readonly start: LightMyRequestResponse;
+  readonly providerUrl: URL;
   readonly providerCallback: URL;
   readonly answer: LightMyRequestResponse;
 }
@@ -81,17 +92,31 @@ export interface CalendarHarness {
   /** The Google and Microsoft connections, listing the calendar callback. */
   readonly connections: { readonly google: string; readonly microsoft: string };
   signedIn(): Promise<CalendarSession>;
+  /** A browser signed in on the hosted pages as the user with this address. */
+  browserOf(email: string): Promise<InjectBrowser>;
   /**
-   * POST /calendar/authorization-url, the user at the provider as `account` (consenting as `choices`
-   * say), then GET /calendar/callback with what the provider sent back.
+   * POST /calendar/authorization-url, the authorization URL opened in the session's browser (or
+   * `browser`), the user at the provider as `account` (consenting as `choices` say), then GET
+   * /calendar/callback with what the provider sent back, in the same browser.
    */
   consent(
     session: CalendarSession,
     provider: 'google' | 'microsoft',
-    options?: { account?: string; choices?: ConsentChoices; returnUri?: string; scopes?: string[] },
+    options?: {
+      account?: string;
+      choices?: ConsentChoices;
+      returnUri?: string;
+      scopes?: string[];
+      browser?: InjectBrowser;
+    },
   ): Promise<CalendarConsentRun>;
-  /** GET of a URL Svc answered with (the callback the provider sent the browser to). */
-  callback(providerCallback: URL): Promise<LightMyRequestResponse>;
+  /**
+   * Opens a consent's authorization URL in `browser`: where it is sent next (the provider, or back to the
+   * app with an error).
+   */
+  open(browser: InjectBrowser, authorizationUrl: string): Promise<URL>;
+  /** GET of a URL Svc answered with (the callback the provider sent the browser to), in `browser`. */
+  callback(providerCallback: URL, browser?: InjectBrowser): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -123,8 +148,25 @@ export async function createCalendarHarness(
     allowedCallbackUris: [CALENDAR_CALLBACK],
   });
   const app = await h.given.client({ redirectUris: ['https://app.example.com/callback', APP_RETURN] });
-  const callback = (providerCallback: URL) =>
-    h.inject({ method: 'GET', url: `${providerCallback.pathname}${providerCallback.search}` });
+  const callback = (providerCallback: URL, browser?: InjectBrowser) =>
+    browser === undefined
+      ? h.inject({ method: 'GET', url: `${providerCallback.pathname}${providerCallback.search}` })
+      : browser.get(providerCallback.href);
+  async function browserOf(email: string): Promise<InjectBrowser> {
+    const browser = new InjectBrowser(h);
+    const done = await browser.signIn(
+      await browser.authorize(authorizeQuery(app.clientId)),
+      email,
+      DIRECT_PASSWORD,
+    );
+    if (!InjectBrowser.location(done).searchParams.has('code')) throw new Error('no hosted sign-in');
+    return browser;
+  }
+  async function open(browser: InjectBrowser, authorizationUrl: string): Promise<URL> {
+    const url = new URL(authorizationUrl);
+    if (url.origin !== TEST_ORIGIN) return url;
+    return InjectBrowser.location(await browser.get(url.href));
+  }
   return {
     h,
     peers,
@@ -133,8 +175,12 @@ export async function createCalendarHarness(
       const user = await h.given.user();
       const tokens = (await h.login(user.email, app.clientId)).tokens;
       if (tokens === null) throw new Error('no tokens');
-      return { refreshToken: tokens.refreshToken, userId: user.id, clientId: app.clientId };
+      const browser = await browserOf(user.email);
+      const { email } = user;
+      return { refreshToken: tokens.refreshToken, userId: user.id, email, clientId: app.clientId, browser };
     },
+    browserOf,
+    open,
     async consent(session, provider, options = {}) {
       const start = await h.post('/calendar/authorization-url', {
         refreshToken: session.refreshToken,
@@ -144,10 +190,12 @@ export async function createCalendarHarness(
       });
       if (start.statusCode !== 200) throw new Error(`calendar start failed: ${start.body}`);
       const { authorizationUrl } = start.json<{ authorizationUrl: string }>();
+      const browser = options.browser ?? session.browser;
       const peer = provider === 'google' ? peers.google : peers.microsoft;
       const account = options.account ?? (provider === 'google' ? 'alice' : 'carol');
-      const providerCallback = await peer.signIn(authorizationUrl, account, undefined, options.choices);
-      return { start, providerCallback, answer: await callback(providerCallback) };
+      const providerUrl = await open(browser, authorizationUrl);
+      const providerCallback = await peer.signIn(providerUrl.href, account, undefined, options.choices);
+      return { start, providerUrl, providerCallback, answer: await callback(providerCallback, browser) };
     },
     callback,
     close: () => h.close(),

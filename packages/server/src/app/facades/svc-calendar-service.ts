@@ -55,9 +55,10 @@ export class SvcCalendarService {
   }
 
   /**
-   * StartConnectionAsync: the provider's authorization URL for the user's consent (the host vouches for
-   * the user). Send the user's browser there; GET /calendar/callback sends it back to `returnUri` with
-   * `calendarConnectionId` or `error`.
+   * StartConnectionAsync: the link of the user's consent (the host vouches for the user), Svc's page
+   * GET /calendar/consent. Send the user's browser there: signed in to the hosted pages as that user, it
+   * goes on to the provider, else back to `returnUri` with `error=login_required`; GET /calendar/callback
+   * sends it back to `returnUri` with `calendarConnectionId` or `error`.
    */
   async startConnectionAsync(request: SvcStartCalendarConnectionRequest): Promise<SvcCalendarAuthorization> {
     this.#assertEnabled();

@@ -20,7 +20,10 @@ export interface SamlSsoAuthorizationContinuationDeps {
  * allow-list as the scope, the email as login hint), which then continues exactly as a SAML sign-in of
  * the hosted pages: the connection's organization, its MFA policy on the hosted pages (or the app-owned
  * UI), then an authorization code to the redirect URI with the state, redeemed only at `POST /token`.
- * The browser's issuer session is never reused: the IdP just said who signs in.
+ * The request is sessionless: the app started it from its backend, not this browser, so an answer an
+ * attacker obtained for their own account and posted from a victim's browser must not sign that browser
+ * in (login CSRF, RFC 6749 §10.12). The browser's issuer session is neither reused (the IdP just said
+ * who signs in) nor started, replaced or ended; the app checks its own state and PKCE verifier.
  */
 export function samlSsoAuthorizationContinuation(
   deps: SamlSsoAuthorizationContinuationDeps,
@@ -44,6 +47,7 @@ export function samlSsoAuthorizationContinuation(
           ...(app.scope === '' ? {} : { scope: app.scope }),
         },
         { browserId, ...(place.ipAddress === undefined ? {} : { ipAddress: place.ipAddress }) },
+        { sessionless: true },
       );
       // The client was deactivated (or its redirect URI removed) since the start: an error for it, or
       // nowhere to send one.

@@ -109,7 +109,9 @@ export class AuthRequestSteps {
    * A user proved who they are on one of the request's steps (password, code, link, signup): ends the
    * browser's previous issuer session, records the success and continues with the sign-in engine:
    * organization selection, MFA, consent or the code. An issuer session starts unless a second factor is
-   * still due. `method` names the step in the audit trail.
+   * still due. A sessionless request (its browser did not start it) neither ends nor starts one: an
+   * answer carried to another browser must not sign that browser in. `method` names the step in the
+   * audit trail.
    *
    * A request bound to an invitation is for the invited address only: its account accepts the
    * invitation now (unless it accepted it already) and signs in to the invitation's
@@ -142,7 +144,7 @@ export class AuthRequestSteps {
     }
     const now = this.#deps.clock.now();
     const identity = { userId: authenticated.userId, amr: [...authenticated.amr], authTime: now };
-    await this.#deps.browserSessions.end(browser.sessionToken);
+    if (!request.sessionless) await this.#deps.browserSessions.end(browser.sessionToken);
     await this.#deps.audit.record({
       kind: 'oauth.hosted_login.succeeded',
       actorType: 'user',
@@ -156,7 +158,7 @@ export class AuthRequestSteps {
     // No issuer session before a second factor: elsewhere (an invitation page, a silent /authorize) it
     // would count as signed in on the first factor alone. afterSecondFactor starts it.
     const session =
-      outcome.kind === 'mfa'
+      outcome.kind === 'mfa' || request.sessionless
         ? undefined
         : await this.#deps.browserSessions.create(identity.userId, identity.amr, identity.authTime);
     return this.continueWith(request, 'pending', outcome, identity, session, browser);
@@ -194,7 +196,9 @@ export class AuthRequestSteps {
         return next;
       case 'mfa':
         // An issuer session of the first factor alone (started before organization selection) ends.
-        if (browser !== undefined) await this.#deps.browserSessions.end(browser.sessionToken);
+        if (browser !== undefined && !request.sessionless) {
+          await this.#deps.browserSessions.end(browser.sessionToken);
+        }
         await this.#move(request.id, from, {
           status: 'mfa',
           userId: outcome.identity.userId,
@@ -219,19 +223,22 @@ export class AuthRequestSteps {
 
   /**
    * The second factor of a request in status `mfa` passed: a new issuer session that records it (so a
-   * silent reuse is not asked again), then consent or the code.
+   * silent reuse is not asked again; none for a sessionless request), then consent or the code.
    */
   async afterSecondFactor(
     request: AuthRequestRecord,
     browser: BrowserContext,
     identity: SignedInIdentity,
   ): Promise<AuthorizeActionOutcome> {
-    await this.#deps.browserSessions.end(browser.sessionToken);
-    const session = await this.#deps.browserSessions.create(
-      identity.userId,
-      [...identity.amr],
-      identity.authTime,
-    );
+    let session: StartedSession | undefined;
+    if (!request.sessionless) {
+      await this.#deps.browserSessions.end(browser.sessionToken);
+      session = await this.#deps.browserSessions.create(
+        identity.userId,
+        [...identity.amr],
+        identity.authTime,
+      );
+    }
     return toActionOutcome(await this.#completion.afterSignIn(request, 'mfa', identity), request.id, session);
   }
 

@@ -77,10 +77,15 @@ export class AuthorizeFlow {
     });
   }
 
-  /** GET /authorize: parse, then sign in silently, ask the user, or answer the client with an error. */
+  /**
+   * GET /authorize: parse, then sign in silently, ask the user, or answer the client with an error.
+   * `sessionless`: a request this browser did not start (an app's SAML entry point), which neither
+   * reuses nor starts, replaces or ends its issuer session (AuthRequestRecord.sessionless).
+   */
   async start(
     query: unknown,
     browser: BrowserContext & { readonly browserId: string },
+    options: { readonly sessionless?: boolean } = {},
   ): Promise<AuthorizeStartOutcome> {
     const documents = this.#deps.clientDocuments;
     const ipAddress = browser.ipAddress ?? null;
@@ -102,12 +107,13 @@ export class AuthorizeFlow {
     if (request.invitationToken !== null) {
       return this.#start.runBound(request, request.invitationToken, browser);
     }
+    const sessionless = options.sessionless === true;
     const session =
-      browser.sessionToken === undefined
+      sessionless || browser.sessionToken === undefined
         ? null
         : await this.#deps.browserSessions.resolve(browser.sessionToken);
     const reusable = session !== null && canReuseSession(request, session.authTime, this.#deps.clock.now());
-    return this.#start.run(request, browser.browserId, reusable ? session : null);
+    return this.#start.run(request, browser.browserId, reusable ? session : null, sessionless);
   }
 
   /**

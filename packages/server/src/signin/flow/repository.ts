@@ -107,6 +107,12 @@ export interface AuthRequestRecord {
    * (./auth-request-steps.ts). No transition changes it.
    */
   readonly invitationId: string | null;
+  /**
+   * A request the browser it continues in did not start (an app's SAML entry point started it from its
+   * backend): its sign-in starts no issuer session and leaves the browser's own alone, so that an
+   * answer posted from another browser cannot sign that browser in (./auth-request-steps.ts).
+   */
+  readonly sessionless: boolean;
 }
 
 /** What a transition sets: the new status and any progress fields (unlisted fields keep their value). */

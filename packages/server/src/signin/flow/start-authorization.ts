@@ -44,10 +44,12 @@ export class StartAuthorization {
     this.#options = options;
   }
 
+  /** `sessionless`: the request's sign-in leaves the browser's issuer session alone (repository.ts). */
   async run(
     request: AuthorizeRequest,
     browserId: string,
     session: ResolvedBrowserSession | null,
+    sessionless = false,
   ): Promise<AuthorizeStartOutcome> {
     const silent = request.prompt.has('none');
     const id = this.#deps.ids.id('azr');
@@ -61,10 +63,14 @@ export class StartAuthorization {
       if (silent) return fail('login_required', 'The user is not signed in.');
       // view=password with an email login_hint goes straight to the password step.
       const hintedEmail = request.view === 'password' ? emailSchema.safeParse(request.loginHint ?? '') : null;
-      await this.#insert(request, id, browserId, {
-        status: 'pending',
-        ...(hintedEmail?.success === true ? { email: hintedEmail.data } : {}),
-      });
+      await this.#insert(
+        request,
+        id,
+        browserId,
+        { status: 'pending', ...(hintedEmail?.success === true ? { email: hintedEmail.data } : {}) },
+        null,
+        sessionless,
+      );
       return { ...interact, view: request.view };
     }
 
@@ -166,6 +172,7 @@ export class StartAuthorization {
     browserId: string,
     progress: AuthRequestChange,
     invitationId: string | null = null,
+    sessionless = false,
   ): Promise<AuthRequestRecord> {
     const now = this.#deps.clock.now();
     const record: AuthRequestRecord = {
@@ -198,6 +205,7 @@ export class StartAuthorization {
       challenge: progress.challenge ?? null,
       sealedDeviceUserCode: null,
       invitationId,
+      sessionless,
     };
     await this.#deps.requests.insert(record);
     return record;

@@ -28,6 +28,7 @@ describeEachDatabase('auth request repository', (kind) => {
     const full = request({
       challenge: { kind: 'email_otp', hash: 'c'.repeat(64), target: 'a***@example.com' },
       invitationId: 'inv_bound',
+      sessionless: true,
     });
     const sparse = request({
       state: null,

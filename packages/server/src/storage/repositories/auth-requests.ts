@@ -42,6 +42,7 @@ function toRecord(row: Selectable<AuthRequestsTable>): AuthRequestRecord {
     challenge: row.challengeJson === null ? null : (JSON.parse(row.challengeJson) as AuthRequestChallenge),
     sealedDeviceUserCode: row.sealedDeviceUserCode,
     invitationId: row.invitationId,
+    sessionless: row.sessionless === 1,
   };
 }
 
@@ -81,6 +82,7 @@ export function authRequestRepository(db: Db): AuthRequestStore {
           challengeJson: record.challenge === null ? null : JSON.stringify(record.challenge),
           sealedDeviceUserCode: record.sealedDeviceUserCode,
           invitationId: record.invitationId,
+          sessionless: record.sessionless ? 1 : null,
         })
         .execute();
     },

@@ -171,6 +171,7 @@ describeEachDatabase('calendar connection storage', (kind) => {
       scopes: ['https://www.googleapis.com/auth/calendar.events'],
       nonce: 'nonce-0123456789',
       codeVerifier: 'verifier-0123456789-0123456789-0123456789-abc',
+      browserBinding: 'b'.repeat(64),
     };
     expect(await states.begin('state-a', inFlight)).toBe(T0 + CALENDAR_CONSENT_LIFETIME_MS);
     await states.begin('state-b', inFlight);

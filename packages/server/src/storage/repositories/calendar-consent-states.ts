@@ -18,6 +18,7 @@ function toRecord(row: Selectable<CalendarConsentStatesTable>): CalendarConsentS
     redirectUri: row.redirectUri,
     scopes: parseStringList(row.scopesJson),
     secretsSealed: row.secretsSealed,
+    browserBinding: row.browserBinding,
     createdAt: Number(row.createdAt),
     expiresAt: Number(row.expiresAt),
   };

@@ -83,6 +83,7 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
     expect(await h.admin.previewSessionRevocationAsync({ userId: user })).toEqual({
       matchedSessions: 5,
       activeRefreshTokens: 3,
+      activeBrowserSessions: 0,
     });
     expect(await unrevokedTokens(live)).toBe(6);
 
@@ -97,6 +98,7 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
       newlyRevokedSessions: 3,
       alreadyRevokedSessions: 2,
       newlyRevokedRefreshTokens: 3,
+      endedBrowserSessions: 0,
     });
     // The consumed tokens too: no family is left half-revoked.
     expect(await unrevokedTokens([...live, ...ended])).toBe(0);
@@ -118,6 +120,7 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
     expect(await h.admin.previewSessionRevocationAsync({ userId: user })).toEqual({
       matchedSessions: MAX_SESSIONS_PER_REVOCATION + 1,
       activeRefreshTokens: MAX_SESSIONS_PER_REVOCATION + 1,
+      activeBrowserSessions: 0,
     });
     const refused = h.admin.revokeSessionsAsync({ userId: user, confirm: true });
     await expect(refused).rejects.toThrow(SvcConflictError);
@@ -133,6 +136,7 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
       newlyRevokedSessions: MAX_SESSIONS_PER_REVOCATION,
       alreadyRevokedSessions: 0,
       newlyRevokedRefreshTokens: MAX_SESSIONS_PER_REVOCATION,
+      endedBrowserSessions: 0,
     });
     const live = await h.admin.listSessionsAsync({ userId: user, active: true });
     expect(live).toEqual({ data: [], nextCursor: null });
@@ -158,6 +162,7 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
       newlyRevokedSessions: 4,
       alreadyRevokedSessions: 0,
       newlyRevokedRefreshTokens: 4,
+      endedBrowserSessions: 0,
     };
     expect(results).toEqual([expected, expected, expected]);
     expect((await h.auditKinds()).filter((k) => k === 'admin.sessions.revoked')).toHaveLength(before + 1);
@@ -168,12 +173,34 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
     );
   });
 
+  it('answers a retry of an operation stored before browser sessions were counted with none ended', async () => {
+    const user = (await h.given.user()).id;
+    const earlier = { matchedSessions: 1, newlyRevokedSessions: 1, alreadyRevokedSessions: 0 };
+    const operationId = `op-${kind}-earlier`;
+    await h.db
+      .insertInto('sessionRevocationOperations')
+      .values({
+        operationId,
+        selectorJson: JSON.stringify({ userId: user }),
+        reason: null,
+        createdAt: h.clock.now(),
+        resultJson: JSON.stringify({ ...earlier, newlyRevokedRefreshTokens: 1 }),
+      })
+      .execute();
+    expect(await h.admin.revokeSessionsAsync({ userId: user, confirm: true, operationId })).toEqual({
+      ...earlier,
+      newlyRevokedRefreshTokens: 1,
+      endedBrowserSessions: 0,
+    });
+  });
+
   it('lets well-formed odd ids reach the database without a failure, and refuses malformed ones', async () => {
     const odd = ['ü'.repeat(200), '🙂'.repeat(100), "usr_' OR 1=1 --", 'usr_%_*'];
     for (const id of odd) {
       expect(await h.admin.previewSessionRevocationAsync({ userId: id, organizationId: id })).toEqual({
         matchedSessions: 0,
         activeRefreshTokens: 0,
+        activeBrowserSessions: 0,
       });
       await expect(h.admin.revokeSessionsAsync({ sessionId: id, confirm: true })).rejects.toThrow(
         SvcNotFoundError,

@@ -2,10 +2,21 @@ import type { SvcAdminSessionRevocationResult } from '@svc/contract';
 import type { ExpressionBuilder } from 'kysely';
 import type { OperatorSessionStore, SessionRevocationTransaction } from '../../admin/repository.js';
 import type { Db } from '../database.js';
+import { updatedRows } from '../fixed-query.js';
 import { fetchNewestIdFirst } from '../paging.js';
 import type { Database } from '../schema.js';
-import { revokeSessionFamilies, sessionsMatching, whereSessionFields } from './session-families.js';
+import {
+  liveBrowserSessionsOf,
+  revokeSessionFamilies,
+  sessionsMatching,
+  whereSessionFields,
+} from './session-families.js';
 import { toSession } from './token-statements.js';
+
+/** A result as stored: without `endedBrowserSessions` when it was stored before that count existed. */
+type StoredResult = Omit<SvcAdminSessionRevocationResult, 'endedBrowserSessions'> & {
+  readonly endedBrowserSessions?: number;
+};
 
 /** A session usable at `now`: not revoked and before its absolute and idle deadlines. */
 const usableAt = (eb: ExpressionBuilder<Database, 'sessions'>, now: number) =>
@@ -39,7 +50,16 @@ export function operatorSessionStore(db: Db): OperatorSessionStore {
         .where('consumedAt', 'is', null)
         .where('expiresAt', '>', now)
         .executeTakeFirstOrThrow();
-      return { matchedSessions: Number(sessions.count), activeRefreshTokens: Number(tokens.count) };
+      const browserSessions = await db
+        .selectFrom('browserSessions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where(liveBrowserSessionsOf(db, selector, now))
+        .executeTakeFirstOrThrow();
+      return {
+        matchedSessions: Number(sessions.count),
+        activeRefreshTokens: Number(tokens.count),
+        activeBrowserSessions: Number(browserSessions.count),
+      };
     },
 
     transaction: (work) => db.transaction().execute((tx) => work(revocationTransaction(tx))),
@@ -65,10 +85,10 @@ function revocationTransaction(tx: Db): SessionRevocationTransaction {
         .executeTakeFirst();
       if (row === undefined) return undefined;
       const { resultJson, ...operation } = row;
-      return {
-        ...operation,
-        result: resultJson === null ? null : (JSON.parse(resultJson) as SvcAdminSessionRevocationResult),
-      };
+      if (resultJson === null) return { ...operation, result: null };
+      // An operation stored before browser sessions were counted ended none.
+      const stored = JSON.parse(resultJson) as StoredResult;
+      return { ...operation, result: { ...stored, endedBrowserSessions: stored.endedBrowserSessions ?? 0 } };
     },
 
     async completeOperation(operationId, result) {
@@ -85,5 +105,14 @@ function revocationTransaction(tx: Db): SessionRevocationTransaction {
     },
 
     revokeSessions: (ids, now, reason) => revokeSessionFamilies(tx, ids, now, reason),
+
+    async endBrowserSessions(selector, now) {
+      const result = await tx
+        .updateTable('browserSessions')
+        .set({ revokedAt: now })
+        .where(liveBrowserSessionsOf(tx, selector, now))
+        .executeTakeFirst();
+      return updatedRows(result);
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { SessionRevocationReason, SessionSelector } from '../../oauth/tokens/repository.js';
 import type { Db } from '../database.js';
 import { updatedRows } from '../fixed-query.js';
@@ -39,6 +39,24 @@ export function sessionsMatching(db: Db, selector: SessionSelector): SessionsQue
   }
   const query = whereSessionFields(db.selectFrom('sessions'), selector);
   return sessionId === undefined ? query : query.where('id', '=', sessionId);
+}
+
+/**
+ * The issuer (browser) sessions live at `now` that a revocation of the selector ends with the token
+ * sessions: the named user's, else those of every user whose sessions the selector matches. A browser
+ * session belongs to a user only and signs them in again silently to any client and organization, so
+ * leaving it would let `prompt=none` mint what was just revoked
+ * (docs/decisions/admin-session-revocation-browser-sessions.md).
+ */
+export function liveBrowserSessionsOf(db: Db, selector: SessionSelector, now: number) {
+  return (eb: ExpressionBuilder<Database, 'browserSessions'>) =>
+    eb.and([
+      eb('revokedAt', 'is', null),
+      eb('expiresAt', '>', now),
+      selector.userId === undefined
+        ? eb('userId', 'in', sessionsMatching(db, selector).select('userId'))
+        : eb('userId', '=', selector.userId),
+    ]);
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Calendar connections and the consents in flight (migration 0021). */
 
 /**
@@ -45,6 +47,8 @@ export interface CalendarConsentStatesTable {
   scopesJson: string;
   /** The nonce and PKCE verifier, sealed with the master key. */
   secretsSealed: string;
+  /** SHA-256 hex of the id of the browser that opened the consent's link (migration 0042). */
+  browserBinding: Generated<string | null>;
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;

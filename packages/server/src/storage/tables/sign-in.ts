@@ -38,6 +38,8 @@ export interface AuthRequestsTable {
   sealedDeviceUserCode: Generated<string | null>;
   /** The invitation the request is bound to, by id (migration 0017). */
   invitationId: Generated<string | null>;
+  /** 1: the request's sign-in leaves the browser's issuer session alone (migration 0042); null: 0. */
+  sessionless: Generated<number | null>;
 }
 
 /** A rate-limit counter (0005); the key holds hashes only. Interval gates use window start 0. */

@@ -1,10 +1,11 @@
 import type { SvcCreatedClient, SvcSsoConnection } from '@svc/contract';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import type { Dialect } from '../../storage/database.js';
 import { createHostedTestApp, type HostedTestApp } from '../hosted-test-app.js';
 import type { TestSvc } from '../test-svc.js';
 import { samlTestKeys, type SamlTestKeyPair } from './saml-certificates.js';
-import { startSamlPeer, type SamlPeer } from './saml-peer.js';
+import { startSamlPeer, type SamlPeer, type SamlPost } from './saml-peer.js';
 
 let organizations = 0;
 
@@ -92,5 +93,25 @@ export function useSamlSuite(kind: Dialect, take: (suite: SamlSuite) => void): v
   afterAll(async () => {
     await made?.peer.close();
     await made?.h.close();
+  });
+}
+
+/**
+ * The IdP's cross-site form post of `post` to the ACS, as any browser sends it: it carries no cookie of
+ * Svc's (SameSite=Lax), so it is the same whichever browser an attacker has post it.
+ */
+export function postToAcs(
+  h: Pick<HostedTestApp, 'inject'>,
+  peer: Pick<SamlPeer, 'origin'>,
+  post: SamlPost,
+): Promise<LightMyRequestResponse> {
+  return h.inject({
+    method: 'POST',
+    url: new URL(post.acsUrl).pathname,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: peer.origin },
+    payload: new URLSearchParams({
+      SAMLResponse: post.samlResponse,
+      RelayState: post.relayState ?? '',
+    }).toString(),
   });
 }

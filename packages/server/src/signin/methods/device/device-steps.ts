@@ -277,6 +277,7 @@ export class DeviceSteps {
       challenge: null,
       sealedDeviceUserCode: sealDeviceUserCode(view.userCode, browserId, id),
       invitationId: null,
+      sessionless: false,
     };
   }
 }
