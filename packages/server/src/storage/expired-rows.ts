@@ -1,3 +1,4 @@
+import type { Transaction } from 'kysely';
 import type { Db } from './database.js';
 import type { Database } from './schema.js';
 
@@ -39,6 +40,7 @@ export type ExpiringTable = (typeof EXPIRING_TABLES)[number];
  */
 export async function deleteExpiredRows(db: Db, before: number): Promise<Record<ExpiringTable, number>> {
   const counts = {} as Record<ExpiringTable, number>;
+  await markSignedInBefore(db, 'browserSessions', before);
   for (const table of EXPIRING_TABLES) {
     // Every listed table has an `expires_at` epoch-ms column; Kysely cannot see that through the union.
     const result = await db
@@ -66,8 +68,30 @@ export interface DeletedSessions {
 export async function deleteExpiredSessions(db: Db, before: number): Promise<DeletedSessions> {
   return db.transaction().execute(async (tx) => {
     const expired = tx.selectFrom('sessions').select('id').where('idleExpiresAt', '<', before);
+    await markSignedInBefore(tx, 'sessions', before);
     const tokens = await tx.deleteFrom('refreshTokens').where('sessionId', 'in', expired).executeTakeFirst();
     const sessions = await tx.deleteFrom('sessions').where('idleExpiresAt', '<', before).executeTakeFirst();
     return { sessions: Number(sessions.numDeletedRows), refreshTokens: Number(tokens.numDeletedRows) };
   });
+}
+
+/**
+ * Keeps, on the users whose sessions are about to be deleted, that they once signed in themselves: the
+ * SCIM tenant rule counts a session of one's own for good (docs/decisions/scim-tenant-boundary.md).
+ */
+async function markSignedInBefore(
+  db: Db | Transaction<Database>,
+  table: 'sessions' | 'browserSessions',
+  before: number,
+): Promise<void> {
+  const ending =
+    table === 'sessions'
+      ? db.selectFrom('sessions').select('userId').where('idleExpiresAt', '<', before)
+      : db.selectFrom('browserSessions').select('userId').where('expiresAt', '<', before);
+  await db
+    .updateTable('users')
+    .set({ signedInBefore: 1 })
+    .where('id', 'in', ending)
+    .where((eb) => eb.or([eb('signedInBefore', 'is', null), eb('signedInBefore', '!=', 1)]))
+    .execute();
 }

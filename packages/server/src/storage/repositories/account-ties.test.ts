@@ -7,6 +7,7 @@ import {
   insertScimConnectionRow,
   insertUserRows,
 } from '../../test-support/user-rows.js';
+import { deleteExpiredRows, deleteExpiredSessions } from '../expired-rows.js';
 import { accountTieRepository } from './account-ties.js';
 import { scimUserRepository } from './scim-users.js';
 
@@ -203,5 +204,16 @@ describeEachDatabase('account ties', (kind) => {
     expect(
       await ties.tiesOf('usr_home', { organizationId: 'org_other', scimConnectionId: 'scim_other' }),
     ).toEqual(['membership', 'directory']);
+  });
+
+  it('keeps a session tie after housekeeping deleted the sessions', async () => {
+    const { db } = database;
+    const deleted = await deleteExpiredSessions(db, T0 + 2);
+    const deletedRows = await deleteExpiredRows(db, T0 + 2);
+    expect([deleted.sessions, deletedRows.browserSessions]).toEqual([1, 1]);
+    for (const userId of ['usr_session', 'usr_browser']) {
+      expect(await ties.tiesOf(userId, SCOPE), userId).toEqual(['session']);
+    }
+    expect(await ties.tiesOf('usr_bare', SCOPE)).toEqual([]);
   });
 });

@@ -7,7 +7,10 @@ import type { Db } from '../database.js';
  */
 const CREDENTIAL_TABLES = ['mfaAuthenticators'] as const;
 const IDENTITY_TABLES = ['oidcIdentities', 'samlIdentities'] as const;
-/** Sessions of any state: a revoked or expired one was still the person's own sign-in. */
+/**
+ * Sessions of any state: a revoked or expired one was still the person's own sign-in, and so was one that
+ * housekeeping deleted since (`users.signed_in_before`, storage/expired-rows.ts).
+ */
 const SESSION_TABLES = ['sessions', 'browserSessions'] as const;
 
 /** A boolean as either database answers it (PostgreSQL `true`, SQLite `1`). */
@@ -44,6 +47,7 @@ export function accountTieRepository(db: Db): AccountTieRepository {
             anyRowIn(IDENTITY_TABLES).as('identity'),
             eb
               .or([
+                eb('signedInBefore', '=', 1),
                 anyRowIn(SESSION_TABLES),
                 eb.exists(
                   eb

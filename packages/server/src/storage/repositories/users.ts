@@ -56,6 +56,7 @@ const USER_COLUMNS = allColumns<UsersTable>({
   phoneE164: true,
   phoneVerified: true,
   customFieldsJson: true,
+  signedInBefore: true,
 });
 const selectById = fixedQuery((db, p: { id: string }) =>
   db.selectFrom('users').select(USER_COLUMNS).where('id', '=', p.id),
