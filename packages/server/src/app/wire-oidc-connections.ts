@@ -7,6 +7,8 @@ import { OidcLoginStates } from '../federation/oidc/login-states.js';
 import { OidcSignIn } from '../federation/oidc/oidc-sign-in.js';
 import { OidcRelyingParty } from '../federation/oidc/relying-party.js';
 import type { SvcConfig } from '../config/resolve.js';
+import { providerFetch } from '../http/provider-fetch.js';
+import { hostLookup } from '../http/public-fetch.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
@@ -69,7 +71,7 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
 
 export interface WireOidcSignInContext {
   readonly db: Db;
-  readonly config: Pick<SvcConfig, 'issuer' | 'allowInsecureLoopback'>;
+  readonly config: Pick<SvcConfig, 'issuer' | 'allowInsecureLoopback' | 'providerFetch' | 'dns'>;
   readonly oidc: OidcConnectionsWiring;
   /** The direct helpers' client gate and sign-in, and the organization policy. */
   readonly engine: Pick<AuthEngine, 'direct' | 'organizations' | 'tokenChecks'>;
@@ -88,14 +90,17 @@ export interface OidcSignInWiring {
 
 /**
  * The sign-in through provider connections. Every provider sends the user back to `{issuer}/oidc/callback`
- * (DECISIONS.md "Upstream callback"), except for a first-party app's own registered callback; plain-http
- * loopback providers only with `allowInsecureLoopback`.
+ * (DECISIONS.md "Upstream callback"), except for a first-party app's own registered callback. Every
+ * request to a provider goes to a public address, one of `providerFetch`'s networks, or loopback (plain
+ * http too) only with `allowInsecureLoopback` (docs/decisions/federation-provider-destinations.md).
  */
 export function wireOidcSignIn(ctx: WireOidcSignInContext): OidcSignInWiring {
+  const { allowInsecureLoopback, providerFetch: destinations, dns } = ctx.config;
   const relyingParty = new OidcRelyingParty({
     clock: ctx.clock,
     ids: ctx.ids,
-    allowHttpLoopback: ctx.config.allowInsecureLoopback,
+    allowHttpLoopback: allowInsecureLoopback,
+    fetch: providerFetch({ ...destinations, lookup: hostLookup(dns), loopback: allowInsecureLoopback }),
   });
   const signIn = new OidcSignIn({
     connections: ctx.oidc.connections,

@@ -41,6 +41,13 @@ export function printServeBanner(
       );
     }
   }
+  if (config.allowInsecureLoopback) {
+    console.log(
+      '  provider connections may call this machine (SVC_ALLOW_INSECURE_LOOPBACK): turn it off outside development',
+    );
+  } else if (config.development) {
+    console.log('  A provider on this machine (a local IdP) needs SVC_ALLOW_INSECURE_LOOPBACK=1.');
+  }
   console.log(
     `  operator API ${config.publicOrigin}${config.adminAuthBase}/api  (Authorization: Bearer <SVC_ADMIN_TOKEN>)`,
   );

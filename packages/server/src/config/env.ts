@@ -60,6 +60,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
       ...(dnsTimeout === undefined ? {} : { timeoutMs: parseMs('SVC_DNS_TIMEOUT_MS', dnsTimeout) }),
     };
   }
+  const providerNetworks = text('SVC_PROVIDER_ALLOWED_NETWORKS');
+  if (providerNetworks !== undefined) {
+    options.providerFetch = { allowedPrivateNetworks: listOf(providerNetworks) };
+  }
   const metadataNetworks = text('SVC_SSO_METADATA_ALLOWED_NETWORKS');
   if (metadataNetworks !== undefined) {
     options.ssoMetadataFetch = {

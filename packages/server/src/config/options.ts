@@ -101,6 +101,22 @@ export interface SsoMetadataFetchOptions {
 }
 
 /**
+ * Requests to the providers of OpenID / social connections (discovery, token, JWKS, UserInfo, GitHub's
+ * APIs) and the calendar grants made through them: only public addresses are called unless listed here
+ * (docs/decisions/federation-provider-destinations.md).
+ */
+export interface ProviderFetchOptions {
+  /**
+   * Networks Svc may call providers in although they are not public: addresses and CIDR ranges of an
+   * on-premises IdP (e.g. `['10.20.0.0/16']`). Loopback is `allowInsecureLoopback`'s.
+   * @default [] (SVC_PROVIDER_ALLOWED_NETWORKS, comma-separated)
+   */
+  allowedPrivateNetworks?: string[];
+  /** PEM certificates of CAs trusted beside Node's roots (or set NODE_EXTRA_CA_CERTS). @default [] */
+  caCertificates?: string[];
+}
+
+/**
  * A SCIM connection configured in code (SPEC.md "SCIM connection": code-seeded connections take the
  * boundary from a seed option and a Token or TokenSecretName). Written on every start; the operator API
  * cannot change it.
@@ -305,11 +321,14 @@ export interface SvcOptions {
   /** Development mode relaxes Secure cookies on loopback. @default NODE_ENV !== 'production' */
   development?: boolean;
   /**
-   * Let Svc call plain-http loopback addresses where it otherwise requires HTTPS: a provider's discovery,
-   * token and UserInfo endpoints on `localhost` during local development (SVC_ALLOW_INSECURE_LOOPBACK).
-   * @default `development`
+   * Let Svc call providers on this machine: a provider's discovery, token, JWKS and UserInfo endpoints on
+   * `localhost`, `127.0.0.1` or `[::1]`, plain http too, during local development. Off in every mode,
+   * development included: without it a provider endpoint on loopback (one a discovery document names,
+   * or a host name that resolves there) is refused. @default false (SVC_ALLOW_INSECURE_LOOPBACK)
    */
   allowInsecureLoopback?: boolean;
+  /** Requests to the providers of OpenID / social connections and of calendar connections. */
+  providerFetch?: ProviderFetchOptions;
   /**
    * Calendar connections: a signed-in user connects a Google or Microsoft calendar; `/calendar/callback`
    * and the operator routes under `/svc/admin/calendar` exist only while on (SVC_CALENDAR_ENABLED).

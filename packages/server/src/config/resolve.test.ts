@@ -82,7 +82,12 @@ describe('configuration', () => {
       allowInsecureLoopback: false,
       calendar: { enabled: true },
     });
-    expect(resolveConfig({ development: true }).allowInsecureLoopback).toBe(true);
+    // Only the operator's explicit setting lets Svc call a provider on this machine, never development mode.
+    expect(resolveConfig({ development: true }).allowInsecureLoopback).toBe(false);
+    expect(resolveConfig({}, 'development').allowInsecureLoopback).toBe(false);
+    expect(resolveConfig({ development: true, allowInsecureLoopback: true }).allowInsecureLoopback).toBe(
+      true,
+    );
     expect(() => optionsFromEnv({ SVC_ALLOW_INSECURE_LOOPBACK: 'sure' })).toThrow(
       /SVC_ALLOW_INSECURE_LOOPBACK must be/,
     );
@@ -171,7 +176,24 @@ describe('configuration', () => {
     expect(allowedNetworks.check('10.21.0.1', 'ipv4')).toBe(false);
   });
 
+  it('calls providers at public addresses only unless networks are listed', () => {
+    const defaults = resolveConfig({ development: true }).providerFetch;
+    expect(defaults.caCertificates).toEqual([]);
+    expect(defaults.allowedNetworks.check('10.20.0.1', 'ipv4')).toBe(false);
+    expect(defaults.allowedNetworks.check('127.0.0.1', 'ipv4')).toBe(false);
+    const options = optionsFromEnv({ SVC_PROVIDER_ALLOWED_NETWORKS: '10.20.0.0/16, fd00::/8' });
+    expect(options).toEqual({ providerFetch: { allowedPrivateNetworks: ['10.20.0.0/16', 'fd00::/8'] } });
+    const { allowedNetworks } = resolveConfig(options).providerFetch;
+    expect(allowedNetworks.check('10.20.0.1', 'ipv4')).toBe(true);
+    expect(allowedNetworks.check('fd00::1', 'ipv6')).toBe(true);
+    expect(allowedNetworks.check('10.21.0.1', 'ipv4')).toBe(false);
+  });
+
   it.each([
+    [
+      { providerFetch: { allowedPrivateNetworks: ['10.0.0.0/8', 'idp.corp'] } },
+      /SVC_PROVIDER_ALLOWED_NETWORKS entries must be IP addresses or CIDR ranges .* 'idp.corp'/,
+    ],
     [
       { ssoMetadataFetch: { allowedPrivateNetworks: ['idp.internal'] } },
       /SVC_SSO_METADATA_ALLOWED_NETWORKS entries must be IP addresses or CIDR ranges .* 'idp.internal'/,

@@ -10,7 +10,7 @@ import {
 } from '../settings/security-settings.js';
 import type { SsoMetadataFetchOptions, SvcOptions } from './options.js';
 import { DEFAULT_METADATA_FETCH_TIMEOUT_MS } from '../federation/saml/metadata-fetch.js';
-import { allowedNetworks } from '../http/public-fetch.js';
+import { networksSetting, resolveProviderFetch, type ProviderFetchConfig } from './fetch-networks.js';
 import { resolveAdminToken } from './admin-token.js';
 import { positiveMs } from './durations.js';
 import { resolveLogging, type LoggingConfig } from './logging.js';
@@ -103,8 +103,10 @@ export interface SvcConfig extends LoggingConfig {
     readonly uiUrl: string | null;
   };
   readonly development: boolean;
-  /** Plain-http loopback provider endpoints are allowed (SvcOptions.allowInsecureLoopback). */
+  /** Provider endpoints on loopback are reached, plain http too (SvcOptions.allowInsecureLoopback). */
   readonly allowInsecureLoopback: boolean;
+  /** Requests to providers (SvcOptions.providerFetch), validated. */
+  readonly providerFetch: ProviderFetchConfig;
   readonly calendar: { readonly enabled: boolean };
   /** Domain claims: the TXT record's prefixes and the re-check schedule. */
   readonly domainVerification: DomainVerificationConfig;
@@ -183,7 +185,9 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
       uiUrl: resolveHeadlessUiUrl(options.headlessUiUrl, options.enableApi ?? true),
     },
     development,
-    allowInsecureLoopback: options.allowInsecureLoopback ?? development,
+    // Never by development mode: a hostile provider's discovery document could name this machine.
+    allowInsecureLoopback: options.allowInsecureLoopback ?? false,
+    providerFetch: resolveProviderFetch(options.providerFetch ?? {}),
     calendar: { enabled: options.calendar?.enabled ?? true },
     domainVerification: resolveDomainVerificationConfig(options.domainVerification),
     dns: resolveDnsConfig(options.dns),
@@ -365,14 +369,11 @@ export interface SsoMetadataFetchConfig {
 }
 
 function resolveSsoMetadataFetch(options: SsoMetadataFetchOptions): SsoMetadataFetchConfig {
-  const networks = allowedNetworks(options.allowedPrivateNetworks ?? []);
-  if ('invalid' in networks) {
-    throw new SvcConfigError(
-      `SVC_SSO_METADATA_ALLOWED_NETWORKS entries must be IP addresses or CIDR ranges (10.20.0.0/16), got '${networks.invalid}'.`,
-    );
-  }
   return {
-    allowedNetworks: networks,
+    allowedNetworks: networksSetting(
+      'SVC_SSO_METADATA_ALLOWED_NETWORKS',
+      options.allowedPrivateNetworks ?? [],
+    ),
     caCertificates: options.caCertificates ?? [],
     timeoutMs: positiveMs(
       'ssoMetadataFetch.timeoutMs',

@@ -179,6 +179,68 @@ export function hostLookup(dns: DnsSettings): HostLookup {
   };
 }
 
+/** Where a fetch may connect, beside public addresses. */
+export interface DestinationRules {
+  readonly lookup: HostLookup;
+  /** Networks reached although they are not public (an on-premises server). */
+  readonly allowedNetworks: BlockList;
+  /**
+   * Loopback addresses for a loopback host name (`localhost`, 127.0.0.0/8, `[::1]`), never for another
+   * name: only a setting the operator sets for it turns this on
+   * (docs/decisions/http-server-side-fetches-never-loopback.md).
+   */
+  readonly loopback: boolean;
+}
+
+/**
+ * Where `host` (a URL's `hostname`) may be reached: the address to connect to, when every address it
+ * resolves to is allowed by `rules`; otherwise `loopback` when one of them is on this machine, or
+ * `not_public`. A failed look-up rejects; so does the signal, which the look-up cannot outlast.
+ */
+export async function vettedAddress(
+  host: string,
+  rules: DestinationRules,
+  signal: AbortSignal,
+): Promise<ResolvedAddress | { readonly refused: 'loopback' | 'not_public' }> {
+  // The URL parser leaves an IPv6 literal in brackets.
+  const literal = host.startsWith('[') ? host.slice(1, -1) : host;
+  const family = isIP(literal);
+  const addresses =
+    family === 0
+      ? await abortable(rules.lookup(host), signal)
+      : [{ address: literal, family: family === 4 ? (4 as const) : (6 as const) }];
+  const loopback = rules.loopback && LOOPBACK_HOST.test(host);
+  const typeOf = (of: 4 | 6) => (of === 4 ? 'ipv4' : 'ipv6');
+  const refused = addresses.filter(
+    ({ address, family: of }) =>
+      !isPublicAddress(address) &&
+      !rules.allowedNetworks.check(address, typeOf(of)) &&
+      !(loopback && LOOPBACK.check(address, typeOf(of))),
+  );
+  const [first] = addresses;
+  if (first !== undefined && refused.length === 0) return first;
+  const onThisMachine = refused.some(({ address, family: of }) => LOOPBACK.check(address, typeOf(of)));
+  return { refused: onThisMachine ? 'loopback' : 'not_public' };
+}
+
+/**
+ * The `lookup` of a request that must connect to the vetted address only, so that a second DNS answer
+ * cannot swap it; TLS still verifies the host name. Node asks for every address when it may try several
+ * (autoSelectFamily): the one vetted either way.
+ */
+export function pinnedLookup(address: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all === true) callback(null, [address]);
+    else callback(null, address.address, address.family);
+  };
+}
+
+/** The `ca` of a request that trusts `extra` beside Node's roots (undefined: the roots alone). */
+export function trustedCertificates(extra: readonly string[]): string[] | undefined {
+  // Giving `ca` replaces Node's roots, so the extra certificates are added to them.
+  return extra.length === 0 ? undefined : [...rootCertificates, ...extra];
+}
+
 /** The look-up errors that mean the name has no address (rather than no answer). */
 const NO_ADDRESS = new Set(['ENOTFOUND', 'ENODATA']);
 
@@ -205,9 +267,7 @@ export class PublicFetcher {
 
   constructor(options: PublicFetcherOptions) {
     this.#options = options;
-    // Giving `ca` replaces Node's roots, so the extra certificates are added to them.
-    this.#ca =
-      options.caCertificates.length === 0 ? undefined : [...rootCertificates, ...options.caCertificates];
+    this.#ca = trustedCertificates(options.caCertificates);
   }
 
   async fetch(request: PublicFetchRequest): Promise<PublicFetchResult> {
@@ -219,7 +279,8 @@ export class PublicFetcher {
     }
     const signal = AbortSignal.timeout(this.#options.timeoutMs);
     try {
-      const address = await this.#vettedAddress(host, loopback, signal);
+      const address = await vettedAddress(host, { ...this.#options, loopback }, signal);
+      if ('refused' in address) throw new Failed({ reason: 'not_public' });
       const answer = await this.#get(request, address, signal);
       const body = await this.#body(answer, request.maxBytes);
       return { ok: true, body, headers: answer.headers };
@@ -234,39 +295,13 @@ export class PublicFetcher {
     }
   }
 
-  async #vettedAddress(host: string, loopback: boolean, signal: AbortSignal): Promise<ResolvedAddress> {
-    // The URL parser leaves an IPv6 literal in brackets.
-    const literal = host.startsWith('[') ? host.slice(1, -1) : host;
-    const family = isIP(literal);
-    const addresses =
-      family === 0
-        ? await abortable(this.#options.lookup(host), signal)
-        : [{ address: literal, family: family === 4 ? (4 as const) : (6 as const) }];
-    const [first] = addresses;
-    const allowed = ({ address, family: of }: ResolvedAddress) => {
-      const type = of === 4 ? 'ipv4' : 'ipv6';
-      return (
-        isPublicAddress(address) ||
-        this.#options.allowedNetworks.check(address, type) ||
-        (loopback && LOOPBACK.check(address, type))
-      );
-    };
-    if (first === undefined || !addresses.every(allowed)) throw new Failed({ reason: 'not_public' });
-    return first;
-  }
-
   #get(request: PublicFetchRequest, address: ResolvedAddress, signal: AbortSignal): Promise<Answer> {
-    // Node asks for every address when it may try several (autoSelectFamily): the one vetted either way.
-    const pinned: LookupFunction = (_hostname, options, callback) => {
-      if (options.all === true) callback(null, [address]);
-      else callback(null, address.address, address.family);
-    };
     const send = request.url.protocol === 'http:' ? httpRequest : httpsRequest;
     return new Promise((resolve, reject) => {
       const outgoing = send(request.url, {
         method: 'GET',
         agent: false,
-        lookup: pinned,
+        lookup: pinnedLookup(address),
         signal,
         ...(this.#ca === undefined ? {} : { ca: this.#ca }),
         headers: { accept: request.accept, 'user-agent': `Svc/${SVC_VERSION}` },

@@ -2,6 +2,7 @@ import type { SvcCreatedClient } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../../test-support/browser.js';
 import { BrowserTestClient, heading } from '../../test-support/browser-flow.js';
+import { PROVIDERS_ON_LOOPBACK } from '../../test-support/federation/loopback-server.js';
 import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
 import { oidcConnectionBody, TEST_OIDC_CLIENT_SECRET } from '../../test-support/oidc-connections.js';
 import { serveHostedApp, type ServedHostedApp } from '../../test-support/served-hosted-app.js';
@@ -24,7 +25,7 @@ describe('hosted sign-in through a provider in a browser', () => {
   let client: SvcCreatedClient;
 
   beforeAll(async () => {
-    served = await serveHostedApp();
+    served = await serveHostedApp(PROVIDERS_ON_LOOPBACK);
     const callback = `${served.issuer}/oidc/callback`;
     peer = await startOidcPeer({
       clients: [{ clientId: 'svc-browser', clientSecret: TEST_OIDC_CLIENT_SECRET, redirectUris: [callback] }],

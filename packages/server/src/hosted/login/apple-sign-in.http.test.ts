@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, CLIENT_REDIRECT_URI } from '../../test-support/authorize-params.js';
 import { describeAboveStorage } from '../../test-support/databases.js';
 import { startApplePeer, type ApplePeer } from '../../test-support/federation/apple-peer.js';
+import { PROVIDERS_ON_LOOPBACK } from '../../test-support/federation/loopback-server.js';
 import { createHostedTestApp, type HostedTestApp } from '../../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../../test-support/inject-browser.js';
 import { oidcConnectionBody, TEST_OIDC_CALLBACK } from '../../test-support/oidc-connections.js';
@@ -23,7 +24,7 @@ describeAboveStorage('signing in with Apple on the hosted pages', (kind) => {
   let web: SvcCreatedClient;
 
   beforeAll(async () => {
-    h = await createHostedTestApp(kind);
+    h = await createHostedTestApp(kind, PROVIDERS_ON_LOOPBACK);
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     apple = await startApplePeer({
       clock: h.t.clock,

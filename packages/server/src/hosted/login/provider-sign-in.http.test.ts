@@ -3,6 +3,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
 import { describeAboveStorage } from '../../test-support/databases.js';
+import { PROVIDERS_ON_LOOPBACK } from '../../test-support/federation/loopback-server.js';
 import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
 import {
   expectBackInAppUi,
@@ -51,7 +52,7 @@ describeAboveStorage('signing in through a provider on the hosted pages and the 
   let connectionId: string;
 
   beforeAll(async () => {
-    h = await createMailedHostedTestApp(kind);
+    h = await createMailedHostedTestApp(kind, PROVIDERS_ON_LOOPBACK);
     web = await h.given.client();
     const connection = await h.t.svc.admin.createOidcConnectionAsync(
       oidcConnectionBody('Custom', {
@@ -262,7 +263,10 @@ describeAboveStorage('signing in through a provider on the hosted pages and the 
 
 describeAboveStorage('a provider sign-in driven by an app-owned UI', (kind) => {
   it("the callback sends the browser back to the app's UI for the request's next step", async () => {
-    const h = await createHostedTestApp(kind, { headlessUiUrl: 'http://127.0.0.1:9/sign-in' });
+    const h = await createHostedTestApp(kind, {
+      ...PROVIDERS_ON_LOOPBACK,
+      headlessUiUrl: 'http://127.0.0.1:9/sign-in',
+    });
     try {
       const thirdParty = await h.given.client({ isFirstParty: false });
       const connection = await h.t.svc.admin.createOidcConnectionAsync(

@@ -54,7 +54,7 @@ export function tlsTestCertificate(): Promise<TlsTestCertificate> {
 
 export type HttpsHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** An HTTPS server on 127.0.0.1 and a random port, with the paths it was asked for. */
+/** An HTTPS server on loopback (127.0.0.1 unless told) and a random port, with the paths it was asked for. */
 export interface HttpsTestServer {
   readonly port: number;
   /** `GET /path` of every request, in order. */
@@ -63,7 +63,10 @@ export interface HttpsTestServer {
   close(): Promise<void>;
 }
 
-export async function startHttpsServer(certificate: TlsTestCertificate): Promise<HttpsTestServer> {
+export async function startHttpsServer(
+  certificate: TlsTestCertificate,
+  host = '127.0.0.1',
+): Promise<HttpsTestServer> {
   let handler: HttpsHandler = (_request, response) => {
     response.statusCode = 503;
     response.end();
@@ -76,7 +79,7 @@ export async function startHttpsServer(certificate: TlsTestCertificate): Promise
       handler(request, response);
     },
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
     port: (server.address() as AddressInfo).port,
     requests,

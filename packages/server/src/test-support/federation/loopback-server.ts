@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SvcOptions } from '../../config/options.js';
 import { TestUserAgent } from './user-agent.js';
+
+/**
+ * The Svc options of a test whose providers run on loopback: the operator's explicit opt-in, which
+ * development mode does not give (docs/decisions/federation-provider-destinations.md).
+ */
+export const PROVIDERS_ON_LOOPBACK = { allowInsecureLoopback: true } as const satisfies SvcOptions;
 
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
 

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SvcCreatedClient } from '@svc/contract';
 import type { LightMyRequestResponse } from 'fastify';
+import type { SvcOptions } from '../../config/options.js';
 import type { Dialect } from '../../storage/database.js';
 import { createDirectHarness, type DirectHarness } from '../direct-test-app.js';
+import { PROVIDERS_ON_LOOPBACK } from './loopback-server.js';
 import type { OidcPeer, PeerAccount } from './oidc-peer.js';
 
 /** The first-party app's own callback, registered at the provider and allowed by the connection. */
@@ -53,8 +55,15 @@ export interface ProviderApp {
   exchange(body: Record<string, unknown>): Promise<LightMyRequestResponse>;
 }
 
-export async function createProviderApp(kind: Dialect, peer: OidcPeer): Promise<ProviderApp> {
-  const h = await createDirectHarness(kind, { allowInsecureLoopback: true });
+/** A provider the app signs in at: a peer, or a discovery document alone (nothing to sign in at then). */
+export type AppProvider = Pick<OidcPeer, 'discoveryUrl'> & Partial<Pick<OidcPeer, 'signIn'>>;
+
+export async function createProviderApp(
+  kind: Dialect,
+  peer: AppProvider,
+  options: SvcOptions = PROVIDERS_ON_LOOPBACK,
+): Promise<ProviderApp> {
+  const h = await createDirectHarness(kind, options);
   // The provider's ID tokens are stamped with the real time: the relying party checks them on Svc's clock.
   h.t.clock.set(Date.now());
   const client = await h.given.client();
@@ -87,6 +96,7 @@ export async function createProviderApp(kind: Dialect, peer: OidcPeer): Promise<
     async signIn(account, body = {}) {
       const { response, checks } = await app.start(body);
       if (response.statusCode !== 200) throw new Error(`start failed: ${response.body}`);
+      if (peer.signIn === undefined) throw new Error('nothing to sign in at');
       const callback = await peer.signIn(
         response.json<{ authorizationUrl: string }>().authorizationUrl,
         account,
