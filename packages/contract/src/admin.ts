@@ -32,7 +32,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * Whether the part of an address before its last `@` is printable ASCII. Svc refuses other local parts
- * rather than fold them (docs/decisions/email-identity-ascii-exact.md): Unicode case mapping makes
+ * rather than fold them (docs/decisions/admin-email-identity-ascii-exact.md): Unicode case mapping makes
  * different addresses one (`ı` upper-cases to `I`).
  */
 export function hasAsciiLocalPart(address: string): boolean {

@@ -2,7 +2,7 @@ import { domainToASCII } from 'node:url';
 import { SvcValidationError } from '../kernel/errors.js';
 
 /**
- * Email identity (docs/decisions/email-identity-ascii-exact.md). An address is trimmed and split at its
+ * Email identity (docs/decisions/admin-email-identity-ascii-exact.md). An address is trimmed and split at its
  * last `@`. The part before it must be printable ASCII, else the address is refused: RFC 6531 local parts
  * are not folded, because Unicode case mapping makes different addresses one (`ı` upper-cases to `I`,
  * `ß` to `SS`, `ﬃ` to `FFI`; Unicode TR #36). A non-ASCII domain is compared as its IDNA A-label (UTS #46,

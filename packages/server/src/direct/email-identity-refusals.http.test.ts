@@ -17,7 +17,7 @@ function refusedAsNotAscii(response: LightMyRequestResponse): void {
 }
 
 /**
- * Addresses that are not ASCII before the @ (docs/decisions/email-identity-ascii-exact.md) on the
+ * Addresses that are not ASCII before the @ (docs/decisions/admin-email-identity-ascii-exact.md) on the
  * operator API and the direct JSON helpers: each is a 400 that says what to do, and none reaches the
  * account whose address it upper-cases to.
  */

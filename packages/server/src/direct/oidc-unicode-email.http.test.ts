@@ -27,7 +27,7 @@ function exchanged(response: LightMyRequestResponse): SvcOidcExchangeResult {
 }
 
 /**
- * Provider sign-in with Unicode addresses (docs/decisions/email-identity-ascii-exact.md): a verified
+ * Provider sign-in with Unicode addresses (docs/decisions/admin-email-identity-ascii-exact.md): a verified
  * address reaches an existing account only when it is that account's address, ASCII-exact before the @
  * and the same IDNA A-label after it.
  */

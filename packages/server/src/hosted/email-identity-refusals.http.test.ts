@@ -13,7 +13,7 @@ const LOOKALIKE = 'admın@example.com';
 const WORDS = STEP_ERROR_MESSAGES.email_not_ascii;
 
 /**
- * Addresses that are not ASCII before the @ (docs/decisions/email-identity-ascii-exact.md) on the hosted
+ * Addresses that are not ASCII before the @ (docs/decisions/admin-email-identity-ascii-exact.md) on the hosted
  * pages and the headless API: the form comes back (400) with words that say what to do, and nothing is
  * sent or looked up for the account the address upper-cases to.
  */

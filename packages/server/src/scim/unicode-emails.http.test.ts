@@ -4,7 +4,7 @@ import { expectScimError, scimTenant, scimUser, type ScimTenant } from '../test-
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 /**
- * SCIM users with Unicode addresses (docs/decisions/email-identity-ascii-exact.md): an address that only
+ * SCIM users with Unicode addresses (docs/decisions/admin-email-identity-ascii-exact.md): an address that only
  * upper-cases to an account's never reaches that account, and the `emails.value` filter compares
  * addresses as the email key does (ASCII case folded, domains as A-labels).
  */

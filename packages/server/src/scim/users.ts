@@ -53,7 +53,7 @@ function uniqueness(detail: string): ScimError {
 /**
  * The Svc account address of a SCIM user; without a valid one the user cannot be provisioned (400). One
  * that is not ASCII before the @ is refused, never matched to an account by folding it
- * (docs/decisions/email-identity-ascii-exact.md).
+ * (docs/decisions/admin-email-identity-ascii-exact.md).
  */
 function validEmail(attributes: ScimUserAttributes): string {
   const address = accountEmail(attributes);

@@ -13,7 +13,7 @@ const MIGRATION = '0043-ascii-exact-email-keys';
 const BEFORE = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(MIGRATION) - 1] ?? '';
 
 /**
- * Migration 0043 (docs/decisions/email-identity-ascii-exact.md) over rows an earlier release wrote, whose
+ * Migration 0043 (docs/decisions/admin-email-identity-ascii-exact.md) over rows an earlier release wrote, whose
  * keys are the address upper-cased: the keys of addresses that are not ASCII are recomputed, an address
  * the new rule refuses keeps a key no address can reach, and two rows that now share a key stay apart.
  */

@@ -126,7 +126,7 @@ function subjectOf(value: unknown): string | null {
 /**
  * The asserted address, or null when it is none Svc takes as an identity: one that is not ASCII before the
  * @ (or whose domain IDNA cannot convert) is kept unlinked, as if the provider had sent no address
- * (docs/decisions/email-identity-ascii-exact.md).
+ * (docs/decisions/admin-email-identity-ascii-exact.md).
  */
 function emailOf(value: unknown): string | null {
   if (typeof value !== 'string') return null;

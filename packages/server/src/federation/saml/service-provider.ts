@@ -131,7 +131,7 @@ export class SamlServiceProvider {
     const identity = mapIdentity(facts);
     if (identity.email === undefined) {
       // An address that is not ASCII before the @ is none: it is refused, never folded into another
-      // account's (docs/decisions/email-identity-ascii-exact.md).
+      // account's (docs/decisions/admin-email-identity-ascii-exact.md).
       throw new SamlError(
         'missing_email',
         "The SAML assertion carries no email address Svc accepts: have the IdP send the user's address, " +

@@ -13,10 +13,10 @@ import { uniqueName, type HostedTestApp } from '../../test-support/hosted-test-a
 import { InjectBrowser } from '../../test-support/inject-browser.js';
 
 /**
- * A SAML answer whose address only upper-cases to an existing account's (docs/decisions/
- * email-identity-ascii-exact.md): a dotless ı (U+0131) before the @ or in the domain. The connection may
- * link by email and its organization holds the domain's claim, so an address that were the account's
- * would bind it; these never do, and the sign-in is refused with what to do.
+ * A SAML answer whose address only upper-cases to an existing account's, with a dotless ı (U+0131) before
+ * the @ or in the domain (docs/decisions/admin-email-identity-ascii-exact.md). The connection links by
+ * email and its organization holds the domain's claim, so the account's own address binds it; these
+ * never do, and the sign-in is refused with what to do.
  */
 describeAboveStorage('SAML answers with addresses that look like an account’s', (kind) => {
   let h: HostedTestApp;

@@ -6,7 +6,7 @@ import { isSqlite } from './dialect.js';
 const BATCH = 100;
 
 /**
- * Email keys become ASCII-exact (docs/decisions/email-identity-ascii-exact.md): the stored keys of every
+ * Email keys become ASCII-exact (docs/decisions/admin-email-identity-ascii-exact.md): the stored keys of every
  * address that is not printable ASCII are recomputed; an ASCII address keeps its key (the rule is the
  * same for it). In `users`, `invitations` and `scim_user_emails`; an email verification token follows
  * its user's key. Email OTP challenges (10 minutes) are left to expire: a login code goes to the

@@ -14,7 +14,7 @@ const GOOGLE = { id: 'oidc_google', authenticationMethod: 'google' };
 
 /**
  * An invitation is accepted only by the account of the invited address (SPEC.md: "invited email equals the
- * user's normalized email"), compared by the email key (docs/decisions/email-identity-ascii-exact.md): an
+ * user's normalized email"), compared by the email key (docs/decisions/admin-email-identity-ascii-exact.md): an
  * account whose address merely upper-cases to the invited one is another address's.
  */
 describeEachDatabase('invitations and look-alike addresses', (kind) => {
