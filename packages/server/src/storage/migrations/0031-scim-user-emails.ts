@@ -81,8 +81,8 @@ function emailRows(connection: string, user: string, resourceJson: string): stri
   return [...unique.values()];
 }
 
-/** The `emails` items of a stored resource that have a string value (type '' when it has none). */
-function storedEmails(resourceJson: string): { value: string; type: string }[] {
+/** The `emails` items of a stored resource that have a string value (type '' when it has none); 0043 too. */
+export function storedEmails(resourceJson: string): { value: string; type: string }[] {
   let resource: unknown;
   try {
     resource = JSON.parse(resourceJson);

@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { storedEmails } from './0031-scim-user-emails.js';
 import { isSqlite } from './dialect.js';
 
 /** SCIM users per page of the recomputation, as 0031 pages them. */
@@ -91,21 +92,12 @@ function notAscii(db: Kysely<unknown>, column: string): RawBuilder<unknown> {
 
 /** The distinct [key, type] rows of a stored resource's `emails`, with 0031's bounds. */
 function emailRows(resourceJson: string): [string, string][] {
-  let resource: unknown;
-  try {
-    resource = JSON.parse(resourceJson);
-  } catch {
-    return [];
-  }
-  const emails = (resource as { emails?: unknown } | null)?.emails;
   const unique = new Map<string, [string, string]>();
-  for (const item of Array.isArray(emails) ? (emails as unknown[]) : []) {
-    const { value, type } = (item ?? {}) as { value?: unknown; type?: unknown };
-    if (typeof value !== 'string' || value.trim() === '' || value.length > 320) continue;
-    const typed = typeof type === 'string' ? type : '';
+  for (const { value, type } of storedEmails(resourceJson)) {
     const key = keyOf(value) ?? ownKeyOf(value);
-    if (Buffer.byteLength(key) > 1024 || typed.length > 64) continue;
-    const row: [string, string] = [key, typed.trim().toLowerCase()];
+    if (value.trim() === '' || value.length > 320 || Buffer.byteLength(key) > 1024 || type.length > 64)
+      continue;
+    const row: [string, string] = [key, type.trim().toLowerCase()];
     unique.set(JSON.stringify(row), row);
   }
   return [...unique.values()];
