@@ -7,6 +7,7 @@ import type { SamlPeer } from '../../test-support/federation/saml-peer.js';
 import {
   givenActiveDomainClaim,
   givenSsoConnection,
+  postToAcs,
   useSamlSuite,
 } from '../../test-support/federation/sso-connections.js';
 import { uniqueName, type HostedTestApp } from '../../test-support/hosted-test-app.js';
@@ -34,15 +35,7 @@ describeAboveStorage('SAML answers with addresses that look like an account’s'
       email: asserted,
       attributes: { email: [asserted] },
     });
-    const acs = await h.inject({
-      method: 'POST',
-      url: new URL(post.acsUrl).pathname,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: peer.origin },
-      payload: new URLSearchParams({
-        SAMLResponse: post.samlResponse,
-        RelayState: post.relayState ?? '',
-      }).toString(),
-    });
+    const acs = await postToAcs(h, peer, post);
     return acs.statusCode === 303 ? b.get(InjectBrowser.location(acs).href) : acs;
   }
 
