@@ -2,12 +2,13 @@ import { domainToASCII } from 'node:url';
 import { SvcValidationError } from '../kernel/errors.js';
 
 /**
- * Email identity (docs/decisions/admin-email-identity-ascii-exact.md). An address is trimmed and split at its
- * last `@`. The part before it must be printable ASCII, else the address is refused: RFC 6531 local parts
- * are not folded, because Unicode case mapping makes different addresses one (`ı` upper-cases to `I`,
- * `ß` to `SS`, `ﬃ` to `FFI`; Unicode TR #36). A non-ASCII domain is compared as its IDNA A-label (UTS #46,
- * `domainToASCII`), the name DNS resolves. Only ASCII letters fold. A pure-ASCII address keys exactly as
- * SPEC.md's "trim, then upper-case with invariant culture" always did, so no stored ASCII key changes.
+ * Email identity (docs/decisions/admin-email-identity-ascii-exact.md). An address is trimmed and split at
+ * its last `@`. The part before it must be printable ASCII, else the address is refused: RFC 6531 local
+ * parts are not folded, because Unicode case mapping makes different addresses one (`ı` upper-cases to
+ * `I`, `ß` to `SS`, `ﬃ` to `FFI`; Unicode TR #36). A non-ASCII domain is compared as its IDNA A-label
+ * (UTS #46, `domainToASCII`), the name DNS resolves. Only ASCII letters fold, so a pure-ASCII address keys
+ * exactly as trim-then-upper-case always did (docs/decisions/admin-email-lookup-key.md) and no stored
+ * ASCII key changes.
  *
  * Every lookup by email (sign-in, invitations, SSO linking, SCIM) goes through this module.
  */

@@ -13,9 +13,9 @@ import {
 const GOOGLE = { id: 'oidc_google', authenticationMethod: 'google' };
 
 /**
- * An invitation is accepted only by the account of the invited address (SPEC.md: "invited email equals the
- * user's normalized email"), compared by the email key (docs/decisions/admin-email-identity-ascii-exact.md): an
- * account whose address merely upper-cases to the invited one is another address's.
+ * An invitation is accepted only by the account of the invited address, compared by the email key
+ * (docs/decisions/admin-email-identity-ascii-exact.md): an account whose address merely upper-cases to
+ * the invited one is another address's.
  */
 describeEachDatabase('invitations and look-alike addresses', (kind) => {
   let h: InvitationHarness;
