@@ -27,10 +27,35 @@ export const domainSchema = z
   .toLowerCase()
   .regex(DOMAIN_PATTERN, { message: 'must be a DNS domain such as example.com' });
 
-/** An email address as typed (trimmed); the lookup key is derived from it server-side. */
+// Printable ASCII, space to tilde.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Whether the part of an address before its last `@` is printable ASCII. Svc refuses other local parts
+ * rather than fold them (docs/decisions/admin-email-identity-ascii-exact.md): Unicode case mapping makes
+ * different addresses one (`ı` upper-cases to `I`).
+ */
+export function hasAsciiLocalPart(address: string): boolean {
+  return PRINTABLE_ASCII.test(address.slice(0, Math.max(address.lastIndexOf('@'), 0)));
+}
+
+/**
+ * An email address as typed (trimmed); the lookup key is derived from it server-side. ASCII only: a
+ * local part that is not is refused with what to do, and an internationalized domain is written as its
+ * A-label (`xn--…`), which is how the server compares domains anyway.
+ */
 export const emailSchema = z
   .string()
   .trim()
+  .refine(hasAsciiLocalPart, {
+    message: 'must be ASCII before the @: use an address whose part before the @ is ASCII',
+    abort: true,
+  })
+  .refine((value) => PRINTABLE_ASCII.test(value), {
+    message:
+      'must write an internationalized domain in its ASCII form (bücher.example as xn--bcher-kva.example)',
+    abort: true,
+  })
   .pipe(z.email({ message: 'must be a valid email address' }).max(320));
 
 /**

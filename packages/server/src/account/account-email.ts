@@ -1,4 +1,5 @@
 import { opaqueTokenSchema } from '@svc/contract';
+import { requireEmailKey } from '../admin/email-key.js';
 import { SvcValidationError } from '../kernel/errors.js';
 
 /** The call context routes pass in (structurally the SvcAuthService call context). */
@@ -21,11 +22,12 @@ function hasSpaceOrControl(value: string): boolean {
 }
 
 /**
- * Checks the shape of an email address before any lookup: trimmed, one `@` with text on both sides, no
- * whitespace or control characters, at most 254 characters. A malformed address is a 400 whatever
- * accounts exist, so the check reveals nothing.
+ * Checks an email address before any lookup and answers it trimmed with its lookup key: one `@` with text
+ * on both sides, no whitespace or control characters, at most 254 characters, ASCII before the @ and a
+ * valid domain (admin/email-key.ts). A refused address is a 400 whatever accounts exist, so the check
+ * reveals nothing.
  */
-export function requireEmail(raw: unknown): string {
+export function requireEmail(raw: unknown): { readonly address: string; readonly key: string } {
   const email = typeof raw === 'string' ? raw.trim() : '';
   const at = email.lastIndexOf('@');
   if (email.length > MAX_EMAIL_LENGTH || at < 1 || at === email.length - 1 || hasSpaceOrControl(email)) {
@@ -33,7 +35,7 @@ export function requireEmail(raw: unknown): string {
       { path: 'email', message: 'Expected an email address.' },
     ]);
   }
-  return email;
+  return { address: email, key: requireEmailKey(email) };
 }
 
 /**

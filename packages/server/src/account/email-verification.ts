@@ -1,6 +1,5 @@
 import type { SvcEmailVerificationResult } from '@svc/contract';
 import type { UserRepository } from '../admin/repository.js';
-import { emailLookupKey } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { EmailService } from '../email/email-service.js';
 import { HOUR_MS, MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
@@ -50,9 +49,8 @@ export class EmailVerification {
    * `verification-token` alias sends too).
    */
   async send(rawEmail: unknown, context: AccountCallContext = {}): Promise<SvcEmailVerificationResult> {
-    const email = requireEmail(rawEmail);
+    const { address: email, key: emailKey } = requireEmail(rawEmail);
     const now = this.deps.clock.now();
-    const emailKey = emailLookupKey(email);
     const decision = await this.deps.rateLimiter.consume(this.deps.policy, {
       identifier: emailKey,
       ip: context.ipAddress,

@@ -1,6 +1,5 @@
 import { opaqueTokenSchema, type SvcTrustedPasswordResetEmailResult } from '@svc/contract';
 import type { ClientRepository, UserRepository } from '../admin/repository.js';
-import { emailLookupKey } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { EmailService } from '../email/email-service.js';
 import { MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
@@ -70,7 +69,7 @@ export class PasswordReset {
    * Null when there is no active user with a password for the address. Older unused tokens die.
    */
   async createToken(rawEmail: unknown): Promise<{ token: string; expiresAt: string; userId: string } | null> {
-    const user = await this.#eligibleUser(requireEmail(rawEmail));
+    const user = await this.#eligibleUser(requireEmail(rawEmail).key);
     if (user === undefined) return null;
     const issued = await this.#issue(user.id);
     return { token: issued.token, expiresAt: toIso(issued.expiresAt), userId: user.id };
@@ -86,7 +85,7 @@ export class PasswordReset {
     input: SendResetInput,
     context: AccountCallContext = {},
   ): Promise<SvcTrustedPasswordResetEmailResult> {
-    const email = requireEmail(input.email);
+    const { address: email, key: emailKey } = requireEmail(input.email);
     const clientId = input.clientId ?? null;
     const template = input.resetUrlTemplate ?? null;
     if (template !== null) {
@@ -100,7 +99,6 @@ export class PasswordReset {
       }
     }
     const now = this.deps.clock.now();
-    const emailKey = emailLookupKey(email);
     const decision = await this.deps.rateLimiter.consume(this.deps.policy, {
       identifier: emailKey,
       ip: context.ipAddress,
@@ -118,7 +116,7 @@ export class PasswordReset {
       await this.#audit('password_reset.rate_limited', audit, { route: context.route });
       throw new SvcSendRefusedError(refused);
     }
-    const user = await this.#eligibleUser(email);
+    const user = await this.#eligibleUser(emailKey);
     if (user === undefined) {
       await this.#audit('password_reset.requested', audit, { route: context.route, sent: false });
       return { ...result, ...none };
@@ -214,8 +212,8 @@ export class PasswordReset {
     return `${this.deps.linkBase}/password/reset?${query.toString()}`;
   }
 
-  async #eligibleUser(email: string) {
-    const user = await this.deps.users.findByEmailKey(emailLookupKey(email));
+  async #eligibleUser(emailKey: string) {
+    const user = await this.deps.users.findByEmailKey(emailKey);
     return user !== undefined && user.active && user.passwordHash !== null ? user : undefined;
   }
 

@@ -2,7 +2,7 @@ import type { UpdateUserInput } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
 import type { HashPassword } from '../signin/password-hasher.js';
 import type { AdminActor, AdminLifecycleDeps } from './deps.js';
-import { emailLookupKey } from './email-key.js';
+import { requireEmailKey } from './email-key.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
 import type { UserChanges, UserRecord } from './repository.js';
 import { DUPLICATE_EMAIL } from './user-service.js';
@@ -24,7 +24,7 @@ export class UserLifecycle {
   async update(id: string, input: UpdateUserInput, actor?: AdminActor): Promise<UserRecord> {
     const { users } = this.#deps.repositories;
     const current = await existingRecord('user', id, (key) => users.findById(key));
-    const emailKey = input.email === undefined ? undefined : emailLookupKey(input.email);
+    const emailKey = input.email === undefined ? undefined : requireEmailKey(input.email);
     if (emailKey !== undefined && emailKey !== current.emailKey) {
       if ((await users.findByEmailKey(emailKey)) !== undefined) throw new SvcConflictError(DUPLICATE_EMAIL);
     }

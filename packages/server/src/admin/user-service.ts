@@ -2,7 +2,7 @@ import type { CreateUserInput, Page } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
 import type { HashPassword } from '../signin/password-hasher.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import { emailLookupKey } from './email-key.js';
+import { emailLookupKey, requireEmailKey } from './email-key.js';
 import type { ListQuery, UserRecord } from './repository.js';
 
 /** The 409 of an email address another user has. */
@@ -22,12 +22,12 @@ export class UserService {
   }
 
   /**
-   * Creates a user. The email is deduplicated on its lookup key (trim + invariant upper-case), so
-   * `Ann@X.io` and ` ann@x.io ` are the same address (409). The password, when given, is stored only
-   * as an argon2id hash.
+   * Creates a user. The email is deduplicated on its lookup key (trim, ASCII upper-case, IDNA A-label
+   * domain: admin/email-key.ts), so `Ann@X.io` and ` ann@x.io ` are the same address (409); one that is
+   * not ASCII before the @ is a 400. The password, when given, is stored only as an argon2id hash.
    */
   async create(input: CreateUserInput, actor?: AdminActor): Promise<UserRecord> {
-    const emailKey = emailLookupKey(input.email);
+    const emailKey = requireEmailKey(input.email);
     // Checked first so that a duplicate costs no password hash; the unique index still decides races.
     if ((await this.#deps.repositories.users.findByEmailKey(emailKey)) !== undefined) {
       throw new SvcConflictError(DUPLICATE_EMAIL);
@@ -62,7 +62,7 @@ export class UserService {
       id: this.#deps.ids.id('usr'),
       displayName: input.displayName,
       email,
-      emailKey: email === null ? null : emailLookupKey(email),
+      emailKey: email === null ? null : requireEmailKey(email),
       emailVerified: email !== null && input.emailVerified !== false,
       passwordHash: null,
       isOperator: false,
@@ -80,8 +80,10 @@ export class UserService {
     return user;
   }
 
-  findByEmail(email: string): Promise<UserRecord | undefined> {
-    return this.#deps.repositories.users.findByEmailKey(emailLookupKey(email));
+  /** The user of `email`; none for an address the key refuses (it is never looked up). */
+  async findByEmail(email: string): Promise<UserRecord | undefined> {
+    const emailKey = emailLookupKey(email);
+    return emailKey === undefined ? undefined : this.#deps.repositories.users.findByEmailKey(emailKey);
   }
 
   get(id: string): Promise<UserRecord | undefined> {
@@ -102,7 +104,7 @@ export class UserService {
     const users = this.#deps.repositories.users;
     // Two attempts: a concurrent creation of the same address makes the insert lose, then the update wins.
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const existing = await users.findByEmailKey(emailLookupKey(email));
+      const existing = await users.findByEmailKey(requireEmailKey(email));
       if (existing !== undefined) {
         if (existing.isOperator) return existing;
         const updated = (await users.setOperator(existing.id, this.#deps.clock.now())) ?? existing;
@@ -133,7 +135,7 @@ export class UserService {
     const user: UserRecord = {
       id: this.#deps.ids.id('usr'),
       ...fields,
-      emailKey: emailLookupKey(fields.email),
+      emailKey: requireEmailKey(fields.email),
       emailVerified: false,
       active: true,
       createdAt: now,

@@ -73,7 +73,8 @@ function scimAccounts(ctx: WireScimContext, db: Db): ScimAccounts {
   const ties = accountTieRepository(db);
   return {
     async findUserByEmail(email) {
-      const found = await userRows.findByEmailKey(emailLookupKey(email));
+      const emailKey = emailLookupKey(email);
+      const found = emailKey === undefined ? undefined : await userRows.findByEmailKey(emailKey);
       return found === undefined ? undefined : { id: found.id, emailVerified: found.emailVerified };
     },
     async createUser({ displayName, email, organizationId }) {

@@ -7,7 +7,7 @@ import {
   DEVICE_VERIFY_MESSAGES,
   type DeviceVerifyError,
 } from '../signin/methods/device/device-steps.js';
-import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
+import { emailStepError, STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
 import { normalizeUserCode } from '../oauth/device/user-code.js';
 import { SvcSendRefusedError } from '../ratelimit/refused-send.js';
 import { type HeadlessCall, type HeadlessHandlers, need } from './headless-handler.js';
@@ -23,6 +23,7 @@ import { EMAIL_SIGNUP, SIGNUP } from '../signin/methods/signup/method.js';
 const MESSAGES = {
   email_required: STEP_ERROR_MESSAGES.email_required,
   email_invalid: STEP_ERROR_MESSAGES.email_invalid,
+  email_not_ascii: STEP_ERROR_MESSAGES.email_not_ascii,
   invalid_token: 'This reset link is no longer valid. Ask for a new one.',
   password_too_short: STEP_ERROR_MESSAGES.password_too_short,
   password_too_long: STEP_ERROR_MESSAGES.password_too_long,
@@ -136,7 +137,7 @@ async function forgotPassword(
   const account = need(h.deps.account, 'Password reset');
   const { record, request } = await h.request(b.requestId, browser);
   const email = b.email.trim();
-  const retry = (code: 'email_required' | 'email_invalid') =>
+  const retry = (code: 'email_required' | 'email_invalid' | 'email_not_ascii') =>
     h.viewAnswer('forgot-password', request, { email }, { code, message: MESSAGES[code] });
   if (email === '') return retry('email_required');
   let sent;
@@ -162,7 +163,7 @@ async function forgotPassword(
       };
     }
     if (!(error instanceof SvcValidationError)) throw error;
-    return retry('email_invalid');
+    return retry(emailStepError(email));
   }
   return h.viewAnswer('forgot-password-sent', request, {
     resendAvailableAt: sent.nextAllowedSendAt,

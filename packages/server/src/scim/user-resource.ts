@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailLookupKey } from '../admin/email-key.js';
+import { emailMatchValue } from '../admin/email-key.js';
 import type { ScimUserEmail, ScimUserMatch } from './repository.js';
 import { externalIdSchema, parseResourceBody } from './resource-body.js';
 import { ENTERPRISE_USER_SCHEMA } from './schema-names.js';
@@ -28,15 +28,15 @@ const multiValuedItem = z.object({
 /**
  * An item of `emails`: an address as long as one can be (RFC 5321's 254 octets, with room for a display
  * form) and a type of a sane length. Each item is a row of the `emails.value` filter's index, whose entries
- * PostgreSQL caps at about 2,700 bytes, so the address is bounded in bytes too, as upper-casing may
- * lengthen it (`ß` becomes `SS`).
+ * PostgreSQL caps at about 2,700 bytes, so the address is bounded in bytes too, as its key may be longer
+ * (a domain's A-label is).
  */
 const emailItem = multiValuedItem.extend({
   value: z
     .string()
     .max(320)
-    .refine((value) => Buffer.byteLength(emailLookupKey(value)) <= 1024, {
-      message: 'at most 1,024 bytes once upper-cased',
+    .refine((value) => Buffer.byteLength(emailMatchValue(value)) <= 1024, {
+      message: 'at most 1,024 bytes as a lookup key',
     })
     .optional(),
   type: z.string().max(64).optional(),
@@ -132,14 +132,15 @@ export function accountDisplayName(attributes: ScimUserAttributes): string {
 
 /**
  * What the `emails.value` filter matches (RFC 7644 §3.4.2.2: any of the values): each item's address by
- * SPEC.md's email key, with its type in lower case ('' without one), since RFC 7643 §2.4 compares types
- * case-insensitively. Items without a value and repeats are left out.
+ * its email key (a value the key refuses, such as one not ASCII before the @, by itself: it never
+ * matches another address), with its type in lower case ('' without one), since RFC 7643 §2.4 compares
+ * types case-insensitively. Items without a value and repeats are left out.
  */
 export function userEmails(attributes: ScimUserAttributes): ScimUserEmail[] {
   const unique = new Map<string, ScimUserEmail>();
   for (const { value, type } of attributes.emails ?? []) {
     if (value === undefined || value.trim() === '') continue;
-    const email = { key: emailLookupKey(value), type: type === undefined ? '' : typeKey(type) };
+    const email = { key: emailMatchValue(value), type: type === undefined ? '' : typeKey(type) };
     unique.set(JSON.stringify(email), email);
   }
   return [...unique.values()];
@@ -152,7 +153,7 @@ function typeKey(type: string): string {
 
 /** The `emails.value` look-up of a filter's address (and the item's type, when it names one). */
 export function emailMatch(value: string, type: string | undefined): ScimUserMatch {
-  const key = emailLookupKey(value);
+  const key = emailMatchValue(value);
   return type === undefined
     ? { attribute: 'emails.value', value: key }
     : { attribute: 'emails.value', value: key, type: typeKey(type) };

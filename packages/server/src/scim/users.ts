@@ -1,4 +1,4 @@
-import { emailSchema } from '@svc/contract';
+import { emailSchema, hasAsciiLocalPart } from '@svc/contract';
 import type { Clock } from '../kernel/clock.js';
 import type { ScimAccounts, ScimAccountScope } from './accounts.js';
 import type { ScimDirectoryEvents } from './directory-events.js';
@@ -50,13 +50,21 @@ function uniqueness(detail: string): ScimError {
   return new ScimError(409, detail, 'uniqueness');
 }
 
-/** The Svc account address of a SCIM user; without a valid one the user cannot be provisioned (400). */
+/**
+ * The Svc account address of a SCIM user; without a valid one the user cannot be provisioned (400). One
+ * that is not ASCII before the @ is refused, never matched to an account by folding it
+ * (docs/decisions/admin-email-identity-ascii-exact.md).
+ */
 function validEmail(attributes: ScimUserAttributes): string {
-  const parsed = emailSchema.safeParse(accountEmail(attributes));
+  const address = accountEmail(attributes);
+  const parsed = emailSchema.safeParse(address);
   if (!parsed.success) {
     throw new ScimError(
       400,
-      'A user needs an email address: a valid address in emails, or a userName that is one.',
+      hasAsciiLocalPart(address)
+        ? 'A user needs an email address: a valid address in emails, or a userName that is one.'
+        : "The user's email address is not ASCII before the @, which Svc does not accept for an account: " +
+            'send an address whose part before the @ is ASCII.',
       'invalidValue',
     );
   }

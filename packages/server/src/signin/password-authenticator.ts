@@ -1,5 +1,5 @@
 import type { UserRecord, UserRepository } from '../admin/repository.js';
-import { emailLookupKey } from '../admin/email-key.js';
+import { emailLookupKey, emailMatchValue } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { retryAfterPhrase, SvcPublicAuthError, SvcTooManyAttemptsError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
@@ -63,11 +63,13 @@ export class PasswordAuthenticator {
     password: string,
     context: PasswordCheckContext,
   ): Promise<PasswordAuthentication> {
+    // An address the key refuses (not ASCII before the @) names no account: it fails as an unknown one
+    // does, counted under a value of its own that no key equals.
     const emailKey = emailLookupKey(email);
-    const subjects = this.#subjects(emailKey, context.ipAddress ?? undefined);
+    const subjects = this.#subjects(emailMatchValue(email), context.ipAddress ?? undefined);
     const check = await this.#deps.throttle.begin(subjects);
     if (!check.allowed) throw await this.#refuse(emailKey, subjects, check.retryAfterMs, context);
-    const user = await this.#deps.users.findByEmailKey(emailKey);
+    const user = emailKey === undefined ? undefined : await this.#deps.users.findByEmailKey(emailKey);
     const passwordHash = user?.passwordHash ?? (await this.#dummy());
     const matches = await verifyPassword(passwordHash, password);
     if (user === undefined || user.passwordHash === null || !user.active || !matches) return { ok: false };
@@ -75,27 +77,27 @@ export class PasswordAuthenticator {
     return { ok: true, user };
   }
 
-  #subjects(emailKey: string, ipAddress: string | undefined): FailureSubject[] {
+  #subjects(account: string, ipAddress: string | undefined): FailureSubject[] {
     const { passwordAccountIp, passwordAccount, passwordIp } = this.#deps.rules;
-    const account: FailureSubject = { rule: passwordAccount, value: emailKey };
-    if (ipAddress === undefined) return [account];
-    // An address holds no space, so the pair's value cannot be read as another pair's.
+    const perAccount: FailureSubject = { rule: passwordAccount, value: account };
+    if (ipAddress === undefined) return [perAccount];
+    // An IP address holds no space, so the pair's value cannot be read as another pair's.
     return [
-      { rule: passwordAccountIp, value: `${ipAddress} ${emailKey}` },
-      account,
+      { rule: passwordAccountIp, value: `${ipAddress} ${account}` },
+      perAccount,
       { rule: passwordIp, value: ipAddress },
     ];
   }
 
   /** Audits a refused check (which limits hold it, and for how long) and returns its error. */
   async #refuse(
-    emailKey: string,
+    emailKey: string | undefined,
     subjects: readonly FailureSubject[],
     retryAfterMs: number,
     context: PasswordCheckContext,
   ): Promise<SvcTooManyAttemptsError> {
     const [user, locks] = await Promise.all([
-      this.#deps.users.findByEmailKey(emailKey),
+      emailKey === undefined ? undefined : this.#deps.users.findByEmailKey(emailKey),
       Promise.all(subjects.map((subject) => this.#deps.throttle.peek([subject]))),
     ]);
     const error = new SvcTooManyAttemptsError(

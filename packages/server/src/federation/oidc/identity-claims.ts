@@ -1,11 +1,12 @@
 import type { OidcClaimMapping } from '@svc/contract';
+import { parseEmailIdentity } from '../../admin/email-key.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
 
 /** Who the provider says signed in, read through the connection's claim mapping. */
 export interface OidcIdentity {
   /** The provider's stable id of the user (GitHub's numeric `id` as a string). */
   readonly subject: string;
-  /** Null when the provider gave none (or nothing that looks like an address). */
+  /** Null when the provider gave none (or nothing Svc takes as an address: not ASCII before the @). */
   readonly email: string | null;
   /** True only when the provider asserts it for this email (`true` or the string "true"). */
   readonly emailVerified: boolean;
@@ -122,12 +123,16 @@ function subjectOf(value: unknown): string | null {
   return subject === '' || subject.length > MAX_SUBJECT || /\p{Cc}/u.test(subject) ? null : subject;
 }
 
+/**
+ * The asserted address, or null when it is none Svc takes as an identity: one that is not ASCII before the
+ * @ (or whose domain IDNA cannot convert) is kept unlinked, as if the provider had sent no address
+ * (docs/decisions/admin-email-identity-ascii-exact.md).
+ */
 function emailOf(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const email = value.trim();
   if (email.length > MAX_EMAIL || /[\s\p{Cc}]/u.test(email)) return null;
-  const at = email.lastIndexOf('@');
-  return at > 0 && at < email.length - 1 ? email : null;
+  return parseEmailIdentity(email).ok ? email : null;
 }
 
 /** Free text from a provider: trimmed, control characters removed, at most 200 characters. */

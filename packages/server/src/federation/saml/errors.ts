@@ -21,7 +21,8 @@ import { SvcError } from '../../kernel/errors.js';
  *   for (unsolicited, forged, already answered, expired).
  * - `invalid_relay_state`: the RelayState is not the one sent with the request.
  * - `replayed_assertion`: this assertion was accepted before.
- * - `missing_email`: the assertion carries no email address (NameID or the usual attributes).
+ * - `missing_email`: the assertion carries no email address (NameID or the usual attributes) that is
+ *   ASCII before the @.
  * - `invalid_response`: anything else the answer breaks (no bearer confirmation, no assertion id…).
  *
  * Once an answer is accepted, who it signs in (saml-accounts.ts, the ACS route):

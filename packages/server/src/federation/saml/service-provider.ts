@@ -130,7 +130,13 @@ export class SamlServiceProvider {
     }
     const identity = mapIdentity(facts);
     if (identity.email === undefined) {
-      throw new SamlError('missing_email', 'The SAML assertion carries no email address.');
+      // An address that is not ASCII before the @ is none: it is refused, never folded into another
+      // account's (docs/decisions/admin-email-identity-ascii-exact.md).
+      throw new SamlError(
+        'missing_email',
+        "The SAML assertion carries no email address Svc accepts: have the IdP send the user's address, " +
+          'ASCII before the @ (such as ann@example.com).',
+      );
     }
     const fresh = await this.#deps.usedAssertions.remember({
       connectionId: connection.id,

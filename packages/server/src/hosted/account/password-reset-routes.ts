@@ -6,6 +6,7 @@ import type { AuthRequestRecord } from '../../signin/flow/repository.js';
 import { SvcSendRefusedError } from '../../ratelimit/refused-send.js';
 import { issueAntiforgeryToken } from '../antiforgery-hook.js';
 import { currentStepHref, HOSTED_FIELDS, HOSTED_MESSAGES } from '../form.js';
+import { emailStepError, STEP_ERROR_MESSAGES } from '../../signin/flow/step-error-messages.js';
 import { accountCallOf, browserContext, singleValue } from '../login/request-values.js';
 import { renderForgotPasswordPage, renderForgotPasswordSentPage } from '../pages/password-forgot-page.js';
 import {
@@ -115,7 +116,8 @@ export function passwordResetRoutes(deps: HostedPasswordResetDeps): FastifyPlugi
           return sendForgotForm(request, reply, back, { email, error: error.message }, error);
         }
         if (!(error instanceof SvcValidationError)) throw error;
-        return sendForgotForm(request, reply, back, { email, error: HOSTED_MESSAGES.emailInvalid });
+        const invalid = STEP_ERROR_MESSAGES[emailStepError(email)];
+        return sendForgotForm(request, reply, back, { email, error: invalid });
       }
       return redirectAfterPost(reply, withReturnRequest(authBase, '/password/forgot/submit', back));
     });

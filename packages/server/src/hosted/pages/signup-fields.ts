@@ -15,6 +15,7 @@ const ERROR_FIELDS: Readonly<Partial<Record<StepError, string>>> = Object.freeze
   display_name_invalid: HOSTED_FIELDS.displayName,
   email_required: HOSTED_FIELDS.email,
   email_invalid: HOSTED_FIELDS.email,
+  email_not_ascii: HOSTED_FIELDS.email,
   email_taken: HOSTED_FIELDS.email,
   password_too_short: HOSTED_FIELDS.password,
   password_too_long: HOSTED_FIELDS.password,

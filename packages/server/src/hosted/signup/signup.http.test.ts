@@ -1,7 +1,7 @@
 import type { SvcCreatedClient } from '@svc/contract';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { emailLookupKey } from '../../admin/email-key.js';
+import { requireEmailKey } from '../../admin/email-key.js';
 import { phoneOtpRepository } from '../../storage/repositories/phone-otp.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
 import { describeAboveStorage } from '../../test-support/databases.js';
@@ -57,7 +57,7 @@ describeAboveStorage('hosted signup', (kind) => {
     h.t.svc.database.db
       .selectFrom('users')
       .selectAll()
-      .where('emailKey', '=', emailLookupKey(email))
+      .where('emailKey', '=', requireEmailKey(email))
       .executeTakeFirst();
   const userByPhone = (e164: string) =>
     h.t.svc.database.db.selectFrom('users').selectAll().where('phoneE164', '=', e164).execute();

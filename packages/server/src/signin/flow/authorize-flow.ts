@@ -17,6 +17,7 @@ import { errorRedirect } from '../../oauth/authorize/redirect.js';
 import { canReuseSession } from './session-reuse.js';
 import { SignInMethods, type SignInMethodRegistration } from './sign-in-method.js';
 import { StartAuthorization } from './start-authorization.js';
+import { emailStepError } from './step-error-messages.js';
 
 /** How long a user has to finish signing in after the client sent them to /authorize. */
 export const AUTH_REQUEST_LIFETIME_MS = 30 * MINUTE_MS;
@@ -150,7 +151,7 @@ export class AuthorizeFlow {
     if (typed === '') return this.#retry(await this.#steps.identifyStep(request, null), 'email_required');
     const email = emailSchema.safeParse(typed);
     if (!email.success) {
-      return this.#retry(await this.#steps.identifyStep(request, typed), 'email_invalid');
+      return this.#retry(await this.#steps.identifyStep(request, typed), emailStepError(typed));
     }
     // Identifying (again) starts the sign-in over: whoever signed in before is forgotten.
     const change = {

@@ -105,6 +105,8 @@ export type AuthorizeStepOutcome =
 export interface StepErrors {
   email_required: true;
   email_invalid: true;
+  /** An address that is not ASCII before the @ (docs/decisions/admin-email-identity-ascii-exact.md). */
+  email_not_ascii: true;
   /** A check refused by the limits on guessing (the retry carries the wait). */
   too_many_attempts: true;
   /** A request bound to an invitation was signed in to another account than the invited address's. */

@@ -1,3 +1,5 @@
+import { hasAsciiLocalPart } from '@svc/contract';
+import { EMAIL_REFUSAL_MESSAGES } from '../../admin/email-key.js';
 import { SEND_REFUSED_WORDS } from '../../ratelimit/refused-send.js';
 import type { StepError } from './authorize-outcomes.js';
 
@@ -8,6 +10,7 @@ import type { StepError } from './authorize-outcomes.js';
 export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.freeze({
   email_required: 'Enter your email address.',
   email_invalid: 'Enter an email address in the format name@example.com.',
+  email_not_ascii: EMAIL_REFUSAL_MESSAGES.local_part_not_ascii,
   password_required: 'Enter your password.',
   invalid_credentials: 'Email or password is incorrect.',
   // A retry that carries its refusal shows the refusal's message instead, which says when to try again.
@@ -38,3 +41,8 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   // The adapters add when to ask again (refusedSendMessage).
   resend_too_soon: SEND_REFUSED_WORDS,
 });
+
+/** The error of a typed address that the contract's emailSchema refused: is it not ASCII before the @? */
+export function emailStepError(typed: string): 'email_invalid' | 'email_not_ascii' {
+  return hasAsciiLocalPart(typed) ? 'email_invalid' : 'email_not_ascii';
+}

@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { emailLookupKey } from '../../admin/email-key.js';
 
 /**
  * Users per page of the backfill: 100 users of at most 50 addresses bind at most 20,000 parameters in one
@@ -72,7 +71,9 @@ async function backfill(db: Kysely<unknown>): Promise<void> {
 function emailRows(connection: string, user: string, resourceJson: string): string[][] {
   const unique = new Map<string, string[]>();
   for (const { value, type } of storedEmails(resourceJson)) {
-    const key = emailLookupKey(value);
+    // The key as this release computed it, written out: a migration must not change with the runtime's
+    // key (0043 recomputes the addresses that are not ASCII).
+    const key = value.trim().toUpperCase();
     if (key === '' || value.length > 320 || Buffer.byteLength(key) > 1024 || type.length > 64) continue;
     const row = [connection, user, key, type.trim().toLowerCase()];
     unique.set(JSON.stringify(row), row);
@@ -80,8 +81,8 @@ function emailRows(connection: string, user: string, resourceJson: string): stri
   return [...unique.values()];
 }
 
-/** The `emails` items of a stored resource that have a string value (type '' when it has none). */
-function storedEmails(resourceJson: string): { value: string; type: string }[] {
+/** The `emails` items of a stored resource that have a string value (type '' when it has none); 0043 too. */
+export function storedEmails(resourceJson: string): { value: string; type: string }[] {
   let resource: unknown;
   try {
     resource = JSON.parse(resourceJson);

@@ -1,5 +1,5 @@
 import type { UserRepository } from '../../../admin/repository.js';
-import { emailLookupKey } from '../../../admin/email-key.js';
+import { requireEmailKey } from '../../../admin/email-key.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { EmailDelivery } from '../../../email/email-service.js';
 import { MINUTE_MS, type Clock } from '../../../kernel/clock.js';
@@ -103,9 +103,11 @@ export class EmailOtpChallenges {
   async start(input: EmailChallengeStart): Promise<StartedEmailChallenge> {
     const { store, clock, ids } = this.#deps;
     const purpose = input.signup === null ? 'login' : 'signup';
-    const emailKey = emailLookupKey(input.email);
+    // A 400 for an address the key refuses, whatever accounts exist (it depends on the address alone).
+    const emailKey = requireEmailKey(input.email);
     const decision = await this.#deps.rateLimiter.consume(this.#deps.sendPolicy, {
-      identifier: input.email.trim().toLowerCase(),
+      // The key in lower case: for an ASCII address the trimmed address in lower case, as it always was.
+      identifier: emailKey.toLowerCase(),
       ...(input.context.ipAddress == null ? {} : { ip: input.context.ipAddress }),
     });
     const refused = refusedSendOf(decision);

@@ -15,6 +15,7 @@ import type {
 } from '../../flow/authorize-outcomes.js';
 import { refusedSendRetry, waitingStep } from '../shared/sent-challenge.js';
 import { authRequestExpiredError } from '../../flow/errors.js';
+import { emailStepError } from '../../flow/step-error-messages.js';
 import type { AuthRequestChallenge, AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
 
 /** The audit trail's name of each hosted email post (the direct operations use their own names). */
@@ -154,7 +155,7 @@ export class EmailOtpSteps {
     });
     if (typed === '') return retry('email_required');
     const email = emailSchema.safeParse(typed);
-    if (!email.success) return retry('email_invalid');
+    if (!email.success) return retry(emailStepError(typed));
     const operation =
       channel === 'code' ? HOSTED_EMAIL_OPERATIONS.codeStart : HOSTED_EMAIL_OPERATIONS.linkStart;
     return this.#send(request, browser, stepRequest, email.data, channel, operation);

@@ -10,7 +10,7 @@ import {
   type SvcRevokeEmailInvitationRequest,
 } from '@svc/contract';
 import { actorFields, type AdminActor } from '../../../admin/deps.js';
-import { emailLookupKey } from '../../../admin/email-key.js';
+import { requireEmailKey } from '../../../admin/email-key.js';
 import type { AdminRepositories, ListQuery } from '../../../admin/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { EmailService } from '../../../email/email-service.js';
@@ -79,6 +79,7 @@ export class InvitationService {
         { path: 'email', message: 'Invalid email.' },
       ]);
     }
+    const emailKey = requireEmailKey(email);
     if (role === '' || role.length > 64 || CONTROL_CHARS.test(role)) {
       throw new SvcValidationError('A role is required.', [{ path: 'role', message: 'Required.' }]);
     }
@@ -94,7 +95,7 @@ export class InvitationService {
       id: this.#deps.ids.id('inv'),
       organizationId: organization.id,
       email,
-      emailKey: emailLookupKey(email),
+      emailKey,
       role,
       clientId,
       redirectUri,

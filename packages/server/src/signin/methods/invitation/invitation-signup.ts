@@ -1,4 +1,5 @@
 import type { SvcAcceptEmailInvitationSignupRequest, SvcLoginResult } from '@svc/contract';
+import { requireEmailKey } from '../../../admin/email-key.js';
 import type { UserRepository } from '../../../admin/repository.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { SvcConflictError, SvcValidationError } from '../../../kernel/errors.js';
@@ -91,7 +92,8 @@ export class InvitationSignup {
       id: this.#deps.ids.id('usr'),
       displayName,
       email: invitation.email,
-      emailKey: invitation.emailKey,
+      // Computed again: an invitation stored before 0043 may hold an address the key now refuses (400).
+      emailKey: requireEmailKey(invitation.email),
       emailVerified: true,
       passwordHash: null,
       isOperator: false,

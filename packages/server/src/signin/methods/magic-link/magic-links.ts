@@ -1,5 +1,5 @@
 import type { UserRepository } from '../../../admin/repository.js';
-import { emailLookupKey } from '../../../admin/email-key.js';
+import { requireEmailKey } from '../../../admin/email-key.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import { MINUTE_MS, type Clock } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
@@ -73,8 +73,11 @@ export class MagicLinks {
    */
   async issue(input: MagicLinkIssue): Promise<IssuedMagicLink> {
     const { clock, ids } = this.#deps;
+    // A 400 for an address the key refuses, whatever accounts exist (it depends on the address alone).
+    const emailKey = requireEmailKey(input.email);
     const decision = await this.#deps.rateLimiter.consume(this.#deps.sendPolicy, {
-      identifier: input.email.trim().toLowerCase(),
+      // The key in lower case: for an ASCII address the trimmed address in lower case, as it always was.
+      identifier: emailKey.toLowerCase(),
       ...(input.context.ipAddress == null ? {} : { ip: input.context.ipAddress }),
     });
     const refused = refusedSendOf(decision);
@@ -84,7 +87,7 @@ export class MagicLinks {
       });
       throw new SvcSendRefusedError(refused);
     }
-    const account = await this.#deps.users.findByEmailKey(emailLookupKey(input.email));
+    const account = await this.#deps.users.findByEmailKey(emailKey);
     const user = account?.active === true ? account : undefined;
     const now = clock.now();
     const expiresAt = now + MAGIC_LINK_LIFETIME_MS;

@@ -18,6 +18,7 @@ import { refusedSendRetry, waitingStep } from '../shared/sent-challenge.js';
 import type { SignupFormValues } from './method.js';
 import type { AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
 import { restartSignIn } from '../../flow/restart-sign-in.js';
+import { emailStepError } from '../../flow/step-error-messages.js';
 import { signupFormValues, type SignupForm } from './signup-steps.js';
 
 /** The audit trail's name of each post (the direct operations use their own names). */
@@ -82,7 +83,7 @@ export class EmailSignupSteps {
     }
     if (values.email === '') return retry('email_required');
     const email = emailSchema.safeParse(values.email);
-    if (!email.success) return retry('email_invalid');
+    if (!email.success) return retry(emailStepError(values.email));
     const organizationName = shape.organizationName.safeParse(values.organizationName);
     if (!organizationName.success) return retry('organization_name_invalid');
     let started;

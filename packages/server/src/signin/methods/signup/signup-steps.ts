@@ -4,6 +4,7 @@ import { SvcConflictError } from '../../../kernel/errors.js';
 import { AMR_PASSWORD } from '../../direct-sign-in.js';
 import type { SignupService } from '../../signup.js';
 import type { AuthRequestSteps } from '../../flow/auth-request-steps.js';
+import { emailStepError } from '../../flow/step-error-messages.js';
 import {
   refusedRetry,
   type AuthorizeActionOutcome,
@@ -44,7 +45,7 @@ export function signupFormValues(form: Omit<SignupForm, 'password'>): SignupForm
 function fieldError(field: unknown, values: SignupFormValues, password: string): StepError {
   switch (field) {
     case 'email':
-      return values.email === '' ? 'email_required' : 'email_invalid';
+      return values.email === '' ? 'email_required' : emailStepError(values.email);
     case 'password':
       return password.length > 1024 ? 'password_too_long' : 'password_too_short';
     case 'organizationName':
