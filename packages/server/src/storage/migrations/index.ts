@@ -40,7 +40,7 @@ import * as dashboardSessions from './0039-dashboard-sessions.js';
 import * as scimTenantLookups from './0041-scim-tenant-lookups.js';
 import * as browserBoundFlows from './0042-browser-bound-flows.js';
 import * as asciiExactEmailKeys from './0043-ascii-exact-email-keys.js';
-import * as usersSignedInBefore from './0045-users-signed-in-before.js';
+import * as usersSignedInBefore from './0044-users-signed-in-before.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -85,7 +85,7 @@ const migrations: Record<string, Migration> = {
   '0041-scim-tenant-lookups': scimTenantLookups,
   '0042-browser-bound-flows': browserBoundFlows,
   '0043-ascii-exact-email-keys': asciiExactEmailKeys,
-  '0045-users-signed-in-before': usersSignedInBefore,
+  '0044-users-signed-in-before': usersSignedInBefore,
 };
 
 /** Every migration's name, in the order they apply. */

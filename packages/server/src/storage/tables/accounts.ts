@@ -34,7 +34,7 @@ export interface UsersTable {
   phoneVerified: Generated<number>;
   /** JSON object of the signup's CustomFields, or null (migration 0010). */
   customFieldsJson: Generated<string | null>;
-  /** 1 once housekeeping deleted a session of the account's own (migration 0045); else null. */
+  /** 1 once housekeeping deleted a session of the account's own (migration 0044); else null. */
   signedInBefore: Generated<number | null>;
 }
 
