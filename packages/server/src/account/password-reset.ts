@@ -156,7 +156,7 @@ export class PasswordReset {
    * Sets a new password with a reset token, then ends every session of the user (OAuth sessions and
    * browser sessions: whoever knew the old password is signed out). The link proved the address, so an
    * account whose address was unverified is claimed first (its other identities and factors go too,
-   * docs/decisions/linking-unverified-accounts.md). The password is checked first, so a
+   * docs/decisions/accounts-linking-unverified-accounts.md). The password is checked first, so a
    * too-short password does not burn the token, and the token is looked up before the password is
    * hashed, so that a guessed or stale token costs an argon2id hash to nobody.
    */

@@ -1,5 +1,5 @@
 /**
- * What claiming an unverified account removed (docs/decisions/linking-unverified-accounts.md): counts by
+ * What claiming an unverified account removed (docs/decisions/accounts-linking-unverified-accounts.md): counts by
  * kind, and whether a password was set. Never a value.
  */
 export interface ClaimedAccountRemovals {

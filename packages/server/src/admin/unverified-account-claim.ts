@@ -36,7 +36,7 @@ export interface UnverifiedAccountClaimDeps {
 
 /**
  * The one place an account whose address was never proved is handed to whoever proves it
- * (docs/decisions/linking-unverified-accounts.md). Every linker calls `claim` with the account of the
+ * (docs/decisions/accounts-linking-unverified-accounts.md). Every linker calls `claim` with the account of the
  * address a verified proof named (a provider's verified email, a SAML answer under the organization's
  * domain claim, an emailed code or link, a password reset) before it signs anyone in. For an unverified
  * account, what whoever held it set up without that proof goes: the password, every other linked

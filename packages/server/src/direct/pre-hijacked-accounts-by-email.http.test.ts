@@ -17,7 +17,7 @@ const LIVE = { userinfo: 200, validated: true, refresh: 'ok' };
 /**
  * The address's owner proving it by email (a code, a link, a password reset) into an account a squatter
  * signed up with it: the squatter's password, factor and sessions end there and then
- * (docs/decisions/linking-unverified-accounts.md).
+ * (docs/decisions/accounts-linking-unverified-accounts.md).
  */
 describeAboveStorage('no pre-hijacked account survives a proof of its address by email', (kind) => {
   let h: DirectHarness;

@@ -75,7 +75,7 @@ export function providerEmailUnverifiedError(): SvcPublicAuthError {
 
 /**
  * A new identity of an organization's connection whose address is outside the organization's verified
- * domains (docs/decisions/linking-unverified-accounts.md). The words of the hosted page's error.
+ * domains (docs/decisions/accounts-linking-unverified-accounts.md). The words of the hosted page's error.
  */
 export function providerDomainNotClaimedError(): SvcPublicAuthError {
   return new SvcPublicAuthError(

@@ -79,7 +79,7 @@ const REFUSALS: Readonly<Record<string, string>> = {
  *   a claim (verified: the claim vouches for it), whoever set the connection up (an operator, or a
  *   customer's admin in the setup portal);
  * - else is refused with what to do
- *   (docs/decisions/linking-unverified-accounts.md).
+ *   (docs/decisions/accounts-linking-unverified-accounts.md).
  * The account then is a member of the organization: a missing membership is added, a deactivated one
  * refuses. A deactivated organization or account refuses. Audited as `saml.user.provisioned`,
  * `saml.identity.linked` and `saml.membership.added`; a refusal is audited where the answer is handed on

@@ -258,7 +258,7 @@ describeEachDatabase('claiming an unverified account in storage', (kind) => {
     expect(await holdings(handle.db, 'usr_2')).toEqual(UNTOUCHED);
   });
 
-  it('changes nothing for a verified, deactivated or readdressed account, nor a second time', async () => {
+  it('changes nothing for a verified, deactivated, readdressed or unknown account', async () => {
     expect(await store.claim('usr_1', 'someone.else@EXAMPLE.COM', LATER)).toBeUndefined();
     await handle.db.updateTable('users').set({ active: 0 }).where('id', '=', 'usr_1').execute();
     expect(await store.claim('usr_1', 'usr_1@EXAMPLE.COM', LATER)).toBeUndefined();

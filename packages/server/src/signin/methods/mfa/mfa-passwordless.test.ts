@@ -64,7 +64,7 @@ describeAboveStorage('MFA after passwordless sign-in', (kind) => {
       const token = new URL(linkIn(message?.text ?? null)).searchParams.get('token') ?? '';
       return t.svc.auth.completeMagicLinkAsync({ token, clientId });
     };
-    // The first link proves the address the operator gave (docs/decisions/linking-unverified-accounts.md):
+    // The first link proves the address the operator gave (docs/decisions/accounts-linking-unverified-accounts.md):
     // a factor set up after that stays.
     expect(await signIn(1)).toMatchObject({ requiresMfa: false });
     const app = await selfEnroll(t.svc.auth, t.clock, user.id);
