@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AccountClaimStore } from '../../admin/account-claim-repository.js';
 import { authRequestRecord } from '../../test-support/auth-request-record.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
-import { insertConnectionRow } from '../../test-support/federation/connections.js';
+import { insertConnectionRow, insertSsoConnectionRow } from '../../test-support/federation/connections.js';
 import { insertOrganizationRows, insertUserRows } from '../../test-support/user-rows.js';
 import { openDatabase, type DatabaseHandle, type Db } from '../database.js';
 import { accountClaimRepository } from './account-claims.js';
@@ -205,26 +205,7 @@ describeEachDatabase('claiming an unverified account in storage', (kind) => {
     await insertUserRows(db, ['usr_1', 'usr_2'], T0);
     await insertOrganizationRows(db, ['org_1'], T0);
     await insertConnectionRow(db, 'oidc_1');
-    await db
-      .insertInto('ssoConnections')
-      .values({
-        id: 'sso_1',
-        organizationId: 'org_1',
-        displayName: 'sso_1',
-        primaryDomain: null,
-        autoProvisionUsers: 1,
-        autoLinkByEmail: 1,
-        enabled: 1,
-        spEntityId: 'https://svc.test/sso_1',
-        acsUrl: 'https://svc.test/acs/sso_1',
-        idpEntityId: null,
-        idpSsoUrl: null,
-        idpSigningCertificatesJson: '[]',
-        metadataImportedAt: null,
-        createdAt: T0,
-        updatedAt: T0,
-      })
-      .execute();
+    await insertSsoConnectionRow(db, 'sso_1', 'org_1', T0);
     await seed(db, 'usr_1');
     await seed(db, 'usr_2');
   });
