@@ -1,6 +1,6 @@
 /**
- * What claiming an unverified account removed (docs/decisions/accounts-linking-unverified-accounts.md): counts by
- * kind, and whether a password was set. Never a value.
+ * What claiming an unverified account removed (docs/decisions/accounts-linking-unverified-accounts.md):
+ * counts by kind, and whether a password was set. Never a value.
  */
 export interface ClaimedAccountRemovals {
   readonly passwordRemoved: boolean;

@@ -36,12 +36,12 @@ export interface UnverifiedAccountClaimDeps {
 
 /**
  * The one place an account whose address was never proved is handed to whoever proves it
- * (docs/decisions/accounts-linking-unverified-accounts.md). Every linker calls `claim` with the account of the
- * address a verified proof named (a provider's verified email, a SAML answer under the organization's
- * domain claim, an emailed code or link, a password reset) before it signs anyone in. For an unverified
- * account, what whoever held it set up without that proof goes: the password, every other linked
- * identity (OIDC and SAML), the TOTP authenticators and recovery codes, the sign-ins in flight, and
- * every token and issuer session; the address is then verified. Memberships stay. Audited
+ * (docs/decisions/accounts-linking-unverified-accounts.md). Every linker calls `claim` with the account
+ * of the address a verified proof named (a provider's verified email, a SAML answer under the
+ * organization's domain claim, an emailed code or link, a password reset) before it signs anyone in.
+ * For an unverified account, what whoever held it set up without that proof goes: the password, every
+ * other linked identity (OIDC and SAML), the TOTP authenticators and recovery codes, the sign-ins in
+ * flight, and every token and issuer session; the address is then verified. Memberships stay. Audited
  * `user.unverified_account_claimed` with what was removed (counts only).
  */
 export class UnverifiedAccountClaim {
@@ -53,8 +53,8 @@ export class UnverifiedAccountClaim {
 
   /**
    * The account as the proof leaves it: unchanged when its address is verified already (or it is not
-   * claimable), else claimed, its address verified and its password gone. A concurrent claim of the same
-   * account removes things once; the other answers the account as verified.
+   * claimable), else claimed, its address verified and its password gone. Of concurrent claims of one
+   * account exactly one removes anything; the others change nothing.
    */
   async claim(user: UserRecord, context: ClaimContext): Promise<UserRecord> {
     const { emailKey } = user;

@@ -34,8 +34,8 @@ afterAll(() => peer.close());
 /**
  * Pre-hijacked accounts (Sudhodanan and Paverd, USENIX Security 2022) through a provider: whoever held
  * an account of an address they never proved loses it to the provider identity that proves the address
- * (docs/decisions/accounts-linking-unverified-accounts.md); an organization's connection signs in only addresses
- * of the organization's verified domains.
+ * (docs/decisions/accounts-linking-unverified-accounts.md); an organization's connection signs in only
+ * addresses of the organization's verified domains.
  */
 describeAboveStorage('no pre-hijacked account survives a provider sign-in', (kind) => {
   let app: ProviderApp;

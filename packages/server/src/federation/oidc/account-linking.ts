@@ -25,7 +25,7 @@ export interface LinkingConnection {
   readonly id: string;
   /** `oidc`, `google`, `microsoft`, `apple` or `github`. */
   readonly authenticationMethod: string;
-  /** Set when the connection belongs to one organization: it then signs in only that organization's domains. */
+  /** Set when the connection belongs to one organization, whose claimed domains alone it then signs in. */
   readonly organizationId: string | null;
 }
 

@@ -15,10 +15,10 @@ import { silentCode, squatAccount } from '../../test-support/squatter.js';
 const OUTSIDE_CLAIMS = 'This organization&#39;s single sign-on creates accounts only for email addresses';
 
 /**
- * What a SAML connection may do with an address (docs/decisions/accounts-linking-unverified-accounts.md): create an
- * account only within its organization's active domain claims, whoever set the connection up (an
- * operator, or a customer's admin in the setup portal), and bind an existing account of an address it
- * vouches for only after ending what whoever held that unverified account set up.
+ * What a SAML connection may do with an address (docs/decisions/accounts-linking-unverified-accounts.md):
+ * create an account only within its organization's active domain claims, whoever set the connection up
+ * (an operator, or a customer's admin in the setup portal), and bind an existing account of an address
+ * it vouches for only after ending what whoever held that unverified account set up.
  */
 describeAboveStorage('SAML sign-ins and addresses their organization does not own', (kind) => {
   let h: HostedTestApp;

@@ -6,8 +6,8 @@ export type ActiveClaimLookup = Pick<DomainClaims, 'activeClaimOf'>;
 /**
  * Whether `organizationId` holds an active claim (not a pending or revoked one) on the domain of `email`:
  * the organization's proof that it speaks for the address. What an organization's connection may
- * provision or bind by address (docs/decisions/accounts-linking-unverified-accounts.md). No address, or one
- * without a domain, is never claimed.
+ * provision or bind by address (docs/decisions/accounts-linking-unverified-accounts.md). No address, or
+ * one without a domain, is never claimed.
  */
 export async function addressClaimedBy(
   claims: ActiveClaimLookup,
