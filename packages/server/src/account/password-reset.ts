@@ -1,5 +1,6 @@
 import { opaqueTokenSchema, type SvcTrustedPasswordResetEmailResult } from '@svc/contract';
 import type { ClientRepository, UserRepository } from '../admin/repository.js';
+import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { EmailService } from '../email/email-service.js';
 import { MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
@@ -43,6 +44,8 @@ export interface PasswordResetDeps {
   readonly hashPassword: (password: string) => Promise<string>;
   /** Ends every OAuth session and issuer browser session of the user after a reset. */
   readonly endAllSessions: (userId: string) => Promise<void>;
+  /** The link proved the address: an account nobody had proved it for is claimed before the new password. */
+  readonly claims: Pick<UnverifiedAccountClaim, 'claim'>;
 }
 
 export interface SendResetInput {
@@ -151,7 +154,9 @@ export class PasswordReset {
 
   /**
    * Sets a new password with a reset token, then ends every session of the user (OAuth sessions and
-   * browser sessions: whoever knew the old password is signed out). The password is checked first, so a
+   * browser sessions: whoever knew the old password is signed out). The link proved the address, so an
+   * account whose address was unverified is claimed first (its other identities and factors go too,
+   * docs/decisions/accounts-linking-unverified-accounts.md). The password is checked first, so a
    * too-short password does not burn the token, and the token is looked up before the password is
    * hashed, so that a guessed or stale token costs an argon2id hash to nobody.
    */
@@ -181,10 +186,15 @@ export class PasswordReset {
     // Consumed only now: two resets with one link race here, and the one that loses hashed for nothing.
     const now = this.deps.clock.now();
     const record = await tokens.consume(sha256Hex(token), now);
-    const updated =
-      record !== undefined &&
-      (await this.deps.repositories.users.setPasswordHash(record.userId, passwordHash, now));
-    if (record === undefined || !updated) throw invalid();
+    const user = record === undefined ? undefined : await this.deps.users.findById(record.userId);
+    if (record === undefined || user === undefined) throw invalid();
+    await this.deps.claims.claim(user, {
+      proof: 'password_reset',
+      ...(context.ipAddress === undefined ? {} : { ipAddress: context.ipAddress }),
+    });
+    if (!(await this.deps.repositories.users.setPasswordHash(record.userId, passwordHash, now))) {
+      throw invalid();
+    }
     await this.deps.endAllSessions(record.userId);
     await this.#audit('password_reset.completed', { userId: record.userId }, {});
   }

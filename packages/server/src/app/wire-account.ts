@@ -22,7 +22,7 @@ export interface WireAccountContext {
   readonly audit: AuditLog;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
-  readonly engine: Pick<AuthEngine, 'tokens' | 'browserSessions' | 'tokenChecks'>;
+  readonly engine: Pick<AuthEngine, 'tokens' | 'browserSessions' | 'tokenChecks' | 'accountClaims'>;
   readonly hashPassword: HashPassword;
 }
 
@@ -49,6 +49,7 @@ export function wireAccount(ctx: WireAccountContext): AccountOperations {
     policy: ctx.config.rateLimits.passwordReset,
     development: ctx.config.development,
     hashPassword: ctx.hashPassword,
+    claims: ctx.engine.accountClaims,
     async endAllSessions(userId) {
       await ctx.engine.tokens.revocation.logoutAll(userId);
       await ctx.engine.browserSessions.endAllForUser(userId);

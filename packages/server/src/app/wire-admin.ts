@@ -7,6 +7,7 @@ import { OperatorSessions } from '../admin/operator-sessions.js';
 import { OrganizationLifecycle } from '../admin/organization-lifecycle.js';
 import { OrganizationService } from '../admin/organization-service.js';
 import { UserLifecycle } from '../admin/user-lifecycle.js';
+import { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
 import { UserService } from '../admin/user-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
@@ -20,6 +21,7 @@ import { ConsentGrants } from '../signin/consent-grants.js';
 import { MfaSettingsService } from '../signin/methods/mfa/mfa-settings.js';
 import { mfaPolicyRepository } from '../storage/repositories/mfa.js';
 import type { Db } from '../storage/database.js';
+import { accountClaimRepository } from '../storage/repositories/account-claims.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { browserSessionRepository } from '../storage/repositories/browser-sessions.js';
 import { consentGrantRepository } from '../storage/repositories/consent-grants.js';
@@ -80,6 +82,8 @@ export interface AdminWiring {
   /** What consent and device approval call each scope (operators' and code-owned entries). */
   readonly scopeDisplayNames: ScopeDisplayNames;
   readonly mfaSettings: MfaSettingsService;
+  /** Hands an unverified account to whoever proves its address (every linker's, and password reset's). */
+  readonly accountClaims: UnverifiedAccountClaim;
   /** OpenID / social providers: their connections, linked identities and sign-ins in flight. */
   readonly oidc: OidcConnectionsWiring;
   /** Organization domain claims (home-realm discovery reads `claims.activeClaimOf`). */
@@ -145,9 +149,21 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     clock: ctx.clock,
     ids: ctx.ids,
   });
-  const oidc = wireOidcConnections({ ...ctx, users });
+  const accountClaims = new UnverifiedAccountClaim({
+    store: accountClaimRepository(ctx.db),
+    sessions: lifecycleDeps.sessions,
+    audit: ctx.audit,
+    clock: ctx.clock,
+  });
   const domainClaims = wireDomainClaims(ctx);
-  const sso = wireSsoConnections({ ...ctx, users, memberships, domainClaims: domainClaims.claims });
+  const oidc = wireOidcConnections({ ...ctx, users, accountClaims, domainClaims: domainClaims.claims });
+  const sso = wireSsoConnections({
+    ...ctx,
+    users,
+    memberships,
+    accountClaims,
+    domainClaims: domainClaims.claims,
+  });
   const userLifecycle = new UserLifecycle({ ...lifecycleDeps, hashPassword: ctx.hashPassword });
   const membershipLifecycle = new MembershipLifecycle(lifecycleDeps);
   const scim = wireScim({
@@ -203,6 +219,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     consents,
     scopeDisplayNames,
     mfaSettings,
+    accountClaims,
     oidc,
     domainClaims,
     sso,

@@ -1,3 +1,4 @@
+import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
@@ -90,6 +91,8 @@ export interface AuthEngine {
   readonly mfaOperations: MfaOperations;
   /** Application access: its checks (sign-ins, approvals, grants) and its operator API. */
   readonly applications: ApplicationAccessWiring;
+  /** Hands an unverified account to whoever proves its address (emailed codes and links, resets). */
+  readonly accountClaims: UnverifiedAccountClaim;
 }
 
 /** Builds the sign-in and token engine over the database, and what the SvcAuthService facade is built from. */
@@ -225,6 +228,7 @@ export function wireAuth(ctx: WireAuthContext): {
       mfaSettings: ctx.admin.mfaSettings,
       mfaOperations,
       applications,
+      accountClaims: ctx.admin.accountClaims,
     },
   };
 }

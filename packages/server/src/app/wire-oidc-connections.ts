@@ -1,3 +1,4 @@
+import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/account-linking.js';
 import { OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
@@ -12,6 +13,7 @@ import { hostLookup } from '../http/public-fetch.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
+import type { ActiveClaimLookup } from '../organizations/domains/claimed-address.js';
 import type { Db } from '../storage/database.js';
 import { oidcConnectionRepository } from '../storage/repositories/oidc-connections.js';
 import { oidcIdentityRepository } from '../storage/repositories/oidc-identities.js';
@@ -25,6 +27,10 @@ export interface WireOidcConnectionsContext {
   readonly db: Db;
   /** The accounts a provider identity signs in as, or signs up (the admin domain's users). */
   readonly users: LinkingAccounts;
+  /** Hands an unverified account to the identity that proves its address. */
+  readonly accountClaims: Pick<UnverifiedAccountClaim, 'claim'>;
+  /** Which organization holds an active claim on a domain (the connections of an organization). */
+  readonly domainClaims: ActiveClaimLookup;
   readonly secretBox: SecretBox;
   readonly audit: AuditLog;
   readonly clock: Clock;
@@ -62,6 +68,8 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
     linking: new OidcAccountLinking({
       identities: oidcIdentityRepository(ctx.db),
       accounts: ctx.users,
+      claims: ctx.accountClaims,
+      domainClaims: ctx.domainClaims,
       audit: ctx.audit,
       clock: ctx.clock,
       ids: ctx.ids,

@@ -16,7 +16,7 @@ import type { AuthEngine } from './wire-auth.js';
 export interface WirePasswordlessContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'publicOrigin' | 'authBase' | 'rateLimits' | 'failureLimits'>;
-  readonly authEngine: Pick<AuthEngine, 'direct' | 'signup' | 'tokenChecks'>;
+  readonly authEngine: Pick<AuthEngine, 'direct' | 'signup' | 'tokenChecks' | 'accountClaims'>;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
   readonly failureThrottle: FailureThrottle;
@@ -32,7 +32,14 @@ export interface WirePasswordlessContext {
 export function wirePasswordless(ctx: WirePasswordlessContext): PasswordlessSignIn {
   const store = passwordlessRepository(ctx.db);
   const users = userRepository(ctx.db);
-  const shared = { store, users, email: ctx.email, rateLimiter: ctx.rateLimiter, audit: ctx.audit };
+  const shared = {
+    store,
+    users,
+    claims: ctx.authEngine.accountClaims,
+    email: ctx.email,
+    rateLimiter: ctx.rateLimiter,
+    audit: ctx.audit,
+  };
   const time = { clock: ctx.clock, ids: ctx.ids };
   return new PasswordlessSignIn({
     challenges: new EmailOtpChallenges({

@@ -1,5 +1,6 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import type { MembershipService } from '../admin/membership-service.js';
+import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
 import type { LinkingAccounts } from '../federation/oidc/account-linking.js';
 import { SamlAuthnRequests } from '../federation/saml/authn-requests.js';
 import { SsoConnectionAdmin } from '../federation/saml/connection-admin.js';
@@ -30,6 +31,8 @@ export interface WireSsoConnectionsContext {
   readonly memberships: Pick<MembershipService, 'create'>;
   /** Which organization holds an active claim on a domain. */
   readonly domainClaims: Pick<DomainClaims, 'activeClaimOf'>;
+  /** Hands an unverified account to the answer that binds it. */
+  readonly accountClaims: Pick<UnverifiedAccountClaim, 'claim'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -84,6 +87,7 @@ export function wireSsoConnections(ctx: WireSsoConnectionsContext): SsoConnectio
       },
       organizations,
       domainClaims: ctx.domainClaims,
+      claims: ctx.accountClaims,
       audit: ctx.audit,
       clock: ctx.clock,
       ids: ctx.ids,

@@ -14,7 +14,12 @@ import { DEFAULT_FAILURE_RULES } from '../ratelimit/failure-rules.js';
 import { CLIENT_REDIRECT_URI, pkcePair } from '../test-support/authorize-params.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import type { SamlPeer } from '../test-support/federation/saml-peer.js';
-import { givenSsoConnection, postToAcs, useSamlSuite } from '../test-support/federation/sso-connections.js';
+import {
+  givenActiveDomainClaim,
+  givenSsoConnection,
+  postToAcs,
+  useSamlSuite,
+} from '../test-support/federation/sso-connections.js';
 import { uniqueName, type HostedTestApp } from '../test-support/hosted-test-app.js';
 import { InjectBrowser } from '../test-support/inject-browser.js';
 import { enrollForChallenge, organizationMfaPolicy, rejectionOf } from '../test-support/mfa.js';
@@ -37,10 +42,12 @@ describeAboveStorage('SAML entry points of first-party apps', (kind) => {
 
   useSamlSuite(kind, (suite) => ({ h, peer, web } = suite));
 
-  /** An enabled connection of a new organization, for a domain of its own. */
+  /** An enabled connection of a new organization, for a domain of its own that the organization claims. */
   async function connection(): Promise<SvcSsoConnection & { domain: string }> {
     const domain = `${uniqueName('apps').toLowerCase()}.test`;
-    return { ...(await givenSsoConnection(h.t, peer, undefined, { primaryDomain: domain })), domain };
+    const created = await givenSsoConnection(h.t, peer, undefined, { primaryDomain: domain });
+    await givenActiveDomainClaim(h.t, created.organizationId, domain);
+    return { ...created, domain };
   }
 
   /** A valid start request for `email` at the web client, and the verifier of its challenge. */

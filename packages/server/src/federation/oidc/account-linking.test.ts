@@ -8,8 +8,8 @@ import { FakeClock } from '../../test-support/fake-clock.js';
 import { insertConnectionRow } from '../../test-support/federation/connections.js';
 import type { ExternalIdentity, OidcAccountLinking } from './account-linking.js';
 
-const GOOGLE = { id: 'oidc_google', authenticationMethod: 'google' };
-const GITHUB = { id: 'oidc_github', authenticationMethod: 'github' };
+const GOOGLE = { id: 'oidc_google', authenticationMethod: 'google', organizationId: null };
+const GITHUB = { id: 'oidc_github', authenticationMethod: 'github', organizationId: null };
 
 function identity(overrides: Partial<ExternalIdentity> = {}): ExternalIdentity {
   return {

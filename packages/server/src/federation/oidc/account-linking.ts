@@ -1,8 +1,10 @@
 import type { UserRecord } from '../../admin/repository.js';
+import type { UnverifiedAccountClaim } from '../../admin/unverified-account-claim.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import { SvcConflictError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
+import { addressClaimedBy, type ActiveClaimLookup } from '../../organizations/domains/claimed-address.js';
 import type { OidcIdentityRecord, OidcIdentityRepository } from './identity-repository.js';
 
 /** What a provider asserted about the user, through the connection's claim mapping. */
@@ -23,6 +25,8 @@ export interface LinkingConnection {
   readonly id: string;
   /** `oidc`, `google`, `microsoft`, `apple` or `github`. */
   readonly authenticationMethod: string;
+  /** Set when the connection belongs to one organization, whose claimed domains alone it then signs in. */
+  readonly organizationId: string | null;
 }
 
 /** The accounts linking reads and creates (the admin domain's users, as every signup creates them). */
@@ -42,6 +46,10 @@ export interface LinkingAccounts {
 export interface AccountLinkingDeps {
   readonly identities: OidcIdentityRepository;
   readonly accounts: LinkingAccounts;
+  /** Hands an unverified account to the identity that proves its address. */
+  readonly claims: Pick<UnverifiedAccountClaim, 'claim'>;
+  /** The organizations' active domain claims, for the connections of an organization. */
+  readonly domainClaims: ActiveClaimLookup;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -51,14 +59,18 @@ export interface AccountLinkingDeps {
  * Who a provider identity signs in as:
  * - `linked`: the identity was linked before (or is linked now to the account its verified address
  *   belongs to); `created`: a new account for a new identity.
- * - `refused`: the linked account is deactivated (`account_inactive`), or the identity is new and its
+ * - `refused`: the linked account is deactivated (`account_inactive`); or the identity is new and its
  *   address belongs to an account but the provider did not assert it verified (`email_not_verified`):
- *   anyone can type any address at some providers, so such an address never reaches an account.
+ *   anyone can type any address at some providers, so such an address never reaches an account; or the
+ *   identity is new, the connection belongs to an organization, and the address is not within that
+ *   organization's active domain claims (`domain_not_claimed`).
  */
 export type LinkingOutcome =
   | { readonly kind: 'linked'; readonly user: UserRecord; readonly newLink: boolean }
   | { readonly kind: 'created'; readonly user: UserRecord }
-  | { readonly kind: 'refused'; readonly reason: 'account_inactive' | 'email_not_verified' };
+  | { readonly kind: 'refused'; readonly reason: LinkingRefusal };
+
+export type LinkingRefusal = 'account_inactive' | 'email_not_verified' | 'domain_not_claimed';
 
 /** Where a linking happened, for the audit trail. */
 export interface LinkingContext {
@@ -71,7 +83,10 @@ export interface LinkingContext {
 /**
  * Links provider identities to accounts (docs/decisions/federation-oidc-account-linking.md). An identity
  * is one (connection, subject) pair and belongs to one account for good; a new identity joins an existing
- * account only through an address the provider asserts verified, else it signs up a new account.
+ * account only through an address the provider asserts verified, else it signs up a new account. Joining
+ * an account whose own address was never verified claims it first (UnverifiedAccountClaim): whatever its
+ * holder set up without proving the address goes. A connection of an organization signs a new identity in
+ * (up or to its account) only for an address of that organization's active domain claims.
  */
 export class OidcAccountLinking {
   readonly #deps: AccountLinkingDeps;
@@ -97,16 +112,25 @@ export class OidcAccountLinking {
     const linked = await this.#linked(connection, identity);
     if (linked !== undefined) return linked;
     const email = identity.email?.trim() === '' ? null : (identity.email?.trim() ?? null);
+    const { organizationId } = connection;
+    if (
+      organizationId !== null &&
+      !(await addressClaimedBy(this.#deps.domainClaims, organizationId, email))
+    ) {
+      return this.#refused(connection, undefined, context, 'domain_not_claimed');
+    }
     const existing = email === null ? undefined : await this.#deps.accounts.findByEmail(email);
     if (existing !== undefined) {
-      if (!identity.emailVerified) {
-        await this.#record('oidc.identity.link_refused', connection, existing.id, context, {
-          reason: 'email_not_verified',
-        });
-        return { kind: 'refused', reason: 'email_not_verified' };
-      }
+      if (!identity.emailVerified)
+        return this.#refused(connection, existing.id, context, 'email_not_verified');
       if (!existing.active) return { kind: 'refused', reason: 'account_inactive' };
-      return this.#link(connection, identity, existing, context);
+      const owned = await this.#deps.claims.claim(existing, {
+        proof: 'oidc',
+        connectionId: connection.id,
+        clientId: context.clientId,
+        ipAddress: context.ipAddress,
+      });
+      return this.#link(connection, identity, owned, context);
     }
     let user: UserRecord;
     try {
@@ -202,18 +226,27 @@ export class OidcAccountLinking {
     return { kind: 'linked', user, newLink: true };
   }
 
+  async #refused(
+    connection: LinkingConnection,
+    userId: string | undefined,
+    context: LinkingContext,
+    reason: 'email_not_verified' | 'domain_not_claimed',
+  ): Promise<LinkingOutcome> {
+    await this.#record('oidc.identity.link_refused', connection, userId, context, { reason });
+    return { kind: 'refused', reason };
+  }
+
   #record(
     kind: string,
     connection: LinkingConnection,
-    userId: string,
+    userId: string | undefined,
     context: LinkingContext,
     data: Readonly<Record<string, unknown>>,
   ): Promise<void> {
     return this.#deps.audit.record({
       kind,
       actorType: 'user',
-      actorId: userId,
-      userId,
+      ...(userId === undefined ? {} : { actorId: userId, userId }),
       ...auditContext(context),
       data: { connectionId: connection.id, provider: connection.authenticationMethod, ...data },
     });

@@ -1,6 +1,6 @@
 import type { UserRecord } from '../../admin/repository.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
-import type { LinkingContext } from './account-linking.js';
+import type { LinkingContext, LinkingRefusal } from './account-linking.js';
 import type { OidcConnection } from './enabled-connections.js';
 import type { OidcIdentity } from './identity-claims.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
@@ -74,6 +74,26 @@ export function providerEmailUnverifiedError(): SvcPublicAuthError {
 }
 
 /**
+ * A new identity of an organization's connection whose address is outside the organization's verified
+ * domains (docs/decisions/accounts-linking-unverified-accounts.md). The words of the hosted page's error.
+ */
+export function providerDomainNotClaimedError(): SvcPublicAuthError {
+  return new SvcPublicAuthError(
+    'provider_domain_not_claimed',
+    "This organization's sign-in provider signs in only email addresses of the domains the organization " +
+      "has verified. Ask your organization's administrator to verify the domain of your email address.",
+    403,
+  );
+}
+
+/** The error of each refusal of the identity. */
+const REFUSALS: Readonly<Record<LinkingRefusal, () => SvcPublicAuthError>> = {
+  email_not_verified: providerEmailUnverifiedError,
+  domain_not_claimed: providerDomainNotClaimedError,
+  account_inactive: accountInactiveError,
+};
+
+/**
  * The sign-in through a provider of a first-party app that holds its own checks (SPEC.md "OIDC start
  * request", "OIDC complete request"): `start` builds the provider's authorization URL with the app's
  * state, nonce and S256 challenge and keeps nothing; `complete` redeems the code the app's callback
@@ -84,8 +104,8 @@ export function providerEmailUnverifiedError(): SvcPublicAuthError {
  *
  * Errors: `invalid_connection` (400) for an unknown or disabled connection; the relying party's
  * OidcRelyingPartyError (`invalid_redirect_uri`, `provider_error` for a code redeemed twice,
- * `invalid_id_token` for a wrong nonce, `provider_unavailable` 502…); `provider_email_unverified` (409)
- * and `account_inactive` (403) when the identity may not sign in.
+ * `invalid_id_token` for a wrong nonce, `provider_unavailable` 502…); `provider_email_unverified` (409),
+ * `provider_domain_not_claimed` (403) and `account_inactive` (403) when the identity may not sign in.
  */
 export class OidcAppAuthorization {
   readonly #deps: OidcAppAuthorizationDeps;
@@ -123,9 +143,7 @@ export class OidcAppAuthorization {
       throw error;
     }
     const { account } = await this.#deps.signIn.link(connection, identity, context);
-    if (account.kind === 'refused') {
-      throw account.reason === 'email_not_verified' ? providerEmailUnverifiedError() : accountInactiveError();
-    }
+    if (account.kind === 'refused') throw REFUSALS[account.reason]();
     return { connection, user: account.user, userCreated: account.kind === 'created' };
   }
 

@@ -162,7 +162,11 @@ export class OidcSignIn {
     context: LinkingContext,
   ): Promise<OidcCompletion> {
     const account = await this.#deps.linking.resolve(
-      { id: connection.id, authenticationMethod: connection.profile.authenticationMethod },
+      {
+        id: connection.id,
+        authenticationMethod: connection.profile.authenticationMethod,
+        organizationId: connection.organizationId,
+      },
       identity,
       context,
     );

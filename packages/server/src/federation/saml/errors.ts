@@ -32,6 +32,8 @@ import { SvcError } from '../../kernel/errors.js';
  * - `account_inactive`: the account the identity signs in as is deactivated.
  * - `membership_inactive`: the account's membership in the connection's organization is deactivated.
  * - `account_not_provisioned`: no account has the address and the connection creates none.
+ * - `domain_not_claimed`: no account has the address, and the connection's organization holds no active
+ *   claim on its domain, outside which no connection creates accounts.
  * - `account_not_linked`: an account has the address, and the connection may not bind it (AutoLinkByEmail
  *   off, or the organization holds no active claim on the address's domain).
  */
@@ -56,6 +58,7 @@ export type SamlErrorCode =
   | 'account_inactive'
   | 'membership_inactive'
   | 'account_not_provisioned'
+  | 'domain_not_claimed'
   | 'account_not_linked';
 
 /**

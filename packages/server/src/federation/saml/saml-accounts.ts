@@ -1,12 +1,12 @@
 import type { MembershipRecord, OrganizationRecord, UserRecord } from '../../admin/repository.js';
+import type { UnverifiedAccountClaim } from '../../admin/unverified-account-claim.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import { SvcConflictError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
-import type { ActiveDomainClaim } from '../../organizations/domains/domain-claims.js';
+import { addressClaimedBy, type ActiveClaimLookup } from '../../organizations/domains/claimed-address.js';
 import { auditContext, type LinkingAccounts } from '../oidc/account-linking.js';
 import { SamlError, type SamlErrorCode } from './errors.js';
-import { emailDomain } from './home-realm.js';
 import type { SamlSignIn } from './service-provider.js';
 import type { SamlIdentityRepository } from './sign-in-repository.js';
 
@@ -23,7 +23,9 @@ export interface SamlAccountsDeps {
     add(organizationId: string, userId: string, role: string): Promise<void>;
   };
   readonly organizations: { findById(id: string): Promise<OrganizationRecord | undefined> };
-  readonly domainClaims: { activeClaimOf(domain: string): Promise<ActiveDomainClaim | undefined> };
+  readonly domainClaims: ActiveClaimLookup;
+  /** Hands an unverified account to the answer that binds it under the organization's domain claim. */
+  readonly claims: Pick<UnverifiedAccountClaim, 'claim'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -55,6 +57,10 @@ const REFUSALS: Readonly<Record<string, string>> = {
   account_not_provisioned:
     "There is no account for this email address, and this organization's single sign-on does not create " +
     "accounts. Ask your organization's administrator to create your account, then sign in again.",
+  domain_not_claimed:
+    "This organization's single sign-on creates accounts only for email addresses of the domains it has " +
+    "verified, and this address is not one of them. Ask your organization's administrator to verify " +
+    'the domain of your email address, then sign in again.',
   account_not_linked:
     'An account with this email address already exists and is not linked to this single sign-on. Sign in ' +
     "the way you usually do, or ask your organization's administrator to verify the email domain and allow " +
@@ -68,9 +74,12 @@ const REFUSALS: Readonly<Record<string, string>> = {
  * - binds the existing account of the asserted address only with AutoLinkByEmail and when the
  *   connection's organization holds an active claim on the address's domain (SPEC.md "Create SSO
  *   connection"): an IdP may assert any address, the DNS claim proves the organization speaks for it;
- * - else, with AutoProvisionUsers and no account of that address, creates the account (its address
- *   verified only under such a claim);
- * - else is refused with what to do.
+ *   an account whose own address was never verified is claimed first (UnverifiedAccountClaim);
+ * - else, with AutoProvisionUsers and no account of that address, creates the account, only under such
+ *   a claim (verified: the claim vouches for it), whoever set the connection up (an operator, or a
+ *   customer's admin in the setup portal);
+ * - else is refused with what to do
+ *   (docs/decisions/accounts-linking-unverified-accounts.md).
  * The account then is a member of the organization: a missing membership is added, a deactivated one
  * refuses. A deactivated organization or account refuses. Audited as `saml.user.provisioned`,
  * `saml.identity.linked` and `saml.membership.added`; a refusal is audited where the answer is handed on
@@ -98,14 +107,22 @@ export class SamlAccounts {
       await this.#deps.identities.touch(linked.id, signIn.email, this.#deps.clock.now());
       return this.#member({ kind: 'linked', user, organizationId, newLink: false }, signIn, context);
     }
-    const claimed = await this.#domainClaimed(signIn);
+    const claimed = await addressClaimedBy(this.#deps.domainClaims, organizationId, signIn.email);
     const existing = await this.#deps.accounts.findByEmail(signIn.email);
     if (existing !== undefined) {
       if (!signIn.connection.autoLinkByEmail || !claimed) throw refused('account_not_linked');
       if (!existing.active) throw refused('account_inactive');
-      return this.#link(signIn, existing, 'linked', context);
+      const owned = await this.#deps.claims.claim(existing, {
+        proof: 'saml',
+        connectionId: signIn.connection.id,
+        organizationId,
+        clientId: context.clientId,
+        ipAddress: context.ipAddress,
+      });
+      return this.#link(signIn, owned, 'linked', context);
     }
     if (!signIn.connection.autoProvisionUsers) throw refused('account_not_provisioned');
+    if (!claimed) throw refused('domain_not_claimed');
     let user: UserRecord;
     try {
       user = await this.#deps.accounts.createPasswordless({
@@ -113,7 +130,7 @@ export class SamlAccounts {
         email: signIn.email,
         phoneE164: null,
         customFields: null,
-        emailVerified: claimed,
+        emailVerified: true,
       });
     } catch (error) {
       // The address was taken meanwhile (another sign-in, a signup): decide once more, over that account.
@@ -128,12 +145,6 @@ export class SamlAccounts {
     const user = await this.#deps.accounts.get(userId);
     if (user?.active !== true) throw refused('account_inactive');
     return user;
-  }
-
-  async #domainClaimed(signIn: SamlSignIn): Promise<boolean> {
-    const domain = emailDomain(signIn.email);
-    const claim = domain === undefined ? undefined : await this.#deps.domainClaims.activeClaimOf(domain);
-    return claim?.organizationId === signIn.connection.organizationId;
   }
 
   async #link(

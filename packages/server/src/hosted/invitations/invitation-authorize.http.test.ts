@@ -18,7 +18,9 @@ import {
   operatorInvitation,
   revokeInvitation,
 } from '../../test-support/invitation-flow.js';
-import { codeIn } from '../../test-support/outbox.js';
+import { codeIn, linkIn } from '../../test-support/outbox.js';
+import { endedSession, probeSession } from '../../test-support/session-probe.js';
+import { silentCode, squatAccount } from '../../test-support/squatter.js';
 
 /**
  * GET /authorize?invitation_token= through the hosted pages: the request is bound to the invitation,
@@ -129,6 +131,27 @@ describeAboveStorage('hosted invitation-bound authorization', (kind) => {
     const done = await b.follow(await b.post('/login/email-otp/verify', { code }));
     expect(await exchanged(done, pkce.verifier)).toMatchObject({ sub: user.id, org_id: org.id });
     expect((await invitationState(h, invitation.id, user.id)).status).toBe('accepted');
+  });
+
+  it("an invitation into an account a squatter signed up with the address: the owner's reset claims it before joining", async () => {
+    const email = `${uniqueName('squatted')}@example.com`;
+    const squatter = await squatAccount(h, web.clientId, email);
+    const invitation = await operatorInvitation(h, org.id, email);
+    // The owner does not know the squatter's password: the reset link mailed to the address proves it.
+    await h.t.svc.auth.requestPasswordResetEmailAsync({ email, clientId: null });
+    const link = new URL(linkIn(h.smtp.to(email).at(-1)?.text ?? null));
+    await h.t.svc.auth.resetPasswordAsync({
+      token: link.searchParams.get('token') ?? '',
+      newPassword: 'the owner chose this one',
+    });
+
+    const { b, pkce } = await open(invitation.token);
+    // The squatter's authenticator went with the claim: no second factor stands before the organization.
+    const done = await b.follow(await b.post('/login/password', { password: 'the owner chose this one' }));
+    expect(await exchanged(done, pkce.verifier)).toMatchObject({ sub: squatter.id, org_id: org.id });
+    expect(await h.t.svc.auth.listMfaAuthenticatorsAsync(squatter.id)).toEqual([]);
+    expect(await probeSession(h.t.svc, squatter.tokens, web)).toEqual(endedSession());
+    expect(await silentCode(squatter.browser, web.clientId)).toBeNull();
   });
 
   it('signing up another address on the request is refused: nothing is accepted, nobody is signed in', async () => {

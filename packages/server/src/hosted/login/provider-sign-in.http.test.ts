@@ -259,6 +259,34 @@ describeAboveStorage('signing in through a provider on the hosted pages and the 
       await h.t.svc.admin.enableOidcConnectionAsync(connectionId);
     }
   });
+
+  it("an organization's provider signs in no address outside the organization's verified domains, saying what to do", async () => {
+    const organization = await h.given.organization();
+    const bound = await h.t.svc.admin.createOidcConnectionAsync(
+      oidcConnectionBody('Custom', {
+        displayName: 'Acme IdP',
+        clientId: PEER_CLIENT.clientId,
+        discoveryUrl: peer.discoveryUrl,
+        organizationId: organization.id,
+      }),
+    );
+    try {
+      const { b } = await atIdentify();
+      const started = await b.click('Continue with Acme IdP');
+      const page = await b.get((await peer.signIn(InjectBrowser.location(started), 'carol')).href);
+      expect(page.statusCode).toBe(400);
+      expect(page.body).toContain(escapeHtml(STEP_ERROR_MESSAGES.provider_domain_not_claimed));
+      expect(b.cookies.has('svc_session')).toBe(false);
+      const users = await h.t.svc.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'carol.provider@example.com')
+        .execute();
+      expect(users).toEqual([]);
+    } finally {
+      await h.t.svc.admin.disableOidcConnectionAsync(bound.id);
+    }
+  });
 });
 
 describeAboveStorage('a provider sign-in driven by an app-owned UI', (kind) => {

@@ -7,6 +7,7 @@ import { authorizeQuery, CLIENT_REDIRECT_URI, pkcePair } from '../../test-suppor
 import { describeAboveStorage } from '../../test-support/databases.js';
 import type { SamlPeer } from '../../test-support/federation/saml-peer.js';
 import {
+  givenActiveDomainClaim,
   givenSsoConnection,
   postToAcs,
   useSamlSuite,
@@ -49,10 +50,14 @@ describeAboveStorage('a SAML answer posted from a browser that did not start its
     return String(decodeJwt(tokens.idToken ?? '').sub);
   }
 
-  /** A new SSO domain's connection (of a new organization) and the attacker's address there. */
+  /**
+   * A new SSO domain's connection (of a new organization, which claims the domain: its connection
+   * provisions no other address) and the attacker's address there.
+   */
   async function attackerAddress(settings: { requireMfa?: boolean } = {}): Promise<string> {
     const domain = `${uniqueName('evil').toLowerCase()}.test`;
     const connection = await givenSsoConnection(h.t, peer, undefined, { primaryDomain: domain });
+    await givenActiveDomainClaim(h.t, connection.organizationId, domain);
     if (settings.requireMfa === true) {
       await h.t.svc.admin.updateOrganizationMfaPolicyAsync(
         connection.organizationId,

@@ -1,14 +1,13 @@
 import type { SvcCreatedClient, SvcHeadlessActionResult, SvcSsoConnection } from '@svc/contract';
-import type { LightMyRequestResponse } from 'fastify';
-import { decodeJwt } from 'jose';
 import { expect, it } from 'vitest';
-import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
 import { describeAboveStorage } from '../../test-support/databases.js';
 import { samlTestKeys } from '../../test-support/federation/saml-certificates.js';
-import { startSamlPeer, type SamlPeer, type SamlPost } from '../../test-support/federation/saml-peer.js';
+import { samlBrowserFlow, type SamlBrowserFlow } from '../../test-support/federation/saml-browser.js';
+import { startSamlPeer, type SamlPeer } from '../../test-support/federation/saml-peer.js';
 import {
   givenActiveDomainClaim,
   givenSsoConnection,
+  postToAcs,
   useSamlSuite,
   type SsoConnectionSettings,
 } from '../../test-support/federation/sso-connections.js';
@@ -33,75 +32,35 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
   let peer: SamlPeer;
   let web: SvcCreatedClient;
 
-  useSamlSuite(kind, (suite) => ({ h, peer, web } = suite));
+  let flow: SamlBrowserFlow;
 
-  /** An enabled connection of a new organization, for a domain of its own. */
+  useSamlSuite(kind, (suite) => {
+    ({ h, peer, web } = suite);
+    flow = samlBrowserFlow(h, peer, web.clientId);
+  });
+
+  /**
+   * An enabled connection of a new organization, for a domain of its own that the organization holds an
+   * active claim on unless `claimed` is false.
+   */
   async function connectionFor(
     settings: SsoConnectionSettings = {},
+    claimed = true,
   ): Promise<SvcSsoConnection & { domain: string }> {
     const domain = `${uniqueName('corp').toLowerCase()}.test`;
     const connection = await givenSsoConnection(h.t, peer, undefined, { primaryDomain: domain, ...settings });
+    if (claimed) await givenActiveDomainClaim(h.t, connection.organizationId, domain);
     return { ...connection, domain };
-  }
-
-  /** A browser that identified `email` at a new request: the response that follows, and the verifier. */
-  async function identify(
-    email: string,
-  ): Promise<{ b: InjectBrowser; verifier: string; identified: LightMyRequestResponse }> {
-    const { verifier, challenge } = pkcePair();
-    const b = new InjectBrowser(h);
-    await b.follow(
-      await b.authorize(authorizeQuery(web.clientId, { scope: 'openid email', code_challenge: challenge })),
-    );
-    const identified = await b.post('/login/identify', { email });
-    return { b, verifier, identified };
-  }
-
-  /** The IdP's cross-site form post to the ACS: it carries no cookie of Svc's. */
-  function postToAcs(post: SamlPost, acsUrl = post.acsUrl): Promise<LightMyRequestResponse> {
-    const url = new URL(acsUrl);
-    return h.inject({
-      method: 'POST',
-      url: url.pathname,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: peer.origin },
-      payload: new URLSearchParams({
-        SAMLResponse: post.samlResponse,
-        RelayState: post.relayState ?? '',
-      }).toString(),
-    });
-  }
-
-  /** Identify → IdP → ACS: the ACS's answer and the browser. */
-  async function throughIdp(email: string, nameId?: string) {
-    const { b, verifier, identified } = await identify(email);
-    expect(identified.statusCode).toBe(303);
-    const idp = InjectBrowser.location(identified);
-    expect(`${idp.origin}${idp.pathname}`).toBe(peer.ssoUrl);
-    const post = await peer.signIn(idp.href, { email, ...(nameId === undefined ? {} : { nameId }) });
-    const acs = await postToAcs(post);
-    return { b, verifier, post, acs };
-  }
-
-  /** The whole round trip to the client's code and the ID token's claims. */
-  async function signInThroughIdp(email: string, nameId?: string) {
-    const { b, verifier, acs } = await throughIdp(email, nameId);
-    expect(acs.statusCode).toBe(303);
-    const continueUrl = InjectBrowser.location(acs);
-    expect(continueUrl.pathname).toBe(`${h.authBase}/saml/continue`);
-    const done = await b.follow(await b.get(continueUrl.href));
-    const redirect = InjectBrowser.location(done);
-    expect(redirect.origin + redirect.pathname).toBe('https://app.example.com/callback');
-    const tokens = await h.redeem(redirect, web.clientId, verifier);
-    return { b, continueUrl, claims: decodeJwt(tokens.idToken ?? '') };
   }
 
   it('an SSO domain goes from the identify step to the IdP; the answer provisions the account and reaches the client, with the same sub every time', async () => {
     const connection = await connectionFor();
     const email = `ada@${connection.domain}`;
-    const { b, continueUrl, claims } = await signInThroughIdp(email);
+    const { b, continueUrl, claims } = await flow.signInThroughIdp(email);
     expect(claims.amr).toEqual(['fed']);
     const user = await h.t.svc.admin.getUserAsync(String(claims.sub));
-    expect(user).toMatchObject({ email, emailVerified: false });
+    // Provisioned only under the organization's claim on the domain, which vouches for the address.
+    expect(user).toMatchObject({ email, emailVerified: true });
     expect(await h.t.svc.admin.userHasMembershipAsync(String(claims.sub), connection.organizationId)).toBe(
       true,
     );
@@ -116,15 +75,15 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
     expect(replay.statusCode).toBe(400);
     expect(replay.body).toContain(NO_LONGER_VALID);
 
-    const again = await signInThroughIdp(email);
+    const again = await flow.signInThroughIdp(email);
     expect(again.claims.sub).toBe(claims.sub);
   });
 
   it('the same IdP answer posted twice is refused the second time', async () => {
     const connection = await connectionFor();
-    const { post, acs } = await throughIdp(`grace@${connection.domain}`);
+    const { post, acs } = await flow.throughIdp(`grace@${connection.domain}`);
     expect(acs.statusCode).toBe(303);
-    const replay = await postToAcs(post);
+    const replay = await postToAcs(h, peer, post);
     expect(replay.statusCode).toBe(400);
     expect(replay.headers['content-type']).toContain('text/html');
     expect(replay.body).toContain('already used');
@@ -138,7 +97,7 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
   it('an accepted answer carried to another browser continues nothing there and signs nobody in', async () => {
     const connection = await connectionFor();
     const email = `mallory.target@${connection.domain}`;
-    const { acs } = await throughIdp(email);
+    const { acs } = await flow.throughIdp(email);
     const attacker = new InjectBrowser(h);
     const elsewhere = await attacker.get(InjectBrowser.location(acs).href);
     expect(elsewhere.statusCode).toBe(400);
@@ -152,42 +111,31 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
     expect(users).toEqual([]);
   });
 
-  /** Identify → IdP → ACS → continue: the error page the browser ends on. */
-  async function refusedAtContinue(email: string): Promise<LightMyRequestResponse> {
-    const { b, acs } = await throughIdp(email);
-    expect(acs.statusCode).toBe(303);
-    const page = await b.get(InjectBrowser.location(acs).href);
-    expect(page.statusCode).toBe(400);
-    expect(page.headers['content-type']).toContain('text/html');
-    return page;
-  }
-
   it('binds an existing account by email only when the organization holds an active claim on its domain', async () => {
-    const connection = await connectionFor({ autoLinkByEmail: true });
+    const connection = await connectionFor({ autoLinkByEmail: true }, false);
     const existing = await h.given.user(`lin@${connection.domain}`);
 
-    const unclaimed = await refusedAtContinue(existing.email);
+    const unclaimed = await flow.refusedAtContinue(existing.email);
     expect(unclaimed.body).toContain('already exists and is not linked to this single sign-on');
     const [refusal] = await h.auditEvents('saml.sign_in.refused');
     expect(refusal).toBeDefined();
 
     await givenActiveDomainClaim(h.t, connection.organizationId, connection.domain);
-    const { claims } = await signInThroughIdp(existing.email);
+    const { claims } = await flow.signInThroughIdp(existing.email);
     expect(claims.sub).toBe(existing.id);
     expect(await h.t.svc.admin.userHasMembershipAsync(existing.id, connection.organizationId)).toBe(true);
   });
 
   it('never binds an existing account when the connection does not link by email, claim or not', async () => {
     const connection = await connectionFor({ autoLinkByEmail: false });
-    await givenActiveDomainClaim(h.t, connection.organizationId, connection.domain);
     const existing = await h.given.user(`nolink@${connection.domain}`);
-    const page = await refusedAtContinue(existing.email);
+    const page = await flow.refusedAtContinue(existing.email);
     expect(page.body).toContain('already exists and is not linked');
   });
 
   it('a connection that provisions no accounts refuses an unknown address, saying what to do', async () => {
     const connection = await connectionFor({ autoProvisionUsers: false });
-    const page = await refusedAtContinue(`nobody@${connection.domain}`);
+    const page = await flow.refusedAtContinue(`nobody@${connection.domain}`);
     expect(page.body).toContain('Ask your organization&#39;s administrator to create your account');
   });
 
@@ -202,12 +150,12 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
       primaryDomain: null,
       connectionId: connection.id,
     });
-    const { claims } = await signInThroughIdp(`claimed.user@${domain}`);
+    const { claims } = await flow.signInThroughIdp(`claimed.user@${domain}`);
     expect(await h.t.svc.admin.getUserAsync(String(claims.sub))).toMatchObject({ emailVerified: true });
   });
 
   it("an organization's active claim on a domain wins over another organization's primary domain", async () => {
-    const typed = await connectionFor();
+    const typed = await connectionFor({}, false);
     const owner = await connectionFor({ primaryDomain: null });
     await givenActiveDomainClaim(h.t, owner.organizationId, typed.domain);
     const realm = await h.t.svc.auth.discoverAsync({ email: `someone@${typed.domain}` });
@@ -236,36 +184,40 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
       organizationId: owner.organizationId,
       primaryDomain: domain,
     });
-    const { claims } = await signInThroughIdp(`ann@${domain}`);
-    expect(await h.t.svc.admin.userHasMembershipAsync(String(claims.sub), owner.organizationId)).toBe(true);
-
-    const named = await connectionFor({ primaryDomain: domain });
+    const named = await connectionFor({ primaryDomain: domain }, false);
     expect(await h.t.svc.auth.discoverAsync({ email: `ann@${domain}` })).toMatchObject({
       connectionId: named.id,
     });
     await h.t.svc.admin.disableSsoConnectionAsync(named.id);
+
+    // A primary domain routes; only the organization's claim on it lets the connection create accounts.
+    await givenActiveDomainClaim(h.t, owner.organizationId, domain);
+    // The IdP answers the connection it was given last: the owner's again.
+    peer.trust(await h.t.svc.samlServiceProvider.metadata(owner.id));
+    const { claims } = await flow.signInThroughIdp(`ann@${domain}`);
+    expect(await h.t.svc.admin.userHasMembershipAsync(String(claims.sub), owner.organizationId)).toBe(true);
     await h.t.svc.admin.disableSsoConnectionAsync(owner.id);
     expect(await h.t.svc.auth.discoverAsync({ email: `ann@${domain}` })).toEqual({ mode: 'password' });
   });
 
   it('a disabled connection or an inactive organization has no realm: the password step; their answers are refused', async () => {
     const disabled = await connectionFor();
-    const pending = await throughIdp(`late@${disabled.domain}`);
+    const pending = await flow.throughIdp(`late@${disabled.domain}`);
     await h.t.svc.admin.disableSsoConnectionAsync(disabled.id);
-    expect((await postToAcs(pending.post)).statusCode).toBe(400);
-    const toPassword = await identify(`late@${disabled.domain}`);
+    expect((await postToAcs(h, peer, pending.post)).statusCode).toBe(400);
+    const toPassword = await flow.identify(`late@${disabled.domain}`);
     expect(InjectBrowser.location(toPassword.identified).pathname).toBe(`${h.authBase}/login`);
     expect(await h.t.svc.auth.discoverAsync({ email: `late@${disabled.domain}` })).toEqual({
       mode: 'password',
     });
 
     const inactive = await connectionFor();
-    const { b, acs } = await throughIdp(`gone@${inactive.domain}`);
+    const { b, acs } = await flow.throughIdp(`gone@${inactive.domain}`);
     await h.t.svc.admin.deactivateOrganizationAsync(inactive.organizationId);
     const page = await b.get(InjectBrowser.location(acs).href);
     expect(page.statusCode).toBe(400);
     expect(page.body).toContain('single sign-on is not available');
-    const again = await identify(`gone@${inactive.domain}`);
+    const again = await flow.identify(`gone@${inactive.domain}`);
     expect(InjectBrowser.location(again.identified).pathname).toBe(`${h.authBase}/login`);
   });
 
@@ -298,13 +250,16 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
     );
     expect((await h.inject({ method: 'GET', url: `${h.authBase}/saml/continue` })).statusCode).toBe(400);
 
-    const { identified } = await identify(`eve@${connection.domain}`);
+    const { identified } = await flow.identify(`eve@${connection.domain}`);
     const signed = await peer.signIn(InjectBrowser.location(identified).href, {
       email: `eve@${connection.domain}`,
     });
     const xml = Buffer.from(signed.samlResponse, 'base64').toString('utf8');
     const changed = xml.split(`eve@${connection.domain}`).join(`admin@${connection.domain}`);
-    const answer = await postToAcs({ ...signed, samlResponse: Buffer.from(changed).toString('base64') });
+    const answer = await postToAcs(h, peer, {
+      ...signed,
+      samlResponse: Buffer.from(changed).toString('base64'),
+    });
     expect(answer.statusCode).toBe(400);
     const refusals = await h.auditEvents('saml.response.refused');
     expect(refusals.map((event) => JSON.parse(event.dataJson) as unknown)).toContainEqual({
@@ -345,7 +300,7 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
       connection.organizationId,
       organizationMfaPolicy({ requireMfaForAllUsers: true }),
     );
-    const { b, acs } = await throughIdp(`mfa.user@${connection.domain}`);
+    const { b, acs } = await flow.throughIdp(`mfa.user@${connection.domain}`);
     const step = await b.follow(await b.get(InjectBrowser.location(acs).href));
     expect(step.statusCode).toBe(200);
     expect(step.body).toContain('authenticator app');
@@ -356,9 +311,9 @@ describeAboveStorage('SAML sign-in on the hosted pages and the headless API', (k
   it('refuses a linked account that was deactivated since', async () => {
     const connection = await connectionFor();
     const email = `leaver@${connection.domain}`;
-    const { claims } = await signInThroughIdp(email);
+    const { claims } = await flow.signInThroughIdp(email);
     await h.t.svc.admin.deactivateUserAsync(String(claims.sub));
-    const page = await refusedAtContinue(email);
+    const page = await flow.refusedAtContinue(email);
     expect(page.body).toContain('This account is deactivated');
   });
 });
@@ -373,7 +328,8 @@ describeAboveStorage('a SAML sign-in driven by an app-owned UI', (kind) => {
     try {
       const thirdParty = await h.given.client({ isFirstParty: false });
       const domain = `${uniqueName('appui').toLowerCase()}.test`;
-      await givenSsoConnection(h.t, peer, undefined, { primaryDomain: domain });
+      const connection = await givenSsoConnection(h.t, peer, undefined, { primaryDomain: domain });
+      await givenActiveDomainClaim(h.t, connection.organizationId, domain);
       const app = new HeadlessBrowser(h);
       const started = await app.post(
         '/start',

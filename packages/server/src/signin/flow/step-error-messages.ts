@@ -38,6 +38,9 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   provider_email_unverified:
     'An account with this email address already exists, and the provider did not confirm the address ' +
     'is yours. Sign in another way.',
+  provider_domain_not_claimed:
+    "This organization's sign-in provider signs in only email addresses of the domains the organization " +
+    "has verified. Ask your organization's administrator to verify the domain of your email address.",
   // The adapters add when to ask again (refusedSendMessage).
   resend_too_soon: SEND_REFUSED_WORDS,
 });

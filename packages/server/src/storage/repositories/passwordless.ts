@@ -94,14 +94,5 @@ export function passwordlessRepository(db: Db): PasswordlessStore {
     async consumeMagicLink(tokenHash, now) {
       return (await links.consume(tokenHash, now)) !== undefined;
     },
-
-    async markEmailVerified(userId, now) {
-      await db
-        .updateTable('users')
-        .set({ emailVerified: 1, updatedAt: now })
-        .where('id', '=', userId)
-        .where('emailVerified', '=', 0)
-        .execute();
-    },
   };
 }

@@ -93,3 +93,35 @@ export async function insertConnectionRow(
     })
     .execute();
 }
+
+/**
+ * Stores a bare enabled SSO connection row of an existing organization (the tables that reference SSO
+ * connections need one); its settings are never read.
+ */
+export async function insertSsoConnectionRow(
+  db: Db,
+  id: string,
+  organizationId: string,
+  createdAt = 0,
+): Promise<void> {
+  await db
+    .insertInto('ssoConnections')
+    .values({
+      id,
+      organizationId,
+      displayName: id,
+      primaryDomain: null,
+      autoProvisionUsers: 1,
+      autoLinkByEmail: 0,
+      enabled: 1,
+      spEntityId: `https://svc.test/${id}`,
+      acsUrl: `https://svc.test/acs/${id}`,
+      idpEntityId: null,
+      idpSsoUrl: null,
+      idpSigningCertificatesJson: '[]',
+      metadataImportedAt: null,
+      createdAt,
+      updatedAt: createdAt,
+    })
+    .execute();
+}

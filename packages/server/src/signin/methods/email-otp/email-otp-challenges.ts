@@ -1,5 +1,6 @@
 import type { UserRepository } from '../../../admin/repository.js';
 import { requireEmailKey } from '../../../admin/email-key.js';
+import type { UnverifiedAccountClaim } from '../../../admin/unverified-account-claim.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { EmailDelivery } from '../../../email/email-service.js';
 import { MINUTE_MS, type Clock } from '../../../kernel/clock.js';
@@ -67,6 +68,8 @@ export type EmailChallengeCheck =
 export interface EmailOtpChallengesDeps {
   readonly store: PasswordlessStore;
   readonly users: Pick<UserRepository, 'findByEmailKey'>;
+  /** Verifies the proved address; an account nobody had proved it for is claimed by the code's holder. */
+  readonly claims: Pick<UnverifiedAccountClaim, 'claim'>;
   readonly email: EmailSender;
   readonly rateLimiter: SendLimiter;
   /** config.rateLimits.otpSend. */
@@ -189,7 +192,8 @@ export class EmailOtpChallenges {
   /**
    * Checks `code` against a live challenge and consumes it on success. Every check counts one of the 5
    * attempts before the comparison, so the right code after five wrong ones fails. A login must still
-   * belong to an active user, whose email is then marked verified; a signup's caller creates the account
+   * belong to an active user, whose email is then verified (an unverified account is claimed: the code
+   * proved the address, so what whoever held the account set up without it goes); a signup's caller creates the account
    * (which fails if the address was taken meanwhile). Every failure is audited and otherwise the same.
    * Failures also count per address across challenges: while the address is locked, the check throws
    * the 429 `too_many_attempts` error before the code is looked at.
@@ -232,7 +236,13 @@ export class EmailOtpChallenges {
       });
       return { ok: false };
     }
-    if (user !== undefined) await store.markEmailVerified(user.id, clock.now());
+    if (user !== undefined) {
+      await this.#deps.claims.claim(user, {
+        proof: 'email_otp',
+        clientId: challenge.clientId,
+        ipAddress: context.ipAddress,
+      });
+    }
     await this.#audit('auth.email_otp.verified', challenge, user?.id, context, {});
     return { ok: true, challenge, userId: user?.id ?? null };
   }

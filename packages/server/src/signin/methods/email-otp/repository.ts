@@ -57,6 +57,4 @@ export interface PasswordlessStore {
   findMagicLink(tokenHash: string, now: number): Promise<MagicLinkRecord | undefined>;
   /** Single use: true for exactly one caller while the link is unexpired. */
   consumeMagicLink(tokenHash: string, now: number): Promise<boolean>;
-  /** Marks the user's email verified (proved by a code or a link sent to it). */
-  markEmailVerified(userId: string, now: number): Promise<void>;
 }

@@ -10,7 +10,7 @@ import {
   type InvitationHarness,
 } from '../../../test-support/invitations.js';
 
-const GOOGLE = { id: 'oidc_google', authenticationMethod: 'google' };
+const GOOGLE = { id: 'oidc_google', authenticationMethod: 'google', organizationId: null };
 
 /**
  * An invitation is accepted only by the account of the invited address, compared by the email key

@@ -1,5 +1,6 @@
 import type { UserRepository } from '../../../admin/repository.js';
 import { requireEmailKey } from '../../../admin/email-key.js';
+import type { UnverifiedAccountClaim } from '../../../admin/unverified-account-claim.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import { MINUTE_MS, type Clock } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
@@ -41,6 +42,8 @@ export interface IssuedMagicLink {
 export interface MagicLinksDeps {
   readonly store: PasswordlessStore;
   readonly users: Pick<UserRepository, 'findByEmailKey' | 'findById'>;
+  /** Verifies the proved address; an account nobody had proved it for is claimed by the link's holder. */
+  readonly claims: Pick<UnverifiedAccountClaim, 'claim'>;
   readonly email: EmailSender;
   readonly rateLimiter: SendLimiter;
   /** config.rateLimits.magicLinkSend. */
@@ -57,7 +60,7 @@ export interface MagicLinksDeps {
 /**
  * The magic-link primitives that the direct operations (PasswordlessSignIn) and the hosted pages
  * (EmailOtpSteps) share: issue a link (rate limit, enumeration safety, the email) and consume one (single
- * use, the user still active, the email marked verified). Only an active account's address gets a link
+ * use, the user still active, the email verified). Only an active account's address gets a link
  * (and a row); every address gets the same answer. Neither checks the client.
  */
 export class MagicLinks {
@@ -144,7 +147,7 @@ export class MagicLinks {
 
   /**
    * Consumes a link found by `find` (exactly once, while unexpired) for its user, who must still be
-   * active; marks the email verified. Returns the user's id, or undefined (audited) when the link is
+   * active; verifies the email (an unverified account is claimed, as by an emailed code). Returns the user's id, or undefined (audited) when the link is
    * used up meanwhile or the user was deactivated.
    */
   async consume(link: MagicLinkRecord, context: EmailChallengeContext): Promise<string | undefined> {
@@ -154,7 +157,11 @@ export class MagicLinks {
       await this.refused(link.clientId, context);
       return undefined;
     }
-    await store.markEmailVerified(user.id, clock.now());
+    await this.#deps.claims.claim(user, {
+      proof: 'magic_link',
+      clientId: link.clientId,
+      ipAddress: context.ipAddress,
+    });
     await this.#record(
       'auth.magic_link.completed',
       link.clientId,

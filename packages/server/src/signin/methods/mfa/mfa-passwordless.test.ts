@@ -58,12 +58,18 @@ describeAboveStorage('MFA after passwordless sign-in', (kind) => {
       email: 'bea@example.com',
       password: null,
     });
+    const signIn = async (count: number) => {
+      await t.svc.auth.requestMagicLinkAsync({ email: 'bea@example.com', clientId });
+      const message = (await smtp.waitFor(count))[count - 1];
+      const token = new URL(linkIn(message?.text ?? null)).searchParams.get('token') ?? '';
+      return t.svc.auth.completeMagicLinkAsync({ token, clientId });
+    };
+    // The first link proves the address the operator gave (docs/decisions/accounts-linking-unverified-accounts.md):
+    // a factor set up after that stays.
+    expect(await signIn(1)).toMatchObject({ requiresMfa: false });
     const app = await selfEnroll(t.svc.auth, t.clock, user.id);
-    t.clock.advance(TOTP_STEP_MS);
-    await t.svc.auth.requestMagicLinkAsync({ email: 'bea@example.com', clientId });
-    const [message] = await smtp.waitFor(1);
-    const token = new URL(linkIn(message?.text ?? null)).searchParams.get('token') ?? '';
-    const result = await t.svc.auth.completeMagicLinkAsync({ token, clientId });
+    t.clock.advance(10 * TOTP_STEP_MS);
+    const result = await signIn(2);
     expect(result).toMatchObject({
       requiresMfa: true,
       requiresMfaEnrollment: false,

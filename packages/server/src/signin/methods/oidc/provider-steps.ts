@@ -1,4 +1,4 @@
-import type { LinkingContext } from '../../../federation/oidc/account-linking.js';
+import type { LinkingContext, LinkingRefusal } from '../../../federation/oidc/account-linking.js';
 import {
   AMR_FEDERATED,
   type OidcSignIn,
@@ -25,6 +25,8 @@ declare module '../../flow/authorize-outcomes.js' {
     provider_failed: true;
     /** The provider does not vouch for the address, and an account with that address exists. */
     provider_email_unverified: true;
+    /** An organization's provider, and the address is outside the organization's verified domains. */
+    provider_domain_not_claimed: true;
   }
 }
 
@@ -56,6 +58,13 @@ function errorOf(error: OidcRelyingPartyError): StepError {
   }
   return 'provider_failed';
 }
+
+/** The step error for a refused identity (an inactive account says no more than a failed answer). */
+const STEP_ERRORS: Readonly<Record<LinkingRefusal, StepError>> = {
+  email_not_verified: 'provider_email_unverified',
+  domain_not_claimed: 'provider_domain_not_claimed',
+  account_inactive: 'provider_failed',
+};
 
 /**
  * Sign-in through an external provider (social or any OpenID provider), as a step of an authorization
@@ -134,10 +143,7 @@ export class ProviderSteps {
     if (outcome.kind === 'failed') return this.#retry(request, errorOf(outcome.error));
     const account = outcome.account;
     if (account.kind === 'refused') {
-      return this.#retry(
-        request,
-        account.reason === 'email_not_verified' ? 'provider_email_unverified' : 'provider_failed',
-      );
+      return this.#retry(request, STEP_ERRORS[account.reason]);
     }
     return this.#steps.completeAuthentication(request, browser, {
       userId: account.user.id,
