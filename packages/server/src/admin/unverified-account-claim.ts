@@ -4,8 +4,11 @@ import type { AccountClaimStore } from './account-claim-repository.js';
 import type { AdminSessionControl } from './deps.js';
 import type { UserRecord } from './repository.js';
 
-/** How the address was proved: the linker that claims. */
-export type AddressProof = 'oidc' | 'saml' | 'email_otp' | 'magic_link' | 'password_reset';
+/**
+ * How the address was proved: the linker that claims. `scim` is a directory's push under its
+ * organization's active claim on the address's domain (the organization speaks for its domain's mailboxes).
+ */
+export type AddressProof = 'oidc' | 'saml' | 'scim' | 'email_otp' | 'magic_link' | 'password_reset';
 
 /** Where the proof came from, for the audit trail. */
 export interface ClaimContext {

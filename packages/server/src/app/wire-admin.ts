@@ -178,6 +178,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
       membershipRepository: deps.repositories.memberships,
     },
     domainClaims: domainClaims.claims,
+    accountClaims,
     audit: ctx.audit,
     clock: ctx.clock,
     ids: ctx.ids,

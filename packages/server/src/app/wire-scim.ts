@@ -2,15 +2,16 @@ import type { MembershipLifecycle } from '../admin/membership-lifecycle.js';
 import type { MembershipService } from '../admin/membership-service.js';
 import type { MembershipRepository } from '../admin/repository.js';
 import type { UserLifecycle } from '../admin/user-lifecycle.js';
+import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
 import type { UserService } from '../admin/user-service.js';
 import { emailLookupKey } from '../admin/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { checkSeedToken, type ScimConfig } from '../config/scim.js';
-import { emailDomain } from '../federation/saml/home-realm.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcConfigError, SvcConflictError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
+import { addressClaimedBy } from '../organizations/domains/claimed-address.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { FailureRule } from '../ratelimit/failure-rules.js';
 import type { ScimAccounts } from '../scim/accounts.js';
@@ -48,6 +49,8 @@ export interface WireScimContext {
   };
   /** Whose domains are proved: a SCIM-created account's address is verified under its organization's claim. */
   readonly domainClaims: Pick<DomainClaims, 'activeClaimOf'>;
+  /** Hands an unverified account to the organization whose domain claim covers its address. */
+  readonly accountClaims: Pick<UnverifiedAccountClaim, 'claim'>;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -79,15 +82,14 @@ function scimAccounts(ctx: WireScimContext, db: Db): ScimAccounts {
     },
     async createUser({ displayName, email, organizationId }) {
       // The IdP asserts the address; only the organization's proof of the domain verifies it.
-      const domain = emailDomain(email);
-      const claim = domain === undefined ? undefined : await ctx.domainClaims.activeClaimOf(domain);
+      const emailVerified = await addressClaimedBy(ctx.domainClaims, organizationId, email);
       try {
         const user = await users.createPasswordless({
           displayName,
           email,
           phoneE164: null,
           customFields: null,
-          emailVerified: claim?.organizationId === organizationId,
+          emailVerified,
         });
         return user.id;
       } catch (error) {
@@ -106,6 +108,14 @@ function scimAccounts(ctx: WireScimContext, db: Db): ScimAccounts {
     },
     async heldByOthers(userId, { organizationId, connectionId }) {
       return (await ties.tiesOf(userId, { organizationId, scimConnectionId: connectionId })).length > 0;
+    },
+    async claimUnderDomain(userId, email, { organizationId, connectionId }) {
+      const user = await userRows.findById(userId);
+      if (user === undefined || !(await addressClaimedBy(ctx.domainClaims, organizationId, email))) {
+        return false;
+      }
+      const claimed = await ctx.accountClaims.claim(user, { proof: 'scim', connectionId, organizationId });
+      return claimed.emailVerified;
     },
     async activateMembership(organizationId, userId) {
       const existing = await membershipRepository.find(organizationId, userId);

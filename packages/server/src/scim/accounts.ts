@@ -38,6 +38,13 @@ export interface ScimAccounts {
    * admin/account-ties-repository.ts).
    */
   heldByOthers(userId: string, scope: ScimAccountScope): Promise<boolean>;
+  /**
+   * Claims the unverified account of `email` for the connection's organization when that organization
+   * holds an active claim on the address's domain (docs/decisions/scim-tenant-boundary.md): what whoever
+   * held the account set up goes, and the address is verified. False, and nothing changes, without
+   * such a claim.
+   */
+  claimUnderDomain(userId: string, email: string, scope: ScimAccountScope): Promise<boolean>;
   /** An active membership in the organization (created as `member`, or an existing one reactivated). */
   activateMembership(organizationId: string, userId: string): Promise<void>;
   /**

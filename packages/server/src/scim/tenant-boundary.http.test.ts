@@ -1,6 +1,7 @@
 import { pageSchema, svcScimSyncEventSchema } from '@svc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
+  ACCOUNT_PASSWORD,
   createAccountHarness,
   emailVerifiedOf,
   type AccountHarness,
@@ -204,5 +205,22 @@ describeEachDatabase('SCIM tenant boundary', (kind) => {
     const linked = await b.call('POST', '/Users', scimUser('erin@claimed.example'));
     expect(linked.status).toBe(201);
     expect(linked.body?.id).toBe(claimed.body?.id);
+  });
+
+  it('an organization whose active domain claim covers the address claims an unverified account someone else holds', async () => {
+    const b = await scimTenant(h.t, 'Domain Owner');
+    await givenActiveDomainClaim(h.t, b.organizationId, 'domain-owner.example');
+    const email = 'gus@domain-owner.example';
+    const squatted = await h.user(email);
+    const passwordLogin = () => h.post('/password/login', { email, password: ACCOUNT_PASSWORD, clientId });
+    expect((await passwordLogin()).statusCode).toBe(200);
+
+    const linked = await b.call('POST', '/Users', scimUser(email));
+    expect(linked.status).toBe(201);
+    expect(linked.body?.id).toBe(squatted.id);
+    expect(await emailVerifiedOf(h.t, squatted.id)).toBe(1);
+    // Whoever set the password without proving the address no longer signs in with it.
+    expect((await passwordLogin()).statusCode).toBe(401);
+    expect(await h.t.svc.admin.userHasMembershipAsync(squatted.id, b.organizationId)).toBe(true);
   });
 });

@@ -182,8 +182,9 @@ export class ScimUsers {
 
   /**
    * The account a new SCIM user maps to: a new one, or the existing account of the address when its
-   * address is verified or no one beyond this connection holds it. Otherwise the create is refused
-   * (409) with a failed sync event, and the existing account is left as it is.
+   * address is verified, no one beyond this connection holds it, or the organization's domain claim
+   * claims it. Otherwise the create is refused (409) with a failed sync event, and the existing account
+   * is left as it is.
    */
   async #account(
     connection: ScimConnectionRecord,
@@ -201,7 +202,12 @@ export class ScimUsers {
       if (created === 'taken') throw uniqueness('The email address belongs to another account.');
       return { id: created, created: true };
     }
-    if (!existing.emailVerified && (await accounts.heldByOthers(existing.id, scopeOf(connection)))) {
+    const scope = scopeOf(connection);
+    if (
+      !existing.emailVerified &&
+      (await accounts.heldByOthers(existing.id, scope)) &&
+      !(await accounts.claimUnderDomain(existing.id, email, scope))
+    ) {
       await this.#deps.syncEvents.record({
         connectionId: connection.id,
         kind: 'scim.user.link_refused',
