@@ -8,7 +8,7 @@ import type {
   ScimGroupRef,
 } from '../scim/directory-events.js';
 import type { ScimConnectionRecord } from '../scim/repository.js';
-import type { ScimSyncEvents } from '../scim/sync-events.js';
+import type { ScimSyncEventKind, ScimSyncEvents } from '../scim/sync-events.js';
 import { boundaryStatus } from './boundary.js';
 import {
   managedByConnection,
@@ -175,11 +175,23 @@ export class ScimMappingGrants implements ScimDirectorySubscriber, FgaResourceMo
       cause: 'resource_moved',
       revokedGrants: revoked,
     };
+    await this.#recordFailure(connection, kind, data, {
+      message: `An operator moved FGA resource ${resourceId} out of the grant boundary: ${revoked} grants revoked.`,
+    });
+  }
+
+  /** A failed sync event and an audit event of the same kind and data. */
+  async #recordFailure(
+    connection: ScimConnectionRecord,
+    kind: ScimSyncEventKind,
+    data: Readonly<Record<string, unknown>>,
+    event: { readonly message: string; readonly resourceType?: 'Group'; readonly resourceId?: string },
+  ): Promise<void> {
     await this.#deps.syncEvents.record({
       connectionId: connection.id,
       kind,
       outcome: 'failed',
-      message: `An operator moved FGA resource ${resourceId} out of the grant boundary: ${revoked} grants revoked.`,
+      ...event,
       data,
     });
     await this.#deps.audit.record({
@@ -216,20 +228,10 @@ export class ScimMappingGrants implements ScimDirectorySubscriber, FgaResourceMo
         grantBoundaryResourceId: connection.grantBoundaryResourceId,
         problem,
       };
-      await this.#deps.syncEvents.record({
-        connectionId: connection.id,
-        kind,
-        outcome: 'failed',
+      await this.#recordFailure(connection, kind, data, {
         resourceType: 'Group',
         resourceId: group.id,
         message: MESSAGES[problem],
-        data,
-      });
-      await this.#deps.audit.record({
-        kind,
-        actorType: 'system',
-        organizationId: connection.organizationId,
-        data,
       });
     }
   }
