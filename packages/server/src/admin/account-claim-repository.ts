@@ -15,6 +15,10 @@ export interface ClaimedAccountRemovals {
    * (organization selection, MFA, consent, device approval) and approved, unredeemed device grants.
    */
   readonly signInsInFlight: number;
+  /** Consents the holder gave to applications, revoked. */
+  readonly consentGrants: number;
+  /** Calendar connections the holder made, revoked with their tokens. */
+  readonly calendarConnections: number;
 }
 
 /** The storage of claims (storage/repositories/account-claims.ts). Times are epoch milliseconds. */
@@ -22,7 +26,8 @@ export interface AccountClaimStore {
   /**
    * In one transaction, only while the user is active, its email key is `emailKey` and its address is
    * unverified: marks the address verified, removes the password, every linked OIDC and SAML identity,
-   * the TOTP authenticators and recovery codes, and ends the sign-ins in flight. Undefined when the
+   * the TOTP authenticators and recovery codes, ends the sign-ins in flight, and revokes the consents
+   * and calendar connections given in the account's name. Undefined when the
    * account is no such account (verified meanwhile, its address changed, deactivated, gone): nothing
    * changed then. Sessions are not ended here: the claim ends them through the session services.
    */

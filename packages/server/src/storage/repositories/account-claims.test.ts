@@ -14,7 +14,8 @@ const LATER = T0 + 60_000;
 /**
  * What each user holds: a password, an OIDC and a SAML identity, an authenticator with a recovery code,
  * and one sign-in in flight of each kind (pending token, MFA challenge, unredeemed code, request at
- * consent, approved device grant), beside a redeemed code and a pending request, which stay as they are.
+ * consent, approved device grant), beside a redeemed code and a pending request, which stay as they are;
+ * and what it granted in the account's name: a consent and a calendar connection.
  */
 async function seed(db: Db, userId: string): Promise<void> {
   await db
@@ -128,6 +129,40 @@ async function seed(db: Db, userId: string): Promise<void> {
       expiresAt: T0 + 600_000,
     })
     .execute();
+  await db
+    .insertInto('consentGrants')
+    .values({
+      id: `cg_${userId}`,
+      userId,
+      clientId: 'third-party',
+      scopesJson: '["openid"]',
+      grantedAt: T0,
+      updatedAt: T0,
+      revokedAt: null,
+    })
+    .execute();
+  await db
+    .insertInto('calendarConnections')
+    .values({
+      id: `cal_${userId}`,
+      userId,
+      connectionId: 'oidc_1',
+      providerType: 'google',
+      accountSubject: `calendar-${userId}`,
+      accountIssuer: 'https://accounts.google.com',
+      accountEmail: null,
+      scopesJson: '[]',
+      tokensSealed: 'sealed',
+      offlineAccess: 1,
+      accessTokenExpiresAt: null,
+      status: 'active',
+      version: 1,
+      createdAt: T0,
+      updatedAt: T0,
+      lastRefreshedAt: null,
+      revokedAt: null,
+    })
+    .execute();
 }
 
 /** What `userId` still holds, table by table. */
@@ -164,6 +199,16 @@ async function holdings(db: Db, userId: string) {
     .select('status')
     .where('userId', '=', userId)
     .executeTakeFirstOrThrow();
+  const consent = await db
+    .selectFrom('consentGrants')
+    .select('revokedAt')
+    .where('userId', '=', userId)
+    .executeTakeFirstOrThrow();
+  const calendar = await db
+    .selectFrom('calendarConnections')
+    .select(['status', 'tokensSealed'])
+    .where('userId', '=', userId)
+    .executeTakeFirstOrThrow();
   return {
     user: { emailVerified: user.emailVerified, passwordSet: user.passwordHash !== null },
     oidcIdentities: await count('oidcIdentities'),
@@ -175,6 +220,8 @@ async function holdings(db: Db, userId: string) {
     mfaChallengeLive: await live('mfaChallenges'),
     requests: requests.map((request) => request.status),
     device: device.status,
+    consentLive: consent.revokedAt === null,
+    calendar: { status: calendar.status, tokensHeld: calendar.tokensSealed !== null },
   };
 }
 
@@ -189,6 +236,8 @@ const UNTOUCHED = {
   mfaChallengeLive: true,
   requests: ['consent', 'pending'],
   device: 'approved',
+  consentLive: true,
+  calendar: { status: 'active', tokensHeld: true },
 };
 
 /** The claim of an unverified account (admin/account-claim-repository.ts), the same on both databases. */
@@ -222,6 +271,8 @@ describeEachDatabase('claiming an unverified account in storage', (kind) => {
       authenticators: 1,
       recoveryCodes: 1,
       signInsInFlight: 5,
+      consentGrants: 1,
+      calendarConnections: 1,
     });
     expect(await holdings(handle.db, 'usr_1')).toEqual({
       user: { emailVerified: 1, passwordSet: false },
@@ -235,6 +286,8 @@ describeEachDatabase('claiming an unverified account in storage', (kind) => {
       mfaChallengeLive: false,
       requests: ['denied', 'pending'],
       device: 'denied',
+      consentLive: false,
+      calendar: { status: 'revoked', tokensHeld: false },
     });
     expect(await holdings(handle.db, 'usr_2')).toEqual(UNTOUCHED);
   });

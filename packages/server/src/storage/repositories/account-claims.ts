@@ -41,6 +41,7 @@ export function accountClaimRepository(db: Db): AccountClaimStore {
           authenticators: await removed('mfaAuthenticators'),
           recoveryCodes: await removed('mfaRecoveryCodes'),
           signInsInFlight: await endSignInsInFlight(tx, userId, now),
+          ...(await endWhatWasGranted(tx, userId, now)),
         };
       }),
   };
@@ -89,4 +90,36 @@ async function endSignInsInFlight(tx: Db, userId: string, now: number): Promise<
     .where('consumedAt', 'is', null)
     .executeTakeFirstOrThrow();
   return ended + Number(codes.numDeletedRows);
+}
+
+/**
+ * Revokes what the holder granted in the account's name: consents (an app would otherwise skip the
+ * owner's consent) and calendar connections (another person's calendar on the owner's account). A
+ * revoked calendar connection drops its sealed tokens, as an operator's revocation does.
+ */
+async function endWhatWasGranted(
+  tx: Db,
+  userId: string,
+  now: number,
+): Promise<Pick<ClaimedAccountRemovals, 'consentGrants' | 'calendarConnections'>> {
+  const consents = await tx
+    .updateTable('consentGrants')
+    .set({ revokedAt: now, updatedAt: now })
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirstOrThrow();
+  const calendars = await tx
+    .updateTable('calendarConnections')
+    .set((eb) => ({
+      status: 'revoked',
+      tokensSealed: null,
+      offlineAccess: 0,
+      version: eb('version', '+', 1),
+      updatedAt: now,
+      revokedAt: now,
+    }))
+    .where('userId', '=', userId)
+    .where('status', '!=', 'revoked')
+    .executeTakeFirstOrThrow();
+  return { consentGrants: updatedRows(consents), calendarConnections: updatedRows(calendars) };
 }
