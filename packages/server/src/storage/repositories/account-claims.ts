@@ -1,6 +1,7 @@
 import type { AccountClaimStore, ClaimedAccountRemovals } from '../../admin/account-claim-repository.js';
 import type { Db } from '../database.js';
 import { inTransaction, updatedRows } from '../fixed-query.js';
+import { revokedConnection } from './calendar-connections.js';
 
 /** Authorization requests that passed the credential and can still end in a code. */
 const PAST_THE_CREDENTIAL = ['organization_selection', 'mfa', 'consent', 'device_approval'] as const;
@@ -110,14 +111,7 @@ async function endWhatWasGranted(
     .executeTakeFirstOrThrow();
   const calendars = await tx
     .updateTable('calendarConnections')
-    .set((eb) => ({
-      status: 'revoked',
-      tokensSealed: null,
-      offlineAccess: 0,
-      version: eb('version', '+', 1),
-      updatedAt: now,
-      revokedAt: now,
-    }))
+    .set(revokedConnection(now))
     .where('userId', '=', userId)
     .where('status', '!=', 'revoked')
     .executeTakeFirstOrThrow();

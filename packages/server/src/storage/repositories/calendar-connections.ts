@@ -1,5 +1,5 @@
 import type { CalendarConnectionStatus, CalendarProviderType } from '@svc/contract';
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type {
   CalendarConnectionRecord,
   CalendarConnectionRepository,
@@ -7,8 +7,20 @@ import type {
 } from '../../calendar/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
-import type { CalendarConnectionsTable } from '../schema.js';
+import type { CalendarConnectionsTable, Database } from '../schema.js';
 import { parseStringList } from './json-columns.js';
+
+/** The columns of a revoked connection: its sealed tokens dropped, its version moved on. */
+export function revokedConnection(now: number) {
+  return (eb: ExpressionBuilder<Database, 'calendarConnections'>) => ({
+    status: 'revoked',
+    tokensSealed: null,
+    offlineAccess: 0,
+    version: eb('version', '+', 1),
+    updatedAt: now,
+    revokedAt: now,
+  });
+}
 
 function toRecord(row: Selectable<CalendarConnectionsTable>): CalendarConnectionRecord {
   return {
@@ -130,14 +142,7 @@ export function calendarConnectionRepository(db: Db): CalendarConnectionReposito
     async revoke(id, now) {
       const row = await db
         .updateTable('calendarConnections')
-        .set((eb) => ({
-          status: 'revoked',
-          tokensSealed: null,
-          offlineAccess: 0,
-          version: eb('version', '+', 1),
-          updatedAt: now,
-          revokedAt: now,
-        }))
+        .set(revokedConnection(now))
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
