@@ -35,7 +35,12 @@ export interface DashboardAsset {
 
 /** The built dashboard (`packages/dashboard/dist`), read once into memory: a few hundred kilobytes. */
 export interface BundledDashboard {
-  readonly indexHtml: Buffer;
+  /**
+   * The app's page for a dashboard base: the build names its assets relatively (`./assets/…`), which
+   * would resolve below a deep link's folder (`/svc/users/assets/…`), so they are made absolute here, and
+   * a meta element tells the app its base.
+   */
+  indexHtml(dashboardBase: string): Buffer;
   /**
    * A file of `dist/assets/` by its path below `assets/`. Only the files the build wrote are there, so
    * no request path (`..`, encoded or not) can name anything else.
@@ -78,7 +83,26 @@ async function load(folder: string): Promise<BundledDashboard | undefined> {
       contentType,
     });
   }
-  return { indexHtml, asset: (path) => assets.get(path) };
+  const pages = new Map<string, Buffer>();
+  return {
+    indexHtml: (base) => {
+      let page = pages.get(base);
+      if (page === undefined) {
+        page = pageFor(indexHtml.toString('utf8'), base);
+        pages.set(base, page);
+      }
+      return page;
+    },
+    asset: (path) => assets.get(path),
+  };
+}
+
+function pageFor(html: string, dashboardBase: string): Buffer {
+  const base = dashboardBase.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const page = html
+    .replaceAll('"./assets/', `"${base}/assets/`)
+    .replace('</head>', `  <meta name="svc-dashboard-base" content="${base}" />\n  </head>`);
+  return Buffer.from(page, 'utf8');
 }
 
 const loaded = new Map<string, Promise<BundledDashboard | undefined>>();
