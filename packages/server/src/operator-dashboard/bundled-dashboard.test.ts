@@ -28,9 +28,10 @@ describe('the built dashboard on disk', () => {
     writeFileSync(join(dist, 'assets', 'fonts', 'x.woff2'), 'font');
     const bundled = await bundledDashboard(dist);
     // Absolute asset URLs, so that a deep link (`/svc/users/usr_1`) loads the same files.
-    expect(bundled?.indexHtml('/console').toString()).toBe(
+    expect(bundled?.indexHtml('/console', 'n0nce')).toBe(
       '<!doctype html><head><script type="module" src="/console/assets/app-1.js"></script>' +
-        '  <meta name="svc-dashboard-base" content="/console" />\n  </head>',
+        '  <meta name="svc-dashboard-base" content="/console" />\n' +
+        '    <meta name="csp-nonce" nonce="n0nce" />\n  </head>',
     );
     expect(bundled?.asset('app-1a2b.css')?.contentType).toBe('text/css; charset=utf-8');
     expect(bundled?.asset('fonts/x.woff2')?.contentType).toBe('font/woff2');

@@ -97,7 +97,12 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     expect(app.statusCode).toBe(200);
     expect(app.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(app.headers['cache-control']).toBe('no-store');
-    expect(app.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(app.headers['content-security-policy']).toContain("script-src 'self';");
+    // Inline style only with this response's nonce (React Aria's <style> elements carry it).
+    const nonce = /<meta name="csp-nonce" nonce="([A-Za-z0-9_-]{24})" \/>/.exec(app.body)?.[1];
+    expect(app.headers['content-security-policy']).toContain(`style-src 'self' 'nonce-${nonce}';`);
+    const again = await h.inject({ method: 'GET', url: '/svc/', headers: { cookie: cookieOf(browser) } });
+    expect(again.body).not.toContain(String(nonce));
     const script = /src="\/svc\/(assets\/[^"]+\.js)"/.exec(app.body)?.[1];
     expect(script).toBeDefined();
     const bare = await h.inject({ method: 'GET', url: '/svc', headers: { cookie: cookieOf(browser) } });

@@ -1,4 +1,5 @@
 import { DASHBOARD_SECTIONS, type SvcDashboardSession } from '@svc/contract';
+import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../http/pages/html.js';
@@ -17,7 +18,7 @@ import {
   setDashboardCookie,
   type DashboardSite,
 } from './dashboard-cookie.js';
-import { DASHBOARD_CONTENT_SECURITY_POLICY, type BundledDashboard } from './bundled-dashboard.js';
+import { dashboardContentSecurityPolicy, type BundledDashboard } from './bundled-dashboard.js';
 import { consolePath } from './console-paths.js';
 import type { FinishedLogin, OperatorDashboard } from './operator-dashboard.js';
 
@@ -114,10 +115,11 @@ export function operatorDashboardRoutes(deps: {
         return reply.redirect(`${site.dashboardBase}/login${query}`, 303);
       }
       if (bundled !== undefined) {
+        const nonce = randomBytes(18).toString('base64url');
         return reply
           .header('content-type', 'text/html; charset=utf-8')
-          .header('content-security-policy', DASHBOARD_CONTENT_SECURITY_POLICY)
-          .send(bundled.indexHtml(site.dashboardBase));
+          .header('content-security-policy', dashboardContentSecurityPolicy(nonce))
+          .send(bundled.indexHtml(site.dashboardBase, nonce));
       }
       const body = html`<p>
           Signed in as ${session.user.displayName} (${session.user.email ?? session.user.id}), an operator.
