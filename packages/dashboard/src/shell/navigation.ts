@@ -3,7 +3,13 @@
  * segment one of the contract's DASHBOARD_SECTIONS).
  */
 export const NAVIGATION = [
-  { title: 'Directory', items: [{ to: '/users', label: 'Users' }] },
+  {
+    title: 'Directory',
+    items: [
+      { to: '/organizations', label: 'Organizations' },
+      { to: '/users', label: 'Users' },
+    ],
+  },
   { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },
   { title: 'Security', items: [{ to: '/sessions', label: 'Sessions' }] },
 ] as const;

@@ -1,0 +1,42 @@
+import { svcSessionSchema, type SvcSession, type SvcUser } from '@svc/contract';
+import { useList } from '../../data/queries.js';
+import { Age, Id } from '../../ui/format.js';
+import { EmptyState, Panel } from '../../ui/page.js';
+import { DataTable, type TableColumn } from '../../ui/table.js';
+import { RevokeSession } from '../sessions/revoke-session.js';
+import { SessionStatus } from '../sessions/sessions-page.js';
+
+const COLUMNS: readonly TableColumn<SvcSession>[] = [
+  {
+    id: 'client',
+    label: 'Application',
+    cell: (session) => <Id value={session.clientId} />,
+    isRowHeader: true,
+  },
+  { id: 'organization', label: 'Organization', cell: (session) => session.organizationId ?? '—' },
+  { id: 'methods', label: 'Signed in with', cell: (session) => session.authenticationMethods.join(', ') },
+  { id: 'created', label: 'Started', cell: (session) => <Age iso={session.createdAt} /> },
+  { id: 'seen', label: 'Last seen', cell: (session) => <Age iso={session.lastSeenAt} /> },
+  { id: 'status', label: 'Status', cell: (session) => <SessionStatus session={session} /> },
+  { id: 'actions', label: 'Actions', cell: (session) => <RevokeSession session={session} /> },
+];
+
+/** The user's token sessions, newest first, each revocable behind a preview of what it ends. */
+export function UserSessionsPanel(props: { readonly user: SvcUser }) {
+  const list = useList('auth', '/sessions', svcSessionSchema, { userId: props.user.id });
+  return (
+    <Panel title="Sessions">
+      <DataTable
+        label="Sessions"
+        columns={COLUMNS}
+        list={list}
+        rowKey={(session) => session.id}
+        empty={
+          <EmptyState title="No sessions.">
+            A session starts when the user signs in to an application.
+          </EmptyState>
+        }
+      />
+    </Panel>
+  );
+}

@@ -1,0 +1,149 @@
+import { updateUserBodySchema, type SvcUser } from '@svc/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { invalidate } from '../../data/queries.js';
+import { Button } from '../../ui/button.js';
+import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
+import { TextField } from '../../ui/fields.js';
+import { FormActions } from '../../ui/form-actions.js';
+import { useContractForm } from '../../ui/form.js';
+import { Badge } from '../../ui/format.js';
+import { Panel } from '../../ui/page.js';
+import { notify } from '../../ui/toast.js';
+import { patchUser, usePatchUser } from './user-account.js';
+
+function SetPasswordForm(props: { readonly user: SvcUser; readonly close: () => void }) {
+  const client = useQueryClient();
+  const form = useContractForm({
+    schema: updateUserBodySchema,
+    initial: { password: '' },
+    toBody: (values) => values,
+    submit: async (body) => {
+      await patchUser(props.user, body);
+      await invalidate(client, 'auth', ['/users']);
+      notify.success(`Set the password of ${props.user.displayName}.`);
+      props.close();
+    },
+  });
+  return (
+    <form onSubmit={form.onSubmit} noValidate>
+      <div className="dialog-body">
+        <TextField
+          label="New password"
+          type="password"
+          field={form.field('password')}
+          isRequired
+          autoComplete="new-password"
+          description="At least 8 characters. Tell it to the user over a channel you trust, or send a reset email instead."
+        />
+      </div>
+      <FormActions
+        submitLabel="Set password"
+        pending={form.pending}
+        formError={form.formError}
+        onCancel={props.close}
+      />
+    </form>
+  );
+}
+
+/** One line of the panel: what it is, its state, and what can be done about it. */
+function Setting(props: { readonly name: string; readonly state: ReactNode; readonly children?: ReactNode }) {
+  return (
+    <div className="setting">
+      <dt>{props.name}</dt>
+      <dd>
+        <span className="setting-state">{props.state}</span>
+        {props.children !== undefined && <span className="row-actions">{props.children}</span>}
+      </dd>
+    </div>
+  );
+}
+
+/** How the user signs in and what they may do: the address's proof, the password, the operator role. */
+export function UserSignInPanel(props: { readonly user: SvcUser }) {
+  const { user } = props;
+  const verify = usePatchUser(user, (saved) => `${saved.email ?? 'The address'} is verified.`);
+  const removePassword = usePatchUser(user, (saved) => `${saved.displayName} has no password now.`);
+  const operator = usePatchUser(user, (saved) =>
+    saved.isOperator ? `${saved.displayName} is an operator.` : `${saved.displayName} is no operator now.`,
+  );
+  return (
+    <Panel title="Sign-in and access">
+      <dl className="settings">
+        <Setting
+          name="Email"
+          state={
+            user.email === null ? (
+              <span className="muted">None</span>
+            ) : (
+              <>
+                {user.email} <Badge on={user.emailVerified} yes="Verified" no="Not verified" />
+              </>
+            )
+          }
+        >
+          {user.email !== null && !user.emailVerified && (
+            <ConfirmButton
+              label="Mark verified"
+              title={`Mark ${user.email} as verified?`}
+              tone="primary"
+              run={() => verify.mutateAsync({ emailVerified: true })}
+            >
+              <p>
+                Svc then treats the address as proved to be {user.displayName}’s. Do this only when you know
+                it is theirs; otherwise let them prove it with the verification email.
+              </p>
+            </ConfirmButton>
+          )}
+        </Setting>
+        <Setting name="Password" state={<Badge on={user.hasPassword} yes="Set" no="None" />}>
+          <ModalDialog
+            title={`${user.hasPassword ? 'Change' : 'Set'} the password of ${user.displayName}`}
+            trigger={<Button>{user.hasPassword ? 'Change password' : 'Set password'}</Button>}
+          >
+            {(close) => <SetPasswordForm user={user} close={close} />}
+          </ModalDialog>
+          {user.hasPassword && (
+            <ConfirmButton
+              label="Remove password"
+              title={`Remove the password of ${user.displayName}?`}
+              run={() => removePassword.mutateAsync({ password: null })}
+            >
+              <p>
+                Their password stops working now. They sign in without one (an email code, a magic link, SSO)
+                until they set a new one through a password reset. Their sessions go on.
+              </p>
+            </ConfirmButton>
+          )}
+        </Setting>
+        <Setting name="Operator" state={<Badge on={user.isOperator} yes="Operator" no="No" />}>
+          {user.isOperator ? (
+            <ConfirmButton
+              label="Remove operator"
+              title={`Remove ${user.displayName} as an operator?`}
+              run={() => operator.mutateAsync({ isOperator: false })}
+            >
+              <p>
+                They can no longer sign in to this console or call the operator APIs. The last active operator
+                cannot be removed.
+              </p>
+            </ConfirmButton>
+          ) : (
+            <ConfirmButton
+              label="Make operator"
+              title={`Make ${user.displayName} an operator?`}
+              tone="primary"
+              run={() => operator.mutateAsync({ isOperator: true })}
+            >
+              <p>
+                They can then sign in to this console and do everything it does: manage every organization,
+                user, application and policy, and end anyone’s sessions.
+              </p>
+            </ConfirmButton>
+          )}
+        </Setting>
+      </dl>
+    </Panel>
+  );
+}
