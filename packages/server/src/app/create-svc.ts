@@ -176,6 +176,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       config,
       clock,
       ids,
+      audit,
       logger: {
         info: (message) => appLog.current?.info(message),
         warn: (message) => appLog.current?.warn(message),
