@@ -20,17 +20,25 @@ export function text(min: number, max: number) {
 }
 
 /**
- * An optional string field: null, omitted, '' and whitespace all mean "none" (null), because forms
- * send empty inputs as ''; anything else must pass `schema`.
+ * A field of a partial update that may be cleared: omitted keeps the value (undefined), while null, ''
+ * and whitespace clear it (null); anything else must pass `schema`.
  */
-export function optionalText<T extends z.ZodType<string, string>>(schema: T) {
+export function clearableText<T extends z.ZodType<string, string>>(schema: T) {
   return z
     .string()
     .trim()
     .transform((value) => (value === '' ? null : value))
     .pipe(schema.nullable())
-    .nullish()
-    .transform((value) => value ?? null);
+    .nullable()
+    .optional();
+}
+
+/**
+ * An optional string field: null, omitted, '' and whitespace all mean "none" (null), because forms
+ * send empty inputs as ''; anything else must pass `schema`.
+ */
+export function optionalText<T extends z.ZodType<string, string>>(schema: T) {
+  return clearableText(schema).transform((value) => value ?? null);
 }
 
 /** Optional and nullable on the wire; null in the parsed output when omitted. */

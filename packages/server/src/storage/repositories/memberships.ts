@@ -5,6 +5,7 @@ import { fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { MembershipsTable } from '../schema.js';
 import { flag } from './partial-updates.js';
+import { userSearchMatch } from './users.js';
 
 function toRecord(row: Selectable<MembershipsTable>): MembershipRecord {
   return {
@@ -17,6 +18,17 @@ function toRecord(row: Selectable<MembershipsTable>): MembershipRecord {
     updatedAt: row.updatedAt,
   };
 }
+
+/** The membership's columns under their own names, for a list that joins another table. */
+const MEMBERSHIP_COLUMNS = [
+  'm.id as id',
+  'm.organizationId as organizationId',
+  'm.userId as userId',
+  'm.role as role',
+  'm.active as active',
+  'm.createdAt as createdAt',
+  'm.updatedAt as updatedAt',
+] as const;
 
 // Every sign-in reads these (the organization policy and the MFA gate): fixed queries, compiled once.
 const listUserOrganizationsQuery = fixedQuery((db, p: { userId: string }) =>
@@ -95,13 +107,43 @@ export function membershipRepository(db: Db): MembershipRepository {
     },
 
     listForOrganization(organizationId, page) {
-      const query = db.selectFrom('memberships').selectAll().where('organizationId', '=', organizationId);
-      return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
+      let query = db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.userId')
+        .select([...MEMBERSHIP_COLUMNS, 'u.email as userEmail', 'u.displayName as userDisplayName'])
+        .where('m.organizationId', '=', organizationId);
+      if (page.search !== undefined) query = query.where(userSearchMatch(page.search, 'u'));
+      if (page.active !== undefined) query = query.where('m.active', '=', page.active ? 1 : 0);
+      return fetchNewestFirst(
+        query,
+        'm.createdAt',
+        page,
+        (row) => row.createdAt,
+        (row) => ({
+          ...toRecord(row),
+          user: { id: row.userId, email: row.userEmail, displayName: row.userDisplayName },
+        }),
+        'm.id',
+      );
     },
 
     listForUser(userId, page) {
-      const query = db.selectFrom('memberships').selectAll().where('userId', '=', userId);
-      return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
+      const query = db
+        .selectFrom('memberships as m')
+        .innerJoin('organizations as o', 'o.id', 'm.organizationId')
+        .select([...MEMBERSHIP_COLUMNS, 'o.name as organizationName', 'o.slug as organizationSlug'])
+        .where('m.userId', '=', userId);
+      return fetchNewestFirst(
+        query,
+        'm.createdAt',
+        page,
+        (row) => row.createdAt,
+        (row) => ({
+          ...toRecord(row),
+          organization: { id: row.organizationId, name: row.organizationName, slug: row.organizationSlug },
+        }),
+        'm.id',
+      );
     },
 
     async update(id, changes, now) {
