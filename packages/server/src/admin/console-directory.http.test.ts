@@ -181,13 +181,20 @@ describeEachDatabase('operator console: searches and joined lists', (kind) => {
         url: `${h.authBase}/password/login`,
         headers: { 'content-type': 'application/json', ...headers },
         remoteAddress,
-        payload: JSON.stringify({ email: signedIn.email, password: DIRECT_PASSWORD, clientId: client.clientId }),
+        payload: JSON.stringify({
+          email: signedIn.email,
+          password: DIRECT_PASSWORD,
+          clientId: client.clientId,
+        }),
       });
     expect((await login({ 'user-agent': 'DirectAgent/1.0' }, '203.0.113.5')).statusCode).toBe(200);
     h.t.clock.advance(1000);
     expect((await login({ 'user-agent': `Long/${'x'.repeat(600)}` }, '203.0.113.6')).statusCode).toBe(200);
 
-    const byEmail = await list(sessions, `/sessions?email=${encodeURIComponent(signedIn.email.toUpperCase())}`);
+    const byEmail = await list(
+      sessions,
+      `/sessions?email=${encodeURIComponent(signedIn.email.toUpperCase())}`,
+    );
     expect(byEmail.data.map((session) => [session.userAgent?.length, session.ipAddress])).toEqual([
       [512, '203.0.113.6'],
       ['DirectAgent/1.0'.length, '203.0.113.5'],
