@@ -237,7 +237,11 @@ export function clientRepository(db: Db): ClientRepository {
       const { search, active } = page;
       if (search !== undefined) {
         all = all.where((eb) =>
-          eb.or([containsText('name', search), startsWithText('clientId', search), eb('id', '=', search)]),
+          eb.or([
+            containsText(db, 'name', search),
+            startsWithText(db, 'clientId', search),
+            eb('id', '=', search),
+          ]),
         );
       }
       if (active !== undefined) all = all.where('active', '=', active ? 1 : 0);

@@ -112,7 +112,7 @@ export function membershipRepository(db: Db): MembershipRepository {
         .innerJoin('users as u', 'u.id', 'm.userId')
         .select([...MEMBERSHIP_COLUMNS, 'u.email as userEmail', 'u.displayName as userDisplayName'])
         .where('m.organizationId', '=', organizationId);
-      if (page.search !== undefined) query = query.where(userSearchMatch(page.search, 'u'));
+      if (page.search !== undefined) query = query.where(userSearchMatch(db, page.search, 'u'));
       if (page.active !== undefined) query = query.where('m.active', '=', page.active ? 1 : 0);
       return fetchNewestFirst(
         query,

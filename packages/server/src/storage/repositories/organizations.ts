@@ -91,7 +91,11 @@ export function organizationRepository(db: Db): OrganizationRepository {
       const { search, active } = page;
       if (search !== undefined) {
         query = query.where((eb) =>
-          eb.or([containsText('name', search), startsWithText('slug', search), eb('id', '=', search)]),
+          eb.or([
+            containsText(db, 'name', search),
+            startsWithText(db, 'slug', search),
+            eb('id', '=', search),
+          ]),
         );
       }
       if (active !== undefined) query = query.where('active', '=', active ? 1 : 0);

@@ -1,10 +1,13 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../database.js';
+import { isSqlite } from '../migrations/dialect.js';
 
 /**
- * The text comparisons of the operator lists' searches (docs/decisions/admin-console-directory-api.md).
- * Both sides go through lower(), so a term matches in any case: SQLite's lower() folds ASCII letters,
- * PostgreSQL's every letter. No B-tree index serves "contains"; the lists walk their (time, id) order and
- * stop at the first full page.
+ * The text comparisons of the operator lists' searches (docs/decisions/admin-console-directory-api.md):
+ * in any case, SQLite's LIKE folding ASCII letters and PostgreSQL's ILIKE every letter. No B-tree index
+ * serves "contains"; the lists walk their (time, id) order and stop at the first full page. Neither side
+ * is wrapped in lower(): SQLite's LIKE ignores ASCII case already, and a lower() per row doubles the
+ * cost of a walk.
  */
 
 /**
@@ -16,14 +19,19 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
+function likeAnyCase(db: Db, column: string, pattern: string): RawBuilder<SqlBool> {
+  const operator = sql.raw(isSqlite(db) ? 'like' : 'ilike');
+  return sql<SqlBool>`${sql.ref(column)} ${operator} ${pattern} escape '\\'`;
+}
+
 /** `column` contains `text`, in any case. */
-export function containsText(column: string, text: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${`%${escapeLike(text)}%`}) escape '\\'`;
+export function containsText(db: Db, column: string, text: string): RawBuilder<SqlBool> {
+  return likeAnyCase(db, column, `%${escapeLike(text)}%`);
 }
 
 /** `column` starts with `prefix`, in any case. */
-export function startsWithText(column: string, prefix: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${`${escapeLike(prefix)}%`}) escape '\\'`;
+export function startsWithText(db: Db, column: string, prefix: string): RawBuilder<SqlBool> {
+  return likeAnyCase(db, column, `${escapeLike(prefix)}%`);
 }
 
 /** `column`, a stored key already folded (an email key), starts with `prefix` folded the same way. */

@@ -76,9 +76,9 @@ const selectByEmailKey = fixedQuery((db, p: { emailKey: string }) =>
  * A user search over the columns of `table` (`users`, or its alias in a join): an email key that starts
  * with the folded prefix, a display name that contains the text, or the id itself.
  */
-export function userSearchMatch(search: UserSearch, table = 'users'): RawBuilder<SqlBool> {
+export function userSearchMatch(db: Db, search: UserSearch, table = 'users'): RawBuilder<SqlBool> {
   const email = keyStartsWith(`${table}.emailKey`, search.emailKeyPrefix);
-  const name = containsText(`${table}.displayName`, search.text);
+  const name = containsText(db, `${table}.displayName`, search.text);
   return sql<SqlBool>`(${email} or ${name} or ${sql.ref(`${table}.id`)} = ${search.text})`;
 }
 
@@ -180,10 +180,12 @@ export function userRepository(db: Db): UserRepository {
       );
     },
 
-    list(page) {
-      let query = db.selectFrom('users').selectAll();
+    async list(page) {
+      // The page's ids first, from the columns of users_search_idx alone (SQLite then walks that index
+      // without reading a row), then the rows of those ids: a search that matches few users walks them all.
+      let query = db.selectFrom('users').select(['id', 'createdAt']);
       const { search, organizationId, active, emailKey } = page;
-      if (search !== undefined) query = query.where(userSearchMatch(search));
+      if (search !== undefined) query = query.where(userSearchMatch(db, search));
       if (emailKey !== undefined) query = query.where('emailKey', '=', emailKey);
       if (active !== undefined) query = query.where('active', '=', active ? 1 : 0);
       if (organizationId !== undefined) {
@@ -195,7 +197,22 @@ export function userRepository(db: Db): UserRepository {
           .where('active', '=', 1);
         query = query.where('id', 'in', members);
       }
-      return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
+      const ids = await fetchNewestFirst(
+        query,
+        'createdAt',
+        page,
+        (row) => row.createdAt,
+        (row) => row.id,
+      );
+      const rows =
+        ids.data.length === 0
+          ? []
+          : await db.selectFrom('users').selectAll().where('id', 'in', ids.data).execute();
+      const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
+      return {
+        data: ids.data.flatMap((id) => byId.get(id) ?? []),
+        nextCursor: ids.nextCursor,
+      };
     },
   };
 }
