@@ -11,12 +11,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { EmailDelivery, EmailService } from '../email/email-service.js';
 import { MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
-import {
-  SvcConflictError,
-  SvcError,
-  SvcPublicAuthError,
-  SvcValidationError,
-} from '../kernel/errors.js';
+import { SvcConflictError, SvcError, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { lookUpHandedOut, type HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -176,7 +171,10 @@ export class PasswordReset {
       );
     }
     const issued = await this.#issue(user.id);
-    const delivery = await this.#mail({ id: user.id, email: user.email }, this.#defaultLink(issued.token, null));
+    const delivery = await this.#mail(
+      { id: user.id, email: user.email },
+      this.#defaultLink(issued.token, null),
+    );
     await this.deps.audit.record({
       kind: 'admin.user.password_reset_sent',
       ...actorFields(actor),

@@ -1,9 +1,4 @@
-import type {
-  CreateMembershipInput,
-  MembershipListInput,
-  Page,
-  SvcOrganizationOption,
-} from '@svc/contract';
+import type { CreateMembershipInput, MembershipListInput, Page, SvcOrganizationOption } from '@svc/contract';
 import { recordNotFound } from './errors.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
 import type {

@@ -126,7 +126,11 @@ export interface UserRepository {
    * 'last_operator', with nothing written, when no other active operator would be left; concurrent ones
    * cannot both pass.
    */
-  update(id: string, changes: UserChanges, now: number): Promise<UserRecord | Taken | LastOperator | undefined>;
+  update(
+    id: string,
+    changes: UserChanges,
+    now: number,
+  ): Promise<UserRecord | Taken | LastOperator | undefined>;
 }
 
 /** An update's answer when it would leave no active operator. */

@@ -181,7 +181,9 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(applicationAccessRoutes({ access: services.applicationAccess }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
-            await admin.register(userSupportAdminRoutes({ admin: services.admin, account: services.account }));
+            await admin.register(
+              userSupportAdminRoutes({ admin: services.admin, account: services.account }),
+            );
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
             await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));

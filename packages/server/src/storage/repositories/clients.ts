@@ -11,7 +11,7 @@ import { fetchNewestFirst } from '../paging.js';
 import type { ClientsTable } from '../schema.js';
 import { flag, jsonList } from './partial-updates.js';
 import { parseStringList } from './json-columns.js';
-import { containsText, startsWithText } from './search.js';
+import { nameKeyOrId } from './search.js';
 
 const AUTH_METHODS: readonly string[] = ['none', 'client_secret_basic', 'client_secret_post'];
 
@@ -235,15 +235,7 @@ export function clientRepository(db: Db): ClientRepository {
     list(page) {
       let all = db.selectFrom('clients').selectAll();
       const { search, active } = page;
-      if (search !== undefined) {
-        all = all.where((eb) =>
-          eb.or([
-            containsText(db, 'name', search),
-            startsWithText(db, 'clientId', search),
-            eb('id', '=', search),
-          ]),
-        );
-      }
+      if (search !== undefined) all = all.where(nameKeyOrId(db, 'clientId', search));
       if (active !== undefined) all = all.where('active', '=', active ? 1 : 0);
       return fetchNewestFirst(
         page.registration === undefined

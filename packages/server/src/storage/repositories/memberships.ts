@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { MembershipRecord, MembershipRepository } from '../../admin/repository.js';
+import type { Page } from '@svc/contract';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { ListQuery, MembershipRecord, MembershipRepository } from '../../admin/repository.js';
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
@@ -29,6 +30,16 @@ const MEMBERSHIP_COLUMNS = [
   'm.createdAt as createdAt',
   'm.updatedAt as updatedAt',
 ] as const;
+
+/** A page of memberships (`m`) joined to another table, newest first, each with what `joined` reads. */
+function newestMemberships<DB, TB extends keyof DB, Row extends Selectable<MembershipsTable>, J>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  page: ListQuery,
+  joined: (row: Row) => J,
+): Promise<Page<MembershipRecord & J>> {
+  const map = (row: Row) => ({ ...toRecord(row), ...joined(row) });
+  return fetchNewestFirst(query, 'm.createdAt', page, (row) => row.createdAt, map, 'm.id');
+}
 
 // Every sign-in reads these (the organization policy and the MFA gate): fixed queries, compiled once.
 const listUserOrganizationsQuery = fixedQuery((db, p: { userId: string }) =>
@@ -114,17 +125,9 @@ export function membershipRepository(db: Db): MembershipRepository {
         .where('m.organizationId', '=', organizationId);
       if (page.search !== undefined) query = query.where(userSearchMatch(db, page.search, 'u'));
       if (page.active !== undefined) query = query.where('m.active', '=', page.active ? 1 : 0);
-      return fetchNewestFirst(
-        query,
-        'm.createdAt',
-        page,
-        (row) => row.createdAt,
-        (row) => ({
-          ...toRecord(row),
-          user: { id: row.userId, email: row.userEmail, displayName: row.userDisplayName },
-        }),
-        'm.id',
-      );
+      return newestMemberships(query, page, (row) => ({
+        user: { id: row.userId, email: row.userEmail, displayName: row.userDisplayName },
+      }));
     },
 
     listForUser(userId, page) {
@@ -133,17 +136,9 @@ export function membershipRepository(db: Db): MembershipRepository {
         .innerJoin('organizations as o', 'o.id', 'm.organizationId')
         .select([...MEMBERSHIP_COLUMNS, 'o.name as organizationName', 'o.slug as organizationSlug'])
         .where('m.userId', '=', userId);
-      return fetchNewestFirst(
-        query,
-        'm.createdAt',
-        page,
-        (row) => row.createdAt,
-        (row) => ({
-          ...toRecord(row),
-          organization: { id: row.organizationId, name: row.organizationName, slug: row.organizationSlug },
-        }),
-        'm.id',
-      );
+      return newestMemberships(query, page, (row) => ({
+        organization: { id: row.organizationId, name: row.organizationName, slug: row.organizationSlug },
+      }));
     },
 
     async update(id, changes, now) {

@@ -4,7 +4,7 @@ import { isUniqueViolation, type Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { OrganizationsTable } from '../schema.js';
 import { flag, takenOnConflict } from './partial-updates.js';
-import { containsText, startsWithText } from './search.js';
+import { nameKeyOrId } from './search.js';
 
 function toRecord(row: Selectable<OrganizationsTable>): OrganizationRecord {
   return {
@@ -89,15 +89,7 @@ export function organizationRepository(db: Db): OrganizationRepository {
     list(page) {
       let query = db.selectFrom('organizations').selectAll();
       const { search, active } = page;
-      if (search !== undefined) {
-        query = query.where((eb) =>
-          eb.or([
-            containsText(db, 'name', search),
-            startsWithText(db, 'slug', search),
-            eb('id', '=', search),
-          ]),
-        );
-      }
+      if (search !== undefined) query = query.where(nameKeyOrId(db, 'slug', search));
       if (active !== undefined) query = query.where('active', '=', active ? 1 : 0);
       return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
     },

@@ -34,6 +34,15 @@ export function startsWithText(db: Db, column: string, prefix: string): RawBuild
   return likeAnyCase(db, column, `${escapeLike(prefix)}%`);
 }
 
+/**
+ * A record (of a table with `name` and `id`) whose name contains `text`, whose `keyColumn` (a slug, a
+ * clientId) starts with it, or whose id is it: the search of the organization and client lists.
+ */
+export function nameKeyOrId(db: Db, keyColumn: string, text: string): RawBuilder<SqlBool> {
+  const name = containsText(db, 'name', text);
+  return sql<SqlBool>`(${name} or ${startsWithText(db, keyColumn, text)} or ${sql.ref('id')} = ${text})`;
+}
+
 /** `column`, a stored key already folded (an email key), starts with `prefix` folded the same way. */
 export function keyStartsWith(column: string, prefix: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} like ${`${escapeLike(prefix)}%`} escape '\\'`;
