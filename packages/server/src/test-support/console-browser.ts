@@ -63,7 +63,8 @@ export async function startConsole(): Promise<ConsoleFixture> {
  * which the page's CSP does not govern.
  */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
+  // Injected once a document: the console's links change the page without loading a new one.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     // React Aria's live announcer is left out: a button that stops waiting announces itself by
     // `aria-labelledby`, which dangles for a few seconds once its dialog has closed.

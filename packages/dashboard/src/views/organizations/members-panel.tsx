@@ -1,10 +1,12 @@
 import {
   createMembershipBodySchema,
   svcMembershipSchema,
+  svcOrganizationMemberSchema,
   svcUserSchema,
   updateMembershipBodySchema,
   type SvcMembership,
   type SvcOrganization,
+  type SvcOrganizationMember,
   type SvcUser,
 } from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
@@ -17,7 +19,7 @@ import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { useContractForm } from '../../ui/form.js';
-import { Badge, Id, Time } from '../../ui/format.js';
+import { Badge, Time } from '../../ui/format.js';
 import { EmptyState, Panel } from '../../ui/page.js';
 import { RecordPicker } from '../../ui/record-picker.js';
 import { SearchBox } from '../../ui/search.js';
@@ -147,17 +149,18 @@ function MemberActions(props: { readonly membership: SvcMembership }) {
   );
 }
 
-const COLUMNS: readonly TableColumn<SvcMembership>[] = [
+const COLUMNS: readonly TableColumn<SvcOrganizationMember>[] = [
   {
     id: 'user',
-    label: 'User',
-    cell: (membership) => (
-      <Link to="/users/$userId" params={{ userId: membership.userId }}>
-        <Id value={membership.userId} />
+    label: 'Member',
+    cell: (member) => (
+      <Link to="/users/$userId" params={{ userId: member.userId }}>
+        {member.user.displayName}
       </Link>
     ),
     isRowHeader: true,
   },
+  { id: 'email', label: 'Email', cell: (member) => member.user.email ?? '—' },
   { id: 'role', label: 'Role', cell: (membership) => membership.role },
   {
     id: 'status',
@@ -176,7 +179,7 @@ export function MembersPanel(props: { readonly organization: SvcOrganization }) 
   const list = useList(
     'auth',
     `/organizations/${encodeURIComponent(organization.id)}/memberships`,
-    svcMembershipSchema,
+    svcOrganizationMemberSchema,
     { query: search.q, active: activeOf(search.status) },
   );
   const filtered = search.q !== undefined || search.status !== undefined;

@@ -1,4 +1,4 @@
-import { svcMembershipSchema, type SvcMembership, type SvcUser } from '@svc/contract';
+import { svcUserMembershipSchema, type SvcUser, type SvcUserMembership } from '@svc/contract';
 import { Link } from '@tanstack/react-router';
 import { useList } from '../../data/queries.js';
 import { Badge, Id, Time } from '../../ui/format.js';
@@ -6,17 +6,18 @@ import { EmptyState, Panel } from '../../ui/page.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { userPath } from './user-account.js';
 
-const COLUMNS: readonly TableColumn<SvcMembership>[] = [
+const COLUMNS: readonly TableColumn<SvcUserMembership>[] = [
   {
     id: 'organization',
     label: 'Organization',
     cell: (membership) => (
       <Link to="/organizations/$organizationId" params={{ organizationId: membership.organizationId }}>
-        <Id value={membership.organizationId} />
+        {membership.organization.name}
       </Link>
     ),
     isRowHeader: true,
   },
+  { id: 'slug', label: 'Slug', cell: (membership) => <Id value={membership.organization.slug} /> },
   { id: 'role', label: 'Role', cell: (membership) => membership.role },
   {
     id: 'status',
@@ -28,7 +29,7 @@ const COLUMNS: readonly TableColumn<SvcMembership>[] = [
 
 /** The organizations the user belongs to, with the role in each; each links to its organization. */
 export function UserMembershipsPanel(props: { readonly user: SvcUser }) {
-  const list = useList('auth', `${userPath(props.user)}/memberships`, svcMembershipSchema);
+  const list = useList('auth', `${userPath(props.user)}/memberships`, svcUserMembershipSchema);
   return (
     <Panel title="Memberships">
       <DataTable

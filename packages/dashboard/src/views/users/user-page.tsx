@@ -9,6 +9,7 @@ import { EditUser, UserActivation, userPath } from './user-account.js';
 import { UserGrantsPanel } from './user-grants-panel.js';
 import { UserIdentitiesPanel } from './user-identities-panel.js';
 import { UserMembershipsPanel } from './user-memberships-panel.js';
+import { UserMfaPanel } from './user-mfa-panel.js';
 import { UserSessionsPanel } from './user-sessions-panel.js';
 import { UserSignInPanel } from './user-sign-in.js';
 
@@ -16,7 +17,7 @@ const route = getRouteApi('/users/$userId');
 
 const back = <Link to="/users">← Users</Link>;
 
-/** A user: facts, sign-in and access, then memberships, sessions, consent grants and identities. */
+/** A user: facts, sign-in and access, then memberships, sessions, consent grants, identities and MFA. */
 export function UserPage() {
   const { userId } = route.useParams();
   const search = route.useSearch();
@@ -61,6 +62,7 @@ export function UserPage() {
           { id: 'sessions', label: 'Sessions', content: <UserSessionsPanel user={user} /> },
           { id: 'grants', label: 'Consent grants', content: <UserGrantsPanel user={user} /> },
           { id: 'identities', label: 'Linked identities', content: <UserIdentitiesPanel user={user} /> },
+          { id: 'mfa', label: 'MFA', content: <UserMfaPanel user={user} /> },
         ]}
       />
     </Page>

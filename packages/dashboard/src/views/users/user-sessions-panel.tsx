@@ -1,4 +1,5 @@
 import { svcSessionSchema, type SvcSession, type SvcUser } from '@svc/contract';
+import { Link } from '@tanstack/react-router';
 import { useList } from '../../data/queries.js';
 import { Age, Id } from '../../ui/format.js';
 import { EmptyState, Panel } from '../../ui/page.js';
@@ -10,11 +11,40 @@ const COLUMNS: readonly TableColumn<SvcSession>[] = [
   {
     id: 'client',
     label: 'Application',
-    cell: (session) => <Id value={session.clientId} />,
+    cell: (session) => (
+      <>
+        {session.client.name ?? <Id value={session.client.clientId} />}
+        <span className="cell-detail muted">
+          Signed in with {session.authenticationMethods.join(', ') || '—'}
+        </span>
+      </>
+    ),
     isRowHeader: true,
   },
-  { id: 'organization', label: 'Organization', cell: (session) => session.organizationId ?? '—' },
-  { id: 'methods', label: 'Signed in with', cell: (session) => session.authenticationMethods.join(', ') },
+  {
+    id: 'organization',
+    label: 'Organization',
+    cell: (session) =>
+      session.organizationId === null ? (
+        '—'
+      ) : (
+        <Link to="/organizations/$organizationId" params={{ organizationId: session.organizationId }}>
+          <Id value={session.organizationId} />
+        </Link>
+      ),
+  },
+  {
+    id: 'device',
+    label: 'Device',
+    cell: (session) => (
+      <>
+        <span className="user-agent" title={session.userAgent ?? undefined}>
+          {session.userAgent ?? 'Unknown device'}
+        </span>
+        {session.ipAddress !== null && <span className="cell-detail muted">{session.ipAddress}</span>}
+      </>
+    ),
+  },
   { id: 'created', label: 'Started', cell: (session) => <Age iso={session.createdAt} /> },
   { id: 'seen', label: 'Last seen', cell: (session) => <Age iso={session.lastSeenAt} /> },
   { id: 'status', label: 'Status', cell: (session) => <SessionStatus session={session} /> },

@@ -1,7 +1,13 @@
-import { updateUserBodySchema, type SvcUser } from '@svc/contract';
+import {
+  svcPasswordResetDeliverySchema,
+  updateUserBodySchema,
+  type SvcPasswordResetDelivery,
+  type SvcUser,
+} from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { invalidate } from '../../data/queries.js';
+import { apiSend } from '../../api/client.js';
+import { invalidate, useAction } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
@@ -10,7 +16,7 @@ import { useContractForm } from '../../ui/form.js';
 import { Badge } from '../../ui/format.js';
 import { Panel } from '../../ui/page.js';
 import { notify } from '../../ui/toast.js';
-import { patchUser, usePatchUser } from './user-account.js';
+import { patchUser, usePatchUser, userPath } from './user-account.js';
 
 function SetPasswordForm(props: { readonly user: SvcUser; readonly close: () => void }) {
   const client = useQueryClient();
@@ -44,6 +50,30 @@ function SetPasswordForm(props: { readonly user: SvcUser; readonly close: () => 
         onCancel={props.close}
       />
     </form>
+  );
+}
+
+/** What the toast says of the reset email, by how it left. */
+function resetSent(user: SvcUser, result: SvcPasswordResetDelivery): string {
+  const until = `Its link works until ${new Date(result.expiresAt).toLocaleString()}.`;
+  if (result.delivery === 'outbox') {
+    return `The reset email to ${user.email ?? 'the user'} is in the email outbox (no mail server is set). ${until}`;
+  }
+  return `${result.delivery === 'sent' ? 'Sent' : 'Queued'} a password reset email to ${user.email ?? 'the user'}. ${until}`;
+}
+
+/** Sends the user a new reset link (older ones stop working); a refusal (409, 502) says why in a toast. */
+function SendPasswordReset(props: { readonly user: SvcUser }) {
+  const { user } = props;
+  const send = useAction({
+    run: () =>
+      apiSend('POST', 'auth', `${userPath(user)}/password-reset`, undefined, svcPasswordResetDeliverySchema),
+    success: (result) => resetSent(user, result),
+  });
+  return (
+    <Button onPress={() => send.mutate()} isPending={send.isPending} isDisabled={user.email === null}>
+      Send reset email
+    </Button>
   );
 }
 
@@ -104,6 +134,7 @@ export function UserSignInPanel(props: { readonly user: SvcUser }) {
           >
             {(close) => <SetPasswordForm user={user} close={close} />}
           </ModalDialog>
+          <SendPasswordReset user={user} />
           {user.hasPassword && (
             <ConfirmButton
               label="Remove password"
