@@ -5,10 +5,39 @@ import { apiSend } from '../../api/client.js';
 import { invalidate } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ModalDialog } from '../../ui/dialog.js';
-import { TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { TextField, type FieldBinding } from '../../ui/fields.js';
+import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
 import { notify } from '../../ui/toast.js';
+
+/**
+ * An organization's name, slug and primary domain, in the creation and the edit forms; a new one may
+ * leave its slug to the name.
+ */
+export function OrganizationFields(props: {
+  readonly field: (name: 'name' | 'slug' | 'primaryDomain') => FieldBinding<string>;
+  readonly isNew?: boolean;
+}) {
+  const { field, isNew = false } = props;
+  return (
+    <>
+      <TextField label="Name" field={field('name')} isRequired autoComplete="off" />
+      <TextField
+        label="Slug"
+        field={field('slug')}
+        isRequired={!isNew}
+        description={`Lowercase letters, digits and hyphens, as in acme-corp; no other organization may have it.${isNew ? ' Leave it empty to derive it from the name.' : ''}`}
+        autoComplete="off"
+      />
+      <TextField
+        label="Primary domain"
+        field={field('primaryDomain')}
+        description={isNew ? 'Optional, such as acme.example.' : 'Empty it to remove the domain.'}
+        autoComplete="off"
+      />
+    </>
+  );
+}
 
 function CreateOrganizationForm(props: { readonly close: () => void }) {
   const client = useQueryClient();
@@ -26,29 +55,9 @@ function CreateOrganizationForm(props: { readonly close: () => void }) {
     },
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate>
-      <div className="dialog-body">
-        <TextField label="Name" field={form.field('name')} isRequired autoComplete="off" />
-        <TextField
-          label="Slug"
-          field={form.field('slug')}
-          description="Lowercase letters, digits and hyphens, as in acme-corp. Leave it empty to derive it from the name."
-          autoComplete="off"
-        />
-        <TextField
-          label="Primary domain"
-          field={form.field('primaryDomain')}
-          description="Optional, such as acme.example. Proving the organization owns it is a domain claim."
-          autoComplete="off"
-        />
-      </div>
-      <FormActions
-        submitLabel="Create organization"
-        pending={form.pending}
-        formError={form.formError}
-        onCancel={props.close}
-      />
-    </form>
+    <DialogForm form={form} submitLabel="Create organization" onCancel={props.close}>
+      <OrganizationFields field={form.field} isNew />
+    </DialogForm>
   );
 }
 

@@ -10,7 +10,7 @@ import { invalidate, useAction, useList } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
 import { Time } from '../../ui/format.js';
 import { EmptyState, Panel } from '../../ui/page.js';
@@ -43,22 +43,14 @@ function InviteForm(props: { readonly organization: SvcOrganization; readonly cl
     },
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate>
-      <div className="dialog-body">
-        <TextField label="Email" type="email" field={form.field('email')} isRequired autoComplete="off" />
-        <TextField label="Role" field={form.field('role')} isRequired description={ROLE_HINT} />
-        <p className="hint">
-          The email's link lets them sign in, or sign up, and become a member with this role. It works until
-          the invitation expires or is revoked; a resend sends a new link and the old one stops working.
-        </p>
-      </div>
-      <FormActions
-        submitLabel="Send invitation"
-        pending={form.pending}
-        formError={form.formError}
-        onCancel={props.close}
-      />
-    </form>
+    <DialogForm form={form} submitLabel="Send invitation" onCancel={props.close}>
+      <TextField label="Email" type="email" field={form.field('email')} isRequired autoComplete="off" />
+      <TextField label="Role" field={form.field('role')} isRequired description={ROLE_HINT} />
+      <p className="hint">
+        The email's link lets them sign in, or sign up, and become a member with this role. It works until the
+        invitation expires or is revoked; a resend sends a new link and the old one stops working.
+      </p>
+    </DialogForm>
   );
 }
 

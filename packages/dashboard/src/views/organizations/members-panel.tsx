@@ -17,16 +17,15 @@ import { invalidate, useAction, useList } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
 import { Badge, Time } from '../../ui/format.js';
 import { EmptyState, Panel } from '../../ui/page.js';
 import { RecordPicker } from '../../ui/record-picker.js';
-import { SearchBox } from '../../ui/search.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { notify } from '../../ui/toast.js';
 import { activeOf } from '../list-search.js';
-import { StatusFilter } from '../status-filter.js';
+import { ListFilters } from '../list-filters.js';
 import { patchMembership, ROLE_HINT } from './memberships.js';
 
 const route = getRouteApi('/organizations/$organizationId');
@@ -47,35 +46,27 @@ function AddMemberForm(props: { readonly organization: SvcOrganization; readonly
   });
   const userField = form.field('userId');
   return (
-    <form onSubmit={form.onSubmit} noValidate>
-      <div className="dialog-body">
-        <RecordPicker
-          label="User"
-          path="/users"
-          schema={svcUserSchema}
-          query={{ active: true }}
-          itemId={(item) => item.id}
-          itemText={(item) => item.displayName}
-          itemDetail={(item) => item.email ?? item.id}
-          selected={user}
-          onChange={(item) => {
-            setUser(item);
-            userField.onChange(item?.id ?? '');
-          }}
-          placeholder="Type a name or email"
-          errorMessage={userField.errorMessage === undefined ? undefined : 'Choose a user.'}
-          isRequired
-        />
-        <TextField label="Role" field={form.field('role')} isRequired description={ROLE_HINT} />
-        <p className="hint">A user who was a member before is reactivated with this role.</p>
-      </div>
-      <FormActions
-        submitLabel="Add member"
-        pending={form.pending}
-        formError={form.formError}
-        onCancel={props.close}
+    <DialogForm form={form} submitLabel="Add member" onCancel={props.close}>
+      <RecordPicker
+        label="User"
+        path="/users"
+        schema={svcUserSchema}
+        query={{ active: true }}
+        itemId={(item) => item.id}
+        itemText={(item) => item.displayName}
+        itemDetail={(item) => item.email ?? item.id}
+        selected={user}
+        onChange={(item) => {
+          setUser(item);
+          userField.onChange(item?.id ?? '');
+        }}
+        placeholder="Type a name or email"
+        errorMessage={userField.errorMessage === undefined ? undefined : 'Choose a user.'}
+        isRequired
       />
-    </form>
+      <TextField label="Role" field={form.field('role')} isRequired description={ROLE_HINT} />
+      <p className="hint">A user who was a member before is reactivated with this role.</p>
+    </DialogForm>
   );
 }
 
@@ -93,18 +84,10 @@ function ChangeRoleForm(props: { readonly membership: SvcMembership; readonly cl
     },
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate>
-      <div className="dialog-body">
-        <TextField label="Role" field={form.field('role')} isRequired description={ROLE_HINT} />
-        <p className="hint">The new role is in the tokens of the member's next sign-in or refresh.</p>
-      </div>
-      <FormActions
-        submitLabel="Change role"
-        pending={form.pending}
-        formError={form.formError}
-        onCancel={props.close}
-      />
-    </form>
+    <DialogForm form={form} submitLabel="Change role" onCancel={props.close}>
+      <TextField label="Role" field={form.field('role')} isRequired description={ROLE_HINT} />
+      <p className="hint">The new role is in the tokens of the member's next sign-in or refresh.</p>
+    </DialogForm>
   );
 }
 
@@ -195,20 +178,12 @@ export function MembersPanel(props: { readonly organization: SvcOrganization }) 
         </ModalDialog>
       }
     >
-      <div className="filters">
-        <SearchBox
-          label="Search members"
-          placeholder="Email or name"
-          value={search.q ?? ''}
-          onSearch={(q) =>
-            void navigate({ search: (prev) => ({ ...prev, q: q || undefined }), replace: true })
-          }
-        />
-        <StatusFilter
-          value={search.status}
-          onChange={(status) => void navigate({ search: (prev) => ({ ...prev, status }), replace: true })}
-        />
-      </div>
+      <ListFilters
+        search={search}
+        label="Search members"
+        placeholder="Email or name"
+        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, ...next }), replace: true })}
+      />
       <DataTable
         label="Members"
         columns={COLUMNS}

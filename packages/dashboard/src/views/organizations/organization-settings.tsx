@@ -4,10 +4,10 @@ import { apiSend } from '../../api/client.js';
 import { invalidate, useAction } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
-import { TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
 import { notify } from '../../ui/toast.js';
+import { OrganizationFields } from './create-organization.js';
 
 const pathOf = (organization: SvcOrganization) => `/organizations/${encodeURIComponent(organization.id)}`;
 
@@ -36,30 +36,9 @@ function EditOrganizationForm(props: { readonly organization: SvcOrganization; r
     },
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate>
-      <div className="dialog-body">
-        <TextField label="Name" field={form.field('name')} isRequired autoComplete="off" />
-        <TextField
-          label="Slug"
-          field={form.field('slug')}
-          isRequired
-          description="Lowercase letters, digits and hyphens; no other organization may have it."
-          autoComplete="off"
-        />
-        <TextField
-          label="Primary domain"
-          field={form.field('primaryDomain')}
-          description="Empty it to remove the domain."
-          autoComplete="off"
-        />
-      </div>
-      <FormActions
-        submitLabel="Save"
-        pending={form.pending}
-        formError={form.formError}
-        onCancel={props.close}
-      />
-    </form>
+    <DialogForm form={form} submitLabel="Save" onCancel={props.close}>
+      <OrganizationFields field={form.field} />
+    </DialogForm>
   );
 }
 

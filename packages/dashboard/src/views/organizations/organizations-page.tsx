@@ -3,10 +3,9 @@ import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useList } from '../../data/queries.js';
 import { Badge, Id, Time } from '../../ui/format.js';
 import { EmptyState, Page } from '../../ui/page.js';
-import { SearchBox } from '../../ui/search.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { activeOf } from '../list-search.js';
-import { StatusFilter } from '../status-filter.js';
+import { ListFilters } from '../list-filters.js';
 import { CreateOrganization } from './create-organization.js';
 
 const route = getRouteApi('/organizations');
@@ -37,20 +36,11 @@ export function OrganizationsPage() {
       description="The tenants users sign in to, with their members, invitations and MFA policy."
       actions={<CreateOrganization />}
     >
-      <div className="filters">
-        <SearchBox
-          label="Search"
-          placeholder="Name, slug or id"
-          value={search.q ?? ''}
-          onSearch={(q) =>
-            void navigate({ search: (prev) => ({ ...prev, q: q || undefined }), replace: true })
-          }
-        />
-        <StatusFilter
-          value={search.status}
-          onChange={(status) => void navigate({ search: (prev) => ({ ...prev, status }), replace: true })}
-        />
-      </div>
+      <ListFilters
+        search={search}
+        placeholder="Name, slug or id"
+        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, ...next }), replace: true })}
+      />
       <DataTable
         label="Organizations"
         columns={COLUMNS}

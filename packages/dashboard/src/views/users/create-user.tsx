@@ -5,10 +5,24 @@ import { apiSend } from '../../api/client.js';
 import { invalidate } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ModalDialog } from '../../ui/dialog.js';
-import { SwitchField, TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { SwitchField, TextField, type FieldBinding } from '../../ui/fields.js';
+import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
 import { notify } from '../../ui/toast.js';
+
+/** A password an operator sets for a user, which the user is then told. */
+export function PasswordField(props: { readonly label: string; readonly field: FieldBinding<string> }) {
+  return (
+    <TextField
+      label={props.label}
+      type="password"
+      field={props.field}
+      isRequired
+      autoComplete="new-password"
+      description="At least 8 characters. Tell it to the user over a channel you trust, or send a reset email instead."
+    />
+  );
+}
 
 function CreateUserForm(props: { readonly close: () => void }) {
   const client = useQueryClient();
@@ -29,33 +43,16 @@ function CreateUserForm(props: { readonly close: () => void }) {
     },
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate>
-      <div className="dialog-body">
-        <TextField label="Name" field={form.field('displayName')} isRequired autoComplete="off" />
-        <TextField label="Email" type="email" field={form.field('email')} isRequired autoComplete="off" />
-        <SwitchField
-          label="Set a password"
-          field={form.field('withPassword')}
-          description="Off: the user signs in without a password (an email code, a magic link, SSO), or sets one through a password reset."
-        />
-        {form.values.withPassword && (
-          <TextField
-            label="Password"
-            type="password"
-            field={form.field('password')}
-            isRequired
-            autoComplete="new-password"
-            description="At least 8 characters. Tell it to the user over a channel you trust."
-          />
-        )}
-      </div>
-      <FormActions
-        submitLabel="Create user"
-        pending={form.pending}
-        formError={form.formError}
-        onCancel={props.close}
+    <DialogForm form={form} submitLabel="Create user" onCancel={props.close}>
+      <TextField label="Name" field={form.field('displayName')} isRequired autoComplete="off" />
+      <TextField label="Email" type="email" field={form.field('email')} isRequired autoComplete="off" />
+      <SwitchField
+        label="Set a password"
+        field={form.field('withPassword')}
+        description="Off: the user signs in without a password (an email code, a magic link, SSO), or sets one through a password reset."
       />
-    </form>
+      {form.values.withPassword && <PasswordField label="Password" field={form.field('password')} />}
+    </DialogForm>
   );
 }
 

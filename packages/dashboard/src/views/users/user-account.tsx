@@ -5,7 +5,7 @@ import { invalidate, useAction } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
 import { notify } from '../../ui/toast.js';
 
@@ -45,24 +45,16 @@ function EditUserForm(props: { readonly user: SvcUser; readonly close: () => voi
     },
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate>
-      <div className="dialog-body">
-        <TextField label="Name" field={form.field('displayName')} isRequired autoComplete="off" />
-        <TextField
-          label="Email"
-          type="email"
-          field={form.field('email')}
-          autoComplete="off"
-          description="A new address is unverified until the user proves it, or you mark it verified."
-        />
-      </div>
-      <FormActions
-        submitLabel="Save"
-        pending={form.pending}
-        formError={form.formError}
-        onCancel={props.close}
+    <DialogForm form={form} submitLabel="Save" onCancel={props.close}>
+      <TextField label="Name" field={form.field('displayName')} isRequired autoComplete="off" />
+      <TextField
+        label="Email"
+        type="email"
+        field={form.field('email')}
+        autoComplete="off"
+        description="A new address is unverified until the user proves it, or you mark it verified."
       />
-    </form>
+    </DialogForm>
   );
 }
 

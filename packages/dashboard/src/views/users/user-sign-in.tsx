@@ -10,12 +10,12 @@ import { apiSend } from '../../api/client.js';
 import { invalidate, useAction } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
-import { TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
 import { Badge } from '../../ui/format.js';
 import { Panel } from '../../ui/page.js';
 import { notify } from '../../ui/toast.js';
+import { PasswordField } from './create-user.js';
 import { patchUser, usePatchUser, userPath } from './user-account.js';
 
 function SetPasswordForm(props: { readonly user: SvcUser; readonly close: () => void }) {
@@ -32,24 +32,9 @@ function SetPasswordForm(props: { readonly user: SvcUser; readonly close: () => 
     },
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate>
-      <div className="dialog-body">
-        <TextField
-          label="New password"
-          type="password"
-          field={form.field('password')}
-          isRequired
-          autoComplete="new-password"
-          description="At least 8 characters. Tell it to the user over a channel you trust, or send a reset email instead."
-        />
-      </div>
-      <FormActions
-        submitLabel="Set password"
-        pending={form.pending}
-        formError={form.formError}
-        onCancel={props.close}
-      />
-    </form>
+    <DialogForm form={form} submitLabel="Set password" onCancel={props.close}>
+      <PasswordField label="New password" field={form.field('password')} />
+    </DialogForm>
   );
 }
 

@@ -7,7 +7,7 @@ import { RecordPicker } from '../../ui/record-picker.js';
 import { SearchBox } from '../../ui/search.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { activeOf } from '../list-search.js';
-import { StatusFilter } from '../status-filter.js';
+import { ListFilters } from '../list-filters.js';
 import { CreateUser } from './create-user.js';
 
 const route = getRouteApi('/users');
@@ -83,15 +83,11 @@ export function UsersPage() {
       description="Everyone who can sign in to this Svc, across organizations."
       actions={<CreateUser />}
     >
-      <div className="filters">
-        <SearchBox
-          label="Search"
-          placeholder="Email, name or id"
-          value={search.q ?? ''}
-          onSearch={(q) =>
-            void navigate({ search: (prev) => ({ ...prev, q: q || undefined }), replace: true })
-          }
-        />
+      <ListFilters
+        search={search}
+        placeholder="Email, name or id"
+        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, ...next }), replace: true })}
+      >
         <SearchBox
           label="Exact email"
           placeholder="ada@example.com"
@@ -106,11 +102,7 @@ export function UsersPage() {
             void navigate({ search: (prev) => ({ ...prev, organizationId }), replace: true })
           }
         />
-        <StatusFilter
-          value={search.status}
-          onChange={(status) => void navigate({ search: (prev) => ({ ...prev, status }), replace: true })}
-        />
-      </div>
+      </ListFilters>
       {emailProblem !== undefined && (
         <p className="error" role="alert">
           {emailProblem}
