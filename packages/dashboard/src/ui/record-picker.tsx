@@ -112,11 +112,10 @@ export function RecordPicker<S extends z.ZodType>(props: {
         >
           {({ id, item }: { id: string; item: z.output<S> }) => (
             <ListBoxItem id={id} textValue={itemText(item)} className="listbox-item">
-              <Text slot="label">{itemText(item)}</Text>
+              {/* No label slot: the option's name is all it shows, the detail too. */}
+              <span className="picker-text">{itemText(item)}</span>
               {props.itemDetail !== undefined && (
-                <Text slot="description" className="picker-detail muted">
-                  {props.itemDetail(item)}
-                </Text>
+                <span className="picker-detail muted">{props.itemDetail(item)}</span>
               )}
             </ListBoxItem>
           )}

@@ -66,6 +66,7 @@ export function OrganizationActivation(props: { readonly organization: SvcOrgani
   if (!organization.active) {
     return (
       <ConfirmButton
+        key="reactivate"
         label="Reactivate"
         title={`Reactivate ${organization.name}?`}
         tone="primary"
@@ -80,6 +81,7 @@ export function OrganizationActivation(props: { readonly organization: SvcOrgani
   }
   return (
     <ConfirmButton
+      key="deactivate"
       label="Deactivate"
       title={`Deactivate ${organization.name}?`}
       triggerTone="danger"

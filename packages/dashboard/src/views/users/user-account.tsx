@@ -76,6 +76,7 @@ export function UserActivation(props: { readonly user: SvcUser }) {
   if (!user.active) {
     return (
       <ConfirmButton
+        key="reactivate"
         label="Reactivate"
         title={`Reactivate ${user.displayName}?`}
         tone="primary"
@@ -87,6 +88,7 @@ export function UserActivation(props: { readonly user: SvcUser }) {
   }
   return (
     <ConfirmButton
+      key="deactivate"
       label="Deactivate"
       title={`Deactivate ${user.displayName}?`}
       triggerTone="danger"

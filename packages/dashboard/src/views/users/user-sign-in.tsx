@@ -136,6 +136,7 @@ export function UserSignInPanel(props: { readonly user: SvcUser }) {
         <Setting name="Operator" state={<Badge on={user.isOperator} yes="Operator" no="No" />}>
           {user.isOperator ? (
             <ConfirmButton
+              key="remove-operator"
               label="Remove operator"
               title={`Remove ${user.displayName} as an operator?`}
               run={() => operator.mutateAsync({ isOperator: false })}
@@ -147,6 +148,7 @@ export function UserSignInPanel(props: { readonly user: SvcUser }) {
             </ConfirmButton>
           ) : (
             <ConfirmButton
+              key="make-operator"
               label="Make operator"
               title={`Make ${user.displayName} an operator?`}
               tone="primary"
