@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emailSchema, svcMembershipSchema } from './admin.js';
-import { recordIdSchema } from './fields.js';
-import { activeQuerySchema, pageQuerySchema, searchQuerySchema } from './paging.js';
+import { booleanQuerySchema, recordIdSchema } from './fields.js';
+import { pageQuerySchema, searchQuerySchema } from './paging.js';
 
 /**
  * What an operator console's directory, users and sessions pages read beside the records of admin.ts
@@ -19,7 +19,7 @@ import { activeQuerySchema, pageQuerySchema, searchQuerySchema } from './paging.
 export const userListQuerySchema = pageQuerySchema.extend({
   query: searchQuerySchema.optional(),
   organizationId: recordIdSchema.optional(),
-  active: activeQuerySchema.optional(),
+  active: booleanQuerySchema.optional(),
   email: emailSchema.optional(),
 });
 export type UserListQuery = z.input<typeof userListQuerySchema>;
@@ -28,7 +28,7 @@ export type UserListInput = z.output<typeof userListQuerySchema>;
 /** GET /organizations. `query`: a name that contains it, a slug that starts with it, or the id itself. */
 export const organizationListQuerySchema = pageQuerySchema.extend({
   query: searchQuerySchema.optional(),
-  active: activeQuerySchema.optional(),
+  active: booleanQuerySchema.optional(),
 });
 export type OrganizationListQuery = z.input<typeof organizationListQuerySchema>;
 export type OrganizationListInput = z.output<typeof organizationListQuerySchema>;
@@ -39,7 +39,7 @@ export type OrganizationListInput = z.output<typeof organizationListQuerySchema>
  */
 export const membershipListQuerySchema = pageQuerySchema.extend({
   query: searchQuerySchema.optional(),
-  active: activeQuerySchema.optional(),
+  active: booleanQuerySchema.optional(),
 });
 export type MembershipListQuery = z.input<typeof membershipListQuerySchema>;
 export type MembershipListInput = z.output<typeof membershipListQuerySchema>;

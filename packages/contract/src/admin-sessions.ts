@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { emailSchema } from './admin.js';
 import { svcUserSummarySchema } from './admin-directory.js';
 import { clientIdSchema } from './auth.js';
-import { recordIdSchema, text } from './fields.js';
-import { activeQuerySchema, pageQuerySchema } from './paging.js';
+import { booleanQuerySchema, recordIdSchema, text } from './fields.js';
+import { pageQuerySchema } from './paging.js';
 
 /**
  * The operator's token sessions (SPEC.md "Operator (admin) HTTP APIs": `GET /sessions`,
@@ -25,7 +25,7 @@ export const sessionListQuerySchema = pageQuerySchema.extend({
   email: emailSchema.optional(),
   organizationId: recordIdSchema.optional(),
   clientId: clientIdSchema.optional(),
-  active: activeQuerySchema.optional(),
+  active: booleanQuerySchema.optional(),
 });
 export type SessionListQuery = z.input<typeof sessionListQuerySchema>;
 export type SessionListInput = z.output<typeof sessionListQuerySchema>;

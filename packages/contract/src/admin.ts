@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { applicationAccessModeSchema } from './access-modes.js';
-import { activeQuerySchema, pageQuerySchema, searchQuerySchema } from './paging.js';
-import { newPasswordSchema, optionalText, recordIdSchema, text, uniqueList } from './fields.js';
+import { pageQuerySchema, searchQuerySchema } from './paging.js';
+import {
+  booleanQuerySchema,
+  newPasswordSchema,
+  optionalText,
+  recordIdSchema,
+  text,
+  uniqueList,
+} from './fields.js';
 
 /**
  * Operator (admin) API bodies and records, camelCase (DECISIONS.md "Wire format"). Objects are not
@@ -176,7 +183,7 @@ export type CreateClientInput = z.output<typeof createClientBodySchema>;
 export const clientListQuerySchema = pageQuerySchema.extend({
   registration: z.enum(['dynamic', 'metadata_document', 'operator']).optional(),
   query: searchQuerySchema.optional(),
-  active: activeQuerySchema.optional(),
+  active: booleanQuerySchema.optional(),
 });
 export type ClientListQuery = z.input<typeof clientListQuerySchema>;
 export type ClientListInput = z.output<typeof clientListQuerySchema>;

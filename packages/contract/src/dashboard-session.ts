@@ -11,3 +11,19 @@ export const svcDashboardSessionSchema = z.object({
   expiresAt: z.iso.datetime(),
 });
 export type SvcDashboardSession = z.output<typeof svcDashboardSessionSchema>;
+
+/**
+ * The console's top-level pages below the dashboard base (`/svc/users/usr_…`): the app routes them, and
+ * the server answers the app's page for each so that every list and record has a link of its own.
+ */
+export const DASHBOARD_SECTIONS = [
+  'overview',
+  'organizations',
+  'users',
+  'applications',
+  'policies',
+  'sessions',
+  'audit',
+  'email',
+] as const;
+export type DashboardSection = (typeof DASHBOARD_SECTIONS)[number];

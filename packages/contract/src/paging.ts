@@ -17,12 +17,6 @@ export const pageQuerySchema = z.object({
 });
 export type PageQuery = z.output<typeof pageQuerySchema>;
 
-/** A list's `active` filter: 'true' / 'false' in a query string, a boolean in process. */
-export const activeQuerySchema = z.union(
-  [z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')],
-  { error: 'must be true or false' },
-);
-
 /**
  * A list's `query` (search) filter: up to 200 characters, trimmed, on one line. An empty one (a search
  * box sent empty) filters nothing, as if it were omitted.

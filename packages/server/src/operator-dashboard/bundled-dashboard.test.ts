@@ -19,12 +19,20 @@ describe('the built dashboard on disk', () => {
   it('serves only the files the build wrote below assets/, with their content types', async () => {
     const dist = emptyFolder();
     mkdirSync(join(dist, 'assets', 'fonts'), { recursive: true });
-    writeFileSync(join(dist, 'index.html'), '<!doctype html>');
+    writeFileSync(
+      join(dist, 'index.html'),
+      '<!doctype html><head><script type="module" src="./assets/app-1.js"></script></head>',
+    );
     writeFileSync(join(dist, 'secret.txt'), 'not an asset');
     writeFileSync(join(dist, 'assets', 'app-1a2b.css'), 'body{}');
     writeFileSync(join(dist, 'assets', 'fonts', 'x.woff2'), 'font');
     const bundled = await bundledDashboard(dist);
-    expect(bundled?.indexHtml.toString()).toBe('<!doctype html>');
+    // Absolute asset URLs, so that a deep link (`/svc/users/usr_1`) loads the same files.
+    expect(bundled?.indexHtml('/console', 'n0nce')).toBe(
+      '<!doctype html><head><script type="module" src="/console/assets/app-1.js"></script>' +
+        '  <meta name="svc-dashboard-base" content="/console" />\n' +
+        '    <meta name="csp-nonce" nonce="n0nce" />\n  </head>',
+    );
     expect(bundled?.asset('app-1a2b.css')?.contentType).toBe('text/css; charset=utf-8');
     expect(bundled?.asset('fonts/x.woff2')?.contentType).toBe('font/woff2');
     for (const path of ['../secret.txt', '../index.html', 'fonts/../app-1a2b.css', '/etc/passwd']) {

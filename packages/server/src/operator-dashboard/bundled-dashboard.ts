@@ -4,20 +4,25 @@ import { dirname, extname, join, relative, sep } from 'node:path';
 
 /**
  * The Content-Security-Policy of the bundled dashboard's page: its own scripts and stylesheet from the
- * PublicOrigin, `fetch` to the same origin (the operator APIs), nothing inline, no framing. As on the
- * hosted pages (http/pages/security-headers.ts), `base-uri 'none'` keeps an injected `<base>` from moving
- * the relative asset URLs, and there is no `form-action`: the sign-out form's redirects end at the hosted
- * logout, which Chrome would check against it.
+ * PublicOrigin, `fetch` to the same origin (the operator APIs), no framing, and no inline script at all.
+ * React Aria adds two small `<style>` elements at run time (touch and overscroll behaviour); they carry
+ * the page's one-time `nonce`, which the page names in a `csp-nonce` meta element (as React Aria reads
+ * it), so no other inline style applies. As on the hosted pages (http/pages/security-headers.ts),
+ * `base-uri 'none'` keeps an injected `<base>` from moving the asset URLs, and there is no
+ * `form-action`: the sign-out form's redirects end at the hosted logout, which Chrome would check
+ * against it.
  */
-export const DASHBOARD_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function dashboardContentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -35,7 +40,12 @@ export interface DashboardAsset {
 
 /** The built dashboard (`packages/dashboard/dist`), read once into memory: a few hundred kilobytes. */
 export interface BundledDashboard {
-  readonly indexHtml: Buffer;
+  /**
+   * The app's page for a dashboard base and a response's style nonce: the build names its assets
+   * relatively (`./assets/…`), which would resolve below a deep link's folder (`/svc/users/assets/…`), so
+   * they are made absolute here, and meta elements tell the app its base and the nonce.
+   */
+  indexHtml(dashboardBase: string, nonce: string): string;
   /**
    * A file of `dist/assets/` by its path below `assets/`. Only the files the build wrote are there, so
    * no request path (`..`, encoded or not) can name anything else.
@@ -78,7 +88,31 @@ async function load(folder: string): Promise<BundledDashboard | undefined> {
       contentType,
     });
   }
-  return { indexHtml, asset: (path) => assets.get(path) };
+  const pages = new Map<string, string>();
+  return {
+    indexHtml: (base, nonce) => {
+      let page = pages.get(base);
+      if (page === undefined) {
+        page = pageFor(indexHtml.toString('utf8'), base);
+        pages.set(base, page);
+      }
+      return page.replace(NONCE_SLOT, nonce);
+    },
+    asset: (path) => assets.get(path),
+  };
+}
+
+const NONCE_SLOT = '\u0000nonce\u0000';
+
+function pageFor(html: string, dashboardBase: string): string {
+  const base = dashboardBase.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const meta = [
+    `<meta name="svc-dashboard-base" content="${base}" />`,
+    `<meta name="csp-nonce" nonce="${NONCE_SLOT}" />`,
+  ];
+  return html
+    .replaceAll('"./assets/', `"${base}/assets/`)
+    .replace('</head>', `  ${meta.join('\n    ')}\n  </head>`);
 }
 
 const loaded = new Map<string, Promise<BundledDashboard | undefined>>();

@@ -15,9 +15,9 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
   afterAll(() => h.close());
 
   /** A browser over the whole dashboard base, signed in through the hosted pages from /svc/login. */
-  const signIn = async (email: string) => {
+  const signIn = async (email: string, start = '/svc/login') => {
     const browser = new InjectBrowser({ authBase: '/svc', inject: (options) => h.inject(options) });
-    await browser.follow(await browser.get('/svc/login'));
+    await browser.follow(await browser.get(start));
     await browser.follow(await browser.post('/auth/login/identify', { email }));
     const done = await browser.follow(
       await browser.post('/auth/login/password', { password: DIRECT_PASSWORD }),
@@ -60,6 +60,33 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     expect(created.statusCode, created.body).toBe(201);
     const [event] = (await h.events('admin.organization.created')).filter((e) => e.actorId === user.id);
     expect(event).toMatchObject({ actorType: 'operator', actorId: user.id });
+    // The FGA and email APIs name the operator of the cookie too.
+    const write = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+      h.inject({
+        method,
+        url,
+        headers: { cookie, 'x-svc-csrf': csrfToken, origin: TEST_ORIGIN },
+        ...(payload === undefined ? {} : { payload }),
+      });
+    const fga = '/svc/admin/fga/api';
+    expect((await write('POST', `${fga}/resource-types`, { key: 'dash-doc', name: 'Doc' })).statusCode).toBe(
+      201,
+    );
+    expect((await write('POST', `${fga}/groups`, { name: 'Dash group' })).statusCode).toBe(201);
+    const template = '/svc/admin/email/api/templates/email.test';
+    const override = { subject: 'Hi {{productName}}', textBody: 'x', htmlBody: 'y' };
+    expect((await write('PUT', template, override)).statusCode).toBe(200);
+    expect((await write('DELETE', template)).statusCode).toBe(200);
+    for (const kind of [
+      'fga.resource_type.created',
+      'fga.group.created',
+      'admin.email_template.updated',
+      'admin.email_template.reset',
+    ]) {
+      expect(await h.events(kind), kind).toEqual([
+        expect.objectContaining({ actorType: 'operator', actorId: user.id }),
+      ]);
+    }
     expect((await h.events('dashboard.session.started', DASHBOARD_CLIENT_ID)).map((e) => e.userId)).toContain(
       user.id,
     );
@@ -97,8 +124,13 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     expect(app.statusCode).toBe(200);
     expect(app.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(app.headers['cache-control']).toBe('no-store');
-    expect(app.headers['content-security-policy']).toContain("script-src 'self'");
-    const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(app.body)?.[1];
+    expect(app.headers['content-security-policy']).toContain("script-src 'self';");
+    // Inline style only with this response's nonce (React Aria's <style> elements carry it).
+    const nonce = /<meta name="csp-nonce" nonce="([A-Za-z0-9_-]{24})" \/>/.exec(app.body)?.[1];
+    expect(app.headers['content-security-policy']).toContain(`style-src 'self' 'nonce-${nonce}';`);
+    const again = await h.inject({ method: 'GET', url: '/svc/', headers: { cookie: cookieOf(browser) } });
+    expect(again.body).not.toContain(String(nonce));
+    const script = /src="\/svc\/(assets\/[^"]+\.js)"/.exec(app.body)?.[1];
     expect(script).toBeDefined();
     const bare = await h.inject({ method: 'GET', url: '/svc', headers: { cookie: cookieOf(browser) } });
     expect(bare.headers.location).toBe('/svc/');
@@ -111,6 +143,35 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     for (const url of ['/svc/assets/../index.html', '/svc/assets/%2e%2e/index.html', '/svc/assets/nope.js']) {
       expect((await h.inject({ method: 'GET', url })).statusCode, url).toBe(404);
     }
+  });
+
+  it('answers the app at every console link, and the sign-in returns to the link it began from', async () => {
+    const user = await operator();
+    const deepLink = `/svc/users/${user.id}?tab=sessions`;
+    const away = await h.inject({ method: 'GET', url: deepLink });
+    expect(away.statusCode).toBe(303);
+    expect(away.headers.location).toBe(`/svc/login?returnTo=${encodeURIComponent(deepLink)}`);
+    const { browser, done } = await signIn(user.email, String(away.headers.location));
+    expect(browser.url).toBe(deepLink);
+    expect(done.body).toContain('<div id="root">');
+
+    const cookie = cookieOf(browser);
+    for (const url of ['/svc/overview', '/svc/audit?kind=admin.*', '/svc/organizations/org_1/members']) {
+      const page = await h.inject({ method: 'GET', url, headers: { cookie } });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain('<meta name="svc-dashboard-base" content="/svc" />');
+    }
+    // Not a console section: the ordinary not-found answer, not the app.
+    expect((await h.inject({ method: 'GET', url: '/svc/nowhere', headers: { cookie } })).statusCode).toBe(
+      404,
+    );
+
+    // A return path that would leave the console is dropped: the sign-in ends at the console's home.
+    const elsewhere = await signIn(
+      user.email,
+      `/svc/login?returnTo=${encodeURIComponent('//evil.example/')}`,
+    );
+    expect(elsewhere.browser.url).toBe('/svc/');
   });
 
   it('refuses a user who is not an operator, a stale state and a forged cookie', async () => {

@@ -1,88 +1,107 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from '../test-support/browser.js';
 import { heading, signInWithPassword } from '../test-support/browser-flow.js';
+import { accessibilityProblems, startConsole, type ConsoleFixture } from '../test-support/console-browser.js';
 import { HOSTED_PASSWORD } from '../test-support/hosted-test-app.js';
-import { serveHostedApp, type ServedHostedApp } from '../test-support/served-hosted-app.js';
 
 /**
- * The bundled dashboard (packages/dashboard/dist, built by `npm run build`) in Debian Chromium with
- * JavaScript on: an operator opens `/svc/`, signs in through the hosted pages, and uses the views under
- * the dashboard's own CSP, which must refuse nothing the app does.
+ * The console's frame (packages/dashboard/dist, built by `npm run build`) in Debian Chromium with
+ * JavaScript on, under the dashboard's own CSP, which must refuse nothing the app does: the hosted
+ * sign-in, links of their own for every page, the sections' navigation on a wide and a phone screen,
+ * the colour schemes, and a session revoked behind a confirmation.
  */
-describe('the operator dashboard in a browser', () => {
-  let served: ServedHostedApp;
-  let browser: TestBrowser;
-  const problems: string[] = [];
+describe('the operator console in a browser', () => {
+  let console: ConsoleFixture;
 
   beforeAll(async () => {
-    served = await serveHostedApp();
-    browser = await launchBrowser();
+    console = await startConsole();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
+  afterAll(() => console?.close());
+
+  it('opens a deep link after the sign-in, and every page of the frame passes axe in both schemes', async () => {
+    const page = await console.open('/');
+    await page.waitForURL((url) => url.pathname === '/svc/users');
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByRole('rowheader', { name: console.operator.displayName }).waitFor();
+    expect(await page.getByRole('banner').textContent()).toContain(console.operator.email);
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Applications' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/svc/applications');
+    expect(await page.title()).toBe('Applications · Svc');
+
+    await page.getByRole('button', { name: /Colour scheme/ }).click();
+    await page.getByRole('option', { name: 'Dark' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.scheme)).toBe('dark');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.scheme)).toBe('dark');
+    expect(console.problems).toEqual([]);
+    await page.close();
   });
 
-  /** A page at `/svc/` signed in as `email` through the hosted pages; console errors go to `problems`. */
-  async function openDashboard(email: string): Promise<Page> {
-    await browser.context.clearCookies();
-    const page = await browser.context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${served.origin}/svc/`);
-    await signInWithPassword(page, email);
-    return page;
-  }
+  it('says so at a console link that names no page, inside the frame', async () => {
+    const page = await console.open('/users/usr_1/nothing/here');
+    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByRole('link', { name: 'Go to the console’s home' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    expect(console.problems).toEqual([]);
+    await page.close();
+  });
 
-  it('takes an operator from /svc/ through the hosted login to users, clients and a session revoked', async () => {
-    const { given, t } = served.hosted;
-    const operator = await given.user();
-    await t.svc.admin.setOperatorAsync(operator.email);
+  it('on a phone, the sections sit behind a Menu button the keyboard can reach', async () => {
+    const page = await console.open('/sessions');
+    await page.setViewportSize({ width: 390, height: 800 });
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    await expect.poll(() => sections.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Menu' }).focus();
+    await page.keyboard.press('Enter');
+    await sections.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await expect.poll(() => sections.isVisible()).toBe(false);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(console.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('revokes a session after a confirmation that says what it ends', async () => {
+    const { given, t, inject } = console.served.hosted;
     const client = await given.client({ name: 'Browser Dashboard App' });
     const other = await given.user();
-    const login = await served.hosted.inject({
+    const login = await inject({
       method: 'POST',
       url: '/svc/auth/password/login',
       payload: { email: other.email, password: HOSTED_PASSWORD, clientId: client.clientId },
     });
     expect(login.statusCode, login.body).toBe(200);
 
-    const page = await openDashboard(operator.email);
-    await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/svc/');
-    await expect.poll(() => page.locator('header').textContent()).toContain(operator.displayName);
-    await page.getByRole('cell', { name: operator.email, exact: true }).waitFor();
-
-    await page.getByRole('button', { name: 'Clients' }).click();
-    const clientRow = page.getByRole('row').filter({ hasText: client.clientId });
-    await clientRow.waitFor();
-    expect(await clientRow.textContent()).toContain('Browser Dashboard App');
-
-    await page.getByRole('button', { name: 'Sessions' }).click();
-    const sessionRow = page.getByRole('row').filter({ hasText: other.id });
-    await sessionRow.getByText('Active', { exact: true }).waitFor();
-    await sessionRow.getByRole('button', { name: 'Revoke' }).click();
-    await sessionRow.getByText('Revoke 1 session?').waitFor();
-    await sessionRow.getByRole('button', { name: 'Confirm' }).click();
-    await sessionRow.getByText('Revoked', { exact: true }).waitFor();
+    const page = await console.open('/sessions');
+    const row = page.getByRole('row').filter({ hasText: other.id });
+    await row.getByText('Active', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this session?' });
+    await dialog.getByText('This ends 1 session and its 1 usable refresh token').waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('Revoked 1 session.').waitFor();
+    await row.getByText('Revoked', { exact: true }).waitFor();
     const sessions = await t.svc.admin.listSessionsAsync({ userId: other.id });
     expect(sessions.data.map((session) => session.active)).toEqual([false]);
-
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL((url) => url.pathname !== '/svc/');
-    expect(problems).toEqual([]);
+    expect(console.problems).toEqual([]);
     await page.close();
   });
 
   it('refuses a user who is not an operator', async () => {
-    const user = await served.hosted.given.user();
-    const page = await openDashboard(user.email);
+    const user = await console.served.hosted.given.user();
+    const context = await console.browser.context.browser()?.newContext();
+    if (context === undefined) throw new Error('no browser');
+    const page = await context.newPage();
+    await page.goto(`${console.served.origin}/svc/users`);
+    await signInWithPassword(page, user.email);
     await heading(page, 'Dashboard sign-in');
     expect(await page.textContent('main')).toContain('svc operator add');
-    expect((await page.request.get(`${served.origin}/svc/api/session`)).status()).toBe(404);
-    await page.close();
+    expect((await page.request.get(`${console.served.origin}/svc/api/session`)).status()).toBe(404);
+    await context.close();
   });
 });

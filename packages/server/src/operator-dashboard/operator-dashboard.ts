@@ -38,7 +38,13 @@ export interface OperatorDashboardDeps {
 
 /** The end of a sign-in at the callback. */
 export type FinishedLogin =
-  | { readonly kind: 'started'; readonly secret: string; readonly expiresAt: number }
+  | {
+      readonly kind: 'started';
+      readonly secret: string;
+      readonly expiresAt: number;
+      /** The console page the sign-in began from (checked by the route before it was sealed). */
+      readonly returnTo: string | null;
+    }
   | {
       readonly kind: 'refused';
       readonly reason: 'stale' | 'refused_upstream' | 'invalid_code' | 'not_operator';
@@ -63,11 +69,11 @@ export class OperatorDashboard {
     this.#deps = deps;
   }
 
-  /** GET /login: where to send the browser, and the sealed state for its cookie. */
-  async beginLogin(): Promise<{ readonly location: string; readonly cookie: string }> {
+  /** GET /login: where to send the browser, and the sealed state (with `returnTo`) for its cookie. */
+  async beginLogin(returnTo: string | null): Promise<{ readonly location: string; readonly cookie: string }> {
     const { ids, clock, urls, clientId } = this.#deps;
     await this.#deps.dashboardClient();
-    const login = { state: ids.secret(), verifier: ids.secret() };
+    const login = { state: ids.secret(), verifier: ids.secret(), returnTo };
     const query = new URLSearchParams({
       response_type: 'code',
       client_id: clientId,
@@ -142,7 +148,7 @@ export class OperatorDashboard {
     await this.#record('dashboard.session.started', userId, context.ipAddress, {
       dashboardSessionId: record.id,
     });
-    return { kind: 'started', secret, expiresAt: record.expiresAt };
+    return { kind: 'started', secret, expiresAt: record.expiresAt, returnTo: login.returnTo };
   }
 
   /**

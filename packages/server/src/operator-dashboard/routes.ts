@@ -1,4 +1,5 @@
-import type { SvcDashboardSession } from '@svc/contract';
+import { DASHBOARD_SECTIONS, type SvcDashboardSession } from '@svc/contract';
+import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../http/pages/html.js';
@@ -17,7 +18,8 @@ import {
   setDashboardCookie,
   type DashboardSite,
 } from './dashboard-cookie.js';
-import { DASHBOARD_CONTENT_SECURITY_POLICY, type BundledDashboard } from './bundled-dashboard.js';
+import { dashboardContentSecurityPolicy, type BundledDashboard } from './bundled-dashboard.js';
+import { consolePath } from './console-paths.js';
 import type { FinishedLogin, OperatorDashboard } from './operator-dashboard.js';
 
 const REFUSALS: Record<Exclude<FinishedLogin, { kind: 'started' }>['reason'], string> = {
@@ -30,11 +32,12 @@ const REFUSALS: Record<Exclude<FinishedLogin, { kind: 'started' }>['reason'], st
 
 /**
  * The bundled dashboards' sign-in, under the dashboard base: `/login` starts the hosted sign-in with the
- * dashboard client, `/callback` finishes it with a session cookie, `/api/session` tells the dashboards
- * who is signed in (and the antiforgery token their state-changing calls send as `x-svc-csrf`),
- * `/logout` ends the session, and `/` is the built dashboard app (`bundled`, with its `/assets/*`) or,
- * in a checkout that was never built, a server-rendered landing page. The operator APIs accept the
- * cookie through the operator guard (http/operator-guard.ts).
+ * dashboard client (`?returnTo=` a console page to open afterwards), `/callback` finishes it with a
+ * session cookie, `/api/session` tells the dashboards who is signed in (and the antiforgery token their
+ * state-changing calls send as `x-svc-csrf`), `/logout` ends the session, and `/` and each console
+ * section (`/users/…`) are the built dashboard app (`bundled`, with its `/assets/*`) or, in a checkout
+ * that was never built, a server-rendered landing page. The operator APIs accept the cookie through
+ * the operator guard (http/operator-guard.ts).
  */
 export function operatorDashboardRoutes(deps: {
   dashboard: OperatorDashboard;
@@ -64,8 +67,10 @@ export function operatorDashboardRoutes(deps: {
       }
     });
 
-    app.get('/login', async (_request, reply) => {
-      const { location, cookie } = await dashboard.beginLogin();
+    app.get<{ Querystring: Record<string, unknown> }>('/login', async (request, reply) => {
+      const { location, cookie } = await dashboard.beginLogin(
+        consolePath(site.dashboardBase, request.query.returnTo),
+      );
       reply.setCookie(DASHBOARD_LOGIN_COOKIE, cookie, dashboardCookieOptions(site, 600));
       return reply.redirect(location, 303);
     });
@@ -86,7 +91,7 @@ export function operatorDashboardRoutes(deps: {
         return page(reply, 'Dashboard sign-in', again, finished.reason === 'not_operator' ? 403 : 400);
       }
       setDashboardCookie(reply, site, finished.secret, finished.expiresAt, deps.now());
-      return reply.redirect(`${site.dashboardBase}/`, 303);
+      return reply.redirect(finished.returnTo ?? `${site.dashboardBase}/`, 303);
     });
 
     app.get('/api/session', async (request, reply) => {
@@ -101,17 +106,20 @@ export function operatorDashboardRoutes(deps: {
       return body;
     });
 
-    app.get('/', async (request, reply) => {
+    const consolePage = async (request: FastifyRequest, reply: FastifyReply) => {
       const session = await live(request);
-      if (session === undefined) return reply.redirect(`${site.dashboardBase}/login`, 303);
+      if (session === undefined) {
+        const returnTo = consolePath(site.dashboardBase, request.url);
+        const home = returnTo === null || returnTo === `${site.dashboardBase}/`;
+        const query = home ? '' : `?${new URLSearchParams({ returnTo }).toString()}`;
+        return reply.redirect(`${site.dashboardBase}/login${query}`, 303);
+      }
       if (bundled !== undefined) {
-        // index.html names its assets relatively (`./assets/…`), which resolve below the base only from `{base}/`.
-        if (!request.url.split('?', 1)[0]?.endsWith('/'))
-          return reply.redirect(`${site.dashboardBase}/`, 308);
+        const nonce = randomBytes(18).toString('base64url');
         return reply
           .header('content-type', 'text/html; charset=utf-8')
-          .header('content-security-policy', DASHBOARD_CONTENT_SECURITY_POLICY)
-          .send(bundled.indexHtml);
+          .header('content-security-policy', dashboardContentSecurityPolicy(nonce))
+          .send(bundled.indexHtml(site.dashboardBase, nonce));
       }
       const body = html`<p>
           Signed in as ${session.user.displayName} (${session.user.email ?? session.user.id}), an operator.
@@ -121,7 +129,17 @@ export function operatorDashboardRoutes(deps: {
           <button type="submit">Sign out</button>
         </form>`;
       return page(reply, 'Svc dashboards', body);
+    };
+
+    app.get('/', async (request, reply) => {
+      // The console's links are below `{base}/`; the bare base is sent there.
+      if (!request.url.split('?', 1)[0]?.endsWith('/')) return reply.redirect(`${site.dashboardBase}/`, 308);
+      return consolePage(request, reply);
     });
+    for (const section of DASHBOARD_SECTIONS) {
+      app.get(`/${section}`, consolePage);
+      app.get(`/${section}/*`, consolePage);
+    }
 
     // The app's scripts and stylesheet: public code, served without a session, cached for a year under
     // their content-hashed names.

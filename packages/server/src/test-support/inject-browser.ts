@@ -71,6 +71,8 @@ export class InjectBrowser {
   readonly cookies = new Map<string, string>();
   /** The last HTML page received. */
   page = '';
+  /** The path and query of the last GET: where a followed chain of redirects ended. */
+  url = '';
   readonly #hosted: InjectTarget;
   readonly #origin: string;
 
@@ -85,7 +87,8 @@ export class InjectBrowser {
   }
 
   async get(url: string): Promise<LightMyRequestResponse> {
-    return this.#send({ method: 'GET', url: this.#path(url) });
+    this.url = this.#path(url);
+    return this.#send({ method: 'GET', url: this.url });
   }
 
   /** GET {authBase}/authorize with the parameters. */

@@ -1,0 +1,28 @@
+import { createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { DASHBOARD_BASE } from './api/base.js';
+import { rootRoute } from './shell/root-route.js';
+import { applicationRoutes } from './views/applications/routes.js';
+import { sessionRoutes } from './views/sessions/routes.js';
+import { userRoutes } from './views/users/routes.js';
+
+const homeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/users', replace: true });
+  },
+});
+
+/**
+ * The console's pages below the dashboard base. Each section's routes live with its views; their first
+ * path segments are the contract's DASHBOARD_SECTIONS, which the server answers with the app's page.
+ */
+const routeTree = rootRoute.addChildren([homeRoute, ...userRoutes, ...applicationRoutes, ...sessionRoutes]);
+
+export const router = createRouter({ routeTree, basepath: DASHBOARD_BASE, scrollRestoration: true });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The console's sections as the sidebar groups them; each `to` is a route of router.tsx (and its first
+ * segment one of the contract's DASHBOARD_SECTIONS).
+ */
+export const NAVIGATION = [
+  { title: 'Directory', items: [{ to: '/users', label: 'Users' }] },
+  { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },
+  { title: 'Security', items: [{ to: '/sessions', label: 'Sessions' }] },
+] as const;

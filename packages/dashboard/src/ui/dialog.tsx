@@ -1,0 +1,104 @@
+import { useState, type ReactNode } from 'react';
+import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { messageOf } from '../api/client.js';
+import { Button } from './button.js';
+
+/**
+ * A modal dialog opened by its trigger button: a title and the content, which gets `close`. Escape and
+ * a click outside close it; focus stays inside while it is open and returns to the trigger after.
+ */
+export function ModalDialog(props: {
+  readonly trigger: ReactNode;
+  readonly title: string;
+  readonly children: (close: () => void) => ReactNode;
+  readonly isOpen?: boolean | undefined;
+  readonly onOpenChange?: ((open: boolean) => void) | undefined;
+}) {
+  return (
+    <DialogTrigger
+      {...(props.isOpen === undefined ? {} : { isOpen: props.isOpen })}
+      {...(props.onOpenChange === undefined ? {} : { onOpenChange: props.onOpenChange })}
+    >
+      {props.trigger}
+      <ModalOverlay className="modal-overlay" isDismissable>
+        <Modal className="modal">
+          <Dialog className="dialog">
+            {({ close }) => (
+              <>
+                <Heading slot="title">{props.title}</Heading>
+                {props.children(close)}
+              </>
+            )}
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
+  );
+}
+
+/**
+ * A destructive or far-reaching action behind a confirmation that says what it will do. `run` is the
+ * action; while it runs the buttons wait, and a refusal is shown in the dialog (the server's message).
+ */
+export function ConfirmButton(props: {
+  /** The trigger's text, such as "Deactivate". */
+  readonly label: string;
+  readonly title: string;
+  /** What the action does, in full: what ends, who is affected, whether it can be undone. */
+  readonly children: ReactNode;
+  readonly confirmLabel?: string;
+  readonly tone?: 'danger' | 'primary';
+  readonly triggerTone?: 'secondary' | 'danger' | 'quiet';
+  readonly isDisabled?: boolean;
+  readonly run: () => Promise<unknown>;
+}) {
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const confirm = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await props.run();
+      setOpen(false);
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <ModalDialog
+      isOpen={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setError(undefined);
+      }}
+      title={props.title}
+      trigger={
+        <Button tone={props.triggerTone ?? 'secondary'} isDisabled={props.isDisabled ?? false}>
+          {props.label}
+        </Button>
+      }
+    >
+      {(close) => (
+        <>
+          <div className="dialog-body">{props.children}</div>
+          {error !== undefined && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="dialog-actions">
+            <Button tone="quiet" onPress={close} isDisabled={pending}>
+              Cancel
+            </Button>
+            <Button tone={props.tone ?? 'danger'} onPress={() => void confirm()} isPending={pending}>
+              {props.confirmLabel ?? props.label}
+            </Button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
+  );
+}

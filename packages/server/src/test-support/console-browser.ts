@@ -1,0 +1,76 @@
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from './browser.js';
+import { signInWithPassword } from './browser-flow.js';
+import { serveHostedApp, type ServedHostedApp } from './served-hosted-app.js';
+
+/** A console test's world: a served Svc, a Chromium context signed in as an operator, what went wrong. */
+export interface ConsoleFixture {
+  readonly served: ServedHostedApp;
+  readonly browser: TestBrowser;
+  readonly operator: { readonly id: string; readonly email: string; readonly displayName: string };
+  /** Console errors, uncaught exceptions and CSP refusals of every page opened: a test expects none. */
+  readonly problems: string[];
+  /** A new tab at `path` (below `/svc`), already signed in; waits for the console's frame. */
+  open(path?: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+function watch(page: Page, problems: string[]): Page {
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+  return page;
+}
+
+/**
+ * A served Svc with an operator signed in to the console once through the hosted pages (the cookie is
+ * the context's, so every tab after is signed in), for files that drive the console's pages.
+ */
+export async function startConsole(): Promise<ConsoleFixture> {
+  const served = await serveHostedApp();
+  const browser = await launchBrowser();
+  const problems: string[] = [];
+  const operator = await served.hosted.given.user();
+  await served.hosted.t.svc.admin.setOperatorAsync(operator.email);
+  const first = watch(await browser.context.newPage(), problems);
+  await first.goto(`${served.origin}/svc/`);
+  await signInWithPassword(first, operator.email);
+  await first.getByRole('navigation', { name: 'Sections' }).waitFor();
+  await first.close();
+  return {
+    served,
+    browser,
+    operator,
+    problems,
+    async open(path = '/') {
+      const page = watch(await browser.context.newPage(), problems);
+      await page.goto(`${served.origin}/svc${path}`);
+      await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+      return page;
+    },
+    async close() {
+      await browser.close();
+      await served.close();
+    },
+  };
+}
+
+/**
+ * What axe-core finds wrong with the page as it is now (WCAG 2.2 A and AA rules and best practices), one
+ * line per rule with the elements it names; a test expects none. Evaluated through the DevTools protocol,
+ * which the page's CSP does not govern.
+ */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+      resultTypes: ['violations'],
+    });
+    return result.violations.map(
+      (rule) => `${rule.id}: ${rule.help} (${rule.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
+  });
+  return violations;
+}
