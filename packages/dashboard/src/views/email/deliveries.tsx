@@ -1,0 +1,101 @@
+import {
+  emailDeliveryViewSchema,
+  type EmailDeliveryStatus,
+  type EmailDeliveryView,
+  type EmailTemplateView,
+} from '@svc/contract';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { useList } from '../../data/queries.js';
+import { SelectField } from '../../ui/fields.js';
+import { Time } from '../../ui/format.js';
+import { EmptyState, Panel } from '../../ui/page.js';
+import { DataTable, type TableColumn } from '../../ui/table.js';
+
+const route = getRouteApi('/email');
+
+const STATUSES: readonly { readonly id: EmailDeliveryStatus; readonly label: string }[] = [
+  { id: 'sent', label: 'Sent' },
+  { id: 'failed', label: 'Failed' },
+  { id: 'queued', label: 'Queued' },
+  { id: 'outbox', label: 'Outbox (not sent)' },
+];
+
+function Status(props: { readonly status: EmailDeliveryStatus }) {
+  const label = STATUSES.find((status) => status.id === props.status)?.label ?? props.status;
+  const tone = props.status === 'sent' ? ' badge-on' : props.status === 'failed' ? ' badge-danger' : '';
+  return <span className={`badge${tone}`}>{label}</span>;
+}
+
+const COLUMNS: readonly TableColumn<EmailDeliveryView>[] = [
+  { id: 'created', label: 'Time', cell: (delivery) => <Time iso={delivery.createdAt} /> },
+  { id: 'to', label: 'To', cell: (delivery) => delivery.to, isRowHeader: true },
+  { id: 'template', label: 'Template', cell: (delivery) => <code>{delivery.templateKey}</code> },
+  { id: 'subject', label: 'Subject', cell: (delivery) => delivery.subject },
+  { id: 'status', label: 'Status', cell: (delivery) => <Status status={delivery.status} /> },
+  {
+    id: 'detail',
+    label: 'Detail',
+    cell: (delivery) =>
+      delivery.failureDetail ?? delivery.providerMessageId ?? <span className="muted">—</span>,
+  },
+  { id: 'sent', label: 'Sent', cell: (delivery) => <Time iso={delivery.sentAt} /> },
+];
+
+/** The delivery log, newest first, filtered by status and template in the link. */
+export function Deliveries(props: { readonly templates: readonly EmailTemplateView[] }) {
+  const search = route.useSearch();
+  const navigate = useNavigate({ from: '/email' });
+  const list = useList('email', '/deliveries', emailDeliveryViewSchema, {
+    status: search.status,
+    templateKey: search.template,
+  });
+  const filtered = search.status !== undefined || search.template !== undefined;
+  return (
+    <Panel title="Delivery log">
+      <div className="filters">
+        <SelectField<EmailDeliveryStatus | 'any'>
+          label="Status"
+          field={{
+            name: 'status',
+            value: search.status ?? 'any',
+            onChange: (value) =>
+              void navigate({
+                search: (prev) => ({ ...prev, status: value === 'any' ? undefined : value }),
+                replace: true,
+              }),
+            errorMessage: undefined,
+          }}
+          choices={[{ id: 'any', label: 'Any' }, ...STATUSES]}
+        />
+        <SelectField<string>
+          label="Template"
+          field={{
+            name: 'template',
+            value: search.template ?? 'any',
+            onChange: (value) =>
+              void navigate({
+                search: (prev) => ({ ...prev, template: value === 'any' ? undefined : value }),
+                replace: true,
+              }),
+            errorMessage: undefined,
+          }}
+          choices={[
+            { id: 'any', label: 'Any' },
+            ...props.templates.map((template) => ({ id: template.key, label: template.description })),
+          ]}
+        />
+      </div>
+      <DataTable
+        label="Deliveries"
+        columns={COLUMNS}
+        list={list}
+        rowKey={(delivery) => delivery.id}
+        empty={
+          <EmptyState title={filtered ? 'No delivery matches these filters.' : 'Nothing sent yet.'}>
+            {filtered ? 'Choose another status or template.' : 'Send a test message above to check delivery.'}
+          </EmptyState>
+        }
+      />
+    </Panel>
+  );
+}
