@@ -146,7 +146,7 @@ describe('the console: overview, audit and email', () => {
     const userLink = page.getByRole('link', { name: ada.id });
     expect(await userLink.first().getAttribute('href')).toBe(`/svc/users/${ada.id}`);
     expect(await accessibilityProblems(page)).toEqual([]);
-    await page.getByRole('link', { name: 'Their events' }).nth(1).click();
+    await page.getByRole('link', { name: 'Events of this user' }).click();
     await page.waitForURL(
       (url) => url.pathname === '/svc/audit' && url.searchParams.get('userId') === ada.id,
     );

@@ -9,6 +9,9 @@ import type { AuditSearch } from './audit-search.js';
 
 const route = getRouteApi('/audit/$eventId');
 
+/** A record's page in the console, by its id; undefined where the console has none. */
+type RecordPage = ((id: string) => string) | undefined;
+
 /** Where the console shows a record of each kind an event names (other areas' pages). */
 const RECORD_PAGES = {
   user: (id: string) => `/users/${encodeURIComponent(id)}`,
@@ -19,7 +22,7 @@ const RECORD_PAGES = {
 /** An id, a link to its record's page (when the console has one), and to the events that name it. */
 function Named(props: {
   readonly id: string | null;
-  readonly page?: ((id: string) => string) | undefined;
+  readonly page: RecordPage;
   readonly filter: keyof AuditSearch;
   readonly events: string;
 }): ReactNode {
@@ -41,20 +44,44 @@ function Named(props: {
   );
 }
 
-function actorPage(event: AuditEvent): ((id: string) => string) | undefined {
+function actorPage(event: AuditEvent): RecordPage {
   if (event.actorType === 'operator' || event.actorType === 'user') return RECORD_PAGES.user;
   if (event.actorType === 'client') return RECORD_PAGES.client;
   return undefined;
 }
 
 /** The record a subject id is, when it is one the event also names as its user, organization or client. */
-function subjectPage(event: AuditEvent): ((id: string) => string) | undefined {
+function subjectPage(event: AuditEvent): RecordPage {
   if (event.subjectId === null) return undefined;
   if (event.subjectId === event.userId) return RECORD_PAGES.user;
   if (event.subjectId === event.organizationId) return RECORD_PAGES.organization;
   if (event.subjectId === event.clientId) return RECORD_PAGES.client;
   return undefined;
 }
+
+/** The ids an event names, each with a link to the events that name it too and to its record's page. */
+const NAMES: readonly {
+  readonly label: string;
+  readonly filter: 'actorId' | 'subjectId' | 'userId' | 'organizationId' | 'clientId';
+  readonly events: string;
+  readonly page: (event: AuditEvent) => RecordPage;
+}[] = [
+  { label: 'Actor', filter: 'actorId', events: 'Events by this actor', page: actorPage },
+  { label: 'Subject', filter: 'subjectId', events: 'Events about this subject', page: subjectPage },
+  { label: 'User', filter: 'userId', events: 'Events of this user', page: () => RECORD_PAGES.user },
+  {
+    label: 'Organization',
+    filter: 'organizationId',
+    events: 'Events of this organization',
+    page: () => RECORD_PAGES.organization,
+  },
+  {
+    label: 'Application',
+    filter: 'clientId',
+    events: 'Events of this application',
+    page: () => RECORD_PAGES.client,
+  },
+];
 
 /** One audit event: every field, its data as JSON, and links to what it names. */
 export function AuditEventPage() {
@@ -77,56 +104,13 @@ export function AuditEventPage() {
             ['Kind', <code key="kind">{event.kind}</code>],
             ['Time', <code key="time">{event.occurredAt}</code>],
             ['Actor type', event.actorType ?? <span className="muted">—</span>],
-            [
-              'Actor',
-              <Named
-                key="actor"
-                id={event.actorId}
-                page={actorPage(event)}
-                filter="actorId"
-                events="Their events"
-              />,
-            ],
-            [
-              'Subject',
-              <Named
-                key="subject"
-                id={event.subjectId}
-                page={subjectPage(event)}
-                filter="subjectId"
-                events="Events about it"
-              />,
-            ],
-            [
-              'User',
-              <Named
-                key="user"
-                id={event.userId}
-                page={RECORD_PAGES.user}
-                filter="userId"
-                events="Their events"
-              />,
-            ],
-            [
-              'Organization',
-              <Named
-                key="organization"
-                id={event.organizationId}
-                page={RECORD_PAGES.organization}
-                filter="organizationId"
-                events="Its events"
-              />,
-            ],
-            [
-              'Application',
-              <Named
-                key="client"
-                id={event.clientId}
-                page={RECORD_PAGES.client}
-                filter="clientId"
-                events="Its events"
-              />,
-            ],
+            ...NAMES.map(({ label, filter, events, page }) => {
+              const id = event[filter];
+              return [
+                label,
+                <Named key={label} id={id} page={page(event)} filter={filter} events={events} />,
+              ] as const;
+            }),
             ['IP address', event.ipAddress ?? <span className="muted">—</span>],
             ['Event id', <Id key="id" value={event.id} />],
           ]}

@@ -1,8 +1,8 @@
 import { auditEventFilterSchema } from '@svc/contract';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Button } from '../../ui/button.js';
-import { DateTimeField, isoOfLocal, localDateTime } from '../../ui/date-time-field.js';
+import { isoOfLocal, localDateTime } from '../../ui/date-time.js';
 import { TextField } from '../../ui/fields.js';
+import { FormActions } from '../../ui/form-actions.js';
 import { useContractForm } from '../../ui/form.js';
 import type { AuditSearch } from './audit-search.js';
 
@@ -54,22 +54,19 @@ export function AuditFilters(props: { readonly search: AuditSearch }) {
         <TextField label="User" field={form.field('userId')} placeholder="usr_…" />
         <TextField label="Organization" field={form.field('organizationId')} placeholder="org_…" />
         <TextField label="Application" field={form.field('clientId')} placeholder="Client id" />
-        <DateTimeField label="From" field={form.field('from')} description="Included, your time zone." />
-        <DateTimeField label="To" field={form.field('to')} description="Not included." />
+        <TextField
+          label="From"
+          type="datetime-local"
+          field={form.field('from')}
+          description="Included, your time zone."
+        />
+        <TextField label="To" type="datetime-local" field={form.field('to')} description="Not included." />
       </div>
-      {form.formError !== undefined && (
-        <p className="error" role="alert">
-          {form.formError}
-        </p>
-      )}
-      <div className="form-actions">
-        <Button type="submit" tone="primary" isPending={form.pending}>
-          Apply filters
-        </Button>
+      <FormActions form={form} submit="Apply filters">
         <Link to="/audit" search={{}} className="button button-quiet">
           Clear
         </Link>
-      </div>
+      </FormActions>
     </form>
   );
 }

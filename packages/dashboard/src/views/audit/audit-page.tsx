@@ -2,7 +2,7 @@ import { auditEventSchema, type AuditEvent } from '@svc/contract';
 import { getRouteApi } from '@tanstack/react-router';
 import { apiUrl } from '../../api/client.js';
 import { useList } from '../../data/queries.js';
-import { Id, Time } from '../../ui/format.js';
+import { Time } from '../../ui/format.js';
 import { EmptyState, Page } from '../../ui/page.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { AuditFilters } from './audit-filters.js';
@@ -10,8 +10,15 @@ import { isFiltered } from './audit-search.js';
 
 const route = getRouteApi('/audit');
 
-const idOrDash = (value: string | null) =>
-  value === null ? <span className="muted">—</span> : <Id value={value} />;
+/** An id cut to the column's width (the whole id on hover, and to screen readers); a dash for none. */
+function ShortId(props: { readonly value: string | null }) {
+  if (props.value === null) return <span className="muted">—</span>;
+  return (
+    <code className="id id-short" title={props.value}>
+      {props.value}
+    </code>
+  );
+}
 
 const COLUMNS: readonly TableColumn<AuditEvent>[] = [
   { id: 'time', label: 'Time', cell: (event) => <Time iso={event.occurredAt} /> },
@@ -24,14 +31,14 @@ const COLUMNS: readonly TableColumn<AuditEvent>[] = [
         <span className="muted">—</span>
       ) : (
         <span>
-          {event.actorType} {event.actorId !== null && <Id value={event.actorId} />}
+          {event.actorType} {event.actorId !== null && <ShortId value={event.actorId} />}
         </span>
       ),
   },
-  { id: 'subject', label: 'Subject', cell: (event) => idOrDash(event.subjectId) },
-  { id: 'user', label: 'User', cell: (event) => idOrDash(event.userId) },
-  { id: 'organization', label: 'Organization', cell: (event) => idOrDash(event.organizationId) },
-  { id: 'client', label: 'Application', cell: (event) => idOrDash(event.clientId) },
+  { id: 'subject', label: 'Subject', cell: (event) => <ShortId value={event.subjectId} /> },
+  { id: 'user', label: 'User', cell: (event) => <ShortId value={event.userId} /> },
+  { id: 'organization', label: 'Organization', cell: (event) => <ShortId value={event.organizationId} /> },
+  { id: 'client', label: 'Application', cell: (event) => <ShortId value={event.clientId} /> },
 ];
 
 /** The audit stream, newest first, filtered by the link; each event opens its record. */

@@ -20,6 +20,8 @@ const STATUSES: readonly { readonly id: EmailDeliveryStatus; readonly label: str
   { id: 'outbox', label: 'Outbox (not sent)' },
 ];
 
+const ANY = { id: 'any', label: 'Any' } as const;
+
 function Status(props: { readonly status: EmailDeliveryStatus }) {
   const label = STATUSES.find((status) => status.id === props.status)?.label ?? props.status;
   const tone = props.status === 'sent' ? ' badge-on' : props.status === 'failed' ? ' badge-danger' : '';
@@ -50,37 +52,30 @@ export function Deliveries(props: { readonly templates: readonly EmailTemplateVi
     templateKey: search.template,
   });
   const filtered = search.status !== undefined || search.template !== undefined;
+  // A filter of the link: choosing "Any" removes it.
+  const filter = <V extends string>(name: 'status' | 'template', value: V | undefined) => ({
+    name,
+    value: value ?? ANY.id,
+    onChange: (choice: V | typeof ANY.id) =>
+      void navigate({
+        search: (prev) => ({ ...prev, [name]: choice === ANY.id ? undefined : choice }),
+        replace: true,
+      }),
+    errorMessage: undefined,
+  });
   return (
     <Panel title="Delivery log">
       <div className="filters">
         <SelectField<EmailDeliveryStatus | 'any'>
           label="Status"
-          field={{
-            name: 'status',
-            value: search.status ?? 'any',
-            onChange: (value) =>
-              void navigate({
-                search: (prev) => ({ ...prev, status: value === 'any' ? undefined : value }),
-                replace: true,
-              }),
-            errorMessage: undefined,
-          }}
-          choices={[{ id: 'any', label: 'Any' }, ...STATUSES]}
+          field={filter('status', search.status)}
+          choices={[ANY, ...STATUSES]}
         />
         <SelectField<string>
           label="Template"
-          field={{
-            name: 'template',
-            value: search.template ?? 'any',
-            onChange: (value) =>
-              void navigate({
-                search: (prev) => ({ ...prev, template: value === 'any' ? undefined : value }),
-                replace: true,
-              }),
-            errorMessage: undefined,
-          }}
+          field={filter('template', search.template)}
           choices={[
-            { id: 'any', label: 'Any' },
+            ANY,
             ...props.templates.map((template) => ({ id: template.key, label: template.description })),
           ]}
         />

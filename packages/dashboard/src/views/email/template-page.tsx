@@ -3,9 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { apiSend } from '../../api/client.js';
 import { invalidate, useRecord } from '../../data/queries.js';
-import { Button } from '../../ui/button.js';
 import { ConfirmButton } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
+import { FormActions } from '../../ui/form-actions.js';
 import { useContractForm } from '../../ui/form.js';
 import { Time } from '../../ui/format.js';
 import { Loading, Page, Panel } from '../../ui/page.js';
@@ -59,20 +59,11 @@ function TemplateEditor(props: { readonly template: EmailTemplateView }) {
         }
       >
         <form onSubmit={form.onSubmit} aria-label="Override">
-          <p className="hint">Variables this template knows: {placeholders(template)}.</p>
+          <p className="hint template-variables">Variables this template knows: {placeholders(template)}.</p>
           <TextField label="Subject" field={form.field('subject')} isRequired />
           <TextField label="Text part" field={form.field('textBody')} multiline isRequired />
           <TextField label="HTML part" field={form.field('htmlBody')} multiline isRequired />
-          {form.formError !== undefined && (
-            <p className="error" role="alert">
-              {form.formError}
-            </p>
-          )}
-          <div className="form-actions">
-            <Button type="submit" tone="primary" isPending={form.pending}>
-              Save override
-            </Button>
-          </div>
+          <FormActions form={form} submit="Save override" />
         </form>
       </Panel>
       <TemplatePreview template={template} content={form.values} />

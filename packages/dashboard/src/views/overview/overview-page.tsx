@@ -35,8 +35,14 @@ function barsOf(summary: AuditSummary, category: AuditSummaryCategory): TimedBar
   const hourly = summary.bucket === 'hour';
   const clock = (iso: string) =>
     new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  // Days are UTC days (the summary's buckets): named in UTC, or a day west of it would read as the one before.
   const day = (iso: string) =>
-    new Date(iso).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+    new Date(iso).toLocaleDateString(undefined, {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      timeZone: 'UTC',
+    });
   return summary.buckets.map((bucket, index) => {
     const to = summary.buckets[index + 1]?.start ?? summary.to;
     return {
@@ -88,7 +94,7 @@ function CategoryPanel(props: { readonly summary: AuditSummary; readonly categor
         bars={bars}
         unit={(value) => plural(value, category.noun)}
         tableTitle={per}
-        spanTitle={summary.bucket === 'hour' ? 'Hour' : 'Day'}
+        spanTitle={summary.bucket === 'hour' ? 'Hour' : 'Day (UTC)'}
         link={(bar, linkProps) => (
           <Link to="/audit" search={{ kind, from: bar.from, to: bar.to }} {...linkProps} />
         )}
