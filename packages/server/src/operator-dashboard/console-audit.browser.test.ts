@@ -51,23 +51,31 @@ describe('the console: overview, audit and email', () => {
       auditEventPageSchema,
     );
 
-  async function signIn(email: string, clientId: string, password = HOSTED_PASSWORD) {
-    const response = await console.served.hosted.inject({
-      method: 'POST',
-      url: '/svc/auth/password/login',
-      payload: { email, password, clientId },
-    });
-    expect(response.statusCode, response.body).toBe(password === HOSTED_PASSWORD ? 200 : 401);
+  /**
+   * Password sign-ins of two new users through the direct API: Ada twice, Bob once, and one wrong
+   * password of Ada's. Answers Ada.
+   */
+  async function passwordSignIns() {
+    const { given, inject } = console.served.hosted;
+    const { clientId } = await given.client();
+    const [ada, bob] = [await given.user(), await given.user()];
+    const signIn = async (email: string, password = HOSTED_PASSWORD) => {
+      const response = await inject({
+        method: 'POST',
+        url: '/svc/auth/password/login',
+        payload: { email, password, clientId },
+      });
+      expect(response.statusCode, response.body).toBe(password === HOSTED_PASSWORD ? 200 : 401);
+    };
+    await signIn(ada.email);
+    await signIn(ada.email);
+    await signIn(bob.email);
+    await signIn(ada.email, 'not the password');
+    return ada;
   }
 
   it('counts the sign-ins of the audit stream, and a bar opens the events it counts', async () => {
-    const { given } = console.served.hosted;
-    const { clientId } = await given.client({ name: 'Overview App' });
-    const [ada, bob] = [await given.user(), await given.user()];
-    await signIn(ada.email, clientId);
-    await signIn(ada.email, clientId);
-    await signIn(bob.email, clientId);
-    await signIn(ada.email, clientId, 'not the password');
+    await passwordSignIns();
 
     // The operator's own sign-in to the console, and the three above.
     const summary = await api('/audit/api/events/summary?window=24h', auditSummarySchema);
@@ -108,13 +116,7 @@ describe('the console: overview, audit and email', () => {
   });
 
   it('filters the stream by kind and user, opens an event, and exports what the filters select', async () => {
-    const { given } = console.served.hosted;
-    const { clientId } = await given.client({ name: 'Audit App' });
-    const [ada, bob] = [await given.user(), await given.user()];
-    await signIn(ada.email, clientId);
-    await signIn(bob.email, clientId);
-    await signIn(ada.email, clientId);
-    await signIn(ada.email, clientId, 'not the password');
+    const ada = await passwordSignIns();
 
     const page = await console.open('/audit');
     await heading(page, 'Audit');

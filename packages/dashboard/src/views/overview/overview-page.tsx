@@ -35,7 +35,7 @@ function barsOf(summary: AuditSummary, category: AuditSummaryCategory): TimedBar
   const hourly = summary.bucket === 'hour';
   const clock = (iso: string) =>
     new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  // Days are UTC days (the summary's buckets): named in UTC, or a day west of it would read as the one before.
+  // The summary's days are UTC days: named in UTC, or west of it a day would read as the one before.
   const day = (iso: string) =>
     new Date(iso).toLocaleDateString(undefined, {
       weekday: 'short',
