@@ -2,6 +2,9 @@ import { createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { DASHBOARD_BASE } from './api/base.js';
 import { rootRoute } from './shell/root-route.js';
 import { applicationRoutes } from './views/applications/routes.js';
+import { auditRoutes } from './views/audit/routes.js';
+import { emailRoutes } from './views/email/routes.js';
+import { overviewRoutes } from './views/overview/routes.js';
 import { sessionRoutes } from './views/sessions/routes.js';
 import { userRoutes } from './views/users/routes.js';
 
@@ -9,7 +12,7 @@ const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',
   beforeLoad: () => {
-    throw redirect({ to: '/users', replace: true });
+    throw redirect({ to: '/overview', replace: true });
   },
 });
 
@@ -17,7 +20,15 @@ const homeRoute = createRoute({
  * The console's pages below the dashboard base. Each section's routes live with its views; their first
  * path segments are the contract's DASHBOARD_SECTIONS, which the server answers with the app's page.
  */
-const routeTree = rootRoute.addChildren([homeRoute, ...userRoutes, ...applicationRoutes, ...sessionRoutes]);
+const routeTree = rootRoute.addChildren([
+  homeRoute,
+  ...overviewRoutes,
+  ...userRoutes,
+  ...applicationRoutes,
+  ...sessionRoutes,
+  ...auditRoutes,
+  ...emailRoutes,
+]);
 
 export const router = createRouter({ routeTree, basepath: DASHBOARD_BASE, scrollRestoration: true });
 

@@ -3,7 +3,15 @@
  * segment one of the contract's DASHBOARD_SECTIONS).
  */
 export const NAVIGATION = [
+  { title: 'Monitor', items: [{ to: '/overview', label: 'Overview' }] },
   { title: 'Directory', items: [{ to: '/users', label: 'Users' }] },
   { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },
-  { title: 'Security', items: [{ to: '/sessions', label: 'Sessions' }] },
+  {
+    title: 'Security',
+    items: [
+      { to: '/sessions', label: 'Sessions' },
+      { to: '/audit', label: 'Audit' },
+    ],
+  },
+  { title: 'Messaging', items: [{ to: '/email', label: 'Email' }] },
 ] as const;
