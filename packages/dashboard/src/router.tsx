@@ -2,7 +2,10 @@ import { createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { DASHBOARD_BASE } from './api/base.js';
 import { rootRoute } from './shell/root-route.js';
 import { applicationRoutes } from './views/applications/routes.js';
+import { auditRoutes } from './views/audit/routes.js';
+import { emailRoutes } from './views/email/routes.js';
 import { organizationRoutes } from './views/organizations/routes.js';
+import { overviewRoutes } from './views/overview/routes.js';
 import { sessionRoutes } from './views/sessions/routes.js';
 import { userRoutes } from './views/users/routes.js';
 
@@ -10,7 +13,7 @@ const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',
   beforeLoad: () => {
-    throw redirect({ to: '/users', replace: true });
+    throw redirect({ to: '/overview', replace: true });
   },
 });
 
@@ -20,10 +23,13 @@ const homeRoute = createRoute({
  */
 const routeTree = rootRoute.addChildren([
   homeRoute,
+  ...overviewRoutes,
   ...organizationRoutes,
   ...userRoutes,
   ...applicationRoutes,
   ...sessionRoutes,
+  ...auditRoutes,
+  ...emailRoutes,
 ]);
 
 export const router = createRouter({ routeTree, basepath: DASHBOARD_BASE, scrollRestoration: true });

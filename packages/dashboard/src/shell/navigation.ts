@@ -3,6 +3,7 @@
  * segment one of the contract's DASHBOARD_SECTIONS).
  */
 export const NAVIGATION = [
+  { title: 'Monitor', items: [{ to: '/overview', label: 'Overview' }] },
   {
     title: 'Directory',
     items: [
@@ -11,5 +12,12 @@ export const NAVIGATION = [
     ],
   },
   { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },
-  { title: 'Security', items: [{ to: '/sessions', label: 'Sessions' }] },
+  {
+    title: 'Security',
+    items: [
+      { to: '/sessions', label: 'Sessions' },
+      { to: '/audit', label: 'Audit' },
+    ],
+  },
+  { title: 'Messaging', items: [{ to: '/email', label: 'Email' }] },
 ] as const;

@@ -1,5 +1,6 @@
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
+import type { SvcOptions } from '../config/options.js';
 import { launchBrowser, type TestBrowser } from './browser.js';
 import { signInWithPassword } from './browser-flow.js';
 import { serveHostedApp, type ServedHostedApp } from './served-hosted-app.js';
@@ -26,10 +27,11 @@ function watch(page: Page, problems: string[]): Page {
 
 /**
  * A served Svc with an operator signed in to the console once through the hosted pages (the cookie is
- * the context's, so every tab after is signed in), for files that drive the console's pages.
+ * the context's, so every tab after is signed in), for files that drive the console's pages. `options`
+ * go to the service (for example `smtpUrl`).
  */
-export async function startConsole(): Promise<ConsoleFixture> {
-  const served = await serveHostedApp();
+export async function startConsole(options: SvcOptions = {}): Promise<ConsoleFixture> {
+  const served = await serveHostedApp(options);
   const browser = await launchBrowser();
   const problems: string[] = [];
   const operator = await served.hosted.given.user();
@@ -60,14 +62,14 @@ export async function startConsole(): Promise<ConsoleFixture> {
 /**
  * What axe-core finds wrong with the page as it is now (WCAG 2.2 A and AA rules and best practices), one
  * line per rule with the elements it names; a test expects none. Evaluated through the DevTools protocol,
- * which the page's CSP does not govern.
+ * which the page's CSP does not govern. React Aria's live announcer is left out: a pending button it
+ * announced is named there by reference for a few seconds, and a form that has since closed leaves the
+ * reference dangling (an empty announcement, not a fault of the page).
  */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
   // Injected once a document: the console's links change the page without loading a new one.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
-    // React Aria's live announcer is left out: a button that stops waiting announces itself by
-    // `aria-labelledby`, which dangles for a few seconds once its dialog has closed.
     const context = { exclude: [['[data-live-announcer]']] };
     const result = await (window as unknown as { axe: typeof axe }).axe.run(context, {
       resultTypes: ['violations'],

@@ -7,8 +7,8 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { apiSend } from '../../api/client.js';
 import { invalidate, useRecord } from '../../data/queries.js';
-import { Button } from '../../ui/button.js';
 import { CheckboxField, SwitchField, TextField } from '../../ui/fields.js';
+import { FormActions } from '../../ui/form-actions.js';
 import { lines, useContractForm } from '../../ui/form.js';
 import { Loading, Panel } from '../../ui/page.js';
 import { notify } from '../../ui/toast.js';
@@ -84,14 +84,7 @@ function MfaPolicyForm(props: { readonly path: string; readonly policy: SvcOrgan
           <CheckboxField label="Recovery code" field={form.field('recoveryCode')} isDisabled={!enabled} />
         </div>
       </fieldset>
-      {form.formError !== undefined && (
-        <p className="error" role="alert">
-          {form.formError}
-        </p>
-      )}
-      <Button tone="primary" type="submit" isPending={form.pending}>
-        Save MFA policy
-      </Button>
+      <FormActions form={form} submit="Save MFA policy" />
     </form>
   );
 }
