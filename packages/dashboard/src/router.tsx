@@ -4,6 +4,7 @@ import { rootRoute } from './shell/root-route.js';
 import { applicationRoutes } from './views/applications/routes.js';
 import { auditRoutes } from './views/audit/routes.js';
 import { emailRoutes } from './views/email/routes.js';
+import { organizationRoutes } from './views/organizations/routes.js';
 import { overviewRoutes } from './views/overview/routes.js';
 import { sessionRoutes } from './views/sessions/routes.js';
 import { userRoutes } from './views/users/routes.js';
@@ -23,6 +24,7 @@ const homeRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   homeRoute,
   ...overviewRoutes,
+  ...organizationRoutes,
   ...userRoutes,
   ...applicationRoutes,
   ...sessionRoutes,

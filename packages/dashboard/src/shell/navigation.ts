@@ -4,7 +4,13 @@
  */
 export const NAVIGATION = [
   { title: 'Monitor', items: [{ to: '/overview', label: 'Overview' }] },
-  { title: 'Directory', items: [{ to: '/users', label: 'Users' }] },
+  {
+    title: 'Directory',
+    items: [
+      { to: '/organizations', label: 'Organizations' },
+      { to: '/users', label: 'Users' },
+    ],
+  },
   { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },
   {
     title: 'Security',

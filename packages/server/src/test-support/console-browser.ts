@@ -67,7 +67,8 @@ export async function startConsole(options: SvcOptions = {}): Promise<ConsoleFix
  * reference dangling (an empty announcement, not a fault of the page).
  */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
+  // Injected once a document: the console's links change the page without loading a new one.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const context = { exclude: [['[data-live-announcer]']] };
     const result = await (window as unknown as { axe: typeof axe }).axe.run(context, {

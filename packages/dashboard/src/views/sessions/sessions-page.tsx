@@ -5,7 +5,7 @@ import { EmptyState, Page } from '../../ui/page.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { RevokeSession } from './revoke-session.js';
 
-function SessionStatus(props: { readonly session: SvcSession }) {
+export function SessionStatus(props: { readonly session: SvcSession }) {
   const { session } = props;
   if (session.active) return <span className="badge badge-on">Active</span>;
   return (

@@ -1,12 +1,14 @@
-import { svcUserSchema, type SvcUser } from '@svc/contract';
+import { emailSchema, svcOrganizationSchema, svcUserSchema, type SvcUser } from '@svc/contract';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { useList } from '../../data/queries.js';
+import { useList, useRecord } from '../../data/queries.js';
 import { Badge, Time } from '../../ui/format.js';
 import { EmptyState, Page } from '../../ui/page.js';
+import { RecordPicker } from '../../ui/record-picker.js';
 import { SearchBox } from '../../ui/search.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { activeOf } from '../list-search.js';
-import { StatusFilter } from '../status-filter.js';
+import { ListFilters } from '../list-filters.js';
+import { CreateUser } from './create-user.js';
 
 const route = getRouteApi('/users');
 
@@ -22,37 +24,101 @@ const COLUMNS: readonly TableColumn<SvcUser>[] = [
   { id: 'created', label: 'Created', cell: (user) => <Time iso={user.createdAt} /> },
 ];
 
+/** The organization filter: a picker over the organizations, its choice in the link. */
+function OrganizationFilter(props: {
+  readonly organizationId: string | undefined;
+  readonly onChange: (organizationId: string | undefined) => void;
+}) {
+  const chosen = useRecord(
+    'auth',
+    `/organizations/${encodeURIComponent(props.organizationId ?? '')}`,
+    svcOrganizationSchema,
+    undefined,
+    { enabled: props.organizationId !== undefined },
+  );
+  return (
+    <RecordPicker
+      label="Organization"
+      path="/organizations"
+      schema={svcOrganizationSchema}
+      itemId={(organization) => organization.id}
+      itemText={(organization) => organization.name}
+      itemDetail={(organization) => organization.slug}
+      selected={props.organizationId === undefined ? null : (chosen.data ?? null)}
+      onChange={(organization) => props.onChange(organization?.id)}
+      placeholder="Any organization"
+      errorMessage={chosen.error === null ? undefined : chosen.error.message}
+    />
+  );
+}
+
 export function UsersPage() {
   const search = route.useSearch();
   const navigate = useNavigate({ from: '/users' });
-  const list = useList('auth', '/users', svcUserSchema, { query: search.q, active: activeOf(search.status) });
-  const filtered = search.q !== undefined || search.status !== undefined;
+  // The API takes a whole address only; a partial one would be a 400, so it is not sent.
+  const emailProblem =
+    search.email === undefined || emailSchema.safeParse(search.email).success
+      ? undefined
+      : 'Type a whole address, such as ada@example.com, or search by its beginning in Search.';
+  const list = useList(
+    'auth',
+    '/users',
+    svcUserSchema,
+    {
+      query: search.q,
+      active: activeOf(search.status),
+      organizationId: search.organizationId,
+      email: search.email,
+    },
+    { enabled: emailProblem === undefined },
+  );
+  const filtered =
+    search.q !== undefined ||
+    search.status !== undefined ||
+    search.organizationId !== undefined ||
+    search.email !== undefined;
   return (
-    <Page title="Users" description="Everyone who can sign in to this Svc, across organizations.">
-      <div className="filters">
+    <Page
+      title="Users"
+      description="Everyone who can sign in to this Svc, across organizations."
+      actions={<CreateUser />}
+    >
+      <ListFilters
+        search={search}
+        placeholder="Email, name or id"
+        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, ...next }), replace: true })}
+      >
         <SearchBox
-          label="Search"
-          placeholder="Email, name or id"
-          value={search.q ?? ''}
-          onSearch={(q) =>
-            void navigate({ search: (prev) => ({ ...prev, q: q || undefined }), replace: true })
+          label="Exact email"
+          placeholder="ada@example.com"
+          value={search.email ?? ''}
+          onSearch={(email) =>
+            void navigate({ search: (prev) => ({ ...prev, email: email || undefined }), replace: true })
           }
         />
-        <StatusFilter
-          value={search.status}
-          onChange={(status) => void navigate({ search: (prev) => ({ ...prev, status }), replace: true })}
+        <OrganizationFilter
+          organizationId={search.organizationId}
+          onChange={(organizationId) =>
+            void navigate({ search: (prev) => ({ ...prev, organizationId }), replace: true })
+          }
         />
-      </div>
+      </ListFilters>
+      {emailProblem !== undefined && (
+        <p className="error" role="alert">
+          {emailProblem}
+        </p>
+      )}
       <DataTable
         label="Users"
         columns={COLUMNS}
         list={list}
         rowKey={(user) => user.id}
+        rowHref={(user) => `/users/${encodeURIComponent(user.id)}`}
         empty={
           <EmptyState title={filtered ? 'No user matches these filters.' : 'No users yet.'}>
             {filtered
-              ? 'Clear the search or the status filter.'
-              : 'Users appear here once they sign up or are created.'}
+              ? 'Clear the search or the filters.'
+              : 'Create one, or invite someone to an organization: users also appear once they sign up.'}
           </EmptyState>
         }
       />
