@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../storage/database.js';
@@ -10,6 +9,7 @@ import { RestartBackoff } from './restart-backoff.js';
 import { workerCount } from './worker-count.js';
 import { freePort } from '../test-support/postgres-launcher.js';
 import { runSvcCli, SVC_CLI as CLI } from '../test-support/svc-processes.js';
+import { testTempRoot } from '../test-support/test-temp.js';
 
 /** The built CLI, as `npm start` runs it (npm test builds before testing), to its end. */
 const svc = (args: string[], env: NodeJS.ProcessEnv) => runSvcCli(args, env);
@@ -24,7 +24,7 @@ describe('svc CLI', () => {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does).`);
   });
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+    dir = mkdtempSync(join(testTempRoot(), 'svc-cli-'));
     env = { SVC_DATABASE_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_DATA_DIR: dir, SVC_LOG_LEVEL: 'off' };
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
@@ -13,6 +12,7 @@ import {
   isAlive,
   type PinnedConnection,
 } from '../test-support/worker-connections.js';
+import { testTempRoot } from '../test-support/test-temp.js';
 
 const AUTH = '/svc/auth';
 const DISCOVERY = `${AUTH}/.well-known/openid-configuration`;
@@ -59,7 +59,7 @@ describeEachDatabase('svc serve --workers 2', (kind) => {
     // Migrated ahead (a copy of the run's template): what is under test is the primary's preparing once
     // (the first signing key, the demo), not the migrations, which cli.test.ts runs.
     database = await createTestDatabase(kind, 'migrated');
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-workers-'));
+    dataDir = mkdtempSync(join(testTempRoot(), 'svc-workers-'));
     const env = { SVC_DATABASE_URL: database.url, SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'warn' };
     primary = new SvcProcess(`primary [${kind}]`, await freePort(), env, ['--workers', '2', '--seed-demo']);
     await primary.waitForOutput(READY);
@@ -196,7 +196,7 @@ describe('svc serve --workers when a worker cannot start', () => {
   let occupied: Server;
   beforeAll(async () => {
     assertCliBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'svc-workers-'));
+    dir = mkdtempSync(join(testTempRoot(), 'svc-workers-'));
     database = await createTestDatabase('sqlite', 'migrated');
     occupied = createServer();
     await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));

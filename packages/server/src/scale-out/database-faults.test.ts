@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import {
 import { assertCliBuilt, SvcProcess, waitUntilReady } from '../test-support/svc-processes.js';
 import { SessionCalls } from '../test-support/timed-calls.js';
 import { TokenLoad, type Credentials } from '../test-support/token-load.js';
+import { testTempRoot } from '../test-support/test-temp.js';
 
 /**
  * Database faults under load (issue 25 item 6): three `svc serve` processes on one PostgreSQL, six
@@ -88,7 +88,7 @@ suite(
     let failed = false;
 
     const tempDir = () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-faults-'));
+      const dir = mkdtempSync(join(testTempRoot(), 'svc-faults-'));
       dirs.push(dir);
       return dir;
     };

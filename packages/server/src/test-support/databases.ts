@@ -1,11 +1,11 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { DatabaseTarget } from '../config/resolve.js';
 import { openDatabase, type DatabaseHandle, type Dialect } from '../storage/database.js';
 import { postgresDatabaseUrl, withAdminClient, type TestDatabaseStart } from './template-databases.js';
+import { testTempRoot } from './test-temp.js';
 
 export interface TestDatabase {
   readonly target: DatabaseTarget;
@@ -23,7 +23,7 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   const templates = inject('templateDatabases');
   if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-sqlite-'));
+    const dir = mkdtempSync(join(testTempRoot(), 'svc-sqlite-'));
     const filename = join(dir, 'svc.db');
     if (start !== 'empty') copyFileSync(templates.sqlite[start], filename);
     const url = `sqlite:${filename}`;

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { testTempRoot } from './test-temp.js';
 
 const run = promisify(execFile);
 
@@ -55,7 +56,7 @@ export async function freePort(): Promise<number> {
  * `runuser -u postgres --`. Durability is switched off: the cluster lives for one test run.
  */
 export async function launchPostgres(bin: string): Promise<LaunchedPostgres> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
+  const dir = mkdtempSync(join(testTempRoot(), 'svc-pg-'));
   const asRoot = userInfo().uid === 0;
   if (asRoot) {
     const { stdout: uid } = await run('id', ['-u', 'postgres']);

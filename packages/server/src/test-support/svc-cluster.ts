@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createSvc, type Svc } from '../app/create-svc.js';
@@ -9,6 +8,7 @@ import { createTestDatabase } from './databases.js';
 import { FakeClock } from './fake-clock.js';
 import { TEST_PASSWORD_HASHING } from './test-password-hashing.js';
 import { TEST_ADMIN_TOKEN, TEST_ORIGIN } from './test-svc.js';
+import { testTempRoot } from './test-temp.js';
 
 /** One node of a cluster: its own Svc (own pool, own caches) listening on its own loopback port. */
 export interface ClusterNode {
@@ -39,7 +39,7 @@ export async function startSvcCluster(size: number, options: SvcOptions = {}): P
   const dataDirs: string[] = [];
   const nodes: ClusterNode[] = [];
   const startNode = async (): Promise<ClusterNode> => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-node-'));
+    const dataDir = mkdtempSync(join(testTempRoot(), 'svc-node-'));
     dataDirs.push(dataDir);
     const svc = await createSvc(
       {

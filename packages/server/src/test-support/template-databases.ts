@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/resolve.js';
@@ -10,6 +9,7 @@ import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
 import { migrateToLatest, openDatabase, type Db } from '../storage/database.js';
 import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
 import { FakeClock } from './fake-clock.js';
+import { testTempRoot } from './test-temp.js';
 
 /**
  * What a test database starts as: `empty`; `migrated` (the schema); `keyed` (the schema and the first
@@ -48,7 +48,7 @@ export async function makeTemplateDatabases(
   postgresAdminUrl: string,
   masterKey: string,
 ): Promise<MadeTemplates> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-templates-'));
+  const dir = mkdtempSync(join(testTempRoot(), 'svc-templates-'));
   const sqlite = { migrated: join(dir, 'migrated.db'), keyed: join(dir, 'keyed.db') };
   const prefix = `svc_${randomBytes(6).toString('hex')}_`;
   const postgres = { migrated: `${prefix}migrated`, keyed: `${prefix}keyed` };

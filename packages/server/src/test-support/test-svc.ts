@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createSvc, type Svc } from '../app/create-svc.js';
@@ -8,6 +7,7 @@ import type { Dialect } from '../storage/database.js';
 import { createTestDatabase } from './databases.js';
 import { FakeClock } from './fake-clock.js';
 import { TEST_PASSWORD_HASHING } from './test-password-hashing.js';
+import { testTempRoot } from './test-temp.js';
 
 export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789abcdef';
 export const TEST_ORIGIN = 'http://localhost:8080';
@@ -33,7 +33,7 @@ export async function createTestSvc(
   context: { readonly databaseUrl?: (url: string) => string } = {},
 ): Promise<TestSvc> {
   const database = await createTestDatabase(kind, 'keyed');
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-data-'));
+  const dataDir = mkdtempSync(join(testTempRoot(), 'svc-data-'));
   const clock = new FakeClock();
   try {
     const svc = await createSvc(

@@ -1,4 +1,4 @@
-import { beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ClientRegistrationMetadata } from '../../admin/repository.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { authRequestRecord } from '../../test-support/auth-request-record.js';
@@ -42,6 +42,7 @@ describeEachDatabase(
     beforeEach(async () => {
       h = await createAuthHarness(kind);
     });
+    afterEach(() => h.close());
 
     it('notes the first use once, and keeps it when the registration is rewritten', async () => {
       await store('dcr_used');
