@@ -2,6 +2,7 @@ import { createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { DASHBOARD_BASE } from './api/base.js';
 import { rootRoute } from './shell/root-route.js';
 import { applicationRoutes } from './views/applications/routes.js';
+import { policyRoutes } from './views/policies/routes.js';
 import { sessionRoutes } from './views/sessions/routes.js';
 import { userRoutes } from './views/users/routes.js';
 
@@ -17,7 +18,13 @@ const homeRoute = createRoute({
  * The console's pages below the dashboard base. Each section's routes live with its views; their first
  * path segments are the contract's DASHBOARD_SECTIONS, which the server answers with the app's page.
  */
-const routeTree = rootRoute.addChildren([homeRoute, ...userRoutes, ...applicationRoutes, ...sessionRoutes]);
+const routeTree = rootRoute.addChildren([
+  homeRoute,
+  ...userRoutes,
+  ...applicationRoutes,
+  ...policyRoutes,
+  ...sessionRoutes,
+]);
 
 export const router = createRouter({ routeTree, basepath: DASHBOARD_BASE, scrollRestoration: true });
 

@@ -5,5 +5,11 @@
 export const NAVIGATION = [
   { title: 'Directory', items: [{ to: '/users', label: 'Users' }] },
   { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },
-  { title: 'Security', items: [{ to: '/sessions', label: 'Sessions' }] },
+  {
+    title: 'Security',
+    items: [
+      { to: '/policies', label: 'Policies' },
+      { to: '/sessions', label: 'Sessions' },
+    ],
+  },
 ] as const;

@@ -13,14 +13,21 @@ export function ModalDialog(props: {
   readonly children: (close: () => void) => ReactNode;
   readonly isOpen?: boolean | undefined;
   readonly onOpenChange?: ((open: boolean) => void) | undefined;
+  /** False while closing by Escape or a click outside would lose something (a secret shown once). */
+  readonly isDismissable?: boolean;
 }) {
+  const dismissable = props.isDismissable ?? true;
   return (
     <DialogTrigger
       {...(props.isOpen === undefined ? {} : { isOpen: props.isOpen })}
       {...(props.onOpenChange === undefined ? {} : { onOpenChange: props.onOpenChange })}
     >
       {props.trigger}
-      <ModalOverlay className="modal-overlay" isDismissable>
+      <ModalOverlay
+        className="modal-overlay"
+        isDismissable={dismissable}
+        isKeyboardDismissDisabled={!dismissable}
+      >
         <Modal className="modal">
           <Dialog className="dialog">
             {({ close }) => (

@@ -1,0 +1,84 @@
+import {
+  svcApplicationAccessCheckSchema,
+  type SvcApplicationAccessCheck,
+  type SvcClient,
+} from '@svc/contract';
+import { useState } from 'react';
+import { apiGet, messageOf } from '../../api/client.js';
+import { Button } from '../../ui/button.js';
+import { Badge } from '../../ui/format.js';
+import { Panel } from '../../ui/page.js';
+import type { Picked } from '../../ui/record-picker.js';
+import { OrganizationPicker, UserPicker } from '../pickers.js';
+import { applicationPath } from './client-paths.js';
+
+/**
+ * What a user's sign-in (within an organization, or without one) would get from the access rules now,
+ * with the reasons the API gives: `GET /applications/{id}/access/check`. Nothing changes.
+ */
+export function AccessCheck(props: { readonly client: SvcClient }) {
+  const { client } = props;
+  const [user, setUser] = useState<Picked | null>(null);
+  const [organization, setOrganization] = useState<Picked | null>(null);
+  const [result, setResult] = useState<{ readonly who: string; readonly check: SvcApplicationAccessCheck }>();
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const check = async () => {
+    if (user === null) return;
+    setPending(true);
+    setError(undefined);
+    try {
+      const answer = await apiGet(
+        'auth',
+        `${applicationPath(client.id)}/access/check`,
+        svcApplicationAccessCheckSchema,
+        { userId: user.id, organizationId: organization?.id },
+      );
+      setResult({
+        who: organization === null ? user.label : `${user.label} in ${organization.label}`,
+        check: answer,
+      });
+    } catch (failure) {
+      setResult(undefined);
+      setError(messageOf(failure));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Panel title="Check a user's access">
+      <div className="filters">
+        <UserPicker label="User" value={user} onChange={setUser} />
+        <OrganizationPicker
+          label="Signing in to organization"
+          value={organization}
+          onChange={setOrganization}
+          description="Leave empty for a sign-in without an organization."
+        />
+        <Button onPress={() => void check()} isDisabled={user === null} isPending={pending}>
+          Check access
+        </Button>
+      </div>
+      {error !== undefined && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {result !== undefined && (
+        <div className="access-result" role="status">
+          <p>
+            <Badge on={result.check.allowed} yes="Allowed" no="Refused" /> {result.who}:{' '}
+            <code className="id">{result.check.decision}</code>
+          </p>
+          <ul>
+            {result.check.reasons.map((reason, index) => (
+              <li key={`${reason.code}-${index}`}>
+                {reason.message} <span className="muted">({reason.code})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </Panel>
+  );
+}
