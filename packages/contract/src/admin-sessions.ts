@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clientIdSchema } from './auth.js';
-import { recordIdSchema, text } from './fields.js';
+import { booleanQuerySchema, recordIdSchema, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
@@ -12,9 +12,6 @@ import { pageQuerySchema } from './paging.js';
 /** The most sessions one revocation may match (SPEC.md "Limits": rejected when matching more than 10,000). */
 export const MAX_SESSIONS_PER_REVOCATION = 10_000;
 
-/** `active` in a query string ('true' / 'false') or a boolean in process. */
-const activeFilter = z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]);
-
 /**
  * GET /sessions: a page, filtered by every given field. `clientId` is the OAuth client_id or the client's
  * record id; `active` keeps the sessions that are (or are no longer) usable: not revoked and before their
@@ -24,7 +21,7 @@ export const sessionListQuerySchema = pageQuerySchema.extend({
   userId: recordIdSchema.optional(),
   organizationId: recordIdSchema.optional(),
   clientId: clientIdSchema.optional(),
-  active: activeFilter.optional(),
+  active: booleanQuerySchema.optional(),
 });
 export type SessionListQuery = z.input<typeof sessionListQuerySchema>;
 export type SessionListInput = z.output<typeof sessionListQuerySchema>;

@@ -16,6 +16,23 @@ export const emailTemplateOverrideSchema = z.object({
 });
 export type EmailTemplateOverrideInput = z.input<typeof emailTemplateOverrideSchema>;
 
+/**
+ * `POST /svc/admin/email/api/templates/{key}/preview`: an unsaved override (the fields of PUT) and
+ * optional sample values of the template's variables (`data`); a variable without a sample gets a
+ * placeholder value such as `[link]`.
+ */
+export const emailTemplatePreviewSchema = emailTemplateOverrideSchema.extend({
+  data: z.record(z.string().max(100), z.string().max(2000)).optional(),
+});
+export type EmailTemplatePreviewInput = z.input<typeof emailTemplatePreviewSchema>;
+
+/** What the preview answers: the message as the server would render it (subject, text part, HTML part). */
+export interface EmailTemplatePreview {
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+}
+
 /** One template as the admin API shows it: the effective content and whether an override is in force. */
 export interface EmailTemplateView {
   key: string;

@@ -43,6 +43,12 @@ export function nullable<T extends z.ZodType>(schema: T) {
 /** A record id (`org_…`, `usr_…`, `cgr_…`). */
 export const recordIdSchema = text(1, 200);
 
+/** A flag in a query string ('true' / 'false') or a boolean in process. */
+export const booleanQuerySchema = z.union([
+  z.boolean(),
+  z.enum(['true', 'false']).transform((value) => value === 'true'),
+]);
+
 /** A new password (user creation, signup): 8-1024 characters, not trimmed: every character counts. */
 export const newPasswordSchema = z.string().min(8).max(1024);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { organizationRefSchema } from './connection-lists.js';
 import { recordIdSchema, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
@@ -98,3 +99,9 @@ export const svcScimSyncEventSchema = z.object({
   occurredAt: z.iso.datetime(),
 });
 export type SvcScimSyncEvent = z.output<typeof svcScimSyncEventSchema>;
+
+/** An entry of the console-wide `GET /scim-connections`: the connection (never its token) and its organization. */
+export const svcScimConnectionListItemSchema = svcScimConnectionSchema.extend({
+  organization: organizationRefSchema,
+});
+export type SvcScimConnectionListItem = z.output<typeof svcScimConnectionListItemSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { domainSchema } from './admin.js';
+import { organizationRefSchema } from './connection-lists.js';
 import { optionalText, recordIdSchema, text } from './fields.js';
 
 /**
@@ -141,3 +142,9 @@ export const svcSsoConnectionSchema = z.object({
   updatedAt: z.iso.datetime(),
 });
 export type SvcSsoConnection = z.output<typeof svcSsoConnectionSchema>;
+
+/** An entry of the console-wide `GET /sso-connections`: the connection as above and its organization. */
+export const svcSsoConnectionListItemSchema = svcSsoConnectionSchema.extend({
+  organization: organizationRefSchema,
+});
+export type SvcSsoConnectionListItem = z.output<typeof svcSsoConnectionListItemSchema>;

@@ -6,7 +6,7 @@ function NotFound() {
   return (
     <Page title="Not found">
       <EmptyState title="There is no such page in the console.">
-        <Link to="/">Go to the overview</Link>
+        <Link to="/">Go to the console’s home</Link>
       </EmptyState>
     </Page>
   );

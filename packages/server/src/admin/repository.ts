@@ -263,6 +263,8 @@ export interface OperatorSessionStore {
    * many issuer (browser) sessions a revocation would end (`endBrowserSessions`).
    */
   count(selector: SessionSelector, now: number): Promise<SvcAdminSessionRevocationPreview>;
+  /** How many sessions are usable at `now` (not revoked, before both deadlines): the console's overview. */
+  countUsable(now: number): Promise<number>;
   /**
    * Runs `work` in one transaction over a store bound to it; a throw rolls everything back, so that a
    * refused revocation leaves its operation id unused.

@@ -1,6 +1,7 @@
 import {
   auditEventPageSchema,
   pageSchema,
+  svcScimConnectionListItemSchema,
   svcScimConnectionSchema,
   svcScimConnectionWithTokenSchema,
   svcScimSyncEventSchema,
@@ -54,6 +55,7 @@ describeEachDatabase('SCIM connection operator routes', (kind) => {
     const { id } = await create(organizationId);
     const routes: [Method, string, unknown][] = [
       ['GET', `/organizations/${organizationId}/scim-connections`, undefined],
+      ['GET', '/scim-connections', undefined],
       ['POST', `/organizations/${organizationId}/scim-connections`, {}],
       ['GET', `/scim-connections/${id}`, undefined],
       ['PUT', `/scim-connections/${id}`, { enabled: true }],
@@ -103,6 +105,36 @@ describeEachDatabase('SCIM connection operator routes', (kind) => {
         .parse(listed.body)
         .data.map((c) => c.id),
     ).toEqual([created.id]);
+  });
+
+  it("lists every organization's connections with their organization and never a token, filtered", async () => {
+    const organizationId = await organization('Listed');
+    const disabled = await create(organizationId, { displayName: 'Old' });
+    const enabled = await create(organizationId, { displayName: 'New' });
+    expect((await call('POST', `/scim-connections/${enabled.id}/enable`)).status).toBe(200);
+    const list = pageSchema(svcScimConnectionListItemSchema.strict());
+    const everything = await call('GET', '/scim-connections?limit=200');
+    expect(JSON.stringify(everything.body)).not.toContain(disabled.token);
+    expect(JSON.stringify(everything.body)).not.toContain(enabled.token);
+    const all = list.parse(everything.body);
+    const { token: _token, ...withoutToken } = disabled;
+    expect(all.data.find((c) => c.id === disabled.id)).toEqual({
+      ...withoutToken,
+      organization: { id: organizationId, name: 'Listed' },
+    });
+    expect(new Set(all.data.map((c) => c.organization.id)).size).toBeGreaterThan(1);
+    const only = (query: string) =>
+      call('GET', `/scim-connections?organizationId=${organizationId}&${query}`).then((r) =>
+        list.parse(r.body).data.map((c) => c.id),
+      );
+    expect(await only('limit=200')).toEqual([enabled.id, disabled.id]);
+    expect(await only('enabled=true')).toEqual([enabled.id]);
+    expect(await only('enabled=false')).toEqual([disabled.id]);
+    const first = list.parse(
+      (await call('GET', `/scim-connections?organizationId=${organizationId}&limit=1`)).body,
+    );
+    expect(first.nextCursor).not.toBeNull();
+    expect((await call('GET', '/scim-connections?limit=0')).status).toBe(400);
   });
 
   it('enables one connection per organization (409 for a second), disables, and rotates the token', async () => {

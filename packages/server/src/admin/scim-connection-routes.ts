@@ -1,4 +1,5 @@
 import {
+  connectionListQuerySchema,
   createScimConnectionBodySchema,
   scimSyncEventQuerySchema,
   updateScimConnectionBodySchema,
@@ -15,7 +16,8 @@ type ByOrganization = { Params: { organizationId: string } };
 /**
  * The operator routes of SCIM connections (SPEC.md "Operator (admin) HTTP APIs", DECISIONS.md "Wire
  * shapes…"): `GET/POST /organizations/{organizationId}/scim-connections` (POST answers 201 with the
- * one-time `token` and `baseUrl`), `GET/PUT /scim-connections/{id}`, `POST /scim-connections/{id}/enable`,
+ * one-time `token` and `baseUrl`), `GET /scim-connections?organizationId=&enabled=&limit=&cursor=` (every
+ * organization's, each with its `organization`, never a token), `GET/PUT /scim-connections/{id}`, `POST /scim-connections/{id}/enable`,
  * `/disable`, token rotation at both spellings the two documents give (`/token/rotate` and
  * `/rotate-token`), and `GET /scim-connections/{id}/sync-events`. Behind the operator guard.
  */
@@ -39,6 +41,10 @@ export function scimConnectionAdminRoutes(deps: { admin: SvcAdminService }): Fas
       );
       return reply.code(201).send(created);
     });
+
+    app.get('/scim-connections', async (request) =>
+      admin.listAllScimConnectionsAsync(parseQuery(connectionListQuerySchema, request.query)),
+    );
 
     app.get<ById>('/scim-connections/:id', async (request) =>
       admin.getScimConnectionAsync(request.params.id),

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import {
   auditEventPageSchema,
   pageSchema,
+  svcSsoConnectionListItemSchema,
   svcSsoConnectionSchema,
   type SvcSsoConnection,
 } from '@svc/contract';
@@ -51,6 +52,7 @@ describeEachDatabase('SSO connection operator routes', (kind) => {
     const existing = await draft();
     const routes: [OperatorMethod, string, unknown][] = [
       ['GET', `/organizations/${organizationId}/sso-connections`, undefined],
+      ['GET', '/sso-connections', undefined],
       ['POST', `/organizations/${organizationId}/sso-connections`, { displayName: 'Leak' }],
       ['GET', `/sso-connections/${existing.id}`, undefined],
       ['POST', `/sso-connections/${existing.id}/metadata`, { metadataXml: peer.metadata() }],
@@ -94,6 +96,46 @@ describeEachDatabase('SSO connection operator routes', (kind) => {
       (await call('GET', `/organizations/${organizationId}/sso-connections?limit=200`)).body,
     );
     expect(list.data[0]).toEqual(created);
+  });
+
+  it("lists every organization's connections with their organization, filtered by organization and enabled", async () => {
+    const other = await t.svc.admin.createOrganizationAsync({ name: 'Globex' });
+    const response = await call('POST', `/organizations/${other.id}/sso-connections`, {
+      displayName: 'Globex SSO',
+    });
+    const globex = strictConnection.parse(response.body);
+    const list = pageSchema(svcSsoConnectionListItemSchema.strict());
+    const everything = list.parse((await call('GET', '/sso-connections?limit=200')).body);
+    expect(everything.data[0]).toEqual({ ...globex, organization: { id: other.id, name: 'Globex' } });
+    expect(new Set(everything.data.map((c) => c.organization.name))).toEqual(new Set(['Acme', 'Globex']));
+    const perOrganization = pageSchema(strictConnection).parse(
+      (await call('GET', `/organizations/${organizationId}/sso-connections?limit=200`)).body,
+    );
+    expect(everything.data.filter((c) => c.organizationId === organizationId)).toEqual(
+      perOrganization.data.map((c) => ({ ...c, organization: { id: organizationId, name: 'Acme' } })),
+    );
+    const drafts = list.parse(
+      (await call('GET', `/sso-connections?organizationId=${other.id}&enabled=false`)).body,
+    );
+    expect(drafts.data.map((c) => c.id)).toEqual([globex.id]);
+    expect((await call('GET', `/sso-connections?organizationId=${other.id}&enabled=true`)).body).toEqual({
+      data: [],
+      nextCursor: null,
+    });
+    expect((await call('GET', '/sso-connections?organizationId=org_missing')).body).toEqual({
+      data: [],
+      nextCursor: null,
+    });
+    const first = list.parse((await call('GET', '/sso-connections?limit=1')).body);
+    const second = list.parse(
+      (await call('GET', `/sso-connections?limit=1&cursor=${first.nextCursor ?? ''}`)).body,
+    );
+    expect([...first.data, ...second.data].map((c) => c.id)).toEqual(
+      everything.data.slice(0, 2).map((c) => c.id),
+    );
+    const bad = await call('GET', '/sso-connections?enabled=yes');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('enabled');
   });
 
   it('refuses bad bodies naming the field, and unknown organizations and connections with 404', async () => {

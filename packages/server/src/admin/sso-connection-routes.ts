@@ -1,4 +1,9 @@
-import { createSsoConnectionBodySchema, importSsoMetadataBodySchema, pageQuerySchema } from '@svc/contract';
+import {
+  connectionListQuerySchema,
+  createSsoConnectionBodySchema,
+  importSsoMetadataBodySchema,
+  pageQuerySchema,
+} from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
 import { parseBody, parseQuery } from '../http/body.js';
@@ -11,7 +16,8 @@ type ByOrganization = { Params: { organizationId: string } };
 /**
  * The operator routes of SAML SSO connections (DECISIONS.md "Operator routes for federation…"):
  * `GET/POST /organizations/{organizationId}/sso-connections` (POST answers a disabled draft, 201, with
- * `spEntityId` and `acsUrl`), `GET /sso-connections/{id}`, `POST /sso-connections/{id}/metadata`
+ * `spEntityId` and `acsUrl`), `GET /sso-connections?organizationId=&enabled=&limit=&cursor=` (every
+ * organization's, each with its `organization`), `GET /sso-connections/{id}`, `POST /sso-connections/{id}/metadata`
  * {metadataXml, enableConnection?}, `POST /sso-connections/{id}/enable` and `/disable`. Registered inside
  * the operator API at `/svc/admin/auth/api`, behind the operator guard; it parses with the contract
  * schemas (top-level field names case-insensitive) and calls the facade.
@@ -40,6 +46,10 @@ export function ssoConnectionAdminRoutes(deps: { admin: SvcAdminService }): Fast
       );
       return reply.code(201).send(created);
     });
+
+    app.get('/sso-connections', async (request) =>
+      admin.listAllSsoConnectionsAsync(parseQuery(connectionListQuerySchema, request.query)),
+    );
 
     app.get<ById>('/sso-connections/:id', async (request) => admin.getSsoConnectionAsync(request.params.id));
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createAuditLog } from '../audit/audit-service.js';
+import { createAuditSummary } from '../audit/summary.js';
 import { loadMasterKey } from '../config/master-key.js';
 import { optionsFromEnv } from '../config/env.js';
 import type { SvcOptions } from '../config/options.js';
@@ -23,6 +24,7 @@ import { checkReadiness } from '../health/readiness.js';
 import { databaseProbe } from '../storage/readiness-probe.js';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
+import { operatorSessionStore } from '../storage/repositories/operator-sessions.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
 import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
@@ -174,6 +176,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       config,
       clock,
       ids,
+      audit,
       logger: {
         info: (message) => appLog.current?.info(message),
         warn: (message) => appLog.current?.warn(message),
@@ -335,6 +338,11 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       samlRealms: sso.realms,
       samlAccounts: sso.accounts,
       readiness: () => checkReadiness(readinessDeps),
+      auditSummary: createAuditSummary({
+        repository: auditEventsRepository(db),
+        sessions: operatorSessionStore(db),
+        clock,
+      }),
     };
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;

@@ -224,7 +224,9 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(
           async (audit) => {
             requireOperator(audit, services.operatorToken, services.dashboard);
-            await audit.register(auditApiRoutes({ audit: services.audit }));
+            await audit.register(
+              auditApiRoutes({ audit: services.audit, summary: services.auditSummary, clock: config.clock }),
+            );
           },
           { prefix: '/admin/audit/api' },
         );

@@ -65,6 +65,7 @@ describe('the operator guard', () => {
     ['POST organizations', { method: 'POST', url: `${ADMIN}/organizations`, payload: { name: 'Leak' } }],
     ['GET settings', { method: 'GET', url: `${ADMIN}/settings/security` }],
     ['GET audit events', { method: 'GET', url: `${AUDIT}/events` }],
+    ['GET the audit export', { method: 'GET', url: `${AUDIT}/events/export` }],
   ];
   const cases = refusedCredentials.flatMap(([who, headers]) =>
     targets.map(([what, options]) => [`${what} with ${who}`, options, headers] as const),
@@ -245,5 +246,22 @@ describeEachDatabase('the operator API end to end', (kind) => {
     );
     expect(clients.data.map((event) => event.clientId)).toEqual(['backend', 'web']);
     expect((await call('GET', `${AUDIT}/events?kind=oauth.*`)).body).toEqual({ data: [], nextCursor: null });
+
+    // The export with the operator token: the same events, one JSON line each, newest first.
+    const exported = await t.svc.app.inject({
+      method: 'GET',
+      url: `${AUDIT}/events/export?kind=admin.*`,
+      headers: t.operator,
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-disposition']).toMatch(
+      /^attachment; filename="svc-audit-\d{4}-\d{2}-\d{2}\.jsonl"$/,
+    );
+    expect(
+      exported.body
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(page.data);
   });
 });

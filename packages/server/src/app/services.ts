@@ -1,5 +1,6 @@
 import type { Readiness } from '../health/readiness.js';
 import type { createAuditLog } from '../audit/audit-service.js';
+import type { AuditSummarizer } from '../audit/summary.js';
 import type { Antiforgery } from '../http/antiforgery.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
 import type { TokenEndpoint } from '../oauth/token/token-endpoint.js';
@@ -53,6 +54,8 @@ export interface SvcServices {
   /** @internal The sign-in and token engine under the HTTP adapters. */
   readonly authEngine: AuthEngine;
   readonly audit: ReturnType<typeof createAuditLog>;
+  /** @internal The audit API's overview (`GET /svc/admin/audit/api/events/summary`). */
+  readonly auditSummary: AuditSummarizer;
   /** @internal */
   readonly securitySettings: SecuritySettingsService;
   /** @internal */

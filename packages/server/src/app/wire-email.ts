@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { EmailService, type EmailLogger } from '../email/email-service.js';
 import { smtpTransport, smtpUrlSecrets } from '../email/smtp-transport.js';
@@ -12,6 +13,7 @@ export interface WireEmailContext {
   readonly config: Pick<SvcConfig, 'smtpUrl' | 'emailFrom' | 'development'>;
   readonly clock: Clock;
   readonly ids: Ids;
+  readonly audit: AuditLog;
   /** Gets one-line notices (outbox stores, failures); never a body or a credential. */
   readonly logger?: EmailLogger & { warn(message: string): void };
 }
@@ -35,6 +37,7 @@ export function wireEmail(ctx: WireEmailContext): { email: EmailService; close()
     transport,
     clock: ctx.clock,
     ids: ctx.ids,
+    audit: ctx.audit,
     from: ctx.config.emailFrom,
     development: ctx.config.development,
     secrets: url === undefined ? [] : smtpUrlSecrets(url),

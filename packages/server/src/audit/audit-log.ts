@@ -6,6 +6,11 @@ export interface AuditEventInput {
   readonly organizationId?: string;
   readonly userId?: string;
   readonly clientId?: string;
+  /**
+   * The record the event is about, when the writer cannot tell it from the kind (audit/subject.ts):
+   * an email template's key, for example.
+   */
+  readonly subjectId?: string;
   readonly ipAddress?: string;
   /** Extra detail; never a token, code, password or secret. */
   readonly data?: Readonly<Record<string, unknown>>;

@@ -1,10 +1,17 @@
-import { AUDIT_KIND_PATTERN, type AuditEventQuery } from '@svc/contract';
+import { AUDIT_KIND_PATTERN, type AuditEventFilter, type AuditEventQuery } from '@svc/contract';
 import type { Clock } from '../kernel/clock.js';
-import { SvcError, SvcUnavailableError } from '../kernel/errors.js';
+import { SvcError, SvcNotFoundError, SvcUnavailableError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { AuditEventInput, AuditLog } from './audit-log.js';
 import { redactSecrets } from './redact.js';
-import type { AuditFilter, AuditRecordPage, AuditRepository } from './repository.js';
+import type {
+  AuditFilter,
+  AuditKindMatch,
+  AuditRecord,
+  AuditRecordPage,
+  AuditRepository,
+} from './repository.js';
+import { auditSubjectOf } from './subject.js';
 
 /** The part of pino's (and fastify's) logger that the audit log uses. */
 export interface AuditLogger {
@@ -17,13 +24,27 @@ export interface AuditLogDeps {
   readonly ids: Ids;
   /** Told when `data` carried a secret-looking key (a bug in the capability that wrote it). */
   readonly logger?: AuditLogger;
+  /** The export's cap and page size; AUDIT_EXPORT_MAX_EVENTS and 500 unless a test makes them small. */
+  readonly exportLimits?: { readonly maxEvents: number; readonly pageSize: number };
 }
 
 /** Reads the audit log; what the admin route depends on. */
 export interface AuditReader {
   /** Newest first; `query` is the contract's parsed query (times still ISO strings). */
   list(query: AuditEventQuery): Promise<AuditRecordPage>;
+  /** One event; a 404 for an unknown id. */
+  get(id: string): Promise<AuditRecord>;
+  /**
+   * Every event the filter matches, newest first, at most {@link AUDIT_EXPORT_MAX_EVENTS}, in pages read
+   * one at a time as the consumer pulls, so that memory stays flat however many there are.
+   */
+  export(filter: AuditEventFilter): AsyncIterable<readonly AuditRecord[]>;
 }
+
+/** The most events one export answers; a longer one is cut there (narrow the window to export the rest). */
+export const AUDIT_EXPORT_MAX_EVENTS = 100_000;
+
+const EXPORT_LIMITS = { maxEvents: AUDIT_EXPORT_MAX_EVENTS, pageSize: 500 };
 
 /** The writer every capability uses plus the reader of the audit API. */
 export interface AuditService extends AuditLog, AuditReader {}
@@ -69,6 +90,7 @@ export function createAuditLog(deps: AuditLogDeps): AuditService {
         organizationId: event.organizationId ?? null,
         userId: event.userId ?? null,
         clientId: event.clientId ?? null,
+        subjectId: auditSubjectOf(event) ?? null,
         ipAddress: event.ipAddress ?? null,
         data,
       };
@@ -89,17 +111,57 @@ export function createAuditLog(deps: AuditLogDeps): AuditService {
         query.cursor === undefined ? { limit: query.limit } : { limit: query.limit, cursor: query.cursor };
       return deps.repository.list(toFilter(query), page);
     },
+
+    async get(id: string): Promise<AuditRecord> {
+      const record = await deps.repository.find(id);
+      if (record === undefined) throw new SvcNotFoundError(`There is no audit event "${id}".`);
+      return record;
+    },
+
+    async *export(query: AuditEventFilter): AsyncIterable<readonly AuditRecord[]> {
+      const filter = toFilter(query);
+      const { maxEvents, pageSize } = deps.exportLimits ?? EXPORT_LIMITS;
+      let left = maxEvents;
+      let cursor: string | null | undefined;
+      do {
+        const limit = Math.min(pageSize, left);
+        const page = await deps.repository.list(filter, cursor == null ? { limit } : { limit, cursor });
+        if (page.data.length > 0) yield page.data;
+        left -= page.data.length;
+        cursor = page.nextCursor;
+      } while (cursor !== null && left > 0);
+    },
   };
 }
 
-/** `admin.*` selects kinds under `admin.` (not `admin` itself, not `administrator.x`); any other value is exact. */
-export function toFilter(query: Pick<AuditEventQuery, 'kind' | 'from' | 'to'>): AuditFilter {
-  const filter: { kind?: string; kindPrefix?: string; from?: number; to?: number } = {};
-  if (query.kind !== undefined) {
-    if (query.kind.endsWith('.*')) filter.kindPrefix = query.kind.slice(0, -1);
-    else filter.kind = query.kind;
-  }
-  if (query.from !== undefined) filter.from = Date.parse(query.from);
-  if (query.to !== undefined) filter.to = Date.parse(query.to);
-  return filter;
+/**
+ * A `kind` filter as the repository matches it: each comma-separated item is exact, or with `.*` a
+ * prefix (`admin.*` selects kinds under `admin.`, not `admin` itself, not `administrator.x`).
+ */
+export function parseKindFilter(kind: string): AuditKindMatch {
+  const items = kind.split(',');
+  return {
+    exact: items.filter((item) => !item.endsWith('.*')),
+    prefixes: items.filter((item) => item.endsWith('.*')).map((item) => item.slice(0, -1)),
+  };
+}
+
+/** Whether `kind` is one the match selects (what the repository's WHERE clause says, in code). */
+export function kindMatches(match: AuditKindMatch, kind: string): boolean {
+  return match.exact.includes(kind) || match.prefixes.some((prefix) => kind.startsWith(prefix));
+}
+
+/** The contract's parsed filters as the repository reads them (times in epoch ms). */
+export function toFilter(query: AuditEventFilter): AuditFilter {
+  const { kind, from, to, actorId, organizationId, userId, clientId, subjectId } = query;
+  return {
+    ...(kind === undefined ? {} : { kind: parseKindFilter(kind) }),
+    ...(actorId === undefined ? {} : { actorId }),
+    ...(organizationId === undefined ? {} : { organizationId }),
+    ...(userId === undefined ? {} : { userId }),
+    ...(clientId === undefined ? {} : { clientId }),
+    ...(subjectId === undefined ? {} : { subjectId }),
+    ...(from === undefined ? {} : { from: Date.parse(from) }),
+    ...(to === undefined ? {} : { to: Date.parse(to) }),
+  };
 }

@@ -13,16 +13,27 @@ export interface AuditRecord {
   readonly organizationId: string | null;
   readonly userId: string | null;
   readonly clientId: string | null;
+  /** The record the event is about (audit/subject.ts); null on events stored before migration 0046. */
+  readonly subjectId: string | null;
   readonly ipAddress: string | null;
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/** Kinds an event may have: any of the exact ones, or any starting with one of the prefixes. */
+export interface AuditKindMatch {
+  readonly exact: readonly string[];
+  /** Matched literally, not as a pattern (for example `admin.`). */
+  readonly prefixes: readonly string[];
+}
+
 /** Which events to read. All conditions combine with AND; an empty filter reads everything. */
 export interface AuditFilter {
-  /** Exactly this kind. */
-  readonly kind?: string;
-  /** Kinds that start with this text (for example `admin.`); matched literally, not as a pattern. */
-  readonly kindPrefix?: string;
+  readonly kind?: AuditKindMatch;
+  readonly actorId?: string;
+  readonly organizationId?: string;
+  readonly userId?: string;
+  readonly clientId?: string;
+  readonly subjectId?: string;
   /** Epoch ms, inclusive. */
   readonly from?: number;
   /** Epoch ms, exclusive. */
@@ -40,6 +51,21 @@ export interface AuditRecordPage {
   readonly nextCursor: string | null;
 }
 
+/** How many events of each kind fell in each bucket of a window. */
+export interface AuditKindCount {
+  /** 0 for the bucket starting at the window's start, 1 for the next… */
+  readonly bucket: number;
+  readonly kind: string;
+  readonly count: number;
+}
+
+/** A window cut into equal buckets: [from, from + bucketMs), [from + bucketMs, …) up to `to`. */
+export interface AuditBuckets {
+  readonly from: number;
+  readonly to: number;
+  readonly bucketMs: number;
+}
+
 /**
  * Storage of the audit log. Append-only on purpose: there is no update and no delete, so that no code
  * path of the service can rewrite history (retention, if ever needed, belongs to a separate job).
@@ -48,4 +74,7 @@ export interface AuditRepository {
   append(record: AuditRecord): Promise<void>;
   /** Newest first, by (occurredAt, id); a page never repeats or skips an event of the same filter. */
   list(filter: AuditFilter, page: AuditPageRequest): Promise<AuditRecordPage>;
+  find(id: string): Promise<AuditRecord | undefined>;
+  /** The events of the kinds `kind` matches in the window, counted per bucket and kind in one grouped query. */
+  countByBucket(kind: AuditKindMatch, buckets: AuditBuckets): Promise<AuditKindCount[]>;
 }

@@ -1,9 +1,11 @@
 import { emailDeliveryQuerySchema } from '@svc/contract';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { wireEmail } from '../app/wire-email.js';
+import { createAuditLog } from '../audit/audit-service.js';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { linkIn, readOutbox } from '../test-support/outbox.js';
@@ -30,6 +32,7 @@ describeEachDatabase('email service', (kind) => {
       config: { smtpUrl, emailFrom: 'Acme <no-reply@acme.test>', development },
       clock,
       ids,
+      audit: createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids }),
       logger: { info: (m) => logs.push(m), warn: (m) => logs.push(m) },
     });
     closers.push(wired.close);
@@ -37,6 +40,8 @@ describeEachDatabase('email service', (kind) => {
   };
   const deliveries = (email: EmailService, query: Record<string, unknown> = {}) =>
     email.listDeliveries(emailDeliveryQuerySchema.parse(query));
+  /** The audit events, oldest first. */
+  const events = async () => (await auditEventsRepository(handle.db).list({}, { limit: 50 })).data.reverse();
 
   beforeEach(async () => {
     testDb = await createTestDatabase(kind, 'migrated');
@@ -252,6 +257,60 @@ describeEachDatabase('email service', (kind) => {
       subject: 'Your {{productName}} sign-in code',
     });
     expect((await email.getTemplate('auth.email-otp')).overridden).toBe(false);
+    await email.resetTemplate('auth.email-otp', { actorType: 'operator', actorId: 'usr_op' });
+    // Each save and reset is audited with the parts that changed, never their content.
+    const audited = await events();
+    expect(audited.map((e) => [e.kind, e.subjectId, e.actorType, e.data])).toEqual([
+      [
+        'admin.email_template.updated',
+        'auth.email-otp',
+        'system',
+        { templateKey: 'auth.email-otp', changed: ['subject', 'textBody', 'htmlBody'], wasOverridden: false },
+      ],
+      [
+        'admin.email_template.updated',
+        'auth.email-otp',
+        'system',
+        { templateKey: 'auth.email-otp', changed: ['subject', 'textBody', 'htmlBody'], wasOverridden: true },
+      ],
+      [
+        'admin.email_template.reset',
+        'auth.email-otp',
+        'system',
+        { templateKey: 'auth.email-otp', wasOverridden: true },
+      ],
+      [
+        'admin.email_template.reset',
+        'auth.email-otp',
+        'operator',
+        { templateKey: 'auth.email-otp', wasOverridden: false },
+      ],
+    ]);
+    expect(audited[3]?.actorId).toBe('usr_op');
+  });
+
+  it('previews unsaved content through the renderer of send(), storing and sending nothing', async () => {
+    const email = service(undefined);
+    const content = {
+      subject: 'Join {{organizationName}}\r\nnow',
+      textBody: '{{link}} ({{expiresInMinutes}} min)',
+      htmlBody: '<a href="{{link}}">{{organizationName}}</a> {{productName}}',
+    };
+    expect(email.previewTemplate('auth.invitation', content, { organizationName: '<Acme & Co>' })).toEqual({
+      subject: 'Join <Acme & Co> now',
+      textBody: 'https://example.com/svc/auth/sample-link (15 min)',
+      htmlBody: '<a href="https://example.com/svc/auth/sample-link">&lt;Acme &amp; Co&gt;</a> Svc',
+    });
+    expect(() => email.previewTemplate('auth.invitation', { ...content, textBody: '{{code}}' })).toThrow(
+      SvcValidationError,
+    );
+    expect(() => email.previewTemplate('auth.invitation', content, { code: '1' })).toThrow(
+      expect.objectContaining({ details: [expect.objectContaining({ path: 'data.code' })] }),
+    );
+    expect(() => email.previewTemplate('auth.nope', content)).toThrow(SvcNotFoundError);
+    expect((await email.getTemplate('auth.invitation')).overridden).toBe(false);
+    expect((await deliveries(email)).data).toEqual([]);
+    expect(await events()).toEqual([]);
   });
 
   it('throws for programming errors: an unknown template or a missing variable', async () => {

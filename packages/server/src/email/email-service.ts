@@ -1,4 +1,6 @@
-import type { EmailDeliveryQuery, EmailDeliveryStatus } from '@svc/contract';
+import type { EmailDeliveryQuery, EmailDeliveryStatus, EmailTemplatePreview } from '@svc/contract';
+import { actorFields, type AdminActor } from '../admin/deps.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
@@ -12,6 +14,7 @@ import type {
 import { sanitizeFailure } from './sanitize.js';
 import {
   BUILT_IN_TEMPLATES,
+  SAMPLE_VALUES,
   SECRET_VARIABLES,
   builtInTemplate,
   type BuiltInEmailTemplate,
@@ -57,7 +60,11 @@ export interface EmailServiceDeps {
   /** Strings that must never reach the log or a failure detail (the SMTP password). */
   readonly secrets?: readonly string[];
   readonly logger?: EmailLogger;
+  /** Where the operator's overrides, resets and test sends are recorded. */
+  readonly audit: AuditLog;
 }
+
+const TEMPLATE_PARTS = ['subject', 'textBody', 'htmlBody'] as const;
 
 /**
  * Renders and delivers the service's emails and keeps the delivery log. Delivery failures are values
@@ -78,10 +85,8 @@ export class EmailService {
     variables: Readonly<Record<string, string>>;
   }): Promise<EmailDelivery> {
     const template = await this.resolve(input.templateKey);
-    const variables = { productName: this.deps.productName ?? 'Svc', ...input.variables };
-    const subject = renderTemplate(template.subject, variables, { html: false }).replace(/[\r\n]+/g, ' ');
-    const text = renderTemplate(template.textBody, variables, { html: false });
-    const html = renderTemplate(template.htmlBody, variables, { html: true });
+    const variables = { productName: this.#productName, ...input.variables };
+    const { subject, textBody: text, htmlBody: html } = render(template, variables);
     const id = this.deps.ids.id('eml');
     const now = this.deps.clock.now();
     const transport = this.deps.transport;
@@ -144,29 +149,56 @@ export class EmailService {
     return this.resolve(key);
   }
 
-  /** Stores an override after checking that it uses only the template's known variables. */
-  async saveOverride(key: string, content: EmailTemplate): Promise<ResolvedEmailTemplate> {
-    const builtIn = requireBuiltIn(key);
-    const known = new Set(builtIn.variables);
-    const issues = (['subject', 'textBody', 'htmlBody'] as const).flatMap((field) =>
-      placeholdersIn(content[field])
-        .filter((name) => !known.has(name))
-        .map((name) => ({
-          path: field,
-          message: `unknown variable {{${name}}}; this template knows ${builtIn.variables.map((v) => `{{${v}}}`).join(', ')}`,
-        })),
-    );
-    if (issues.length > 0) throw new SvcValidationError('The template uses unknown variables.', issues);
+  /**
+   * Stores an override after checking that it uses only the template's known variables; audited as
+   * `admin.email_template.updated` with the parts that differ from the content it replaces.
+   */
+  async saveOverride(
+    key: string,
+    content: EmailTemplate,
+    actor?: AdminActor,
+  ): Promise<ResolvedEmailTemplate> {
+    const builtIn = requireKnownVariables(key, content);
+    const before = merge(builtIn, await this.deps.templates.find(key));
     const override: EmailTemplateOverride = { key, ...pick(content), updatedAt: this.deps.clock.now() };
     await this.deps.templates.save(override);
+    await this.#audit('admin.email_template.updated', key, actor, {
+      templateKey: key,
+      changed: TEMPLATE_PARTS.filter((part) => before[part] !== content[part]),
+      wasOverridden: before.overridden,
+    });
     return merge(builtIn, override);
   }
 
-  /** Drops the override: the built-in applies again. */
-  async resetTemplate(key: string): Promise<ResolvedEmailTemplate> {
+  /** Drops the override: the built-in applies again. Audited as `admin.email_template.reset`. */
+  async resetTemplate(key: string, actor?: AdminActor): Promise<ResolvedEmailTemplate> {
     const builtIn = requireBuiltIn(key);
-    await this.deps.templates.remove(key);
+    const removed = await this.deps.templates.remove(key);
+    await this.#audit('admin.email_template.reset', key, actor, { templateKey: key, wasOverridden: removed });
     return merge(builtIn, undefined);
+  }
+
+  /**
+   * Renders unsaved content of a template as send() would, nothing stored or sent: the variables of
+   * `data`, and SAMPLE_VALUES for the others. Unknown variables, in the content or in `data`, are a 400.
+   */
+  previewTemplate(
+    key: string,
+    content: EmailTemplate,
+    data: Readonly<Record<string, string>> = {},
+  ): EmailTemplatePreview {
+    const builtIn = requireKnownVariables(key, content);
+    const unknown = Object.keys(data).filter((name) => !builtIn.variables.includes(name));
+    if (unknown.length > 0) {
+      throw new SvcValidationError(
+        'The sample data names variables this template does not have.',
+        unknown.map((name) => ({ path: `data.${name}`, message: knownVariables(builtIn) })),
+      );
+    }
+    const samples = Object.fromEntries(
+      builtIn.variables.map((name) => [name, SAMPLE_VALUES[name] ?? `[${name}]`]),
+    );
+    return render(content, { ...samples, productName: this.#productName, ...data });
   }
 
   listDeliveries(
@@ -178,18 +210,65 @@ export class EmailService {
     );
   }
 
-  /** Sends `email.test` and returns the logged row. */
-  async sendTest(to: string): Promise<EmailDeliveryRecord> {
+  /**
+   * Sends `email.test` and returns the logged row; audited as `admin.email.test_sent` with the outcome
+   * and the recipient's domain only (the log keeps no address: it is never pruned).
+   */
+  async sendTest(to: string, actor?: AdminActor): Promise<EmailDeliveryRecord> {
     const delivery = await this.send({ templateKey: 'email.test', to, variables: {} });
     const record = await this.deps.deliveries.find(delivery.id);
     if (record === undefined) throw new Error(`Delivery ${delivery.id} vanished.`);
+    await this.#audit('admin.email.test_sent', delivery.id, actor, {
+      deliveryId: delivery.id,
+      status: delivery.status,
+      recipientDomain: to.slice(to.lastIndexOf('@') + 1).toLowerCase(),
+    });
     return record;
+  }
+
+  get #productName(): string {
+    return this.deps.productName ?? 'Svc';
+  }
+
+  #audit(
+    kind: string,
+    subjectId: string,
+    actor: AdminActor | undefined,
+    data: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    return this.deps.audit.record({ kind, ...actorFields(actor), subjectId, data });
   }
 
   private async resolve(key: string): Promise<ResolvedEmailTemplate> {
     const builtIn = requireBuiltIn(key);
     return merge(builtIn, await this.deps.templates.find(key));
   }
+}
+
+/** The subject (on one line), text part and HTML part (values escaped) of a template's content. */
+function render(template: EmailTemplate, variables: Readonly<Record<string, string>>): EmailTemplatePreview {
+  return {
+    subject: renderTemplate(template.subject, variables, { html: false }).replace(/[\r\n]+/g, ' '),
+    textBody: renderTemplate(template.textBody, variables, { html: false }),
+    htmlBody: renderTemplate(template.htmlBody, variables, { html: true }),
+  };
+}
+
+/** The built-in of `key` (404 when unknown), once `content` is checked to use only its variables (400). */
+function requireKnownVariables(key: string, content: EmailTemplate): BuiltInEmailTemplate {
+  const builtIn = requireBuiltIn(key);
+  const known = new Set(builtIn.variables);
+  const issues = TEMPLATE_PARTS.flatMap((field) =>
+    placeholdersIn(content[field])
+      .filter((name) => !known.has(name))
+      .map((name) => ({ path: field, message: `unknown variable {{${name}}}; ${knownVariables(builtIn)}` })),
+  );
+  if (issues.length > 0) throw new SvcValidationError('The template uses unknown variables.', issues);
+  return builtIn;
+}
+
+function knownVariables(builtIn: BuiltInEmailTemplate): string {
+  return `this template knows ${builtIn.variables.map((v) => `{{${v}}}`).join(', ')}`;
 }
 
 function maskedSubject(template: string, variables: Readonly<Record<string, string>>): string {

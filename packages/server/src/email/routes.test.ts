@@ -1,8 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wireEmail } from '../app/wire-email.js';
+import { createAuditLog } from '../audit/audit-service.js';
 import { randomIds } from '../kernel/ids.js';
 import { openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
@@ -21,11 +23,13 @@ describe('email admin routes', () => {
     testDb = await createTestDatabase('sqlite', 'migrated');
     handle = openDatabase(testDb.target);
     smtp = await startTestSmtpServer();
+    const clock = new FakeClock();
     const wired = wireEmail({
       db: handle.db,
       config: { smtpUrl: smtp.url(), emailFrom: 'Svc <no-reply@localhost>', development: true },
-      clock: new FakeClock(),
+      clock,
       ids: randomIds,
+      audit: createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds }),
     });
     close = wired.close;
     app = Fastify();
@@ -38,6 +42,8 @@ describe('email admin routes', () => {
     await handle.close();
     await testDb.drop();
   });
+
+  const events = async () => (await auditEventsRepository(handle.db).list({}, { limit: 50 })).data;
 
   it('lists the built-in templates and reads one', async () => {
     const list = await app.inject({ method: 'GET', url: `${BASE}/templates` });
@@ -85,6 +91,44 @@ describe('email admin routes', () => {
     });
     const reset = await app.inject({ method: 'DELETE', url });
     expect(reset.json()).toMatchObject({ overridden: false, subject: '{{productName}} test email' });
+    // The operator is the actor; the data names the parts, never the content.
+    const audited = await events();
+    expect(audited.map((e) => [e.kind, e.actorType, e.ipAddress, e.subjectId]).sort()).toEqual([
+      ['admin.email_template.reset', 'operator', '127.0.0.1', 'email.test'],
+      ['admin.email_template.updated', 'operator', '127.0.0.1', 'email.test'],
+    ]);
+    expect(JSON.stringify(audited)).not.toContain('rich');
+  });
+
+  it('previews an unsaved override as it would be sent, without saving it', async () => {
+    const url = `${BASE}/templates/auth.password-reset/preview`;
+    const preview = await app.inject({
+      method: 'POST',
+      url,
+      payload: {
+        subject: 'Reset for {{productName}}',
+        textBody: 'Go to {{link}}',
+        htmlBody: '<a href="{{link}}">{{expiresInMinutes}}</a>',
+        data: { link: 'https://x.test/?a=1&b=<2>' },
+      },
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.headers['cache-control']).toBe('no-store');
+    expect(preview.json()).toEqual({
+      subject: 'Reset for Svc',
+      textBody: 'Go to https://x.test/?a=1&b=<2>',
+      htmlBody: '<a href="https://x.test/?a=1&amp;b=&lt;2&gt;">15</a>',
+    });
+    const unknown = await app.inject({
+      method: 'POST',
+      url,
+      payload: { subject: '{{code}}', textBody: 'x', htmlBody: 'y' },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('{{code}}');
+    const template = await app.inject({ method: 'GET', url: `${BASE}/templates/auth.password-reset` });
+    expect(template.json()).toMatchObject({ overridden: false });
+    expect(await events()).toEqual([]);
   });
 
   it('sends a test email through SMTP and lists it among the deliveries', async () => {
@@ -106,6 +150,15 @@ describe('email admin routes', () => {
     expect((list.json() as { data: unknown[] }).data).toEqual([delivery]);
     const none = await app.inject({ method: 'GET', url: `${BASE}/deliveries?status=failed` });
     expect(none.json()).toEqual({ data: [], nextCursor: null });
+    // Audited with the recipient's domain only.
+    const [audited] = await events();
+    expect(audited).toMatchObject({
+      kind: 'admin.email.test_sent',
+      actorType: 'operator',
+      subjectId: delivery.id,
+      data: { deliveryId: delivery.id, status: 'sent', recipientDomain: 'example.test' },
+    });
+    expect(JSON.stringify(audited)).not.toContain('ops@');
   });
 
   it.each([
@@ -116,6 +169,10 @@ describe('email admin routes', () => {
     ['DELETE', '/templates/nope', undefined],
     ['POST', '/test', { to: 'not-an-email' }],
     ['POST', '/test', {}],
+    ['POST', '/templates/nope/preview', { subject: 's', textBody: 'x', htmlBody: 'y' }],
+    ['POST', '/templates/email.test/preview', { subject: 's', textBody: 'x' }],
+    ['POST', '/templates/email.test/preview', { subject: 's', textBody: 'x', htmlBody: 'y', data: [1] }],
+    ['POST', '/templates/email.test/preview', { subject: 's', textBody: 'x', htmlBody: 'y', data: { a: 1 } }],
     ['GET', '/deliveries?status=lost', undefined],
     ['GET', '/deliveries?limit=0', undefined],
     ['GET', '/deliveries?cursor=%00bad', undefined],

@@ -1,6 +1,7 @@
 import {
   emailDeliveryQuerySchema,
   emailTemplateOverrideSchema,
+  emailTemplatePreviewSchema,
   emailTestSendSchema,
   type EmailDeliveryView,
   type EmailTemplateView,
@@ -9,6 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { toIso } from '../kernel/clock.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
+import { operatorActor } from '../http/operator-request.js';
 import type { EmailService, ResolvedEmailTemplate } from './email-service.js';
 import type { EmailDeliveryRecord } from './repository.js';
 
@@ -45,8 +47,9 @@ export function toEmailDeliveryView(record: EmailDeliveryRecord): EmailDeliveryV
 
 /**
  * The email admin API; the app registers it at `/svc/admin/email/api` behind the operator guard.
- * GET /templates, GET|PUT|DELETE /templates/{key}, GET /deliveries?status=&templateKey=&limit=&cursor=,
- * POST /test {to}. camelCase JSON; bad input is a 400, an unknown template a 404, never a 5xx.
+ * GET /templates, GET|PUT|DELETE /templates/{key}, POST /templates/{key}/preview {subject, textBody,
+ * htmlBody, data?}, GET /deliveries?status=&templateKey=&limit=&cursor=, POST /test {to}. camelCase JSON;
+ * bad input is a 400, an unknown template a 404, never a 5xx. The writes are audited with the operator.
  */
 export function emailAdminRoutes(deps: { email: EmailService }): FastifyPluginAsync {
   return async (app) => {
@@ -66,12 +69,19 @@ export function emailAdminRoutes(deps: { email: EmailService }): FastifyPluginAs
 
     app.put<{ Params: { key: string } }>('/templates/:key', async (request) => {
       const body = parseBody(emailTemplateOverrideSchema, request.body);
-      return toEmailTemplateView(await deps.email.saveOverride(request.params.key, body));
+      return toEmailTemplateView(
+        await deps.email.saveOverride(request.params.key, body, operatorActor(request)),
+      );
     });
 
     app.delete<{ Params: { key: string } }>('/templates/:key', async (request) =>
-      toEmailTemplateView(await deps.email.resetTemplate(request.params.key)),
+      toEmailTemplateView(await deps.email.resetTemplate(request.params.key, operatorActor(request))),
     );
+
+    app.post<{ Params: { key: string } }>('/templates/:key/preview', async (request) => {
+      const { data, ...content } = parseBody(emailTemplatePreviewSchema, request.body);
+      return deps.email.previewTemplate(request.params.key, content, data);
+    });
 
     app.get('/deliveries', async (request) => {
       const query = parseQuery(emailDeliveryQuerySchema, request.query);
@@ -81,7 +91,7 @@ export function emailAdminRoutes(deps: { email: EmailService }): FastifyPluginAs
 
     app.post('/test', async (request, reply) => {
       const body = parseBody(emailTestSendSchema, request.body);
-      const record = await deps.email.sendTest(body.to);
+      const record = await deps.email.sendTest(body.to, operatorActor(request));
       return reply.status(201).send(toEmailDeliveryView(record));
     });
   };

@@ -112,6 +112,14 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInEmailTemplate[] = [
  */
 export const SECRET_VARIABLES: readonly string[] = ['code', 'link'];
 
+/** What a preview fills a variable with when the operator gives no sample (productName is the configured name). */
+export const SAMPLE_VALUES: Readonly<Record<string, string>> = {
+  link: 'https://example.com/svc/auth/sample-link',
+  code: '123456',
+  expiresInMinutes: '15',
+  organizationName: 'Example Organization',
+};
+
 const BY_KEY = new Map(BUILT_IN_TEMPLATES.map((template) => [template.key, template]));
 
 /** The built-in template of a key, or undefined when the key is unknown. */

@@ -17,9 +17,9 @@ import {
 } from '@svc/contract';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AdminActor } from '../admin/deps.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
+import { operatorActor } from '../http/operator-request.js';
 import type { FgaAdmin } from './fga-admin.js';
 import type { FgaDefinitionKind } from './repository.js';
 import {
@@ -40,7 +40,6 @@ const memberPathSchema = z.object({ id: recordPathSchema.shape.id, userId: recor
 const GROUPS = ['group'] as const;
 const ACCOUNTS = ['service_account', 'agent'] as const;
 
-const operator = (request: FastifyRequest): AdminActor => ({ actorType: 'operator', ipAddress: request.ip });
 const idOf = (request: FastifyRequest): string => parseQuery(recordPathSchema, request.params).id;
 const page = (query: { limit: number; cursor?: string | undefined }) => ({
   limit: query.limit,
@@ -75,12 +74,12 @@ export function fgaAdminRoutes(deps: { fga: FgaAdmin }): FastifyPluginAsync {
     });
     app.post('/grants', async (request, reply) => {
       const body = parseBody(createFgaGrantBodySchema, request.body);
-      const { grant, created } = await fga.grants.create(body, operator(request));
+      const { grant, created } = await fga.grants.create(body, operatorActor(request));
       return reply.code(created ? 201 : 200).send(toGrantView(grant));
     });
     app.get('/grants/:id', async (request) => toGrantView(await fga.grants.get(idOf(request))));
     app.delete('/grants/:id', async (request, reply) => {
-      await fga.grants.revoke(idOf(request), operator(request));
+      await fga.grants.revoke(idOf(request), operatorActor(request));
       return reply.code(204).send();
     });
 
@@ -107,15 +106,15 @@ function registerDefinitionRoutes(
       kind === 'role' ? createFgaRoleBodySchema : createFgaKeyedBodySchema,
       request.body,
     );
-    return reply.code(201).send(view(await fga.definitions.create(kind, body, operator(request))));
+    return reply.code(201).send(view(await fga.definitions.create(kind, body, operatorActor(request))));
   });
   app.get(`/${path}/:id`, async (request) => view(await fga.definitions.get(kind, idOf(request))));
   app.patch(`/${path}/:id`, async (request) => {
     const body = parseBody(kind === 'role' ? updateFgaRoleBodySchema : renameFgaBodySchema, request.body);
-    return view(await fga.definitions.update(kind, idOf(request), body, operator(request)));
+    return view(await fga.definitions.update(kind, idOf(request), body, operatorActor(request)));
   });
   app.delete(`/${path}/:id`, async (request, reply) => {
-    await fga.definitions.delete(kind, idOf(request), operator(request));
+    await fga.definitions.delete(kind, idOf(request), operatorActor(request));
     return reply.code(204).send();
   });
 }
@@ -133,15 +132,15 @@ function registerResourceRoutes(app: FastifyInstance, fga: FgaAdmin): void {
   });
   app.post('/resources', async (request, reply) => {
     const body = parseBody(createFgaResourceBodySchema, request.body);
-    return reply.code(201).send(toResourceView(await fga.resources.create(body, operator(request))));
+    return reply.code(201).send(toResourceView(await fga.resources.create(body, operatorActor(request))));
   });
   app.get('/resources/:id', async (request) => toResourceDetailView(await fga.resources.get(idOf(request))));
   app.patch('/resources/:id', async (request) => {
     const body = parseBody(updateFgaResourceBodySchema, request.body);
-    return toResourceView(await fga.resources.update(idOf(request), body, operator(request)));
+    return toResourceView(await fga.resources.update(idOf(request), body, operatorActor(request)));
   });
   app.delete('/resources/:id', async (request, reply) => {
-    await fga.resources.delete(idOf(request), operator(request));
+    await fga.resources.delete(idOf(request), operatorActor(request));
     return reply.code(204).send();
   });
 }
@@ -155,7 +154,7 @@ function registerSubjectRoutes(app: FastifyInstance, fga: FgaAdmin): void {
   });
   app.post('/subjects', async (request, reply) => {
     const body = parseBody(createFgaSubjectBodySchema, request.body);
-    return reply.code(201).send(toSubjectRecordView(await fga.subjects.create(body, operator(request))));
+    return reply.code(201).send(toSubjectRecordView(await fga.subjects.create(body, operatorActor(request))));
   });
   // A service account's or agent's own record; users and groups have theirs elsewhere.
   app.get('/subjects/:id', async (request) =>
@@ -163,10 +162,12 @@ function registerSubjectRoutes(app: FastifyInstance, fga: FgaAdmin): void {
   );
   app.patch('/subjects/:id', async (request) => {
     const { name } = parseBody(renameFgaBodySchema, request.body);
-    return toSubjectRecordView(await fga.subjects.rename(ACCOUNTS, idOf(request), name, operator(request)));
+    return toSubjectRecordView(
+      await fga.subjects.rename(ACCOUNTS, idOf(request), name, operatorActor(request)),
+    );
   });
   app.delete('/subjects/:id', async (request, reply) => {
-    await fga.subjects.delete(ACCOUNTS, idOf(request), operator(request));
+    await fga.subjects.delete(ACCOUNTS, idOf(request), operatorActor(request));
     return reply.code(204).send();
   });
 
@@ -176,16 +177,16 @@ function registerSubjectRoutes(app: FastifyInstance, fga: FgaAdmin): void {
   });
   app.post('/groups', async (request, reply) => {
     const body = parseBody(createFgaGroupBodySchema, request.body);
-    const group = await fga.subjects.create({ type: 'group', ...body }, operator(request));
+    const group = await fga.subjects.create({ type: 'group', ...body }, operatorActor(request));
     return reply.code(201).send(toGroupView(group));
   });
   app.get('/groups/:id', async (request) => toGroupView(await fga.subjects.get(GROUPS, idOf(request))));
   app.patch('/groups/:id', async (request) => {
     const { name } = parseBody(renameFgaBodySchema, request.body);
-    return toGroupView(await fga.subjects.rename(GROUPS, idOf(request), name, operator(request)));
+    return toGroupView(await fga.subjects.rename(GROUPS, idOf(request), name, operatorActor(request)));
   });
   app.delete('/groups/:id', async (request, reply) => {
-    await fga.subjects.delete(GROUPS, idOf(request), operator(request));
+    await fga.subjects.delete(GROUPS, idOf(request), operatorActor(request));
     return reply.code(204).send();
   });
   app.get('/groups/:id/members', async (request) => {
@@ -197,11 +198,13 @@ function registerSubjectRoutes(app: FastifyInstance, fga: FgaAdmin): void {
   });
   app.post('/groups/:id/members/:userId', async (request, reply) => {
     const { id, userId } = parseQuery(memberPathSchema, request.params);
-    return reply.code(201).send(toMemberView(await fga.subjects.addMember(id, userId, operator(request))));
+    return reply
+      .code(201)
+      .send(toMemberView(await fga.subjects.addMember(id, userId, operatorActor(request))));
   });
   app.delete('/groups/:id/members/:userId', async (request, reply) => {
     const { id, userId } = parseQuery(memberPathSchema, request.params);
-    await fga.subjects.removeMember(id, userId, operator(request));
+    await fga.subjects.removeMember(id, userId, operatorActor(request));
     return reply.code(204).send();
   });
 }

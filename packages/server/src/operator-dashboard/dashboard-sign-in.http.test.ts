@@ -60,6 +60,33 @@ describeAboveStorage('the dashboards sign operators in with a session cookie', (
     expect(created.statusCode, created.body).toBe(201);
     const [event] = (await h.events('admin.organization.created')).filter((e) => e.actorId === user.id);
     expect(event).toMatchObject({ actorType: 'operator', actorId: user.id });
+    // The FGA and email APIs name the operator of the cookie too.
+    const write = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+      h.inject({
+        method,
+        url,
+        headers: { cookie, 'x-svc-csrf': csrfToken, origin: TEST_ORIGIN },
+        ...(payload === undefined ? {} : { payload }),
+      });
+    const fga = '/svc/admin/fga/api';
+    expect((await write('POST', `${fga}/resource-types`, { key: 'dash-doc', name: 'Doc' })).statusCode).toBe(
+      201,
+    );
+    expect((await write('POST', `${fga}/groups`, { name: 'Dash group' })).statusCode).toBe(201);
+    const template = '/svc/admin/email/api/templates/email.test';
+    const override = { subject: 'Hi {{productName}}', textBody: 'x', htmlBody: 'y' };
+    expect((await write('PUT', template, override)).statusCode).toBe(200);
+    expect((await write('DELETE', template)).statusCode).toBe(200);
+    for (const kind of [
+      'fga.resource_type.created',
+      'fga.group.created',
+      'admin.email_template.updated',
+      'admin.email_template.reset',
+    ]) {
+      expect(await h.events(kind), kind).toEqual([
+        expect.objectContaining({ actorType: 'operator', actorId: user.id }),
+      ]);
+    }
     expect((await h.events('dashboard.session.started', DASHBOARD_CLIENT_ID)).map((e) => e.userId)).toContain(
       user.id,
     );

@@ -41,6 +41,15 @@ describe('the operator console in a browser', () => {
     await page.close();
   });
 
+  it('says so at a console link that names no page, inside the frame', async () => {
+    const page = await console.open('/users/usr_1/nothing/here');
+    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByRole('link', { name: 'Go to the console’s home' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    expect(console.problems).toEqual([]);
+    await page.close();
+  });
+
   it('on a phone, the sections sit behind a Menu button the keyboard can reach', async () => {
     const page = await console.open('/sessions');
     await page.setViewportSize({ width: 390, height: 800 });

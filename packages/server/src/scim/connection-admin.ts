@@ -1,4 +1,5 @@
 import type {
+  ConnectionListInput,
   CreateScimConnectionInput,
   Page,
   PageQuery,
@@ -14,6 +15,7 @@ import type { Ids } from '../kernel/ids.js';
 import type { ScimDirectoryEvents } from './directory-events.js';
 import { checkGrantBoundaryId } from './grant-boundary.js';
 import type {
+  ListedScimConnection,
   ScimConnectionChanges,
   ScimConnectionRecord,
   ScimConnectionRepository,
@@ -88,6 +90,11 @@ export class ScimConnectionAdmin {
   async listForOrganization(organizationId: string, query: PageQuery): Promise<Page<ScimConnectionRecord>> {
     await this.#requireOrganization(organizationId);
     return this.#deps.repository.listForOrganization(organizationId, query);
+  }
+
+  /** Every organization's connections, newest first, with their organization (an unknown one lists none). */
+  list(query: ConnectionListInput): Promise<Page<ListedScimConnection>> {
+    return this.#deps.repository.list(query);
   }
 
   /** PUT: the given fields; a null or omitted boundary keeps the current one (SPEC.md). */

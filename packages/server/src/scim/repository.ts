@@ -1,4 +1,4 @@
-import type { Page, PageQuery } from '@svc/contract';
+import type { ConnectionListInput, OrganizationRef, Page, PageQuery } from '@svc/contract';
 import type { Taken } from '../admin/repository.js';
 
 /** Who owns a connection's configuration: the operator API (`dashboard`) or `createSvc({ scim })` (`code`). */
@@ -29,6 +29,12 @@ export type ScimConnectionChanges = Partial<
   Pick<ScimConnectionRecord, 'displayName' | 'enabled' | 'tokenHash' | 'grantBoundaryResourceId'>
 >;
 
+/** An entry of the console-wide list: the connection and the organization it belongs to. */
+export interface ListedScimConnection {
+  readonly connection: ScimConnectionRecord;
+  readonly organization: OrganizationRef;
+}
+
 /**
  * An update's answer when the database refused it: `enabled_elsewhere` when another connection of the
  * organization is enabled (one enabled per organization, a partial unique index).
@@ -42,6 +48,8 @@ export interface ScimConnectionRepository {
   /** The connection a bearer token names, with whether its organization is active (one query). */
   findByTokenHash(tokenHash: string): Promise<ScimBearerConnection | undefined>;
   listForOrganization(organizationId: string, query: PageQuery): Promise<Page<ScimConnectionRecord>>;
+  /** Every organization's connections (or one's, enabled or not), newest first, with their organization. */
+  list(query: ConnectionListInput): Promise<Page<ListedScimConnection>>;
   /** The connections whose grant boundary is one of these FGA resources (a few ancestors of a resource). */
   listByGrantBoundary(resourceIds: readonly string[]): Promise<ScimConnectionRecord[]>;
   /** Applies the changes and sets updatedAt; undefined when unknown. */

@@ -3,6 +3,7 @@ import { CamelCasePlugin, Kysely, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from './database.js';
 import { encodeCursor, fetchNewestFirst } from './paging.js';
+import { auditEventsRepository } from './repositories/audit-events.js';
 import type { Database } from './schema.js';
 
 describe('keyset paging', () => {
@@ -46,4 +47,26 @@ describe('keyset paging', () => {
       expect.stringMatching(/^SEARCH users USING INDEX users_created_idx \(\(created_at,id\)<\(\?,\?\)\)/),
     ]);
   });
+
+  it.each(['actor', 'organization', 'user', 'client', 'subject'] as const)(
+    'seeks the audit index of %sId from the cursor, with a kind filter too',
+    async (name) => {
+      await migrateToLatest(db);
+      const cursor = encodeCursor({ at: 1_000, id: 'aud_0f' });
+      await auditEventsRepository(db).list(
+        { [`${name}Id`]: 'x', kind: { exact: ['a.b'], prefixes: [] } },
+        {
+          limit: 2,
+          cursor,
+        },
+      );
+      const page = prepared.findLast((text) => text.startsWith('select'));
+      const plan = sqlite.prepare(`explain query plan ${page ?? ''}`).all('a.b', 'x', 1_000, 'aud_0f', 3) as {
+        detail: string;
+      }[];
+      expect(plan.map((step) => step.detail)).toEqual([
+        `SEARCH audit_events USING INDEX audit_events_${name}_time_idx (${name}_id=? AND (occurred_at,id)<(?,?))`,
+      ]);
+    },
+  );
 });

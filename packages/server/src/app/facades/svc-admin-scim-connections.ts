@@ -1,14 +1,17 @@
 import {
+  connectionListQuerySchema,
   createScimConnectionRequestSchema,
   pageQuerySchema,
   scimConnectionPathSchema,
   scimOrganizationPathSchema,
   scimSyncEventQuerySchema,
   updateScimConnectionBodySchema,
+  type ConnectionListQuery,
   type CreateScimConnectionRequest,
   type Page,
   type SvcPageRequest,
   type SvcScimConnection,
+  type SvcScimConnectionListItem,
   type SvcScimConnectionWithToken,
   type SvcScimSyncEvent,
   type UpdateScimConnectionBody,
@@ -72,6 +75,26 @@ export class SvcAdminScimConnections extends SvcAdminSsoConnections {
       validate(pageQuerySchema, request, 'page request'),
     );
     return { data: await Promise.all(page.data.map((c) => this.#view(c))), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * Every organization's SCIM connections (never a token), newest first, each with its organization
+   * `{ id, name }`; `organizationId` and `enabled` narrow the list (an unknown organization lists none).
+   */
+  async listAllScimConnectionsAsync(
+    request: ConnectionListQuery = {},
+  ): Promise<Page<SvcScimConnectionListItem>> {
+    const query = validate(connectionListQuerySchema, request, 'connection list query');
+    const page = await this.#scim.admin.list(query);
+    return {
+      data: await Promise.all(
+        page.data.map(async ({ connection, organization }) => ({
+          ...(await this.#view(connection)),
+          organization,
+        })),
+      ),
+      nextCursor: page.nextCursor,
+    };
   }
 
   /** Display name, enabled state and boundary; an omitted or null boundary keeps the current one. */

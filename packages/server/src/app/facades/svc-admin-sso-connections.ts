@@ -1,13 +1,16 @@
 import {
+  connectionListQuerySchema,
   createSsoConnectionRequestSchema,
   importSsoMetadataBodySchema,
   pageQuerySchema,
   ssoConnectionPathSchema,
   ssoOrganizationPathSchema,
+  type ConnectionListQuery,
   type CreateSsoConnectionRequest,
   type Page,
   type SvcPageRequest,
   type SvcSsoConnection,
+  type SvcSsoConnectionListItem,
 } from '@svc/contract';
 import type { AdminActor } from '../../admin/deps.js';
 import type { SsoConnectionAdmin } from '../../federation/saml/connection-admin.js';
@@ -83,6 +86,23 @@ export class SvcAdminSsoConnections extends SvcAdminRecords {
       validate(pageQuerySchema, request, 'page request'),
     );
     return { data: page.data.map(toSvcSsoConnection), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * Every organization's SSO connections, newest first, each with its organization `{ id, name }`;
+   * `organizationId` and `enabled` narrow the list (an unknown organization lists none).
+   */
+  async listAllSsoConnectionsAsync(
+    request: ConnectionListQuery = {},
+  ): Promise<Page<SvcSsoConnectionListItem>> {
+    const page = await this.#sso.list(validate(connectionListQuerySchema, request, 'connection list query'));
+    return {
+      data: page.data.map(({ connection, organization }) => ({
+        ...toSvcSsoConnection(connection),
+        organization,
+      })),
+      nextCursor: page.nextCursor,
+    };
   }
 
   /** Enables an SSO connection (idempotent); 409 while it has no metadata. */

@@ -1,11 +1,22 @@
-import type { CreateSsoConnectionInput, ImportSsoMetadataInput, Page, PageQuery } from '@svc/contract';
+import type {
+  ConnectionListInput,
+  CreateSsoConnectionInput,
+  ImportSsoMetadataInput,
+  Page,
+  PageQuery,
+} from '@svc/contract';
 import { actorFields, type AdminActor } from '../../admin/deps.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import { SvcConflictError, SvcNotFoundError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
 import { parseIdpMetadata } from './idp-metadata.js';
-import type { SsoConnectionChanges, SsoConnectionRecord, SsoConnectionRepository } from './repository.js';
+import type {
+  ListedSsoConnection,
+  SsoConnectionChanges,
+  SsoConnectionRecord,
+  SsoConnectionRepository,
+} from './repository.js';
 
 export interface SsoConnectionAdminDeps {
   readonly repository: SsoConnectionRepository;
@@ -78,6 +89,11 @@ export class SsoConnectionAdmin {
   async listForOrganization(organizationId: string, query: PageQuery): Promise<Page<SsoConnectionRecord>> {
     await this.#requireOrganization(organizationId);
     return this.#deps.repository.listForOrganization(organizationId, query);
+  }
+
+  /** Every organization's connections, newest first, with their organization (an unknown one lists none). */
+  list(query: ConnectionListInput): Promise<Page<ListedSsoConnection>> {
+    return this.#deps.repository.list(query);
   }
 
   /**

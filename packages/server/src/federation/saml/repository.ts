@@ -1,4 +1,4 @@
-import type { Page, PageQuery } from '@svc/contract';
+import type { ConnectionListInput, OrganizationRef, Page, PageQuery } from '@svc/contract';
 
 /** SPEC.md's "Create SSO connection" fields, as stored. */
 export interface SsoConnectionSettings {
@@ -27,6 +27,12 @@ export interface SsoConnectionRecord extends SsoConnectionSettings {
   readonly updatedAt: number;
 }
 
+/** An entry of the console-wide list: the connection and the organization it belongs to. */
+export interface ListedSsoConnection {
+  readonly connection: SsoConnectionRecord;
+  readonly organization: OrganizationRef;
+}
+
 /** What an update writes; an omitted field keeps its value. */
 export type SsoConnectionChanges = Partial<
   Pick<
@@ -41,6 +47,8 @@ export interface SsoConnectionRepository {
   findById(id: string): Promise<SsoConnectionRecord | undefined>;
   /** The organization's connections, newest first, keyset on (createdAt, id). */
   listForOrganization(organizationId: string, query: PageQuery): Promise<Page<SsoConnectionRecord>>;
+  /** Every organization's connections (or one's, enabled or not), newest first, with their organization. */
+  list(query: ConnectionListInput): Promise<Page<ListedSsoConnection>>;
   /** The oldest enabled connection whose primary domain is `domain` (lower case), for home-realm discovery. */
   findEnabledByPrimaryDomain(domain: string): Promise<SsoConnectionRecord | undefined>;
   /**

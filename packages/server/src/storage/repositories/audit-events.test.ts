@@ -65,6 +65,7 @@ describeEachDatabase('audit events', (kind) => {
       organizationId: null,
       userId: null,
       clientId: null,
+      subjectId: null,
       ipAddress: null,
       data: {},
     });
@@ -77,9 +78,109 @@ describeEachDatabase('audit events', (kind) => {
       organizationId: 'org_1',
       userId: 'usr_1',
       clientId: 'third-party',
+      subjectId: 'usr_1',
       ipAddress: '203.0.113.7',
       data: { route: '/svc/auth/password/login', attempt: 2, ok: false, nested: { list: [1, 'two', null] } },
     });
+    expect(await repository.find('aud_0001')).toEqual(rejected);
+    expect(await repository.find('aud_9999')).toBeUndefined();
+  });
+
+  it('records the subject an event is about: the given one, the one its kind keeps in data, else its records', async () => {
+    const subjects = async (...events: Parameters<AuditService['record']>[0][]) => {
+      for (const event of events) await audit.record(event);
+      const { data } = await list({ limit: events.length });
+      return data.reverse().map((r) => r.subjectId);
+    };
+    expect(
+      await subjects(
+        {
+          kind: 'admin.membership.updated',
+          organizationId: 'org_1',
+          userId: 'usr_1',
+          data: { membershipId: 'mem_1' },
+        },
+        { kind: 'admin.scim_connection.enabled', organizationId: 'org_1', data: { connectionId: 'scim_1' } },
+        { kind: 'admin.scim_mapping.created', data: { connectionId: 'scim_1', mappingId: 'map_1' } },
+        { kind: 'oidc.authorization.completed', userId: 'usr_2', data: { connectionId: 'oidc_1' } },
+        { kind: 'calendar.connection.created', userId: 'usr_2', data: { calendarConnectionId: 'cal_1' } },
+        { kind: 'fga.group.member_added', data: { groupId: 'grp_1', userId: 'usr_3' } },
+        { kind: 'fga.grant.created', data: { id: 'fgr_1', resourceId: 'res_1' } },
+        { kind: 'admin.sessions.revoked', userId: 'usr_4', data: { selector: { sessionId: 'ses_1' } } },
+        { kind: 'admin.sessions.revoked', organizationId: 'org_2', data: { selector: {} } },
+        { kind: 'admin.client.created', clientId: 'web' },
+        { kind: 'admin.email_template.updated', subjectId: 'auth.email-otp', data: { templateKey: 'x' } },
+        { kind: 'admin.security_settings.updated', data: { id: 'not-a-subject' } },
+      ),
+    ).toEqual([
+      'mem_1',
+      'scim_1',
+      'map_1',
+      'usr_2',
+      'cal_1',
+      'grp_1',
+      'fgr_1',
+      'ses_1',
+      'org_2',
+      'web',
+      'auth.email-otp',
+      null,
+    ]);
+  });
+
+  it('filters by actor, organization, user, client and subject, combined with kinds and the window, paging on', async () => {
+    const start = clock.now();
+    type Fields = Partial<Record<'actorId' | 'organizationId' | 'userId' | 'clientId', string>>;
+    const rows: [kind: string, fields: Fields, data?: Record<string, string>][] = [
+      ['admin.user.created', { actorId: 'op_1', userId: 'usr_1' }],
+      ['oauth.hosted_login.succeeded', { actorId: 'usr_1', userId: 'usr_1', clientId: 'web' }],
+      ['oauth.hosted_login.failed', { clientId: 'web' }],
+      [
+        'admin.membership.created',
+        { actorId: 'op_1', organizationId: 'org_1', userId: 'usr_1' },
+        { membershipId: 'mem_1' },
+      ],
+      ['oauth.direct_login.succeeded', { actorId: 'usr_2', userId: 'usr_2', clientId: 'app' }],
+      ['admin.organization.created', { actorId: 'op_2', organizationId: 'org_1' }],
+    ];
+    for (const [k, fields, data] of rows) {
+      await audit.record({ kind: k, ...fields, ...(data === undefined ? {} : { data }) });
+      clock.advance(1000);
+    }
+    const iso = (ms: number) => new Date(ms).toISOString();
+    expect(kinds((await list({ actorId: 'op_1' })).data)).toEqual([
+      'admin.membership.created',
+      'admin.user.created',
+    ]);
+    expect(kinds((await list({ organizationId: 'org_1', actorId: 'op_2' })).data)).toEqual([
+      'admin.organization.created',
+    ]);
+    expect(kinds((await list({ clientId: 'web', kind: 'oauth.hosted_login.*' })).data)).toEqual([
+      'oauth.hosted_login.failed',
+      'oauth.hosted_login.succeeded',
+    ]);
+    expect(kinds((await list({ subjectId: 'usr_1' })).data)).toEqual([
+      'oauth.hosted_login.succeeded',
+      'admin.user.created',
+    ]);
+    expect(kinds((await list({ subjectId: 'org_1' })).data)).toEqual(['admin.organization.created']);
+    expect(kinds((await list({ subjectId: 'mem_1', organizationId: 'org_1' })).data)).toEqual([
+      'admin.membership.created',
+    ]);
+    // A list of kinds and prefixes: any of them.
+    expect(
+      kinds((await list({ kind: 'oauth.direct_login.succeeded,admin.*', userId: 'usr_1' })).data),
+    ).toEqual(['admin.membership.created', 'admin.user.created']);
+    expect(
+      kinds((await list({ kind: 'oauth.hosted_login.succeeded,oauth.direct_login.succeeded' })).data),
+    ).toEqual(['oauth.direct_login.succeeded', 'oauth.hosted_login.succeeded']);
+    const windowed = { userId: 'usr_1', from: iso(start + 1000), to: iso(start + 4000) };
+    const first = await list({ ...windowed, limit: 1 });
+    expect(kinds(first.data)).toEqual(['admin.membership.created']);
+    const second = await list({ ...windowed, limit: 1, cursor: first.nextCursor ?? '' });
+    expect(kinds(second.data)).toEqual(['oauth.hosted_login.succeeded']);
+    expect(second.nextCursor).toBeNull();
+    expect((await list({ userId: 'usr_9' })).data).toEqual([]);
   });
 
   it('filters by exact kind and by a prefix whose _ is not a wildcard', async () => {
@@ -226,6 +327,6 @@ describeEachDatabase('audit events', (kind) => {
   });
 
   it('exposes no way to change or remove an event', () => {
-    expect(Object.keys(repository).sort()).toEqual(['append', 'list']);
+    expect(Object.keys(repository).sort()).toEqual(['append', 'countByBucket', 'find', 'list']);
   });
 });

@@ -1,8 +1,14 @@
-import { sql } from 'kysely';
-import type { AuditActorType, AuditRecord, AuditRepository } from '../../audit/repository.js';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type {
+  AuditActorType,
+  AuditFilter,
+  AuditKindMatch,
+  AuditRecord,
+  AuditRepository,
+} from '../../audit/repository.js';
 import type { Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
-import type { AuditEventsTable } from '../schema.js';
+import type { AuditEventsTable, Database } from '../schema.js';
 
 const ACTOR_TYPES: ReadonlySet<string> = new Set<AuditActorType>(['operator', 'user', 'client', 'system']);
 
@@ -33,6 +39,7 @@ export function auditEventsRepository(db: Db): AuditRepository {
           organizationId: record.organizationId,
           userId: record.userId,
           clientId: record.clientId,
+          subjectId: record.subjectId,
           ipAddress: record.ipAddress,
           dataJson: JSON.stringify(record.data),
         })
@@ -40,17 +47,54 @@ export function auditEventsRepository(db: Db): AuditRepository {
     },
 
     list(filter, page) {
-      let query = db.selectFrom('auditEvents').selectAll();
-      if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
-      if (filter.kindPrefix !== undefined) {
-        const pattern = `${escapeLike(filter.kindPrefix)}%`;
-        query = query.where(sql<boolean>`${sql.ref('kind')} like ${pattern} escape '\\'`);
-      }
-      if (filter.from !== undefined) query = query.where('occurredAt', '>=', filter.from);
-      if (filter.to !== undefined) query = query.where('occurredAt', '<', filter.to);
+      const query = db
+        .selectFrom('auditEvents')
+        .selectAll()
+        .where((eb) => eb.and(conditions(eb, filter)));
       return fetchNewestFirst(query, 'occurredAt', page, (row) => row.occurredAt, toRecord);
     },
+
+    async find(id) {
+      const row = await db.selectFrom('auditEvents').selectAll().where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async countByBucket(kind, { from, to, bucketMs }) {
+      // Cast, because better-sqlite3 binds numbers as REAL and SQLite would divide exactly; grouped by
+      // the select's alias, since the same expression with its own parameters differs to PostgreSQL.
+      const bucket = sql<number>`cast((${sql.ref('occurredAt')} - ${from}) / ${bucketMs} as integer)`;
+      const rows = await db
+        .selectFrom('auditEvents')
+        .select((eb) => [bucket.as('bucket'), 'kind', eb.fn.countAll<number | string>().as('count')])
+        .where((eb) => eb.and(conditions(eb, { kind, from, to })))
+        .groupBy([sql.ref('bucket'), 'kind'])
+        .execute();
+      return rows.map((row) => ({ bucket: Number(row.bucket), kind: row.kind, count: Number(row.count) }));
+    },
   };
+}
+
+const ID_COLUMNS = ['actorId', 'organizationId', 'userId', 'clientId', 'subjectId'] as const;
+
+/** The WHERE conditions of a filter, ANDed by the caller; each id column has an index of its own (0046). */
+function conditions(eb: ExpressionBuilder<Database, 'auditEvents'>, filter: AuditFilter) {
+  const where = [];
+  if (filter.kind !== undefined) where.push(kindCondition(eb, filter.kind));
+  for (const column of ID_COLUMNS) {
+    const value = filter[column];
+    if (value !== undefined) where.push(eb(column, '=', value));
+  }
+  if (filter.from !== undefined) where.push(eb('occurredAt', '>=', filter.from));
+  if (filter.to !== undefined) where.push(eb('occurredAt', '<', filter.to));
+  return where;
+}
+
+/** Any of the exact kinds (IN) or of the prefixes (LIKE with the wildcards escaped). */
+function kindCondition(eb: ExpressionBuilder<Database, 'auditEvents'>, match: AuditKindMatch) {
+  const prefixes = match.prefixes.map(
+    (prefix) => sql<SqlBool>`${sql.ref('kind')} like ${`${escapeLike(prefix)}%`} escape '\\'`,
+  );
+  return eb.or(match.exact.length > 0 ? [eb('kind', 'in', [...match.exact]), ...prefixes] : prefixes);
 }
 
 function toRecord(row: AuditEventsTable): AuditRecord {
@@ -64,6 +108,7 @@ function toRecord(row: AuditEventsTable): AuditRecord {
     organizationId: row.organizationId,
     userId: row.userId,
     clientId: row.clientId,
+    subjectId: row.subjectId,
     ipAddress: row.ipAddress,
     data: parseData(row.dataJson),
   };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
+import { operatorSessionStore } from './operator-sessions.js';
 
 // The operator's session list and revocation over real storage: counts, the family rule, the 10,000
 // limit, operation ids under concurrency, and well-formed but odd ids reaching the database.
@@ -77,8 +78,12 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
 
   it('counts, revokes whole families, and tells newly from already revoked sessions', async () => {
     const user = (await h.given.user()).id;
+    const usable = () => operatorSessionStore(h.db).countUsable(h.clock.now());
+    const before = await usable();
     const live = await insertSessions(user, 3);
     const ended = await insertSessions(user, 2, { revokedAt: h.clock.now() - 1000 });
+    // The console's overview counts the usable ones only.
+    expect(await usable()).toBe(before + 3);
 
     expect(await h.admin.previewSessionRevocationAsync({ userId: user })).toEqual({
       matchedSessions: 5,
@@ -102,6 +107,7 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
     });
     // The consumed tokens too: no family is left half-revoked.
     expect(await unrevokedTokens([...live, ...ended])).toBe(0);
+    expect(await usable()).toBe(before);
     const page = await h.admin.listSessionsAsync({ userId: user, limit: 10 });
     expect(page.data.map((session) => session.id)).toEqual([...live, ...ended].reverse());
     for (const session of page.data.slice(0, 2)) expect(session.revokedReason).toBe('logout');

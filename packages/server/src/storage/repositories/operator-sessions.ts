@@ -62,6 +62,17 @@ export function operatorSessionStore(db: Db): OperatorSessionStore {
       };
     },
 
+    async countUsable(now) {
+      // A scan of the sessions table, as the filters above: housekeeping keeps it to about the live
+      // sessions, and an index on the deadlines would cost every refresh an entry.
+      const row = await db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where((eb) => usableAt(eb, now))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
     transaction: (work) => db.transaction().execute((tx) => work(revocationTransaction(tx))),
   };
 }

@@ -8,6 +8,7 @@ import type {
 import { isUniqueViolation, type Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { ScimConnectionsTable } from '../schema.js';
+import { listConnectionsWithOrganization } from './connection-lists.js';
 import { flag } from './partial-updates.js';
 
 function toRecord(row: Selectable<ScimConnectionsTable>): ScimConnectionRecord {
@@ -87,6 +88,10 @@ export function scimConnectionRepository(db: Db): ScimConnectionRepository {
         .orderBy('id')
         .execute();
       return rows.map(toRecord);
+    },
+
+    list(query) {
+      return listConnectionsWithOrganization(db, 'scimConnections', query, toRecord);
     },
 
     listForOrganization(organizationId, page) {

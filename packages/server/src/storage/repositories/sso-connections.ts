@@ -7,6 +7,7 @@ import type {
 import type { Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { SsoConnectionsTable } from '../schema.js';
+import { listConnectionsWithOrganization } from './connection-lists.js';
 import { parseStringList } from './json-columns.js';
 import { flag, jsonList } from './partial-updates.js';
 
@@ -93,6 +94,10 @@ export function ssoConnectionRepository(db: Db): SsoConnectionRepository {
 
     findEnabledForOrganization(organizationId) {
       return oldestEnabled('organizationId', organizationId);
+    },
+
+    list(query) {
+      return listConnectionsWithOrganization(db, 'ssoConnections', query, toRecord);
     },
 
     listForOrganization(organizationId, page) {

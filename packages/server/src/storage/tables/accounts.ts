@@ -124,6 +124,8 @@ export interface AuditEventsTable {
   organizationId: string | null;
   userId: string | null;
   clientId: string | null;
+  /** The record the event is about (0046); null on older rows. */
+  subjectId: string | null;
   ipAddress: string | null;
   dataJson: string;
 }

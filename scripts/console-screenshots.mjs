@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Takes the README's screenshots of the operator console: starts a Svc with the demo seed on a
+// throwaway SQLite database, adds a few organizations, users and applications through the operator
+// API, signs the demo user in as an operator in Chromium and saves each main page to docs/images/.
+// Run after `npm run build`: `node scripts/console-screenshots.mjs`.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const port = 18_080;
+const origin = `http://localhost:${port}`;
+const data = mkdtempSync(join(tmpdir(), 'svc-screenshots-'));
+const cli = 'packages/server/dist/cli/main.js';
+const env = {
+  ...process.env,
+  SVC_PORT: String(port),
+  SVC_DATABASE_URL: `sqlite:${join(data, 'svc.db')}`,
+  SVC_DATA_DIR: data,
+};
+
+const server = spawn(process.execPath, [cli, 'serve', '--seed-demo'], {
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+try {
+  await new Promise((resolve, reject) => {
+    server.once('exit', (code) => reject(new Error(`svc serve exited with ${code}`)));
+    server.stdout.on('data', (chunk) => {
+      if (String(chunk).includes(origin)) resolve(undefined);
+    });
+  });
+  const operator = spawnSync(process.execPath, [cli, 'operator', 'add', 'demo@demo.example'], { env });
+  if (operator.status !== 0) throw new Error(String(operator.stderr));
+
+  const token = readFileSync(join(data, 'admin.token'), 'utf8').trim();
+  const admin = async (path, body) => {
+    const response = await fetch(`${origin}/svc/admin/auth/api${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  for (const name of ['Acme Corp', 'Globex', 'Initech', 'Umbrella Health'])
+    await admin('/organizations', { name });
+  for (const [displayName, email] of [
+    ['Ada Lovelace', 'ada@acme.example'],
+    ['Grace Hopper', 'grace@globex.example'],
+    ['Alan Turing', 'alan@initech.example'],
+    ['Katherine Johnson', 'katherine@umbrella.example'],
+  ]) {
+    await admin('/users', { displayName, email, password: 'a long demo password' });
+  }
+  await admin('/clients', {
+    clientId: 'acme-portal',
+    name: 'Acme customer portal',
+    redirectUris: ['https://portal.acme.example/callback'],
+    audience: 'https://api.acme.example',
+    tokenEndpointAuthMethod: 'client_secret_basic',
+  });
+
+  const browser = await chromium.launch({
+    executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+  await page.goto(`${origin}/svc/`);
+  await page.getByLabel('Email').fill('demo@demo.example');
+  await page.getByRole('button', { name: /continue/i }).click();
+  await page.getByLabel('Password', { exact: true }).fill('svc-demo-password');
+  await page.getByRole('button', { name: /sign in/i }).click();
+  await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+  for (const [path, name] of [
+    ['/overview', 'overview'],
+    ['/users', 'users'],
+    ['/organizations', 'organizations'],
+    ['/applications', 'applications'],
+    ['/sessions', 'sessions'],
+    ['/audit', 'audit'],
+    ['/email', 'email'],
+  ]) {
+    await page.goto(`${origin}/svc${path}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: `docs/images/console-${name}.png` });
+    console.log(`docs/images/console-${name}.png`);
+  }
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${origin}/svc/users`);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: 'docs/images/console-users-dark.png' });
+  await browser.close();
+} finally {
+  server.kill();
+  rmSync(data, { recursive: true, force: true });
+}
