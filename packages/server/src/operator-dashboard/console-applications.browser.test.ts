@@ -1,10 +1,14 @@
-import { svcApplicationAccessSchema, svcClientSchema } from '@svc/contract';
+import { auditEventPageSchema, svcApplicationAccessSchema, svcClientSchema } from '@svc/contract';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityProblems, startConsole, type ConsoleFixture } from '../test-support/console-browser.js';
 import { basicAuth, form } from '../test-support/oauth-http.js';
 
 const ADMIN = '/svc/admin/auth/api';
+const AUDIT = '/svc/admin/audit/api';
+const SAFARI_ON_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 /**
  * The console's Applications and Policies pages in Chromium: a client made from a template with its
@@ -22,11 +26,11 @@ describe('the console: applications and policies', () => {
   });
   afterAll(() => console?.close());
 
-  const api = async (path: string) => {
+  const api = async (path: string, base = ADMIN) => {
     const { hosted } = console.served;
     const response = await hosted.inject({
       method: 'GET',
-      url: `${ADMIN}${path}`,
+      url: `${base}${path}`,
       headers: hosted.t.operator,
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -212,6 +216,62 @@ describe('the console: applications and policies', () => {
     await page.getByText('Saved the security settings.').waitFor();
     const settings = await console.served.hosted.t.svc.admin.getSecuritySettingsAsync();
     expect(settings.sessionIdleTimeoutMinutes).toBe(720);
+    expect(console.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('revokes an organization’s sessions after a preview of what ends, with a reason', async () => {
+    const { given, t } = console.served.hosted;
+    const client = await given.client({ name: 'Timesheets' });
+    const [ada, bob, bystander] = [await given.user(), await given.user(), await given.user()];
+    const organization = await given.organization('Acme Field Crew', ada.id);
+    await t.svc.admin.createMembershipAsync({
+      organizationId: organization.id,
+      userId: bob.id,
+      role: 'member',
+    });
+    const signIn = (user: { id: string }, organizationId: string | null, agent: string) =>
+      t.svc.auth.createSessionTokensForUserAsync(user, client, organizationId, 'pwd', agent, '203.0.113.7');
+    await signIn(ada, organization.id, SAFARI_ON_MAC);
+    await signIn(bob, organization.id, FIREFOX_ON_WINDOWS);
+    await signIn(bystander, null, FIREFOX_ON_WINDOWS);
+
+    const page = await console.open(`/sessions?organizationId=${organization.id}`);
+    const table = page.getByRole('grid', { name: 'Sessions' });
+    await table.getByRole('row').filter({ hasText: 'Active' }).nth(1).waitFor();
+    expect(await table.getByRole('row').count()).toBe(3);
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Revoke sessions…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke sessions' });
+    expect(await dialog.getByRole('combobox', { name: 'Organization' }).inputValue()).toBe('Acme Field Crew');
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    await dialog.getByText('This ends 2 sessions and their 2 usable refresh tokens').waitFor();
+    await dialog.getByLabel('Reason', { exact: true }).fill('Crew tablets lost');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Revoke 2 sessions' }).click();
+    await page.getByText('Revoked 2 sessions.').waitFor();
+
+    const sessions = await t.svc.admin.listSessionsAsync({ clientId: client.clientId });
+    expect(
+      sessions.data
+        .map(({ userId, active }) => ({ userId, active }))
+        .sort((a, b) => a.userId.localeCompare(b.userId)),
+    ).toEqual(
+      [
+        { userId: ada.id, active: false },
+        { userId: bob.id, active: false },
+        { userId: bystander.id, active: true },
+      ].sort((a, b) => a.userId.localeCompare(b.userId)),
+    );
+    const events = auditEventPageSchema.parse(
+      await api(`/events?kind=admin.sessions.revoked&organizationId=${organization.id}`, AUDIT),
+    );
+    expect(events.data).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({ reason: 'Crew tablets lost', newlyRevokedSessions: 2 }),
+      }),
+    ]);
     expect(console.problems).toEqual([]);
     await page.close();
   });

@@ -1,17 +1,11 @@
-import {
-  svcAdminSessionRevocationPreviewSchema,
-  svcAdminSessionRevocationResultSchema,
-  type SvcAdminSessionRevocationPreview,
-  type SvcSession,
-} from '@svc/contract';
+import type { SvcAdminSessionRevocationPreview, SvcSession } from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiSend, messageOf } from '../../api/client.js';
+import { messageOf } from '../../api/client.js';
 import { invalidate } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ModalDialog } from '../../ui/dialog.js';
-import { plural } from '../../ui/format.js';
-import { notify } from '../../ui/toast.js';
+import { announceResult, executeRevocation, previewRevocation, previewWords } from './revocation.js';
 
 /**
  * Revokes one session the way the API asks for it: a preview says what the selector matches, the
@@ -28,15 +22,7 @@ export function RevokeSession(props: { readonly session: SvcSession }) {
     setError(undefined);
     setPreview(undefined);
     try {
-      setPreview(
-        await apiSend(
-          'POST',
-          'auth',
-          '/sessions/revocation/preview',
-          selector,
-          svcAdminSessionRevocationPreviewSchema,
-        ),
-      );
+      setPreview(await previewRevocation(selector));
     } catch (failure) {
       setError(messageOf(failure));
     }
@@ -45,20 +31,9 @@ export function RevokeSession(props: { readonly session: SvcSession }) {
     if (preview === undefined) return;
     setPending(true);
     try {
-      const result = await apiSend(
-        'POST',
-        'auth',
-        '/sessions/revocation',
-        {
-          ...selector,
-          confirm: true,
-          expectedMatchedSessions: preview.matchedSessions,
-          reason: 'admin_revoked',
-        },
-        svcAdminSessionRevocationResultSchema,
-      );
+      const result = await executeRevocation(selector, preview, 'admin_revoked');
       await invalidate(client, 'auth', ['/sessions', '/users']);
-      notify.success(`Revoked ${plural(result.newlyRevokedSessions, 'session')}.`);
+      announceResult(result);
       close();
     } catch (failure) {
       setError(messageOf(failure));
@@ -81,13 +56,7 @@ export function RevokeSession(props: { readonly session: SvcSession }) {
           <div className="dialog-body">
             {preview === undefined && error === undefined && <p className="muted">Checking what it ends…</p>}
             {preview !== undefined && (
-              <p>
-                This ends {plural(preview.matchedSessions, 'session')} and its{' '}
-                {plural(preview.activeRefreshTokens, 'usable refresh token')}
-                {preview.activeBrowserSessions > 0 &&
-                  `, and signs the user out of ${plural(preview.activeBrowserSessions, 'browser')}`}
-                . The application must sign the user in again.
-              </p>
+              <p>{previewWords(preview)} The application must sign the user in again.</p>
             )}
           </div>
           {error !== undefined && (
