@@ -77,6 +77,12 @@ describe('the console: applications and policies', () => {
     const secret = await shown.getByLabel('Client secret', { exact: true }).inputValue();
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await expectAccessible(page);
+    await console.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: console.served.origin,
+    });
+    await shown.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied the secret.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await shown.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/svc/applications/${clientId}`);

@@ -4,13 +4,15 @@ import {
   type SvcClient,
 } from '@svc/contract';
 import { useState } from 'react';
-import { apiGet, messageOf } from '../../api/client.js';
+import { apiGet } from '../../api/client.js';
 import { Button } from '../../ui/button.js';
 import { Badge } from '../../ui/format.js';
 import { Panel } from '../../ui/page.js';
 import type { Picked } from '../../ui/record-picker.js';
 import { OrganizationPicker, UserPicker } from '../pickers.js';
 import { applicationPath } from './client-paths.js';
+import { ErrorText } from '../../ui/form-parts.js';
+import { useCall } from '../../ui/use-call.js';
 
 /**
  * What a user's sign-in (within an organization, or without one) would get from the access rules now,
@@ -21,13 +23,11 @@ export function AccessCheck(props: { readonly client: SvcClient }) {
   const [user, setUser] = useState<Picked | null>(null);
   const [organization, setOrganization] = useState<Picked | null>(null);
   const [result, setResult] = useState<{ readonly who: string; readonly check: SvcApplicationAccessCheck }>();
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
-  const check = async () => {
-    if (user === null) return;
-    setPending(true);
-    setError(undefined);
-    try {
+  const call = useCall();
+  const check = () =>
+    call.run(async () => {
+      if (user === null) return;
+      setResult(undefined);
       const answer = await apiGet(
         'auth',
         `${applicationPath(client.id)}/access/check`,
@@ -38,13 +38,7 @@ export function AccessCheck(props: { readonly client: SvcClient }) {
         who: organization === null ? user.label : `${user.label} in ${organization.label}`,
         check: answer,
       });
-    } catch (failure) {
-      setResult(undefined);
-      setError(messageOf(failure));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
   return (
     <Panel title="Check a user's access">
       <div className="filters">
@@ -55,15 +49,11 @@ export function AccessCheck(props: { readonly client: SvcClient }) {
           onChange={setOrganization}
           description="Leave empty for a sign-in without an organization."
         />
-        <Button onPress={() => void check()} isDisabled={user === null} isPending={pending}>
+        <Button onPress={() => void check()} isDisabled={user === null} isPending={call.pending}>
           Check access
         </Button>
       </div>
-      {error !== undefined && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText message={call.error} />
       {result !== undefined && (
         <div className="access-result" role="status">
           <p>

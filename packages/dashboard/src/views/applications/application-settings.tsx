@@ -7,12 +7,12 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { apiSend } from '../../api/client.js';
 import { invalidate } from '../../data/queries.js';
-import { Button } from '../../ui/button.js';
 import { useContractForm } from '../../ui/form.js';
 import { Panel } from '../../ui/page.js';
 import { notify } from '../../ui/toast.js';
 import { clientPath } from './client-paths.js';
 import { clientBodyFields, ClientFields, clientFormValues } from './client-form.js';
+import { SubmitRow } from '../../ui/form-parts.js';
 
 const DOCUMENT_FIELDS: ReadonlySet<string> = new Set(DOCUMENT_DECIDED_CLIENT_FIELDS);
 
@@ -54,16 +54,7 @@ export function ApplicationSettings(props: { readonly client: SvcClient }) {
               }
             : {})}
         />
-        {form.formError !== undefined && (
-          <p className="error" role="alert">
-            {form.formError}
-          </p>
-        )}
-        <div className="form-actions">
-          <Button tone="primary" type="submit" isPending={form.pending}>
-            Save settings
-          </Button>
-        </div>
+        <SubmitRow label="Save settings" pending={form.pending} error={form.formError} />
       </form>
     </Panel>
   );

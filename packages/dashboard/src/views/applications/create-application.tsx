@@ -12,6 +12,7 @@ import { OneTimeSecret } from '../../ui/secret.js';
 import { notify } from '../../ui/toast.js';
 import { clientBodyFields, ClientFields, scopeWords, type ClientFormValues } from './client-form.js';
 import { CLIENT_TEMPLATES, clientTemplate, type ClientTemplateId } from './client-templates.js';
+import { DialogButtons, ErrorText } from '../../ui/form-parts.js';
 
 interface CreateValues extends ClientFormValues {
   template: ClientTemplateId;
@@ -70,20 +71,11 @@ function CreateForm(props: {
           editing={false}
           redirectExample={template.redirectExample}
         />
-        {form.formError !== undefined && (
-          <p className="error" role="alert">
-            {form.formError}
-          </p>
-        )}
+        <ErrorText message={form.formError} />
       </div>
-      <div className="dialog-actions">
-        <Button tone="quiet" onPress={props.close} isDisabled={form.pending}>
-          Cancel
-        </Button>
-        <Button tone="primary" type="submit" isPending={form.pending}>
-          Create application
-        </Button>
-      </div>
+      <DialogButtons close={props.close} pending={form.pending}>
+        Create application
+      </DialogButtons>
     </form>
   );
 }
@@ -125,16 +117,7 @@ export function CreateApplication() {
         created?.clientSecret === undefined ? (
           <CreateForm onCreated={onCreated} close={close} />
         ) : (
-          <>
-            <div className="dialog-body">
-              <OneTimeSecret label="Client secret" value={created.clientSecret} />
-            </div>
-            <div className="dialog-actions">
-              <Button tone="primary" onPress={close}>
-                I have copied it
-              </Button>
-            </div>
-          </>
+          <OneTimeSecret label="Client secret" value={created.clientSecret} onDone={close} />
         )
       }
     </ModalDialog>

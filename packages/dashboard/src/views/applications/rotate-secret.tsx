@@ -1,11 +1,13 @@
 import { svcCreatedClientSchema, type SvcClient } from '@svc/contract';
 import { useState } from 'react';
-import { apiSend, messageOf } from '../../api/client.js';
+import { apiSend } from '../../api/client.js';
 import { Button } from '../../ui/button.js';
 import { ModalDialog } from '../../ui/dialog.js';
 import { OneTimeSecret } from '../../ui/secret.js';
 import { notify } from '../../ui/toast.js';
+import { useCall } from '../../ui/use-call.js';
 import { clientPath } from './client-paths.js';
+import { DialogButtons, ErrorText } from '../../ui/form-parts.js';
 
 /**
  * "Rotate secret": a confirmation that the current secret stops working at once, then the new secret,
@@ -14,12 +16,9 @@ import { clientPath } from './client-paths.js';
 export function RotateSecret(props: { readonly client: SvcClient }) {
   const { client } = props;
   const [secret, setSecret] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
-  const rotate = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
+  const call = useCall();
+  const rotate = () =>
+    call.run(async () => {
       const rotated = await apiSend(
         'POST',
         'auth',
@@ -29,12 +28,7 @@ export function RotateSecret(props: { readonly client: SvcClient }) {
       );
       setSecret(rotated.clientSecret);
       notify.success(`Rotated the secret of ${client.name}.`);
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
   return (
     <ModalDialog
       title={secret === undefined ? 'Rotate the client secret?' : 'The new client secret'}
@@ -42,7 +36,7 @@ export function RotateSecret(props: { readonly client: SvcClient }) {
       onOpenChange={(open) => {
         if (!open) {
           setSecret(undefined);
-          setError(undefined);
+          call.clearError();
         }
       }}
       trigger={<Button>Rotate secret</Button>}
@@ -57,31 +51,13 @@ export function RotateSecret(props: { readonly client: SvcClient }) {
                 invalid_client. Its users stay signed in.
               </p>
             </div>
-            {error !== undefined && (
-              <p className="error" role="alert">
-                {error}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <Button tone="quiet" onPress={close} isDisabled={pending}>
-                Cancel
-              </Button>
-              <Button tone="danger" onPress={() => void rotate()} isPending={pending}>
-                Rotate secret
-              </Button>
-            </div>
+            <ErrorText message={call.error} />
+            <DialogButtons close={close} pending={call.pending} tone="danger" onPress={() => void rotate()}>
+              Rotate secret
+            </DialogButtons>
           </>
         ) : (
-          <>
-            <div className="dialog-body">
-              <OneTimeSecret label="New client secret" value={secret} />
-            </div>
-            <div className="dialog-actions">
-              <Button tone="primary" onPress={close}>
-                I have copied it
-              </Button>
-            </div>
-          </>
+          <OneTimeSecret label="New client secret" value={secret} onDone={close} />
         )
       }
     </ModalDialog>

@@ -16,6 +16,7 @@ import { useContractForm } from '../../ui/form.js';
 import { EmptyState } from '../../ui/page.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { notify } from '../../ui/toast.js';
+import { DialogButtons, ErrorText } from '../../ui/form-parts.js';
 
 const PATH = '/scope-display-names';
 const entryPath = (entry: SvcScopeDisplayName) => `${PATH}/${encodeURIComponent(entry.id)}`;
@@ -70,20 +71,11 @@ function EntryForm(props: { readonly entry?: SvcScopeDisplayName; readonly close
           field={form.field('description')}
           description="Optional: a sentence under the name, up to 500 characters. Empty removes it."
         />
-        {form.formError !== undefined && (
-          <p className="error" role="alert">
-            {form.formError}
-          </p>
-        )}
+        <ErrorText message={form.formError} />
       </div>
-      <div className="dialog-actions">
-        <Button tone="quiet" onPress={close} isDisabled={form.pending}>
-          Cancel
-        </Button>
-        <Button tone="primary" type="submit" isPending={form.pending}>
-          Save
-        </Button>
-      </div>
+      <DialogButtons close={close} pending={form.pending}>
+        Save
+      </DialogButtons>
     </form>
   );
 }

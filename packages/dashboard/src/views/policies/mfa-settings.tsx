@@ -2,11 +2,11 @@ import { MFA_FACTORS, svcMfaSettingsSchema, type SvcMfaSettings } from '@svc/con
 import { useQueryClient } from '@tanstack/react-query';
 import { apiSend } from '../../api/client.js';
 import { invalidate, useRecord } from '../../data/queries.js';
-import { Button } from '../../ui/button.js';
 import { CheckboxField, SwitchField, TextField } from '../../ui/fields.js';
 import { lines, useContractForm } from '../../ui/form.js';
 import { Loading, Panel } from '../../ui/page.js';
 import { notify } from '../../ui/toast.js';
+import { SubmitRow } from '../../ui/form-parts.js';
 
 const PATH = '/settings/mfa';
 
@@ -91,16 +91,7 @@ function MfaForm(props: { readonly settings: SvcMfaSettings }) {
           <CheckboxField key={factor} label={FACTOR_LABELS[factor]} field={form.field(factorField(factor))} />
         ))}
       </fieldset>
-      {form.formError !== undefined && (
-        <p className="error" role="alert">
-          {form.formError}
-        </p>
-      )}
-      <div className="form-actions">
-        <Button tone="primary" type="submit" isPending={form.pending}>
-          Save MFA settings
-        </Button>
-      </div>
+      <SubmitRow label="Save MFA settings" pending={form.pending} error={form.formError} />
     </form>
   );
 }

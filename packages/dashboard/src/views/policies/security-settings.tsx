@@ -7,11 +7,11 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { apiSend } from '../../api/client.js';
 import { invalidate, useRecord } from '../../data/queries.js';
-import { Button } from '../../ui/button.js';
 import { TextField } from '../../ui/fields.js';
 import { useContractForm } from '../../ui/form.js';
 import { Loading, Panel } from '../../ui/page.js';
 import { notify } from '../../ui/toast.js';
+import { SubmitRow } from '../../ui/form-parts.js';
 
 const PATH = '/settings/security';
 
@@ -127,16 +127,7 @@ function SettingsForm(props: { readonly settings: SvcSecuritySettings }) {
           />
         );
       })}
-      {form.formError !== undefined && (
-        <p className="error" role="alert">
-          {form.formError}
-        </p>
-      )}
-      <div className="form-actions">
-        <Button tone="primary" type="submit" isPending={form.pending}>
-          Save security settings
-        </Button>
-      </div>
+      <SubmitRow label="Save security settings" pending={form.pending} error={form.formError} />
     </form>
   );
 }

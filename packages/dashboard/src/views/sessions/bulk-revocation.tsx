@@ -1,7 +1,7 @@
 import { svcAdminSessionRevocationRequestSchema, type SvcAdminSessionRevocationPreview } from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, messageOf } from '../../api/client.js';
+import { ApiError } from '../../api/client.js';
 import { invalidate } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ModalDialog } from '../../ui/dialog.js';
@@ -9,6 +9,7 @@ import { RadioField, TextField } from '../../ui/fields.js';
 import { plural } from '../../ui/format.js';
 import { useContractForm } from '../../ui/form.js';
 import type { Picked } from '../../ui/record-picker.js';
+import { useCall } from '../../ui/use-call.js';
 import { ClientPicker, OrganizationPicker, UserPicker } from '../pickers.js';
 import {
   announceResult,
@@ -17,6 +18,7 @@ import {
   previewWords,
   type RevocationSelector,
 } from './revocation.js';
+import { DialogButtons, ErrorText } from '../../ui/form-parts.js';
 
 type Scope = 'user' | 'organization' | 'client';
 
@@ -43,25 +45,16 @@ function RevocationForm(props: { readonly start: RevocationStart; readonly close
   const [scope, setScope] = useState<Scope>(props.start.scope);
   const [picked, setPicked] = useState<Picked | null>(props.start.picked);
   const [preview, setPreview] = useState<SvcAdminSessionRevocationPreview>();
-  const [previewError, setPreviewError] = useState<string>();
-  const [checking, setChecking] = useState(false);
+  const previewCall = useCall();
   const selector = picked === null ? undefined : selectorOf(scope, picked);
   const choose = (next: Picked | null) => {
     setPicked(next);
     setPreview(undefined);
   };
-  const check = async () => {
-    if (selector === undefined) return;
-    setChecking(true);
-    setPreviewError(undefined);
-    try {
-      setPreview(await previewRevocation(selector));
-    } catch (failure) {
-      setPreviewError(messageOf(failure));
-    } finally {
-      setChecking(false);
-    }
-  };
+  const check = () =>
+    previewCall.run(async () => {
+      if (selector !== undefined) setPreview(await previewRevocation(selector));
+    });
   const form = useContractForm({
     schema: svcAdminSessionRevocationRequestSchema,
     initial: { reason: '' },
@@ -106,15 +99,15 @@ function RevocationForm(props: { readonly start: RevocationStart; readonly close
         {scope === 'organization' && <OrganizationPicker label="Organization" {...pickerProps} />}
         {scope === 'client' && <ClientPicker label="Application" {...pickerProps} />}
         <div className="form-actions">
-          <Button onPress={() => void check()} isDisabled={selector === undefined} isPending={checking}>
+          <Button
+            onPress={() => void check()}
+            isDisabled={selector === undefined}
+            isPending={previewCall.pending}
+          >
             Preview
           </Button>
         </div>
-        {previewError !== undefined && (
-          <p className="error" role="alert">
-            {previewError}
-          </p>
-        )}
+        <ErrorText message={previewCall.error} />
         {preview !== undefined && (
           <p className="notice notice-warning" role="status">
             {previewWords(preview)} Their applications must sign them in again.
@@ -126,25 +119,16 @@ function RevocationForm(props: { readonly start: RevocationStart; readonly close
           isRequired
           description="Why, for the audit log (for example: laptop reported stolen). Up to 500 characters."
         />
-        {form.formError !== undefined && (
-          <p className="error" role="alert">
-            {form.formError}
-          </p>
-        )}
+        <ErrorText message={form.formError} />
       </div>
-      <div className="dialog-actions">
-        <Button tone="quiet" onPress={props.close} isDisabled={form.pending}>
-          Cancel
-        </Button>
-        <Button
-          tone="danger"
-          type="submit"
-          isDisabled={preview === undefined || preview.matchedSessions === 0}
-          isPending={form.pending}
-        >
-          {preview === undefined ? 'Revoke' : `Revoke ${plural(preview.matchedSessions, 'session')}`}
-        </Button>
-      </div>
+      <DialogButtons
+        close={props.close}
+        pending={form.pending}
+        tone="danger"
+        isDisabled={preview === undefined || preview.matchedSessions === 0}
+      >
+        {preview === undefined ? 'Revoke' : `Revoke ${plural(preview.matchedSessions, 'session')}`}
+      </DialogButtons>
     </form>
   );
 }
