@@ -1,5 +1,27 @@
+import { accessSync, constants, statfsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Free space a RAM-backed /dev/shm needs before the run's temporary folders go there. */
+const SHM_FREE_BYTES = 2 * 1024 ** 3;
+
+/**
+ * The run's temporary folders (the throwaway PostgreSQL cluster, every test's SQLite copy and data
+ * folder, the browsers' profiles) go to /dev/shm when it is a writable tmpfs with room, unless TMPDIR
+ * is set: on the 2-core VM an fsync on the disk took 5.5 ms against 0.2 ms, and copying and removing a
+ * small file 4.5 ms against 0.04 ms. The workers and the global setup inherit TMPDIR from this process.
+ */
+function useRamTmpdir(): void {
+  if (process.env.TMPDIR !== undefined && process.env.TMPDIR !== '') return;
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    if (bavail * bsize >= SHM_FREE_BYTES) process.env.TMPDIR = '/dev/shm';
+  } catch {
+    // No /dev/shm (macOS, say): the system's temporary folder.
+  }
+}
+useRamTmpdir();
 
 /** Files that replace a module with vi.mock: they need modules of their own (see `isolate` below). */
 const OWN_MODULES = ['packages/server/src/signin/password-throttle.http.test.ts'];

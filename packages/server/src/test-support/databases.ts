@@ -37,11 +37,12 @@ export async function createTestDatabase(
   if (admin === '' || templates.postgres === undefined) {
     throw new Error('PostgreSQL is not available in this run.');
   }
-  const { prefix } = templates.postgres;
+  const { prefix, strategy } = templates.postgres;
   const name = await takePostgresDatabase(
     admin,
     prefix,
     start === 'empty' ? undefined : templates.postgres.templates[start],
+    strategy,
   );
   const connectionString = postgresDatabaseUrl(admin, name);
   return {
@@ -59,11 +60,16 @@ const spares = new Map<string, Promise<string>>();
  * next one started, so that CREATE DATABASE runs while a test runs instead of before it; what is left
  * when the worker ends is dropped at the end of the run with the rest of its prefix.
  */
-function takePostgresDatabase(admin: string, prefix: string, template: string | undefined): Promise<string> {
+function takePostgresDatabase(
+  admin: string,
+  prefix: string,
+  template: string | undefined,
+  strategy: string,
+): Promise<string> {
   const create = async () => {
     const name = `${prefix}${randomBytes(6).toString('hex')}`;
     const from = template === undefined ? '' : ` TEMPLATE ${template}`;
-    await withAdminClient(admin, (client) => client.query(`CREATE DATABASE ${name}${from}`));
+    await withAdminClient(admin, (client) => client.query(`CREATE DATABASE ${name}${from}${strategy}`));
     return name;
   };
   const key = template ?? '';

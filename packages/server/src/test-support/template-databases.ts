@@ -28,6 +28,8 @@ export interface TemplateDatabases {
         readonly templates: Readonly<Record<TemplateName, string>>;
         /** Every database of the run starts with it, so that the end of the run drops what is left. */
         readonly prefix: string;
+        /** What follows `CREATE DATABASE name TEMPLATE t`: ` STRATEGY FILE_COPY` or nothing (fileCopyStrategy). */
+        readonly strategy: string;
       }
     | undefined;
 }
@@ -59,19 +61,35 @@ export async function makeTemplateDatabases(
     copyFileSync(sqlite.migrated, sqlite.keyed);
     await withDatabase(sqliteTarget(sqlite.keyed), (db) => addFirstSigningKey(db, masterKey));
     if (postgresAdminUrl === '') return { templates: { sqlite, postgres: undefined }, remove };
-    await withAdminClient(postgresAdminUrl, (client) => client.query(`CREATE DATABASE ${postgres.migrated}`));
+    const strategy = await withAdminClient(postgresAdminUrl, fileCopyStrategy);
+    await withAdminClient(postgresAdminUrl, (client) =>
+      client.query(`CREATE DATABASE ${postgres.migrated}${strategy}`),
+    );
     await withDatabase(postgresTarget(postgresAdminUrl, postgres.migrated), migrateToLatest);
     await withAdminClient(postgresAdminUrl, (client) =>
-      client.query(`CREATE DATABASE ${postgres.keyed} TEMPLATE ${postgres.migrated}`),
+      client.query(`CREATE DATABASE ${postgres.keyed} TEMPLATE ${postgres.migrated}${strategy}`),
     );
     await withDatabase(postgresTarget(postgresAdminUrl, postgres.keyed), (db) =>
       addFirstSigningKey(db, masterKey),
     );
-    return { templates: { sqlite, postgres: { templates: postgres, prefix } }, remove };
+    return { templates: { sqlite, postgres: { templates: postgres, prefix, strategy } }, remove };
   } catch (error) {
     await remove();
     throw error;
   }
+}
+
+/**
+ * ` STRATEGY FILE_COPY` where the server has it (PostgreSQL 15 and later), else nothing. PostgreSQL 15
+ * copies a template block by block through the WAL by default, which is made for large templates that
+ * a checkpoint would hold up; a test database is a copy of a 10 MB one on a cluster without fsync,
+ * which FILE_COPY (a checkpoint and a file copy, the only way before 15) copies in about a third of the
+ * time and CPU (1.3 s and 0.37 s of the server's CPU against 0.38 s and 0.11 s, on the loaded 2-core
+ * machine).
+ */
+async function fileCopyStrategy(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ server_version_num: string }>('SHOW server_version_num');
+  return Number(rows[0]?.server_version_num) >= 150_000 ? ' STRATEGY FILE_COPY' : '';
 }
 
 /** The URL of database `name` on the server of `adminUrl`. */

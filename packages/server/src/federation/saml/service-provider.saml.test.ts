@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import type { SvcSsoConnection } from '@svc/contract';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../kernel/clock.js';
@@ -9,6 +10,7 @@ import {
   type SamlPeer,
   type SamlPeerUser,
 } from '../../test-support/federation/saml-peer.js';
+import { samlSchemaValidator } from '../../test-support/federation/saml-schema-validator.js';
 import { givenSsoConnection } from '../../test-support/federation/sso-connections.js';
 import { createTestSvc, type TestSvc } from '../../test-support/test-svc.js';
 import { SAML_CLOCK_SKEW_MS } from './assertion-checks.js';
@@ -100,6 +102,18 @@ describeAboveStorage('SAML service provider', (kind) => {
       sessionIndex: '_session-ada',
       continuation: CONTINUATION,
     });
+  });
+
+  it("sends an AuthnRequest the IdP's schema check passes, which refuses one without IssueInstant", async () => {
+    const started = await sp.startAuthentication(connection.id, CONTINUATION);
+    const encoded = new URL(started.redirectUrl).searchParams.get('SAMLRequest') ?? '';
+    const request = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
+    await expect(samlSchemaValidator.validate(request)).resolves.toBe('SUCCESS_VALIDATE_XML');
+    const broken = request.replace(/ IssueInstant="[^"]*"/, '');
+    expect(broken).not.toBe(request);
+    await expect(samlSchemaValidator.validate(broken)).rejects.toThrow(
+      /attribute 'IssueInstant' is required but missing/,
+    );
   });
 
   it('accepts an answer whose assertion is signed, or both it and the response', async () => {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import * as xmllint from '@authenio/samlify-node-xmllint';
 import samlify, { type ServiceProviderInstance } from 'samlify';
 import type { Clock } from '../../kernel/clock.js';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import type { SamlTestKeyPair } from './saml-certificates.js';
+import { samlSchemaValidator } from './saml-schema-validator.js';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
 
 // samlify checks every message it parses against the SAML schemas: an AuthnRequest Svc sends must be valid.
-samlify.setSchemaValidator(xmllint);
+samlify.setSchemaValidator(samlSchemaValidator);
 
 const POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
