@@ -205,7 +205,7 @@ describe('the console: applications and policies', () => {
     await page.close();
   });
 
-  it('refuses a security setting out of its bounds beside the field, and saves one within them', async () => {
+  it('refuses a security setting out of its bounds beside the field, saves one within them, and requires MFA of roles', async () => {
     const page = await console.open('/policies');
     const idle = page.getByLabel('Session idle timeout (minutes)', { exact: true });
     await idle.fill('0');
@@ -220,8 +220,17 @@ describe('the console: applications and policies', () => {
     await fieldOf(page, 'Session idle timeout (minutes)').getByText('Now 12 hours.').waitFor();
     await page.getByRole('button', { name: 'Save security settings' }).click();
     await page.getByText('Saved the security settings.').waitFor();
-    const settings = await console.served.hosted.t.svc.admin.getSecuritySettingsAsync();
-    expect(settings.sessionIdleTimeoutMinutes).toBe(720);
+    const { admin } = console.served.hosted.t.svc;
+    expect((await admin.getSecuritySettingsAsync()).sessionIdleTimeoutMinutes).toBe(720);
+
+    await choose(page.getByRole('switch', { name: 'Require MFA of owners and admins' }));
+    await page.getByLabel('Also require MFA of these roles', { exact: true }).fill('Finance\nauditor');
+    await page.getByRole('button', { name: 'Save MFA settings' }).click();
+    await page.getByText('Saved the MFA settings.').waitFor();
+    expect(await admin.getMfaSettingsAsync()).toMatchObject({
+      requireForOwnersAndAdmins: true,
+      requiredRoles: ['auditor', 'finance'],
+    });
     expect(console.problems).toEqual([]);
     await page.close();
   });

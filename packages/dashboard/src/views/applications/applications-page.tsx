@@ -4,12 +4,14 @@ import { useList } from '../../data/queries.js';
 import { Badge, Id } from '../../ui/format.js';
 import { EmptyState, Page } from '../../ui/page.js';
 import { SearchBox } from '../../ui/search.js';
+import { SelectField } from '../../ui/fields.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { Tabs } from '../../ui/tabs.js';
 import { activeOf } from '../list-search.js';
 import { StatusFilter } from '../status-filter.js';
 import { ACCESS_MODE_LABELS } from './access-modes.js';
 import { CreateApplication } from './create-application.js';
+import type { ApplicationsSearch } from './applications-search.js';
 import { ScopeDisplayNames } from './scope-display-names.js';
 
 const route = getRouteApi('/applications');
@@ -19,6 +21,15 @@ export function registrationLabel(client: SvcClient): string {
   if (client.registration === null) return 'Created by an operator';
   return client.registration.method === 'dynamic' ? 'Registered itself' : 'Metadata document';
 }
+
+type Origin = NonNullable<ApplicationsSearch['origin']> | 'any';
+
+const ORIGINS: readonly { readonly id: Origin; readonly label: string }[] = [
+  { id: 'any', label: 'Any' },
+  { id: 'operator', label: 'Created by an operator' },
+  { id: 'dynamic', label: 'Registered itself' },
+  { id: 'metadata_document', label: 'Metadata document' },
+];
 
 const COLUMNS: readonly TableColumn<SvcClient>[] = [
   { id: 'name', label: 'Name', cell: (client) => client.name, isRowHeader: true },
@@ -43,8 +54,9 @@ function ApplicationList() {
   const list = useList('auth', '/clients', svcClientSchema, {
     query: search.q,
     active: activeOf(search.status),
+    registration: search.origin,
   });
-  const filtered = search.q !== undefined || search.status !== undefined;
+  const filtered = search.q !== undefined || search.status !== undefined || search.origin !== undefined;
   return (
     <>
       <div className="filters">
@@ -60,6 +72,20 @@ function ApplicationList() {
           value={search.status}
           onChange={(status) => void navigate({ search: (prev) => ({ ...prev, status }), replace: true })}
         />
+        <SelectField<Origin>
+          label="Origin"
+          field={{
+            name: 'origin',
+            value: search.origin ?? 'any',
+            onChange: (origin) =>
+              void navigate({
+                search: (prev) => ({ ...prev, origin: origin === 'any' ? undefined : origin }),
+                replace: true,
+              }),
+            errorMessage: undefined,
+          }}
+          choices={ORIGINS}
+        />
       </div>
       <DataTable
         label="Applications"
@@ -70,7 +96,7 @@ function ApplicationList() {
         empty={
           <EmptyState title={filtered ? 'No application matches these filters.' : 'No applications yet.'}>
             {filtered
-              ? 'Clear the search or the status filter.'
+              ? 'Clear the search or a filter.'
               : 'Create one for each app that signs users in: Create application, above.'}
           </EmptyState>
         }

@@ -1,14 +1,8 @@
 import { createRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { rootRoute } from '../../shell/root-route.js';
-import { listSearchSchema } from '../list-search.js';
 import { ApplicationPage } from './application-page.js';
+import { applicationsSearchSchema } from './applications-search.js';
 import { ApplicationsPage } from './applications-page.js';
-
-/** The list's filters, and which view of the page is open (`?view=scopes`: the scope display names). */
-export const applicationsSearchSchema = listSearchSchema.extend({
-  view: z.enum(['applications', 'scopes']).optional().catch(undefined),
-});
 
 export const applicationRoutes = [
   createRoute({
