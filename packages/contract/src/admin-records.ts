@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   absoluteUriSchema,
+  domainSchema,
   emailSchema,
   roleSchema,
   scopeTokenSchema,
@@ -8,7 +9,7 @@ import {
   tokenEndpointAuthMethodSchema,
 } from './admin.js';
 import { clientIdSchema } from './auth.js';
-import { newPasswordSchema, recordIdSchema, text, uniqueList } from './fields.js';
+import { clearableText, newPasswordSchema, recordIdSchema, text, uniqueList } from './fields.js';
 
 /**
  * The operator's record routes (DECISIONS.md "Operator record routes"): partial updates of users,
@@ -17,20 +18,28 @@ import { newPasswordSchema, recordIdSchema, text, uniqueList } from './fields.js
  * unknown keys are ignored and a wrong type is a 400 naming the field.
  */
 
-/** PATCH /users/{id}. `password: null` removes the password (the user then signs in without one). */
+/**
+ * PATCH /users/{id}. `password: null` removes the password (the user then signs in without one).
+ * `emailVerified` marks the address proved (or not); with a new `email` it applies to the new address.
+ * `isOperator` makes or unmakes an operator. Removing the operator flag of the last active operator, or
+ * deactivating that operator, is a 409: somebody must still be able to sign in to the console.
+ */
 export const updateUserBodySchema = z.object({
   displayName: text(1, 200).optional(),
   email: emailSchema.optional(),
+  emailVerified: z.boolean().optional(),
   password: newPasswordSchema.nullable().optional(),
+  isOperator: z.boolean().optional(),
   active: z.boolean().optional(),
 });
 export type UpdateUserBody = z.input<typeof updateUserBodySchema>;
 export type UpdateUserInput = z.output<typeof updateUserBodySchema>;
 
-/** PATCH /organizations/{id}. */
+/** PATCH /organizations/{id}. `primaryDomain`: a domain as at creation; null (or '') removes it. */
 export const updateOrganizationBodySchema = z.object({
   name: text(1, 200).optional(),
   slug: slugSchema.optional(),
+  primaryDomain: clearableText(domainSchema),
   active: z.boolean().optional(),
 });
 export type UpdateOrganizationBody = z.input<typeof updateOrganizationBodySchema>;

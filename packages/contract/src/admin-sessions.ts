@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { emailSchema } from './admin.js';
+import { svcUserSummarySchema } from './admin-directory.js';
 import { clientIdSchema } from './auth.js';
 import { booleanQuerySchema, recordIdSchema, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
@@ -14,11 +16,13 @@ export const MAX_SESSIONS_PER_REVOCATION = 10_000;
 
 /**
  * GET /sessions: a page, filtered by every given field. `clientId` is the OAuth client_id or the client's
- * record id; `active` keeps the sessions that are (or are no longer) usable: not revoked and before their
- * idle and absolute deadlines.
+ * record id; `email` the user's exact address (compared by its lookup key, so in any case); `active`
+ * keeps the sessions that are (or are no longer) usable: not revoked and before their idle and absolute
+ * deadlines.
  */
 export const sessionListQuerySchema = pageQuerySchema.extend({
   userId: recordIdSchema.optional(),
+  email: emailSchema.optional(),
   organizationId: recordIdSchema.optional(),
   clientId: clientIdSchema.optional(),
   active: booleanQuerySchema.optional(),
@@ -68,6 +72,10 @@ const timestamp = z.iso.datetime();
 export const svcSessionSchema = z.object({
   id: z.string(),
   userId: z.string(),
+  /** The session's user, read in the same query as the session. */
+  user: svcUserSummarySchema,
+  /** The client, by its OAuth client_id; `name` is null when the client no longer exists. */
+  client: z.object({ clientId: z.string(), name: z.string().nullable() }),
   /** Null for a user-scoped session (a user without organizations). */
   organizationId: z.string().nullable(),
   /** The OAuth client_id. */
@@ -83,6 +91,14 @@ export const svcSessionSchema = z.object({
   revokedAt: timestamp.nullable(),
   /** Why it was revoked (`logout`, `user_deactivated`, `admin_revoked`…); null while it is not. */
   revokedReason: z.string().nullable(),
+  /**
+   * The device and address the session was created from: the browser's for a hosted or headless sign-in
+   * (where the user was, not the client's backend that redeemed the code), the caller's for a direct
+   * sign-in or a device poll. The user agent is cut to 512 characters; null when unknown (sessions created
+   * before they were recorded, an in-process call without them).
+   */
+  userAgent: z.string().nullable(),
+  ipAddress: z.string().nullable(),
 });
 export type SvcSession = z.output<typeof svcSessionSchema>;
 

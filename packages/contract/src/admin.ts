@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { applicationAccessModeSchema } from './access-modes.js';
-import { pageQuerySchema } from './paging.js';
-import { newPasswordSchema, optionalText, recordIdSchema, text, uniqueList } from './fields.js';
+import { pageQuerySchema, searchQuerySchema } from './paging.js';
+import {
+  booleanQuerySchema,
+  newPasswordSchema,
+  optionalText,
+  recordIdSchema,
+  text,
+  uniqueList,
+} from './fields.js';
 
 /**
  * Operator (admin) API bodies and records, camelCase (DECISIONS.md "Wire format"). Objects are not
@@ -170,12 +177,16 @@ export type CreateClientInput = z.output<typeof createClientBodySchema>;
 /**
  * GET /clients: a page, and optionally only the clients that registered themselves (`dynamic`, RFC
  * 7591), only those known by their metadata document (`metadata_document`), or only those an operator
- * created (`operator`).
+ * created (`operator`); `query` keeps a name that contains it, a clientId that starts with it (both in
+ * any case) or the record id itself; `active` the active (or inactive) ones.
  */
 export const clientListQuerySchema = pageQuerySchema.extend({
   registration: z.enum(['dynamic', 'metadata_document', 'operator']).optional(),
+  query: searchQuerySchema.optional(),
+  active: booleanQuerySchema.optional(),
 });
 export type ClientListQuery = z.input<typeof clientListQuerySchema>;
+export type ClientListInput = z.output<typeof clientListQuerySchema>;
 
 /** PUT /settings/security: integers; ranges and cross-field rules are checked by the server. */
 export const securitySettingsUpdateBodySchema = z.object({

@@ -20,17 +20,25 @@ export function text(min: number, max: number) {
 }
 
 /**
- * An optional string field: null, omitted, '' and whitespace all mean "none" (null), because forms
- * send empty inputs as ''; anything else must pass `schema`.
+ * A field of a partial update that may be cleared: omitted keeps the value (undefined), while null, ''
+ * and whitespace clear it (null); anything else must pass `schema`.
  */
-export function optionalText<T extends z.ZodType<string, string>>(schema: T) {
+export function clearableText<T extends z.ZodType<string, string>>(schema: T) {
   return z
     .string()
     .trim()
     .transform((value) => (value === '' ? null : value))
     .pipe(schema.nullable())
-    .nullish()
-    .transform((value) => value ?? null);
+    .nullable()
+    .optional();
+}
+
+/**
+ * An optional string field: null, omitted, '' and whitespace all mean "none" (null), because forms
+ * send empty inputs as ''; anything else must pass `schema`.
+ */
+export function optionalText<T extends z.ZodType<string, string>>(schema: T) {
+  return clearableText(schema).transform((value) => value ?? null);
 }
 
 /** Optional and nullable on the wire; null in the parsed output when omitted. */
@@ -43,11 +51,11 @@ export function nullable<T extends z.ZodType>(schema: T) {
 /** A record id (`org_…`, `usr_…`, `cgr_…`). */
 export const recordIdSchema = text(1, 200);
 
-/** A flag in a query string ('true' / 'false') or a boolean in process. */
-export const booleanQuerySchema = z.union([
-  z.boolean(),
-  z.enum(['true', 'false']).transform((value) => value === 'true'),
-]);
+/** A flag in a query string ('true' / 'false') or a boolean in process (a list's `active`, `enabled`). */
+export const booleanQuerySchema = z.union(
+  [z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')],
+  { error: 'must be true or false' },
+);
 
 /** A new password (user creation, signup): 8-1024 characters, not trimmed: every character counts. */
 export const newPasswordSchema = z.string().min(8).max(1024);

@@ -5,6 +5,7 @@ export * from './headless.js';
 export * from './admin.js';
 export * from './admin-records.js';
 export * from './admin-sessions.js';
+export * from './admin-directory.js';
 export * from './auth.js';
 export * from './device.js';
 export * from './email.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './fields.js';
 
 /** Query of every paged list: `limit` (1-200, default 50) and the opaque `cursor` of the previous page. */
 export const pageQuerySchema = z.object({
@@ -15,6 +16,16 @@ export const pageQuerySchema = z.object({
     .optional(),
 });
 export type PageQuery = z.output<typeof pageQuerySchema>;
+
+/**
+ * A list's `query` (search) filter: up to 200 characters, trimmed, on one line. An empty one (a search
+ * box sent empty) filters nothing, as if it were omitted.
+ */
+export const searchQuerySchema = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .pipe(text(1, 200).optional());
 
 /**
  * A page request of the in-process list operations: `limit` 1-200 (default 50) and the previous page's

@@ -1,4 +1,5 @@
 import type {
+  SvcPasswordResetDelivery,
   SvcCreateVerificationTokenRequest,
   SvcEmailVerificationResult,
   SvcForgotPasswordRequest,
@@ -8,6 +9,7 @@ import type {
   SvcTrustedPasswordResetEmailResult,
   SvcVerifyEmailRequest,
 } from '@svc/contract';
+import type { AdminActor } from '../admin/deps.js';
 import type { AccountCallContext } from './account-email.js';
 import type { EmailVerification } from './email-verification.js';
 import type { PasswordReset } from './password-reset.js';
@@ -49,6 +51,11 @@ export class AccountOperations {
     context?: AccountCallContext,
   ): Promise<SvcTrustedPasswordResetEmailResult> {
     return this.reset.send(request, context);
+  }
+
+  /** An operator's reset email to a user (`POST /users/{id}/password-reset`); see PasswordReset. */
+  sendOperatorPasswordReset(userId: string, actor?: AdminActor): Promise<SvcPasswordResetDelivery> {
+    return this.reset.sendByOperator(userId, actor);
   }
 
   /** Issues a reset token for the app to deliver itself; null when no active user with a password. */

@@ -66,6 +66,21 @@ describeEachDatabase('password reset', (kind) => {
     );
   });
 
+  it('an operator sends the reset email (202 sent), to a user without a password too; the link sets one', async () => {
+    const user = await h.user(undefined, null);
+    const sent = await h.app.inject({
+      method: 'POST',
+      url: `/svc/admin/auth/api/users/${user.id}/password-reset`,
+      headers: h.t.operator,
+    });
+    expect(sent.statusCode).toBe(202);
+    expect(sent.json()).toMatchObject({ delivery: 'sent', deliveryId: expect.stringMatching(/^eml_/) });
+    await h.account.resetPassword({ token: h.linkTo(user.email).token, newPassword: NEW_PASSWORD });
+    expect(
+      await h.t.svc.authEngine.passwords.authenticate(user.email, NEW_PASSWORD, { operation: 'test' }),
+    ).toMatchObject({ ok: true });
+  });
+
   it('stores only the hash of the token, and a new request invalidates the older link', async () => {
     later();
     const user = await h.user();
@@ -237,22 +252,38 @@ describeEachDatabase('password reset', (kind) => {
 });
 
 describe('password reset when delivery fails', () => {
+  let h: AccountHarness;
+  beforeAll(async () => {
+    h = await createAccountHarness('sqlite', { rejectRecipients: 'mailbox unavailable' });
+  });
+  afterAll(() => h.close());
+  const tokensOf = (userId: string) =>
+    h.t.svc.database.db
+      .selectFrom('passwordResetTokens')
+      .select('consumedAt')
+      .where('userId', '=', userId)
+      .execute();
+
   it('invalidates the token but answers the same', async () => {
-    const h = await createAccountHarness('sqlite', { rejectRecipients: 'mailbox unavailable' });
-    try {
-      const user = await h.user();
-      const result = await h.account.sendPasswordResetEmail({ email: user.email });
-      expect(result.deliveryStatus).toBe('failed');
-      expect(result.message).toContain('If an account');
-      const rows = await h.t.svc.database.db
-        .selectFrom('passwordResetTokens')
-        .selectAll()
-        .where('userId', '=', user.id)
-        .execute();
-      expect(rows).toHaveLength(1);
-      expect(rows[0]?.consumedAt).not.toBeNull();
-    } finally {
-      await h.close();
-    }
+    const user = await h.user();
+    const result = await h.account.sendPasswordResetEmail({ email: user.email });
+    expect(result.deliveryStatus).toBe('failed');
+    expect(result.message).toContain('If an account');
+    expect(await tokensOf(user.id)).toEqual([{ consumedAt: expect.any(Number) }]);
+  });
+
+  it('an operator hears the refusal (502), never "sent", and the link is void', async () => {
+    const user = await h.user();
+    const refused = await h.app.inject({
+      method: 'POST',
+      url: `/svc/admin/auth/api/users/${user.id}/password-reset`,
+      headers: h.t.operator,
+    });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toMatchObject({
+      error: 'email_delivery_failed',
+      message: expect.stringContaining('mailbox unavailable'),
+    });
+    expect(await tokensOf(user.id)).toEqual([{ consumedAt: expect.any(Number) }]);
   });
 });

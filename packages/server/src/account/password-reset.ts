@@ -1,11 +1,17 @@
-import { opaqueTokenSchema, type SvcTrustedPasswordResetEmailResult } from '@svc/contract';
+import {
+  opaqueTokenSchema,
+  type SvcPasswordResetDelivery,
+  type SvcTrustedPasswordResetEmailResult,
+} from '@svc/contract';
+import { actorFields, type AdminActor } from '../admin/deps.js';
+import { recordNotFound } from '../admin/errors.js';
 import type { ClientRepository, UserRepository } from '../admin/repository.js';
 import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import type { EmailService } from '../email/email-service.js';
+import type { EmailDelivery, EmailService } from '../email/email-service.js';
 import { MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
-import { SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
+import { SvcConflictError, SvcError, SvcPublicAuthError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { lookUpHandedOut, type HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -129,15 +135,7 @@ export class PasswordReset {
       template === null
         ? this.#defaultLink(issued.token, input.returnRequestId ?? null)
         : fillResetUrlTemplate(template, issued.token);
-    const delivery = await this.deps.email.send({
-      templateKey: 'auth.password-reset',
-      to: user.email,
-      variables: { link, expiresInMinutes: String(PASSWORD_RESET_TOKEN_LIFETIME_MS / MINUTE_MS) },
-    });
-    if (delivery.status === 'failed') {
-      // SPEC.md lifecycle: a link failure invalidates the token without changing the response.
-      await this.deps.repositories.passwordResetTokens.invalidateForUser(user.id, this.deps.clock.now());
-    }
+    const delivery = await this.#mail(user, link);
     await this.#audit(
       'password_reset.requested',
       { ...audit, userId: user.id },
@@ -150,6 +148,48 @@ export class PasswordReset {
       providerMessageId: delivery.providerMessageId,
       failureDetail: delivery.failureDetail,
     };
+  }
+
+  /**
+   * An operator's reset (`POST /users/{id}/password-reset`): the built-in `auth.password-reset` email
+   * with a new link (older ones die) to the user's address, password set or not (the link sets one). Not
+   * counted by the public send limit: an operator asked, and the event names them. Answers how the email
+   * left; a user without an address or deactivated is a 409, and a send the mail server refused a 502
+   * (the link is void then), so that nothing answers "sent" when nothing was.
+   */
+  async sendByOperator(userId: string, actor?: AdminActor): Promise<SvcPasswordResetDelivery> {
+    const user = await this.deps.users.findById(userId);
+    if (user === undefined) throw recordNotFound('User', userId);
+    if (!user.active) {
+      throw new SvcConflictError(
+        `User '${userId}' is deactivated: reactivate it (PATCH /users/{id} with active: true) first.`,
+      );
+    }
+    if (user.email === null) {
+      throw new SvcConflictError(
+        `User '${userId}' has no email address to send a reset to: set one (PATCH /users/{id} with email) first.`,
+      );
+    }
+    const issued = await this.#issue(user.id);
+    const delivery = await this.#mail(
+      { id: user.id, email: user.email },
+      this.#defaultLink(issued.token, null),
+    );
+    await this.deps.audit.record({
+      kind: 'admin.user.password_reset_sent',
+      ...actorFields(actor),
+      userId: user.id,
+      data: { deliveryId: delivery.id, deliveryStatus: delivery.status },
+    });
+    if (delivery.status === 'failed') {
+      throw new SvcError(
+        'email_delivery_failed',
+        `The mail server refused the password reset email (delivery ${delivery.id}): ` +
+          `${delivery.failureDetail ?? 'no detail'}. Check SVC_SMTP_URL and the delivery log, then send it again.`,
+        { status: 502, expose: true },
+      );
+    }
+    return { delivery: delivery.status, deliveryId: delivery.id, expiresAt: toIso(issued.expiresAt) };
   }
 
   /**
@@ -214,6 +254,19 @@ export class PasswordReset {
     if (record === undefined) return false;
     const user = await this.deps.users.findById(record.userId);
     return user?.active === true;
+  }
+
+  /** Mails the reset link; a failed delivery voids the user's live links (SPEC.md lifecycle). */
+  async #mail(user: { readonly id: string; readonly email: string }, link: string): Promise<EmailDelivery> {
+    const delivery = await this.deps.email.send({
+      templateKey: 'auth.password-reset',
+      to: user.email,
+      variables: { link, expiresInMinutes: String(PASSWORD_RESET_TOKEN_LIFETIME_MS / MINUTE_MS) },
+    });
+    if (delivery.status === 'failed') {
+      await this.deps.repositories.passwordResetTokens.invalidateForUser(user.id, this.deps.clock.now());
+    }
+    return delivery;
   }
 
   #defaultLink(token: string, returnRequestId: string | null): string {

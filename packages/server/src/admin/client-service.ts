@@ -1,8 +1,8 @@
-import type { CreateClientInput, Page, TokenEndpointAuthMethod } from '@svc/contract';
+import type { ClientListInput, CreateClientInput, Page, TokenEndpointAuthMethod } from '@svc/contract';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import { OPEN_ACCESS, type ClientRecord, type ListQuery } from './repository.js';
+import { OPEN_ACCESS, type ClientRecord } from './repository.js';
 
 /** A created client and, for a confidential client, its secret in clear: shown once, never stored. */
 export interface CreatedClientResult {
@@ -88,8 +88,9 @@ export class ClientService {
     return this.#deps.repositories.clients.findByClientId(clientId);
   }
 
-  /** Newest first; `nextCursor` is null on the last page. */
-  list(query: ListQuery): Promise<Page<ClientRecord>> {
-    return this.#deps.repositories.clients.list(query);
+  /** Newest first, narrowed by every given filter; `nextCursor` is null on the last page. */
+  list(input: ClientListInput): Promise<Page<ClientRecord>> {
+    const { limit, cursor, registration, query, active } = input;
+    return this.#deps.repositories.clients.list({ limit, cursor, registration, search: query, active });
   }
 }

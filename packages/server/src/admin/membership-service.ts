@@ -1,7 +1,13 @@
-import type { CreateMembershipInput, Page, SvcOrganizationOption } from '@svc/contract';
+import type { CreateMembershipInput, MembershipListInput, Page, SvcOrganizationOption } from '@svc/contract';
 import { recordNotFound } from './errors.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import type { ListQuery, MembershipRecord } from './repository.js';
+import type {
+  ListQuery,
+  MembershipRecord,
+  OrganizationMemberRecord,
+  UserMembershipRecord,
+} from './repository.js';
+import { userSearchOf } from './user-service.js';
 
 /** The result of creating a membership: `created` is false when an existing one was updated. */
 export interface MembershipResult {
@@ -58,16 +64,28 @@ export class MembershipService {
     return this.#deps.repositories.memberships.findById(id);
   }
 
-  /** The organization's memberships in any state, newest first; an unknown organization is a 404. */
-  async listForOrganization(organizationId: string, query: ListQuery): Promise<Page<MembershipRecord>> {
+  /**
+   * The organization's memberships with their users, newest first: in any state unless `active` says,
+   * members matching `query` as GET /users matches users. An unknown organization is a 404.
+   */
+  async listForOrganization(
+    organizationId: string,
+    input: MembershipListInput,
+  ): Promise<Page<OrganizationMemberRecord>> {
     if ((await this.#deps.repositories.organizations.findById(organizationId)) === undefined) {
       throw recordNotFound('Organization', organizationId);
     }
-    return this.#deps.repositories.memberships.listForOrganization(organizationId, query);
+    const { limit, cursor, query, active } = input;
+    return this.#deps.repositories.memberships.listForOrganization(organizationId, {
+      limit,
+      cursor,
+      search: userSearchOf(query),
+      active,
+    });
   }
 
-  /** The user's memberships in any state, newest first; an unknown user is a 404. */
-  async listForUser(userId: string, query: ListQuery): Promise<Page<MembershipRecord>> {
+  /** The user's memberships in any state with their organizations, newest first; an unknown user is a 404. */
+  async listForUser(userId: string, query: ListQuery): Promise<Page<UserMembershipRecord>> {
     if ((await this.#deps.repositories.users.findById(userId)) === undefined) {
       throw recordNotFound('User', userId);
     }

@@ -7,10 +7,15 @@ import {
   type SvcAdminSessionRevocationResult,
 } from '@svc/contract';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
-import type { SessionRecord, SessionSelector } from '../oauth/tokens/repository.js';
+import type { SessionSelector } from '../oauth/tokens/repository.js';
 import { findClientByEitherId } from './client-lookup.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import type { OperatorSessionStore, SessionRevocationTransaction } from './repository.js';
+import { requireEmailKey } from './email-key.js';
+import type {
+  OperatorSessionRecord,
+  OperatorSessionStore,
+  SessionRevocationTransaction,
+} from './repository.js';
 
 /** The reason stored on the sessions an operator revokes (the operator's own `reason` goes to the audit). */
 const OPERATOR_REVOCATION = 'admin_revoked';
@@ -33,9 +38,20 @@ export class OperatorSessions {
     this.#deps = deps;
   }
 
-  /** Newest first; `clientId` may be the client's record id. */
-  async list(input: SessionListInput): Promise<Page<SessionRecord>> {
-    const { limit, cursor, userId, organizationId, clientId, active } = input;
+  /**
+   * Newest first, with each session's user and client; `clientId` may be the client's record id, and
+   * `email` names the user by the address's lookup key (no such user: an empty page).
+   */
+  async list(input: SessionListInput): Promise<Page<OperatorSessionRecord>> {
+    const { limit, cursor, email, organizationId, clientId, active } = input;
+    let { userId } = input;
+    if (email !== undefined) {
+      const owner = await this.#deps.repositories.users.findByEmailKey(requireEmailKey(email));
+      if (owner === undefined || (userId !== undefined && userId !== owner.id)) {
+        return { data: [], nextCursor: null };
+      }
+      userId = owner.id;
+    }
     const filter = {
       userId,
       organizationId,

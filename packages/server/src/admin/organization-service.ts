@@ -1,7 +1,7 @@
-import type { CreateOrganizationInput, Page } from '@svc/contract';
+import type { CreateOrganizationInput, OrganizationListInput, Page } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import type { ListQuery, OrganizationRecord } from './repository.js';
+import type { OrganizationRecord } from './repository.js';
 import { slugCandidate, slugify } from './slug.js';
 
 /** How many times a generated slug is retried when other writers take candidates concurrently. */
@@ -70,8 +70,9 @@ export class OrganizationService {
     return this.#deps.repositories.organizations.findById(id);
   }
 
-  /** Newest first; `nextCursor` is null on the last page. */
-  list(query: ListQuery): Promise<Page<OrganizationRecord>> {
-    return this.#deps.repositories.organizations.list(query);
+  /** Newest first, narrowed by `query` and `active`; `nextCursor` is null on the last page. */
+  list(input: OrganizationListInput): Promise<Page<OrganizationRecord>> {
+    const { limit, cursor, query, active } = input;
+    return this.#deps.repositories.organizations.list({ limit, cursor, search: query, active });
   }
 }

@@ -4,7 +4,9 @@ import {
   svcClientSchema,
   svcCreatedClientSchema,
   svcMembershipSchema,
+  svcOrganizationMemberSchema,
   svcOrganizationSchema,
+  svcUserMembershipSchema,
   svcUserSchema,
 } from '@svc/contract';
 import type { InjectOptions } from 'fastify';
@@ -169,10 +171,11 @@ describeAboveStorage('operator record routes', (kind) => {
     await h.given.membership(organization.id, ann.id, 'owner');
     h.t.clock.advance(1000);
     await h.given.membership(organization.id, bob.id);
-    const members = pageSchema(svcMembershipSchema.strict()).parse(
+    const members = pageSchema(svcOrganizationMemberSchema.strict()).parse(
       (await call('GET', `/organizations/${organization.id}/memberships?limit=1`)).body,
     );
     expect(members.data.map((m) => m.userId)).toEqual([bob.id]);
+    expect(members.data[0]?.user).toEqual({ id: bob.id, email: bob.email, displayName: bob.displayName });
     expect(members.nextCursor).not.toBeNull();
     const rest = await call(
       'GET',
@@ -180,10 +183,12 @@ describeAboveStorage('operator record routes', (kind) => {
     );
     expect(rest.body).toMatchObject({ data: [{ userId: ann.id, role: 'owner' }], nextCursor: null });
 
-    const annMemberships = pageSchema(svcMembershipSchema).parse(
+    const annMemberships = pageSchema(svcUserMembershipSchema.strict()).parse(
       (await call('GET', `/users/${ann.id}/memberships`)).body,
     );
     expect(annMemberships.data).toHaveLength(1);
+    const { id, name, slug } = organization;
+    expect(annMemberships.data[0]?.organization).toEqual({ id, name, slug });
     const membershipId = annMemberships.data[0]!.id;
     expect(await call('PATCH', `/memberships/${membershipId}`, { Role: ' Admin ' })).toMatchObject({
       status: 200,

@@ -19,6 +19,33 @@ export interface ListQuery {
   readonly cursor?: string | undefined;
 }
 
+/** A list narrowed by every given field (AND): `search` as each list defines it, `active` the record's. */
+export interface RecordListFilter {
+  readonly search?: string | undefined;
+  readonly active?: boolean | undefined;
+}
+
+/**
+ * A search among users: an email key that starts with `emailKeyPrefix` (the text with its ASCII letters
+ * upper-cased, as keys are), a display name that contains `text` in any case, or the id `text`.
+ */
+export interface UserSearch {
+  readonly text: string;
+  readonly emailKeyPrefix: string;
+}
+
+/** The users an operator lists: every given field must match. */
+export interface UserListFilter {
+  readonly search?: UserSearch | undefined;
+  /** Users with an active membership in this organization. */
+  readonly organizationId?: string | undefined;
+  readonly active?: boolean | undefined;
+  readonly emailKey?: string | undefined;
+}
+
+/** A user as lists of other records show it beside them. */
+export type UserSummary = Pick<UserRecord, 'id' | 'email' | 'displayName'>;
+
 export interface OrganizationRecord {
   readonly id: string;
   readonly name: string;
@@ -36,7 +63,8 @@ export interface OrganizationRepository {
   findBySlug(slug: string): Promise<OrganizationRecord | undefined>;
   /** The slugs equal to `base` or starting with `base-`, to pick the next free suffix in one query. */
   slugsLike(base: string): Promise<string[]>;
-  list(query: ListQuery): Promise<Page<OrganizationRecord>>;
+  /** Newest first; `search`: a name that contains it (any case), a slug that starts with it, the id. */
+  list(query: ListQuery & RecordListFilter): Promise<Page<OrganizationRecord>>;
   /** Applies the changes and sets updatedAt; 'taken' when the new slug is another's, undefined when unknown. */
   update(
     id: string,
@@ -49,7 +77,9 @@ export interface OrganizationRepository {
 export type Taken = 'taken';
 
 /** The fields an update sets; an omitted field keeps its value. */
-export type OrganizationChanges = Partial<Pick<OrganizationRecord, 'name' | 'slug' | 'active'>>;
+export type OrganizationChanges = Partial<
+  Pick<OrganizationRecord, 'name' | 'slug' | 'primaryDomain' | 'active'>
+>;
 
 export interface UserRecord {
   readonly id: string;
@@ -88,14 +118,27 @@ export interface UserRepository {
   findByEmailKey(emailKey: string): Promise<EmailUserRecord | undefined>;
   /** Marks the user an operator; returns the updated user, or undefined when there is no such user. */
   setOperator(id: string, now: number): Promise<UserRecord | undefined>;
-  list(query: ListQuery): Promise<Page<UserRecord>>;
-  /** Applies the changes and sets updatedAt; 'taken' when the new email key is another's. */
-  update(id: string, changes: UserChanges, now: number): Promise<UserRecord | Taken | undefined>;
+  /** Newest first. */
+  list(query: ListQuery & UserListFilter): Promise<Page<UserRecord>>;
+  /**
+   * Applies the changes and sets updatedAt; 'taken' when the new email key is another's. A change that
+   * takes the operator flag from an active operator (`isOperator: false` or `active: false`) is
+   * 'last_operator', with nothing written, when no other active operator would be left; concurrent ones
+   * cannot both pass.
+   */
+  update(
+    id: string,
+    changes: UserChanges,
+    now: number,
+  ): Promise<UserRecord | Taken | LastOperator | undefined>;
 }
+
+/** An update's answer when it would leave no active operator. */
+export type LastOperator = 'last_operator';
 
 /** The fields a user update sets (an email always with its key); an omitted field keeps its value. */
 export type UserChanges = Partial<
-  Pick<UserRecord, 'displayName' | 'emailVerified' | 'passwordHash' | 'active'> & {
+  Pick<UserRecord, 'displayName' | 'emailVerified' | 'passwordHash' | 'isOperator' | 'active'> & {
     readonly email: string;
     readonly emailKey: string;
   }
@@ -109,6 +152,20 @@ export interface MembershipRecord {
   readonly active: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
+}
+
+/** A membership with its user, as an organization's member list shows it. */
+export type OrganizationMemberRecord = MembershipRecord & { readonly user: UserSummary };
+
+/** A membership with its organization, as a user's membership list shows it. */
+export type UserMembershipRecord = MembershipRecord & {
+  readonly organization: Pick<OrganizationRecord, 'id' | 'name' | 'slug'>;
+};
+
+/** An organization's members an operator lists: `search` among the users, `active` the membership's. */
+export interface MemberListFilter {
+  readonly search?: UserSearch | undefined;
+  readonly active?: boolean | undefined;
 }
 
 /** An organization a user belongs to, with the role held there. */
@@ -131,10 +188,13 @@ export interface MembershipRepository {
   /** True when the user has an active membership in the organization and the organization is active. */
   hasActiveMembership(userId: string, organizationId: string): Promise<boolean>;
   findById(id: string): Promise<MembershipRecord | undefined>;
-  /** The organization's memberships in any state, newest first. */
-  listForOrganization(organizationId: string, query: ListQuery): Promise<Page<MembershipRecord>>;
-  /** The user's memberships in any state, newest first. */
-  listForUser(userId: string, query: ListQuery): Promise<Page<MembershipRecord>>;
+  /** The organization's memberships, newest first, with their users (read in the same query). */
+  listForOrganization(
+    organizationId: string,
+    query: ListQuery & MemberListFilter,
+  ): Promise<Page<OrganizationMemberRecord>>;
+  /** The user's memberships in any state, newest first, with their organizations. */
+  listForUser(userId: string, query: ListQuery): Promise<Page<UserMembershipRecord>>;
   /** Applies the changes and sets updatedAt; undefined when there is no such membership. */
   update(id: string, changes: MembershipChanges, now: number): Promise<MembershipRecord | undefined>;
 }
@@ -208,9 +268,13 @@ export interface ClientRepository {
   findByClientId(clientId: string): Promise<ClientRecord | undefined>;
   /** A confidential client whose secret has this SHA-256 hex, if any. */
   findBySecretHash(secretHash: string): Promise<ClientRecord | undefined>;
-  /** Newest first; `registration` keeps only the clients of one method, or the operator-made ones. */
+  /**
+   * Newest first; `registration` keeps only the clients of one method, or the operator-made ones;
+   * `search` a name that contains it, a clientId that starts with it (any case), the record id.
+   */
   list(
-    query: ListQuery & { readonly registration?: ClientRegistrationMethod | 'operator' | undefined },
+    query: ListQuery &
+      RecordListFilter & { readonly registration?: ClientRegistrationMethod | 'operator' | undefined },
   ): Promise<Page<ClientRecord>>;
   /** Applies the changes and sets updatedAt; undefined when there is no client with this clientId. */
   update(clientId: string, changes: ClientChanges, now: number): Promise<ClientRecord | undefined>;
@@ -230,6 +294,13 @@ export interface ClientRepository {
 export type ClientChanges = Partial<
   Omit<ClientRecord, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'access'>
 >;
+
+/** A token session as operators list it: with its user and client, read in the same query. */
+export type OperatorSessionRecord = SessionRecord & {
+  readonly user: UserSummary;
+  /** `name` is null when the client no longer exists. */
+  readonly client: { readonly clientId: string; readonly name: string | null };
+};
 
 /** The sessions an operator lists: every given field must match. */
 export interface SessionListFilter {
@@ -257,7 +328,7 @@ export interface SessionRevocationOperationRecord {
  */
 export interface OperatorSessionStore {
   /** Newest first; `now` decides `active`. */
-  list(filter: SessionListFilter, query: ListQuery, now: number): Promise<Page<SessionRecord>>;
+  list(filter: SessionListFilter, query: ListQuery, now: number): Promise<Page<OperatorSessionRecord>>;
   /**
    * How many sessions the selector matches, how many of their refresh tokens are usable at `now`, and how
    * many issuer (browser) sessions a revocation would end (`endBrowserSessions`).

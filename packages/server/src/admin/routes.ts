@@ -5,6 +5,8 @@ import {
   createOrganizationBodySchema,
   createScopeDisplayNameBodySchema,
   createUserBodySchema,
+  membershipListQuerySchema,
+  organizationListQuerySchema,
   securitySettingsUpdateBodySchema,
   sessionListQuerySchema,
   svcAdminSessionRevocationRequestSchema,
@@ -15,6 +17,7 @@ import {
   updateOrganizationBodySchema,
   updateScopeDisplayNameBodySchema,
   updateUserBodySchema,
+  userListQuerySchema,
 } from '@svc/contract';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
@@ -41,14 +44,18 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
       reply.header('cache-control', 'no-store');
     });
 
-    app.get('/organizations', async (request) => admin.listOrganizationsAsync(pageRequest(request.query)));
+    app.get('/organizations', async (request) =>
+      admin.listOrganizationsAsync(parseQuery(organizationListQuerySchema, request.query)),
+    );
 
     app.post('/organizations', async (request, reply) => {
       const body = parseBody(createOrganizationBodySchema, request.body);
       return reply.code(201).send(await admin.createOrganizationAsync(body, operatorActor(request)));
     });
 
-    app.get('/users', async (request) => admin.listUsersAsync(pageRequest(request.query)));
+    app.get('/users', async (request) =>
+      admin.listUsersAsync(parseQuery(userListQuerySchema, request.query)),
+    );
 
     app.post('/users', async (request, reply) => {
       const body = parseBody(createUserBodySchema, request.body);
@@ -176,7 +183,10 @@ function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): voi
   app.get<{ Params: { organizationId: string } }>(
     '/organizations/:organizationId/memberships',
     async (request) =>
-      admin.listOrganizationMembershipsAsync(request.params.organizationId, pageRequest(request.query)),
+      admin.listOrganizationMembershipsAsync(
+        request.params.organizationId,
+        parseQuery(membershipListQuerySchema, request.query),
+      ),
   );
 
   app.get<{ Params: { membershipId: string } }>('/memberships/:membershipId', async (request) =>

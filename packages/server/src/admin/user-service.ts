@@ -1,13 +1,21 @@
-import type { CreateUserInput, Page } from '@svc/contract';
+import type { CreateUserInput, Page, UserListInput } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
 import type { HashPassword } from '../signin/password-hasher.js';
 import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import { emailLookupKey, requireEmailKey } from './email-key.js';
-import type { ListQuery, UserRecord } from './repository.js';
+import { asciiUpperCase, emailLookupKey, requireEmailKey } from './email-key.js';
+import type { UserRecord, UserSearch } from './repository.js';
 
 /** The 409 of an email address another user has. */
 export const DUPLICATE_EMAIL = 'A user with this email address already exists.';
 const DUPLICATE_ACCOUNT = 'A user with this email address or phone number already exists.';
+
+/**
+ * A search term as the user lists compare it: against email keys with its ASCII letters upper-cased, as
+ * keys are (admin/email-key.ts), and as itself against display names and ids.
+ */
+export function userSearchOf(text: string | undefined): UserSearch | undefined {
+  return text === undefined ? undefined : { text, emailKeyPrefix: asciiUpperCase(text) };
+}
 
 export interface UserServiceDeps extends AdminDeps {
   readonly hashPassword: HashPassword;
@@ -90,9 +98,20 @@ export class UserService {
     return this.#deps.repositories.users.findById(id);
   }
 
-  /** Newest first; `nextCursor` is null on the last page. */
-  list(query: ListQuery): Promise<Page<UserRecord>> {
-    return this.#deps.repositories.users.list(query);
+  /**
+   * Newest first, narrowed by every given filter (see userListQuerySchema); `email` by its lookup key.
+   * `nextCursor` is null on the last page.
+   */
+  list(input: UserListInput): Promise<Page<UserRecord>> {
+    const { limit, cursor, query, organizationId, active, email } = input;
+    return this.#deps.repositories.users.list({
+      limit,
+      cursor,
+      search: userSearchOf(query),
+      organizationId,
+      active,
+      emailKey: email === undefined ? undefined : requireEmailKey(email),
+    });
   }
 
   /**

@@ -1,8 +1,23 @@
-import type { SvcClient, SvcMembership, SvcOrganization, SvcSession, SvcUser } from '@svc/contract';
+import type {
+  SvcClient,
+  SvcMembership,
+  SvcOrganization,
+  SvcOrganizationMember,
+  SvcSession,
+  SvcUser,
+  SvcUserMembership,
+} from '@svc/contract';
 import { toIso } from '../kernel/clock.js';
-import type { SessionRecord } from '../oauth/tokens/repository.js';
 import { sessionState } from '../oauth/tokens/token-policy.js';
-import type { ClientRecord, MembershipRecord, OrganizationRecord, UserRecord } from './repository.js';
+import type {
+  ClientRecord,
+  MembershipRecord,
+  OperatorSessionRecord,
+  OrganizationMemberRecord,
+  OrganizationRecord,
+  UserMembershipRecord,
+  UserRecord,
+} from './repository.js';
 
 /** Records as the operator API shows them: ISO-8601 UTC times, never a hash. */
 
@@ -41,6 +56,18 @@ export function toSvcMembership(record: MembershipRecord): SvcMembership {
   };
 }
 
+/** A membership with its user (an organization's member list). */
+export function toSvcOrganizationMember(record: OrganizationMemberRecord): SvcOrganizationMember {
+  const { id, email, displayName } = record.user;
+  return { ...toSvcMembership(record), user: { id, email, displayName } };
+}
+
+/** A membership with its organization (a user's membership list). */
+export function toSvcUserMembership(record: UserMembershipRecord): SvcUserMembership {
+  const { id, name, slug } = record.organization;
+  return { ...toSvcMembership(record), organization: { id, name, slug } };
+}
+
 export function toSvcClient(record: ClientRecord): SvcClient {
   return {
     id: record.id,
@@ -77,10 +104,12 @@ export function toSvcClient(record: ClientRecord): SvcClient {
 }
 
 /** A token session; `active` as at `now` (refresh and validation read the same state). */
-export function toSvcSession(record: SessionRecord, now: number): SvcSession {
+export function toSvcSession(record: OperatorSessionRecord, now: number): SvcSession {
   return {
     id: record.id,
     userId: record.userId,
+    user: { id: record.user.id, email: record.user.email, displayName: record.user.displayName },
+    client: { clientId: record.client.clientId, name: record.client.name },
     organizationId: record.organizationId,
     clientId: record.clientId,
     authenticationMethods: [...record.amr],
@@ -91,5 +120,7 @@ export function toSvcSession(record: SessionRecord, now: number): SvcSession {
     absoluteExpiresAt: toIso(record.absoluteExpiresAt),
     revokedAt: record.revokedAt === null ? null : toIso(record.revokedAt),
     revokedReason: record.revokedReason,
+    userAgent: record.userAgent,
+    ipAddress: record.ipAddress,
   };
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { auditApiRoutes } from '../audit/routes.js';
 import { adminApiRoutes } from '../admin/routes.js';
+import { userSupportAdminRoutes } from '../admin/user-support-routes.js';
 import { applicationAccessRoutes } from '../applications/routes.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { healthRoutes } from '../health/routes.js';
@@ -180,6 +181,9 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             await admin.register(adminApiRoutes({ admin: services.admin }));
             await admin.register(applicationAccessRoutes({ access: services.applicationAccess }));
             await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
+            await admin.register(
+              userSupportAdminRoutes({ admin: services.admin, account: services.account }),
+            );
             await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
             await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
             await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));

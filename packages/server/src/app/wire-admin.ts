@@ -8,6 +8,7 @@ import { OrganizationLifecycle } from '../admin/organization-lifecycle.js';
 import { OrganizationService } from '../admin/organization-service.js';
 import { UserLifecycle } from '../admin/user-lifecycle.js';
 import { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
+import { UserMfaAdmin } from '../admin/user-mfa.js';
 import { UserService } from '../admin/user-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
@@ -29,6 +30,7 @@ import { membershipRepository } from '../storage/repositories/memberships.js';
 import { operatorSessionStore } from '../storage/repositories/operator-sessions.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { tokenStore } from '../storage/repositories/token-store.js';
+import { userMfaRepository } from '../storage/repositories/user-mfa.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { SvcAdminService } from './facades/svc-admin-service.js';
 import { wireOidcConnections, type OidcConnectionsWiring } from './wire-oidc-connections.js';
@@ -196,6 +198,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
       memberships: membershipLifecycle,
       clients: new ClientLifecycle({ ...lifecycleDeps, onClientsChanged: ctx.onClientsChanged }),
     },
+    userMfa: new UserMfaAdmin({ ...deps, store: userMfaRepository(ctx.db) }),
     securitySettings: ctx.securitySettings,
     mfaSettings,
     audit: ctx.audit,

@@ -1,10 +1,5 @@
 import type { SvcAuthCallContext } from '../app/facades/svc-auth-service.js';
-
-/**
- * User agents are cut to this length: the header is the caller's to choose and the session row keeps
- * it, so an 8 KiB header must not become 8 KiB of storage per sign-in.
- */
-export const MAX_USER_AGENT_LENGTH = 512;
+import { storedUserAgent } from '../kernel/user-agent.js';
 
 /** What the direct routes know about a request, without a dependency on the HTTP framework. */
 export interface DirectRequestInfo {
@@ -23,13 +18,11 @@ export interface DirectRequestInfo {
  * session, and the Authorization header that the client gate reads as client_secret_basic.
  */
 export function directCallContext(info: DirectRequestInfo): SvcAuthCallContext {
-  const userAgent = typeof info.userAgent === 'string' ? info.userAgent : info.userAgent?.[0];
+  const userAgent = storedUserAgent(info.userAgent);
   return {
     route: info.route,
     ipAddress: info.ip,
     ...(info.authorization === undefined ? {} : { authorization: info.authorization }),
-    ...(userAgent === undefined || userAgent === ''
-      ? {}
-      : { userAgent: userAgent.slice(0, MAX_USER_AGENT_LENGTH) }),
+    ...(userAgent === undefined ? {} : { userAgent }),
   };
 }

@@ -153,10 +153,8 @@ export class HeadlessSignIn {
     }
     if (body.maxAge !== undefined) query.max_age = String(body.maxAge);
     if (body.uiContext !== undefined) query.ui_context = JSON.stringify(body.uiContext);
-    const outcome = await this.#flow.start(query, {
-      browserId: browser.browserId,
-      ipAddress: browser.ipAddress,
-    });
+    const { browserId, ipAddress, userAgent } = browser;
+    const outcome = await this.#flow.start(query, { browserId, ipAddress, userAgent });
     switch (outcome.kind) {
       case 'error_page':
         throw new HeadlessStartError(outcome.error, outcome.description);

@@ -7,6 +7,7 @@ import {
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ANTIFORGERY_COOKIE, type Antiforgery } from '../http/antiforgery.js';
+import { browserPlace } from '../http/browser-place.js';
 import {
   SESSION_COOKIE,
   hostedCookieOptions,
@@ -73,13 +74,13 @@ export function headlessRoutes(deps: HeadlessRoutesDeps): FastifyPluginAsync {
     const browserId = readAntiforgeryCookie(request);
     // No browser id: no request can be bound to this browser (one answer for every reason).
     if (browserId === undefined) throw authRequestExpiredError();
-    return { browserId, sessionToken: readSessionCookie(request), ipAddress: request.ip };
+    return { browserId, sessionToken: readSessionCookie(request), ...browserPlace(request) };
   };
   /** The browser of a request that may open a request: its id cookie is set first when missing. */
   const openingBrowserOf = (request: FastifyRequest, reply: FastifyReply): HeadlessBrowser => {
     const issued = antiforgery.issue(readAntiforgeryCookie(request));
     if (issued.newCookie) reply.setCookie(ANTIFORGERY_COOKIE, issued.cookieId, { ...base, sameSite });
-    return { browserId: issued.cookieId, sessionToken: readSessionCookie(request), ipAddress: request.ip };
+    return { browserId: issued.cookieId, sessionToken: readSessionCookie(request), ...browserPlace(request) };
   };
   const send = (reply: FastifyReply, answer: HeadlessAnswer) => {
     if (answer.session !== undefined) {
@@ -128,7 +129,7 @@ export function headlessRoutes(deps: HeadlessRoutesDeps): FastifyPluginAsync {
       const body = parseBody(headlessStartBodySchema, request.body);
       const issued = antiforgery.issue(readAntiforgeryCookie(request));
       if (issued.newCookie) reply.setCookie(ANTIFORGERY_COOKIE, issued.cookieId, { ...base, sameSite });
-      const browser = { browserId: issued.cookieId, ipAddress: request.ip };
+      const browser = { browserId: issued.cookieId, ...browserPlace(request) };
       return send(reply, await headless.start(body, browser));
     });
 

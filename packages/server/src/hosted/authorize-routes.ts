@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { browserPlace } from '../http/browser-place.js';
 import { readSessionCookie } from '../http/cookies.js';
 import { ensureBrowserId } from './login/request-values.js';
 import { viewEntryHref } from './login/view-entry.js';
@@ -20,11 +21,8 @@ export function authorizeRoutes(
     // No implicit HEAD route: a HEAD (a link checker, a prefetch) must not start an authorization request.
     app.get('/authorize', { exposeHeadRoute: false }, async (request, reply) => {
       const browserId = ensureBrowserId(deps.antiforgery, deps.site, request, reply);
-      const outcome = await deps.flow.start(request.query, {
-        browserId,
-        sessionToken: readSessionCookie(request),
-        ipAddress: request.ip,
-      });
+      const browser = { browserId, sessionToken: readSessionCookie(request), ...browserPlace(request) };
+      const outcome = await deps.flow.start(request.query, browser);
       switch (outcome.kind) {
         case 'error_page':
           throw invalidAuthorizeRequestError(outcome.error, outcome.description);
@@ -32,7 +30,6 @@ export function authorizeRoutes(
           return reply.redirect(outcome.location, 302);
         case 'interact':
           if (deps.appUi !== undefined) {
-            const browser = { browserId, sessionToken: readSessionCookie(request), ipAddress: request.ip };
             return reply.redirect(await deps.appUi.location(outcome.requestId, browser), 302);
           }
           return reply.redirect(viewEntryHref(deps.site.authBase, outcome.requestId, outcome.view), 302);

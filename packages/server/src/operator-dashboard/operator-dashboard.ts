@@ -102,7 +102,7 @@ export class OperatorDashboard {
       readonly error?: string | undefined;
     },
     cookie: string | undefined,
-    context: { readonly ipAddress: string; readonly userAgent: string | null },
+    context: { readonly ipAddress: string },
   ): Promise<FinishedLogin> {
     const { clock, loginStates } = this.#deps;
     const login = loginStates.open(cookie, clock.now());
@@ -121,8 +121,6 @@ export class OperatorDashboard {
           client,
           redirectUri: this.#deps.urls.callback,
           codeVerifier: login.verifier,
-          userAgent: context.userAgent,
-          ipAddress: context.ipAddress,
         }),
       );
     } catch (error) {

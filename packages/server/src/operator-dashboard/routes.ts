@@ -83,7 +83,7 @@ export function operatorDashboardRoutes(deps: {
       const finished = await dashboard.finishLogin(
         { code: text('code'), state: text('state'), error: text('error') },
         loginCookie,
-        { ipAddress: request.ip, userAgent: singleHeader(request.headers['user-agent']) ?? null },
+        { ipAddress: request.ip },
       );
       if (finished.kind === 'refused') {
         const again = html`<p>${REFUSALS[finished.reason]}</p>

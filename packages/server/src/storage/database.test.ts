@@ -382,6 +382,14 @@ describeEachDatabase('database', (kind) => {
     expect(await clients.deleteUnused(Number.MAX_SAFE_INTEGER)).toEqual([]);
   });
 
+  it('0045 replaces users_created_idx with users_search_idx and orders memberships by organization', async () => {
+    await migrateToLatest(handle.db);
+    const users = await indexesOf('users');
+    expect(users).toContain('users_search_idx');
+    expect(users).not.toContain('users_created_idx');
+    expect(await indexesOf('memberships')).toContain('memberships_org_created_idx');
+  });
+
   /** The names of the indexes on `table` besides its primary key's, sorted. */
   const indexesOf = async (table: string): Promise<string[]> => {
     const { rows } =

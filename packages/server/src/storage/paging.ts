@@ -1,6 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { SvcValidationError } from '../kernel/errors.js';
-import type { Database } from './schema.js';
 
 /**
  * Keyset paging over (time, id), newest first: the cursor is the last row's position, so a page costs
@@ -56,19 +55,21 @@ function toPage<Row, T>(
 }
 
 /**
- * Runs `query` as one keyset page, newest first on (`timeColumn`, id): strictly after the cursor's row,
- * `limit + 1` rows fetched to learn whether another page follows. A bad cursor is a 400 before any query.
+ * Runs `query` as one keyset page, newest first on (`timeColumn`, `idColumn`): strictly after the
+ * cursor's row, `limit + 1` rows fetched to learn whether another page follows. A bad cursor is a 400
+ * before any query. A query that joins names both columns with their table (`m.createdAt`, `m.id`).
  */
-export async function fetchNewestFirst<TB extends keyof Database, Row extends { id: string }, T>(
-  query: SelectQueryBuilder<Database, TB, Row>,
+export async function fetchNewestFirst<DB, TB extends keyof DB, Row extends { id: string }, T>(
+  query: SelectQueryBuilder<DB, TB, Row>,
   timeColumn: string,
   page: { readonly limit: number; readonly cursor?: string | undefined },
   time: (row: Row) => number,
   map: (row: Row) => T,
+  idColumn = 'id',
 ): Promise<{ data: T[]; nextCursor: string | null }> {
   const after = decodeCursor(page.cursor);
   const at = sql.ref(timeColumn);
-  const id = sql.ref('id');
+  const id = sql.ref(idColumn);
   const bounded =
     after === undefined
       ? query
@@ -85,17 +86,19 @@ export async function fetchNewestFirst<TB extends keyof Database, Row extends { 
 
 /**
  * {@link fetchNewestFirst} for a table whose ids lead with their creation time (kernel/ids.ts: token
- * sessions): ordered and bounded by the id alone, so that the primary key serves the order and no
- * (time, id) index costs each new row an entry. The cursor keeps its (time, id) form.
+ * sessions): ordered and bounded by the id alone (`idColumn`, qualified in a join), so that the primary
+ * key serves the order and no (time, id) index costs each new row an entry. The cursor keeps its (time,
+ * id) form.
  */
-export async function fetchNewestIdFirst<TB extends keyof Database, Row extends { id: string }, T>(
-  query: SelectQueryBuilder<Database, TB, Row>,
+export async function fetchNewestIdFirst<DB, TB extends keyof DB, Row extends { id: string }, T>(
+  query: SelectQueryBuilder<DB, TB, Row>,
   page: { readonly limit: number; readonly cursor?: string | undefined },
   time: (row: Row) => number,
   map: (row: Row) => T,
+  idColumn = 'id',
 ): Promise<{ data: T[]; nextCursor: string | null }> {
   const after = decodeCursor(page.cursor);
-  const id = sql.ref('id');
+  const id = sql.ref(idColumn);
   const bounded = after === undefined ? query : query.where(sql<boolean>`${id} < ${after.id}`);
   const rows = await bounded
     .orderBy(id, 'desc')

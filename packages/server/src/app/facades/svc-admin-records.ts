@@ -1,18 +1,24 @@
 import {
   clientPathSchema,
+  membershipListQuerySchema,
   pageQuerySchema,
   recordPathSchema,
   updateClientBodySchema,
   updateMembershipBodySchema,
   updateOrganizationBodySchema,
   updateUserBodySchema,
+  type MembershipListQuery,
   type Page,
   type SvcClient,
   type SvcCreatedClient,
   type SvcMembership,
+  type SvcOrganizationMember,
   type SvcPageRequest,
   type SvcOrganization,
   type SvcUser,
+  type SvcUserMembership,
+  type SvcUserMfa,
+  type SvcUserMfaResetResult,
   type UpdateClientBody,
   type UpdateMembershipBody,
   type UpdateOrganizationBody,
@@ -27,8 +33,16 @@ import type { MembershipService } from '../../admin/membership-service.js';
 import type { OrganizationLifecycle } from '../../admin/organization-lifecycle.js';
 import type { OrganizationService } from '../../admin/organization-service.js';
 import type { UserLifecycle } from '../../admin/user-lifecycle.js';
+import type { UserMfaAdmin } from '../../admin/user-mfa.js';
 import type { UserService } from '../../admin/user-service.js';
-import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
+import {
+  toSvcClient,
+  toSvcMembership,
+  toSvcOrganization,
+  toSvcOrganizationMember,
+  toSvcUser,
+  toSvcUserMembership,
+} from '../../admin/views.js';
 import { validate } from '../../kernel/validation.js';
 
 export interface SvcAdminRecordsDeps {
@@ -43,6 +57,8 @@ export interface SvcAdminRecordsDeps {
     readonly memberships: MembershipLifecycle;
     readonly clients: ClientLifecycle;
   };
+  /** Users' second factors, read and reset by operators. */
+  readonly userMfa: UserMfaAdmin;
 }
 
 /**
@@ -68,11 +84,32 @@ export class SvcAdminRecords {
     return toSvcUser(user);
   }
 
-  /** UpdateUserAsync: displayName, email (unique, 409; unverified until proved), password (null removes it), active. */
+  /**
+   * UpdateUserAsync: displayName, email (unique, 409; unverified until proved or `emailVerified`),
+   * password (null removes it), isOperator, active; 409 when it would leave no active operator.
+   */
   async updateUserAsync(userId: string, request: UpdateUserBody, actor?: AdminActor): Promise<SvcUser> {
     const { id } = validate(recordPathSchema, { id: userId }, 'user id');
     const input = validate(updateUserBodySchema, request, 'user update');
     return toSvcUser(await this.#records.lifecycle.users.update(id, input, actor));
+  }
+
+  /**
+   * The user's TOTP authenticators (confirmed and enrolling; never a secret) and unused recovery codes
+   * (`GET /users/{id}/mfa`).
+   */
+  async getUserMfaAsync(userId: string): Promise<SvcUserMfa> {
+    const { id } = validate(recordPathSchema, { id: userId }, 'user id');
+    return this.#records.userMfa.get(id);
+  }
+
+  /**
+   * Removes every authenticator and recovery code of the user (`POST /users/{id}/mfa/reset`), for a user
+   * who lost theirs; the next sign-in follows the MFA policy (enrollment where it is required).
+   */
+  async resetUserMfaAsync(userId: string, actor?: AdminActor): Promise<SvcUserMfaResetResult> {
+    const { id } = validate(recordPathSchema, { id: userId }, 'user id');
+    return this.#records.userMfa.reset(id, actor);
   }
 
   /** DeactivateUserAsync: every session of the user ends; sign-in is refused until reactivation. */
@@ -93,7 +130,7 @@ export class SvcAdminRecords {
     return toSvcOrganization(organization);
   }
 
-  /** UpdateOrganizationAsync: name, slug (unique, 409), active. */
+  /** UpdateOrganizationAsync: name, slug (unique, 409), primaryDomain (null removes it), active. */
   async updateOrganizationAsync(
     organizationId: string,
     request: UpdateOrganizationBody,
@@ -114,23 +151,29 @@ export class SvcAdminRecords {
     return this.updateOrganizationAsync(organizationId, { active: true }, actor);
   }
 
-  /** ListOrganizationMembershipsAsync: every membership of the organization, active or not, newest first. */
+  /**
+   * ListOrganizationMembershipsAsync: the organization's memberships with their users, newest first;
+   * `query` finds members as GET /users finds users, `active` keeps active (or inactive) memberships.
+   */
   async listOrganizationMembershipsAsync(
     organizationId: string,
-    request: SvcPageRequest = {},
-  ): Promise<Page<SvcMembership>> {
+    request: MembershipListQuery = {},
+  ): Promise<Page<SvcOrganizationMember>> {
     const { id } = validate(recordPathSchema, { id: organizationId }, 'organization id');
-    const query = validate(pageQuerySchema, request, 'page request');
+    const query = validate(membershipListQuerySchema, request, 'membership list request');
     const page = await this.#records.memberships.listForOrganization(id, query);
-    return { data: page.data.map(toSvcMembership), nextCursor: page.nextCursor };
+    return { data: page.data.map(toSvcOrganizationMember), nextCursor: page.nextCursor };
   }
 
-  /** ListUserMembershipsAsync: every membership of the user, active or not, newest first. */
-  async listUserMembershipsAsync(userId: string, request: SvcPageRequest = {}): Promise<Page<SvcMembership>> {
+  /** ListUserMembershipsAsync: every membership of the user with its organization, newest first. */
+  async listUserMembershipsAsync(
+    userId: string,
+    request: SvcPageRequest = {},
+  ): Promise<Page<SvcUserMembership>> {
     const { id } = validate(recordPathSchema, { id: userId }, 'user id');
     const query = validate(pageQuerySchema, request, 'page request');
     const page = await this.#records.memberships.listForUser(id, query);
-    return { data: page.data.map(toSvcMembership), nextCursor: page.nextCursor };
+    return { data: page.data.map(toSvcUserMembership), nextCursor: page.nextCursor };
   }
 
   /** GetMembershipAsync: one membership, active or not. */

@@ -6,7 +6,11 @@ import {
   createUserBodySchema,
   emailSchema,
   oidcConnectionPathSchema,
+  organizationListQuerySchema,
   pageQuerySchema,
+  userListQuerySchema,
+  type OrganizationListQuery,
+  type UserListQuery,
   securitySettingsUpdateBodySchema,
   type ResolvedSecuritySettings,
   updateOidcConnectionBodySchema,
@@ -101,9 +105,11 @@ export class SvcAdminService extends SvcAdminSessions {
     return toSvcOrganization(await this.#deps.organizations.create(input, actor));
   }
 
-  /** Organizations, newest first. */
-  async listOrganizationsAsync(request: SvcPageRequest = {}): Promise<Page<SvcOrganization>> {
-    const page = await this.#deps.organizations.list(validate(pageQuerySchema, request, 'page request'));
+  /** Organizations, newest first: `query` (name contains, slug starts with, id), `active`. */
+  async listOrganizationsAsync(request: OrganizationListQuery = {}): Promise<Page<SvcOrganization>> {
+    const page = await this.#deps.organizations.list(
+      validate(organizationListQuerySchema, request, 'organization list request'),
+    );
     return { data: page.data.map(toSvcOrganization), nextCursor: page.nextCursor };
   }
 
@@ -118,9 +124,12 @@ export class SvcAdminService extends SvcAdminSessions {
     return { ...toSvcUser(user), email: input.email };
   }
 
-  /** Users, newest first. */
-  async listUsersAsync(request: SvcPageRequest = {}): Promise<Page<SvcUser>> {
-    const page = await this.#deps.users.list(validate(pageQuerySchema, request, 'page request'));
+  /**
+   * Users, newest first: `query` (email starts with, display name contains, id), `organizationId`
+   * (active members), `active`, `email` (the exact address).
+   */
+  async listUsersAsync(request: UserListQuery = {}): Promise<Page<SvcUser>> {
+    const page = await this.#deps.users.list(validate(userListQuerySchema, request, 'user list request'));
     return { data: page.data.map(toSvcUser), nextCursor: page.nextCursor };
   }
 
@@ -147,7 +156,10 @@ export class SvcAdminService extends SvcAdminSessions {
     return clientSecret === undefined ? toSvcClient(client) : { ...toSvcClient(client), clientSecret };
   }
 
-  /** Clients, newest first (never a secret); `registration` keeps the self-registered or operator-made ones. */
+  /**
+   * Clients, newest first (never a secret); `registration` keeps the self-registered or operator-made
+   * ones, `query` (name contains, clientId starts with, id) and `active` narrow them further.
+   */
   async listClientsAsync(request: ClientListQuery = {}): Promise<Page<SvcClient>> {
     const page = await this.#deps.clients.list(
       validate(clientListQuerySchema, request, 'client list request'),

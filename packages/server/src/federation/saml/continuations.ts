@@ -9,6 +9,8 @@ export interface SamlContinuationRedirect {
 /** Where the browser is, for the audit trail. */
 export interface SamlBrowserPlace {
   readonly ipAddress?: string | undefined;
+  /** The browser's `User-Agent` (cut to 512 characters), for a token session its sign-in starts. */
+  readonly userAgent?: string | undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { browserPlace, type PlacedRequest } from '../../http/browser-place.js';
 import type { BrowserContext } from '../../signin/flow/authorize-outcomes.js';
 import { issueAntiforgery } from '../antiforgery-hook.js';
 import type { Antiforgery } from '../../http/antiforgery.js';
@@ -21,19 +22,18 @@ export function singleValue(source: unknown, name: string): string | undefined {
 }
 
 /** The part of a request the hosted sign-in reads (Fastify's request with @fastify/cookie fits). */
-export interface SignInRequest extends CookieRequest {
-  readonly ip?: string;
-}
+export interface SignInRequest extends CookieRequest, PlacedRequest {}
 
 /**
  * The browser a hosted step comes from: its id is the antiforgery cookie's (the hosted hook has already
- * checked it on a POST), plus the issuer session cookie and the address for the audit trail.
+ * checked it on a POST), plus the issuer session cookie, and the address (for the audit trail) and user
+ * agent that a token session started from this step keeps.
  */
 export function browserContext(request: SignInRequest): BrowserContext {
   return {
     browserId: readAntiforgeryCookie(request),
     sessionToken: readSessionCookie(request),
-    ...(request.ip === undefined ? {} : { ipAddress: request.ip }),
+    ...browserPlace(request),
   };
 }
 

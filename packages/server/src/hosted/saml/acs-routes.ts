@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { SamlAssertionConsumer } from '../../federation/saml/assertion-consumer.js';
 import type { Clock } from '../../kernel/clock.js';
 import { ANTIFORGERY_COOKIE, type Antiforgery } from '../../http/antiforgery.js';
+import { browserPlace } from '../../http/browser-place.js';
 import { setSessionCookie, type CookieSite } from '../../http/cookies.js';
 import { CROSS_SITE_POST } from '../antiforgery-hook.js';
 import { ensureBrowserId, singleValue } from '../login/request-values.js';
@@ -58,7 +59,7 @@ export function samlAcsRoutes(deps: SamlAcsRoutesDeps): FastifyPluginAsync {
       const next = await deps.consumer.continue(
         singleValue(request.query, 'handle'),
         { ...request.cookies, [ANTIFORGERY_COOKIE]: browserId },
-        { ipAddress: request.ip },
+        browserPlace(request),
       );
       if (next.session !== undefined) {
         setSessionCookie(reply, site, next.session.token, next.session.expiresAt, deps.clock.now());

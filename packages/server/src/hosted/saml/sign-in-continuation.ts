@@ -26,6 +26,7 @@ export function samlSignInContinuation(deps: SamlSignInContinuationDeps): SamlCo
         browserId: readAntiforgeryCookie({ cookies }),
         sessionToken: readSessionCookie({ cookies }),
         ...(place.ipAddress === undefined ? {} : { ipAddress: place.ipAddress }),
+        ...(place.userAgent === undefined ? {} : { userAgent: place.userAgent }),
       };
       const outcome = await deps.saml.complete(signIn, browser);
       const session = 'session' in outcome ? outcome.session : undefined;

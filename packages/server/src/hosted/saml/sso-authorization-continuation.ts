@@ -46,7 +46,7 @@ export function samlSsoAuthorizationContinuation(
           login_hint: app.email,
           ...(app.scope === '' ? {} : { scope: app.scope }),
         },
-        { browserId, ...(place.ipAddress === undefined ? {} : { ipAddress: place.ipAddress }) },
+        { browserId, ...place },
         { sessionless: true },
       );
       // The client was deactivated (or its redirect URI removed) since the start: an error for it, or

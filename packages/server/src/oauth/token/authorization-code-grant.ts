@@ -27,8 +27,6 @@ export const authorizationCodeGrant: TokenGrant = async (request, deps) => {
       redirectUri: request.params.get('redirect_uri') ?? null,
       codeVerifier: request.params.get('code_verifier') ?? null,
       resource,
-      userAgent: request.userAgent,
-      ipAddress: request.ipAddress,
     }),
   );
   await noteFirstUse(deps, client);

@@ -1,3 +1,4 @@
+import { storedUserAgent } from '../../kernel/user-agent.js';
 import { DEVICE_CODE_GRANT_TYPE, deviceCodeGrant } from '../device/device-code-grant.js';
 import { oauthError } from '../errors.js';
 import { authorizationCodeGrant } from './authorization-code-grant.js';
@@ -17,9 +18,6 @@ const GRANTS: ReadonlyMap<string, TokenGrant> = new Map([
 
 /** The grant types POST /token serves, as advertised by discovery (`grant_types_supported`). */
 export const SUPPORTED_GRANT_TYPES: readonly string[] = Object.freeze([...GRANTS.keys()]);
-
-/** The longest User-Agent kept on a session; longer values are cut (they are informational). */
-const MAX_USER_AGENT_LENGTH = 512;
 
 /** One POST /token request as the route hands it over. */
 export interface TokenEndpointRequest {
@@ -66,7 +64,7 @@ export class TokenEndpoint {
           bodyClientSecret: params.get('client_secret'),
           ipAddress: request.ipAddress ?? null,
         },
-        userAgent: request.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
+        userAgent: storedUserAgent(request.userAgent) ?? null,
         ipAddress: request.ipAddress ?? null,
       },
       this.#deps,

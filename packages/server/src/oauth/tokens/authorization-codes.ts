@@ -11,12 +11,13 @@ import { AUTHORIZATION_CODE_LIFETIME_MS } from './token-policy.js';
 
 /**
  * What a completed authorization request binds to its code: the stored record without the fields that
- * `issue` and redemption manage (hash, timestamps, session).
+ * `issue` and redemption manage (hash, timestamps, session); the browser's user agent and address when
+ * the completion knows them.
  */
 export type AuthorizationCodeInput = Omit<
   AuthorizationCodeRecord,
-  'codeHash' | 'createdAt' | 'expiresAt' | 'consumedAt' | 'sessionId'
->;
+  'codeHash' | 'createdAt' | 'expiresAt' | 'consumedAt' | 'sessionId' | 'userAgent' | 'ipAddress'
+> & { readonly userAgent?: string | null; readonly ipAddress?: string | null };
 
 export interface IssuedAuthorizationCode {
   /** The raw code, for the redirect only; storage keeps its SHA-256. */
@@ -33,8 +34,6 @@ export interface RedeemInput {
   readonly codeVerifier?: string | null;
   /** SPEC.md "resource (must match original)". */
   readonly resource?: string | null;
-  readonly userAgent?: string | null;
-  readonly ipAddress?: string | null;
 }
 
 const INVALID = 'The authorization code is not valid.';
@@ -88,6 +87,8 @@ export class AuthorizationCodes {
       expiresAt,
       consumedAt: null,
       sessionId: null,
+      userAgent: input.userAgent ?? null,
+      ipAddress: input.ipAddress ?? null,
     });
     return { code, expiresAt };
   }
@@ -135,8 +136,9 @@ export class AuthorizationCodes {
         amr: code.amr,
         authTime: code.authTime,
         includeIdToken: false,
-        userAgent: input.userAgent ?? null,
-        ipAddress: input.ipAddress ?? null,
+        // Where the user signed in, not where the client redeems from.
+        userAgent: code.userAgent,
+        ipAddress: code.ipAddress,
       },
       now,
       settings,

@@ -64,6 +64,13 @@ export interface AuthorizationCodeRecord {
   readonly consumedAt: number | null;
   /** The session its redemption created (set in the redeeming transaction). */
   readonly sessionId: string | null;
+  /**
+   * The browser that completed the sign-in: its user agent (cut to 512 characters) and address, which
+   * the session keeps. The redemption comes from the client, often its backend, so its own say nothing
+   * of the user's device. Null when unknown (a code issued before they were recorded).
+   */
+  readonly userAgent: string | null;
+  readonly ipAddress: string | null;
 }
 
 /** Why a session was revoked (stored in `revoked_reason`). */

@@ -214,7 +214,7 @@ export class AuthRequestSteps {
         return next;
       case 'complete':
         return toActionOutcome(
-          await this.#completion.afterSignIn(request, from, outcome.identity),
+          await this.#completion.afterSignIn(request, from, outcome.identity, browser),
           request.id,
           session,
         );
@@ -239,7 +239,11 @@ export class AuthRequestSteps {
         identity.authTime,
       );
     }
-    return toActionOutcome(await this.#completion.afterSignIn(request, 'mfa', identity), request.id, session);
+    return toActionOutcome(
+      await this.#completion.afterSignIn(request, 'mfa', identity, browser),
+      request.id,
+      session,
+    );
   }
 
   async #move(id: string, from: AuthRequestStatus, change: AuthRequestChange): Promise<void> {

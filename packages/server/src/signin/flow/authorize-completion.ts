@@ -4,6 +4,7 @@ import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError, clientUnavailableError } from './errors.js';
 import { codeRedirect, errorRedirect } from '../../oauth/authorize/redirect.js';
 import { ACCESS_DENIED_MESSAGE } from '../../applications/errors.js';
+import type { BrowserContext } from './authorize-outcomes.js';
 import type { AuthRequestRecord, AuthRequestStatus } from './repository.js';
 import { freshEnoughToIssue } from './session-reuse.js';
 
@@ -85,14 +86,15 @@ export class AuthorizeCompletion {
   }
 
   /**
-   * After the engine completed the sign-in of a request that is in status `from`. A device request
-   * (./device-steps.ts) waits for its approval page instead: it has no client redirect to go to, and its
-   * approval is its consent.
+   * After the engine completed the sign-in of a request that is in status `from`, in `browser`. A device
+   * request (./device-steps.ts) waits for its approval page instead: it has no client redirect to go to,
+   * and its approval is its consent.
    */
   async afterSignIn(
     request: AuthRequestRecord,
     from: AuthRequestStatus,
     identity: AuthorizedIdentity,
+    browser: BrowserContext | undefined,
   ): Promise<CompletionResult> {
     const client = await this.activeClient(request.clientId);
     if (request.sealedDeviceUserCode !== null) {
@@ -112,19 +114,22 @@ export class AuthorizeCompletion {
       await this.#move(request.id, from, { status: 'consent', ...pickIdentity(identity) });
       return { kind: 'next' };
     }
-    return this.issueCode(request, client, from, identity);
+    return this.issueCode(request, client, from, identity, browser);
   }
 
   /**
    * Completes the request (a conditional update, so a request yields one code however often it is
    * posted) and issues the code. A positive max_age is checked once more, since organization selection
    * or consent may have outlasted it: a stale authentication sends the user back to the password step.
+   * The code carries the browser's user agent and address to the token session it starts: the client
+   * redeems it from elsewhere (its backend), and the session is the user's.
    */
   async issueCode(
     request: AuthRequestRecord,
     client: ClientRecord,
     from: AuthRequestStatus,
     identity: AuthorizedIdentity,
+    browser: BrowserContext | undefined,
   ): Promise<CompletionResult> {
     // A device request has no redirect URI and no PKCE challenge: no path may ever mint a code for it.
     if (request.sealedDeviceUserCode !== null) {
@@ -155,6 +160,8 @@ export class AuthorizeCompletion {
       nonce: request.nonce,
       authTime: identity.authTime,
       amr: identity.amr,
+      userAgent: browser?.userAgent ?? null,
+      ipAddress: browser?.ipAddress ?? null,
     });
     return { kind: 'redirect', location: codeRedirect(request, code, scopes, this.#deps.issuer) };
   }

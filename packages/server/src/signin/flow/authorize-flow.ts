@@ -114,7 +114,7 @@ export class AuthorizeFlow {
         ? null
         : await this.#deps.browserSessions.resolve(browser.sessionToken);
     const reusable = session !== null && canReuseSession(request, session.authTime, this.#deps.clock.now());
-    return this.#start.run(request, browser.browserId, reusable ? session : null, sessionless);
+    return this.#start.run(request, browser, reusable ? session : null, sessionless);
   }
 
   /**

@@ -17,8 +17,10 @@ export interface BrowserContext {
   readonly browserId: string | undefined;
   /** The issuer session cookie's value, when the browser has one. */
   readonly sessionToken?: string | undefined;
-  /** For the audit trail. */
+  /** For the audit trail, and the token session an authorization code of this browser starts. */
   readonly ipAddress?: string | undefined;
+  /** The `User-Agent` header, cut to 512 characters: the token session's device. */
+  readonly userAgent?: string | undefined;
 }
 
 /** An issuer session the adapter must put into the session cookie. */

@@ -4,7 +4,7 @@ import { sha256Hex } from '../../kernel/crypto.js';
 import type { ResolvedBrowserSession } from '../browser-sessions.js';
 import type { OAuthErrorCode } from '../../oauth/errors.js';
 import type { AuthorizeCompletion, AuthorizedIdentity } from './authorize-completion.js';
-import type { AuthorizeStartOutcome } from './authorize-outcomes.js';
+import type { AuthorizeStartOutcome, BrowserContext } from './authorize-outcomes.js';
 import type { AuthorizeRequest } from '../../oauth/authorize/authorize-request.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { invitationOperation, invitationUnusableError } from './errors.js';
@@ -47,10 +47,11 @@ export class StartAuthorization {
   /** `sessionless`: the request's sign-in leaves the browser's issuer session alone (repository.ts). */
   async run(
     request: AuthorizeRequest,
-    browserId: string,
+    browser: BrowserContext & { readonly browserId: string },
     session: ResolvedBrowserSession | null,
     sessionless = false,
   ): Promise<AuthorizeStartOutcome> {
+    const { browserId } = browser;
     const silent = request.prompt.has('none');
     const id = this.#deps.ids.id('azr');
     const fail = (error: OAuthErrorCode, description: string): AuthorizeStartOutcome => ({
@@ -126,7 +127,7 @@ export class StartAuthorization {
       return fail('consent_required', 'The user has not consented to this client.');
     }
     const record = await this.#insert(request, id, browserId, { status: 'pending' });
-    const result = await this.#completion.afterSignIn(record, 'pending', identity);
+    const result = await this.#completion.afterSignIn(record, 'pending', identity, browser);
     if (result.kind === 'redirect') return result;
     // Only a concurrent change (a grant revoked this instant) can ask for a page here.
     return silent ? fail('interaction_required', 'The user must interact with the sign-in.') : interact;

@@ -1,7 +1,10 @@
 import { sql, SqliteAdapter, type Kysely } from 'kysely';
 
-/** True when a migration runs on SQLite (which rebuilds a table where PostgreSQL alters it). */
-export function isSqlite(db: Kysely<unknown>): boolean {
+/**
+ * True on SQLite: a migration rebuilds a table where PostgreSQL alters it, and a statement picks the one
+ * dialect's spelling where the two differ.
+ */
+export function isSqlite<DB>(db: Kysely<DB>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 

@@ -41,6 +41,7 @@ import * as scimTenantLookups from './0041-scim-tenant-lookups.js';
 import * as browserBoundFlows from './0042-browser-bound-flows.js';
 import * as asciiExactEmailKeys from './0043-ascii-exact-email-keys.js';
 import * as usersSignedInBefore from './0044-users-signed-in-before.js';
+import * as consoleDirectory from './0045-console-directory.js';
 import * as auditConsoleFilters from './0046-audit-console-filters.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '0042-browser-bound-flows': browserBoundFlows,
   '0043-ascii-exact-email-keys': asciiExactEmailKeys,
   '0044-users-signed-in-before': usersSignedInBefore,
+  '0045-console-directory': consoleDirectory,
   '0046-audit-console-filters': auditConsoleFilters,
 };
 

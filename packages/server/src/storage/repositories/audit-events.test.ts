@@ -7,7 +7,8 @@ import type { Ids } from '../../kernel/ids.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { openDatabase, type DatabaseHandle } from '../database.js';
-import { auditEventsRepository, escapeLike } from './audit-events.js';
+import { auditEventsRepository } from './audit-events.js';
+import { escapeLike } from './search.js';
 
 /** Ids that count up, so that the order among equal timestamps is known to the test. */
 function countingIds(): Ids {

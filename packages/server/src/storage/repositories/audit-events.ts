@@ -9,17 +9,9 @@ import type {
 import type { Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { AuditEventsTable, Database } from '../schema.js';
+import { escapeLike } from './search.js';
 
 const ACTOR_TYPES: ReadonlySet<string> = new Set<AuditActorType>(['operator', 'user', 'client', 'system']);
-
-/**
- * Escapes LIKE wildcards so that a prefix is matched literally: `oauth.direct_login.` must not match
- * `oauth.directXlogin.` through `_`. The escape character is declared explicitly (`ESCAPE '\'`) because
- * SQLite has no default one.
- */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
 
 /**
  * The audit log in `audit_events`. It offers append and list only: no update, no delete. `db` may be a

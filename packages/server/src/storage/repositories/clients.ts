@@ -11,6 +11,7 @@ import { fetchNewestFirst } from '../paging.js';
 import type { ClientsTable } from '../schema.js';
 import { flag, jsonList } from './partial-updates.js';
 import { parseStringList } from './json-columns.js';
+import { nameKeyOrId } from './search.js';
 
 const AUTH_METHODS: readonly string[] = ['none', 'client_secret_basic', 'client_secret_post'];
 
@@ -232,7 +233,10 @@ export function clientRepository(db: Db): ClientRepository {
     },
 
     list(page) {
-      const all = db.selectFrom('clients').selectAll();
+      let all = db.selectFrom('clients').selectAll();
+      const { search, active } = page;
+      if (search !== undefined) all = all.where(nameKeyOrId(db, 'clientId', search));
+      if (active !== undefined) all = all.where('active', '=', active ? 1 : 0);
       return fetchNewestFirst(
         page.registration === undefined
           ? all

@@ -1,10 +1,12 @@
-import type { Selectable } from 'kysely';
-import type { MembershipRecord, MembershipRepository } from '../../admin/repository.js';
+import type { Page } from '@svc/contract';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { ListQuery, MembershipRecord, MembershipRepository } from '../../admin/repository.js';
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { MembershipsTable } from '../schema.js';
 import { flag } from './partial-updates.js';
+import { userSearchMatch } from './users.js';
 
 function toRecord(row: Selectable<MembershipsTable>): MembershipRecord {
   return {
@@ -16,6 +18,27 @@ function toRecord(row: Selectable<MembershipsTable>): MembershipRecord {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** The membership's columns under their own names, for a list that joins another table. */
+const MEMBERSHIP_COLUMNS = [
+  'm.id as id',
+  'm.organizationId as organizationId',
+  'm.userId as userId',
+  'm.role as role',
+  'm.active as active',
+  'm.createdAt as createdAt',
+  'm.updatedAt as updatedAt',
+] as const;
+
+/** A page of memberships (`m`) joined to another table, newest first, each with what `joined` reads. */
+function newestMemberships<DB, TB extends keyof DB, Row extends Selectable<MembershipsTable>, J>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  page: ListQuery,
+  joined: (row: Row) => J,
+): Promise<Page<MembershipRecord & J>> {
+  const map = (row: Row) => ({ ...toRecord(row), ...joined(row) });
+  return fetchNewestFirst(query, 'm.createdAt', page, (row) => row.createdAt, map, 'm.id');
 }
 
 // Every sign-in reads these (the organization policy and the MFA gate): fixed queries, compiled once.
@@ -95,13 +118,27 @@ export function membershipRepository(db: Db): MembershipRepository {
     },
 
     listForOrganization(organizationId, page) {
-      const query = db.selectFrom('memberships').selectAll().where('organizationId', '=', organizationId);
-      return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
+      let query = db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.userId')
+        .select([...MEMBERSHIP_COLUMNS, 'u.email as userEmail', 'u.displayName as userDisplayName'])
+        .where('m.organizationId', '=', organizationId);
+      if (page.search !== undefined) query = query.where(userSearchMatch(db, page.search, 'u'));
+      if (page.active !== undefined) query = query.where('m.active', '=', page.active ? 1 : 0);
+      return newestMemberships(query, page, (row) => ({
+        user: { id: row.userId, email: row.userEmail, displayName: row.userDisplayName },
+      }));
     },
 
     listForUser(userId, page) {
-      const query = db.selectFrom('memberships').selectAll().where('userId', '=', userId);
-      return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
+      const query = db
+        .selectFrom('memberships as m')
+        .innerJoin('organizations as o', 'o.id', 'm.organizationId')
+        .select([...MEMBERSHIP_COLUMNS, 'o.name as organizationName', 'o.slug as organizationSlug'])
+        .where('m.userId', '=', userId);
+      return newestMemberships(query, page, (row) => ({
+        organization: { id: row.organizationId, name: row.organizationName, slug: row.organizationSlug },
+      }));
     },
 
     async update(id, changes, now) {

@@ -4,13 +4,8 @@ import type { OperatorSessionStore, SessionRevocationTransaction } from '../../a
 import type { Db } from '../database.js';
 import { updatedRows } from '../fixed-query.js';
 import { fetchNewestIdFirst } from '../paging.js';
-import type { Database } from '../schema.js';
-import {
-  liveBrowserSessionsOf,
-  revokeSessionFamilies,
-  sessionsMatching,
-  whereSessionFields,
-} from './session-families.js';
+import type { Database, SessionsTable } from '../schema.js';
+import { liveBrowserSessionsOf, revokeSessionFamilies, sessionsMatching } from './session-families.js';
 import { toSession } from './token-statements.js';
 
 /** A result as stored: without `endedBrowserSessions` when it was stored before that count existed. */
@@ -18,9 +13,15 @@ type StoredResult = Omit<SvcAdminSessionRevocationResult, 'endedBrowserSessions'
   readonly endedBrowserSessions?: number;
 };
 
-/** A session usable at `now`: not revoked and before its absolute and idle deadlines. */
-const usableAt = (eb: ExpressionBuilder<Database, 'sessions'>, now: number) =>
-  eb.and([eb('revokedAt', 'is', null), eb('absoluteExpiresAt', '>', now), eb('idleExpiresAt', '>', now)]);
+type ListedSessions = ExpressionBuilder<Database & { s: SessionsTable }, 's'>;
+
+/** A session (`s`) usable at `now`: not revoked and before its absolute and idle deadlines. */
+const usableAt = (eb: ListedSessions, now: number) =>
+  eb.and([
+    eb('s.revokedAt', 'is', null),
+    eb('s.absoluteExpiresAt', '>', now),
+    eb('s.idleExpiresAt', '>', now),
+  ]);
 
 /**
  * The operator's reads and revocations of token sessions over `db`. Organization and client filters
@@ -30,12 +31,31 @@ const usableAt = (eb: ExpressionBuilder<Database, 'sessions'>, now: number) =>
 export function operatorSessionStore(db: Db): OperatorSessionStore {
   return {
     async list(filter, query, now) {
-      let select = whereSessionFields(db.selectFrom('sessions').selectAll(), filter);
-      const { active } = filter;
+      // The user and the client come in the same query: each is one primary or unique key lookup per row.
+      let select = db
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.userId')
+        .leftJoin('clients as c', 'c.clientId', 's.clientId')
+        .selectAll('s')
+        .select(['u.email as userEmail', 'u.displayName as userDisplayName', 'c.name as clientName']);
+      const { userId, organizationId, clientId, active } = filter;
+      if (userId !== undefined) select = select.where('s.userId', '=', userId);
+      if (organizationId !== undefined) select = select.where('s.organizationId', '=', organizationId);
+      if (clientId !== undefined) select = select.where('s.clientId', '=', clientId);
       if (active !== undefined) {
         select = select.where((eb) => (active ? usableAt(eb, now) : eb.not(usableAt(eb, now))));
       }
-      return fetchNewestIdFirst(select, query, (row) => row.createdAt, toSession);
+      return fetchNewestIdFirst(
+        select,
+        query,
+        (row) => row.createdAt,
+        (row) => ({
+          ...toSession(row),
+          user: { id: row.userId, email: row.userEmail, displayName: row.userDisplayName },
+          client: { clientId: row.clientId, name: row.clientName },
+        }),
+        's.id',
+      );
     },
 
     async count(selector, now) {
@@ -66,7 +86,7 @@ export function operatorSessionStore(db: Db): OperatorSessionStore {
       // A scan of the sessions table, as the filters above: housekeeping keeps it to about the live
       // sessions, and an index on the deadlines would cost every refresh an entry.
       const row = await db
-        .selectFrom('sessions')
+        .selectFrom('sessions as s')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where((eb) => usableAt(eb, now))
         .executeTakeFirstOrThrow();

@@ -4,6 +4,7 @@ import { isUniqueViolation, type Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { OrganizationsTable } from '../schema.js';
 import { flag, takenOnConflict } from './partial-updates.js';
+import { nameKeyOrId } from './search.js';
 
 function toRecord(row: Selectable<OrganizationsTable>): OrganizationRecord {
   return {
@@ -71,7 +72,13 @@ export function organizationRepository(db: Db): OrganizationRepository {
       return takenOnConflict(async () => {
         const row = await db
           .updateTable('organizations')
-          .set({ name: changes.name, slug: changes.slug, active: flag(changes.active), updatedAt: now })
+          .set({
+            name: changes.name,
+            slug: changes.slug,
+            primaryDomain: changes.primaryDomain,
+            active: flag(changes.active),
+            updatedAt: now,
+          })
           .where('id', '=', id)
           .returningAll()
           .executeTakeFirst();
@@ -80,13 +87,11 @@ export function organizationRepository(db: Db): OrganizationRepository {
     },
 
     list(page) {
-      return fetchNewestFirst(
-        db.selectFrom('organizations').selectAll(),
-        'createdAt',
-        page,
-        (row) => row.createdAt,
-        toRecord,
-      );
+      let query = db.selectFrom('organizations').selectAll();
+      const { search, active } = page;
+      if (search !== undefined) query = query.where(nameKeyOrId(db, 'slug', search));
+      if (active !== undefined) query = query.where('active', '=', active ? 1 : 0);
+      return fetchNewestFirst(query, 'createdAt', page, (row) => row.createdAt, toRecord);
     },
   };
 }

@@ -54,6 +54,8 @@ export function toCode(row: Selectable<AuthorizationCodesTable>): AuthorizationC
     expiresAt: row.expiresAt,
     consumedAt: row.consumedAt,
     sessionId: row.sessionId,
+    userAgent: row.userAgent,
+    ipAddress: row.ipAddress,
   };
 }
 
@@ -218,6 +220,8 @@ const CODE_COLUMNS = allColumns<AuthorizationCodesTable>({
   expiresAt: true,
   consumedAt: true,
   sessionId: true,
+  userAgent: true,
+  ipAddress: true,
 });
 /** A code with its user in one read (every code names an existing user: a foreign key, never deleted). */
 export const selectCodeQuery = fixedQuery((db, p: { codeHash: string }) =>

@@ -158,6 +158,8 @@ export function tokenStore(db: Db): TokenStore {
           expiresAt: code.expiresAt,
           consumedAt: code.consumedAt,
           sessionId: code.sessionId,
+          userAgent: code.userAgent,
+          ipAddress: code.ipAddress,
         })
         .execute();
     },

@@ -1,11 +1,18 @@
-import type { Selectable } from 'kysely';
-import type { EmailUserRecord, UserRecord, UserRepository } from '../../admin/repository.js';
+import { sql, type ExpressionBuilder, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import type {
+  EmailUserRecord,
+  UserChanges,
+  UserRecord,
+  UserRepository,
+  UserSearch,
+} from '../../admin/repository.js';
 import type { SessionUser } from '../../oauth/tokens/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
-import { allColumns, fixedQuery } from '../fixed-query.js';
+import { allColumns, fixedQuery, inTransaction } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';
-import type { UsersTable } from '../schema.js';
+import type { Database, UsersTable } from '../schema.js';
 import { flag, takenOnConflict } from './partial-updates.js';
+import { containsText, keyStartsWith } from './search.js';
 
 function toRecord(row: Selectable<UsersTable>): UserRecord {
   return {
@@ -65,6 +72,57 @@ const selectByEmailKey = fixedQuery((db, p: { emailKey: string }) =>
   db.selectFrom('users').select(USER_COLUMNS).where('emailKey', '=', p.emailKey),
 );
 
+/**
+ * A user search over the columns of `table` (`users`, or its alias in a join): an email key that starts
+ * with the folded prefix, a display name that contains the text, or the id itself.
+ */
+export function userSearchMatch(db: Db, search: UserSearch, table = 'users'): RawBuilder<SqlBool> {
+  const email = keyStartsWith(`${table}.emailKey`, search.emailKeyPrefix);
+  const name = containsText(db, `${table}.displayName`, search.text);
+  return sql<SqlBool>`(${email} or ${name} or ${sql.ref(`${table}.id`)} = ${search.text})`;
+}
+
+async function writeUser(db: Db, id: string, changes: UserChanges, now: number) {
+  const row = await db
+    .updateTable('users')
+    .set({
+      displayName: changes.displayName,
+      email: changes.email,
+      emailKey: changes.emailKey,
+      emailVerified: flag(changes.emailVerified),
+      passwordHash: changes.passwordHash,
+      isOperator: flag(changes.isOperator),
+      active: flag(changes.active),
+      updatedAt: now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row === undefined ? undefined : toRecord(row);
+}
+
+const activeOperator = (eb: ExpressionBuilder<Database, 'users'>) =>
+  eb.and([eb('isOperator', '=', 1), eb('active', '=', 1)]);
+
+/**
+ * Writes a change that may take the operator flag from an active operator, unless it is the last one.
+ * The transaction's first statement touches every active operator's row (a write that changes nothing):
+ * on PostgreSQL it holds their row locks, so that of two concurrent demotions the second waits, then no
+ * longer counts the first one; on SQLite it takes the write lock.
+ */
+function writeKeepingAnOperator(db: Db, id: string, changes: UserChanges, now: number) {
+  return inTransaction(db, async (tx) => {
+    await tx
+      .updateTable('users')
+      .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+      .where(activeOperator)
+      .execute();
+    const operators = await tx.selectFrom('users').select('id').where(activeOperator).execute();
+    if (operators.length === 1 && operators[0]?.id === id) return 'last_operator' as const;
+    return writeUser(tx, id, changes, now);
+  });
+}
+
 /** Users in the `users` table; the email key column is unique. */
 export function userRepository(db: Db): UserRepository {
   const findById = async (id: string): Promise<UserRecord | undefined> => {
@@ -116,33 +174,45 @@ export function userRepository(db: Db): UserRepository {
 
     update(id, changes, now) {
       // Only the email key can collide: the update never sets the id or the phone number.
-      return takenOnConflict(async () => {
-        const row = await db
-          .updateTable('users')
-          .set({
-            displayName: changes.displayName,
-            email: changes.email,
-            emailKey: changes.emailKey,
-            emailVerified: flag(changes.emailVerified),
-            passwordHash: changes.passwordHash,
-            active: flag(changes.active),
-            updatedAt: now,
-          })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirst();
-        return row === undefined ? undefined : toRecord(row);
-      });
+      const demotes = changes.isOperator === false || changes.active === false;
+      return takenOnConflict(() =>
+        demotes ? writeKeepingAnOperator(db, id, changes, now) : writeUser(db, id, changes, now),
+      );
     },
 
-    list(page) {
-      return fetchNewestFirst(
-        db.selectFrom('users').selectAll(),
+    async list(page) {
+      // The page's ids first, from the columns of users_search_idx alone (SQLite then walks that index
+      // without reading a row), then the rows of those ids: a search that matches few users walks them all.
+      let query = db.selectFrom('users').select(['id', 'createdAt']);
+      const { search, organizationId, active, emailKey } = page;
+      if (search !== undefined) query = query.where(userSearchMatch(db, search));
+      if (emailKey !== undefined) query = query.where('emailKey', '=', emailKey);
+      if (active !== undefined) query = query.where('active', '=', active ? 1 : 0);
+      if (organizationId !== undefined) {
+        // IN rather than EXISTS: both databases then start from the organization's memberships.
+        const members = db
+          .selectFrom('memberships')
+          .select('userId')
+          .where('organizationId', '=', organizationId)
+          .where('active', '=', 1);
+        query = query.where('id', 'in', members);
+      }
+      const ids = await fetchNewestFirst(
+        query,
         'createdAt',
         page,
         (row) => row.createdAt,
-        toRecord,
+        (row) => row.id,
       );
+      const rows =
+        ids.data.length === 0
+          ? []
+          : await db.selectFrom('users').selectAll().where('id', 'in', ids.data).execute();
+      const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
+      return {
+        data: ids.data.flatMap((id) => byId.get(id) ?? []),
+        nextCursor: ids.nextCursor,
+      };
     },
   };
 }

@@ -61,6 +61,9 @@ export interface AuthorizationCodesTable {
   consumedAt: number | null;
   /** The session its redemption created, so that a replay can revoke it. */
   sessionId: string | null;
+  /** The browser that completed the sign-in (migration 0045), for the session; NULL when unknown. */
+  userAgent: string | null;
+  ipAddress: string | null;
 }
 
 export interface PendingAuthTokensTable {

@@ -84,10 +84,13 @@ export class ConsentActions {
       client.clientId,
       this.#completion.grantedScopes(request, client),
     );
-    const result = await this.#completion.issueCode(request, client, 'consent', {
-      ...identity,
-      organizationId: request.organizationId,
-    });
+    const result = await this.#completion.issueCode(
+      request,
+      client,
+      'consent',
+      { ...identity, organizationId: request.organizationId },
+      browser,
+    );
     return toActionOutcome(result, request.id);
   }
 

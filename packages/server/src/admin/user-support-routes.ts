@@ -1,0 +1,41 @@
+import { recordPathSchema } from '@svc/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AccountOperations } from '../account/account-operations.js';
+import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import { jsonErrorHandler } from '../http/errors.js';
+import { operatorActor } from '../http/operator-request.js';
+import { validate } from '../kernel/validation.js';
+
+/**
+ * What an operator does for a user who is stuck (docs/decisions/admin-console-directory-api.md), inside
+ * the operator API at `/svc/admin/auth/api` behind the operator guard:
+ *
+ * - `POST /users/{id}/password-reset`: the reset email; 202 `{ delivery, deliveryId, expiresAt }`, 409
+ *   for a user without an address or deactivated, 502 when the mail server refused it;
+ * - `GET /users/{id}/mfa`: the user's authenticators and unused recovery codes (never a secret);
+ * - `POST /users/{id}/mfa/reset`: removes them all, for a user who lost their authenticator.
+ */
+export function userSupportAdminRoutes(deps: {
+  admin: SvcAdminService;
+  account: AccountOperations;
+}): FastifyPluginAsync {
+  const { admin, account } = deps;
+  return async (app) => {
+    app.setErrorHandler(jsonErrorHandler);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+    app.post<{ Params: { userId: string } }>('/users/:userId/password-reset', async (request, reply) => {
+      const { id } = validate(recordPathSchema, { id: request.params.userId }, 'user id');
+      return reply.code(202).send(await account.sendOperatorPasswordReset(id, operatorActor(request)));
+    });
+
+    app.get<{ Params: { userId: string } }>('/users/:userId/mfa', async (request) =>
+      admin.getUserMfaAsync(request.params.userId),
+    );
+
+    app.post<{ Params: { userId: string } }>('/users/:userId/mfa/reset', async (request) =>
+      admin.resetUserMfaAsync(request.params.userId, operatorActor(request)),
+    );
+  };
+}
