@@ -253,9 +253,20 @@ describe('the console: applications and policies', () => {
 
     const page = await console.open(`/sessions?organizationId=${organization.id}`);
     const table = page.getByRole('grid', { name: 'Sessions' });
-    await table.getByRole('row').filter({ hasText: 'Active' }).nth(1).waitFor();
+    const adaRow = table.getByRole('row').filter({ hasText: ada.email });
+    await adaRow.getByText('Safari 17 on macOS').waitFor();
+    expect(await adaRow.textContent()).toContain(ada.displayName);
+    expect(await adaRow.textContent()).toContain('Timesheets');
+    expect(await adaRow.textContent()).toContain('203.0.113.7');
     expect(await table.getByRole('row').count()).toBe(3);
+    expect(await page.getByRole('combobox', { name: 'Organization' }).inputValue()).toBe('Acme Field Crew');
     await expectAccessible(page);
+
+    await page.getByLabel("User's email", { exact: true }).fill(bob.email);
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL((url) => url.searchParams.get('email') === bob.email);
+    await table.getByRole('row').filter({ hasText: 'Firefox 128 on Windows' }).waitFor();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
 
     await page.getByRole('button', { name: 'Revoke sessions…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke sessions' });

@@ -1,6 +1,5 @@
-import { emailSchema, svcClientSchema, svcOrganizationSchema } from '@svc/contract';
+import { sessionListQuerySchema, svcClientSchema, svcOrganizationSchema } from '@svc/contract';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { z } from 'zod';
 import { useRecord } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { TextField } from '../../ui/fields.js';
@@ -12,7 +11,7 @@ import { StatusFilter } from '../status-filter.js';
 
 const route = getRouteApi('/sessions');
 
-const emailFilterSchema = z.object({ email: emailSchema.optional() });
+const emailFilterSchema = sessionListQuerySchema.pick({ email: true });
 
 /** The organization and application the link names, by their names once they are read. */
 export function useSessionFilterLabels() {

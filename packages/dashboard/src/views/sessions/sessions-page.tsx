@@ -8,6 +8,7 @@ import { activeOf } from '../list-search.js';
 import { BulkRevocation, type RevocationStart } from './bulk-revocation.js';
 import { RevokeSession } from './revoke-session.js';
 import { SessionFilters, useSessionFilterLabels } from './session-filters.js';
+import { readableUserAgent } from './user-agent.js';
 
 const route = getRouteApi('/sessions');
 
@@ -21,9 +22,35 @@ function SessionStatus(props: { readonly session: SvcSession }) {
   );
 }
 
+function SessionUser(props: { readonly session: SvcSession }) {
+  const { user } = props.session;
+  return (
+    <span className="stacked">
+      {user.displayName}
+      {user.email !== null && <span className="muted">{user.email}</span>}
+    </span>
+  );
+}
+
 const COLUMNS: readonly TableColumn<SvcSession>[] = [
-  { id: 'user', label: 'User', cell: (session) => <Id value={session.userId} />, isRowHeader: true },
-  { id: 'client', label: 'Application', cell: (session) => <Id value={session.clientId} /> },
+  { id: 'user', label: 'User', cell: (session) => <SessionUser session={session} />, isRowHeader: true },
+  {
+    id: 'client',
+    label: 'Application',
+    cell: (session) => session.client.name ?? <Id value={session.client.clientId} />,
+  },
+  {
+    id: 'device',
+    label: 'Device',
+    cell: (session) => (
+      <span title={session.userAgent ?? undefined}>{readableUserAgent(session.userAgent)}</span>
+    ),
+  },
+  {
+    id: 'address',
+    label: 'Address',
+    cell: (session) => session.ipAddress ?? <span className="muted">—</span>,
+  },
   { id: 'created', label: 'Started', cell: (session) => <Age iso={session.createdAt} /> },
   { id: 'seen', label: 'Last seen', cell: (session) => <Age iso={session.lastSeenAt} /> },
   { id: 'status', label: 'Status', cell: (session) => <SessionStatus session={session} /> },
