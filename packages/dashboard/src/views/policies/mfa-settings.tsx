@@ -56,7 +56,7 @@ function MfaForm(props: { readonly settings: SvcMfaSettings }) {
     },
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate>
+    <form onSubmit={form.onSubmit} noValidate className="settings-form">
       <SwitchField
         label="MFA on"
         field={form.field('enabled')}
