@@ -72,3 +72,43 @@ export interface EmailDeliveryView {
 export const emailTestSendSchema = z.object({
   to: z.email().max(320),
 });
+
+/**
+ * The email admin API's answers as a client checks them; each is typed by the interface it describes,
+ * so a field added there without a check here does not compile.
+ */
+export const emailTemplateViewSchema: z.ZodType<EmailTemplateView> = z.object({
+  key: z.string(),
+  description: z.string(),
+  variables: z.array(z.string()),
+  subject: z.string(),
+  textBody: z.string(),
+  htmlBody: z.string(),
+  overridden: z.boolean(),
+  updatedAt: z.iso.datetime().nullable(),
+});
+
+/** `GET /svc/admin/email/api/templates`: every built-in template (not paged: there are a handful). */
+export const emailTemplateListSchema = z.object({ data: z.array(emailTemplateViewSchema) });
+
+/** `POST /svc/admin/email/api/templates/{key}/preview`'s answer. */
+export const emailTemplatePreviewResultSchema: z.ZodType<EmailTemplatePreview> = z.object({
+  subject: z.string(),
+  textBody: z.string(),
+  htmlBody: z.string(),
+});
+
+/** One row of `GET /svc/admin/email/api/deliveries`, and the answer of `POST /test`. */
+export const emailDeliveryViewSchema: z.ZodType<EmailDeliveryView> = z.object({
+  id: z.string(),
+  templateKey: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  status: emailDeliveryStatusSchema,
+  providerMessageId: z.string().nullable(),
+  failureDetail: z.string().nullable(),
+  textBody: z.string().nullable(),
+  htmlBody: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  sentAt: z.iso.datetime().nullable(),
+});

@@ -2,6 +2,9 @@ import { createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { DASHBOARD_BASE } from './api/base.js';
 import { rootRoute } from './shell/root-route.js';
 import { applicationRoutes } from './views/applications/routes.js';
+import { auditRoutes } from './views/audit/routes.js';
+import { emailRoutes } from './views/email/routes.js';
+import { overviewRoutes } from './views/overview/routes.js';
 import { policyRoutes } from './views/policies/routes.js';
 import { sessionRoutes } from './views/sessions/routes.js';
 import { userRoutes } from './views/users/routes.js';
@@ -10,7 +13,7 @@ const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',
   beforeLoad: () => {
-    throw redirect({ to: '/users', replace: true });
+    throw redirect({ to: '/overview', replace: true });
   },
 });
 
@@ -20,10 +23,13 @@ const homeRoute = createRoute({
  */
 const routeTree = rootRoute.addChildren([
   homeRoute,
+  ...overviewRoutes,
   ...userRoutes,
   ...applicationRoutes,
   ...policyRoutes,
   ...sessionRoutes,
+  ...auditRoutes,
+  ...emailRoutes,
 ]);
 
 export const router = createRouter({ routeTree, basepath: DASHBOARD_BASE, scrollRestoration: true });

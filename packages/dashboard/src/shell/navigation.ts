@@ -3,6 +3,7 @@
  * segment one of the contract's DASHBOARD_SECTIONS).
  */
 export const NAVIGATION = [
+  { title: 'Monitor', items: [{ to: '/overview', label: 'Overview' }] },
   { title: 'Directory', items: [{ to: '/users', label: 'Users' }] },
   { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },
   {
@@ -10,6 +11,8 @@ export const NAVIGATION = [
     items: [
       { to: '/policies', label: 'Policies' },
       { to: '/sessions', label: 'Sessions' },
+      { to: '/audit', label: 'Audit' },
     ],
   },
+  { title: 'Messaging', items: [{ to: '/email', label: 'Email' }] },
 ] as const;

@@ -37,7 +37,8 @@ interface Labelled {
 export function TextField(
   props: Labelled & {
     readonly field: FieldBinding<string>;
-    readonly type?: 'text' | 'email' | 'password' | 'url' | 'search';
+    /** `datetime-local`: the browser's date and time picker (ui/date-time.ts converts its value). */
+    readonly type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'datetime-local';
     readonly multiline?: boolean;
     readonly autoComplete?: string;
     readonly placeholder?: string;

@@ -7,7 +7,10 @@ import { dirname, extname, join, relative, sep } from 'node:path';
  * PublicOrigin, `fetch` to the same origin (the operator APIs), no framing, and no inline script at all.
  * React Aria adds two small `<style>` elements at run time (touch and overscroll behaviour); they carry
  * the page's one-time `nonce`, which the page names in a `csp-nonce` meta element (as React Aria reads
- * it), so no other inline style applies. As on the hosted pages (http/pages/security-headers.ts),
+ * it), so no other inline style element applies. Inline style attributes do (`style-src-attr`): the email
+ * template preview shows a rendered HTML part in a sandboxed `srcdoc` frame, which inherits this policy,
+ * and email HTML is styled inline; an attribute can neither run script nor load anything the other
+ * directives refuse (docs/decisions/console-audit-email.md). As on the hosted pages (http/pages/security-headers.ts),
  * `base-uri 'none'` keeps an injected `<base>` from moving the asset URLs, and there is no
  * `form-action`: the sign-out form's redirects end at the hosted logout, which Chrome would check
  * against it.
@@ -17,6 +20,7 @@ export function dashboardContentSecurityPolicy(nonce: string): string {
     "default-src 'none'",
     "script-src 'self'",
     `style-src 'self' 'nonce-${nonce}'`,
+    "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
     "connect-src 'self'",
     "base-uri 'none'",

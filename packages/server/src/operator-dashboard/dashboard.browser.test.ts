@@ -19,7 +19,9 @@ describe('the operator console in a browser', () => {
 
   it('opens a deep link after the sign-in, and every page of the frame passes axe in both schemes', async () => {
     const page = await console.open('/');
-    await page.waitForURL((url) => url.pathname === '/svc/users');
+    await page.waitForURL((url) => url.pathname === '/svc/overview');
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
     await page.getByRole('rowheader', { name: console.operator.displayName }).waitFor();
     expect(await page.getByRole('banner').textContent()).toContain(console.operator.email);
@@ -45,7 +47,7 @@ describe('the operator console in a browser', () => {
     const page = await console.open('/users/usr_1/nothing/here');
     await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
     await page.getByRole('link', { name: 'Go to the console’s home' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     expect(console.problems).toEqual([]);
     await page.close();
   });

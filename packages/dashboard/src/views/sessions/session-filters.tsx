@@ -46,7 +46,7 @@ function EmailFilter(props: {
     submit: async (body) => props.onChange(body.email),
   });
   return (
-    <form onSubmit={form.onSubmit} noValidate className="inline-form">
+    <form onSubmit={form.onSubmit} noValidate className="email-filter">
       <TextField
         label="User's email"
         type="email"
