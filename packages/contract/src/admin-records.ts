@@ -74,6 +74,18 @@ export const updateClientBodySchema = z.object({
 export type UpdateClientBody = z.input<typeof updateClientBodySchema>;
 export type UpdateClientInput = z.output<typeof updateClientBodySchema>;
 
+/**
+ * What a Client ID Metadata Document decides of its client at every fetch (docs/decisions/
+ * client-id-metadata-documents.md): PATCH /clients/{clientId} refuses to change these of a
+ * `metadata_document` client (400 naming them), since the next fetch would undo it; operators change the rest.
+ */
+export const DOCUMENT_DECIDED_CLIENT_FIELDS = [
+  'name',
+  'redirectUris',
+  'allowedScopes',
+  'allowDeviceAuthorization',
+] as const satisfies readonly (keyof UpdateClientInput)[];
+
 /** The `{id}` of a user, organization or membership route. */
 export const recordPathSchema = z.object({ id: recordIdSchema });
 

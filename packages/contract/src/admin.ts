@@ -201,6 +201,24 @@ export const securitySettingsUpdateBodySchema = z.object({
 });
 export type SecuritySettingsUpdateBody = z.input<typeof securitySettingsUpdateBodySchema>;
 
+const TEN_YEARS_MINUTES = 10 * 366 * 24 * 60;
+
+/**
+ * The inclusive bounds PUT /settings/security enforces on each field (docs/decisions/
+ * admin-security-settings-bounds.md), for the server's check and for what a console says beside each
+ * field. The lower bounds keep every lifetime usable; signingKeyGraceWindowDays must also be shorter
+ * than signingKeyRotationIntervalDays.
+ */
+export const SECURITY_SETTINGS_BOUNDS = Object.freeze({
+  refreshTokenLifetimeMinutes: [1, TEN_YEARS_MINUTES],
+  sessionIdleTimeoutMinutes: [1, TEN_YEARS_MINUTES],
+  sessionAbsoluteLifetimeMinutes: [1, TEN_YEARS_MINUTES],
+  signingKeyRotationIntervalDays: [2, 3660],
+  signingKeyGraceWindowDays: [1, 3660],
+  signingKeyRetiredCleanupDays: [0, 3660],
+  refreshTokenGraceWindowSeconds: [0, 3600],
+} as const satisfies Record<keyof SecuritySettingsUpdateBody, readonly [number, number]>);
+
 // ---- Records --------------------------------------------------------------------------------------
 
 const timestamp = z.iso.datetime();

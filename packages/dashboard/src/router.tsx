@@ -6,6 +6,7 @@ import { auditRoutes } from './views/audit/routes.js';
 import { emailRoutes } from './views/email/routes.js';
 import { organizationRoutes } from './views/organizations/routes.js';
 import { overviewRoutes } from './views/overview/routes.js';
+import { policyRoutes } from './views/policies/routes.js';
 import { sessionRoutes } from './views/sessions/routes.js';
 import { userRoutes } from './views/users/routes.js';
 
@@ -27,6 +28,7 @@ const routeTree = rootRoute.addChildren([
   ...organizationRoutes,
   ...userRoutes,
   ...applicationRoutes,
+  ...policyRoutes,
   ...sessionRoutes,
   ...auditRoutes,
   ...emailRoutes,

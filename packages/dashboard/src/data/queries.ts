@@ -5,6 +5,7 @@ import {
   useQuery,
   useQueryClient,
   type QueryClient,
+  type UseQueryResult,
 } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiGet, messageOf, type QueryValues, type Surface } from '../api/client.js';
@@ -60,6 +61,19 @@ export function useList<S extends z.ZodType>(
     hasMore: result.hasNextPage,
     isFetchingMore: result.isFetchingNextPage,
     loadMore: () => void result.fetchNextPage(),
+    retry: () => void result.refetch(),
+  };
+}
+
+/** An unpaged list (an answer with all its items at once) as a DataTable shows a list. */
+export function wholeList<T>(result: UseQueryResult<unknown>, items: readonly T[] | undefined): ListState<T> {
+  return {
+    items: items ?? [],
+    isPending: result.isPending,
+    error: result.error,
+    hasMore: false,
+    isFetchingMore: false,
+    loadMore: () => undefined,
     retry: () => void result.refetch(),
   };
 }

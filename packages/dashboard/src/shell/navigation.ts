@@ -15,6 +15,7 @@ export const NAVIGATION = [
   {
     title: 'Security',
     items: [
+      { to: '/policies', label: 'Policies' },
       { to: '/sessions', label: 'Sessions' },
       { to: '/audit', label: 'Audit' },
     ],

@@ -1,5 +1,5 @@
 import type { FormEvent, ReactNode } from 'react';
-import { Button } from './button.js';
+import { DialogButtons, ErrorText } from './form-parts.js';
 
 /**
  * A form in a dialog (from `useContractForm`): its fields, then what the server refused that no field
@@ -19,19 +19,10 @@ export function DialogForm(props: {
   return (
     <form onSubmit={form.onSubmit} noValidate>
       <div className="dialog-body">{props.children}</div>
-      {form.formError !== undefined && (
-        <p className="error" role="alert">
-          {form.formError}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <Button tone="quiet" onPress={props.onCancel} isDisabled={form.pending}>
-          Cancel
-        </Button>
-        <Button tone="primary" type="submit" isPending={form.pending}>
-          {props.submitLabel}
-        </Button>
-      </div>
+      <ErrorText message={form.formError} />
+      <DialogButtons close={props.onCancel} pending={form.pending}>
+        {props.submitLabel}
+      </DialogButtons>
     </form>
   );
 }

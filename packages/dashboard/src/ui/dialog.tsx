@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
-import { messageOf } from '../api/client.js';
 import { Button } from './button.js';
+import { DialogButtons, ErrorText } from './form-parts.js';
+import { useCall } from './use-call.js';
 
 /**
  * A modal dialog opened by its trigger button: a title and the content, which gets `close`. Escape and
@@ -13,14 +14,21 @@ export function ModalDialog(props: {
   readonly children: (close: () => void) => ReactNode;
   readonly isOpen?: boolean | undefined;
   readonly onOpenChange?: ((open: boolean) => void) | undefined;
+  /** False while closing by Escape or a click outside would lose something (a secret shown once). */
+  readonly isDismissable?: boolean;
 }) {
+  const dismissable = props.isDismissable ?? true;
   return (
     <DialogTrigger
       {...(props.isOpen === undefined ? {} : { isOpen: props.isOpen })}
       {...(props.onOpenChange === undefined ? {} : { onOpenChange: props.onOpenChange })}
     >
       {props.trigger}
-      <ModalOverlay className="modal-overlay" isDismissable>
+      <ModalOverlay
+        className="modal-overlay"
+        isDismissable={dismissable}
+        isKeyboardDismissDisabled={!dismissable}
+      >
         <Modal className="modal">
           <Dialog className="dialog">
             {({ close }) => (
@@ -53,26 +61,16 @@ export function ConfirmButton(props: {
   readonly run: () => Promise<unknown>;
 }) {
   const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
+  const call = useCall();
   const confirm = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
-      await props.run();
-      setOpen(false);
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setPending(false);
-    }
+    if (await call.run(props.run)) setOpen(false);
   };
   return (
     <ModalDialog
       isOpen={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) setError(undefined);
+        if (!next) call.clearError();
       }}
       title={props.title}
       trigger={
@@ -84,19 +82,15 @@ export function ConfirmButton(props: {
       {(close) => (
         <>
           <div className="dialog-body">{props.children}</div>
-          {error !== undefined && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <Button tone="quiet" onPress={close} isDisabled={pending}>
-              Cancel
-            </Button>
-            <Button tone={props.tone ?? 'danger'} onPress={() => void confirm()} isPending={pending}>
-              {props.confirmLabel ?? props.label}
-            </Button>
-          </div>
+          <ErrorText message={call.error} />
+          <DialogButtons
+            close={close}
+            pending={call.pending}
+            tone={props.tone ?? 'danger'}
+            onPress={() => void confirm()}
+          >
+            {props.confirmLabel ?? props.label}
+          </DialogButtons>
         </>
       )}
     </ModalDialog>

@@ -7,6 +7,8 @@ type Status = NonNullable<ListSearch['status']> | 'any';
 export function StatusFilter(props: {
   readonly value: ListSearch['status'];
   readonly onChange: (status: ListSearch['status']) => void;
+  /** What the list calls a record that is no longer active. */
+  readonly inactiveLabel?: string;
 }) {
   return (
     <SelectField<Status>
@@ -20,7 +22,7 @@ export function StatusFilter(props: {
       choices={[
         { id: 'any', label: 'Any' },
         { id: 'active', label: 'Active' },
-        { id: 'inactive', label: 'Deactivated' },
+        { id: 'inactive', label: props.inactiveLabel ?? 'Deactivated' },
       ]}
     />
   );

@@ -1,11 +1,11 @@
-import type { UpdateClientInput } from '@svc/contract';
+import { DOCUMENT_DECIDED_CLIENT_FIELDS, type UpdateClientInput } from '@svc/contract';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcValidationError } from '../kernel/errors.js';
 import { assertClientCredentialsAllowed, type CreatedClientResult } from './client-service.js';
 import { recordNotFound } from './errors.js';
 import { actorFields, type AdminActor, type AdminLifecycleDeps } from './deps.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
-import { DOCUMENT_DECIDED_CLIENT_FIELDS, type ClientChanges, type ClientRecord } from './repository.js';
+import type { ClientChanges, ClientRecord } from './repository.js';
 
 export interface ClientLifecycleDeps extends AdminLifecycleDeps {
   /** Called after a change of the allowed scopes or of `active` (discovery caches their union). */

@@ -261,14 +261,6 @@ export interface ClientRegistrationMetadata {
 
 export type ClientRegistrationMethod = 'dynamic' | 'metadata_document';
 
-/** What a Client ID Metadata Document decides of its client at every fetch; operators change the rest. */
-export const DOCUMENT_DECIDED_CLIENT_FIELDS = [
-  'name',
-  'redirectUris',
-  'allowedScopes',
-  'allowDeviceAuthorization',
-] as const satisfies readonly (keyof ClientRecord)[];
-
 export interface ClientRepository {
   /** Inserts the client; false when its clientId is taken. */
   insertIfClientIdFree(client: ClientRecord): Promise<boolean>;

@@ -79,7 +79,7 @@ describe('the operator console in a browser', () => {
     expect(login.statusCode, login.body).toBe(200);
 
     const page = await console.open('/sessions');
-    const row = page.getByRole('row').filter({ hasText: other.id });
+    const row = page.getByRole('row').filter({ hasText: other.email });
     await row.getByText('Active', { exact: true }).waitFor();
     await row.getByRole('button', { name: 'Revoke' }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke this session?' });

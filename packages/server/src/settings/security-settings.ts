@@ -1,3 +1,4 @@
+import { SECURITY_SETTINGS_BOUNDS } from '@svc/contract';
 import { SvcValidationError, type ValidationIssue } from '../kernel/errors.js';
 
 /** The persisted security settings (SPEC.md "Security settings"); spans in the units of their names. */
@@ -22,23 +23,10 @@ export const DEFAULT_SECURITY_SETTINGS: Readonly<SecuritySettings> = Object.free
   refreshTokenGraceWindowSeconds: 30,
 });
 
-const TEN_YEARS_MINUTES = 10 * 366 * 24 * 60;
-
-/** Inclusive bounds per field; the lower bounds keep every lifetime usable. */
-const BOUNDS: Record<keyof SecuritySettings, readonly [number, number]> = {
-  refreshTokenLifetimeMinutes: [1, TEN_YEARS_MINUTES],
-  sessionIdleTimeoutMinutes: [1, TEN_YEARS_MINUTES],
-  sessionAbsoluteLifetimeMinutes: [1, TEN_YEARS_MINUTES],
-  signingKeyRotationIntervalDays: [2, 3660],
-  signingKeyGraceWindowDays: [1, 3660],
-  signingKeyRetiredCleanupDays: [0, 3660],
-  refreshTokenGraceWindowSeconds: [0, 3600],
-};
-
 /** Rules every stored settings record obeys; the issues name the field so that the caller can fix it. */
 export function securitySettingsIssues(settings: SecuritySettings): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  for (const [field, [min, max]] of Object.entries(BOUNDS) as [
+  for (const [field, [min, max]] of Object.entries(SECURITY_SETTINGS_BOUNDS) as [
     keyof SecuritySettings,
     readonly [number, number],
   ][]) {

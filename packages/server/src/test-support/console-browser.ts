@@ -28,7 +28,7 @@ function watch(page: Page, problems: string[]): Page {
 /**
  * A served Svc with an operator signed in to the console once through the hosted pages (the cookie is
  * the context's, so every tab after is signed in), for files that drive the console's pages. `options`
- * go to the service (for example `smtpUrl`).
+ * go to the service (for example `smtpUrl`, or code-owned configuration a page shows).
  */
 export async function startConsole(options: SvcOptions = {}): Promise<ConsoleFixture> {
   const served = await serveHostedApp(options);

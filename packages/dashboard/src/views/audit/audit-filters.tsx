@@ -2,7 +2,7 @@ import { auditEventFilterSchema } from '@svc/contract';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { isoOfLocal, localDateTime } from '../../ui/date-time.js';
 import { TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { FormActions } from '../../ui/form-parts.js';
 import { useContractForm } from '../../ui/form.js';
 import type { AuditSearch } from './audit-search.js';
 

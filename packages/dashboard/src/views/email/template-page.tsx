@@ -5,7 +5,7 @@ import { apiSend } from '../../api/client.js';
 import { invalidate, useRecord } from '../../data/queries.js';
 import { ConfirmButton } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { FormActions } from '../../ui/form-parts.js';
 import { useContractForm } from '../../ui/form.js';
 import { Time } from '../../ui/format.js';
 import { Loading, Page, Panel } from '../../ui/page.js';

@@ -2,12 +2,10 @@ import {
   createMembershipBodySchema,
   svcMembershipSchema,
   svcOrganizationMemberSchema,
-  svcUserSchema,
   updateMembershipBodySchema,
   type SvcMembership,
   type SvcOrganization,
   type SvcOrganizationMember,
-  type SvcUser,
 } from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
@@ -21,18 +19,19 @@ import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
 import { Badge, Time } from '../../ui/format.js';
 import { EmptyState, Panel } from '../../ui/page.js';
-import { RecordPicker } from '../../ui/record-picker.js';
+import type { Picked } from '../../ui/record-picker.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { notify } from '../../ui/toast.js';
 import { activeOf } from '../list-search.js';
 import { ListFilters } from '../list-filters.js';
+import { UserPicker } from '../pickers.js';
 import { patchMembership, ROLE_HINT } from './memberships.js';
 
 const route = getRouteApi('/organizations/$organizationId');
 
 function AddMemberForm(props: { readonly organization: SvcOrganization; readonly close: () => void }) {
   const client = useQueryClient();
-  const [user, setUser] = useState<SvcUser | null>(null);
+  const [user, setUser] = useState<Picked | null>(null);
   const form = useContractForm({
     schema: createMembershipBodySchema,
     initial: { userId: '', role: 'member' },
@@ -40,27 +39,21 @@ function AddMemberForm(props: { readonly organization: SvcOrganization; readonly
     submit: async (body) => {
       const membership = await apiSend('POST', 'auth', '/memberships', body, svcMembershipSchema);
       await invalidate(client, 'auth', ['/organizations', '/users']);
-      notify.success(`${user?.displayName ?? membership.userId} is a member, as ${membership.role}.`);
+      notify.success(`${user?.label ?? membership.userId} is a member, as ${membership.role}.`);
       props.close();
     },
   });
   const userField = form.field('userId');
   return (
     <DialogForm form={form} submitLabel="Add member" onCancel={props.close}>
-      <RecordPicker
+      <UserPicker
         label="User"
-        path="/users"
-        schema={svcUserSchema}
         query={{ active: true }}
-        itemId={(item) => item.id}
-        itemText={(item) => item.displayName}
-        itemDetail={(item) => item.email ?? item.id}
-        selected={user}
-        onChange={(item) => {
-          setUser(item);
-          userField.onChange(item?.id ?? '');
+        value={user}
+        onChange={(picked) => {
+          setUser(picked);
+          userField.onChange(picked?.id ?? '');
         }}
-        placeholder="Type a name or email"
         errorMessage={userField.errorMessage === undefined ? undefined : 'Choose a user.'}
         isRequired
       />

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { apiSend } from '../../api/client.js';
 import { invalidate, useRecord } from '../../data/queries.js';
 import { CheckboxField, SwitchField, TextField } from '../../ui/fields.js';
-import { FormActions } from '../../ui/form-actions.js';
+import { FormActions } from '../../ui/form-parts.js';
 import { lines, useContractForm } from '../../ui/form.js';
 import { Loading, Panel } from '../../ui/page.js';
 import { notify } from '../../ui/toast.js';

@@ -1,41 +1,46 @@
-import { svcSessionSchema, type SvcSession } from '@svc/contract';
+import { svcSessionSchema } from '@svc/contract';
+import { getRouteApi } from '@tanstack/react-router';
 import { useList } from '../../data/queries.js';
-import { Age, Id } from '../../ui/format.js';
 import { EmptyState, Page } from '../../ui/page.js';
-import { DataTable, type TableColumn } from '../../ui/table.js';
-import { RevokeSession } from './revoke-session.js';
+import { activeOf } from '../list-search.js';
+import { BulkRevocation, type RevocationStart } from './bulk-revocation.js';
+import { SessionFilters, useSessionFilterLabels } from './session-filters.js';
+import { SessionsTable } from './sessions-table.js';
 
-export function SessionStatus(props: { readonly session: SvcSession }) {
-  const { session } = props;
-  if (session.active) return <span className="badge badge-on">Active</span>;
-  return (
-    <span className="badge" title={session.revokedReason ?? undefined}>
-      {session.revokedAt === null ? 'Expired' : 'Revoked'}
-    </span>
-  );
-}
-
-const COLUMNS: readonly TableColumn<SvcSession>[] = [
-  { id: 'user', label: 'User', cell: (session) => <Id value={session.userId} />, isRowHeader: true },
-  { id: 'client', label: 'Application', cell: (session) => <Id value={session.clientId} /> },
-  { id: 'created', label: 'Started', cell: (session) => <Age iso={session.createdAt} /> },
-  { id: 'seen', label: 'Last seen', cell: (session) => <Age iso={session.lastSeenAt} /> },
-  { id: 'status', label: 'Status', cell: (session) => <SessionStatus session={session} /> },
-  { id: 'actions', label: 'Actions', cell: (session) => <RevokeSession session={session} /> },
-];
+const route = getRouteApi('/sessions');
 
 export function SessionsPage() {
-  const list = useList('auth', '/sessions', svcSessionSchema);
+  const search = route.useSearch();
+  const labels = useSessionFilterLabels();
+  const list = useList('auth', '/sessions', svcSessionSchema, {
+    email: search.email,
+    organizationId: search.organizationId,
+    clientId: search.clientId,
+    active: activeOf(search.status),
+  });
+  const filtered = Object.values(search).some((value) => value !== undefined);
+  // A bulk revocation starts from the organization or application the list is narrowed to.
+  const start: RevocationStart =
+    labels.organization !== null
+      ? { scope: 'organization', picked: labels.organization }
+      : labels.client !== null
+        ? { scope: 'client', picked: labels.client }
+        : { scope: 'user', picked: null };
   return (
-    <Page title="Sessions" description="Signed-in sessions of every application, newest first.">
-      <DataTable
-        label="Sessions"
-        columns={COLUMNS}
+    <Page
+      title="Sessions"
+      description="Signed-in sessions of every application, newest first."
+      actions={<BulkRevocation start={start} />}
+    >
+      <SessionFilters />
+      <SessionsTable
         list={list}
-        rowKey={(session) => session.id}
+        showUser
         empty={
-          <EmptyState title="No sessions yet.">
-            A session starts when a user signs in to an application.
+          <EmptyState title={filtered ? 'No session matches these filters.' : 'No sessions yet.'}>
+            {filtered
+              ? 'Clear a filter, or check the address: it must be the whole address.'
+              : 'A session starts when a user signs in to an application.'}
           </EmptyState>
         }
       />

@@ -1,13 +1,13 @@
-import { emailSchema, svcOrganizationSchema, svcUserSchema, type SvcUser } from '@svc/contract';
+import { emailSchema, svcUserSchema, type SvcUser } from '@svc/contract';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { useList, useRecord } from '../../data/queries.js';
+import { useList } from '../../data/queries.js';
 import { Badge, Time } from '../../ui/format.js';
 import { EmptyState, Page } from '../../ui/page.js';
-import { RecordPicker } from '../../ui/record-picker.js';
 import { SearchBox } from '../../ui/search.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { activeOf } from '../list-search.js';
 import { ListFilters } from '../list-filters.js';
+import { OrganizationPicker, usePickedOrganization } from '../pickers.js';
 import { CreateUser } from './create-user.js';
 
 const route = getRouteApi('/users');
@@ -24,37 +24,10 @@ const COLUMNS: readonly TableColumn<SvcUser>[] = [
   { id: 'created', label: 'Created', cell: (user) => <Time iso={user.createdAt} /> },
 ];
 
-/** The organization filter: a picker over the organizations, its choice in the link. */
-function OrganizationFilter(props: {
-  readonly organizationId: string | undefined;
-  readonly onChange: (organizationId: string | undefined) => void;
-}) {
-  const chosen = useRecord(
-    'auth',
-    `/organizations/${encodeURIComponent(props.organizationId ?? '')}`,
-    svcOrganizationSchema,
-    undefined,
-    { enabled: props.organizationId !== undefined },
-  );
-  return (
-    <RecordPicker
-      label="Organization"
-      path="/organizations"
-      schema={svcOrganizationSchema}
-      itemId={(organization) => organization.id}
-      itemText={(organization) => organization.name}
-      itemDetail={(organization) => organization.slug}
-      selected={props.organizationId === undefined ? null : (chosen.data ?? null)}
-      onChange={(organization) => props.onChange(organization?.id)}
-      placeholder="Any organization"
-      errorMessage={chosen.error === null ? undefined : chosen.error.message}
-    />
-  );
-}
-
 export function UsersPage() {
   const search = route.useSearch();
   const navigate = useNavigate({ from: '/users' });
+  const organization = usePickedOrganization(search.organizationId);
   // The API takes a whole address only; a partial one would be a 400, so it is not sent.
   const emailProblem =
     search.email === undefined || emailSchema.safeParse(search.email).success
@@ -96,10 +69,11 @@ export function UsersPage() {
             void navigate({ search: (prev) => ({ ...prev, email: email || undefined }), replace: true })
           }
         />
-        <OrganizationFilter
-          organizationId={search.organizationId}
-          onChange={(organizationId) =>
-            void navigate({ search: (prev) => ({ ...prev, organizationId }), replace: true })
+        <OrganizationPicker
+          label="Organization"
+          value={organization}
+          onChange={(picked) =>
+            void navigate({ search: (prev) => ({ ...prev, organizationId: picked?.id }), replace: true })
           }
         />
       </ListFilters>
