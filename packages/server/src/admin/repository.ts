@@ -334,8 +334,11 @@ export interface OperatorSessionStore {
    * many issuer (browser) sessions a revocation would end (`endBrowserSessions`).
    */
   count(selector: SessionSelector, now: number): Promise<SvcAdminSessionRevocationPreview>;
-  /** How many sessions are usable at `now` (not revoked, before both deadlines): the console's overview. */
-  countUsable(now: number): Promise<number>;
+  /**
+   * How many sessions were usable at each instant (now or earlier: created by then, not revoked by then,
+   * before both deadlines), in the order given: the console's overview.
+   */
+  countUsableAt(instants: readonly number[]): Promise<number[]>;
   /**
    * Runs `work` in one transaction over a store bound to it; a throw rolls everything back, so that a
    * refused revocation leaves its operation id unused.

@@ -80,6 +80,9 @@ describe('the console: overview, audit and email', () => {
     // The operator's own sign-in to the console, and the three above.
     const summary = await api('/audit/api/events/summary?window=24h', auditSummarySchema);
     expect(summary.totals).toMatchObject({ signIns: 4, failedSignIns: 1 });
+    // A token session of each sign-in, all begun in the current hour.
+    expect(summary.activeSessions).toBe(4);
+    expect(summary.buckets.map((bucket) => bucket.activeSessions).slice(-2)).toEqual([0, 4]);
     expect((await events({ kind: summary.kinds.signIns })).data).toHaveLength(4);
 
     const page = await console.open('/');
@@ -93,6 +96,12 @@ describe('the console: overview, audit and email', () => {
       .waitFor();
     await signIns.getByRole('img', { name: /4 sign-ins in the last 24 hours; the most, 4/ }).waitFor();
     await signIns.getByText('Sign-ins per hour').click();
+    const sessions = page.getByRole('region', { name: 'Active sessions' });
+    await sessions
+      .getByRole('img', { name: /: 4 active sessions now; the most in the last 24 hours, 4, now\./ })
+      .waitFor();
+    await sessions.getByText('Active sessions at the end of each hour').click();
+    await sessions.getByRole('row', { name: 'now 4' }).waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
 
     await page.getByRole('navigation', { name: 'Window' }).getByRole('link', { name: '7 days' }).click();
