@@ -91,7 +91,7 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
 
   it('counts, revokes whole families, and tells newly from already revoked sessions', async () => {
     const user = (await h.given.user()).id;
-    const usable = async () => (await operatorSessionStore(h.db).countUsableAt([h.clock.now()]))[0];
+    const usable = async () => (await operatorSessionStore(h.db).countUsableAt([h.clock.now()]))[0] ?? 0;
     const before = await usable();
     const live = await insertSessions(user, 3);
     const ended = await insertSessions(user, 2, { revokedAt: h.clock.now() - 1000 });
