@@ -75,6 +75,13 @@ describeAboveStorage('invitation signup', (kind) => {
       .where('kind', '=', 'admin.user.created')
       .execute();
     expect(created.map((event) => [event.userId, event.actorType])).toEqual([[user?.id, 'system']]);
+    const [signedIn] = await db()
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('kind', '=', 'oauth.direct_login.succeeded')
+      .execute();
+    expect(signedIn).toMatchObject({ userId: user?.id, clientId: 'web', organizationId });
+    expect(JSON.parse(signedIn?.dataJson ?? '{}')).toMatchObject({ method: 'invitation_signup' });
 
     await expect(
       h.signup.acceptEmailInvitationSignup({

@@ -69,6 +69,7 @@ export class InvitationSignup {
         client,
         requestedOrganizationId: invitation.organizationId,
         amr: AMR_INVITATION,
+        method: 'invitation_signup',
         authTime,
       },
       call,
