@@ -258,6 +258,9 @@ describe('the console: applications and policies', () => {
     expect(await adaRow.textContent()).toContain(ada.displayName);
     expect(await adaRow.textContent()).toContain('Timesheets');
     expect(await adaRow.textContent()).toContain('203.0.113.7');
+    // The session's organization by its name, a link to its page.
+    const named = adaRow.getByRole('link', { name: 'Acme Field Crew', exact: true });
+    expect(await named.getAttribute('href')).toBe(`/svc/organizations/${organization.id}`);
     expect(await table.getByRole('row').count()).toBe(3);
     expect(await page.getByRole('combobox', { name: 'Organization' }).inputValue()).toBe('Acme Field Crew');
     await expectAccessible(page);

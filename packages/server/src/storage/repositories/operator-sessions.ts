@@ -44,13 +44,21 @@ const usableThen = (eb: ListedSessions, at: number) =>
 export function operatorSessionStore(db: Db): OperatorSessionStore {
   return {
     async list(filter, query, now) {
-      // The user and the client come in the same query: each is one primary or unique key lookup per row.
+      // The user, client and organization come in the same query: each is one primary or unique key
+      // lookup per row.
       let select = db
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.userId')
         .leftJoin('clients as c', 'c.clientId', 's.clientId')
+        .leftJoin('organizations as o', 'o.id', 's.organizationId')
         .selectAll('s')
-        .select(['u.email as userEmail', 'u.displayName as userDisplayName', 'c.name as clientName']);
+        .select([
+          'u.email as userEmail',
+          'u.displayName as userDisplayName',
+          'c.name as clientName',
+          'o.name as organizationName',
+          'o.slug as organizationSlug',
+        ]);
       const { userId, organizationId, clientId, active } = filter;
       if (userId !== undefined) select = select.where('s.userId', '=', userId);
       if (organizationId !== undefined) select = select.where('s.organizationId', '=', organizationId);
@@ -66,6 +74,10 @@ export function operatorSessionStore(db: Db): OperatorSessionStore {
           ...toSession(row),
           user: { id: row.userId, email: row.userEmail, displayName: row.userDisplayName },
           client: { clientId: row.clientId, name: row.clientName },
+          organization:
+            row.organizationId === null || row.organizationName === null || row.organizationSlug === null
+              ? null
+              : { id: row.organizationId, name: row.organizationName, slug: row.organizationSlug },
         }),
         's.id',
       );
