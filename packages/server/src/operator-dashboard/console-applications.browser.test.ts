@@ -36,6 +36,13 @@ describe('the console: applications and policies', () => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json<unknown>();
   };
+  /** POSTs to the operator API, expecting a 201; answers the created record's id. */
+  const create = async (path: string, payload: object) => {
+    const { hosted } = console.served;
+    const response = await hosted.inject({ method: 'POST', url: path, headers: hosted.t.operator, payload });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ id: string }>().id;
+  };
   const clientCredentials = async (clientId: string, secret: string) => {
     const { hosted } = console.served;
     const response = await hosted.inject({
@@ -129,6 +136,13 @@ describe('the console: applications and policies', () => {
     const client = await given.client({ name: 'Payroll' });
     const allowed = await given.user();
     const other = await given.user();
+    // A group's deny, made through the API (the console adds users and organizations).
+    const group = await create('/svc/admin/fga/api/groups', { name: 'Contractors' });
+    await create(`${ADMIN}/applications/${client.id}/assignments`, {
+      principalType: 'group',
+      principalId: group,
+      effect: 'deny',
+    });
     const page = await console.open(`/applications/${client.clientId}`);
     await choose(page.getByRole('radio', { name: /^Selected users, groups and roles/ }));
     await page.getByRole('button', { name: 'Change access' }).click();
@@ -141,12 +155,17 @@ describe('the console: applications and policies', () => {
     await access.getByRole('combobox', { name: 'User' }).fill(allowed.email);
     await page.getByRole('option', { name: new RegExp(allowed.email) }).click();
     await access.getByRole('button', { name: 'Add assignment' }).click();
-    await access.getByRole('rowheader', { name: new RegExp(allowed.displayName) }).waitFor();
+    // Each assignment by the name the list answers, not by its id.
+    await access.getByRole('rowheader', { name: `${allowed.displayName} ${allowed.email}` }).waitFor();
+    await access.getByRole('rowheader', { name: 'Contractors', exact: true }).waitFor();
     expect(
       svcApplicationAccessSchema.parse(await api(`/applications/${client.id}/assignments`)),
     ).toMatchObject({
       mode: 'selected_users_groups_roles',
-      data: [{ principalType: 'user', principalId: allowed.id, effect: 'allow' }],
+      data: [
+        { principalType: 'user', principalId: allowed.id, effect: 'allow' },
+        { principalType: 'group', principal: { name: 'Contractors' }, effect: 'deny' },
+      ],
     });
 
     const check = page.getByRole('region', { name: "Check a user's access" });
