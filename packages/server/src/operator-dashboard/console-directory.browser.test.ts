@@ -168,9 +168,28 @@ describe('the console directory in a browser', () => {
     expect(invitation).toMatchObject({ email: invitee, role: 'member', status: 'pending' });
     const [mail] = await readOutbox(t.svc.email, { to: invitee });
     expect(mail?.textBody).toContain('/invitations/accept?token=');
+    // When it was sent, from the list's own answer.
+    expect(invitation?.createdAt).toEqual(expect.any(String));
+    await row.locator(`time[datetime="${invitation?.createdAt ?? ''}"]`).waitFor();
     await confirm(page, 'Revoke', `Revoke the invitation of ${invitee}?`, 'Its link stops working now');
     await row.getByText('Revoked').waitFor();
     expect((await t.svc.invitations.getEmailInvitation(invitation?.id ?? '')).status).toBe('revoked');
+
+    // The status filter is in the link; the server filters.
+    const status = async (label: string) => {
+      await page
+        .getByRole('tabpanel')
+        .getByRole('button', { name: /Status/ })
+        .click();
+      await page.getByRole('option', { name: label, exact: true }).click();
+    };
+    await status('Pending');
+    await page.getByText('No pending invitations.').waitFor();
+    expect(new URL(page.url()).searchParams.get('invitationStatus')).toBe('pending');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await status('Revoked');
+    await page.waitForURL((url) => url.searchParams.get('invitationStatus') === 'revoked');
+    await row.getByText('Revoked').waitFor();
 
     await confirm(
       page,
