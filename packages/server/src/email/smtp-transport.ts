@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EmailTransport } from './transport.js';
 
 /**
@@ -7,15 +7,21 @@ import type { EmailTransport } from './transport.js';
  * delivery instead of holding a sign-in request open.
  */
 export function smtpTransport(url: string): EmailTransport {
-  const transporter = nodemailer.createTransport({
-    url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  // Made at the first message: loading nodemailer costs every start of a process about a tenth of a
+  // second, and many processes send nothing.
+  let transporter: Promise<Transporter> | undefined;
+  const open = () =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      }),
+    ));
   return {
     async send(message) {
-      const info = await transporter.sendMail({
+      const info = await (await open()).sendMail({
         from: message.from,
         to: message.to,
         subject: message.subject,
@@ -25,7 +31,7 @@ export function smtpTransport(url: string): EmailTransport {
       const messageId: unknown = (info as { messageId?: unknown }).messageId;
       return { messageId: typeof messageId === 'string' && messageId !== '' ? messageId : null };
     },
-    close: () => transporter.close(),
+    close: () => void transporter?.then((opened) => opened.close()),
   };
 }
 

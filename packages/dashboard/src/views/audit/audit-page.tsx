@@ -21,7 +21,15 @@ function ShortId(props: { readonly value: string | null }) {
 }
 
 const COLUMNS: readonly TableColumn<AuditEvent>[] = [
-  { id: 'time', label: 'Time', cell: (event) => <Time iso={event.occurredAt} /> },
+  {
+    id: 'time',
+    label: 'Time',
+    cell: (event) => (
+      <span className="nowrap">
+        <Time iso={event.occurredAt} />
+      </span>
+    ),
+  },
   { id: 'kind', label: 'Kind', cell: (event) => <code>{event.kind}</code>, isRowHeader: true },
   {
     id: 'actor',
@@ -36,10 +44,33 @@ const COLUMNS: readonly TableColumn<AuditEvent>[] = [
       ),
   },
   { id: 'subject', label: 'Subject', cell: (event) => <ShortId value={event.subjectId} /> },
-  { id: 'user', label: 'User', cell: (event) => <ShortId value={event.userId} /> },
-  { id: 'organization', label: 'Organization', cell: (event) => <ShortId value={event.organizationId} /> },
-  { id: 'client', label: 'Application', cell: (event) => <ShortId value={event.clientId} /> },
+  {
+    id: 'context',
+    label: 'User, organization, application',
+    cell: (event) => <EventContext event={event} />,
+  },
 ];
+
+/** The user, organization and application an event names, one line each, only those it names. */
+function EventContext(props: { readonly event: AuditEvent }) {
+  const { userId, organizationId, clientId } = props.event;
+  const named = [
+    ['User', userId],
+    ['Organization', organizationId],
+    ['Application', clientId],
+  ].filter((entry): entry is [string, string] => entry[1] !== null);
+  if (named.length === 0) return <span className="muted">—</span>;
+  return (
+    <span className="stacked">
+      {named.map(([label, id]) => (
+        <span key={label}>
+          <span className="muted">{label} </span>
+          <ShortId value={id} />
+        </span>
+      ))}
+    </span>
+  );
+}
 
 /** The audit stream, newest first, filtered by the link; each event opens its record. */
 export function AuditPage() {

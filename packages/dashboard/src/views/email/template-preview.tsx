@@ -26,7 +26,8 @@ function refusal(error: unknown): string {
  * The message as the server renders `content` (unsaved) with sample values: the operator's, or the
  * server's own for the variables left empty. The HTML part is shown in a sandboxed frame, which runs
  * nothing and inherits the console's CSP: inline style attributes apply (the page allows them for this,
- * docs/decisions/console-audit-email.md), `<style>` elements and remote images do not.
+ * docs/decisions/console-audit-email.md), `<style>` elements and remote images do not. Its links open
+ * in a new tab, as in a mail client: followed inside the frame, the console's CSP would refuse them.
  */
 export function TemplatePreview(props: { readonly template: EmailTemplateView; readonly content: Content }) {
   const { template } = props;
@@ -88,8 +89,8 @@ export function TemplatePreview(props: { readonly template: EmailTemplateView; r
           <iframe
             className="email-frame"
             title="The HTML part, rendered"
-            sandbox=""
-            srcDoc={preview.htmlBody}
+            sandbox="allow-popups allow-popups-to-escape-sandbox"
+            srcDoc={`<base target="_blank">${preview.htmlBody}`}
           />
           <p className="hint">
             Shown with its inline style attributes; style elements and images from other sites are not loaded

@@ -5,6 +5,7 @@ import type { ListState } from '../../data/queries.js';
 import { Age, Id } from '../../ui/format.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { RevokeSession } from './revoke-session.js';
+import { signInMethodWords } from './sign-in-methods.js';
 import { readableUserAgent } from './user-agent.js';
 
 export function SessionStatus(props: { readonly session: SvcSession }) {
@@ -38,7 +39,7 @@ const SESSION_COLUMNS: readonly TableColumn<SvcSession>[] = [
       <>
         {session.client.name ?? <Id value={session.client.clientId} />}
         <span className="cell-detail muted">
-          Signed in with {session.authenticationMethods.join(', ') || '—'}
+          Signed in with {signInMethodWords(session.authenticationMethods)}
         </span>
       </>
     ),

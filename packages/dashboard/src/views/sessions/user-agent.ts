@@ -9,7 +9,7 @@ const BROWSERS: readonly (readonly [RegExp, string])[] = [
   [/\bSamsungBrowser\/(\d+)/, 'Samsung Internet'],
   [/\b(?:Firefox|FxiOS)\/(\d+)/, 'Firefox'],
   [/\bCriOS\/(\d+)/, 'Chrome'],
-  [/\bChrome\/(\d+)/, 'Chrome'],
+  [/(?:\b|Headless)Chrome\/(\d+)/, 'Chrome'],
   [/\bVersion\/(\d+)[.\d]* (?:Mobile\/\S+ )?Safari\//, 'Safari'],
 ];
 

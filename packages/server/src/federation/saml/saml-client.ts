@@ -1,5 +1,11 @@
-import { SAML, SamlStatusError, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
+import type { SAML, SamlConfig } from '@node-saml/node-saml';
 import { SamlError } from './errors.js';
+
+/**
+ * The library, loaded at the first SAML call: most processes never make one, and loading it (with
+ * xml-crypto and its XML parser) costs every start of a process about a tenth of a second.
+ */
+export const samlLibrary = () => import('@node-saml/node-saml');
 
 /** NameID format Svc asks for and advertises (DECISIONS.md "SAML bindings"). */
 export const EMAIL_NAME_ID_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -24,7 +30,8 @@ export interface SamlPeers {
  * NotBefore / NotOnOrAfter against its injected Clock), and InResponseTo (`never`; the library keeps
  * request ids in a per-process cache, Svc takes them once from the database so that any node can answer).
  */
-function samlFor(peers: SamlPeers, requestId?: string): SAML {
+async function samlFor(peers: SamlPeers, requestId?: string): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await samlLibrary();
   const config: SamlConfig = {
     issuer: peers.spEntityId,
     audience: peers.spEntityId,
@@ -47,8 +54,13 @@ function samlFor(peers: SamlPeers, requestId?: string): SAML {
  * The IdP's URL with an unsigned, deflated AuthnRequest of ID `requestId` (HTTP-Redirect binding), and
  * `relayState`. The request's IssueInstant is the library's wall clock (it has no option for another).
  */
-export function authnRequestUrl(peers: SamlPeers, requestId: string, relayState: string): Promise<string> {
-  return samlFor(peers, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+export async function authnRequestUrl(
+  peers: SamlPeers,
+  requestId: string,
+  relayState: string,
+): Promise<string> {
+  const saml = await samlFor(peers, requestId);
+  return saml.getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 /**
@@ -56,21 +68,23 @@ export function authnRequestUrl(peers: SamlPeers, requestId: string, relayState:
  * SamlError otherwise. `base64` has passed readSamlResponse.
  */
 export async function verifiedAssertionXml(peers: SamlPeers, base64: string): Promise<string> {
+  const saml = await samlFor(peers);
+  const { SamlStatusError } = await samlLibrary();
   let xml: string | undefined;
   try {
-    const { profile } = await samlFor(peers).validatePostResponseAsync({ SAMLResponse: base64 });
+    const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: base64 });
     xml = profile?.getAssertionXml?.();
   } catch (error) {
-    throw libraryError(error);
+    throw libraryError(error, error instanceof SamlStatusError);
   }
   if (xml === undefined) throw new SamlError('invalid_response', 'The SAML response holds no assertion.');
   return xml;
 }
 
 /** The library's error as a SamlError: the kind read from its message, the message kept as detail. */
-function libraryError(error: unknown): SamlError {
+function libraryError(error: unknown, isIdpStatus: boolean): SamlError {
   const detail = error instanceof Error ? error.message : String(error);
-  if (error instanceof SamlStatusError) {
+  if (isIdpStatus) {
     return new SamlError('idp_error', 'The identity provider did not sign the user in.', detail);
   }
   if (/signature|signed|referenced node|ID cannot refer|multiple assertions|transforms/i.test(detail)) {

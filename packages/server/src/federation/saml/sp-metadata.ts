@@ -1,6 +1,5 @@
-import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import { sha256Hex } from '../../kernel/crypto.js';
-import { EMAIL_NAME_ID_FORMAT } from './saml-client.js';
+import { EMAIL_NAME_ID_FORMAT, samlLibrary } from './saml-client.js';
 
 /**
  * The SP metadata document of a connection (`GET /saml/metadata/{connectionId}`), from the library: the
@@ -9,7 +8,11 @@ import { EMAIL_NAME_ID_FORMAT } from './saml-client.js';
  * signature is what Svc relies on). The document's ID is derived from the entity id, so that the
  * document is the same on every node and every read.
  */
-export function serviceProviderMetadata(connection: { spEntityId: string; acsUrl: string }): string {
+export async function serviceProviderMetadata(connection: {
+  spEntityId: string;
+  acsUrl: string;
+}): Promise<string> {
+  const { generateServiceProviderMetadata } = await samlLibrary();
   return generateServiceProviderMetadata({
     issuer: connection.spEntityId,
     callbackUrl: connection.acsUrl,

@@ -1,5 +1,4 @@
 import type { SvcMfaAuthenticator, SvcMfaStatus, SvcTotpEnrollmentStartResult } from '@svc/contract';
-import QRCode from 'qrcode';
 import { toIso } from '../../../kernel/clock.js';
 import { safeEqual, sha256Hex } from '../../../kernel/crypto.js';
 import { SvcInvalidOperationError, SvcNotFoundError } from '../../../kernel/errors.js';
@@ -294,7 +293,8 @@ export class TotpEnrollment {
   }
 }
 
-/** The provisioning URI as a PNG data URL for the page to show. */
-function qrCode(provisioningUri: string): Promise<string> {
+/** The provisioning URI as a PNG data URL for the page to show (the library loaded at the first). */
+async function qrCode(provisioningUri: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toDataURL(provisioningUri, { errorCorrectionLevel: 'M', margin: 1 });
 }
