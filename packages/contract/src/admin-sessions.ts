@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './admin.js';
-import { svcUserSummarySchema } from './admin-directory.js';
+import { svcOrganizationSummarySchema, svcUserSummarySchema } from './admin-directory.js';
 import { clientIdSchema } from './auth.js';
 import { booleanQuerySchema, recordIdSchema, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
@@ -78,6 +78,8 @@ export const svcSessionSchema = z.object({
   client: z.object({ clientId: z.string(), name: z.string().nullable() }),
   /** Null for a user-scoped session (a user without organizations). */
   organizationId: z.string().nullable(),
+  /** The organization of `organizationId`, read in the same query; null for a user-scoped session. */
+  organization: svcOrganizationSummarySchema.nullable(),
   /** The OAuth client_id. */
   clientId: z.string(),
   /** How the user signed in (RFC 8176 `amr` values, for example `["pwd"]`). */

@@ -96,6 +96,18 @@ export type CreateApplicationAssignmentInput = z.output<typeof createApplication
 
 const timestamp = z.iso.datetime();
 
+/**
+ * What an assignment's principal is called, read with it: a user's display name and email, an
+ * organization's name and slug (a role assignment's organization's), a group's, service account's or
+ * agent's name. Null when the record is gone.
+ */
+export const svcAssignmentPrincipalSchema = z.object({
+  name: z.string(),
+  email: z.string().nullable(),
+  slug: z.string().nullable(),
+});
+export type SvcAssignmentPrincipal = z.output<typeof svcAssignmentPrincipalSchema>;
+
 export const svcApplicationAssignmentSchema = z.object({
   id: z.string(),
   /** The client's record id. */
@@ -105,6 +117,7 @@ export const svcApplicationAssignmentSchema = z.object({
   principalId: z.string().nullable(),
   organizationId: z.string().nullable(),
   roleKey: z.string().nullable(),
+  principal: svcAssignmentPrincipalSchema.nullable(),
   effect: assignmentEffectSchema,
   createdAt: timestamp,
 });

@@ -127,14 +127,17 @@ export type AuditSummaryCategory = keyof AuditSummaryCounts;
 /**
  * `GET /events/summary`: whole UTC hours (24h) or days (7d), oldest first, the last one holding now.
  * `kinds` gives each category's `kind` filter: `GET /events?kind=<kinds.x>&from=<start>&to=<next start>`
- * lists exactly the events a bucket counts. `activeSessions`: the token sessions usable now.
+ * lists exactly the events a bucket counts. A bucket's `activeSessions`: the token sessions usable at its
+ * end (the last bucket's: now), among those still stored; the top-level `activeSessions`: those usable now.
  */
 export const auditSummarySchema = z.object({
   window: z.enum(['24h', '7d']),
   bucket: z.enum(['hour', 'day']),
   from: z.iso.datetime(),
   to: z.iso.datetime(),
-  buckets: z.array(auditSummaryCountsSchema.extend({ start: z.iso.datetime() })),
+  buckets: z.array(
+    auditSummaryCountsSchema.extend({ start: z.iso.datetime(), activeSessions: z.number().int() }),
+  ),
   totals: auditSummaryCountsSchema,
   kinds: z.object({
     signIns: z.string(),

@@ -16,13 +16,16 @@ export const emailTemplateOverrideSchema = z.object({
 });
 export type EmailTemplateOverrideInput = z.input<typeof emailTemplateOverrideSchema>;
 
+/** Sample values of a template's variables, by name (preview and test send). */
+const templateDataSchema = z.record(z.string().max(100), z.string().max(2000));
+
 /**
  * `POST /svc/admin/email/api/templates/{key}/preview`: an unsaved override (the fields of PUT) and
  * optional sample values of the template's variables (`data`); a variable without a sample gets a
  * placeholder value such as `[link]`.
  */
 export const emailTemplatePreviewSchema = emailTemplateOverrideSchema.extend({
-  data: z.record(z.string().max(100), z.string().max(2000)).optional(),
+  data: templateDataSchema.optional(),
 });
 export type EmailTemplatePreviewInput = z.input<typeof emailTemplatePreviewSchema>;
 
@@ -68,10 +71,21 @@ export interface EmailDeliveryView {
   sentAt: string | null;
 }
 
-/** `POST /svc/admin/email/api/test` {to}. */
+/**
+ * `POST /svc/admin/email/api/test` {to, templateKey?, data?}: sends a template (`email.test` unless
+ * named) as it reads now, its override included, with the sample values of `data` and the server's
+ * samples for the variables left out, as the preview renders them.
+ */
 export const emailTestSendSchema = z.object({
   to: z.email().max(320),
+  templateKey: z
+    .string()
+    .max(200)
+    .regex(EMAIL_TEMPLATE_KEY_PATTERN, { error: 'expected a template key such as auth.password-reset' })
+    .optional(),
+  data: templateDataSchema.optional(),
 });
+export type EmailTestSendInput = z.input<typeof emailTestSendSchema>;
 
 /**
  * The email admin API's answers as a client checks them; each is typed by the interface it describes,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { absoluteUriSchema, emailSchema, roleSchema } from './admin.js';
 import { optionalText, text } from './fields.js';
+import { pageQuerySchema } from './paging.js';
 
 /**
  * Email invitations (DECISIONS.md "Invitations (operator)"): the operator API bodies and the records of
@@ -28,14 +29,31 @@ export const revokeInvitationBodySchema = z.object({
 });
 export type RevokeInvitationBody = z.input<typeof revokeInvitationBodySchema>;
 
-/** An invitation as the operator API and the in-process operations answer it; never its token. */
+/** Where an invitation stands; `expired` is a pending one past its expiry. */
+export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+export type InvitationStatusName = (typeof INVITATION_STATUSES)[number];
+
+/** GET /organizations/{organizationId}/invitations: paged, newest first, optionally of one status. */
+export const invitationListQuerySchema = pageQuerySchema.extend({
+  status: z
+    .enum(INVITATION_STATUSES, { error: `status must be one of ${INVITATION_STATUSES.join(', ')}` })
+    .optional(),
+});
+export type InvitationListQuery = z.output<typeof invitationListQuerySchema>;
+
+/**
+ * An invitation as the operator API and the in-process operations answer it; never its token.
+ * `createdAt`: when it was first sent; `resentAt`: when last sent again (null: never).
+ */
 export const svcEmailInvitationSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   email: z.string(),
   role: z.string(),
-  status: z.enum(['pending', 'accepted', 'revoked', 'expired']),
+  status: z.enum(INVITATION_STATUSES),
   expiresAt: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+  resentAt: z.iso.datetime().nullable(),
 });
 export type SvcEmailInvitationView = z.output<typeof svcEmailInvitationSchema>;
 /** The invitation record of the in-process operations (SPEC.md name): the operator API's, field for field. */

@@ -1,14 +1,22 @@
 import { z } from 'zod';
 import { opaqueTokenSchema } from './auth.js';
 import { recordIdSchema } from './fields.js';
+import { OIDC_PROVIDER_TYPES } from './oidc-connections.js';
 
 /**
  * A provider identity linked to an account (docs/decisions/federation-oidc-account-linking.md): the
- * connection and the provider's subject, what the provider last asserted, and when.
+ * connection (its name and provider type, read in the same query) and the provider's subject, what the
+ * provider last asserted, and when.
  */
 export const svcLinkedIdentitySchema = z.object({
   id: z.string(),
   connectionId: z.string(),
+  connection: z.object({
+    id: z.string(),
+    displayName: z.string(),
+    /** `Custom` (any OpenID provider) or one of the built-in social providers. */
+    providerType: z.enum(OIDC_PROVIDER_TYPES),
+  }),
   subject: z.string(),
   email: z.string().nullable(),
   emailVerified: z.boolean(),

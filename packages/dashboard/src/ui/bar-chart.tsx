@@ -19,7 +19,7 @@ export type BarLinkProps =
 
 /**
  * A bar chart of counts, each bar a link (`link` renders it, usually a router Link to the records it
- * counts). To assistive technology the chart is one image named by `label` and `summary`; the bars'
+ * counts), or only its tooltip when there is nothing to link to (no `link`). To assistive technology the chart is one image named by `label` and `summary`; the bars'
  * links lie over it, hidden from it and out of the tab order (they are the mouse's way in), and the
  * numbers are a table of the same links below, behind a disclosure, which is how the keyboard and
  * screen readers reach them. Heights are style properties (set through the CSSOM, which the page's CSP
@@ -31,12 +31,13 @@ export function BarChart<B extends Bar>(props: {
   readonly bars: readonly B[];
   /** The count with its noun ("3 sign-ins"). */
   readonly unit: (value: number) => string;
-  readonly link: (bar: B, props: BarLinkProps) => ReactNode;
+  readonly link?: ((bar: B, props: BarLinkProps) => ReactNode) | undefined;
   /** The disclosure's title ("Sign-ins per hour"). */
   readonly tableTitle: string;
   readonly spanTitle: string;
 }) {
   const max = Math.max(1, ...props.bars.map((bar) => bar.value));
+  const link = props.link ?? ((_bar: B, linkProps: BarLinkProps) => <span {...linkProps} />);
   const axis = [props.bars[0], props.bars[Math.floor(props.bars.length / 2)], props.bars.at(-1)];
   return (
     <figure className="bar-chart">
@@ -54,7 +55,7 @@ export function BarChart<B extends Bar>(props: {
         <div className="bar-links" aria-hidden="true">
           {props.bars.map((bar) => (
             <Fragment key={bar.key}>
-              {props.link(bar, {
+              {link(bar, {
                 className: 'bar-link',
                 title: `${bar.span}: ${props.unit(bar.value)}`,
                 tabIndex: -1,
@@ -82,7 +83,7 @@ export function BarChart<B extends Bar>(props: {
             {props.bars.map((bar) => (
               <tr key={bar.key}>
                 <th scope="row">{bar.span}</th>
-                <td>{props.link(bar, { children: bar.value.toLocaleString() })}</td>
+                <td>{link(bar, { children: bar.value.toLocaleString() })}</td>
               </tr>
             ))}
           </tbody>

@@ -172,10 +172,10 @@ describeEachDatabase('operator console: searches and joined lists', (kind) => {
     ]);
   });
 
-  it('GET /sessions: the user and client joined, by email, with the device and address of the sign-in', async () => {
+  it('GET /sessions: the user, client and organization joined, by email, with the device and address of the sign-in', async () => {
     const client = await h.given.client({ name: 'Console App' });
     const signedIn = await user('Sam Session', `${unique('sam')}@example.com`);
-    const login = (headers: Record<string, string>, remoteAddress: string) =>
+    const login = (headers: Record<string, string>, remoteAddress: string, organizationId?: string) =>
       h.inject({
         method: 'POST',
         url: `${h.authBase}/password/login`,
@@ -185,11 +185,16 @@ describeEachDatabase('operator console: searches and joined lists', (kind) => {
           email: signedIn.email,
           password: DIRECT_PASSWORD,
           clientId: client.clientId,
+          organizationId,
         }),
       });
+    // A user-scoped session, then (a member now) one in the organization.
     expect((await login({ 'user-agent': 'DirectAgent/1.0' }, '203.0.113.5')).statusCode).toBe(200);
+    const organization = await h.given.organization();
+    await h.given.membership(organization.id, signedIn.id);
     h.t.clock.advance(1000);
-    expect((await login({ 'user-agent': `Long/${'x'.repeat(600)}` }, '203.0.113.6')).statusCode).toBe(200);
+    const long = { 'user-agent': `Long/${'x'.repeat(600)}` };
+    expect((await login(long, '203.0.113.6', organization.id)).statusCode).toBe(200);
 
     const byEmail = await list(
       sessions,
@@ -203,7 +208,13 @@ describeEachDatabase('operator console: searches and joined lists', (kind) => {
       userId: signedIn.id,
       user: { id: signedIn.id, email: signedIn.email, displayName: 'Sam Session' },
       client: { clientId: client.clientId, name: 'Console App' },
+      organizationId: null,
+      organization: null,
       userAgent: 'DirectAgent/1.0',
+    });
+    expect(byEmail.data[0]).toMatchObject({
+      organizationId: organization.id,
+      organization: { id: organization.id, name: organization.name, slug: organization.slug },
     });
     expect(await list(sessions, `/sessions?email=nobody-${unique('x')}@example.com`)).toEqual({
       data: [],

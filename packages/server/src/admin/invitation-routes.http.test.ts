@@ -85,6 +85,17 @@ describeAboveStorage('invitation operator routes', (kind) => {
       );
     h.t.clock.advance(30 * DAY_MS);
     expect((await get(`/invitations/${later.id}`)).json()).toMatchObject({ status: 'expired' });
+    const ofStatus = async (status: string) => {
+      const response = await get(`/organizations/${organizationId}/invitations?status=${status}`);
+      return { status: response.statusCode, body: response.json<Record<string, unknown>>() };
+    };
+    expect((await ofStatus('expired')).body).toMatchObject({ data: [{ id: later.id }] });
+    expect((await ofStatus('revoked')).body).toMatchObject({ data: [{ id: body.id }] });
+    expect((await ofStatus('pending')).body).toMatchObject({ data: [] });
+    expect(await ofStatus('lost')).toMatchObject({
+      status: 400,
+      body: { details: [{ path: 'status', message: expect.stringContaining('pending, accepted') }] },
+    });
     expect((await get('/invitations/inv_missing')).statusCode).toBe(404);
     expect((await get('/invitations/inv_%00x')).statusCode).toBe(400);
   });

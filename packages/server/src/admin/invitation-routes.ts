@@ -1,4 +1,8 @@
-import { createInvitationBodySchema, pageQuerySchema, revokeInvitationBodySchema } from '@svc/contract';
+import {
+  createInvitationBodySchema,
+  invitationListQuerySchema,
+  revokeInvitationBodySchema,
+} from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
@@ -33,11 +37,8 @@ export function invitationAdminRoutes(deps: { invitations: InvitationService }):
     app.get<{ Params: { organizationId: string } }>(
       '/organizations/:organizationId/invitations',
       async (request) => {
-        const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
-        return invitations.listEmailInvitations(
-          request.params.organizationId,
-          cursor === undefined ? { limit } : { limit, cursor },
-        );
+        const { limit, cursor, status } = parseQuery(invitationListQuerySchema, request.query);
+        return invitations.listEmailInvitations(request.params.organizationId, { limit, cursor, status });
       },
     );
 

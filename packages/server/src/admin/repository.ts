@@ -45,6 +45,8 @@ export interface UserListFilter {
 
 /** A user as lists of other records show it beside them. */
 export type UserSummary = Pick<UserRecord, 'id' | 'email' | 'displayName'>;
+/** What a list shows of an organization beside its other records. */
+export type OrganizationSummary = Pick<OrganizationRecord, 'id' | 'name' | 'slug'>;
 
 export interface OrganizationRecord {
   readonly id: string;
@@ -295,11 +297,13 @@ export type ClientChanges = Partial<
   Omit<ClientRecord, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'access'>
 >;
 
-/** A token session as operators list it: with its user and client, read in the same query. */
+/** A token session as operators list it: with its user, client and organization, read in the same query. */
 export type OperatorSessionRecord = SessionRecord & {
   readonly user: UserSummary;
   /** `name` is null when the client no longer exists. */
   readonly client: { readonly clientId: string; readonly name: string | null };
+  /** Null for a user-scoped session. */
+  readonly organization: OrganizationSummary | null;
 };
 
 /** The sessions an operator lists: every given field must match. */
@@ -334,8 +338,11 @@ export interface OperatorSessionStore {
    * many issuer (browser) sessions a revocation would end (`endBrowserSessions`).
    */
   count(selector: SessionSelector, now: number): Promise<SvcAdminSessionRevocationPreview>;
-  /** How many sessions are usable at `now` (not revoked, before both deadlines): the console's overview. */
-  countUsable(now: number): Promise<number>;
+  /**
+   * How many sessions were usable at each instant (now or earlier: created by then, not revoked by then,
+   * before both deadlines), in the order given: the console's overview.
+   */
+  countUsableAt(instants: readonly number[]): Promise<number[]>;
   /**
    * Runs `work` in one transaction over a store bound to it; a throw rolls everything back, so that a
    * refused revocation leaves its operation id unused.

@@ -111,6 +111,7 @@ export function toSvcSession(record: OperatorSessionRecord, now: number): SvcSes
     user: { id: record.user.id, email: record.user.email, displayName: record.user.displayName },
     client: { clientId: record.client.clientId, name: record.client.name },
     organizationId: record.organizationId,
+    organization: record.organization === null ? null : { ...record.organization },
     clientId: record.clientId,
     authenticationMethods: [...record.amr],
     active: sessionState(record, now) === 'active',

@@ -23,8 +23,11 @@ export interface WireInvitationsContext {
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
-  /** The sign-in engine: invitation signup signs the new user in (first-party gate included). */
-  readonly engine: Pick<AuthEngine, 'direct' | 'signIn' | 'tokens' | 'tokenChecks'>;
+  /**
+   * The sign-in engine: invitation signup creates the account as every signup does and signs the new
+   * user in (first-party gate included).
+   */
+  readonly engine: Pick<AuthEngine, 'direct' | 'signIn' | 'signup' | 'tokens' | 'tokenChecks'>;
 }
 
 /** The invitation operations: operator lifecycle and acceptance, and the signup variant. */
@@ -55,10 +58,9 @@ export function wireInvitations(ctx: WireInvitationsContext): InvitationWiring {
   });
   const signup = new InvitationSignup({
     invitations,
-    users: admin.users,
+    signup: ctx.engine.signup,
     direct: ctx.engine.direct,
     clock: ctx.clock,
-    ids: ctx.ids,
   });
   return { invitations, signup };
 }

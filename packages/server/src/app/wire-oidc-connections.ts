@@ -124,7 +124,6 @@ export function wireOidcSignIn(ctx: WireOidcSignInContext): OidcSignInWiring {
     authorization: new OidcAppAuthorization({ signIn, relyingParty }),
     organizations: ctx.engine.organizations,
     users: userRepository(ctx.db),
-    audit: ctx.audit,
   });
   return { relyingParty, signIn, firstParty };
 }

@@ -29,6 +29,7 @@ import {
   principalKey,
   type ApplicationAccessRepository,
   type AssignmentRecord,
+  type NamedAssignmentRecord,
   type PrincipalKind,
 } from './repository.js';
 
@@ -54,7 +55,7 @@ const PRINCIPAL_KIND: Record<SvcApplicationAssignment['principalType'], Principa
   agent: 'agent',
 };
 
-function toWire(client: ClientRecord, record: AssignmentRecord): SvcApplicationAssignment {
+function toWire(client: ClientRecord, record: NamedAssignmentRecord): SvcApplicationAssignment {
   return {
     id: record.id,
     applicationId: client.id,
@@ -63,6 +64,7 @@ function toWire(client: ClientRecord, record: AssignmentRecord): SvcApplicationA
     principalId: record.principalId,
     organizationId: record.organizationId,
     roleKey: record.roleKey,
+    principal: record.principal === null ? null : { ...record.principal },
     effect: record.effect,
     createdAt: toIso(record.createdAt),
   };
@@ -87,7 +89,7 @@ export class ApplicationAccessAdmin {
 
   async listAssignments(applicationId: string): Promise<SvcApplicationAccess> {
     const client = await this.#application(applicationId);
-    const assignments = await this.#deps.repository.listAssignments(client.clientId);
+    const assignments = await this.#deps.repository.listNamedAssignments(client.clientId);
     return {
       applicationId: client.id,
       clientId: client.clientId,
@@ -125,10 +127,11 @@ export class ApplicationAccessAdmin {
       input.principalType === 'role' || input.principalType === 'organization'
         ? 'organizationId'
         : 'principalId';
-    if (
-      referenced === null ||
-      !(await this.#deps.repository.principalExists(PRINCIPAL_KIND[input.principalType], referenced))
-    ) {
+    const principal =
+      referenced === null
+        ? undefined
+        : await this.#deps.repository.findPrincipal(PRINCIPAL_KIND[input.principalType], referenced);
+    if (principal === undefined) {
       throw new SvcValidationError(
         `No ${PRINCIPAL_KIND[input.principalType].replace('_', ' ')} has this id.`,
         [{ path: field, message: `no ${PRINCIPAL_KIND[input.principalType].replace('_', ' ')} has this id` }],
@@ -150,7 +153,7 @@ export class ApplicationAccessAdmin {
       );
     }
     await this.#audit('application.assignment.created', client, actor, assignmentData(record));
-    return toWire(client, record);
+    return toWire(client, { ...record, principal });
   }
 
   async deleteAssignment(applicationId: string, assignmentId: string, actor?: AdminActor): Promise<void> {

@@ -248,6 +248,44 @@ describeAboveStorage('application access', (kind) => {
     ]);
   });
 
+  it('names each assignment’s principal, read in the list’s query; one whose record is gone has none', async () => {
+    const client = await h.given.client();
+    const user = await h.given.user();
+    const organization = await h.given.organization();
+    const fga = fgaApi(h.t.svc);
+    const group = await fga.create('/groups', { name: 'Field crew' });
+    const robot = await fga.create('/subjects', { type: 'service_account', name: 'Nightly export' });
+    const agent = await fga.create('/subjects', { type: 'agent', name: 'Support bot' });
+    const created = await assign(client.id, { principalType: 'user', principalId: user.id });
+    expect(created.principal).toEqual({ name: user.displayName, email: user.email, slug: null });
+    await assign(client.id, { principalType: 'organization', organizationId: organization.id });
+    await assign(client.id, { principalType: 'role', organizationId: organization.id, roleKey: 'admin' });
+    for (const [principalType, principalId] of [
+      ['group', group],
+      ['service_account', robot],
+      ['agent', agent],
+    ]) {
+      await assign(client.id, { principalType, principalId, effect: 'deny' });
+    }
+    const named = async () => {
+      const listed = await call('GET', `/applications/${client.id}/assignments`);
+      expect(listed.statusCode, listed.body).toBe(200);
+      const { data } = svcApplicationAccessSchema.parse(listed.json());
+      return Object.fromEntries(data.map((entry) => [entry.principalType, entry.principal]));
+    };
+    const ofOrganization = { name: organization.name, email: null, slug: organization.slug };
+    expect(await named()).toEqual({
+      user: { name: user.displayName, email: user.email, slug: null },
+      organization: ofOrganization,
+      role: ofOrganization,
+      group: { name: 'Field crew', email: null, slug: null },
+      service_account: { name: 'Nightly export', email: null, slug: null },
+      agent: { name: 'Support bot', email: null, slug: null },
+    });
+    expect((await fga.call('DELETE', `/subjects/${agent}`)).status).toBe(204);
+    expect((await named()).agent).toBeNull();
+  });
+
   it('refuses bad input with a 400 (never a 5xx), duplicates with a 409, unknown ids with a 404', async () => {
     const client = await h.given.client();
     const user = await h.given.user();

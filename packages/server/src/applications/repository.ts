@@ -1,4 +1,9 @@
-import type { ApplicationAccessMode, AssignmentEffect, AssignmentPrincipalType } from '@svc/contract';
+import type {
+  ApplicationAccessMode,
+  AssignmentEffect,
+  AssignmentPrincipalType,
+  SvcAssignmentPrincipal,
+} from '@svc/contract';
 
 /** An operator's allow or deny of one principal for one client. Times are epoch milliseconds. */
 export interface AssignmentRecord {
@@ -19,6 +24,9 @@ export interface AssignmentRecord {
 /** The principals an assignment may name, by the table that holds them. */
 export type PrincipalKind = 'user' | 'organization' | 'group' | 'service_account' | 'agent';
 
+/** An assignment as the operator lists it: with what its principal is called (null: the record is gone). */
+export type NamedAssignmentRecord = AssignmentRecord & { readonly principal: SvcAssignmentPrincipal | null };
+
 /**
  * The storage application access owns. Assignments are keyed by the OAuth client_id; every insert and
  * delete also moves the client's assignment count (ClientRecord.access) in the same write.
@@ -26,6 +34,8 @@ export type PrincipalKind = 'user' | 'organization' | 'group' | 'service_account
 export interface ApplicationAccessRepository {
   /** A client's assignments, newest first. */
   listAssignments(clientId: string): Promise<AssignmentRecord[]>;
+  /** The same with their principals' names, joined in the same query (the operator's list). */
+  listNamedAssignments(clientId: string): Promise<NamedAssignmentRecord[]>;
   /** The assignments of several clients at once (the application lists). */
   listAssignmentsOf(clientIds: readonly string[]): Promise<AssignmentRecord[]>;
   /** Inserts and counts; false when the principal is already assigned on this client. */
@@ -38,8 +48,8 @@ export interface ApplicationAccessRepository {
   userGroupIds(userId: string): Promise<Set<string>>;
   /** The user's role in an organization, when the membership and the organization are active; else null. */
   membershipRole(userId: string, organizationId: string): Promise<string | null>;
-  /** Whether a principal of this kind exists (a group, service account or agent is an FGA subject). */
-  principalExists(kind: PrincipalKind, id: string): Promise<boolean>;
+  /** The principal of this kind and id, named; undefined when there is none (a group, service account or agent is an FGA subject). */
+  findPrincipal(kind: PrincipalKind, id: string): Promise<SvcAssignmentPrincipal | undefined>;
 }
 
 /** `<type>:<principal>`: what makes an assignment unique on its client (allow and deny alike). */

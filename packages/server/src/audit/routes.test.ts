@@ -32,7 +32,11 @@ describe('GET /svc/admin/audit/api/events', () => {
       ids: randomIds,
       exportLimits: { maxEvents: 5, pageSize: 2 },
     });
-    const summary = createAuditSummary({ repository, sessions: { countUsable: async () => 3 }, clock });
+    const summary = createAuditSummary({
+      repository,
+      sessions: { countUsableAt: async (instants) => instants.map(() => 3) },
+      clock,
+    });
     await app.register(auditApiRoutes({ audit: reader, summary, clock }), { prefix: '/svc/admin/audit/api' });
   };
 

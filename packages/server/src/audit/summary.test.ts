@@ -17,6 +17,7 @@ describeEachDatabase('audit summary', (kind) => {
   let clock: FakeClock;
   let audit: AuditService;
   let summary: AuditSummarizer;
+  let asked: number[][];
 
   /** Records `kinds` at `at` (epoch ms), then puts the clock back at NOW. */
   const recordAt = async (at: number, ...kinds: string[]) => {
@@ -31,7 +32,15 @@ describeEachDatabase('audit summary', (kind) => {
     clock = new FakeClock(NOW);
     const repository = auditEventsRepository(handle.db);
     audit = createAuditLog({ repository, clock, ids: randomIds });
-    summary = createAuditSummary({ repository, sessions: { countUsable: async () => 4 }, clock });
+    asked = [];
+    // Each instant's count is its place in the call: the test reads which instant a bucket got.
+    const sessions = {
+      countUsableAt: async (instants: readonly number[]) => {
+        asked.push([...instants]);
+        return instants.map((_, i) => i);
+      },
+    };
+    summary = createAuditSummary({ repository, sessions, clock });
   });
   afterEach(async () => {
     await handle.close();
@@ -65,16 +74,39 @@ describeEachDatabase('audit summary', (kind) => {
       from: '2025-12-31T13:00:00.000Z',
       to: '2026-01-01T13:00:00.000Z',
       totals: { signIns: 3, failedSignIns: 3, throttled: 2, newUsers: 1 },
-      activeSessions: 4,
+      activeSessions: 23,
     });
     expect(day.buckets).toHaveLength(24);
     expect(day.buckets[1]?.start).toBe('2025-12-31T14:00:00.000Z');
     const nonEmpty = day.buckets.filter((b) => b.signIns + b.failedSignIns + b.throttled + b.newUsers > 0);
     expect(nonEmpty).toEqual([
-      { start: '2025-12-31T13:00:00.000Z', signIns: 0, failedSignIns: 1, throttled: 0, newUsers: 0 },
-      { start: '2026-01-01T10:00:00.000Z', signIns: 1, failedSignIns: 1, throttled: 0, newUsers: 0 },
-      { start: '2026-01-01T12:00:00.000Z', signIns: 2, failedSignIns: 1, throttled: 2, newUsers: 1 },
+      {
+        start: '2025-12-31T13:00:00.000Z',
+        signIns: 0,
+        failedSignIns: 1,
+        throttled: 0,
+        newUsers: 0,
+        activeSessions: 0,
+      },
+      {
+        start: '2026-01-01T10:00:00.000Z',
+        signIns: 1,
+        failedSignIns: 1,
+        throttled: 0,
+        newUsers: 0,
+        activeSessions: 21,
+      },
+      {
+        start: '2026-01-01T12:00:00.000Z',
+        signIns: 2,
+        failedSignIns: 1,
+        throttled: 2,
+        newUsers: 1,
+        activeSessions: 23,
+      },
     ]);
+    // Sessions are counted at each bucket's end, in one call; the current bucket's end is now.
+    expect(asked).toEqual([[...Array.from({ length: 23 }, (_, i) => Date.UTC(2025, 11, 31, 14 + i)), NOW]]);
 
     const week = await summary.summarize({ window: '7d' });
     expect(week).toMatchObject({

@@ -9,9 +9,9 @@ import { kindMatches, parseKindFilter } from './audit-service.js';
 import type { AuditKindMatch, AuditRepository } from './repository.js';
 import { AUDIT_SUMMARY_KINDS } from './summary-kinds.js';
 
-/** The token sessions usable now (not revoked, before both deadlines). */
+/** How many token sessions were usable at each instant (created, not revoked, before both deadlines). */
 export interface ActiveSessionCount {
-  countUsable(now: number): Promise<number>;
+  countUsableAt(instants: readonly number[]): Promise<number[]>;
 }
 
 /** The overview of the audit API. */
@@ -46,8 +46,9 @@ const zero = (): AuditSummaryCounts => ({ signIns: 0, failedSignIns: 0, throttle
 
 /**
  * The console's overview (`GET /events/summary`): the window's whole UTC hours or days, oldest first,
- * the last one holding now, each counting the events of AUDIT_SUMMARY_KINDS' categories. The database
- * groups them (one query per call, by bucket and kind); this only sorts the kinds into categories.
+ * the last one holding now, each counting the events of AUDIT_SUMMARY_KINDS' categories and the token
+ * sessions usable at its end (the last one's: now). The database groups the events (one query, by
+ * bucket and kind; this only sorts the kinds into categories) and counts the sessions (one query).
  */
 export function createAuditSummary(deps: AuditSummaryDeps): AuditSummarizer {
   return { summarize: (query) => summarize(deps, query) };
@@ -68,14 +69,20 @@ async function summarize(deps: AuditSummaryDeps, query: AuditSummaryQuery): Prom
     bucket[category] += row.count;
     totals[category] += row.count;
   }
+  const ends = counts.map((_, i) => Math.min(from + (i + 1) * window.bucketMs, now));
+  const sessions = await deps.sessions.countUsableAt(ends);
   return {
     window: query.window,
     bucket: window.bucket,
     from: toIso(from),
     to: toIso(to),
-    buckets: counts.map((bucket, i) => ({ start: toIso(from + i * window.bucketMs), ...bucket })),
+    buckets: counts.map((bucket, i) => ({
+      start: toIso(from + i * window.bucketMs),
+      ...bucket,
+      activeSessions: sessions[i] ?? 0,
+    })),
     totals,
     kinds: { ...AUDIT_SUMMARY_KINDS },
-    activeSessions: await deps.sessions.countUsable(now),
+    activeSessions: sessions.at(-1) ?? 0,
   };
 }

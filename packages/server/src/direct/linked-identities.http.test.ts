@@ -1,4 +1,4 @@
-import { svcLinkedIdentitySchema } from '@svc/contract';
+import { svcLinkedIdentitySchema, type SvcLinkedIdentity } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectHarness, type DirectHarness } from '../test-support/direct-test-app.js';
 
@@ -105,7 +105,18 @@ describe('linked identities', () => {
     const link = await linked(ann.userId);
     const listed = await operator('GET', `/users/${ann.userId}/identities`);
     expect(listed.statusCode, listed.body).toBe(200);
-    expect(listed.json()).toMatchObject({ data: [{ id: link, connectionId: expect.any(String) }] });
+    const [identity] = listed
+      .json<{ data: SvcLinkedIdentity[] }>()
+      .data.map((entry) => svcLinkedIdentitySchema.parse(entry));
+    // The connection by its name and provider type, read in the same query.
+    expect(identity).toMatchObject({
+      id: link,
+      connection: {
+        id: identity?.connectionId,
+        displayName: `GitHub ${connections}`,
+        providerType: 'GitHub',
+      },
+    });
     expect((await operator('GET', '/users/usr_unknown/identities')).statusCode).toBe(404);
     expect((await operator('DELETE', `/users/${ann.userId}/identities/oid_unknown`)).statusCode).toBe(404);
     // Without the operator token the routes do not exist, and nothing is removed.

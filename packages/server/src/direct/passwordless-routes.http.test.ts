@@ -9,6 +9,7 @@ describe('passwordless direct routes', () => {
   let app: FastifyInstance;
   let base: string;
   const clientId = 'direct-app';
+  let bobId: string;
 
   beforeAll(async () => {
     smtp = await startTestSmtpServer();
@@ -22,7 +23,9 @@ describe('passwordless direct routes', () => {
       redirectUris: ['https://app.example.com/callback'],
       isFirstParty: true,
     });
-    await t.svc.admin.createUserAsync({ displayName: 'Bob', email: 'bob@example.com', password: null });
+    bobId = (
+      await t.svc.admin.createUserAsync({ displayName: 'Bob', email: 'bob@example.com', password: null })
+    ).id;
   });
 
   afterAll(async () => {
@@ -38,6 +41,27 @@ describe('passwordless direct routes', () => {
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
 
+  /** The direct sign-in successes since `after` of them: who, where, how. */
+  const successes = async (after = 0) =>
+    (
+      await t.svc.database.db
+        .selectFrom('auditEvents')
+        .selectAll()
+        .where('kind', '=', 'oauth.direct_login.succeeded')
+        .orderBy('occurredAt')
+        .orderBy('id')
+        .execute()
+    )
+      .slice(after)
+      .map((event) => ({
+        actorId: event.actorId,
+        userId: event.userId,
+        clientId: event.clientId,
+        organizationId: event.organizationId,
+        ipAddress: event.ipAddress,
+        data: JSON.parse(event.dataJson) as unknown,
+      }));
+
   it('signs in with an emailed code; field names are case-insensitive; no-store', async () => {
     const start = await post('/email-otp/start', { EMAIL: 'bob@example.com', clientid: clientId });
     expect(start.statusCode).toBe(200);
@@ -49,23 +73,47 @@ describe('passwordless direct routes', () => {
     const verify = await post('/email-otp/verify', { challengeToken: body.challengeToken, code });
     expect(verify.statusCode).toBe(200);
     expect(verify.json<{ tokens: { clientId: string } }>().tokens.clientId).toBe(clientId);
+    // Audited as a direct password sign-in is, with the hosted step's name of the method.
+    expect(await successes()).toEqual([
+      {
+        actorId: bobId,
+        userId: bobId,
+        clientId,
+        organizationId: null,
+        ipAddress: '127.0.0.1',
+        data: { route: `${base}/email-otp/verify`, method: 'email_otp' },
+      },
+    ]);
     const again = await post('/email-otp/verify', { challengeToken: body.challengeToken, code });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ error: 'invalid_code' });
   });
 
-  it('answers byte-identical magic-link starts for known and unknown addresses', async () => {
+  it('answers byte-identical magic-link starts for known and unknown addresses; a completion is audited', async () => {
     t.clock.advance(60_000);
     const before = smtp.messages.length;
-    const known = await post('/magic-link/start', { email: 'bob@example.com', clientId });
-    const unknown = await post('/magic-link/start', { email: 'bart@example.com', clientId });
+    const audited = (await successes()).length;
+    const { id: organizationId } = await t.svc.admin.createOrganizationAsync({ name: 'Bob Corp' });
+    await t.svc.admin.createMembershipAsync({ organizationId, userId: bobId, role: 'member' });
+    const known = await post('/magic-link/start', { email: 'bob@example.com', clientId, organizationId });
+    const unknown = await post('/magic-link/start', { email: 'bart@example.com', clientId, organizationId });
     expect(known.statusCode).toBe(200);
     expect(unknown.body).toBe(known.body);
     const message = (await smtp.waitFor(before + 1))[before];
     const link = /(http\S+magic-link\?token=\S+)/.exec(message?.text ?? '')?.[1] ?? '';
     const token = new URL(link).searchParams.get('token') ?? '';
     const complete = await post('/magic-link/complete', { token, clientId });
-    expect(complete.statusCode).toBe(200);
+    expect(complete.statusCode, complete.body).toBe(200);
+    expect(await successes(audited)).toEqual([
+      {
+        actorId: bobId,
+        userId: bobId,
+        clientId,
+        organizationId,
+        ipAddress: '127.0.0.1',
+        data: { route: `${base}/magic-link/complete`, method: 'magic_link' },
+      },
+    ]);
     const replay = await post('/magic-link/complete', { token, clientId });
     expect(replay.json()).toMatchObject({ error: 'invalid_token' });
   });

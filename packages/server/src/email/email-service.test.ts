@@ -313,6 +313,38 @@ describeEachDatabase('email service', (kind) => {
     expect(await events()).toEqual([]);
   });
 
+  it('sends any template as a test, its override and the given samples included, and audits which', async () => {
+    const email = service(undefined);
+    await email.saveOverride('auth.password-reset', {
+      subject: 'Reset at {{productName}}',
+      textBody: 'Go to {{link}} within {{expiresInMinutes}} minutes',
+      htmlBody: '<a href="{{link}}">Reset</a>',
+    });
+    const sent = await email.sendTest(
+      { to: 'ops@example.test', templateKey: 'auth.password-reset', data: { link: 'https://x.test/r' } },
+      { actorType: 'operator', actorId: 'usr_op' },
+    );
+    expect(sent).toMatchObject({
+      templateKey: 'auth.password-reset',
+      to: 'ops@example.test',
+      subject: 'Reset at Svc',
+      textBody: 'Go to https://x.test/r within 15 minutes',
+    });
+    expect((await email.sendTest({ to: 'ops@example.test' })).templateKey).toBe('email.test');
+    await expect(email.sendTest({ to: 'ops@example.test', templateKey: 'auth.nope' })).rejects.toThrow(
+      'There is no email template "auth.nope".',
+    );
+    await expect(
+      email.sendTest({ to: 'ops@example.test', templateKey: 'auth.password-reset', data: { code: '1' } }),
+    ).rejects.toThrow(expect.objectContaining({ details: [expect.objectContaining({ path: 'data.code' })] }));
+    expect((await deliveries(email)).data).toHaveLength(2);
+    const tests = (await events()).filter((e) => e.kind === 'admin.email.test_sent');
+    expect(tests.map((e) => [e.actorId, e.data.templateKey, e.data.recipientDomain])).toEqual([
+      ['usr_op', 'auth.password-reset', 'example.test'],
+      [null, 'email.test', 'example.test'],
+    ]);
+  });
+
   it('throws for programming errors: an unknown template or a missing variable', async () => {
     const email = service(undefined);
     await expect(

@@ -188,17 +188,7 @@ export class EmailService {
     data: Readonly<Record<string, string>> = {},
   ): EmailTemplatePreview {
     const builtIn = requireKnownVariables(key, content);
-    const unknown = Object.keys(data).filter((name) => !builtIn.variables.includes(name));
-    if (unknown.length > 0) {
-      throw new SvcValidationError(
-        'The sample data names variables this template does not have.',
-        unknown.map((name) => ({ path: `data.${name}`, message: knownVariables(builtIn) })),
-      );
-    }
-    const samples = Object.fromEntries(
-      builtIn.variables.map((name) => [name, SAMPLE_VALUES[name] ?? `[${name}]`]),
-    );
-    return render(content, { ...samples, productName: this.#productName, ...data });
+    return render(content, this.#sampleVariables(builtIn, data));
   }
 
   listDeliveries(
@@ -211,15 +201,28 @@ export class EmailService {
   }
 
   /**
-   * Sends `email.test` and returns the logged row; audited as `admin.email.test_sent` with the outcome
-   * and the recipient's domain only (the log keeps no address: it is never pruned).
+   * Sends a template (`email.test` unless `templateKey` names another) as it reads now, override
+   * included, with the variables of `data` and SAMPLE_VALUES for the others, as the preview renders it;
+   * an unknown key is a 404, an unknown variable in `data` a 400. Returns the logged row; audited as
+   * `admin.email.test_sent` with the template, the outcome and the recipient's domain only (the log
+   * keeps no address: it is never pruned).
    */
-  async sendTest(to: string, actor?: AdminActor): Promise<EmailDeliveryRecord> {
-    const delivery = await this.send({ templateKey: 'email.test', to, variables: {} });
+  async sendTest(
+    input: {
+      readonly to: string;
+      readonly templateKey?: string | undefined;
+      readonly data?: Readonly<Record<string, string>> | undefined;
+    },
+    actor?: AdminActor,
+  ): Promise<EmailDeliveryRecord> {
+    const { to, templateKey = 'email.test', data = {} } = input;
+    const variables = this.#sampleVariables(requireBuiltIn(templateKey), data);
+    const delivery = await this.send({ templateKey, to, variables });
     const record = await this.deps.deliveries.find(delivery.id);
     if (record === undefined) throw new Error(`Delivery ${delivery.id} vanished.`);
     await this.#audit('admin.email.test_sent', delivery.id, actor, {
       deliveryId: delivery.id,
+      templateKey,
       status: delivery.status,
       recipientDomain: to.slice(to.lastIndexOf('@') + 1).toLowerCase(),
     });
@@ -228,6 +231,24 @@ export class EmailService {
 
   get #productName(): string {
     return this.deps.productName ?? 'Svc';
+  }
+
+  /** Every variable of the template: `data`'s (only its known ones: a 400 otherwise), else a sample. */
+  #sampleVariables(
+    builtIn: BuiltInEmailTemplate,
+    data: Readonly<Record<string, string>>,
+  ): Record<string, string> {
+    const unknown = Object.keys(data).filter((name) => !builtIn.variables.includes(name));
+    if (unknown.length > 0) {
+      throw new SvcValidationError(
+        'The sample data names variables this template does not have.',
+        unknown.map((name) => ({ path: `data.${name}`, message: knownVariables(builtIn) })),
+      );
+    }
+    const samples = Object.fromEntries(
+      builtIn.variables.map((name) => [name, SAMPLE_VALUES[name] ?? `[${name}]`]),
+    );
+    return { ...samples, productName: this.#productName, ...data };
   }
 
   #audit(

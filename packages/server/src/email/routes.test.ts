@@ -159,6 +159,21 @@ describe('email admin routes', () => {
       data: { deliveryId: delivery.id, status: 'sent', recipientDomain: 'example.test' },
     });
     expect(JSON.stringify(audited)).not.toContain('ops@');
+
+    const named = await app.inject({
+      method: 'POST',
+      url: `${BASE}/test`,
+      payload: { to: 'ops@example.test', templateKey: 'auth.magic-link' },
+    });
+    expect(named.statusCode, named.body).toBe(201);
+    expect(named.json()).toMatchObject({ templateKey: 'auth.magic-link', subject: 'Sign in to Svc' });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: `${BASE}/test`,
+      payload: { to: 'ops@example.test', templateKey: 'auth.nope' },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ message: expect.stringContaining('"auth.nope"') });
   });
 
   it.each([
@@ -169,6 +184,9 @@ describe('email admin routes', () => {
     ['DELETE', '/templates/nope', undefined],
     ['POST', '/test', { to: 'not-an-email' }],
     ['POST', '/test', {}],
+    ['POST', '/test', { to: 'ops@example.test', templateKey: 'Bad Key' }],
+    ['POST', '/test', { to: 'ops@example.test', templateKey: 'auth.nope' }],
+    ['POST', '/test', { to: 'ops@example.test', data: { link: 'x' } }],
     ['POST', '/templates/nope/preview', { subject: 's', textBody: 'x', htmlBody: 'y' }],
     ['POST', '/templates/email.test/preview', { subject: 's', textBody: 'x' }],
     ['POST', '/templates/email.test/preview', { subject: 's', textBody: 'x', htmlBody: 'y', data: [1] }],

@@ -48,7 +48,8 @@ export function toEmailDeliveryView(record: EmailDeliveryRecord): EmailDeliveryV
 /**
  * The email admin API; the app registers it at `/svc/admin/email/api` behind the operator guard.
  * GET /templates, GET|PUT|DELETE /templates/{key}, POST /templates/{key}/preview {subject, textBody,
- * htmlBody, data?}, GET /deliveries?status=&templateKey=&limit=&cursor=, POST /test {to}. camelCase JSON;
+ * htmlBody, data?}, GET /deliveries?status=&templateKey=&limit=&cursor=, POST /test {to, templateKey?,
+ * data?}. camelCase JSON;
  * bad input is a 400, an unknown template a 404, never a 5xx. The writes are audited with the operator.
  */
 export function emailAdminRoutes(deps: { email: EmailService }): FastifyPluginAsync {
@@ -91,7 +92,7 @@ export function emailAdminRoutes(deps: { email: EmailService }): FastifyPluginAs
 
     app.post('/test', async (request, reply) => {
       const body = parseBody(emailTestSendSchema, request.body);
-      const record = await deps.email.sendTest(body.to, operatorActor(request));
+      const record = await deps.email.sendTest(body, operatorActor(request));
       return reply.status(201).send(toEmailDeliveryView(record));
     });
   };

@@ -36,6 +36,13 @@ describe('the console: applications and policies', () => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json<unknown>();
   };
+  /** POSTs to the operator API, expecting a 201; answers the created record's id. */
+  const create = async (path: string, payload: object) => {
+    const { hosted } = console.served;
+    const response = await hosted.inject({ method: 'POST', url: path, headers: hosted.t.operator, payload });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ id: string }>().id;
+  };
   const clientCredentials = async (clientId: string, secret: string) => {
     const { hosted } = console.served;
     const response = await hosted.inject({
@@ -129,6 +136,13 @@ describe('the console: applications and policies', () => {
     const client = await given.client({ name: 'Payroll' });
     const allowed = await given.user();
     const other = await given.user();
+    // A group's deny, made through the API (the console adds users and organizations).
+    const group = await create('/svc/admin/fga/api/groups', { name: 'Contractors' });
+    await create(`${ADMIN}/applications/${client.id}/assignments`, {
+      principalType: 'group',
+      principalId: group,
+      effect: 'deny',
+    });
     const page = await console.open(`/applications/${client.clientId}`);
     await choose(page.getByRole('radio', { name: /^Selected users, groups and roles/ }));
     await page.getByRole('button', { name: 'Change access' }).click();
@@ -141,13 +155,23 @@ describe('the console: applications and policies', () => {
     await access.getByRole('combobox', { name: 'User' }).fill(allowed.email);
     await page.getByRole('option', { name: new RegExp(allowed.email) }).click();
     await access.getByRole('button', { name: 'Add assignment' }).click();
-    await access.getByRole('rowheader', { name: new RegExp(allowed.displayName) }).waitFor();
-    expect(
-      svcApplicationAccessSchema.parse(await api(`/applications/${client.id}/assignments`)),
-    ).toMatchObject({
-      mode: 'selected_users_groups_roles',
-      data: [{ principalType: 'user', principalId: allowed.id, effect: 'allow' }],
-    });
+    // Each assignment by the name the list answers, not by its id.
+    await access.getByRole('rowheader', { name: `${allowed.displayName} ${allowed.email}` }).waitFor();
+    await access.getByRole('rowheader', { name: 'Contractors', exact: true }).waitFor();
+    // Both may carry the same time (then their order is their ids'): compared in any order.
+    const assigned = svcApplicationAccessSchema.parse(await api(`/applications/${client.id}/assignments`));
+    expect(assigned.mode).toBe('selected_users_groups_roles');
+    expect(assigned.data).toHaveLength(2);
+    expect(assigned.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ principalType: 'user', principalId: allowed.id, effect: 'allow' }),
+        expect.objectContaining({
+          principalType: 'group',
+          principal: expect.objectContaining({ name: 'Contractors' }),
+          effect: 'deny',
+        }),
+      ]),
+    );
 
     const check = page.getByRole('region', { name: "Check a user's access" });
     for (const [user, verdict, decision] of [
@@ -258,6 +282,9 @@ describe('the console: applications and policies', () => {
     expect(await adaRow.textContent()).toContain(ada.displayName);
     expect(await adaRow.textContent()).toContain('Timesheets');
     expect(await adaRow.textContent()).toContain('203.0.113.7');
+    // The session's organization by its name, a link to its page.
+    const named = adaRow.getByRole('link', { name: 'Acme Field Crew', exact: true });
+    expect(await named.getAttribute('href')).toBe(`/svc/organizations/${organization.id}`);
     expect(await table.getByRole('row').count()).toBe(3);
     expect(await page.getByRole('combobox', { name: 'Organization' }).inputValue()).toBe('Acme Field Crew');
     await expectAccessible(page);

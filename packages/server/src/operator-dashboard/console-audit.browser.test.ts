@@ -80,6 +80,9 @@ describe('the console: overview, audit and email', () => {
     // The operator's own sign-in to the console, and the three above.
     const summary = await api('/audit/api/events/summary?window=24h', auditSummarySchema);
     expect(summary.totals).toMatchObject({ signIns: 4, failedSignIns: 1 });
+    // A token session of each sign-in, all begun in the current hour.
+    expect(summary.activeSessions).toBe(4);
+    expect(summary.buckets.map((bucket) => bucket.activeSessions).slice(-2)).toEqual([0, 4]);
     expect((await events({ kind: summary.kinds.signIns })).data).toHaveLength(4);
 
     const page = await console.open('/');
@@ -93,6 +96,12 @@ describe('the console: overview, audit and email', () => {
       .waitFor();
     await signIns.getByRole('img', { name: /4 sign-ins in the last 24 hours; the most, 4/ }).waitFor();
     await signIns.getByText('Sign-ins per hour').click();
+    const sessions = page.getByRole('region', { name: 'Active sessions' });
+    await sessions
+      .getByRole('img', { name: /: 4 active sessions now; the most in the last 24 hours, 4, now\./ })
+      .waitFor();
+    await sessions.getByText('Active sessions at the end of each hour').click();
+    await sessions.getByRole('row', { name: 'now 4' }).waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
 
     await page.getByRole('navigation', { name: 'Window' }).getByRole('link', { name: '7 days' }).click();
@@ -165,17 +174,17 @@ describe('the console: overview, audit and email', () => {
   it('overrides an email template, previews it, sends it as a test, and resets it', async () => {
     const page = await console.open('/email');
     await heading(page, 'Email');
-    await page.getByRole('rowheader', { name: 'Test message of the email admin' }).waitFor();
+    await page.getByRole('rowheader', { name: 'Magic sign-in link' }).waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
-    await page.getByRole('rowheader', { name: 'Test message of the email admin' }).click();
-    await heading(page, 'Test message of the email admin');
+    await page.getByRole('rowheader', { name: 'Magic sign-in link' }).click();
+    await heading(page, 'Magic sign-in link');
 
     await page.getByLabel('Subject').fill('Console check of {{productName}}');
     await page.getByLabel('{{productName}}').fill('Acme');
     await page.getByRole('button', { name: 'Preview the content above' }).click();
     await page.getByText('Console check of Acme').waitFor();
     const frame = page.frameLocator('iframe[title="The HTML part, rendered"]');
-    await frame.getByText('This is a test email from Acme. Delivery works.').waitFor();
+    await frame.getByText('Click the button to sign in.').waitFor();
     // The message's inline style attributes apply in the frame (the console's CSP lets them).
     expect(await frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe(
       'rgb(244, 245, 247)',
@@ -184,32 +193,36 @@ describe('the console: overview, audit and email', () => {
 
     await page.getByRole('button', { name: 'Save override' }).click();
     await page.getByText('Override saved.').waitFor();
-    const saved = await api('/email/api/templates/email.test', emailTemplateViewSchema);
+    const saved = await api('/email/api/templates/auth.magic-link', emailTemplateViewSchema);
     expect(saved).toMatchObject({ overridden: true, subject: 'Console check of {{productName}}' });
 
-    await page.getByRole('link', { name: '← Email' }).click();
+    // The template page's test send mails this template, override included, not the test message.
     await page.getByLabel('Send a test message to').fill('ops@example.com');
     await page.getByRole('button', { name: 'Send test' }).click();
     await page.getByText(/^Sent to ops@example\.com: the mail server accepted it/).waitFor();
     const [mail] = await smtp.waitFor(1);
     expect(mail?.headers.subject).toBe('Console check of Svc');
+    expect(mail?.text).toContain('https://example.com/svc/auth/sample-link');
     const sent = await api('/email/api/deliveries?status=sent', pageSchema(emailDeliveryViewSchema));
-    expect(sent.data.map((delivery) => [delivery.to, delivery.subject])).toEqual([
-      ['ops@example.com', 'Console check of Svc'],
+    expect(sent.data.map((delivery) => [delivery.to, delivery.templateKey, delivery.subject])).toEqual([
+      ['ops@example.com', 'auth.magic-link', 'Console check of Svc'],
     ]);
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    await page.getByRole('link', { name: '← Email' }).click();
     await page.getByRole('rowheader', { name: 'ops@example.com' }).waitFor();
 
     await page.goBack();
-    await heading(page, 'Test message of the email admin');
+    await heading(page, 'Magic sign-in link');
     await page.getByRole('button', { name: 'Reset to default' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset this template to the default?' });
     await dialog.getByText('the built-in template is used again for every message from now on').waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Reset to default' }).click();
     await page.getByText('Override removed.').waitFor();
-    const reset = await api('/email/api/templates/email.test', emailTemplateViewSchema);
-    expect(reset).toMatchObject({ overridden: false, subject: '{{productName}} test email' });
-    expect(await page.getByLabel('Subject').inputValue()).toBe('{{productName}} test email');
+    const reset = await api('/email/api/templates/auth.magic-link', emailTemplateViewSchema);
+    expect(reset).toMatchObject({ overridden: false, subject: 'Sign in to {{productName}}' });
+    expect(await page.getByLabel('Subject').inputValue()).toBe('Sign in to {{productName}}');
     expect(console.problems).toEqual([]);
     await page.close();
   });

@@ -168,9 +168,28 @@ describe('the console directory in a browser', () => {
     expect(invitation).toMatchObject({ email: invitee, role: 'member', status: 'pending' });
     const [mail] = await readOutbox(t.svc.email, { to: invitee });
     expect(mail?.textBody).toContain('/invitations/accept?token=');
+    // When it was sent, from the list's own answer.
+    expect(invitation?.createdAt).toEqual(expect.any(String));
+    await row.locator(`time[datetime="${invitation?.createdAt ?? ''}"]`).waitFor();
     await confirm(page, 'Revoke', `Revoke the invitation of ${invitee}?`, 'Its link stops working now');
     await row.getByText('Revoked').waitFor();
     expect((await t.svc.invitations.getEmailInvitation(invitation?.id ?? '')).status).toBe('revoked');
+
+    // The status filter is in the link; the server filters.
+    const status = async (label: string) => {
+      await page
+        .getByRole('tabpanel')
+        .getByRole('button', { name: /Status/ })
+        .click();
+      await page.getByRole('option', { name: label, exact: true }).click();
+    };
+    await status('Pending');
+    await page.getByText('No pending invitations.').waitFor();
+    expect(new URL(page.url()).searchParams.get('invitationStatus')).toBe('pending');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await status('Revoked');
+    await page.waitForURL((url) => url.searchParams.get('invitationStatus') === 'revoked');
+    await row.getByText('Revoked').waitFor();
 
     await confirm(
       page,
@@ -264,6 +283,27 @@ describe('the console directory in a browser', () => {
     });
     expect(login.statusCode, login.body).toBe(200);
     await t.svc.authEngine.consents.record(user.id, app.clientId, ['openid', 'profile']);
+    // An identity linked through a GitHub connection, as a sign-in there links one.
+    const github = await admin().createOidcConnectionAsync({
+      providerType: 'GitHub',
+      displayName: uniqueName('GitHub'),
+      clientId: 'gh-client',
+      clientSecret: 'gh-secret',
+      allowedCallbackUris: ['https://id.example.com/svc/auth/oidc/callback'],
+    });
+    await t.svc.database.db
+      .insertInto('oidcIdentities')
+      .values({
+        id: `oid_${user.id}`,
+        connectionId: github.id,
+        subject: '4242',
+        userId: user.id,
+        email: 'octo@example.com',
+        emailVerified: 1,
+        createdAt: t.clock.now(),
+        lastUsedAt: t.clock.now(),
+      })
+      .execute();
 
     const page = await open(`/users/${user.id}?tab=sessions`);
     const session = page.getByRole('row').filter({ hasText: app.name });
@@ -285,8 +325,17 @@ describe('the console directory in a browser', () => {
     expect((await admin().listUserGrantsAsync(user.id)).data).toEqual([]);
 
     await page.getByRole('tab', { name: 'Linked identities' }).click();
-    await page.getByText('No linked identities.').waitFor();
+    const identity = page.getByRole('rowheader', { name: github.displayName });
+    await identity.getByText('Social: GitHub').waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
+    await confirm(
+      page,
+      'Unlink',
+      'Unlink this identity?',
+      `through ${github.displayName} as octo@example.com`,
+    );
+    await page.getByText('No linked identities.').waitFor();
+    expect((await admin().listUserIdentitiesAsync(user.id)).data).toEqual([]);
     expect(console.problems).toEqual([]);
     await page.close();
   });

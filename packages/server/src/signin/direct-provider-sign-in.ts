@@ -7,7 +7,6 @@ import type {
   SvcOidcStartResult,
 } from '@svc/contract';
 import type { ClientRecord, UserRepository } from '../admin/repository.js';
-import type { AuditLog } from '../audit/audit-log.js';
 import { accountInactiveError, type OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
 import { AMR_FEDERATED } from '../federation/oidc/oidc-sign-in.js';
 import { SvcNotFoundError } from '../kernel/errors.js';
@@ -19,7 +18,6 @@ export interface DirectProviderSignInDeps {
   readonly authorization: Pick<OidcAppAuthorization, 'start' | 'complete'>;
   readonly organizations: Pick<OrganizationPolicy, 'options'>;
   readonly users: Pick<UserRepository, 'findById'>;
-  readonly audit: AuditLog;
 }
 
 /** CompleteExternalLoginAsync's input, validated (docs/decisions/federation-oidc-first-party-apps.md). */
@@ -143,21 +141,13 @@ export class DirectProviderSignIn {
     const user = await this.#deps.users.findById(input.userId);
     if (user === undefined) throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
     if (!user.active) throw accountInactiveError();
-    await this.#deps.audit.record({
-      kind: 'oauth.direct_login.succeeded',
-      actorType: 'user',
-      actorId: user.id,
-      userId: user.id,
-      clientId: client.clientId,
-      ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
-      data: { route: context.operation, method: input.method },
-    });
     return this.#deps.direct.completeSignIn(
       {
         userId: user.id,
         client,
         requestedOrganizationId: input.organizationId,
         amr: AMR_FEDERATED,
+        method: input.method,
         ...(input.authTime === undefined ? {} : { authTime: input.authTime }),
       },
       context,

@@ -19,6 +19,7 @@ import {
   type SignInOutcome,
 } from './sign-in-engine.js';
 import { DirectClientGate, type DirectClientGateDeps, type GateCallContext } from './direct-client-gate.js';
+import { recordDirectLogin } from './direct-login-audit.js';
 import { toLoginResult, type DirectLoginOutcome } from './direct-login-result.js';
 import type { SignupService } from './signup.js';
 
@@ -144,7 +145,8 @@ export class DirectSignIn {
       ...context,
       clientId: client.clientId,
     });
-    await this.#recordPasswordCheck(result.ok ? result.user.id : null, client, context);
+    const check = { userId: result.ok ? result.user.id : null, organizationId: input.organizationId };
+    await recordDirectLogin(this.#deps.audit, { ...check, method: 'password' }, client.clientId, context);
     if (!result.ok) throw invalidCredentialsError();
     const outcome = await this.#deps.engine.signIn({
       userId: result.user.id,
@@ -300,10 +302,12 @@ export class DirectSignIn {
 
   /**
    * Signs in a user whose credential another flow proved (email OTP, magic link, phone OTP, invitation
-   * signup), in the direct flow, and shapes the SvcLoginResult exactly as password login does:
-   * organization selection, or a session granted the client's whole allow-list, bound to no resource,
-   * without an ID token. A clientId (string) is checked with requireFirstPartyClient first; a client
-   * record is taken as already checked. authTime defaults to the clock's now.
+   * signup, an identity provider), in the direct flow, and shapes the SvcLoginResult exactly as password
+   * login does: organization selection, or a session granted the client's whole allow-list, bound to no
+   * resource, without an ID token. Audited `oauth.direct_login.succeeded` with `method` (the hosted
+   * flow's name of it, such as `email_otp`), as a direct password sign-in is. A clientId (string) is
+   * checked with requireFirstPartyClient first; a client record is taken as already checked. authTime
+   * defaults to the clock's now.
    */
   async completeSignIn(
     input: {
@@ -311,6 +315,7 @@ export class DirectSignIn {
       readonly client: ClientRecord | string;
       readonly requestedOrganizationId: string | null;
       readonly amr: string;
+      readonly method: string;
       readonly authTime?: number;
     },
     context: DirectCallContext,
@@ -319,6 +324,8 @@ export class DirectSignIn {
       typeof input.client === 'string'
         ? await this.requireFirstPartyClient(input.client, context)
         : input.client;
+    const check = { userId: input.userId, organizationId: input.requestedOrganizationId };
+    await recordDirectLogin(this.#deps.audit, { ...check, method: input.method }, client.clientId, context);
     const outcome = await this.#deps.engine.signIn({
       userId: input.userId,
       clientId: client.clientId,
@@ -328,18 +335,6 @@ export class DirectSignIn {
       flow: DIRECT_FLOW,
     });
     return toLoginResult(await this.#finish(outcome, client, context));
-  }
-
-  /** One `oauth.direct_login.succeeded` (userId known) or `.failed` event, as the hosted step writes. */
-  async #recordPasswordCheck(userId: string | null, client: ClientRecord, context: DirectCallContext) {
-    await this.#deps.audit.record({
-      kind: userId === null ? 'oauth.direct_login.failed' : 'oauth.direct_login.succeeded',
-      actorType: 'user',
-      ...(userId === null ? {} : { actorId: userId, userId }),
-      clientId: client.clientId,
-      ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
-      data: { route: context.operation, method: 'password' },
-    });
   }
 
   async #finish(

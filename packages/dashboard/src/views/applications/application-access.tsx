@@ -2,8 +2,6 @@ import {
   APPLICATION_ACCESS_MODES,
   svcApplicationAccessSchema,
   svcApplicationAssignmentSchema,
-  svcOrganizationSchema,
-  svcUserSchema,
   type ApplicationAccessMode,
   type AssignmentEffect,
   type SvcApplicationAssignment,
@@ -33,21 +31,17 @@ const MODE_CHOICES = APPLICATION_ACCESS_MODES.map((mode) => ({
   description: ACCESS_MODE_DESCRIPTIONS[mode],
 }));
 
-/** The name of an assignment's user or organization (the assignment names only its id). */
+/**
+ * Who an assignment names, as the list answers it: the user's name and email, the organization's name
+ * (a role's, with the role), a group's, service account's or agent's name; the id of one that is gone.
+ */
 function PrincipalName(props: { readonly assignment: SvcApplicationAssignment }) {
-  const { principalType, principalId, roleKey } = props.assignment;
-  const id = encodeURIComponent(principalId ?? '');
-  const user = useRecord('auth', `/users/${id}`, svcUserSchema, undefined, {
-    enabled: principalType === 'user' && principalId !== null,
-  });
-  const organization = useRecord('auth', `/organizations/${id}`, svcOrganizationSchema, undefined, {
-    enabled: principalType === 'organization' && principalId !== null,
-  });
-  const name = user.data?.displayName ?? organization.data?.name;
+  const { principal, principalId, organizationId, roleKey } = props.assignment;
+  const id = principalId ?? organizationId;
   return (
     <>
-      {name ?? (principalId === null ? '—' : <Id value={principalId} />)}
-      {user.data?.email && <span className="muted"> {user.data.email}</span>}
+      {principal?.name ?? (id === null ? '—' : <Id value={id} />)}
+      {principal?.email && <span className="muted"> {principal.email}</span>}
       {roleKey !== null && <span className="muted"> (role {roleKey})</span>}
     </>
   );

@@ -11,6 +11,7 @@ import { Time } from '../../ui/format.js';
 import { Loading, Page, Panel } from '../../ui/page.js';
 import { notify } from '../../ui/toast.js';
 import { TemplatePreview } from './template-preview.js';
+import { TestSend } from './test-send.js';
 
 const route = getRouteApi('/email/templates/$key');
 
@@ -19,8 +20,8 @@ const placeholders = (template: EmailTemplateView) =>
 
 /**
  * The override form of one template: subject, text and HTML; saving replaces the built-in for every
- * message of the key, the preview renders the unsaved content on the server, and a reset (behind a
- * confirmation) removes the override. The page remounts it when the template changes.
+ * message of the key, the preview renders the unsaved content on the server, a test send mails the saved
+ * one, and a reset (behind a confirmation) removes the override. The page remounts it when the template changes.
  */
 function TemplateEditor(props: { readonly template: EmailTemplateView }) {
   const { template } = props;
@@ -67,6 +68,7 @@ function TemplateEditor(props: { readonly template: EmailTemplateView }) {
         </form>
       </Panel>
       <TemplatePreview template={template} content={form.values} />
+      <TestSend template={template} />
     </>
   );
 }

@@ -1,4 +1,9 @@
-import { emailDeliveryViewSchema, emailTestSendSchema, type EmailDeliveryView } from '@svc/contract';
+import {
+  emailDeliveryViewSchema,
+  emailTestSendSchema,
+  type EmailDeliveryView,
+  type EmailTemplateView,
+} from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiSend } from '../../api/client.js';
@@ -36,14 +41,21 @@ function outcome(delivery: EmailDeliveryView): { readonly ok: boolean; readonly 
   }
 }
 
-/** Sends the `email.test` message to an address and says plainly what became of it. */
-export function TestSend() {
+/**
+ * Sends a template to an address, as saved (the `email.test` message unless `template` names one; the
+ * server fills its variables with sample values), and says plainly what became of it.
+ */
+export function TestSend(props: { readonly template?: EmailTemplateView }) {
+  const { template } = props;
   const client = useQueryClient();
   const [result, setResult] = useState<EmailDeliveryView>();
   const form = useContractForm({
     schema: emailTestSendSchema,
     initial: { to: '' },
-    toBody: (values) => ({ to: values.to.trim() }),
+    toBody: (values) => ({
+      to: values.to.trim(),
+      ...(template === undefined ? {} : { templateKey: template.key }),
+    }),
     submit: async (body) => {
       setResult(undefined);
       setResult(await apiSend('POST', 'email', '/test', body, emailDeliveryViewSchema));
@@ -59,7 +71,11 @@ export function TestSend() {
           type="email"
           autoComplete="email"
           field={form.field('to')}
-          description="Sends the “Test message” template, as it reads now, through the configured mail server."
+          description={
+            template === undefined
+              ? 'Sends the “Test message” template, as it reads now, through the configured mail server.'
+              : 'Sends this template as saved (save the content above first), with sample values, through the configured mail server.'
+          }
         />
         <Button type="submit" tone="primary" isPending={form.pending}>
           Send test

@@ -1,29 +1,41 @@
 import {
   createInvitationBodySchema,
+  INVITATION_STATUSES,
   svcEmailInvitationSchema,
+  type InvitationStatusName,
   type SvcEmailInvitation,
   type SvcOrganization,
 } from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { apiSend } from '../../api/client.js';
 import { invalidate, useAction, useList } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
 import { ConfirmButton, ModalDialog } from '../../ui/dialog.js';
-import { TextField } from '../../ui/fields.js';
+import { SelectField, TextField } from '../../ui/fields.js';
 import { DialogForm } from '../../ui/dialog-form.js';
 import { useContractForm } from '../../ui/form.js';
-import { Time } from '../../ui/format.js';
+import { Age, Time } from '../../ui/format.js';
 import { EmptyState, Panel } from '../../ui/page.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { notify } from '../../ui/toast.js';
 import { ROLE_HINT } from './memberships.js';
 
-const STATUS_LABELS: Readonly<Record<SvcEmailInvitation['status'], string>> = {
+const route = getRouteApi('/organizations/$organizationId');
+
+const STATUS_LABELS: Readonly<Record<InvitationStatusName, string>> = {
   pending: 'Pending',
   accepted: 'Accepted',
   revoked: 'Revoked',
   expired: 'Expired',
 };
+
+type StatusChoice = InvitationStatusName | 'any';
+
+const STATUS_CHOICES: readonly { readonly id: StatusChoice; readonly label: string }[] = [
+  { id: 'any', label: 'Any' },
+  ...INVITATION_STATUSES.map((status) => ({ id: status, label: STATUS_LABELS[status] })),
+];
 
 const invitationPath = (invitation: SvcEmailInvitation, action: 'resend' | 'revoke') =>
   `/invitations/${encodeURIComponent(invitation.id)}/${action}`;
@@ -101,17 +113,30 @@ const COLUMNS: readonly TableColumn<SvcEmailInvitation>[] = [
       </span>
     ),
   },
+  {
+    id: 'sent',
+    label: 'Sent',
+    cell: (invitation) => (
+      <>
+        <Age iso={invitation.resentAt ?? invitation.createdAt} />
+        {invitation.resentAt !== null && <span className="cell-detail muted">resent</span>}
+      </>
+    ),
+  },
   { id: 'expires', label: 'Expires', cell: (invitation) => <Time iso={invitation.expiresAt} /> },
   { id: 'actions', label: 'Actions', cell: (invitation) => <InvitationActions invitation={invitation} /> },
 ];
 
-/** The organization's email invitations, newest first: invite, resend, revoke. */
+/** The organization's email invitations, newest first, of the status in the link: invite, resend, revoke. */
 export function InvitationsPanel(props: { readonly organization: SvcOrganization }) {
   const { organization } = props;
+  const { invitationStatus } = route.useSearch();
+  const navigate = useNavigate({ from: '/organizations/$organizationId' });
   const list = useList(
     'auth',
     `/organizations/${encodeURIComponent(organization.id)}/invitations`,
     svcEmailInvitationSchema,
+    { status: invitationStatus },
   );
   return (
     <Panel
@@ -125,15 +150,37 @@ export function InvitationsPanel(props: { readonly organization: SvcOrganization
         </ModalDialog>
       }
     >
+      <div className="filters">
+        <SelectField<StatusChoice>
+          label="Status"
+          field={{
+            name: 'invitationStatus',
+            value: invitationStatus ?? 'any',
+            onChange: (status) =>
+              void navigate({
+                search: (prev) => ({ ...prev, invitationStatus: status === 'any' ? undefined : status }),
+                replace: true,
+              }),
+            errorMessage: undefined,
+          }}
+          choices={STATUS_CHOICES}
+        />
+      </div>
       <DataTable
         label="Invitations"
         columns={COLUMNS}
         list={list}
         rowKey={(invitation) => invitation.id}
         empty={
-          <EmptyState title="No invitations yet.">
-            Invite someone by email: they become a member when they accept.
-          </EmptyState>
+          invitationStatus === undefined ? (
+            <EmptyState title="No invitations yet.">
+              Invite someone by email: they become a member when they accept.
+            </EmptyState>
+          ) : (
+            <EmptyState title={`No ${STATUS_LABELS[invitationStatus].toLowerCase()} invitations.`}>
+              Choose another status, or Any.
+            </EmptyState>
+          )
         }
       />
     </Panel>

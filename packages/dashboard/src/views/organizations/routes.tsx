@@ -1,4 +1,5 @@
 import { createRoute } from '@tanstack/react-router';
+import { INVITATION_STATUSES } from '@svc/contract';
 import { z } from 'zod';
 import { rootRoute } from '../../shell/root-route.js';
 import { listSearchSchema } from '../list-search.js';
@@ -8,9 +9,13 @@ import { OrganizationsPage } from './organizations-page.js';
 export const ORGANIZATION_TABS = ['members', 'invitations', 'mfa', 'domains'] as const;
 export type OrganizationTab = (typeof ORGANIZATION_TABS)[number];
 
-/** An organization's page: the tab shown, and the members list's search and status (`q`, `status`). */
+/**
+ * An organization's page: the tab shown, the members list's search and status (`q`, `status`), and the
+ * invitations' status (`invitationStatus`).
+ */
 const organizationSearchSchema = listSearchSchema.extend({
   tab: z.enum(ORGANIZATION_TABS).optional().catch(undefined),
+  invitationStatus: z.enum(INVITATION_STATUSES).optional().catch(undefined),
 });
 
 export const organizationRoutes = [

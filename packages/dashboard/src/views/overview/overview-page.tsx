@@ -31,18 +31,21 @@ interface TimedBar extends Bar {
   readonly to: string;
 }
 
-function barsOf(summary: AuditSummary, category: AuditSummaryCategory): TimedBar[] {
+type Bucket = AuditSummary['buckets'][number];
+
+const clock = (iso: string) =>
+  new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+// The summary's days are UTC days: named in UTC, or west of it a day would read as the one before.
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  });
+
+function barsOf(summary: AuditSummary, value: (bucket: Bucket) => number): TimedBar[] {
   const hourly = summary.bucket === 'hour';
-  const clock = (iso: string) =>
-    new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  // The summary's days are UTC days: named in UTC, or west of it a day would read as the one before.
-  const day = (iso: string) =>
-    new Date(iso).toLocaleDateString(undefined, {
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      timeZone: 'UTC',
-    });
   return summary.buckets.map((bucket, index) => {
     const to = summary.buckets[index + 1]?.start ?? summary.to;
     return {
@@ -51,12 +54,15 @@ function barsOf(summary: AuditSummary, category: AuditSummaryCategory): TimedBar
       to,
       label: hourly ? clock(bucket.start) : day(bucket.start),
       span: hourly ? `${clock(bucket.start)} to ${clock(to)}` : day(bucket.start),
-      value: bucket[category],
+      value: value(bucket),
     };
   });
 }
 
 type Category = (typeof CATEGORIES)[number];
+
+const wordsOf = (summary: AuditSummary) =>
+  WINDOWS.find((window) => window.id === summary.window)?.words ?? '';
 
 /** The chart in a sentence: the total and the busiest bucket. */
 function summaryOf(
@@ -75,8 +81,8 @@ function summaryOf(
 function CategoryPanel(props: { readonly summary: AuditSummary; readonly category: Category }) {
   const { summary, category } = props;
   const kind = summary.kinds[category.id];
-  const bars = barsOf(summary, category.id);
-  const words = WINDOWS.find((window) => window.id === summary.window)?.words ?? '';
+  const bars = barsOf(summary, (bucket) => bucket[category.id]);
+  const words = wordsOf(summary);
   const total = summary.totals[category.id];
   const per = `${category.title} per ${summary.bucket}`;
   return (
@@ -104,8 +110,59 @@ function CategoryPanel(props: { readonly summary: AuditSummary; readonly categor
 }
 
 /**
+ * The token sessions usable at the end of each hour or day (the last bar: now). Nothing to link a bar
+ * to: the sessions list shows the sessions as they are now.
+ */
+function SessionsPanel(props: { readonly summary: AuditSummary }) {
+  const { summary } = props;
+  const last = summary.buckets.length - 1;
+  const bars = barsOf(summary, (bucket) => bucket.activeSessions).map((bar, index) => ({
+    ...bar,
+    span:
+      index === last
+        ? 'now'
+        : summary.bucket === 'hour'
+          ? `at ${clock(bar.to)}`
+          : `at the end of ${bar.span}`,
+  }));
+  const top = bars.reduce((best, bar) => (bar.value > best.value ? bar : best));
+  const words = wordsOf(summary);
+  const now = summary.activeSessions;
+  const per = `Active sessions at the end of each ${summary.bucket}`;
+  return (
+    <Panel title="Active sessions">
+      <p className="stat">
+        <Link to="/sessions" search={{ status: 'active' }}>
+          <span className="stat-value">{now.toLocaleString()}</span>{' '}
+          {now === 1 ? 'active session' : 'active sessions'}
+        </Link>{' '}
+        <span className="muted">now</span>
+      </p>
+      <BarChart
+        label={per}
+        summary={
+          top.value === 0
+            ? `No active sessions in ${words}.`
+            : `${plural(now, 'active session')} now; the most in ${words}, ${top.value.toLocaleString()}, ${top.span}.`
+        }
+        bars={bars}
+        unit={(value) => plural(value, 'active session')}
+        tableTitle={per}
+        spanTitle="When"
+      />
+      {summary.bucket === 'day' && (
+        <p className="hint">
+          Sessions that ended more than a day ago are deleted, so earlier days count only those still stored.
+        </p>
+      )}
+    </Panel>
+  );
+}
+
+/**
  * What happened lately, from the audit stream: sign-ins, failed and throttled attempts and new users per
- * hour (24 hours) or day (7 days), each bar a link to the events it counts, and the sessions usable now.
+ * hour (24 hours) or day (7 days), each bar a link to the events it counts, and the token sessions
+ * usable at the end of each hour or day, now included.
  */
 export function OverviewPage() {
   const { window } = route.useSearch();
@@ -133,20 +190,12 @@ export function OverviewPage() {
       {summary.data === undefined ? (
         <Loading error={summary.error} retry={() => void summary.refetch()} />
       ) : (
-        <>
-          <p className="stat">
-            <Link to="/sessions">
-              <span className="stat-value">{summary.data.activeSessions.toLocaleString()}</span>{' '}
-              {summary.data.activeSessions === 1 ? 'active session' : 'active sessions'}
-            </Link>{' '}
-            <span className="muted">now</span>
-          </p>
-          <div className="overview-grid">
-            {CATEGORIES.map((category) => (
-              <CategoryPanel key={category.id} summary={summary.data} category={category} />
-            ))}
-          </div>
-        </>
+        <div className="overview-grid">
+          {CATEGORIES.map((category) => (
+            <CategoryPanel key={category.id} summary={summary.data} category={category} />
+          ))}
+          <SessionsPanel summary={summary.data} />
+        </div>
       )}
     </Page>
   );

@@ -47,12 +47,12 @@ const SESSION_COLUMNS: readonly TableColumn<SvcSession>[] = [
   {
     id: 'organization',
     label: 'Organization',
-    cell: (session) =>
-      session.organizationId === null ? (
+    cell: ({ organization }) =>
+      organization === null ? (
         <span className="muted">—</span>
       ) : (
-        <Link to="/organizations/$organizationId" params={{ organizationId: session.organizationId }}>
-          <Id value={session.organizationId} />
+        <Link to="/organizations/$organizationId" params={{ organizationId: organization.id }}>
+          {organization.name}
         </Link>
       ),
   },

@@ -1,4 +1,9 @@
-import { svcLinkedIdentitySchema, type SvcLinkedIdentity, type SvcUser } from '@svc/contract';
+import {
+  svcLinkedIdentitySchema,
+  type OidcProviderType,
+  type SvcLinkedIdentity,
+  type SvcUser,
+} from '@svc/contract';
 import { apiSend, noBody } from '../../api/client.js';
 import { useAction } from '../../data/queries.js';
 import { useUnpagedList } from '../../data/unpaged-list.js';
@@ -7,6 +12,9 @@ import { Age, Badge, Id } from '../../ui/format.js';
 import { EmptyState, Panel } from '../../ui/page.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { userPath } from './user-account.js';
+
+/** What kind of provider a connection is: any OpenID provider (`Custom`), or a built-in social one. */
+const providerKind = (type: OidcProviderType) => (type === 'Custom' ? 'OpenID Connect' : `Social: ${type}`);
 
 function UnlinkIdentity(props: { readonly user: SvcUser; readonly identity: SvcLinkedIdentity }) {
   const { user, identity } = props;
@@ -26,7 +34,7 @@ function UnlinkIdentity(props: { readonly user: SvcUser; readonly identity: SvcL
   return (
     <ConfirmButton label="Unlink" title="Unlink this identity?" run={() => unlink.mutateAsync()}>
       <p>
-        {user.displayName} can no longer sign in through connection {identity.connectionId} as{' '}
+        {user.displayName} can no longer sign in through {identity.connection.displayName} as{' '}
         {identity.email ?? identity.subject}, until a later sign-in there links it again (which needs the
         provider to assert the address verified). The last way an account signs in cannot be unlinked.
       </p>
@@ -42,7 +50,12 @@ export function UserIdentitiesPanel(props: { readonly user: SvcUser }) {
     {
       id: 'connection',
       label: 'Connection',
-      cell: (identity) => <Id value={identity.connectionId} />,
+      cell: ({ connection }) => (
+        <span className="stacked">
+          {connection.displayName}
+          <span className="muted">{providerKind(connection.providerType)}</span>
+        </span>
+      ),
       isRowHeader: true,
     },
     { id: 'subject', label: 'Subject', cell: (identity) => <Id value={identity.subject} /> },

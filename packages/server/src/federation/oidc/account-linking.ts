@@ -5,7 +5,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { SvcConflictError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
 import { addressClaimedBy, type ActiveClaimLookup } from '../../organizations/domains/claimed-address.js';
-import type { OidcIdentityRecord, OidcIdentityRepository } from './identity-repository.js';
+import type { ListedOidcIdentityRecord, OidcIdentityRepository } from './identity-repository.js';
 
 /** What a provider asserted about the user, through the connection's claim mapping. */
 export interface ExternalIdentity {
@@ -151,8 +151,8 @@ export class OidcAccountLinking {
     return outcome.kind === 'linked' ? { kind: 'created', user } : outcome;
   }
 
-  /** The user's linked identities, oldest first. */
-  list(userId: string): Promise<OidcIdentityRecord[]> {
+  /** The user's linked identities, oldest first, each with its connection's name and provider type. */
+  list(userId: string): Promise<ListedOidcIdentityRecord[]> {
     return this.#deps.identities.listForUser(userId);
   }
 

@@ -1,7 +1,7 @@
 import type { SvcLinkedIdentity, SvcOidcConnection } from '@svc/contract';
 import { toIso } from '../../kernel/clock.js';
 import { resolveProviderProfile } from './provider-defaults.js';
-import type { OidcIdentityRecord } from './identity-repository.js';
+import type { ListedOidcIdentityRecord } from './identity-repository.js';
 import type { OidcConnectionRecord } from './repository.js';
 
 /**
@@ -42,10 +42,11 @@ export function toSvcOidcConnection(record: OidcConnectionRecord): SvcOidcConnec
 }
 
 /** A linked identity as its account and operators read it. */
-export function toSvcLinkedIdentity(record: OidcIdentityRecord): SvcLinkedIdentity {
+export function toSvcLinkedIdentity(record: ListedOidcIdentityRecord): SvcLinkedIdentity {
   return {
     id: record.id,
     connectionId: record.connectionId,
+    connection: { id: record.connectionId, ...record.connection },
     subject: record.subject,
     email: record.email,
     emailVerified: record.emailVerified,

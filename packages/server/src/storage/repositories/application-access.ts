@@ -37,6 +37,43 @@ export function applicationAccessRepository(db: Db): ApplicationAccessRepository
       return rows.map(toRecord);
     },
 
+    async listNamedAssignments(clientId) {
+      // Each principal type names a row of another table: at most one of the joins matches, each by key.
+      const rows = await db
+        .selectFrom('applicationAccessAssignments as a')
+        .leftJoin('users as u', (join) =>
+          join.onRef('u.id', '=', 'a.principalId').on('a.principalType', '=', 'user'),
+        )
+        .leftJoin('organizations as o', (join) =>
+          join.onRef('o.id', '=', 'a.organizationId').on('a.principalType', 'in', ['organization', 'role']),
+        )
+        .leftJoin('fgaSubjects as f', (join) =>
+          join.onRef('f.id', '=', 'a.principalId').onRef('f.type', '=', 'a.principalType'),
+        )
+        .selectAll('a')
+        .select([
+          'u.displayName as userName',
+          'u.email as userEmail',
+          'o.name as organizationName',
+          'o.slug as organizationSlug',
+          'f.name as subjectName',
+        ])
+        .where('a.clientId', '=', clientId)
+        .orderBy('a.createdAt', 'desc')
+        .orderBy('a.id', 'desc')
+        .execute();
+      return rows.map(({ userName, userEmail, organizationName, organizationSlug, subjectName, ...row }) => {
+        const name = userName ?? organizationName ?? subjectName;
+        return {
+          ...toRecord(row),
+          principal:
+            name === null
+              ? null
+              : { name, email: userName === null ? null : userEmail, slug: organizationSlug },
+        };
+      });
+    },
+
     async listAssignmentsOf(clientIds) {
       const out: AssignmentRecord[] = [];
       for (const chunk of idChunks(clientIds)) {
@@ -120,19 +157,30 @@ export function applicationAccessRepository(db: Db): ApplicationAccessRepository
       return row?.role ?? null;
     },
 
-    async principalExists(kind, id) {
-      const row =
-        kind === 'user'
-          ? await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()
-          : kind === 'organization'
-            ? await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst()
-            : await db
-                .selectFrom('fgaSubjects')
-                .select('id')
-                .where('id', '=', id)
-                .where('type', '=', kind)
-                .executeTakeFirst();
-      return row !== undefined;
+    async findPrincipal(kind, id) {
+      if (kind === 'user') {
+        const user = await db
+          .selectFrom('users')
+          .select(['displayName', 'email'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return user === undefined ? undefined : { name: user.displayName, email: user.email, slug: null };
+      }
+      if (kind === 'organization') {
+        const organization = await db
+          .selectFrom('organizations')
+          .select(['name', 'slug'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return organization === undefined ? undefined : { ...organization, email: null };
+      }
+      const subject = await db
+        .selectFrom('fgaSubjects')
+        .select('name')
+        .where('id', '=', id)
+        .where('type', '=', kind)
+        .executeTakeFirst();
+      return subject === undefined ? undefined : { name: subject.name, email: null, slug: null };
     },
   };
 }

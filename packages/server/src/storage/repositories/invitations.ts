@@ -80,14 +80,22 @@ export function invitationRepository(db: Db): InvitationRepository {
       return row === undefined ? undefined : toRecord(row);
     },
 
-    listByOrganization(organizationId, page) {
-      return fetchNewestFirst(
-        db.selectFrom('invitations').selectAll().where('organizationId', '=', organizationId),
-        'createdAt',
-        page,
-        (row) => row.createdAt,
-        toRecord,
-      );
+    listByOrganization(organizationId, { status, now }, page) {
+      // The organization's (created_at, id) index serves the order; a status is checked on its rows.
+      let select = db.selectFrom('invitations').selectAll().where('organizationId', '=', organizationId);
+      if (status === 'pending') {
+        select = select.where('status', '=', 'pending').where('expiresAt', '>', now);
+      } else if (status === 'expired') {
+        select = select.where((eb) =>
+          eb.or([
+            eb('status', '=', 'expired'),
+            eb.and([eb('status', '=', 'pending'), eb('expiresAt', '<=', now)]),
+          ]),
+        );
+      } else if (status !== undefined) {
+        select = select.where('status', '=', status);
+      }
+      return fetchNewestFirst(select, 'createdAt', page, (row) => row.createdAt, toRecord);
     },
 
     async replaceToken(id, tokenHash, expiresAt, now) {

@@ -18,7 +18,8 @@ import type { OidcConnectionsTable } from '../schema.js';
 import { parseStringList } from './json-columns.js';
 import { flag, jsonList } from './partial-updates.js';
 
-function providerTypeOf(value: string): OidcProviderType {
+/** A stored provider type, checked. */
+export function providerTypeOf(value: string): OidcProviderType {
   const type = OIDC_PROVIDER_TYPES.find((known) => known === value);
   // Only a newer release writes another type; reading it as some other provider would misroute sign-in.
   if (type === undefined) throw new Error(`Unknown OIDC provider type '${value}' in oidc_connections.`);

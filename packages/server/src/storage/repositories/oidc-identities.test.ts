@@ -37,9 +37,8 @@ describeEachDatabase('OIDC identity storage', (kind) => {
     repository = oidcIdentityRepository(handle.db);
     const db = handle.db;
     await insertUserRows(db, ['usr_1', 'usr_2'], T0);
-    for (const id of ['oidc_1', 'oidc_2']) {
-      await insertConnectionRow(db, id);
-    }
+    await insertConnectionRow(db, 'oidc_1');
+    await insertConnectionRow(db, 'oidc_2', 'GitHub');
   });
   afterEach(async () => {
     await handle.close();
@@ -69,11 +68,20 @@ describeEachDatabase('OIDC identity storage', (kind) => {
     expect(await repository.insert(link({ id: 'oid_3', connectionId: 'oidc_2' }))).toBe(true);
   });
 
-  it("lists a user's links oldest first, touches and deletes only the user's own", async () => {
+  it("lists a user's links oldest first with their connections, touches and deletes only the user's own", async () => {
     await repository.insert(link({ id: 'oid_b', connectionId: 'oidc_2', createdAt: T0 + 5 }));
     await repository.insert(link({ id: 'oid_a', createdAt: T0 + 1 }));
     await repository.insert(link({ id: 'oid_c', subject: 'other', userId: 'usr_2' }));
-    expect((await repository.listForUser('usr_1')).map((l) => l.id)).toEqual(['oid_a', 'oid_b']);
+    expect(await repository.listForUser('usr_1')).toEqual([
+      {
+        ...link({ id: 'oid_a', createdAt: T0 + 1 }),
+        connection: { displayName: 'oidc_1', providerType: 'Custom' },
+      },
+      {
+        ...link({ id: 'oid_b', connectionId: 'oidc_2', createdAt: T0 + 5 }),
+        connection: { displayName: 'oidc_2', providerType: 'GitHub' },
+      },
+    ]);
     await repository.touch('oid_a', { email: 'new@example.com', emailVerified: false }, T0 + 100);
     expect(await repository.find('oidc_1', 'sub-1')).toMatchObject({
       email: 'new@example.com',

@@ -5,6 +5,7 @@ import type {
 } from '../../federation/oidc/identity-repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import type { OidcIdentitiesTable } from '../schema.js';
+import { providerTypeOf } from './oidc-connections.js';
 
 function toRecord(row: Selectable<OidcIdentitiesTable>): OidcIdentityRecord {
   return {
@@ -46,14 +47,20 @@ export function oidcIdentityRepository(db: Db): OidcIdentityRepository {
     },
 
     async listForUser(userId) {
+      // Inner: a connection's links go with it (on delete cascade).
       const rows = await db
-        .selectFrom('oidcIdentities')
-        .selectAll()
-        .where('userId', '=', userId)
-        .orderBy('createdAt')
-        .orderBy('id')
+        .selectFrom('oidcIdentities as i')
+        .innerJoin('oidcConnections as c', 'c.id', 'i.connectionId')
+        .selectAll('i')
+        .select(['c.displayName as connectionName', 'c.providerType'])
+        .where('i.userId', '=', userId)
+        .orderBy('i.createdAt')
+        .orderBy('i.id')
         .execute();
-      return rows.map(toRecord);
+      return rows.map(({ connectionName, providerType, ...row }) => ({
+        ...toRecord(row),
+        connection: { displayName: connectionName, providerType: providerTypeOf(providerType) },
+      }));
     },
 
     async touch(id, seen, now) {

@@ -18,9 +18,22 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
   });
   afterAll(() => h.close());
 
-  /** `count` sessions of `user` (each with one usable, one consumed refresh token), inserted directly. */
-  const insertSessions = async (user: string, count: number, fields: { revokedAt?: number } = {}) => {
+  /**
+   * `count` sessions of `user` (each with one usable, one consumed refresh token), inserted directly:
+   * created now, for an hour idle and two at most, unless `fields` say otherwise.
+   */
+  const insertSessions = async (
+    user: string,
+    count: number,
+    fields: {
+      revokedAt?: number;
+      createdAt?: number;
+      idleExpiresAt?: number;
+      absoluteExpiresAt?: number;
+    } = {},
+  ) => {
     const now = h.clock.now();
+    const createdAt = fields.createdAt ?? now;
     const ids: string[] = [];
     for (let start = 0; start < count; start += 1000) {
       const batch = Array.from({ length: Math.min(1000, count - start) }, () => {
@@ -41,10 +54,10 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
             authTime: now,
             userAgent: null,
             ipAddress: null,
-            createdAt: now,
-            lastSeenAt: now,
-            idleExpiresAt: now + 3_600_000,
-            absoluteExpiresAt: now + 7_200_000,
+            createdAt,
+            lastSeenAt: createdAt,
+            idleExpiresAt: fields.idleExpiresAt ?? now + 3_600_000,
+            absoluteExpiresAt: fields.absoluteExpiresAt ?? now + 7_200_000,
             revokedAt: fields.revokedAt ?? null,
             revokedReason: fields.revokedAt === undefined ? null : 'logout',
           })),
@@ -78,7 +91,7 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
 
   it('counts, revokes whole families, and tells newly from already revoked sessions', async () => {
     const user = (await h.given.user()).id;
-    const usable = () => operatorSessionStore(h.db).countUsable(h.clock.now());
+    const usable = async () => (await operatorSessionStore(h.db).countUsableAt([h.clock.now()]))[0] ?? 0;
     const before = await usable();
     const live = await insertSessions(user, 3);
     const ended = await insertSessions(user, 2, { revokedAt: h.clock.now() - 1000 });
@@ -118,6 +131,25 @@ describeEachDatabase('operator sessions (list, revocation preview and revocation
         revokedReason: 'admin_revoked',
       });
     }
+  });
+
+  it('counts the sessions usable at each instant, now or earlier: created, not yet revoked, before both deadlines', async () => {
+    const now = h.clock.now();
+    const hour = 3_600_000;
+    const instants = [now - 3 * hour, now - 2 * hour, now - hour, now];
+    const store = operatorSessionStore(h.db);
+    const before = await store.countUsableAt(instants);
+    const user = (await h.given.user()).id;
+    await insertSessions(user, 1, { createdAt: now - 3 * hour });
+    await insertSessions(user, 1, { createdAt: now - 2 * hour - 1 });
+    // Revoked at the third instant, idle a moment after the second, past its end at the first.
+    await insertSessions(user, 1, { createdAt: now - 3 * hour, revokedAt: now - hour });
+    await insertSessions(user, 1, { createdAt: now - 3 * hour, idleExpiresAt: now - 2 * hour + 1 });
+    await insertSessions(user, 1, { createdAt: now - 4 * hour, absoluteExpiresAt: now - 3 * hour });
+    await insertSessions(user, 1, { createdAt: now + 1 });
+    const after = await store.countUsableAt(instants);
+    expect(after.map((count, i) => count - (before[i] ?? 0))).toEqual([3, 4, 2, 2]);
+    expect(await store.countUsableAt([])).toEqual([]);
   });
 
   it(`refuses a revocation matching more than ${MAX_SESSIONS_PER_REVOCATION} sessions, and allows exactly that many`, async () => {

@@ -24,6 +24,19 @@ const usableAt = (eb: ListedSessions, now: number) =>
   ]);
 
 /**
+ * A session (`s`) usable at `at`, now or earlier: created by then, not revoked by then, and before both
+ * deadlines. The stored idle deadline is the one that held then: it only moves on a refresh, and a
+ * session past it is never refreshed again.
+ */
+const usableThen = (eb: ListedSessions, at: number) =>
+  eb.and([
+    eb('s.createdAt', '<=', at),
+    eb.or([eb('s.revokedAt', 'is', null), eb('s.revokedAt', '>', at)]),
+    eb('s.absoluteExpiresAt', '>', at),
+    eb('s.idleExpiresAt', '>', at),
+  ]);
+
+/**
  * The operator's reads and revocations of token sessions over `db`. Organization and client filters
  * scan the sessions table, as deactivations do (docs/decisions/admin-deactivation-ends-sessions.md): a
  * rare operator action, where an index would cost every sign-in an entry.
@@ -31,13 +44,21 @@ const usableAt = (eb: ListedSessions, now: number) =>
 export function operatorSessionStore(db: Db): OperatorSessionStore {
   return {
     async list(filter, query, now) {
-      // The user and the client come in the same query: each is one primary or unique key lookup per row.
+      // The user, client and organization come in the same query: each is one primary or unique key
+      // lookup per row.
       let select = db
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.userId')
         .leftJoin('clients as c', 'c.clientId', 's.clientId')
+        .leftJoin('organizations as o', 'o.id', 's.organizationId')
         .selectAll('s')
-        .select(['u.email as userEmail', 'u.displayName as userDisplayName', 'c.name as clientName']);
+        .select([
+          'u.email as userEmail',
+          'u.displayName as userDisplayName',
+          'c.name as clientName',
+          'o.name as organizationName',
+          'o.slug as organizationSlug',
+        ]);
       const { userId, organizationId, clientId, active } = filter;
       if (userId !== undefined) select = select.where('s.userId', '=', userId);
       if (organizationId !== undefined) select = select.where('s.organizationId', '=', organizationId);
@@ -53,6 +74,10 @@ export function operatorSessionStore(db: Db): OperatorSessionStore {
           ...toSession(row),
           user: { id: row.userId, email: row.userEmail, displayName: row.userDisplayName },
           client: { clientId: row.clientId, name: row.clientName },
+          organization:
+            row.organizationId === null || row.organizationName === null || row.organizationSlug === null
+              ? null
+              : { id: row.organizationId, name: row.organizationName, slug: row.organizationSlug },
         }),
         's.id',
       );
@@ -82,15 +107,31 @@ export function operatorSessionStore(db: Db): OperatorSessionStore {
       };
     },
 
-    async countUsable(now) {
-      // A scan of the sessions table, as the filters above: housekeeping keeps it to about the live
-      // sessions, and an index on the deadlines would cost every refresh an entry.
+    async countUsableAt(instants) {
+      if (instants.length === 0) return [];
+      // One scan of the sessions table for every instant, each a filtered count of the same rows: the
+      // table has no index on the deadlines (one would cost every refresh an entry), and housekeeping
+      // keeps it to about the live sessions. The WHERE drops the rows usable at none of the instants.
+      const earliest = Math.min(...instants);
+      const latest = Math.max(...instants);
       const row = await db
         .selectFrom('sessions as s')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where((eb) => usableAt(eb, now))
+        .select((eb) =>
+          instants.map((at, index) =>
+            eb.fn.countAll<number | string>().filterWhere(usableThen(eb, at)).as(`at${index}`),
+          ),
+        )
+        .where((eb) =>
+          eb.and([
+            eb('s.createdAt', '<=', latest),
+            eb.or([eb('s.revokedAt', 'is', null), eb('s.revokedAt', '>', earliest)]),
+            eb('s.absoluteExpiresAt', '>', earliest),
+            eb('s.idleExpiresAt', '>', earliest),
+          ]),
+        )
         .executeTakeFirstOrThrow();
-      return Number(row.count);
+      const counts = row as Readonly<Record<string, number | string>>;
+      return instants.map((_, index) => Number(counts[`at${index}`] ?? 0));
     },
 
     transaction: (work) => db.transaction().execute((tx) => work(revocationTransaction(tx))),

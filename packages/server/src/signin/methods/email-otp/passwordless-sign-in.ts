@@ -50,6 +50,11 @@ export const AMR_OTP = 'otp';
  */
 export const AMR_EMAIL_LINK = 'email';
 
+/** Each sign-in's amr and its method in the audit trail (the hosted steps' names). */
+const EMAIL_OTP = { amr: AMR_OTP, method: 'email_otp' } as const;
+const EMAIL_OTP_SIGNUP = { amr: AMR_OTP, method: 'email_otp_signup' } as const;
+const MAGIC_LINK = { amr: AMR_EMAIL_LINK, method: 'magic_link' } as const;
+
 export interface PasswordlessSignInDeps {
   /** The email code primitives, shared with the hosted pages. */
   readonly challenges: EmailOtpChallenges;
@@ -135,7 +140,7 @@ export class PasswordlessSignIn {
     const { challenge, client } = await this.#findChallenge(input.challengeToken, 'login', call);
     const checked = await this.challenges.check(challenge, input.code, challengeContext(call));
     if (!checked.ok || checked.userId === null) throw invalidCodeError();
-    return this.#signIn(checked.userId, client, challenge.organizationId, AMR_OTP, call);
+    return this.#signIn(checked.userId, client, challenge.organizationId, EMAIL_OTP, call);
   }
 
   /**
@@ -187,7 +192,7 @@ export class PasswordlessSignIn {
     const checked = await this.challenges.check(challenge, input.code, challengeContext(call));
     const created = checked.ok ? await this.#createAccount(challenge) : undefined;
     if (created === undefined) throw invalidCodeError();
-    return this.#signIn(created.userId, client, created.organizationId, AMR_OTP, call);
+    return this.#signIn(created.userId, client, created.organizationId, EMAIL_OTP_SIGNUP, call);
   }
 
   /** RequestMagicLinkAsync: the same answer for every address; the link is emailed to known users only. */
@@ -227,7 +232,7 @@ export class PasswordlessSignIn {
     }
     const userId = await this.magicLinks.consume(link, challengeContext(call));
     if (userId === undefined) throw invalidLinkError();
-    return this.#signIn(userId, client, link.organizationId, AMR_EMAIL_LINK, call);
+    return this.#signIn(userId, client, link.organizationId, MAGIC_LINK, call);
   }
 
   /**
@@ -270,11 +275,11 @@ export class PasswordlessSignIn {
     userId: string,
     client: ClientRecord,
     organizationId: string | null,
-    amr: string,
+    how: { readonly amr: string; readonly method: string },
     call: DirectCallContext,
   ): Promise<SvcLoginResult> {
     return this.#deps.direct.completeSignIn(
-      { userId, client, requestedOrganizationId: organizationId, amr },
+      { userId, client, requestedOrganizationId: organizationId, ...how },
       call,
     );
   }

@@ -62,6 +62,8 @@ describeEachDatabase('invitation service', (kind) => {
       role: 'member',
       status: 'pending',
       expiresAt: new Date(h.t.clock.now() + 7 * DAY_MS).toISOString(),
+      createdAt: new Date(h.t.clock.now()).toISOString(),
+      resentAt: null,
     });
     const { message, token } = await received(1);
     // SMTP clients may lower-case the domain part; the local part is kept as typed.
@@ -222,6 +224,36 @@ describeEachDatabase('invitation service', (kind) => {
     await expect(h.invitations.listEmailInvitations('org_missing', { limit: 1 })).rejects.toBeInstanceOf(
       SvcNotFoundError,
     );
+  });
+
+  it('lists one status as the list shows it: pending, accepted, revoked, or expired (pending past its expiry)', async () => {
+    const stale = await invite('stale@example.com');
+    h.t.clock.advance(7 * DAY_MS);
+    const accepted = await invite('accepted@example.com');
+    const { token } = await received(2);
+    const user = await h.t.svc.admin.createUserAsync({ displayName: 'Acc', email: 'accepted@example.com' });
+    await h.invitations.acceptEmailInvitation({ invitationToken: token, userId: user.id });
+    h.t.clock.advance(1000);
+    const revoked = await invite('revoked@example.com');
+    await h.invitations.revokeEmailInvitation({ id: revoked.id });
+    h.t.clock.advance(1000);
+    const pending = await invite('pending@example.com');
+    const of = async (status?: 'pending' | 'accepted' | 'revoked' | 'expired') =>
+      (await h.invitations.listEmailInvitations(organizationId, { limit: 10, status })).data.map(
+        (invitation) => [invitation.id, invitation.status],
+      );
+    expect(await of('pending')).toEqual([[pending.id, 'pending']]);
+    expect(await of('accepted')).toEqual([[accepted.id, 'accepted']]);
+    expect(await of('revoked')).toEqual([[revoked.id, 'revoked']]);
+    expect(await of('expired')).toEqual([[stale.id, 'expired']]);
+    expect((await of()).map(([id]) => id)).toEqual([pending.id, revoked.id, accepted.id, stale.id]);
+    // A resend is when it was last sent; the first send stays its creation.
+    h.t.clock.advance(60_000);
+    const resent = await h.invitations.resendEmailInvitation({ id: pending.id });
+    expect(resent).toMatchObject({
+      createdAt: pending.createdAt,
+      resentAt: new Date(h.t.clock.now()).toISOString(),
+    });
   });
 
   it('rejects bad input before storing or sending anything', async () => {

@@ -27,7 +27,7 @@ import { validate } from '../../../kernel/validation.js';
 import { lookUpHandedOut, type HandedOutTokenLimit } from '../../../ratelimit/handed-out-tokens.js';
 import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
-import type { InvitationRecord, InvitationRepository } from './repository.js';
+import type { InvitationRecord, InvitationRepository, InvitationStatus } from './repository.js';
 
 /** SPEC.md: invitations expire after 7 days. */
 export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
@@ -126,11 +126,15 @@ export class InvitationService {
   }
 
   /** The organization's invitations, newest first (status shows `expired` once past expiresAt). */
-  async listEmailInvitations(organizationId: string, query: ListQuery): Promise<Page<SvcEmailInvitation>> {
+  async listEmailInvitations(
+    organizationId: string,
+    query: ListQuery & { readonly status?: InvitationStatus | undefined },
+  ): Promise<Page<SvcEmailInvitation>> {
     const organization = await this.#organization(organizationId);
-    const page = await this.#deps.invitations.listByOrganization(organization.id, query);
     const now = this.#deps.clock.now();
-    return { ...page, data: page.data.map((row) => view(row, now)) };
+    const { status, ...page } = query;
+    const found = await this.#deps.invitations.listByOrganization(organization.id, { status, now }, page);
+    return { ...found, data: found.data.map((row) => view(row, now)) };
   }
 
   /** One invitation by id, in any status (never its token). */
@@ -369,6 +373,8 @@ function view(invitation: InvitationRecord, now?: number): SvcEmailInvitation {
     role: invitation.role,
     status: expired ? 'expired' : invitation.status,
     expiresAt: toIso(invitation.expiresAt),
+    createdAt: toIso(invitation.createdAt),
+    resentAt: invitation.resentAt === null ? null : toIso(invitation.resentAt),
   };
 }
 

@@ -68,6 +68,20 @@ describeAboveStorage('invitation signup', (kind) => {
     const membership = await db().selectFrom('memberships').selectAll().executeTakeFirstOrThrow();
     expect(membership).toMatchObject({ organizationId, userId: user?.id, role: 'editor', active: 1 });
     expect(await status()).toBe('accepted');
+    // Created by the user service, as every signup: the same audit event as an operator's creation.
+    const created = await db()
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('kind', '=', 'admin.user.created')
+      .execute();
+    expect(created.map((event) => [event.userId, event.actorType])).toEqual([[user?.id, 'system']]);
+    const [signedIn] = await db()
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('kind', '=', 'oauth.direct_login.succeeded')
+      .execute();
+    expect(signedIn).toMatchObject({ userId: user?.id, clientId: 'web', organizationId });
+    expect(JSON.parse(signedIn?.dataJson ?? '{}')).toMatchObject({ method: 'invitation_signup' });
 
     await expect(
       h.signup.acceptEmailInvitationSignup({

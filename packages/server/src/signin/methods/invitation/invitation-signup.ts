@@ -1,10 +1,9 @@
 import type { SvcAcceptEmailInvitationSignupRequest, SvcLoginResult } from '@svc/contract';
-import { requireEmailKey } from '../../../admin/email-key.js';
-import type { UserRepository } from '../../../admin/repository.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { SvcConflictError, SvcValidationError } from '../../../kernel/errors.js';
-import type { Ids } from '../../../kernel/ids.js';
 import { directCallOf, tokenCheckAddress, type DirectSignIn } from '../../direct-sign-in.js';
+import type { SignupService } from '../../signup.js';
+import { createPasswordlessAccount } from '../signup/passwordless-signup.js';
 import type { InvitationService } from './invitation-service.js';
 import type { InvitationRecord } from './repository.js';
 
@@ -13,10 +12,10 @@ export const AMR_INVITATION = 'email';
 
 export interface InvitationSignupDeps {
   readonly invitations: InvitationService;
-  readonly users: Pick<UserRepository, 'insertIfEmailFree' | 'findByEmailKey'>;
+  /** Creates the account as every passwordless signup does (the user service: `admin.user.created`). */
+  readonly signup: Pick<SignupService, 'signUpPasswordless'>;
   readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
   readonly clock: Clock;
-  readonly ids: Ids;
 }
 
 const CONTROL_CHARS = /\p{Cc}/u;
@@ -70,6 +69,7 @@ export class InvitationSignup {
         client,
         requestedOrganizationId: invitation.organizationId,
         amr: AMR_INVITATION,
+        method: 'invitation_signup',
         authTime,
       },
       call,
@@ -78,9 +78,10 @@ export class InvitationSignup {
 
   /**
    * The part every invitation signup shares (this operation and the hosted invitation page): creates the
-   * passwordless account of the invited address, its email verified (the link proved it), and accepts the
-   * invitation for it. `displayName` comes from `requireInvitedDisplayName`. A 409 when an account
-   * already has the address; `invalid_invitation` when the invitation was used meanwhile.
+   * passwordless account of the invited address through the user service, as every signup does (its
+   * email verified: the link proved it; audited `admin.user.created`), and accepts the invitation for
+   * it. `displayName` comes from `requireInvitedDisplayName`. A 409 when an account already has the
+   * address; `invalid_invitation` when the invitation was used meanwhile.
    */
   async createInvitedAccount(
     invitation: InvitationRecord,
@@ -88,27 +89,23 @@ export class InvitationSignup {
     context?: { ipAddress?: string },
   ): Promise<{ userId: string; authTime: number }> {
     const now = this.#deps.clock.now();
-    const user = {
-      id: this.#deps.ids.id('usr'),
+    // The user service computes the email key again: an invitation stored before 0043 may hold an
+    // address the key now refuses (400).
+    const created = await createPasswordlessAccount(this.#deps.signup, {
       displayName,
       email: invitation.email,
-      // Computed again: an invitation stored before 0043 may hold an address the key now refuses (400).
-      emailKey: requireEmailKey(invitation.email),
-      emailVerified: true,
-      passwordHash: null,
-      isOperator: false,
-      active: true,
-      createdAt: now,
-      updatedAt: now,
-    };
+      phoneE164: null,
+      customFields: null,
+      organizationName: null,
+    });
     // An existing account accepts with AcceptEmailInvitationAsync after signing in; a second account for
     // the same address cannot exist (the email key is unique).
-    if (!(await this.#deps.users.insertIfEmailFree(user))) {
+    if (created === undefined) {
       throw new SvcConflictError(
         'An account with this email already exists; sign in to accept the invitation.',
       );
     }
-    await this.#deps.invitations.consumeInvitation(invitation, user.id, context);
-    return { userId: user.id, authTime: now };
+    await this.#deps.invitations.consumeInvitation(invitation, created.userId, context);
+    return { userId: created.userId, authTime: now };
   }
 }

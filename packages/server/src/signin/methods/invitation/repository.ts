@@ -32,8 +32,15 @@ export interface InvitationRepository {
   insert(invitation: InvitationRecord): Promise<void>;
   findById(id: string): Promise<InvitationRecord | undefined>;
   findByTokenHash(tokenHash: string): Promise<InvitationRecord | undefined>;
-  /** Newest first, keyset paged. */
-  listByOrganization(organizationId: string, query: ListQuery): Promise<Page<InvitationRecord>>;
+  /**
+   * Newest first, keyset paged; of one status as the operator sees it when `status` is given (`expired`:
+   * pending past its expiry at `now`, `pending`: not yet).
+   */
+  listByOrganization(
+    organizationId: string,
+    filter: { readonly status?: InvitationStatus | undefined; readonly now: number },
+    query: ListQuery,
+  ): Promise<Page<InvitationRecord>>;
   /** Replaces the token of a pending invitation; false when it is no longer pending. */
   replaceToken(id: string, tokenHash: string, expiresAt: number, now: number): Promise<boolean>;
   /** Revokes a pending invitation; false when it is no longer pending. */

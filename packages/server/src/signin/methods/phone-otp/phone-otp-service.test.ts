@@ -128,6 +128,11 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
       .executeTakeFirstOrThrow();
     expect(Number(user.phoneVerified)).toBe(1);
     expect((await h.events('auth.phone_otp.verified')).map((e) => e.userId)).toContain(userId);
+    // A success of the direct flow, as a direct password sign-in records one.
+    const succeeded = (await h.events('oauth.direct_login.succeeded')).filter((e) => e.userId === userId);
+    expect(succeeded.map((e) => JSON.parse(e.data) as unknown)).toEqual([
+      { route: 'verifyPhoneOtpAsync', method: 'phone_otp' },
+    ]);
     // No secret reaches the audit log.
     for (const event of await h.events('auth.phone_otp.sent')) {
       expect(event.data).not.toContain(number.e164);

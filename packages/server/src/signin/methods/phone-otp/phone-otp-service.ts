@@ -123,7 +123,7 @@ export class PhoneOtpService {
     const client = await this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
     const checked = await this.#check(challenge, input.code, call);
     if (checked.userId === null) throw invalidCode();
-    return this.#signIn(checked.userId, client, challenge.organizationId, call);
+    return this.#signIn(checked.userId, client, challenge.organizationId, 'phone_otp', call);
   }
 
   /**
@@ -181,7 +181,7 @@ export class PhoneOtpService {
     await this.#check(challenge, input.code, call);
     const created = await createPhoneAccount(this.#deps.signup, challenge);
     if (created === undefined) throw invalidCode();
-    return this.#signIn(created.userId, client, created.organizationId, call);
+    return this.#signIn(created.userId, client, created.organizationId, 'phone_otp_signup', call);
   }
 
   async #check(challenge: FoundPhoneChallenge, code: string, call: DirectCallContext) {
@@ -193,14 +193,16 @@ export class PhoneOtpService {
     return checked;
   }
 
+  /** `method`: the hosted steps' name of the sign-in, for the audit trail. */
   #signIn(
     userId: string,
     client: ClientRecord,
     organizationId: string | null,
+    method: 'phone_otp' | 'phone_otp_signup',
     call: DirectCallContext,
   ): Promise<SvcLoginResult> {
     return this.#deps.direct.completeSignIn(
-      { userId, client, requestedOrganizationId: organizationId, amr: AMR_SMS },
+      { userId, client, requestedOrganizationId: organizationId, amr: AMR_SMS, method },
       call,
     );
   }
