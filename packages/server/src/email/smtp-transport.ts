@@ -21,7 +21,9 @@ export function smtpTransport(url: string): EmailTransport {
     ));
   return {
     async send(message) {
-      const info = await (await open()).sendMail({
+      const info = await (
+        await open()
+      ).sendMail({
         from: message.from,
         to: message.to,
         subject: message.subject,
