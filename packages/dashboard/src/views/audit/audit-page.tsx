@@ -46,7 +46,7 @@ const COLUMNS: readonly TableColumn<AuditEvent>[] = [
   { id: 'subject', label: 'Subject', cell: (event) => <ShortId value={event.subjectId} /> },
   {
     id: 'context',
-    label: 'User, organization, application',
+    label: 'Context',
     cell: (event) => <EventContext event={event} />,
   },
 ];
