@@ -11,6 +11,7 @@ export { SvcFgaService, type SvcFgaCheck } from './app/facades/svc-fga-service.j
 export { SvcSsoService } from './app/facades/svc-sso-service.js';
 export { SvcCalendarError, type SvcCalendarErrorCode } from './calendar/errors.js';
 export { SvcGrantBoundaryError, type GrantBoundaryErrorCode } from './scim/errors.js';
+export { toSvcLoginResponse, type SvcLoginResponse } from './signin/login-response.js';
 export type {
   SvcOptions,
   OpenIdOptions,
