@@ -58,6 +58,13 @@ export interface SmsOptions {
   defaultRegion?: string;
   /** A compatible API server. @default 'https://verify.twilio.com' (SVC_SMS_API_BASE_URL) */
   apiBaseUrl?: string;
+  /**
+   * Toll-fraud protection: codes are texted only to numbers of these ISO 3166 regions (e.g. ['US', 'CA']);
+   * must include `defaultRegion`. Give this or `deniedCountries`. @default every country (SVC_SMS_ALLOWED_COUNTRIES)
+   */
+  allowedCountries?: string[];
+  /** Codes are never texted to numbers of these regions. @default none (SVC_SMS_DENIED_COUNTRIES) */
+  deniedCountries?: string[];
 }
 
 /**
