@@ -7,6 +7,7 @@ import type {
   SvcOptions,
 } from './options.js';
 import { SvcConfigError } from '../kernel/errors.js';
+import type { RateLimitRulesOptions } from '../ratelimit/rules.js';
 
 /** The one table of SVC_* variables; each maps onto the option of the same meaning. */
 export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
@@ -80,6 +81,14 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   if (Object.keys(timeouts).length > 0) options.databaseTimeouts = timeouts;
   const keyCache = text('SVC_SIGNING_KEY_CACHE_MS');
   if (keyCache !== undefined) options.signingKeyCacheMs = parseMs('SVC_SIGNING_KEY_CACHE_MS', keyCache);
+  const rateLimits = text('SVC_RATE_LIMITS');
+  if (rateLimits !== undefined) {
+    options.rateLimits = parseJson(
+      'SVC_RATE_LIMITS',
+      rateLimits,
+      '{"otpSend":{"identifier":{"limit":3,"minIntervalMs":60000}}}',
+    ) as RateLimitRulesOptions;
+  }
   const level = text('SVC_LOG_LEVEL');
   if (level !== undefined) options.logLevel = parseLogLevel(level);
   const accessLog = text('SVC_ACCESS_LOG');
@@ -222,6 +231,15 @@ function parseMs(name: string, value: string): number {
     throw new SvcConfigError(`${name} must be a whole number of milliseconds of at least 1, got "${value}".`);
   }
   return Number(value);
+}
+
+/** A variable that holds an option's JSON; the option's own resolution checks what is inside. */
+function parseJson(name: string, value: string, example: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new SvcConfigError(`${name} must be JSON such as ${example}, got "${value}".`);
+  }
 }
 
 function parseCount(name: string, value: string): number {
