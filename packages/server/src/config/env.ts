@@ -30,6 +30,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   const sms = smsFromEnv(text);
   if (sms !== undefined) options.sms = sms;
   assign(options, 'headlessApiBasePath', text('SVC_HEADLESS_API_BASE_PATH'));
+  assign(options, 'scimBasePath', text('SVC_SCIM_BASE_PATH'));
   assign(options, 'headlessUiUrl', text('SVC_HEADLESS_UI_URL'));
   const headlessOrigins = text('SVC_HEADLESS_ALLOWED_ORIGINS');
   if (headlessOrigins !== undefined) {

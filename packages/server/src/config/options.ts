@@ -354,6 +354,12 @@ export interface SvcOptions {
   clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
   /** SCIM 2.0 directory sync: connections configured in code. */
   scim?: { connections?: ScimConnectionSeedOptions[] };
+  /**
+   * Where the SCIM 2.0 routes are, under the dashboard base; identity providers are given the Base URL
+   * PublicOrigin + this path. Its first segment must not be one Svc uses itself (`auth`, `admin`, `api`,
+   * a console page…). @default `<dashboardBase>/scim/v2` ('/svc/scim/v2') (SVC_SCIM_BASE_PATH)
+   */
+  scimBasePath?: string;
   /** Scope display names set in code, shown at consent; checked at start. @default [] (no variable) */
   scopeDisplayNames?: ScopeDisplayNameOptions[];
   /** Injected time source. @default the system clock */

@@ -191,7 +191,7 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     calendar: { enabled: options.calendar?.enabled ?? true },
     domainVerification: resolveDomainVerificationConfig(options.domainVerification),
     dns: resolveDnsConfig(options.dns),
-    scim: resolveScimConfig(options.scim, publicOrigin, dashboardBase),
+    scim: resolveScimConfig(options.scim, options.scimBasePath, { publicOrigin, dashboardBase }),
     scopeDisplayNames: resolveScopeDisplayNames(options.scopeDisplayNames),
     dynamicClientRegistration: resolveDynamicClientRegistration(options.dynamicClientRegistration, issuer),
     clientIdMetadataDocuments: resolveClientIdMetadataDocuments(options.clientIdMetadataDocuments, issuer),

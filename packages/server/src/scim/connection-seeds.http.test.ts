@@ -25,7 +25,7 @@ describeAboveStorage('SCIM connections seeded from code', (kind) => {
   });
 
   /** A second node on the same database, with the seeds and environment given. */
-  const node = (connections: unknown[], env: NodeJS.ProcessEnv = {}) =>
+  const node = (connections: unknown[], env: NodeJS.ProcessEnv = {}, scimBasePath?: string) =>
     createSvc(
       {
         databaseUrl: first.svc.config.database.url,
@@ -36,6 +36,7 @@ describeAboveStorage('SCIM connections seeded from code', (kind) => {
         keyRotationSchedule: false,
         clock: first.clock,
         scim: { connections: connections as ScimConnectionSeedOptions[] },
+        ...(scimBasePath === undefined ? {} : { scimBasePath }),
       },
       { env },
     );
@@ -98,6 +99,25 @@ describeAboveStorage('SCIM connections seeded from code', (kind) => {
     ];
     for (const connections of refused) {
       await expect(node(connections), JSON.stringify(connections)).rejects.toBeInstanceOf(SvcConfigError);
+    }
+  });
+
+  it('serves SCIM at a configured base path, which the Base URL and the resources name', async () => {
+    const base = '/svc/directory/scim';
+    const moved = (await first.svc.admin.createOrganizationAsync({ name: 'Moved' })).id;
+    const seed = { id: 'scim_moved', organizationId: moved, enabled: true, token: `${SEED_TOKEN}-moved` };
+    const svc = await node([seed], {}, `${base}/`);
+    try {
+      const call = (path: string) =>
+        svc.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${seed.token}` } });
+      const config = await call(`${base}/ServiceProviderConfig`);
+      expect(config.statusCode, config.body).toBe(200);
+      const baseUrl = `${first.svc.config.publicOrigin}${base}`;
+      expect(config.json()).toMatchObject({ meta: { location: `${baseUrl}/ServiceProviderConfig` } });
+      expect((await svc.admin.getScimConnectionAsync('scim_moved')).baseUrl).toBe(baseUrl);
+      expect((await call('/svc/scim/v2/ServiceProviderConfig')).statusCode).toBe(404);
+    } finally {
+      await svc.close();
     }
   });
 });
