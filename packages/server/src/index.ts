@@ -21,6 +21,7 @@ export type {
   DnsOptions,
   LogStream,
   ScimConnectionSeedOptions,
+  OidcConnectionSeedOptions,
   ScopeDisplayNameOptions,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';

@@ -1,3 +1,4 @@
+import type { CreateOidcConnectionBody } from '@svc/contract';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { FailureRulesOptions } from '../ratelimit/failure-rules.js';
@@ -143,6 +144,27 @@ export interface ScimConnectionSeedOptions {
   token?: string;
   /** The name of the environment variable that holds the token. */
   tokenSecretName?: string;
+}
+
+/**
+ * An OpenID / social provider connection configured in code: the operator API's connection input
+ * (`providerType`, `clientId`, `allowedCallbackUris`, …) with a stable id. Written on every start; the
+ * operator API lists and reads it (`owner: 'code'`) but cannot change, disable or delete it.
+ */
+export interface OidcConnectionSeedOptions extends Omit<
+  CreateOidcConnectionBody,
+  'clientSecret' | 'applePrivateKeyPem'
+> {
+  /** The connection's id: stable across starts, so the seed updates the same connection. */
+  id: string;
+  /** The provider's client secret (every provider but Apple). Give this or `clientSecretName`. */
+  clientSecret?: string;
+  /** The name of the environment variable that holds the client secret. */
+  clientSecretName?: string;
+  /** Apple's PKCS#8 PEM key. Give this or `applePrivateKeyPemName`. */
+  applePrivateKeyPem?: string;
+  /** The name of the environment variable that holds Apple's key. */
+  applePrivateKeyPemName?: string;
 }
 
 /**
@@ -352,6 +374,8 @@ export interface SvcOptions {
   dynamicClientRegistration?: DynamicClientRegistrationOptions;
   /** Client ID Metadata Documents (SVC_CIMD_*). */
   clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
+  /** OpenID / social provider connections configured in code. */
+  oidc?: { connections?: OidcConnectionSeedOptions[] };
   /** SCIM 2.0 directory sync: connections configured in code. */
   scim?: { connections?: ScimConnectionSeedOptions[] };
   /**

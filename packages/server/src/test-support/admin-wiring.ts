@@ -49,6 +49,7 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
       publicOrigin: 'http://localhost:8080',
       dashboardBase: '/svc',
       scopeDisplayNames: [],
+      oidc: { connections: [] },
     },
     issuer: 'http://localhost:8080/svc/auth',
     scim: TEST_SCIM_WIRING,
