@@ -52,6 +52,8 @@ export type { AuditEventInput, AuditLog } from './audit/audit-log.js';
 export type {
   SvcPageRequest,
   ResolvedSecuritySettings,
+  // Sign-in of a user the first-party client authenticated itself
+  SvcClientAuthenticationRequest,
   // The device authorization grant
   SvcDeviceAuthorizationStartRequest,
   SvcApproveDeviceAuthorizationRequest,
