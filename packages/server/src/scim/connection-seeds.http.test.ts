@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSvc } from '../app/create-svc.js';
 import type { ScimConnectionSeedOptions } from '../config/options.js';
 import { SvcConfigError } from '../kernel/errors.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import { scimCall } from '../test-support/scim.js';
-import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
+import { anotherNode, createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 const SEED_TOKEN = 'seeded-token-0123456789abcdefghijklmnop';
 
@@ -26,19 +25,13 @@ describeAboveStorage('SCIM connections seeded from code', (kind) => {
 
   /** A second node on the same database, with the seeds and environment given. */
   const node = (connections: unknown[], env: NodeJS.ProcessEnv = {}, scimBasePath?: string) =>
-    createSvc(
+    anotherNode(
+      first,
       {
-        databaseUrl: first.svc.config.database.url,
-        dataDir: first.svc.config.dataDir,
-        publicOrigin: first.svc.config.publicOrigin,
-        ...(first.svc.config.secretKey === undefined ? {} : { secretKey: first.svc.config.secretKey }),
-        logLevel: false,
-        keyRotationSchedule: false,
-        clock: first.clock,
         scim: { connections: connections as ScimConnectionSeedOptions[] },
         ...(scimBasePath === undefined ? {} : { scimBasePath }),
       },
-      { env },
+      env,
     );
 
   it('seeds an enabled connection whose token works, owned by code and closed to the API', async () => {

@@ -1,12 +1,11 @@
 import { auditEventPageSchema, svcOidcConnectionSchema } from '@svc/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSvc } from '../../app/create-svc.js';
 import type { OidcConnectionSeedOptions } from '../../config/options.js';
 import { SvcConfigError } from '../../kernel/errors.js';
 import { describeAboveStorage } from '../../test-support/databases.js';
 import { operatorApi } from '../../test-support/operator-api.js';
 import { TEST_OIDC_CALLBACK, TEST_OIDC_CLIENT_SECRET } from '../../test-support/oidc-connections.js';
-import { createTestSvc, type TestSvc } from '../../test-support/test-svc.js';
+import { anotherNode, createTestSvc, type TestSvc } from '../../test-support/test-svc.js';
 
 const API = '/svc/admin/auth/api';
 const GOOGLE: OidcConnectionSeedOptions = {
@@ -34,19 +33,7 @@ describeAboveStorage('OIDC connections seeded from code', (kind) => {
 
   /** A node on the first one's database, with these seeds and this environment. */
   const node = (connections: OidcConnectionSeedOptions[], env: NodeJS.ProcessEnv = ENV) =>
-    createSvc(
-      {
-        databaseUrl: first.svc.config.database.url,
-        dataDir: first.svc.config.dataDir,
-        publicOrigin: first.svc.config.publicOrigin,
-        ...(first.svc.config.secretKey === undefined ? {} : { secretKey: first.svc.config.secretKey }),
-        logLevel: false,
-        keyRotationSchedule: false,
-        clock: first.clock,
-        oidc: { connections },
-      },
-      { env },
-    );
+    anotherNode(first, { oidc: { connections } }, env);
   const call = operatorApi(API, () => first, { ordered: true });
   const updates = async () => {
     const url = '/svc/admin/audit/api/events?kind=admin.oidc_connection.updated&limit=200';
