@@ -84,6 +84,50 @@ export type SvcSignupRequest = z.input<typeof svcSignupRequestSchema>;
 export type SvcSignupInput = z.output<typeof svcSignupRequestSchema>;
 
 /**
+ * RFC 8176 authentication method references a first-party client may say it used when it authenticated
+ * the user itself (CompleteClientAuthenticationAsync). `mfa` and `mca` are left out: whether a second
+ * factor is needed is Svc's MFA policy, and a factor Svc checks adds its own reference.
+ */
+export const CLIENT_AUTHENTICATION_METHODS = [
+  'face',
+  'fpt',
+  'geo',
+  'hwk',
+  'iris',
+  'kba',
+  'otp',
+  'pin',
+  'pwd',
+  'rba',
+  'retina',
+  'sc',
+  'sms',
+  'swk',
+  'tel',
+  'user',
+  'vbm',
+  'wia',
+] as const;
+
+/**
+ * CompleteClientAuthenticationAsync: signs in a user whom the first-party client authenticated itself
+ * (its own credential check), through the same engine as password login. The client vouches for
+ * `userId` and names how it authenticated the user (`authenticationMethod`, the session's amr);
+ * `organizationId`, when set, skips organization selection. In-process only.
+ */
+export const svcClientAuthenticationRequestSchema = z.object({
+  userId: recordIdSchema,
+  clientId: nullable(clientIdSchema),
+  clientSecret: clientSecretField,
+  authenticationMethod: z.enum(CLIENT_AUTHENTICATION_METHODS, {
+    error: `must be an RFC 8176 method: ${CLIENT_AUTHENTICATION_METHODS.join(', ')}`,
+  }),
+  organizationId: nullable(recordIdSchema),
+});
+export type SvcClientAuthenticationRequest = z.input<typeof svcClientAuthenticationRequestSchema>;
+export type SvcClientAuthenticationInput = z.output<typeof svcClientAuthenticationRequestSchema>;
+
+/**
  * SvcSelectOrganizationRequest: the pending token of organization_selection and the chosen organization;
  * a confidential client authenticates again (the selection releases its tokens).
  */

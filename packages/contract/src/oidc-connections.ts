@@ -334,6 +334,8 @@ export const svcOidcConnectionSchema = z.object({
   logoDataUrl: nullableString,
   organizationId: nullableString,
   enabled: z.boolean(),
+  /** `dashboard` (made through the API) or `code` (seeded from `createSvc({ oidc })`, read-only here). */
+  owner: z.enum(['dashboard', 'code']),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   resolved: svcOidcResolvedProviderSchema,

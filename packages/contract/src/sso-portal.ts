@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { recordIdSchema } from './fields.js';
+import { pageQuerySchema } from './paging.js';
 
 /**
  * The customer SSO setup portal (SPEC.md "Authentication" item 9; DECISIONS.md "SSO setup portal
@@ -36,6 +37,13 @@ export const svcSsoPortalLinkSchema = z.object({
   revokedAt: z.iso.datetime().nullable(),
 });
 export type SvcSsoPortalLink = z.output<typeof svcSsoPortalLinkSchema>;
+
+/** Query of `GET /sso-portal/sessions`, every organization's links: the paging fields and optionally one organization. */
+export const ssoPortalLinkListQuerySchema = pageQuerySchema.extend({
+  organizationId: recordIdSchema.optional(),
+});
+export type SsoPortalLinkListQuery = z.input<typeof ssoPortalLinkListQuerySchema>;
+export type SsoPortalLinkListInput = z.output<typeof ssoPortalLinkListQuerySchema>;
 
 /** The last test sign-in of a portal session: what the IdP asserted, or why it was refused. */
 export const svcSsoPortalTestResultSchema = z.discriminatedUnion('outcome', [

@@ -11,6 +11,7 @@ export { SvcFgaService, type SvcFgaCheck } from './app/facades/svc-fga-service.j
 export { SvcSsoService } from './app/facades/svc-sso-service.js';
 export { SvcCalendarError, type SvcCalendarErrorCode } from './calendar/errors.js';
 export { SvcGrantBoundaryError, type GrantBoundaryErrorCode } from './scim/errors.js';
+export { toSvcLoginResponse, type SvcLoginResponse } from './signin/login-response.js';
 export type {
   SvcOptions,
   OpenIdOptions,
@@ -20,6 +21,7 @@ export type {
   DnsOptions,
   LogStream,
   ScimConnectionSeedOptions,
+  OidcConnectionSeedOptions,
   ScopeDisplayNameOptions,
 } from './config/options.js';
 export type { SvcConfig } from './config/resolve.js';
@@ -50,6 +52,8 @@ export type { AuditEventInput, AuditLog } from './audit/audit-log.js';
 export type {
   SvcPageRequest,
   ResolvedSecuritySettings,
+  // Sign-in of a user the first-party client authenticated itself
+  SvcClientAuthenticationRequest,
   // The device authorization grant
   SvcDeviceAuthorizationStartRequest,
   SvcApproveDeviceAuthorizationRequest,

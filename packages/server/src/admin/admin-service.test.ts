@@ -64,6 +64,7 @@ describeEachDatabase('admin services', (kind) => {
         publicOrigin: 'http://localhost:8080',
         dashboardBase: '/svc',
         scopeDisplayNames: [],
+        oidc: { connections: [] },
       },
       scim: TEST_SCIM_WIRING,
       issuer: 'http://localhost:8080/svc/auth',

@@ -1,4 +1,4 @@
-import { pageQuerySchema } from '@svc/contract';
+import { pageQuerySchema, ssoPortalLinkListQuerySchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
 import { parseQuery } from '../http/body.js';
@@ -12,6 +12,7 @@ type ByOrganization = { Params: { organizationId: string } };
  * The operator routes of SSO setup portal links (DECISIONS.md "SSO setup portal links"):
  * `POST /organizations/{organizationId}/sso-portal/sessions` → 201 {id, url, expiresAt} (the URL, with
  * its one-time token, only in this answer), `GET` the same path lists the links with their status,
+ * `GET /sso-portal/sessions` lists every organization's (`?organizationId=` narrows them),
  * `GET /sso-portal/sessions/{id}` reads one and `POST /sso-portal/sessions/{id}/revoke` revokes one.
  * Registered inside the operator API at `/svc/admin/auth/api`, behind the operator guard.
  */
@@ -38,6 +39,10 @@ export function ssoPortalLinkAdminRoutes(deps: { admin: SvcAdminService }): Fast
         cursor === undefined ? { limit } : { limit, cursor },
       );
     });
+
+    app.get('/sso-portal/sessions', async (request) =>
+      admin.listAllSsoPortalLinksAsync(parseQuery(ssoPortalLinkListQuerySchema, request.query)),
+    );
 
     app.get<ById>('/sso-portal/sessions/:id', async (request) =>
       admin.getSsoPortalLinkAsync(request.params.id),

@@ -133,7 +133,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       scim: { config: config.scim, tokenFailures: config.failureLimits.scimTokenIp },
     });
     const admin = adminWiring.facade;
-    await adminWiring.scim.seed((name) => environment[name]);
+    await adminWiring.seed((name) => environment[name]);
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
     const { engine: authEngine, facadeDeps } = wireAuth({
       db,

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_FOUND_BODY } from '../http/errors.js';
@@ -15,6 +16,8 @@ describe('Svc mounted as a plugin in a host Fastify app', () => {
     t = await createTestSvc();
     // A host with its own routes and a larger body limit than Svc's.
     host = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+    // The host describes its own API with @fastify/swagger, registered before Svc as its docs say.
+    await host.register(swagger, { openapi: { info: { title: 'Host', version: '1.0.0' } } });
     host.get('/health', async () => ({ ok: true }));
     host.post('/upload', async (request) => ({ bytes: JSON.stringify(request.body).length }));
     await host.register(t.svc.plugin);
@@ -36,6 +39,13 @@ describe('Svc mounted as a plugin in a host Fastify app', () => {
       payload: { pad: 'x'.repeat(300 * 1024) },
     });
     expect(upload.statusCode).toBe(200);
+  });
+
+  it("leaves Svc's routes out of the host's OpenAPI description and keeps the host's own", async () => {
+    const paths = Object.keys(host.swagger().paths ?? {});
+    expect(paths).toEqual(expect.arrayContaining(['/health', '/upload']));
+    expect(paths.filter((path) => path.startsWith('/svc') || path.startsWith('/.well-known'))).toEqual([]);
+    expect(paths).toHaveLength(2);
   });
 
   it('serves discovery and the JWKS under /svc', async () => {

@@ -9,6 +9,7 @@ import { healthRoutes } from '../health/routes.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { acceptJsonBodies } from '../http/json-body.js';
 import { loggerOptions } from '../http/logging.js';
+import { hideFromOpenApi } from '../http/openapi.js';
 import { requireOperator } from '../http/operator-guard.js';
 import { operatorDashboardRoutes } from '../operator-dashboard/routes.js';
 import { bundledDashboard, dashboardDistFolder } from '../operator-dashboard/bundled-dashboard.js';
@@ -89,6 +90,7 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         svc.addHook('onRoute', (route) => {
           route.bodyLimit ??= BODY_LIMIT_BYTES;
         });
+        hideFromOpenApi(svc);
         acceptJsonBodies(svc);
         svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
         svc.setErrorHandler(jsonErrorHandler);
@@ -238,7 +240,10 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
       { prefix: config.dashboardBase },
     );
     // Outside the dashboard base: where RFC 8414 puts the metadata of an issuer with a path.
-    await host.register(discoveryRoutes(rootDiscoveryDocuments(discovery, config.authBase)));
+    await host.register(async (root) => {
+      hideFromOpenApi(root);
+      await root.register(discoveryRoutes(rootDiscoveryDocuments(discovery, config.authBase)));
+    });
   };
 }
 

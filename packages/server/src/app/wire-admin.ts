@@ -61,7 +61,7 @@ export interface WireAdminContext {
   /** Domain claims' record prefixes, re-check schedule and resolvers; the code-owned scope display names. */
   readonly config: Pick<
     SvcConfig,
-    'domainVerification' | 'dns' | 'publicOrigin' | 'dashboardBase' | 'scopeDisplayNames'
+    'domainVerification' | 'dns' | 'publicOrigin' | 'dashboardBase' | 'scopeDisplayNames' | 'oidc'
   >;
   /** PublicOrigin + auth base (config.issuer): SAML connections' SP entity ids and ACS URLs hang under it. */
   readonly issuer: string;
@@ -96,6 +96,8 @@ export interface AdminWiring {
   readonly scim: ScimWiring;
   /** Fine-grained authorization, built here because the SCIM mapping rules manage grants in it. */
   readonly fga: FgaWiring;
+  /** Writes the OIDC and SCIM connections seeded from code, reading secrets by name. */
+  seed(readSecret: (name: string) => string | undefined): Promise<void>;
 }
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
@@ -158,7 +160,13 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     clock: ctx.clock,
   });
   const domainClaims = wireDomainClaims(ctx);
-  const oidc = wireOidcConnections({ ...ctx, users, accountClaims, domainClaims: domainClaims.claims });
+  const oidc = wireOidcConnections({
+    ...ctx,
+    users,
+    accountClaims,
+    domainClaims: domainClaims.claims,
+    seeds: ctx.config.oidc.connections,
+  });
   const sso = wireSsoConnections({
     ...ctx,
     users,
@@ -229,5 +237,9 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     sso,
     scim,
     fga,
+    async seed(readSecret) {
+      await oidc.seed(readSecret);
+      await scim.seed(readSecret);
+    },
   };
 }

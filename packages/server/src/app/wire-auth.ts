@@ -28,6 +28,7 @@ import { pendingAuthTokenRepository } from '../storage/repositories/pending-auth
 import { tokenStore } from '../storage/repositories/token-store.js';
 import { accessTokenSessions } from '../storage/repositories/access-token-sessions.js';
 import { userRepository } from '../storage/repositories/users.js';
+import { ClientAuthenticatedSignIn } from '../signin/client-authenticated-sign-in.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import { MfaOperations } from '../signin/methods/mfa/mfa-operations.js';
 import type { MfaService } from '../signin/methods/mfa/mfa-service.js';
@@ -201,6 +202,7 @@ export function wireAuth(ctx: WireAuthContext): {
   const mfaOperations = new MfaOperations({ mfa, direct });
   const facadeDeps: SvcAuthServiceDeps = {
     direct,
+    clientAuthentication: new ClientAuthenticatedSignIn({ direct, users, audit }),
     tokens,
     browserSessions,
     consents,

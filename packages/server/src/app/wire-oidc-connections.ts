@@ -1,3 +1,4 @@
+import { createOidcConnectionBodySchema } from '@svc/contract';
 import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/account-linking.js';
@@ -7,11 +8,14 @@ import { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import { OidcLoginStates } from '../federation/oidc/login-states.js';
 import { OidcSignIn } from '../federation/oidc/oidc-sign-in.js';
 import { OidcRelyingParty } from '../federation/oidc/relying-party.js';
+import type { OidcConnectionSeed, SeedSecret } from '../config/oidc-connections.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { providerFetch } from '../http/provider-fetch.js';
 import { hostLookup } from '../http/public-fetch.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
+import { SvcConfigError, SvcValidationError } from '../kernel/errors.js';
+import { validate } from '../kernel/validation.js';
 import type { Ids } from '../kernel/ids.js';
 import type { ActiveClaimLookup } from '../organizations/domains/claimed-address.js';
 import type { Db } from '../storage/database.js';
@@ -32,6 +36,8 @@ export interface WireOidcConnectionsContext {
   /** Which organization holds an active claim on a domain (the connections of an organization). */
   readonly domainClaims: ActiveClaimLookup;
   readonly secretBox: SecretBox;
+  /** The connections seeded from code (config.oidc.connections). */
+  readonly seeds: readonly OidcConnectionSeed[];
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -45,20 +51,28 @@ export interface OidcConnectionsWiring {
   readonly linking: OidcAccountLinking;
   /** Sign-ins through a provider between the redirect and the callback. */
   readonly loginStates: OidcLoginStates;
+  /** Writes the seeds at start, their secrets read from code or from the variables they name. */
+  seed(readSecret: (name: string) => string | undefined): Promise<void>;
 }
 
 export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnectionsWiring {
   const repository = oidcConnectionRepository(ctx.db);
   const organizations = organizationRepository(ctx.db);
+  const admin = new OidcConnectionAdmin({
+    repository,
+    secrets: ctx.secretBox,
+    organizationExists: async (id) => (await organizations.findById(id)) !== undefined,
+    audit: ctx.audit,
+    clock: ctx.clock,
+    ids: ctx.ids,
+  });
   return {
-    admin: new OidcConnectionAdmin({
-      repository,
-      secrets: ctx.secretBox,
-      organizationExists: async (id) => (await organizations.findById(id)) !== undefined,
-      audit: ctx.audit,
-      clock: ctx.clock,
-      ids: ctx.ids,
-    }),
+    admin,
+    async seed(readSecret) {
+      for (const seed of ctx.seeds) {
+        await admin.applySeed(seed.id, seedInput(seed, readSecret));
+      }
+    },
     connections: new OidcConnections({ repository, secrets: ctx.secretBox }),
     loginStates: new OidcLoginStates({
       repository: oidcLoginStateRepository(ctx.db),
@@ -75,6 +89,32 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
       ids: ctx.ids,
     }),
   };
+}
+
+/** A seed's connection input, checked with the operator API's schema; a fault names the seed. */
+function seedInput(seed: OidcConnectionSeed, readSecret: (name: string) => string | undefined) {
+  const secret = (value: SeedSecret, field: string): string | undefined => {
+    if (value === null) return undefined;
+    if ('value' in value) return value.value;
+    const read = readSecret(value.variable);
+    if (read === undefined || read.trim() === '') {
+      throw new SvcConfigError(
+        `OIDC connection seed '${seed.id}': the secret ${value.variable} (${field}) is not set.`,
+      );
+    }
+    return read;
+  };
+  const body = {
+    ...seed.body,
+    clientSecret: secret(seed.clientSecret, 'clientSecret'),
+    applePrivateKeyPem: secret(seed.applePrivateKeyPem, 'applePrivateKeyPem'),
+  };
+  try {
+    return validate(createOidcConnectionBodySchema, body, `OIDC connection seed '${seed.id}'`);
+  } catch (error) {
+    if (error instanceof SvcValidationError) throw new SvcConfigError(error.message);
+    throw error;
+  }
 }
 
 export interface WireOidcSignInContext {

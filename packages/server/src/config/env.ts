@@ -3,9 +3,11 @@ import type {
   DomainVerificationOptions,
   ClientIdMetadataDocumentOptions,
   DynamicClientRegistrationOptions,
+  SmsOptions,
   SvcOptions,
 } from './options.js';
 import { SvcConfigError } from '../kernel/errors.js';
+import type { RateLimitRulesOptions } from '../ratelimit/rules.js';
 
 /** The one table of SVC_* variables; each maps onto the option of the same meaning. */
 export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
@@ -25,16 +27,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   assign(options, 'secretKey', text('SVC_SECRET_KEY'));
   assign(options, 'smtpUrl', text('SVC_SMTP_URL'));
   assign(options, 'emailFrom', text('SVC_EMAIL_FROM'));
-  const sms = {
-    accountId: text('SVC_SMS_ACCOUNT_ID'),
-    authToken: text('SVC_SMS_AUTH_TOKEN'),
-    verifyServiceId: text('SVC_SMS_VERIFY_SERVICE_ID'),
-    defaultRegion: text('SVC_SMS_DEFAULT_REGION'),
-    apiBaseUrl: text('SVC_SMS_API_BASE_URL'),
-  };
-  const smsGiven = Object.entries(sms).filter((entry): entry is [string, string] => entry[1] !== undefined);
-  if (smsGiven.length > 0) options.sms = Object.fromEntries(smsGiven);
+  const sms = smsFromEnv(text);
+  if (sms !== undefined) options.sms = sms;
   assign(options, 'headlessApiBasePath', text('SVC_HEADLESS_API_BASE_PATH'));
+  assign(options, 'scimBasePath', text('SVC_SCIM_BASE_PATH'));
   assign(options, 'headlessUiUrl', text('SVC_HEADLESS_UI_URL'));
   const headlessOrigins = text('SVC_HEADLESS_ALLOWED_ORIGINS');
   if (headlessOrigins !== undefined) {
@@ -86,6 +82,14 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   if (Object.keys(timeouts).length > 0) options.databaseTimeouts = timeouts;
   const keyCache = text('SVC_SIGNING_KEY_CACHE_MS');
   if (keyCache !== undefined) options.signingKeyCacheMs = parseMs('SVC_SIGNING_KEY_CACHE_MS', keyCache);
+  const rateLimits = text('SVC_RATE_LIMITS');
+  if (rateLimits !== undefined) {
+    options.rateLimits = parseJson(
+      'SVC_RATE_LIMITS',
+      rateLimits,
+      '{"otpSend":{"identifier":{"limit":3,"minIntervalMs":60000}}}',
+    ) as RateLimitRulesOptions;
+  }
   const level = text('SVC_LOG_LEVEL');
   if (level !== undefined) options.logLevel = parseLogLevel(level);
   const accessLog = text('SVC_ACCESS_LOG');
@@ -94,6 +98,31 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SvcOptions {
   if (slowRequest !== undefined) options.slowRequestMs = parseMs('SVC_SLOW_REQUEST_MS', slowRequest);
   return options;
 }
+
+/** The SVC_SMS_* variables, or undefined when none is set. */
+function smsFromEnv(text: (name: string) => string | undefined): SmsOptions | undefined {
+  const options: SmsOptions = {};
+  for (const [key, name] of SMS_VARIABLES) {
+    const value = text(name);
+    if (value !== undefined) options[key] = value;
+  }
+  const allowed = text('SVC_SMS_ALLOWED_COUNTRIES');
+  if (allowed !== undefined) options.allowedCountries = listOf(allowed);
+  const denied = text('SVC_SMS_DENIED_COUNTRIES');
+  if (denied !== undefined) options.deniedCountries = listOf(denied);
+  return Object.keys(options).length === 0 ? undefined : options;
+}
+
+const SMS_VARIABLES: readonly (readonly [
+  'accountId' | 'authToken' | 'verifyServiceId' | 'defaultRegion' | 'apiBaseUrl',
+  string,
+])[] = [
+  ['accountId', 'SVC_SMS_ACCOUNT_ID'],
+  ['authToken', 'SVC_SMS_AUTH_TOKEN'],
+  ['verifyServiceId', 'SVC_SMS_VERIFY_SERVICE_ID'],
+  ['defaultRegion', 'SVC_SMS_DEFAULT_REGION'],
+  ['apiBaseUrl', 'SVC_SMS_API_BASE_URL'],
+];
 
 /** SVC_SEED_DEMO as given (on or off), or undefined when it is unset or empty. */
 export function seedDemoFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
@@ -203,6 +232,15 @@ function parseMs(name: string, value: string): number {
     throw new SvcConfigError(`${name} must be a whole number of milliseconds of at least 1, got "${value}".`);
   }
   return Number(value);
+}
+
+/** A variable that holds an option's JSON; the option's own resolution checks what is inside. */
+function parseJson(name: string, value: string, example: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new SvcConfigError(`${name} must be JSON such as ${example}, got "${value}".`);
+  }
 }
 
 function parseCount(name: string, value: string): number {

@@ -1,3 +1,4 @@
+import type { CreateOidcConnectionBody } from '@svc/contract';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { FailureRulesOptions } from '../ratelimit/failure-rules.js';
@@ -58,6 +59,13 @@ export interface SmsOptions {
   defaultRegion?: string;
   /** A compatible API server. @default 'https://verify.twilio.com' (SVC_SMS_API_BASE_URL) */
   apiBaseUrl?: string;
+  /**
+   * Toll-fraud protection: codes are texted only to numbers of these ISO 3166 regions (e.g. ['US', 'CA']);
+   * must include `defaultRegion`. Give this or `deniedCountries`. @default every country (SVC_SMS_ALLOWED_COUNTRIES)
+   */
+  allowedCountries?: string[];
+  /** Codes are never texted to numbers of these regions. @default none (SVC_SMS_DENIED_COUNTRIES) */
+  deniedCountries?: string[];
 }
 
 /**
@@ -136,6 +144,27 @@ export interface ScimConnectionSeedOptions {
   token?: string;
   /** The name of the environment variable that holds the token. */
   tokenSecretName?: string;
+}
+
+/**
+ * An OpenID / social provider connection configured in code: the operator API's connection input
+ * (`providerType`, `clientId`, `allowedCallbackUris`, …) with a stable id. Written on every start; the
+ * operator API lists and reads it (`owner: 'code'`) but cannot change, disable or delete it.
+ */
+export interface OidcConnectionSeedOptions extends Omit<
+  CreateOidcConnectionBody,
+  'clientSecret' | 'applePrivateKeyPem'
+> {
+  /** The connection's id: stable across starts, so the seed updates the same connection. */
+  id: string;
+  /** The provider's client secret (every provider but Apple). Give this or `clientSecretName`. */
+  clientSecret?: string;
+  /** The name of the environment variable that holds the client secret. */
+  clientSecretName?: string;
+  /** Apple's PKCS#8 PEM key. Give this or `applePrivateKeyPemName`. */
+  applePrivateKeyPem?: string;
+  /** The name of the environment variable that holds Apple's key. */
+  applePrivateKeyPemName?: string;
 }
 
 /**
@@ -345,8 +374,16 @@ export interface SvcOptions {
   dynamicClientRegistration?: DynamicClientRegistrationOptions;
   /** Client ID Metadata Documents (SVC_CIMD_*). */
   clientIdMetadataDocuments?: ClientIdMetadataDocumentOptions;
+  /** OpenID / social provider connections configured in code. */
+  oidc?: { connections?: OidcConnectionSeedOptions[] };
   /** SCIM 2.0 directory sync: connections configured in code. */
   scim?: { connections?: ScimConnectionSeedOptions[] };
+  /**
+   * Where the SCIM 2.0 routes are, under the dashboard base; identity providers are given the Base URL
+   * PublicOrigin + this path. Its first segment must not be one Svc uses itself (`auth`, `admin`, `api`,
+   * a console page…). @default `<dashboardBase>/scim/v2` ('/svc/scim/v2') (SVC_SCIM_BASE_PATH)
+   */
+  scimBasePath?: string;
   /** Scope display names set in code, shown at consent; checked at start. @default [] (no variable) */
   scopeDisplayNames?: ScopeDisplayNameOptions[];
   /** Injected time source. @default the system clock */

@@ -15,6 +15,36 @@ describe('configuration', () => {
     expect(config.securityDefaults.refreshTokenGraceWindowSeconds).toBe(30);
   });
 
+  it('puts SCIM at scimBasePath (SVC_SCIM_BASE_PATH) under the dashboard base, default /svc/scim/v2', () => {
+    expect(resolveConfig({}).scim).toMatchObject({
+      basePath: '/svc/scim/v2',
+      baseUrl: 'http://localhost:8080/svc/scim/v2',
+    });
+    const moved = resolveConfig({
+      publicOrigin: 'https://id.example.com',
+      dashboardBase: '/identity',
+      scimBasePath: '/identity/directory/v2/',
+    });
+    expect(moved.scim).toMatchObject({
+      basePath: '/identity/directory/v2',
+      baseUrl: 'https://id.example.com/identity/directory/v2',
+    });
+    expect(resolveConfig(optionsFromEnv({ SVC_SCIM_BASE_PATH: '/svc/scim' })).scim.basePath).toBe(
+      '/svc/scim',
+    );
+    for (const [scimBasePath, message] of [
+      ['/scim/v2', /must be a path under the dashboard base such as "\/svc\/scim\/v2"/],
+      ['/svc', /must be a path under the dashboard base/],
+      ['/svc/scim?x=1', /must be a path under the dashboard base/],
+      ['/svc/admin/scim', /must not lie under "\/svc\/admin", which Svc serves itself/],
+      ['/svc/auth/scim', /must not lie under "\/svc\/auth"/],
+      ['/svc/users', /must not lie under "\/svc\/users"/],
+    ] as const) {
+      expect(() => resolveConfig({ scimBasePath }), scimBasePath).toThrow(SvcConfigError);
+      expect(() => resolveConfig({ scimBasePath }), scimBasePath).toThrow(message);
+    }
+  });
+
   it('derives the issuer from the public origin and the dashboard base', () => {
     const config = resolveConfig({ publicOrigin: 'https://id.example.com/', dashboardBase: '/identity/' });
     expect(config.issuer).toBe('https://id.example.com/identity/auth');

@@ -24,6 +24,7 @@ import {
 } from '../organizations/domains/domain-verification-config.js';
 import type { DnsSettings } from '../organizations/domains/txt-lookup.js';
 import { resolveScimConfig, type ScimConfig } from './scim.js';
+import { resolveOidcConnectionSeeds, type OidcConnectionSeed } from './oidc-connections.js';
 import { resolveScopeDisplayNames } from './scope-display-names.js';
 import type { CodeScopeDisplayName } from '../oauth/scope-display-names/scope-display-names.js';
 import {
@@ -112,6 +113,8 @@ export interface SvcConfig extends LoggingConfig {
   readonly domainVerification: DomainVerificationConfig;
   /** The resolvers of DNS look-ups (null servers: the system's). */
   readonly dns: DnsSettings;
+  /** OpenID / social provider connections seeded from code (written at start). */
+  readonly oidc: { readonly connections: readonly OidcConnectionSeed[] };
   /** SCIM 2.0: the service provider's Base URL and the connections seeded from code. */
   readonly scim: ScimConfig;
   /** The code-owned scope display names (SvcOptions.scopeDisplayNames), checked. */
@@ -191,7 +194,8 @@ export function resolveConfig(options: SvcOptions, nodeEnv = process.env.NODE_EN
     calendar: { enabled: options.calendar?.enabled ?? true },
     domainVerification: resolveDomainVerificationConfig(options.domainVerification),
     dns: resolveDnsConfig(options.dns),
-    scim: resolveScimConfig(options.scim, publicOrigin, dashboardBase),
+    oidc: { connections: resolveOidcConnectionSeeds(options.oidc) },
+    scim: resolveScimConfig(options.scim, options.scimBasePath, { publicOrigin, dashboardBase }),
     scopeDisplayNames: resolveScopeDisplayNames(options.scopeDisplayNames),
     dynamicClientRegistration: resolveDynamicClientRegistration(options.dynamicClientRegistration, issuer),
     clientIdMetadataDocuments: resolveClientIdMetadataDocuments(options.clientIdMetadataDocuments, issuer),

@@ -1,3 +1,4 @@
+import { DASHBOARD_SECTIONS } from '@svc/contract';
 import { SvcConfigError } from '../kernel/errors.js';
 import type { ScimConnectionSeedOptions } from './options.js';
 
@@ -17,9 +18,9 @@ export interface ScimConnectionSeed {
 }
 
 export interface ScimConfig {
-  /** `{PublicOrigin}{dashboardBase}/scim/v2`: what identity providers are configured with. */
+  /** `{PublicOrigin}{basePath}`: what identity providers are configured with. */
   readonly baseUrl: string;
-  /** The path the SCIM routes are mounted at, under the dashboard base. */
+  /** The path the SCIM routes are mounted at, under the dashboard base (`scimBasePath`). */
   readonly basePath: string;
   readonly connections: readonly ScimConnectionSeed[];
 }
@@ -60,13 +61,47 @@ function resolveSeed(seed: ScimConnectionSeedOptions): ScimConnectionSeed {
 
 export function resolveScimConfig(
   options: { connections?: ScimConnectionSeedOptions[] } | undefined,
-  publicOrigin: string,
-  dashboardBase: string,
+  basePath: string | undefined,
+  site: { readonly publicOrigin: string; readonly dashboardBase: string },
 ): ScimConfig {
   const connections = (options?.connections ?? []).map(resolveSeed);
   const ids = new Set(connections.map((seed) => seed.id));
   if (ids.size !== connections.length)
     throw new SvcConfigError('Two SCIM connection seeds have the same id.');
-  const basePath = `${dashboardBase}/scim/v2`;
-  return { baseUrl: `${publicOrigin}${basePath}`, basePath, connections };
+  const path = resolveScimBasePath(basePath, site.dashboardBase);
+  return { baseUrl: `${site.publicOrigin}${path}`, basePath: path, connections };
+}
+
+/** The first path segments under the dashboard base that Svc's other surfaces and the console use. */
+const TAKEN_SEGMENTS: readonly string[] = [
+  'auth',
+  'admin',
+  'health',
+  'api',
+  'assets',
+  'login',
+  'callback',
+  'logout',
+  ...DASHBOARD_SECTIONS,
+];
+
+/**
+ * SPEC.md's ScimBasePath: a path under the dashboard base (the routes are mounted inside Svc's plugin,
+ * behind its error mapper and body limit) whose first segment no other surface or console page uses.
+ */
+function resolveScimBasePath(value: string | undefined, dashboardBase: string): string {
+  const example = `${dashboardBase}/scim/v2`;
+  const path = (value ?? example).trim().replace(/\/+$/, '');
+  if (!path.startsWith(`${dashboardBase}/`) || !/^(\/[A-Za-z0-9._~-]+)+$/.test(path)) {
+    throw new SvcConfigError(
+      `SVC_SCIM_BASE_PATH must be a path under the dashboard base such as "${example}", got "${value ?? ''}".`,
+    );
+  }
+  const first = path.slice(dashboardBase.length + 1).split('/')[0] ?? '';
+  if (TAKEN_SEGMENTS.includes(first)) {
+    throw new SvcConfigError(
+      `SVC_SCIM_BASE_PATH must not lie under "${dashboardBase}/${first}", which Svc serves itself; use for example "${example}".`,
+    );
+  }
+  return path;
 }

@@ -49,7 +49,8 @@ describeAboveStorage('headless actions', (kind) => {
 
   beforeAll(async () => {
     fake = await FakeSmsProvider.start({ clock: { now: () => h.t.clock.now() } });
-    h = await createMailedHostedTestApp(kind, { sms: fake.config() });
+    // Texts to the UK are refused (toll-fraud protection), so that a refused country's view is reached too.
+    h = await createMailedHostedTestApp(kind, { sms: { ...fake.config(), deniedCountries: ['GB'] } });
     web = await h.given.client();
     tv = await h.given.client({
       isFirstParty: false,
@@ -159,6 +160,12 @@ describeAboveStorage('headless actions', (kind) => {
     const { b, requestId } = await started(web, { view: 'phone-otp' });
     const invalid = resultOf(await b.post('/phone-otp/start', { requestId, phoneNumber: 'abc' }), 400);
     expect(invalid).toMatchObject({ error: 'phone_invalid', viewModel: { view: 'phone-otp' } });
+    const refused = resultOf(
+      await b.post('/phone-otp/start', { requestId, phoneNumber: '+44 7400 123456' }),
+      400,
+    );
+    expect(refused).toMatchObject({ error: 'phone_country_refused', viewModel: { view: 'phone-otp' } });
+    expect(fake.sent.filter((sms) => sms.to === '+447400123456')).toEqual([]);
     const verify = resultOf(await b.post('/phone-otp/start', { requestId, phoneNumber: e164 }));
     expect(verify.viewModel?.view).toBe('phone-otp-verify');
     const done = resultOf(await b.post('/phone-otp/verify', { requestId, code: fake.lastCode(e164) ?? '' }));

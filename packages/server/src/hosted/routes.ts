@@ -14,6 +14,17 @@ import { HOSTED_SECURITY_HEADERS } from '../http/pages/security-headers.js';
 import { sendStylesheet } from '../http/pages/stylesheet-route.js';
 import { STYLESHEET_PATH } from '../http/pages/styles.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * CROSS_SITE_POST (antiforgery-hook.ts): a POST other sites send by design, let through the
+     * antiforgery check. Declared so that route config stays typed when a plugin (such as
+     * `@fastify/swagger`) declares config fields of its own.
+     */
+    readonly svcCrossSitePost?: boolean;
+  }
+}
+
 export interface HostedRoutesDeps {
   /**
    * The absolute auth base path the plugin is mounted at (for example `/svc/auth`): form actions, links,

@@ -1,4 +1,4 @@
-import { HOUR_MS, MINUTE_MS } from '../kernel/clock.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../kernel/clock.js';
 import { SvcConfigError } from '../kernel/errors.js';
 
 /** One limit: at most `limit` calls per fixed window of `windowMs`, optionally `minIntervalMs` apart. */
@@ -112,19 +112,68 @@ export type RateLimitRulesOptions = {
     { readonly identifier?: RateLimitOverride | null; readonly ip?: RateLimitOverride | null } | undefined;
 };
 
-/** Merges overrides over the defaults and validates them; errors name the setting to fix. */
+/** Upper bounds of an override (docs/decisions/rate-limits-configuration.md); above them a limit holds nothing back. */
+export const RATE_LIMIT_BOUNDS = { maxLimit: 1_000_000, maxWindowMs: 7 * DAY_MS } as const;
+
+const SUBJECTS = ['identifier', 'ip'] as const;
+const FIELDS: readonly string[] = ['limit', 'windowMs', 'minIntervalMs'];
+
+/**
+ * Merges overrides over the defaults and validates them at start (createSvc's `rateLimits`, or the JSON
+ * of SVC_RATE_LIMITS); errors name the setting to fix, and an unknown rule, subject or field is one.
+ */
 export function resolveRateLimitRules(options: RateLimitRulesOptions = {}): RateLimitRules {
+  checkShape(options);
   const entries = (Object.keys(DEFAULT_RATE_LIMIT_RULES) as (keyof RateLimitRules)[]).map((rule) => {
     const base = DEFAULT_RATE_LIMIT_RULES[rule];
     const override = options[rule];
     const policy: { -readonly [K in keyof RateLimitPolicy]: RateLimitPolicy[K] } = { name: base.name };
-    for (const subject of ['identifier', 'ip'] as const) {
+    for (const subject of SUBJECTS) {
       const merged = mergeLimit(base[subject], override?.[subject], `rateLimits.${rule}.${subject}`);
       if (merged !== undefined) policy[subject] = merged;
     }
     return [rule, policy] as const;
   });
   return Object.fromEntries(entries) as unknown as RateLimitRules;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Overrides given as JSON (or untyped JavaScript) must still be rules of subjects of fields. */
+function checkShape(options: unknown): void {
+  const rules = Object.keys(DEFAULT_RATE_LIMIT_RULES);
+  if (!isObject(options)) {
+    throw new SvcConfigError(
+      'rateLimits must be an object such as { "otpSend": { "identifier": { "limit": 3 } } }.',
+    );
+  }
+  for (const [rule, override] of Object.entries(options)) {
+    if (!rules.includes(rule)) {
+      throw new SvcConfigError(`rateLimits.${rule} is not a rate limit; the rules are ${rules.join(', ')}.`);
+    }
+    if (override === undefined) continue;
+    if (!isObject(override)) {
+      throw new SvcConfigError(`rateLimits.${rule} must be an object with "identifier" and/or "ip".`);
+    }
+    for (const [subject, limit] of Object.entries(override)) {
+      const path = `rateLimits.${rule}.${subject}`;
+      if (!(SUBJECTS as readonly string[]).includes(subject)) {
+        throw new SvcConfigError(`${path} is not a subject of a rate limit; use "identifier" or "ip".`);
+      }
+      if (limit === undefined || limit === null) continue;
+      if (!isObject(limit)) {
+        throw new SvcConfigError(`${path} must be an object of limit, windowMs and minIntervalMs, or null.`);
+      }
+      const unknown = Object.keys(limit).find((field) => !FIELDS.includes(field));
+      if (unknown !== undefined) {
+        throw new SvcConfigError(
+          `${path}.${unknown} is not a field of a rate limit; use ${FIELDS.join(', ')}.`,
+        );
+      }
+    }
+  }
 }
 
 function mergeLimit(
@@ -140,14 +189,22 @@ function mergeLimit(
   if (limit === undefined || windowMs === undefined) {
     throw new SvcConfigError(`${path} needs both limit and windowMs.`);
   }
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new SvcConfigError(`${path}.limit must be a positive integer.`);
-  if (!Number.isInteger(windowMs) || windowMs < 1000) {
-    throw new SvcConfigError(`${path}.windowMs must be an integer of at least 1000 (one second).`);
+  const { maxLimit, maxWindowMs } = RATE_LIMIT_BOUNDS;
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
+    throw new SvcConfigError(
+      `${path}.limit must be a whole number from 1 to ${maxLimit}, got ${JSON.stringify(limit)}; null removes the limit.`,
+    );
+  }
+  if (!Number.isInteger(windowMs) || windowMs < 1000 || windowMs > maxWindowMs) {
+    throw new SvcConfigError(
+      `${path}.windowMs must be a whole number of milliseconds from 1000 (one second) to ${maxWindowMs} (seven days), got ${JSON.stringify(windowMs)}.`,
+    );
   }
   if (minIntervalMs === undefined) return { limit, windowMs };
-  if (!Number.isInteger(minIntervalMs) || minIntervalMs < 0) {
-    throw new SvcConfigError(`${path}.minIntervalMs must be a non-negative integer.`);
+  if (!Number.isInteger(minIntervalMs) || minIntervalMs < 0 || minIntervalMs > windowMs) {
+    throw new SvcConfigError(
+      `${path}.minIntervalMs must be a whole number of milliseconds from 0 to the window (${windowMs}), got ${JSON.stringify(minIntervalMs)}.`,
+    );
   }
   return { limit, windowMs, minIntervalMs };
 }

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSvc } from '../app/create-svc.js';
 import type { ScimConnectionSeedOptions } from '../config/options.js';
 import { SvcConfigError } from '../kernel/errors.js';
 import { describeAboveStorage } from '../test-support/databases.js';
 import { scimCall } from '../test-support/scim.js';
-import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
+import { anotherNode, createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 const SEED_TOKEN = 'seeded-token-0123456789abcdefghijklmnop';
 
@@ -25,19 +24,14 @@ describeAboveStorage('SCIM connections seeded from code', (kind) => {
   });
 
   /** A second node on the same database, with the seeds and environment given. */
-  const node = (connections: unknown[], env: NodeJS.ProcessEnv = {}) =>
-    createSvc(
+  const node = (connections: unknown[], env: NodeJS.ProcessEnv = {}, scimBasePath?: string) =>
+    anotherNode(
+      first,
       {
-        databaseUrl: first.svc.config.database.url,
-        dataDir: first.svc.config.dataDir,
-        publicOrigin: first.svc.config.publicOrigin,
-        ...(first.svc.config.secretKey === undefined ? {} : { secretKey: first.svc.config.secretKey }),
-        logLevel: false,
-        keyRotationSchedule: false,
-        clock: first.clock,
         scim: { connections: connections as ScimConnectionSeedOptions[] },
+        ...(scimBasePath === undefined ? {} : { scimBasePath }),
       },
-      { env },
+      env,
     );
 
   it('seeds an enabled connection whose token works, owned by code and closed to the API', async () => {
@@ -98,6 +92,25 @@ describeAboveStorage('SCIM connections seeded from code', (kind) => {
     ];
     for (const connections of refused) {
       await expect(node(connections), JSON.stringify(connections)).rejects.toBeInstanceOf(SvcConfigError);
+    }
+  });
+
+  it('serves SCIM at a configured base path, which the Base URL and the resources name', async () => {
+    const base = '/svc/directory/scim';
+    const moved = (await first.svc.admin.createOrganizationAsync({ name: 'Moved' })).id;
+    const seed = { id: 'scim_moved', organizationId: moved, enabled: true, token: `${SEED_TOKEN}-moved` };
+    const svc = await node([seed], {}, `${base}/`);
+    try {
+      const call = (path: string) =>
+        svc.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${seed.token}` } });
+      const config = await call(`${base}/ServiceProviderConfig`);
+      expect(config.statusCode, config.body).toBe(200);
+      const baseUrl = `${first.svc.config.publicOrigin}${base}`;
+      expect(config.json()).toMatchObject({ meta: { location: `${baseUrl}/ServiceProviderConfig` } });
+      expect((await svc.admin.getScimConnectionAsync('scim_moved')).baseUrl).toBe(baseUrl);
+      expect((await call('/svc/scim/v2/ServiceProviderConfig')).statusCode).toBe(404);
+    } finally {
+      await svc.close();
     }
   });
 });

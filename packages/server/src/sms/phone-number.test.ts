@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { SvcValidationError } from '../kernel/errors.js';
-import { isKnownRegion, maskPhoneNumber, normalizePhoneNumber, requirePhoneNumber } from './phone-number.js';
+import {
+  isKnownRegion,
+  maskPhoneNumber,
+  normalizePhoneNumber,
+  requirePhoneNumber,
+  type PhoneCountries,
+} from './phone-number.js';
 
 describe('normalizePhoneNumber', () => {
   it.each([
@@ -39,6 +45,31 @@ describe('normalizePhoneNumber', () => {
   it('a number valid in one region is invalid read in another', () => {
     expect(normalizePhoneNumber('07911 123456', 'GB').ok).toBe(true);
     expect(normalizePhoneNumber('07911 123456', 'US').ok).toBe(false);
+  });
+
+  it('refuses a valid number of a country outside the allow list or inside the deny list', () => {
+    const allowUsCa: PhoneCountries = { allowed: ['US', 'CA'], denied: [] };
+    expect(normalizePhoneNumber('+1 416 555 0123', 'US', allowUsCa).ok).toBe(true);
+    const uk = normalizePhoneNumber('+44 7400 123456', 'US', allowUsCa);
+    expect(uk).toEqual({
+      ok: false,
+      reason: 'country_refused',
+      message:
+        'Text messages are not sent to numbers of United Kingdom (+44); use a number of another country, or sign in another way.',
+    });
+    // A number of no country (international freephone) is outside every allow list.
+    expect(normalizePhoneNumber('+800 1234 5678', 'US', { allowed: ['US'], denied: [] })).toMatchObject({
+      ok: false,
+      reason: 'country_refused',
+      message: expect.stringContaining('numbers without a country (+800)'),
+    });
+    const denyGb: PhoneCountries = { allowed: null, denied: ['GB'] };
+    expect(normalizePhoneNumber('07400 123456', 'GB', denyGb)).toMatchObject({ reason: 'country_refused' });
+    expect(normalizePhoneNumber('+49 30 901820', 'US', denyGb).ok).toBe(true);
+    expect(normalizePhoneNumber('12345', 'US', denyGb)).toMatchObject({ reason: 'invalid' });
+    expect(() => requirePhoneNumber('+44 7400 123456', 'US', 'phoneNumber', denyGb)).toThrow(
+      /^Invalid phoneNumber: Text messages are not sent to numbers of United Kingdom/,
+    );
   });
 
   it('requirePhoneNumber throws a validation error naming the field', () => {

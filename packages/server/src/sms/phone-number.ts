@@ -12,7 +12,25 @@ export interface NormalizedPhoneNumber {
 }
 
 export type PhoneNumberResult =
-  ({ readonly ok: true } & NormalizedPhoneNumber) | { readonly ok: false; readonly message: string };
+  | ({ readonly ok: true } & NormalizedPhoneNumber)
+  | {
+      readonly ok: false;
+      /** `country_refused`: a valid number of a country texts are not sent to (PhoneCountries). */
+      readonly reason: 'invalid' | 'country_refused';
+      readonly message: string;
+    };
+
+/**
+ * The countries texts may go to (toll-fraud protection): with `allowed`, only numbers of those regions
+ * (a number of no region, such as +800, is refused); otherwise every region but the `denied` ones.
+ */
+export interface PhoneCountries {
+  readonly allowed: readonly CountryCode[] | null;
+  readonly denied: readonly CountryCode[];
+}
+
+/** Every country: texts go to any valid number. */
+export const ANY_COUNTRY: PhoneCountries = { allowed: null, denied: [] };
 
 /**
  * Longest input we try to parse. E.164 allows 15 digits; the margin covers spaces, dashes and brackets.
@@ -33,41 +51,62 @@ export function isKnownRegion(region: string): region is CountryCode {
 
 /**
  * Normalizes what a user typed to E.164. A number without a leading `+` is read in `defaultRegion`
- * (SVC_SMS_DEFAULT_REGION); an international number (`+44 …`) ignores it. Invalid input is a value with a
- * message that says what to fix, never a throw: the caller decides how to answer.
+ * (SVC_SMS_DEFAULT_REGION); an international number (`+44 …`) ignores it. A valid number of a country
+ * `countries` refuses is refused too: decided by the number alone, before any account is looked up.
+ * Invalid input is a value with a message that says what to fix, never a throw: the caller decides how
+ * to answer.
  */
-export function normalizePhoneNumber(input: string, defaultRegion: CountryCode): PhoneNumberResult {
+export function normalizePhoneNumber(
+  input: string,
+  defaultRegion: CountryCode,
+  countries: PhoneCountries = ANY_COUNTRY,
+): PhoneNumberResult {
   const text = input.trim();
-  if (text === '') return { ok: false, message: 'Enter a phone number.' };
-  if (text.length > MAX_INPUT_LENGTH) {
-    return { ok: false, message: 'The phone number is too long.' };
-  }
+  const invalid = (message: string) => ({ ok: false, reason: 'invalid', message }) as const;
+  if (text === '') return invalid('Enter a phone number.');
+  if (text.length > MAX_INPUT_LENGTH) return invalid('The phone number is too long.');
   if (!ALLOWED_CHARACTERS.test(text)) {
-    return {
-      ok: false,
-      message: 'A phone number may contain only digits, spaces, dashes, dots, brackets and a leading +.',
-    };
+    return invalid('A phone number may contain only digits, spaces, dashes, dots, brackets and a leading +.');
   }
   const parsed = parsePhoneNumberFromString(text, defaultRegion);
   if (parsed === undefined || !parsed.isValid()) {
+    return invalid(
+      `The phone number is not valid; use international format (+<country code> <number>) or a number of region ${defaultRegion}.`,
+    );
+  }
+  const region = parsed.country;
+  const refused =
+    countries.allowed === null
+      ? region !== undefined && countries.denied.includes(region)
+      : region === undefined || !countries.allowed.includes(region);
+  if (refused) {
+    const where = region === undefined ? 'numbers without a country' : `numbers of ${regionName(region)}`;
     return {
       ok: false,
-      message: `The phone number is not valid; use international format (+<country code> <number>) or a number of region ${defaultRegion}.`,
+      reason: 'country_refused',
+      message: `Text messages are not sent to ${where} (+${parsed.countryCallingCode}); use a number of another country, or sign in another way.`,
     };
   }
-  return { ok: true, e164: parsed.number, national: parsed.formatNational(), region: parsed.country };
+  return { ok: true, e164: parsed.number, national: parsed.formatNational(), region };
+}
+
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+
+function regionName(region: CountryCode): string {
+  return REGION_NAMES.of(region) ?? region;
 }
 
 /**
- * {@link normalizePhoneNumber} for request handling: an invalid number is a 400 {@link SvcValidationError}
- * naming `field`.
+ * {@link normalizePhoneNumber} for request handling: an invalid number, or one of a refused country, is a
+ * 400 {@link SvcValidationError} naming `field`.
  */
 export function requirePhoneNumber(
   input: string,
   defaultRegion: CountryCode,
   field = 'PhoneNumber',
+  countries: PhoneCountries = ANY_COUNTRY,
 ): NormalizedPhoneNumber {
-  const result = normalizePhoneNumber(input, defaultRegion);
+  const result = normalizePhoneNumber(input, defaultRegion, countries);
   if (!result.ok) {
     throw new SvcValidationError(`Invalid ${field}: ${result.message}`, [
       { path: field, message: result.message },

@@ -23,6 +23,7 @@ describe('SMS provider configuration', () => {
       ...COMPLETE,
       defaultRegion: 'GB',
       apiBaseUrl: 'https://verify.twilio.com',
+      countries: { allowed: null, denied: [] },
     });
   });
 
@@ -66,6 +67,20 @@ describe('SMS provider configuration', () => {
     );
   });
 
+  it.each([
+    [
+      { allowedCountries: ['US', 'XX'] },
+      /SVC_SMS_ALLOWED_COUNTRIES must list two-letter ISO 3166 regions.*"XX"/,
+    ],
+    [{ deniedCountries: ['Cuba'] }, /SVC_SMS_DENIED_COUNTRIES must list .*"CUBA"/],
+    [{ allowedCountries: ['US'], deniedCountries: ['CU'] }, /not both/],
+    [{ allowedCountries: ['CA'] }, /must include SVC_SMS_DEFAULT_REGION \(US\)/],
+    [{ deniedCountries: ['us'] }, /must not include SVC_SMS_DEFAULT_REGION \(US\)/],
+  ])('refuses the country lists %j at start', (countries, message) => {
+    expect(() => resolveSmsConfig({ ...COMPLETE, ...countries })).toThrow(SvcConfigError);
+    expect(() => resolveSmsConfig({ ...COMPLETE, ...countries })).toThrow(message);
+  });
+
   it('requireSmsConfig is an invalid-operation error when the provider is off', () => {
     expect(() => requireSmsConfig(null)).toThrow(SvcInvalidOperationError);
     expect(() => requireSmsConfig(null)).toThrow(/not configured/);
@@ -85,6 +100,17 @@ describe('SMS provider configuration', () => {
       verifyServiceId: 'VA9',
       defaultRegion: 'DE',
       apiBaseUrl: 'http://localhost:9999',
+      countries: { allowed: null, denied: [] },
+    });
+    const allowing = { ...env, SVC_SMS_ALLOWED_COUNTRIES: 'de, at ch' };
+    expect(resolveConfig(optionsFromEnv(allowing)).sms?.countries).toEqual({
+      allowed: ['DE', 'AT', 'CH'],
+      denied: [],
+    });
+    const denying = { ...env, SVC_SMS_DENIED_COUNTRIES: 'CU,KP' };
+    expect(resolveConfig(optionsFromEnv(denying)).sms?.countries).toEqual({
+      allowed: null,
+      denied: ['CU', 'KP'],
     });
     expect(resolveConfig(optionsFromEnv({})).sms).toBeNull();
     expect(() => resolveConfig(optionsFromEnv({ SVC_SMS_AUTH_TOKEN: 'tok' }))).toThrow(

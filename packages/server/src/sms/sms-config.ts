@@ -1,7 +1,7 @@
 import type { CountryCode } from 'libphonenumber-js';
 import type { SmsOptions } from '../config/options.js';
 import { SvcConfigError, SvcInvalidOperationError } from '../kernel/errors.js';
-import { isKnownRegion } from './phone-number.js';
+import { isKnownRegion, type PhoneCountries } from './phone-number.js';
 
 /** The public Twilio Verify API; SVC_SMS_API_BASE_URL points elsewhere (a compatible server, a test fake). */
 export const DEFAULT_SMS_API_BASE_URL = 'https://verify.twilio.com';
@@ -16,6 +16,8 @@ export interface SmsConfig {
   readonly defaultRegion: CountryCode;
   /** Origin (and optional path prefix) of the API, without a trailing slash. */
   readonly apiBaseUrl: string;
+  /** The countries codes are texted to (SVC_SMS_ALLOWED_COUNTRIES or SVC_SMS_DENIED_COUNTRIES). */
+  readonly countries: PhoneCountries;
 }
 
 /** The four settings SPEC.md "In-process operations" rule 4 calls the complete provider configuration. */
@@ -35,6 +37,13 @@ const REQUIRED = [
  */
 export function resolveSmsConfig(options: SmsOptions | undefined): SmsConfig | null {
   const given = options ?? {};
+  const allowed = countryList('SVC_SMS_ALLOWED_COUNTRIES', given.allowedCountries);
+  const denied = countryList('SVC_SMS_DENIED_COUNTRIES', given.deniedCountries);
+  if (allowed.length > 0 && denied.length > 0) {
+    throw new SvcConfigError(
+      'Set SVC_SMS_ALLOWED_COUNTRIES or SVC_SMS_DENIED_COUNTRIES, not both: an allow list already refuses every other country.',
+    );
+  }
   const value = (key: (typeof REQUIRED)[number][0]): string | undefined => {
     const raw = given[key]?.trim();
     return raw === undefined || raw === '' ? undefined : raw;
@@ -53,13 +62,36 @@ export function resolveSmsConfig(options: SmsOptions | undefined): SmsConfig | n
       `SVC_SMS_DEFAULT_REGION must be a two-letter ISO 3166 region such as US or GB, got "${value('defaultRegion') ?? ''}".`,
     );
   }
+  if (allowed.length > 0 && !allowed.includes(region)) {
+    throw new SvcConfigError(
+      `SVC_SMS_ALLOWED_COUNTRIES must include SVC_SMS_DEFAULT_REGION (${region}): numbers typed without a country code are read there.`,
+    );
+  }
+  if (denied.includes(region)) {
+    throw new SvcConfigError(
+      `SVC_SMS_DENIED_COUNTRIES must not include SVC_SMS_DEFAULT_REGION (${region}): numbers typed without a country code are read there.`,
+    );
+  }
   return {
     accountId: value('accountId') ?? '',
     authToken: value('authToken') ?? '',
     verifyServiceId: value('verifyServiceId') ?? '',
     defaultRegion: region,
     apiBaseUrl: resolveApiBaseUrl(given.apiBaseUrl?.trim() || DEFAULT_SMS_API_BASE_URL),
+    countries: { allowed: allowed.length > 0 ? allowed : null, denied },
   };
+}
+
+/** A list of ISO 3166 regions (any case), checked: an unknown code would silently never match. */
+function countryList(name: string, values: readonly string[] | undefined): CountryCode[] {
+  const codes = (values ?? []).map((value) => value.trim().toUpperCase()).filter((value) => value !== '');
+  const unknown = codes.filter((code) => !isKnownRegion(code));
+  if (unknown.length > 0) {
+    throw new SvcConfigError(
+      `${name} must list two-letter ISO 3166 regions such as US, GB or DE; not ${unknown.map((code) => `"${code}"`).join(', ')}.`,
+    );
+  }
+  return [...new Set(codes)].filter(isKnownRegion);
 }
 
 /**

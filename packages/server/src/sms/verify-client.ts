@@ -1,6 +1,9 @@
 import { SvcInvalidOperationError } from '../kernel/errors.js';
 import type { SmsConfig } from './sms-config.js';
 
+/** What the client needs of the configuration: the account and where the API is. */
+type ProviderAccount = Pick<SmsConfig, 'accountId' | 'authToken' | 'verifyServiceId' | 'apiBaseUrl'>;
+
 /** Result of sending a code: the provider's verification id and its status (`pending` once sent). */
 export interface SmsVerificationStarted {
   readonly sid: string;
@@ -57,10 +60,10 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * id and auth token, against SVC_SMS_API_BASE_URL.
  */
 export class TwilioVerifyClient implements SmsVerificationProvider {
-  readonly #config: SmsConfig;
+  readonly #config: ProviderAccount;
   readonly #timeoutMs: number;
 
-  constructor(config: SmsConfig, options: TwilioVerifyClientOptions = {}) {
+  constructor(config: ProviderAccount, options: TwilioVerifyClientOptions = {}) {
     this.#config = config;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }

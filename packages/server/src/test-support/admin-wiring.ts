@@ -19,7 +19,10 @@ import {
 
 /** The SCIM part of wireAdmin's context as createSvc() builds it with the defaults. */
 export const TEST_SCIM_WIRING = {
-  config: resolveScimConfig(undefined, 'http://localhost:8080', '/svc'),
+  config: resolveScimConfig(undefined, undefined, {
+    publicOrigin: 'http://localhost:8080',
+    dashboardBase: '/svc',
+  }),
   tokenFailures: DEFAULT_FAILURE_RULES.scimTokenIp,
 };
 
@@ -46,6 +49,7 @@ export function wireTestAdmin(db: Db, clock: FakeClock): AdminWiring {
       publicOrigin: 'http://localhost:8080',
       dashboardBase: '/svc',
       scopeDisplayNames: [],
+      oidc: { connections: [] },
     },
     issuer: 'http://localhost:8080/svc/auth',
     scim: TEST_SCIM_WIRING,

@@ -117,6 +117,7 @@ export async function createAuthHarness(
       publicOrigin: new URL(HARNESS_ISSUER).origin,
       dashboardBase: '/svc',
       scopeDisplayNames: [],
+      oidc: { connections: [] },
     },
     scim: TEST_SCIM_WIRING,
     issuer: HARNESS_ISSUER,

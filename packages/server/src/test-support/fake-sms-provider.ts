@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../kernel/clock.js';
+import { ANY_COUNTRY } from '../sms/phone-number.js';
 import type { SmsConfig } from '../sms/sms-config.js';
 
 /** One SMS the fake "delivered". */
@@ -86,6 +87,7 @@ export class FakeSmsProvider {
       verifyServiceId: this.verifyServiceId,
       defaultRegion,
       apiBaseUrl: this.#baseUrl,
+      countries: ANY_COUNTRY,
     };
   }
 

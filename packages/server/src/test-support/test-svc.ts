@@ -68,3 +68,28 @@ export async function createTestSvc(
     throw error;
   }
 }
+
+/**
+ * A second node of `first`: another Svc on the same database, data folder, master key and clock, with
+ * `options` (seeds, say) and `env` as its environment. The caller closes it.
+ */
+export function anotherNode(
+  first: TestSvc,
+  options: SvcOptions = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<Svc> {
+  const { config } = first.svc;
+  return createSvc(
+    {
+      databaseUrl: config.database.url,
+      dataDir: config.dataDir,
+      publicOrigin: config.publicOrigin,
+      ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
+      logLevel: false,
+      keyRotationSchedule: false,
+      clock: first.clock,
+      ...options,
+    },
+    { env },
+  );
+}

@@ -1,8 +1,10 @@
 import {
   pageQuerySchema,
+  ssoPortalLinkListQuerySchema,
   ssoPortalLinkPathSchema,
   ssoPortalOrganizationPathSchema,
   type Page,
+  type SsoPortalLinkListQuery,
   type SvcPageRequest,
   type SvcSsoPortalLink,
   type SvcSsoPortalLinkCreated,
@@ -57,6 +59,15 @@ export class SvcAdminSsoPortal extends SvcAdminDomainClaims {
     const page = await this.#links.list(
       path.organizationId,
       validate(pageQuerySchema, request, 'page request'),
+    );
+    const now = this.#clock.now();
+    return { data: page.data.map((link) => toSvcSsoPortalLink(link, now)), nextCursor: page.nextCursor };
+  }
+
+  /** Every organization's setup links, newest first, with their status; `organizationId` narrows them. */
+  async listAllSsoPortalLinksAsync(request: SsoPortalLinkListQuery = {}): Promise<Page<SvcSsoPortalLink>> {
+    const page = await this.#links.listAll(
+      validate(ssoPortalLinkListQuerySchema, request, 'setup link list query'),
     );
     const now = this.#clock.now();
     return { data: page.data.map((link) => toSvcSsoPortalLink(link, now)), nextCursor: page.nextCursor };

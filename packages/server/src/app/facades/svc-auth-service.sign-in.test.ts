@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SvcConflictError, SvcPublicAuthError, SvcValidationError } from '../../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeAboveStorage } from '../../test-support/databases.js';
+import { mfaSettings } from '../../test-support/mfa.js';
 
 describeAboveStorage('SvcAuthService sign-in', (kind) => {
   let h: AuthHarness;
@@ -253,5 +254,81 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
         }),
       ),
     ).toBeInstanceOf(SvcConflictError);
+  });
+
+  it('completes a sign-in the first-party client authenticated itself, through organization selection and MFA', async () => {
+    const user = await h.given.user({ email: 'ann@example.com' });
+    const [a, b] = [await h.given.organization('Alpha'), await h.given.organization('Beta')];
+    await h.given.membership(a.id, user.id);
+    await h.given.membership(b.id, user.id);
+    const login = { userId: user.id, clientId: web.clientId, authenticationMethod: 'hwk' as const };
+    const selection = await h.auth.completeClientAuthenticationAsync(login, { ipAddress: '203.0.113.9' });
+    expect(selection).toMatchObject({ requiresOrganizationSelection: true, tokens: null });
+    const done = await h.auth.completeClientAuthenticationAsync({ ...login, organizationId: b.id });
+    expect(done.tokens?.organizationId).toBe(b.id);
+    expect(decodeJwt(done.tokens?.accessToken ?? '')).toMatchObject({ sub: user.id });
+    const session = await h.db
+      .selectFrom('sessions')
+      .select('amrJson')
+      .where('id', '=', done.tokens?.sessionId ?? '')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(session.amrJson)).toEqual(['hwk']);
+    const events = await h.db
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('kind', '=', 'oauth.direct_login.succeeded')
+      .execute();
+    expect(events.map((e) => JSON.parse(e.dataJson) as unknown)).toContainEqual({
+      route: 'completeClientAuthenticationAsync',
+      method: 'client',
+      amr: 'hwk',
+    });
+    await h.admin.updateMfaSettingsAsync(mfaSettings({ requireForAllUsers: true }));
+    expect(await h.auth.completeClientAuthenticationAsync({ ...login, organizationId: a.id })).toMatchObject({
+      requiresMfa: true,
+      requiresMfaEnrollment: true,
+      tokens: null,
+    });
+  });
+
+  it('refuses a client authentication for another client, a missing secret, an unknown or inactive user and an unknown method', async () => {
+    const user = await h.given.user();
+    const login = { userId: user.id, clientId: web.clientId, authenticationMethod: 'pwd' as const };
+    const thirdParty = await h.given.client({ isFirstParty: false });
+    const confidential = await h.given.client({ tokenEndpointAuthMethod: 'client_secret_post' });
+    const refusals: [Promise<unknown>, Record<string, unknown>][] = [
+      [
+        h.auth.completeClientAuthenticationAsync({ ...login, clientId: thirdParty.clientId }),
+        { code: 'invalid_client', status: 400 },
+      ],
+      [
+        h.auth.completeClientAuthenticationAsync({ ...login, clientId: confidential.clientId }),
+        { code: 'invalid_client', status: 401 },
+      ],
+      [
+        h.auth.completeClientAuthenticationAsync({ ...login, userId: 'usr_unknown' }),
+        { code: 'not_found', status: 404 },
+      ],
+      [
+        h.auth.completeClientAuthenticationAsync({ ...login, authenticationMethod: 'mfa' as 'pwd' }),
+        { code: 'invalid_request', status: 400 },
+      ],
+    ];
+    for (const [attempt, expected] of refusals) expect(await errorOf(attempt)).toMatchObject(expected);
+    const routes = (await rejectionEvents()).map((e) => (JSON.parse(e.dataJson) as { route: string }).route);
+    expect(routes).toEqual(['completeClientAuthenticationAsync', 'completeClientAuthenticationAsync']);
+    expect(
+      await h.auth.completeClientAuthenticationAsync({
+        ...login,
+        clientId: confidential.clientId,
+        clientSecret: confidential.clientSecret ?? '',
+      }),
+    ).toMatchObject({ tokens: { clientId: confidential.clientId } });
+    await h.admin.deactivateUserAsync(user.id);
+    expect(await errorOf(h.auth.completeClientAuthenticationAsync(login))).toMatchObject({
+      code: 'account_inactive',
+      status: 403,
+    });
+    expect(await sessionCount()).toBe(1);
   });
 });

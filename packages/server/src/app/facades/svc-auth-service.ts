@@ -1,4 +1,5 @@
 import {
+  svcClientAuthenticationRequestSchema,
   svcLogoutOperationSchema,
   svcPasswordLoginRequestSchema,
   svcRefreshRequestSchema,
@@ -7,6 +8,7 @@ import {
   svcSelectOrganizationRequestSchema,
   svcSignupRequestSchema,
   type ResolvedSecuritySettings,
+  type SvcClientAuthenticationRequest,
   type SecuritySettingsUpdateBody,
   type SvcConsentGrant,
   type SvcConsentGrantRevokeResult,
@@ -30,6 +32,7 @@ import { toSvcTokenResponse } from '../../oauth/tokens/issued-tokens.js';
 import type { TokenEngine } from '../../oauth/tokens/token-engine.js';
 import type { BrowserSessions } from '../../signin/browser-sessions.js';
 import type { ConsentGrants } from '../../signin/consent-grants.js';
+import type { ClientAuthenticatedSignIn } from '../../signin/client-authenticated-sign-in.js';
 import { toLoginResult } from '../../signin/direct-login-result.js';
 import { directCallOf, type DirectSignIn } from '../../signin/direct-sign-in.js';
 import type {
@@ -65,6 +68,8 @@ export interface SvcAuthCallContext {
 /** The facade's own dependencies, beside those of its provider operations (svc-auth-federation.ts). */
 export interface SvcAuthServiceDeps extends SvcAuthFederationDeps {
   readonly direct: DirectSignIn;
+  /** The sign-in of a user the first-party client authenticated itself. */
+  readonly clientAuthentication: ClientAuthenticatedSignIn;
   readonly tokens: TokenEngine;
   readonly browserSessions: BrowserSessions;
   readonly consents: ConsentGrants;
@@ -128,6 +133,25 @@ export class SvcAuthService extends SvcAuthFederationOperations {
         input,
         directCallOf('loginWithPasswordAsync', context, input.clientSecret),
       ),
+    );
+  }
+
+  /**
+   * CompleteClientAuthenticationAsync({userId, clientId, authenticationMethod, organizationId?,
+   * clientSecret?}): signs in a user whom the first-party client authenticated itself, through the
+   * engine of password login (organization selection, MFA, application access, then tokens; amr the
+   * client's `authenticationMethod`). The client vouches for `userId`; never a route. First-party clients
+   * only: 400 `invalid_client` otherwise, 401 for a confidential client without its `clientSecret`;
+   * 404 for an unknown user, 403 `account_inactive` for a deactivated one.
+   */
+  async completeClientAuthenticationAsync(
+    request: SvcClientAuthenticationRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcLoginResult> {
+    const input = validate(svcClientAuthenticationRequestSchema, request, 'client authentication request');
+    return this.#deps.clientAuthentication.complete(
+      input,
+      directCallOf('completeClientAuthenticationAsync', context, input.clientSecret),
     );
   }
 

@@ -2,13 +2,19 @@ import type { CreateOidcConnectionInput, Page, PageQuery, UpdateOidcConnectionIn
 import { actorFields, type AdminActor } from '../../admin/deps.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
-import { SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
+import { SvcConfigError, SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
 import { assertApplePrivateKey } from './apple-key.js';
 import { connectionSettings, type OidcConnectionInputFields } from './connection-rules.js';
-import { sealApplePrivateKey, sealClientSecret, type SecretSealer } from './connection-secrets.js';
+import {
+  openSecrets,
+  sealApplePrivateKey,
+  sealClientSecret,
+  type SecretSealer,
+} from './connection-secrets.js';
 import type {
   OidcConnectionChanges,
+  OidcConnectionOwner,
   OidcConnectionRecord,
   OidcConnectionRepository,
   OidcConnectionSettings,
@@ -32,7 +38,8 @@ export function connectionNotFound(id: string): SvcNotFoundError {
 
 /**
  * The operator's OpenID / social provider connections: create, read, list, replace, enable, disable and
- * delete. Inputs arrive parsed by the contract schemas; the provider type's own rules are checked here
+ * delete; those seeded from code (owner `code`) are written by `applySeed` on every start and only read
+ * here. Inputs arrive parsed by the contract schemas; the provider type's own rules are checked here
  * (connection-rules.ts), the Apple key is imported once to prove it signs ES256, and secrets are sealed
  * with the master key before they are stored. Audited as `admin.oidc_connection.created`, `.updated`
  * (field names only), `.enabled`, `.disabled` and `.deleted`; no event carries a secret or a value.
@@ -45,9 +52,49 @@ export class OidcConnectionAdmin {
   }
 
   /** Creates the connection; `{connectionId}` in its callback URIs becomes its new id. */
-  async create(input: CreateOidcConnectionInput, actor?: AdminActor): Promise<OidcConnectionRecord> {
-    const { ids, clock, secrets, repository } = this.#deps;
-    const id = ids.id('oidc');
+  create(input: CreateOidcConnectionInput, actor?: AdminActor): Promise<OidcConnectionRecord> {
+    return this.#insert(this.#deps.ids.id('oidc'), input, 'dashboard', actor);
+  }
+
+  /**
+   * Writes a connection seeded from code (createSvc({ oidc })) on a start: creates it with owner `code`,
+   * or replaces its settings, secrets and enabled state. Refuses (SvcConfigError) an id that an
+   * operator's connection holds, and a seed that breaks the operator API's rules, naming the seed.
+   */
+  async applySeed(id: string, input: CreateOidcConnectionInput): Promise<OidcConnectionRecord> {
+    const current = await this.#deps.repository.findById(id);
+    if (current !== undefined && current.owner !== 'code') {
+      throw new SvcConfigError(
+        `OIDC connection seed '${id}': a connection with this id exists and is not this seed's.`,
+      );
+    }
+    try {
+      if (current === undefined) return await this.#insert(id, input, 'code', undefined);
+      // A secret as stored is kept, not sealed again: a start that changes nothing writes nothing.
+      const stored = openSecrets(this.#deps.secrets, current);
+      return await this.#replace(
+        current,
+        {
+          ...input,
+          clientSecret: input.clientSecret === stored.clientSecret ? null : input.clientSecret,
+          applePrivateKeyPem:
+            input.applePrivateKeyPem === stored.applePrivateKeyPem ? null : input.applePrivateKeyPem,
+        },
+        undefined,
+      );
+    } catch (error) {
+      if (!(error instanceof SvcValidationError || error instanceof SvcNotFoundError)) throw error;
+      throw new SvcConfigError(`OIDC connection seed '${id}': ${error.message}`);
+    }
+  }
+
+  async #insert(
+    id: string,
+    input: CreateOidcConnectionInput,
+    owner: OidcConnectionOwner,
+    actor: AdminActor | undefined,
+  ): Promise<OidcConnectionRecord> {
+    const { clock, secrets, repository } = this.#deps;
     const settings = connectionSettings(input, { connectionId: id, secretsRequired: true });
     await this.#checkReferences(input);
     const now = clock.now();
@@ -59,6 +106,7 @@ export class OidcConnectionAdmin {
       applePrivateKeySealed:
         input.applePrivateKeyPem === null ? null : sealApplePrivateKey(secrets, id, input.applePrivateKeyPem),
       enabled: input.enabled,
+      owner,
       createdAt: now,
       updatedAt: now,
     };
@@ -66,6 +114,7 @@ export class OidcConnectionAdmin {
     await this.#record('created', record, actor, {
       displayName: record.displayName,
       enabled: record.enabled,
+      ...(owner === 'code' ? { owner } : {}),
     });
     return record;
   }
@@ -91,7 +140,15 @@ export class OidcConnectionAdmin {
     input: UpdateOidcConnectionInput,
     actor?: AdminActor,
   ): Promise<OidcConnectionRecord> {
-    const current = await this.get(id);
+    return this.#replace(await this.#changeable(id), input, actor);
+  }
+
+  async #replace(
+    current: OidcConnectionRecord,
+    input: UpdateOidcConnectionInput,
+    actor: AdminActor | undefined,
+  ): Promise<OidcConnectionRecord> {
+    const { id } = current;
     if (input.providerType !== current.providerType) {
       throw new SvcValidationError(
         `Invalid ${current.providerType} connection: providerType cannot change to ${input.providerType}; create a new connection instead.`,
@@ -123,7 +180,7 @@ export class OidcConnectionAdmin {
 
   /** Enables or disables the connection; a disabled one is offered nowhere and completes no sign-in. */
   async setEnabled(id: string, enabled: boolean, actor?: AdminActor): Promise<OidcConnectionRecord> {
-    const current = await this.get(id);
+    const current = await this.#changeable(id);
     if (current.enabled === enabled) return current;
     const updated = await this.#write(id, { enabled });
     await this.#record(enabled ? 'enabled' : 'disabled', updated, actor);
@@ -132,9 +189,21 @@ export class OidcConnectionAdmin {
 
   /** Deletes the connection and its sealed secrets; a 404 when it does not exist. */
   async delete(id: string, actor?: AdminActor): Promise<void> {
+    await this.#changeable(id);
     const deleted = await this.#deps.repository.delete(id);
     if (deleted === undefined) throw connectionNotFound(id);
     await this.#record('deleted', deleted, actor, { displayName: deleted.displayName });
+  }
+
+  /** The connection, unless it is configured in code: then the operator API may read it only (400). */
+  async #changeable(id: string): Promise<OidcConnectionRecord> {
+    const current = await this.get(id);
+    if (current.owner === 'code') {
+      throw new SvcValidationError(
+        `OIDC connection '${id}' is configured in code (createSvc({ oidc })): change it there.`,
+      );
+    }
+    return current;
   }
 
   /** The Apple key signs ES256 (400), and the organization exists (404, as for memberships). */

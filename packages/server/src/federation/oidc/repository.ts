@@ -39,18 +39,24 @@ export interface OidcConnectionSettings {
   readonly organizationId: string | null;
 }
 
+/** Who configures a connection: operators through the API, or the host's code (read-only to the API). */
+export type OidcConnectionOwner = 'dashboard' | 'code';
+
 /** A stored connection. Secrets are sealed with the master key (AES-256-GCM), bound to the connection id. */
 export interface OidcConnectionRecord extends OidcConnectionSettings {
   readonly id: string;
   readonly clientSecretSealed: string | null;
   readonly applePrivateKeySealed: string | null;
   readonly enabled: boolean;
+  readonly owner: OidcConnectionOwner;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
 
-/** What an update writes; an omitted field keeps its value. */
-export type OidcConnectionChanges = Partial<Omit<OidcConnectionRecord, 'id' | 'createdAt' | 'updatedAt'>>;
+/** What an update writes; an omitted field keeps its value. The owner never changes. */
+export type OidcConnectionChanges = Partial<
+  Omit<OidcConnectionRecord, 'id' | 'owner' | 'createdAt' | 'updatedAt'>
+>;
 
 /** The storage of OIDC connections, owned by the federation domain. Times are epoch milliseconds. */
 export interface OidcConnectionRepository {

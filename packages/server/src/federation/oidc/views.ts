@@ -35,6 +35,7 @@ export function toSvcOidcConnection(record: OidcConnectionRecord): SvcOidcConnec
     logoDataUrl: record.logoDataUrl,
     organizationId: record.organizationId,
     enabled: record.enabled,
+    owner: record.owner,
     createdAt: toIso(record.createdAt),
     updatedAt: toIso(record.updatedAt),
     resolved,

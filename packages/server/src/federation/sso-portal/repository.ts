@@ -1,4 +1,4 @@
-import type { Page, PageQuery } from '@svc/contract';
+import type { Page, PageQuery, SsoPortalLinkListInput } from '@svc/contract';
 
 /** A setup link; its token is stored only as its SHA-256. Times are epoch milliseconds. */
 export interface SsoPortalLinkRecord {
@@ -47,6 +47,8 @@ export interface SsoPortalRepository {
   findLink(id: string): Promise<SsoPortalLinkRecord | undefined>;
   /** The organization's links, newest first. */
   listLinks(organizationId: string, page: PageQuery): Promise<Page<SsoPortalLinkRecord>>;
+  /** Every organization's links, or one organization's, newest first. */
+  listAllLinks(query: SsoPortalLinkListInput): Promise<Page<SsoPortalLinkRecord>>;
   /** Sets `revokedAt` unless already set; the link as it is now, or undefined for an unknown id. */
   revokeLink(id: string, now: number): Promise<SsoPortalLinkRecord | undefined>;
   /**

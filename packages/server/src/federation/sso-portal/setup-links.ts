@@ -1,4 +1,4 @@
-import type { Page, PageQuery } from '@svc/contract';
+import type { Page, PageQuery, SsoPortalLinkListInput } from '@svc/contract';
 import { actorFields, type AdminActor } from '../../admin/deps.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { DAY_MS, type Clock } from '../../kernel/clock.js';
@@ -63,6 +63,11 @@ export class SsoSetupLinks {
   async list(organizationId: string, page: PageQuery): Promise<Page<SsoPortalLinkRecord>> {
     await this.#requireOrganization(organizationId);
     return this.#deps.repository.listLinks(organizationId, page);
+  }
+
+  /** Every organization's links, newest first; `organizationId` narrows them (an unknown one lists none). */
+  listAll(query: SsoPortalLinkListInput): Promise<Page<SsoPortalLinkRecord>> {
+    return this.#deps.repository.listAllLinks(query);
   }
 
   /** One link, in any status (404 for an unknown one). */

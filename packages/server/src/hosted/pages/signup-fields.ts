@@ -22,6 +22,7 @@ const ERROR_FIELDS: Readonly<Partial<Record<StepError, string>>> = Object.freeze
   organization_name_invalid: HOSTED_FIELDS.organizationName,
   phone_required: HOSTED_FIELDS.phoneNumber,
   phone_invalid: HOSTED_FIELDS.phoneNumber,
+  phone_country_refused: HOSTED_FIELDS.phoneNumber,
   sms_unavailable: HOSTED_FIELDS.phoneNumber,
 });
 

@@ -19,6 +19,8 @@ export const STEP_ERROR_MESSAGES: Readonly<Record<StepError, string>> = Object.f
   organization_required: 'Choose an organization to continue.',
   phone_required: 'Enter your phone number.',
   phone_invalid: 'Enter a valid phone number, for example +1 201 555 0123.',
+  phone_country_refused:
+    'Text messages are not sent to numbers of this country. Use a number of another country, or sign in another way.',
   sms_unavailable: 'A text message cannot be sent or checked right now. Try again later, or use another way.',
   code_invalid: 'The code is not valid or has expired. Check it, or send a new code.',
   display_name_required: 'Enter your name.',

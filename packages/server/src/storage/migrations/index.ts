@@ -43,6 +43,8 @@ import * as asciiExactEmailKeys from './0043-ascii-exact-email-keys.js';
 import * as usersSignedInBefore from './0044-users-signed-in-before.js';
 import * as consoleDirectory from './0045-console-directory.js';
 import * as auditConsoleFilters from './0046-audit-console-filters.js';
+import * as ssoPortalLinksCreated from './0049-sso-portal-links-created.js';
+import * as oidcConnectionOwner from './0050-oidc-connection-owner.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package and tests agree. */
 const migrations: Record<string, Migration> = {
@@ -90,6 +92,8 @@ const migrations: Record<string, Migration> = {
   '0044-users-signed-in-before': usersSignedInBefore,
   '0045-console-directory': consoleDirectory,
   '0046-audit-console-filters': auditConsoleFilters,
+  '0049-sso-portal-links-created': ssoPortalLinksCreated,
+  '0050-oidc-connection-owner': oidcConnectionOwner,
 };
 
 /** Every migration's name, in the order they apply. */

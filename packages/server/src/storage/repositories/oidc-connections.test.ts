@@ -34,6 +34,7 @@ function record(overrides: Partial<OidcConnectionRecord> = {}): OidcConnectionRe
     logoDataUrl: null,
     organizationId: null,
     enabled: true,
+    owner: 'dashboard',
     createdAt: T0,
     updatedAt: T0,
     ...overrides,
@@ -59,7 +60,7 @@ const FULL: OidcConnectionRecord = record({
   allowedCallbackUris: ['https://a.example.com/cb', 'http://localhost:3000/cb/oidc_full'],
 });
 
-/** The storage contract of OIDC connections (migration 0018), the same on SQLite and PostgreSQL. */
+/** The storage contract of OIDC connections (migrations 0018 and 0050), the same on SQLite and PostgreSQL. */
 describeEachDatabase('OIDC connection storage', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;
@@ -86,6 +87,7 @@ describeEachDatabase('OIDC connection storage', (kind) => {
       useUserInfo: true,
       microsoftTenant: null,
       enabled: false,
+      owner: 'code',
       createdAt: T0 + 1,
       updatedAt: T0 + 2,
     });

@@ -67,13 +67,14 @@ function toRecord(row: Selectable<OidcConnectionsTable>): OidcConnectionRecord {
     logoDataUrl: row.logoDataUrl,
     organizationId: row.organizationId,
     enabled: row.enabled === 1,
+    owner: row.owner === 'code' ? 'code' : 'dashboard',
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
 }
 
 type StoredFields = Required<OidcConnectionChanges>;
-type FieldColumns = Omit<Insertable<OidcConnectionsTable>, 'id' | 'createdAt' | 'updatedAt'>;
+type FieldColumns = Omit<Insertable<OidcConnectionsTable>, 'id' | 'owner' | 'createdAt' | 'updatedAt'>;
 
 /**
  * The columns of a connection's fields: all of them for an insert, or those of a change, where undefined
@@ -117,10 +118,10 @@ function columns(changes: OidcConnectionChanges): {
 export function oidcConnectionRepository(db: Db): OidcConnectionRepository {
   return {
     async insert(record) {
-      const { id, createdAt, updatedAt, ...fields } = record;
+      const { id, owner, createdAt, updatedAt, ...fields } = record;
       await db
         .insertInto('oidcConnections')
-        .values({ ...columns(fields), id, createdAt, updatedAt })
+        .values({ ...columns(fields), id, owner, createdAt, updatedAt })
         .execute();
     },
 

@@ -55,6 +55,19 @@ export function ssoPortalRepository(db: Db): SsoPortalRepository {
       );
     },
 
+    listAllLinks({ organizationId, ...page }) {
+      return fetchNewestFirst(
+        db
+          .selectFrom('ssoPortalLinks')
+          .selectAll()
+          .$if(organizationId !== undefined, (qb) => qb.where('organizationId', '=', organizationId ?? '')),
+        'createdAt',
+        page,
+        (row) => Number(row.createdAt),
+        toLink,
+      );
+    },
+
     async revokeLink(id, now) {
       await db
         .updateTable('ssoPortalLinks')

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Federation: OpenID / social provider connections (migration 0018), linked identities (0019), sign-ins
  * in flight (0020), and SAML SSO connections with their AuthnRequests and used assertions (0022).
@@ -37,6 +39,8 @@ export interface OidcConnectionsTable {
   logoDataUrl: string | null;
   organizationId: string | null;
   enabled: number;
+  /** `dashboard` (the default, migration 0050) or `code` (a seed of createSvc({ oidc })). */
+  owner: Generated<string>;
   createdAt: number;
   updatedAt: number;
 }

@@ -33,6 +33,7 @@ declare module '../../flow/authorize-outcomes.js' {
   interface StepErrors {
     phone_required: true;
     phone_invalid: true;
+    phone_country_refused: true;
     sms_unavailable: true;
   }
 }

@@ -102,9 +102,13 @@ export class PhoneOtpChallenges {
     return requireSmsConfig(this.#deps.smsConfig);
   }
 
-  /** What the user typed, normalized to E.164 in the configured default region (a value, never a throw). */
+  /**
+   * What the user typed, normalized to E.164 in the configured default region, and refused for a country
+   * texts are not sent to (a value, never a throw).
+   */
   normalize(phoneNumber: string): PhoneNumberResult {
-    return normalizePhoneNumber(phoneNumber, this.requireConfig().defaultRegion);
+    const { defaultRegion, countries } = this.requireConfig();
+    return normalizePhoneNumber(phoneNumber, defaultRegion, countries);
   }
 
   /**

@@ -11,6 +11,7 @@ import { FailureThrottle } from '../../../ratelimit/failure-throttle.js';
 import { failureCounterRepository } from '../../../storage/repositories/failure-counters.js';
 import { phoneOtpRepository } from '../../../storage/repositories/phone-otp.js';
 import { describeAboveStorage } from '../../../test-support/databases.js';
+import type { SmsOptions } from '../../../config/options.js';
 import { FakeSmsProvider } from '../../../test-support/fake-sms-provider.js';
 import { createTestSvc, type TestSvc } from '../../../test-support/test-svc.js';
 import type { PhoneOtpService } from './phone-otp-service.js';
@@ -36,9 +37,9 @@ interface Harness {
   close(): Promise<void>;
 }
 
-async function createHarness(kind: 'sqlite' | 'postgres', withSms = true): Promise<Harness> {
+async function createHarness(kind: 'sqlite' | 'postgres', sms: SmsOptions | false = {}): Promise<Harness> {
   const fake = await FakeSmsProvider.start();
-  const t = await createTestSvc(kind, withSms ? { sms: fake.config() } : {});
+  const t = await createTestSvc(kind, sms === false ? {} : { sms: { ...fake.config(), ...sms } });
   const { svc } = t;
   const db = svc.database.db;
   const phone = wirePhoneOtp({
@@ -93,10 +94,39 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
   let h: Harness;
   let clientId: string;
   beforeAll(async () => {
-    h = await createHarness(kind);
+    h = await createHarness(kind, { deniedCountries: ['GB'] });
     clientId = await h.client();
   });
   afterAll(() => h.close());
+
+  it('refuses a number of a denied country alike for an account and a stranger, before any text or challenge', async () => {
+    const known = '+447400123456';
+    await h.user(known);
+    const before = h.fake.sent.length;
+    const refusals: unknown[] = [];
+    for (const start of [
+      () => h.phone.requestPhoneOtp({ phoneNumber: known, clientId }),
+      () => h.phone.requestPhoneOtp({ phoneNumber: '+44 7400 123457', clientId }),
+      () => h.phone.requestPhoneOtpSignup({ displayName: 'Pat', phoneNumber: '+44 7400 123458', clientId }),
+    ]) {
+      const error: unknown = await start().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SvcValidationError);
+      const { status, message, details } = error as SvcValidationError;
+      refusals.push({ status, message, details });
+    }
+    expect(new Set(refusals.map((r) => JSON.stringify(r))).size).toBe(1);
+    expect(refusals[0]).toMatchObject({
+      status: 400,
+      details: [{ path: 'PhoneNumber', message: expect.stringContaining('numbers of United Kingdom (+44)') }],
+    });
+    expect(h.fake.sent.length).toBe(before);
+    const stored = await h.t.svc.database.db
+      .selectFrom('phoneOtpChallenges')
+      .select('id')
+      .where('phoneE164', 'like', '+44%')
+      .execute();
+    expect(stored).toEqual([]);
+  });
 
   it('texts a code through the provider API and signs the user in with it', async () => {
     const number = nextNumber();

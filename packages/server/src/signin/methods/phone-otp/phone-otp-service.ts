@@ -93,7 +93,12 @@ export class PhoneOtpService {
     const input = validate(svcPhoneOtpStartRequestSchema, request, 'phone OTP start request');
     const call = directCallOf('requestPhoneOtpAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
-    const { e164 } = requirePhoneNumber(input.phoneNumber, config.defaultRegion);
+    const { e164 } = requirePhoneNumber(
+      input.phoneNumber,
+      config.defaultRegion,
+      'PhoneNumber',
+      config.countries,
+    );
     const started = await this.challenges.start({
       e164,
       clientId: client.clientId,
@@ -139,7 +144,12 @@ export class PhoneOtpService {
     const input = validate(svcPhoneOtpSignupStartRequestSchema, request, 'phone OTP signup start request');
     const call = directCallOf('requestPhoneOtpSignupAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
-    const { e164 } = requirePhoneNumber(input.phoneNumber, config.defaultRegion);
+    const { e164 } = requirePhoneNumber(
+      input.phoneNumber,
+      config.defaultRegion,
+      'PhoneNumber',
+      config.countries,
+    );
     const signupToken = this.#deps.ids.secret();
     const started = await this.challenges.start({
       e164,

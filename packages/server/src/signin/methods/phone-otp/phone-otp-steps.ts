@@ -195,7 +195,11 @@ export class PhoneOtpSteps {
   #number(typed: string): { ok: true; e164: string } | { ok: false; error: StepError } {
     if (typed === '') return { ok: false, error: 'phone_required' };
     const normalized = this.#deps.challenges.normalize(typed);
-    return normalized.ok ? { ok: true, e164: normalized.e164 } : { ok: false, error: 'phone_invalid' };
+    if (normalized.ok) return { ok: true, e164: normalized.e164 };
+    return {
+      ok: false,
+      error: normalized.reason === 'country_refused' ? 'phone_country_refused' : 'phone_invalid',
+    };
   }
 
   /**
