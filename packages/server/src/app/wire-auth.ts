@@ -202,7 +202,7 @@ export function wireAuth(ctx: WireAuthContext): {
   const mfaOperations = new MfaOperations({ mfa, direct });
   const facadeDeps: SvcAuthServiceDeps = {
     direct,
-    clientAuthentication: new ClientAuthenticatedSignIn({ direct, users, audit }),
+    clientAuthentication: new ClientAuthenticatedSignIn({ direct, users }),
     tokens,
     browserSessions,
     consents,

@@ -1,6 +1,5 @@
 import type { SvcClientAuthenticationInput, SvcLoginResult } from '@svc/contract';
 import type { UserRepository } from '../admin/repository.js';
-import type { AuditLog } from '../audit/audit-log.js';
 import { accountInactiveError } from '../federation/oidc/app-authorization.js';
 import { SvcNotFoundError } from '../kernel/errors.js';
 import type { DirectCallContext, DirectSignIn } from './direct-sign-in.js';
@@ -8,17 +7,18 @@ import type { DirectCallContext, DirectSignIn } from './direct-sign-in.js';
 export interface ClientAuthenticatedSignInDeps {
   readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
   readonly users: Pick<UserRepository, 'findById'>;
-  readonly audit: AuditLog;
 }
 
 /**
  * CompleteClientAuthenticationAsync (docs/decisions/signin-client-authentication.md): the sign-in of a
  * user whom a first-party client authenticated itself, as CompleteExternalLoginAsync is that of a user a
- * provider authenticated. The client passes the direct helpers' gate first (SPEC.md "Specific rules" 2:
- * first-party only; a confidential client authenticates), then the user must exist (404) and be active
+ * provider authenticated. The client passes the direct helpers' gate first (first-party only; a
+ * confidential client authenticates), then the user must exist (404) and be active
  * (403 `account_inactive`); the sign-in goes through the engine as after a password: organization
  * selection unless `organizationId`, the MFA policy, application access, then tokens, with the client's
- * `authenticationMethod` as the session's amr. Unlike CreateSessionTokensForUserAsync nothing is skipped.
+ * `authenticationMethod` as the session's amr, audited `oauth.direct_login.succeeded` with method
+ * `client` as every direct sign-in is (./direct-login-audit.ts). Unlike CreateSessionTokensForUserAsync
+ * nothing is skipped.
  */
 export class ClientAuthenticatedSignIn {
   readonly #deps: ClientAuthenticatedSignInDeps;
@@ -32,21 +32,13 @@ export class ClientAuthenticatedSignIn {
     const user = await this.#deps.users.findById(input.userId);
     if (user === undefined) throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
     if (!user.active) throw accountInactiveError();
-    await this.#deps.audit.record({
-      kind: 'oauth.direct_login.succeeded',
-      actorType: 'user',
-      actorId: user.id,
-      userId: user.id,
-      clientId: client.clientId,
-      ...(context.ipAddress == null ? {} : { ipAddress: context.ipAddress }),
-      data: { route: context.operation, method: 'client', amr: input.authenticationMethod },
-    });
     return this.#deps.direct.completeSignIn(
       {
         userId: user.id,
         client,
         requestedOrganizationId: input.organizationId,
         amr: input.authenticationMethod,
+        method: 'client',
       },
       context,
     );

@@ -281,7 +281,6 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
     expect(events.map((e) => JSON.parse(e.dataJson) as unknown)).toContainEqual({
       route: 'completeClientAuthenticationAsync',
       method: 'client',
-      amr: 'hwk',
     });
     await h.admin.updateMfaSettingsAsync(mfaSettings({ requireForAllUsers: true }));
     expect(await h.auth.completeClientAuthenticationAsync({ ...login, organizationId: a.id })).toMatchObject({
