@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Surface } from '../api/client.js';
-import { useRecord, type ListState } from './queries.js';
+import { useRecord, wholeList, type ListState } from './queries.js';
 
 /**
  * A list the API answers whole (`{ data }`, no cursor: a user's consent grants or linked identities) as
@@ -12,13 +12,5 @@ export function useUnpagedList<S extends z.ZodType>(
   item: S,
 ): ListState<z.output<S>> {
   const result = useRecord(surface, path, z.object({ data: z.array(item) }));
-  return {
-    items: (result.data as { data: z.output<S>[] } | undefined)?.data ?? [],
-    isPending: result.isPending,
-    error: result.error,
-    hasMore: false,
-    isFetchingMore: false,
-    loadMore: () => undefined,
-    retry: () => void result.refetch(),
-  };
+  return wholeList(result, (result.data as { data: z.output<S>[] } | undefined)?.data);
 }
