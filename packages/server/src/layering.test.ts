@@ -104,6 +104,27 @@ describe('layering', () => {
     expect(surfaceOffenders(files)).toEqual([]);
   });
 
+  it('no import cycle, type imports included', () => {
+    expect(importCycles(files)).toEqual([]);
+  });
+
+  it('the cycle rule fails on files that import each other, however long the loop', () => {
+    const violating = [
+      { path: 'signin/a.ts', imports: ['./b.js', '../kernel/clock.js'] },
+      { path: 'signin/b.ts', imports: ['../oauth/c.js'] },
+      { path: 'oauth/c.ts', imports: ['../signin/a.js'] },
+      { path: 'kernel/clock.ts', imports: [] },
+      { path: 'x/self.ts', imports: ['./self.js'] },
+      { path: 'x/index.ts', imports: ['./y.js'] },
+      { path: 'x/y.ts', imports: ['./index.js', '@svc/contract'] },
+    ];
+    expect(importCycles(violating)).toEqual([
+      'oauth/c.ts, signin/a.ts, signin/b.ts',
+      'x/index.ts, x/y.ts',
+      'x/self.ts',
+    ]);
+  });
+
   it(`no source file is over ${MAX_LINES} lines`, () => {
     expect(oversized(files)).toEqual([]);
   });
@@ -235,4 +256,48 @@ function repositoryOffenders(list: readonly { path: string; imports: readonly st
 
 function oversized(list: readonly { path: string; lines: number }[]): string[] {
   return list.filter((f) => f.lines > MAX_LINES).map((f) => `${f.path} has ${f.lines} lines`);
+}
+
+/** The source file a relative import resolves to (`./x.js` is x.ts or x/index.ts), if it is one of `known`. */
+function resolved(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = target(from, specifier).replace(/\.js$/, '');
+  return [`${base}.ts`, `${base}/index.ts`].find((candidate) => known.has(candidate));
+}
+
+/** The import cycles (strongly connected components, Tarjan's algorithm), each as its sorted files. */
+function importCycles(list: readonly { path: string; imports: readonly string[] }[]): string[] {
+  const known = new Set(list.map((f) => f.path));
+  const edges = new Map(
+    list.map((f) => [f.path, f.imports.flatMap((i) => resolved(f.path, i, known) ?? [])]),
+  );
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!order.has(next)) visit(next);
+      if (onStack.has(next)) low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || (edges.get(file) ?? []).includes(file)) {
+      cycles.push(component.sort().join(', '));
+    }
+  };
+  for (const f of list) if (!order.has(f.path)) visit(f.path);
+  return cycles.sort();
 }
