@@ -1,4 +1,4 @@
-import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';

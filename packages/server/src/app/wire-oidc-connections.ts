@@ -1,5 +1,5 @@
 import { createOidcConnectionBodySchema } from '@svc/contract';
-import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/account-linking.js';
 import { OidcAppAuthorization } from '../federation/oidc/app-authorization.js';

@@ -6,7 +6,7 @@ import type {
   ScimSyncEventQuery,
   UpdateScimConnectionInput,
 } from '@svc/contract';
-import { actorFields, type AdminActor } from '../admin/deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import type { ScimConnectionSeed } from '../config/scim.js';

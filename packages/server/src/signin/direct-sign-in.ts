@@ -1,5 +1,5 @@
 import type { SvcLoginResult, SvcPasswordLoginInput, SvcSignupInput } from '@svc/contract';
-import type { ClientRecord, UserRepository } from '../admin/repository.js';
+import type { ClientRecord, UserRepository } from '../directory/repository.js';
 import type { ApplicationAccess } from '../applications/application-access.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';

@@ -1,5 +1,5 @@
-import type { UserRecord, UserRepository } from '../admin/repository.js';
-import { emailLookupKey, emailMatchValue } from '../admin/email-key.js';
+import type { UserRecord, UserRepository } from '../directory/repository.js';
+import { emailLookupKey, emailMatchValue } from '../directory/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { retryAfterPhrase, SvcPublicAuthError, SvcTooManyAttemptsError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';

@@ -1,6 +1,6 @@
 import { isTlsOrLoopback } from '../../kernel/loopback.js';
 import type { DocumentAdmission } from '../clients/metadata-documents/client-metadata-documents.js';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import type { OAuthErrorCode } from '../errors.js';
 import { isValidCodeChallenge, PKCE_METHOD } from '../pkce.js';
 import { checkResource } from '../resource-indicators.js';

@@ -1,5 +1,5 @@
 import type { DOCUMENT_DECIDED_CLIENT_FIELDS } from '@svc/contract';
-import { OPEN_ACCESS, type ClientRecord, type ClientRepository } from '../../../admin/repository.js';
+import { OPEN_ACCESS, type ClientRecord, type ClientRepository } from '../../../directory/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { ClientIdMetadataDocumentConfig } from '../../../config/dynamic-registration.js';
 import type { PublicFetcher, PublicFetchResult } from '../../../http/public-fetch.js';

@@ -12,12 +12,12 @@ import { sessionState } from '../oauth/tokens/token-policy.js';
 import type {
   ClientRecord,
   MembershipRecord,
-  OperatorSessionRecord,
   OrganizationMemberRecord,
   OrganizationRecord,
   UserMembershipRecord,
   UserRecord,
 } from './repository.js';
+import type { OperatorSessionRecord } from '../admin/operator-session-repository.js';
 
 /** Records as the operator API shows them: ISO-8601 UTC times, never a hash. */
 
