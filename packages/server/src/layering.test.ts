@@ -25,6 +25,9 @@ function imports(text: string, valuesOnly: boolean): string[] {
 /** ARCHITECTURE.md "Habits": one concept per file; past this a file is split by concept. */
 const MAX_LINES = 400;
 
+/** The layer of the capabilities' routes (`routes.ts`, `*-routes.ts`): over their services, under the surfaces. */
+const ROUTES = '(routes)';
+
 const files = sourceFiles(SRC).map((path) => {
   const text = readFileSync(path, 'utf8');
   return {
@@ -40,7 +43,7 @@ const isInfra = (specifier: string) =>
 /** ARCHITECTURE.md "Layering (checked by a test that scans imports)". */
 describe('layering', () => {
   it('domain code never imports fastify, kysely, pg, better-sqlite3 or node:http', () => {
-    const adapters = /^(app|storage|http|cli|test-support)\/|routes\.ts$|^index\.ts$/;
+    const adapters = /^(app|storage|http|outbound|cli|test-support)\/|routes\.ts$|^index\.ts$/;
     const offenders = files
       .filter((f) => !adapters.test(f.path))
       .flatMap((f) => f.imports.filter(isInfra).map((i) => `${f.path} imports ${i}`));
@@ -122,6 +125,28 @@ describe('layering', () => {
       'oauth/c.ts, signin/a.ts, signin/b.ts',
       'x/index.ts, x/y.ts',
       'x/self.ts',
+    ]);
+  });
+
+  it('no lower layer imports a higher one', () => {
+    expect(upwardImports(files)).toEqual([]);
+  });
+
+  it('the layer rule fails on an import from a lower layer to a higher one', () => {
+    const violating = [
+      { path: 'directory/x.ts', imports: ['../signin/password-authenticator.js', '../kernel/clock.js'] },
+      { path: 'oauth/tokens/y.ts', imports: ['../../config/resolve.js', '../../config/options.js'] },
+      { path: 'scim/routes.ts', imports: ['../http/errors.js', '../app/facades/svc-admin-service.js'] },
+      {
+        path: 'admin/z-routes.ts',
+        imports: ['../app/facades/svc-admin-service.js', '../storage/database.js'],
+      },
+      { path: 'kernel/version.ts', imports: [] },
+    ];
+    expect(upwardImports(violating)).toEqual([
+      'directory/x.ts (directory/) imports ../signin/password-authenticator.js (signin/)',
+      'oauth/tokens/y.ts (oauth/) imports ../../config/resolve.js (config/)',
+      'admin/z-routes.ts (admin/) imports ../storage/database.js (storage/)',
     ]);
   });
 
@@ -300,4 +325,74 @@ function importCycles(list: readonly { path: string; imports: readonly string[] 
   };
   for (const f of list) if (!order.has(f.path)) visit(f.path);
   return cycles.sort();
+}
+
+/**
+ * The layers, lowest first: a file may import its own layer and the layers below it. The kernel and the
+ * public option types at the bottom; then the capabilities, each on the ones it builds on (the directory
+ * under everything that reads users, organizations and clients; the sign-in under the enterprise features
+ * that start sign-ins); then configuration (which resolves every capability's settings), the shared web
+ * kit, the operators' authentication, the in-process API, the capabilities' routes, the surfaces, the
+ * storage that implements every repository, and the wiring.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['kernel/'],
+  ['audit/'],
+  ['ratelimit/'],
+  ['config/options.ts'],
+  ['email/'],
+  ['sms/'],
+  ['directory/'],
+  ['settings/'],
+  ['organizations/'],
+  ['outbound/'],
+  ['applications/'],
+  ['oauth/'],
+  ['account/'],
+  ['federation/'],
+  ['signin/'],
+  ['fga/'],
+  ['scim/'],
+  ['scim-mappings/'],
+  ['calendar/'],
+  ['health/'],
+  ['config/'],
+  ['http/'],
+  ['operator-dashboard/'],
+  ['app/facades/'],
+  [ROUTES],
+  ['hosted/', 'headless/', 'direct/', 'setup-portal/', 'admin/'],
+  ['storage/'],
+  ['app/'],
+  ['cli/'],
+  ['index.ts'],
+  ['test-support/'],
+];
+
+/** The layer of a file: its longest matching prefix; a capability's routes sit with the routes. */
+function layerOf(path: string): { readonly index: number; readonly name: string } {
+  let best = { index: -1, name: '', length: -1 };
+  LAYERS.forEach((prefixes, index) => {
+    for (const prefix of prefixes) {
+      if (prefix !== ROUTES && path.startsWith(prefix) && prefix.length > best.length) {
+        best = { index, name: prefix, length: prefix.length };
+      }
+    }
+  });
+  const routes = LAYERS.findIndex((prefixes) => prefixes.includes(ROUTES));
+  if (/(^|\/|-)routes\.ts$/.test(path) && routes > best.index) return { index: routes, name: ROUTES };
+  return best;
+}
+
+function upwardImports(list: readonly { path: string; imports: readonly string[] }[]): string[] {
+  const known = new Set(list.map((f) => f.path));
+  return list.flatMap((f) => {
+    const from = layerOf(f.path);
+    return f.imports.flatMap((i) => {
+      const to = resolved(f.path, i, known) ?? target(f.path, i).replace(/\.js$/, '.ts');
+      if (!i.startsWith('.')) return [];
+      const layer = layerOf(to);
+      return layer.index > from.index ? [`${f.path} (${from.name}) imports ${i} (${layer.name})`] : [];
+    });
+  });
 }

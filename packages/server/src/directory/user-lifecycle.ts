@@ -1,6 +1,6 @@
 import type { UpdateUserInput } from '@svc/contract';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
-import type { HashPassword } from '../signin/password-hasher.js';
+import type { HashPassword } from './password-hasher.js';
 import type { AdminActor } from '../audit/actor.js';
 import type { DirectoryLifecycleDeps } from './deps.js';
 import { requireEmailKey } from './email-key.js';

@@ -5,7 +5,7 @@ import { retryAfterPhrase, SvcPublicAuthError, SvcTooManyAttemptsError } from '.
 import type { Ids } from '../kernel/ids.js';
 import type { FailureRules } from '../ratelimit/failure-rules.js';
 import type { FailureSubject, FailureThrottle } from '../ratelimit/failure-throttle.js';
-import { verifyPassword, type HashPassword } from './password-hasher.js';
+import { verifyPassword, type HashPassword } from '../directory/password-hasher.js';
 
 export interface PasswordAuthenticatorDeps {
   readonly users: Pick<UserRepository, 'findByEmailKey'>;

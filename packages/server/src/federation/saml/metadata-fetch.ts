@@ -1,5 +1,5 @@
 import { SSO_METADATA_MAX_LENGTH } from '@svc/contract';
-import type { PublicFetcher, PublicFetchResult } from '../../http/public-fetch.js';
+import type { PublicFetcher, PublicFetchResult } from '../../outbound/public-fetch.js';
 import { SvcValidationError } from '../../kernel/errors.js';
 
 /** What a fetch brought back: the document, and the URL it came from (the audit trail keeps its host). */

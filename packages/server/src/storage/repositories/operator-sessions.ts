@@ -3,7 +3,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type {
   OperatorSessionStore,
   SessionRevocationTransaction,
-} from '../../admin/operator-session-repository.js';
+} from '../../oauth/tokens/operator-session-repository.js';
 import type { Db } from '../database.js';
 import { updatedRows } from '../fixed-query.js';
 import { fetchNewestIdFirst } from '../paging.js';

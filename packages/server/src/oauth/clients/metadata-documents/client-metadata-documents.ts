@@ -1,8 +1,8 @@
 import type { DOCUMENT_DECIDED_CLIENT_FIELDS } from '@svc/contract';
 import { OPEN_ACCESS, type ClientRecord, type ClientRepository } from '../../../directory/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
-import type { ClientIdMetadataDocumentConfig } from '../../../config/dynamic-registration.js';
-import type { PublicFetcher, PublicFetchResult } from '../../../http/public-fetch.js';
+import type { ClientIdMetadataDocumentConfig } from '../self-described-clients.js';
+import type { PublicFetcher, PublicFetchResult } from '../../../outbound/public-fetch.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { retryAfterPhrase, SvcTooManyAttemptsError, type SvcError } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';

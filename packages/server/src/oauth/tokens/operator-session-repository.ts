@@ -1,6 +1,6 @@
 import type { Page, SvcAdminSessionRevocationPreview, SvcAdminSessionRevocationResult } from '@svc/contract';
-import type { ListQuery, OrganizationSummary, UserSummary } from '../directory/repository.js';
-import type { SessionRecord, SessionRevocationReason, SessionSelector } from '../oauth/tokens/repository.js';
+import type { ListQuery, OrganizationSummary, UserSummary } from '../../directory/repository.js';
+import type { SessionRecord, SessionRevocationReason, SessionSelector } from './repository.js';
 
 /** A token session as operators list it: with its user, client and organization, read in the same query. */
 export type OperatorSessionRecord = SessionRecord & {

@@ -6,12 +6,12 @@ import {
   type SvcAdminSessionRevocationPreview,
   type SvcAdminSessionRevocationResult,
 } from '@svc/contract';
-import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
-import type { SessionSelector } from '../oauth/tokens/repository.js';
-import { findClientByEitherId } from '../directory/client-lookup.js';
-import { actorFields, type AdminActor } from '../audit/actor.js';
-import { type DirectoryDeps } from '../directory/deps.js';
-import { requireEmailKey } from '../directory/email-key.js';
+import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
+import type { SessionSelector } from './repository.js';
+import { findClientByEitherId } from '../../directory/client-lookup.js';
+import { actorFields, type AdminActor } from '../../audit/actor.js';
+import { type DirectoryDeps } from '../../directory/deps.js';
+import { requireEmailKey } from '../../directory/email-key.js';
 import type {
   OperatorSessionRecord,
   OperatorSessionStore,
