@@ -49,7 +49,7 @@ export function admissionError(admission: Extract<DocumentAdmission, { kind: 're
  * Client ID Metadata Documents (SPEC.md "CIMD"; draft-ietf-oauth-client-id-metadata-document): a
  * client_id that is an https URL names a JSON document of the client's metadata. Where a client first
  * appears (`/authorize`, the headless start, `/device_authorization`), its document is fetched (safely:
- * http/public-fetch.ts) when Svc has no fresh copy, checked as a registration is, and stored as a
+ * outbound/public-fetch.ts) when Svc has no fresh copy, checked as a registration is, and stored as a
  * public, third-party client with `registration.method` `metadata_document`; every later step reads
  * the stored copy. A failed fetch refuses the request and keeps nothing (draft: errors are not cached).
  * A client an operator deactivated stays deactivated, and is never fetched again.
