@@ -85,7 +85,7 @@ export async function measureVerify(durationMs) {
   return runConcurrently(() => jwtVerify(token, publicKey, { algorithms: ['RS256'] }), { durationMs });
 }
 
-/** Svc's argon2id parameters (packages/server/src/signin/password-hasher.ts: OWASP m=19 MiB, t=2, p=1). */
+/** Svc's argon2id parameters (packages/server/src/directory/password-hasher.ts: OWASP m=19 MiB, t=2, p=1). */
 const ARGON2ID = Object.freeze({ algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
 
 /** argon2id verify with many calls in flight: the throughput bound of password sign-in on this machine. */

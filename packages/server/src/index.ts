@@ -122,4 +122,4 @@ export type {
   SvcScopeDisplayNameDeleteResult,
   SvcScopeDetail,
 } from '@svc/contract';
-export { SVC_VERSION } from './version.js';
+export { SVC_VERSION } from './kernel/version.js';

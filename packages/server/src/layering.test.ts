@@ -25,6 +25,9 @@ function imports(text: string, valuesOnly: boolean): string[] {
 /** ARCHITECTURE.md "Habits": one concept per file; past this a file is split by concept. */
 const MAX_LINES = 400;
 
+/** The layer of the capabilities' routes (`routes.ts`, `*-routes.ts`): over their services, under the surfaces. */
+const ROUTES = '(routes)';
+
 const files = sourceFiles(SRC).map((path) => {
   const text = readFileSync(path, 'utf8');
   return {
@@ -40,7 +43,7 @@ const isInfra = (specifier: string) =>
 /** ARCHITECTURE.md "Layering (checked by a test that scans imports)". */
 describe('layering', () => {
   it('domain code never imports fastify, kysely, pg, better-sqlite3 or node:http', () => {
-    const adapters = /^(app|storage|http|cli|test-support)\/|routes\.ts$|^index\.ts$/;
+    const adapters = /^(app|storage|http|outbound|cli|test-support)\/|routes\.ts$|^index\.ts$/;
     const offenders = files
       .filter((f) => !adapters.test(f.path))
       .flatMap((f) => f.imports.filter(isInfra).map((i) => `${f.path} imports ${i}`));
@@ -102,6 +105,49 @@ describe('layering', () => {
 
   it('the hosted pages, the headless API, the direct helpers and the setup portal are sibling surfaces: none imports another, nor http/ any', () => {
     expect(surfaceOffenders(files)).toEqual([]);
+  });
+
+  it('no import cycle, type imports included', () => {
+    expect(importCycles(files)).toEqual([]);
+  });
+
+  it('the cycle rule fails on files that import each other, however long the loop', () => {
+    const violating = [
+      { path: 'signin/a.ts', imports: ['./b.js', '../kernel/clock.js'] },
+      { path: 'signin/b.ts', imports: ['../oauth/c.js'] },
+      { path: 'oauth/c.ts', imports: ['../signin/a.js'] },
+      { path: 'kernel/clock.ts', imports: [] },
+      { path: 'x/self.ts', imports: ['./self.js'] },
+      { path: 'x/index.ts', imports: ['./y.js'] },
+      { path: 'x/y.ts', imports: ['./index.js', '@svc/contract'] },
+    ];
+    expect(importCycles(violating)).toEqual([
+      'oauth/c.ts, signin/a.ts, signin/b.ts',
+      'x/index.ts, x/y.ts',
+      'x/self.ts',
+    ]);
+  });
+
+  it('no lower layer imports a higher one', () => {
+    expect(upwardImports(files)).toEqual([]);
+  });
+
+  it('the layer rule fails on an import from a lower layer to a higher one', () => {
+    const violating = [
+      { path: 'directory/x.ts', imports: ['../signin/password-authenticator.js', '../kernel/clock.js'] },
+      { path: 'oauth/tokens/y.ts', imports: ['../../config/resolve.js', '../../config/options.js'] },
+      { path: 'scim/routes.ts', imports: ['../http/errors.js', '../app/facades/svc-admin-service.js'] },
+      {
+        path: 'admin/z-routes.ts',
+        imports: ['../app/facades/svc-admin-service.js', '../storage/database.js'],
+      },
+      { path: 'kernel/version.ts', imports: [] },
+    ];
+    expect(upwardImports(violating)).toEqual([
+      'directory/x.ts (directory/) imports ../signin/password-authenticator.js (signin/)',
+      'oauth/tokens/y.ts (oauth/) imports ../../config/resolve.js (config/)',
+      'admin/z-routes.ts (admin/) imports ../storage/database.js (storage/)',
+    ]);
   });
 
   it(`no source file is over ${MAX_LINES} lines`, () => {
@@ -235,4 +281,118 @@ function repositoryOffenders(list: readonly { path: string; imports: readonly st
 
 function oversized(list: readonly { path: string; lines: number }[]): string[] {
   return list.filter((f) => f.lines > MAX_LINES).map((f) => `${f.path} has ${f.lines} lines`);
+}
+
+/** The source file a relative import resolves to (`./x.js` is x.ts or x/index.ts), if it is one of `known`. */
+function resolved(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = target(from, specifier).replace(/\.js$/, '');
+  return [`${base}.ts`, `${base}/index.ts`].find((candidate) => known.has(candidate));
+}
+
+/** The import cycles (strongly connected components, Tarjan's algorithm), each as its sorted files. */
+function importCycles(list: readonly { path: string; imports: readonly string[] }[]): string[] {
+  const known = new Set(list.map((f) => f.path));
+  const edges = new Map(
+    list.map((f) => [f.path, f.imports.flatMap((i) => resolved(f.path, i, known) ?? [])]),
+  );
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!order.has(next)) visit(next);
+      if (onStack.has(next)) low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || (edges.get(file) ?? []).includes(file)) {
+      cycles.push(component.sort().join(', '));
+    }
+  };
+  for (const f of list) if (!order.has(f.path)) visit(f.path);
+  return cycles.sort();
+}
+
+/**
+ * The layers, lowest first: a file may import its own layer and the layers below it. The kernel and the
+ * public option types at the bottom; then the capabilities, each on the ones it builds on (the directory
+ * under everything that reads users, organizations and clients; the sign-in under the enterprise features
+ * that start sign-ins); then configuration (which resolves every capability's settings), the shared web
+ * kit, the operators' authentication, the in-process API, the capabilities' routes, the surfaces, the
+ * storage that implements every repository, and the wiring.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['kernel/'],
+  ['audit/'],
+  ['ratelimit/'],
+  ['config/options.ts'],
+  ['email/'],
+  ['sms/'],
+  ['directory/'],
+  ['settings/'],
+  ['organizations/'],
+  ['outbound/'],
+  ['applications/'],
+  ['oauth/'],
+  ['account/'],
+  ['federation/'],
+  ['signin/'],
+  ['fga/'],
+  ['scim/'],
+  ['scim-mappings/'],
+  ['calendar/'],
+  ['health/'],
+  ['config/'],
+  ['http/'],
+  ['operator-dashboard/'],
+  ['app/facades/'],
+  [ROUTES],
+  ['hosted/', 'headless/', 'direct/', 'setup-portal/', 'admin/'],
+  ['storage/'],
+  ['app/'],
+  ['cli/'],
+  ['index.ts'],
+  ['test-support/'],
+];
+
+/** The layer of a file: its longest matching prefix; a capability's routes sit with the routes. */
+function layerOf(path: string): { readonly index: number; readonly name: string } {
+  let best = { index: -1, name: '', length: -1 };
+  LAYERS.forEach((prefixes, index) => {
+    for (const prefix of prefixes) {
+      if (prefix !== ROUTES && path.startsWith(prefix) && prefix.length > best.length) {
+        best = { index, name: prefix, length: prefix.length };
+      }
+    }
+  });
+  const routes = LAYERS.findIndex((prefixes) => prefixes.includes(ROUTES));
+  if (/(^|\/|-)routes\.ts$/.test(path) && routes > best.index) return { index: routes, name: ROUTES };
+  return best;
+}
+
+function upwardImports(list: readonly { path: string; imports: readonly string[] }[]): string[] {
+  const known = new Set(list.map((f) => f.path));
+  return list.flatMap((f) => {
+    const from = layerOf(f.path);
+    return f.imports.flatMap((i) => {
+      const to = resolved(f.path, i, known) ?? target(f.path, i).replace(/\.js$/, '.ts');
+      if (!i.startsWith('.')) return [];
+      const layer = layerOf(to);
+      return layer.index > from.index ? [`${f.path} (${from.name}) imports ${i} (${layer.name})`] : [];
+    });
+  });
 }

@@ -1,5 +1,5 @@
 import { opaqueTokenSchema } from '@svc/contract';
-import { requireEmailKey } from '../admin/email-key.js';
+import { requireEmailKey } from '../directory/email-key.js';
 import { SvcValidationError } from '../kernel/errors.js';
 
 /** The call context routes pass in (structurally the SvcAuthService call context). */
@@ -24,7 +24,7 @@ function hasSpaceOrControl(value: string): boolean {
 /**
  * Checks an email address before any lookup and answers it trimmed with its lookup key: one `@` with text
  * on both sides, no whitespace or control characters, at most 254 characters, ASCII before the @ and a
- * valid domain (admin/email-key.ts). A refused address is a 400 whatever accounts exist, so the check
+ * valid domain (directory/email-key.ts). A refused address is a 400 whatever accounts exist, so the check
  * reveals nothing.
  */
 export function requireEmail(raw: unknown): { readonly address: string; readonly key: string } {

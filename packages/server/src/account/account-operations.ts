@@ -9,7 +9,7 @@ import type {
   SvcTrustedPasswordResetEmailResult,
   SvcVerifyEmailRequest,
 } from '@svc/contract';
-import type { AdminActor } from '../admin/deps.js';
+import type { AdminActor } from '../audit/actor.js';
 import type { AccountCallContext } from './account-email.js';
 import type { EmailVerification } from './email-verification.js';
 import type { PasswordReset } from './password-reset.js';

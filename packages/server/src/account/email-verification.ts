@@ -1,5 +1,5 @@
 import type { SvcEmailVerificationResult } from '@svc/contract';
-import type { UserRepository } from '../admin/repository.js';
+import type { UserRepository } from '../directory/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { EmailService } from '../email/email-service.js';
 import { HOUR_MS, MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wireAccount } from '../app/wire-account.js';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { randomIds } from '../kernel/ids.js';
-import { passwordHashing } from '../signin/password-hasher.js';
+import { passwordHashing } from '../directory/password-hasher.js';
 import { TEST_PASSWORD_HASHING } from '../test-support/test-password-hashing.js';
 import { createAccountHarness, uniqueEmail, type AccountHarness } from '../test-support/account-harness.js';
 import { describeEachDatabase } from '../test-support/databases.js';

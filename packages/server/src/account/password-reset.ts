@@ -3,10 +3,10 @@ import {
   type SvcPasswordResetDelivery,
   type SvcTrustedPasswordResetEmailResult,
 } from '@svc/contract';
-import { actorFields, type AdminActor } from '../admin/deps.js';
-import { recordNotFound } from '../admin/errors.js';
-import type { ClientRepository, UserRepository } from '../admin/repository.js';
-import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
+import { recordNotFound } from '../directory/errors.js';
+import type { ClientRepository, UserRepository } from '../directory/repository.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { EmailDelivery, EmailService } from '../email/email-service.js';
 import { MINUTE_MS, toIso, type Clock } from '../kernel/clock.js';

@@ -9,8 +9,8 @@ import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kerne
 import { randomIds } from '../kernel/ids.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
-import { DEFAULT_PASSWORD_HASH_COST } from '../signin/password-hash-cost.js';
-import { passwordHashing, verifyPassword } from '../signin/password-hasher.js';
+import { DEFAULT_PASSWORD_HASH_COST } from '../directory/password-hash-cost.js';
+import { passwordHashing, verifyPassword } from '../directory/password-hasher.js';
 import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { securitySettingsRepository } from '../storage/repositories/security-settings.js';

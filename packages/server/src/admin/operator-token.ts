@@ -1,10 +1,8 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { safeEqual } from '../kernel/crypto.js';
+import type { OperatorTokenDecision, OperatorTokenVerifier } from '../kernel/operator-session.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-
-/** What the operator API does with a request: serve it, or answer as an unknown route. */
-export type OperatorTokenDecision = { readonly kind: 'operator' } | { readonly kind: 'refused' };
 
 export interface OperatorTokenDeps {
   /** SVC_ADMIN_TOKEN (at least 128 bits, config/admin-token.ts); undefined: no request is the operator's. */
@@ -38,7 +36,7 @@ function isPowerOfTen(count: number): boolean {
  * 15-minute window while the window has seen at most 100 from every address, then every address
  * together at the 1,000th, 10,000th, … A request without a token guesses nothing and costs nothing.
  */
-export class OperatorTokenCheck {
+export class OperatorTokenCheck implements OperatorTokenVerifier {
   readonly #deps: OperatorTokenDeps;
 
   constructor(deps: OperatorTokenDeps) {

@@ -18,7 +18,7 @@ import { operatorTokenCheck } from '../admin/operator-token.js';
 import { wireSsoPortal } from './wire-sso-portal.js';
 import { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { SecuritySettingsService } from '../settings/security-settings-service.js';
-import { passwordHashing } from '../signin/password-hasher.js';
+import { passwordHashing } from '../directory/password-hasher.js';
 import { createSmsVerificationProvider } from '../sms/verify-client.js';
 import { checkReadiness } from '../health/readiness.js';
 import { databaseProbe } from '../storage/readiness-probe.js';

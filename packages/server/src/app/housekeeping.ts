@@ -1,4 +1,4 @@
-import type { ClientRepository } from '../admin/repository.js';
+import type { ClientRepository } from '../directory/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { DAY_MS, type Clock } from '../kernel/clock.js';
 import type {

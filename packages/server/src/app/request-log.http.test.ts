@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SvcOptions } from '../config/options.js';
-import { DEFAULT_PASSWORD_HASH_COST } from '../signin/password-hash-cost.js';
+import { DEFAULT_PASSWORD_HASH_COST } from '../directory/password-hash-cost.js';
 import type { FakeClock } from '../test-support/fake-clock.js';
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 

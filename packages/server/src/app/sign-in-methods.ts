@@ -4,7 +4,7 @@ import type { DeviceAuthorizations } from '../oauth/device/device-authorizations
 import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordless-sign-in.js';
 import type { PhoneOtpService } from '../signin/methods/phone-otp/phone-otp-service.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { SignInMethodRegistration } from '../signin/flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../signin/flow/method-context.js';
 import { consentMethod } from '../signin/methods/consent/consent-actions.js';
 import { deviceMethod } from '../signin/methods/device/device-steps.js';
 import { emailOtpMethod } from '../signin/methods/email-otp/method.js';

@@ -7,7 +7,7 @@ import type { EmailService } from '../email/email-service.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { HashPassword } from '../signin/password-hasher.js';
+import type { HashPassword } from '../directory/password-hasher.js';
 import type { Db } from '../storage/database.js';
 import { accountRepositories } from '../storage/repositories/account-tokens.js';
 import { clientRepository } from '../storage/repositories/clients.js';

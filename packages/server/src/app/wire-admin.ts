@@ -1,21 +1,21 @@
-import { ClientLifecycle } from '../admin/client-lifecycle.js';
-import { ClientService } from '../admin/client-service.js';
-import type { AdminDeps, AdminLifecycleDeps } from '../admin/deps.js';
-import { MembershipLifecycle } from '../admin/membership-lifecycle.js';
-import { MembershipService } from '../admin/membership-service.js';
-import { OperatorSessions } from '../admin/operator-sessions.js';
-import { OrganizationLifecycle } from '../admin/organization-lifecycle.js';
-import { OrganizationService } from '../admin/organization-service.js';
-import { UserLifecycle } from '../admin/user-lifecycle.js';
-import { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
-import { UserMfaAdmin } from '../admin/user-mfa.js';
-import { UserService } from '../admin/user-service.js';
+import { ClientLifecycle } from '../directory/client-lifecycle.js';
+import { ClientService } from '../directory/client-service.js';
+import type { DirectoryDeps, DirectoryLifecycleDeps } from '../directory/deps.js';
+import { MembershipLifecycle } from '../directory/membership-lifecycle.js';
+import { MembershipService } from '../directory/membership-service.js';
+import { OperatorSessions } from '../oauth/tokens/operator-sessions.js';
+import { OrganizationLifecycle } from '../directory/organization-lifecycle.js';
+import { OrganizationService } from '../directory/organization-service.js';
+import { UserLifecycle } from '../directory/user-lifecycle.js';
+import { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
+import { UserMfaAdmin } from '../directory/user-mfa.js';
+import { UserService } from '../directory/user-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
-import type { HashPassword } from '../signin/password-hasher.js';
+import type { HashPassword } from '../directory/password-hasher.js';
 import { SessionRevocation } from '../oauth/tokens/session-revocation.js';
 import { BrowserSessions } from '../signin/browser-sessions.js';
 import { ConsentGrants } from '../signin/consent-grants.js';
@@ -102,7 +102,7 @@ export interface AdminWiring {
 
 /** Builds the admin repositories and services over the database, with the SvcAdminService facade. */
 export function wireAdmin(ctx: WireAdminContext): AdminWiring {
-  const deps: AdminDeps = {
+  const deps: DirectoryDeps = {
     repositories: {
       organizations: organizationRepository(ctx.db),
       users: userRepository(ctx.db),
@@ -123,7 +123,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     clock: ctx.clock,
     ids: ctx.ids,
   });
-  const lifecycleDeps: AdminLifecycleDeps = {
+  const lifecycleDeps: DirectoryLifecycleDeps = {
     ...deps,
     sessions: {
       revokeTokenSessions: (selector, reason) => revocation.revokeMatching(selector, reason),

@@ -1,4 +1,4 @@
-import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
@@ -17,7 +17,7 @@ import { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { OrganizationPolicy } from '../signin/organization-policy.js';
 import { PasswordAuthenticator } from '../signin/password-authenticator.js';
-import type { HashPassword } from '../signin/password-hasher.js';
+import type { HashPassword } from '../directory/password-hasher.js';
 import { PendingAuthTokens } from '../signin/pending-auth-tokens.js';
 import { SignInEngine } from '../signin/sign-in-engine.js';
 import { SignupService } from '../signin/signup.js';

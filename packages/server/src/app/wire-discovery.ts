@@ -3,7 +3,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
-import { hostLookup, PublicFetcher } from '../http/public-fetch.js';
+import { hostLookup, PublicFetcher } from '../outbound/public-fetch.js';
 import { ClientMetadataDocuments } from '../oauth/clients/metadata-documents/client-metadata-documents.js';
 import { ClientRegistration } from '../oauth/clients/registration/client-registration.js';
 import { oauthEndpointMetadata } from '../oauth/discovery/contributions.js';

@@ -1,4 +1,4 @@
-import type { AdminRepositories } from '../admin/repository.js';
+import type { DirectoryRepositories } from '../directory/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { EmailService } from '../email/email-service.js';
@@ -38,7 +38,7 @@ export interface InvitationWiring {
 
 /** Builds the invitation services over the database; the InviteUrl base is `{PublicOrigin}{authBase}`. */
 export function wireInvitations(ctx: WireInvitationsContext): InvitationWiring {
-  const admin: AdminRepositories = {
+  const admin: DirectoryRepositories = {
     organizations: organizationRepository(ctx.db),
     users: userRepository(ctx.db),
     memberships: membershipRepository(ctx.db),

@@ -1,5 +1,5 @@
 import { createOidcConnectionBodySchema } from '@svc/contract';
-import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/account-linking.js';
 import { OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
@@ -10,8 +10,8 @@ import { OidcSignIn } from '../federation/oidc/oidc-sign-in.js';
 import { OidcRelyingParty } from '../federation/oidc/relying-party.js';
 import type { OidcConnectionSeed, SeedSecret } from '../config/oidc-connections.js';
 import type { SvcConfig } from '../config/resolve.js';
-import { providerFetch } from '../http/provider-fetch.js';
-import { hostLookup } from '../http/public-fetch.js';
+import { providerFetch } from '../outbound/provider-fetch.js';
+import { hostLookup } from '../outbound/public-fetch.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import { SvcConfigError, SvcValidationError } from '../kernel/errors.js';

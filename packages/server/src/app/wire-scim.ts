@@ -1,10 +1,10 @@
-import type { MembershipLifecycle } from '../admin/membership-lifecycle.js';
-import type { MembershipService } from '../admin/membership-service.js';
-import type { MembershipRepository } from '../admin/repository.js';
-import type { UserLifecycle } from '../admin/user-lifecycle.js';
-import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
-import type { UserService } from '../admin/user-service.js';
-import { emailLookupKey } from '../admin/email-key.js';
+import type { MembershipLifecycle } from '../directory/membership-lifecycle.js';
+import type { MembershipService } from '../directory/membership-service.js';
+import type { MembershipRepository } from '../directory/repository.js';
+import type { UserLifecycle } from '../directory/user-lifecycle.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
+import type { UserService } from '../directory/user-service.js';
+import { emailLookupKey } from '../directory/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { checkSeedToken, type ScimConfig } from '../config/scim.js';
 import type { Clock } from '../kernel/clock.js';

@@ -1,6 +1,6 @@
 import type { AuditLog } from '../audit/audit-log.js';
-import type { MembershipService } from '../admin/membership-service.js';
-import type { UnverifiedAccountClaim } from '../admin/unverified-account-claim.js';
+import type { MembershipService } from '../directory/membership-service.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { LinkingAccounts } from '../federation/oidc/account-linking.js';
 import { SamlAuthnRequests } from '../federation/saml/authn-requests.js';
 import { SsoConnectionAdmin } from '../federation/saml/connection-admin.js';

@@ -13,7 +13,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { MetadataFetcher } from '../federation/saml/metadata-fetch.js';
-import { hostLookup, PublicFetcher } from '../http/public-fetch.js';
+import { hostLookup, PublicFetcher } from '../outbound/public-fetch.js';
 import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { Db } from '../storage/database.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';

@@ -1,4 +1,4 @@
-import type { ClientRepository } from '../admin/repository.js';
+import type { ClientRepository } from '../directory/repository.js';
 import type { Clock } from '../kernel/clock.js';
 import { ClientCredentialsGrant } from '../oauth/token/client-credentials.js';
 import { TokenEndpoint } from '../oauth/token/token-endpoint.js';

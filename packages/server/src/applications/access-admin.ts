@@ -9,8 +9,8 @@ import type {
   SvcOrganizationApplication,
   SvcUserApplication,
 } from '@svc/contract';
-import { findClientByEitherId } from '../admin/client-lookup.js';
-import { actorFields, type AdminActor } from '../admin/deps.js';
+import { findClientByEitherId } from '../directory/client-lookup.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
 import type {
   ClientRecord,
   ClientRepository,
@@ -18,7 +18,7 @@ import type {
   MembershipRepository,
   OrganizationRepository,
   UserRepository,
-} from '../admin/repository.js';
+} from '../directory/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { toIso, type Clock } from '../kernel/clock.js';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';

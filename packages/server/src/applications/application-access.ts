@@ -1,5 +1,5 @@
 import type { SvcOrganizationOption } from '@svc/contract';
-import type { ClientRecord, ClientRepository, UserRepository } from '../admin/repository.js';
+import type { ClientRecord, ClientRepository, UserRepository } from '../directory/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { decideAccess, OPEN_TO_ALL, type AccessCheck, type AccessSubject } from './access-policy.js';
 import { applicationAccessDeniedError } from './errors.js';

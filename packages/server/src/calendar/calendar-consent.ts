@@ -26,7 +26,7 @@ import type { CalendarConnectionRepository } from './repository.js';
 import { checkReturnUri, returnUrl, type CalendarConsentOutcome } from './return-uri.js';
 import { expiryOf, storeConsent } from './store-consent.js';
 
-/** The accounts a consent is for: the admin domain's users and clients. */
+/** The accounts a consent is for: the directory's users and clients. */
 export interface CalendarAccounts {
   findUser(userId: string): Promise<{ readonly active: boolean } | undefined>;
   findClient(

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { createSvc } from '../app/create-svc.js';
 import type { SvcOptions } from '../config/options.js';
-import { SVC_VERSION } from '../version.js';
+import { SVC_VERSION } from '../kernel/version.js';
 import { cliMessage, printServeBanner } from './output.js';
 import type { WorkerCount } from './worker-count.js';
 import { WorkerSupervisor } from './worker-supervisor.js';

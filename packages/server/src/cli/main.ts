@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { cliMessage } from './output.js';
 import type { ServeFlags } from './serve.js';
-import { SVC_VERSION } from '../version.js';
+import { SVC_VERSION } from '../kernel/version.js';
 
 // Each command loads its modules when it runs: `--help`, a usage error or `migrate` do not wait for the
 // whole server to load (about a second of a CLI process's start).

@@ -4,7 +4,7 @@ import { createSvc } from '../app/create-svc.js';
 import { optionsFromEnv, seedDemoFromEnv } from '../config/env.js';
 import type { SvcOptions } from '../config/options.js';
 import { resolveConfig } from '../config/resolve.js';
-import { SVC_VERSION } from '../version.js';
+import { SVC_VERSION } from '../kernel/version.js';
 import { runClusterPrimary } from './cluster-primary.js';
 import { devAdminToken } from './dev-admin-token.js';
 import { printServeBanner } from './output.js';

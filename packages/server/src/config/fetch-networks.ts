@@ -1,6 +1,6 @@
 import type { BlockList } from 'node:net';
 import { SvcConfigError } from '../kernel/errors.js';
-import { allowedNetworks } from '../http/public-fetch.js';
+import { allowedNetworks } from '../outbound/public-fetch.js';
 import type { ProviderFetchOptions } from './options.js';
 
 /** The networks a server-side fetch reaches beyond public addresses; a wrong entry names `setting`. */

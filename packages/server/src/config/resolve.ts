@@ -30,14 +30,16 @@ import type { CodeScopeDisplayName } from '../oauth/scope-display-names/scope-di
 import {
   resolveClientIdMetadataDocuments,
   resolveDynamicClientRegistration,
+} from './dynamic-registration.js';
+import {
   type ClientIdMetadataDocumentConfig,
   type DynamicClientRegistrationConfig,
-} from './dynamic-registration.js';
+} from '../oauth/clients/self-described-clients.js';
 import {
   DEFAULT_PASSWORD_HASH_COST,
   passwordHashCostIssue,
   type PasswordHashCost,
-} from '../signin/password-hash-cost.js';
+} from '../directory/password-hash-cost.js';
 
 export type DatabaseTarget =
   | { readonly kind: 'sqlite'; readonly filename: string; readonly url: string }

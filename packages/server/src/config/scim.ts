@@ -1,21 +1,10 @@
 import { DASHBOARD_SECTIONS } from '@svc/contract';
 import { SvcConfigError } from '../kernel/errors.js';
+import type { ScimConnectionSeed } from '../scim/connection-admin.js';
 import type { ScimConnectionSeedOptions } from './options.js';
 
 /** SPEC.md "Limits": a SCIM seed token is 32 or more characters without whitespace. */
 const SEED_TOKEN_MIN_LENGTH = 32;
-
-/** A connection seeded from code, checked; its token is read on every start (`tokenSecretName`). */
-export interface ScimConnectionSeed {
-  readonly id: string;
-  readonly organizationId: string;
-  readonly displayName: string;
-  readonly grantBoundaryResourceId: string | null;
-  readonly enabled: boolean;
-  /** Exactly one of the two is set. */
-  readonly token: string | null;
-  readonly tokenSecretName: string | null;
-}
 
 export interface ScimConfig {
   /** `{PublicOrigin}{basePath}`: what identity providers are configured with. */

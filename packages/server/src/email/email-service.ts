@@ -1,5 +1,5 @@
 import type { EmailDeliveryQuery, EmailDeliveryStatus, EmailTemplatePreview } from '@svc/contract';
-import { actorFields, type AdminActor } from '../admin/deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';

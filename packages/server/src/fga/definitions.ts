@@ -1,4 +1,4 @@
-import type { AdminActor } from '../admin/deps.js';
+import type { AdminActor } from '../audit/actor.js';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import { recordFgaEvent, type FgaDeps } from './deps.js';
 import type { FgaDefinitionKind, FgaDefinitionRecord, FgaPage, FgaPageRequest } from './repository.js';

@@ -1,5 +1,5 @@
 import type { AuditLog } from '../audit/audit-log.js';
-import { actorFields, type AdminActor } from '../admin/deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { FgaGrantRecord, FgaRepository } from './repository.js';

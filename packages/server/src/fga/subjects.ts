@@ -1,5 +1,5 @@
 import type { SvcFgaSubjectRef, SvcFgaSubjectType } from '@svc/contract';
-import type { AdminActor } from '../admin/deps.js';
+import type { AdminActor } from '../audit/actor.js';
 import { SvcNotFoundError } from '../kernel/errors.js';
 import { unknownReference } from './errors.js';
 import { recordFgaEvent, recordGrantEvent, type FgaDeps } from './deps.js';

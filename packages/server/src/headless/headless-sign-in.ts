@@ -11,13 +11,13 @@ import type {
   AuthorizeActionOutcome,
   AuthorizeStep,
   BrowserContext,
-  StartedSession,
   StepError,
   StepRequest,
 } from '../signin/flow/authorize-outcomes.js';
 import type { AuthRequestRecord } from '../signin/flow/repository.js';
 import { STEP_ERROR_MESSAGES } from '../signin/flow/step-error-messages.js';
 import { isConsentToken, consentToken } from './consent-token.js';
+import type { HeadlessAnswer } from './headless-answer.js';
 import { retryAnswer, withStoredResend } from './retry-answer.js';
 import { enabledCredentialTypes, type ViewContext, viewModel, viewModelOf } from './view-models.js';
 import { CONSENT } from '../signin/methods/consent/consent-actions.js';
@@ -39,26 +39,7 @@ export type HeadlessSignInDeps = Pick<SignInDeps, 'flow' | 'logout' | 'account'>
   readonly context: ViewContext;
 };
 
-/**
- * The body of a step that came back with an error: the action result plus `{ error, message }`, and a
- * refused attempt's wait (also the `Retry-After` header, which a cross-origin page cannot read).
- */
-export type HeadlessRetryBody = SvcHeadlessActionResult & {
-  readonly error: string;
-  readonly message: string;
-  readonly retryAfterSeconds?: number;
-};
-
-/** What a route answers: status, JSON body and the issuer session to put into the cookie (if any). */
-export interface HeadlessAnswer {
-  readonly status: 200 | 400 | 429;
-  readonly body: SvcHeadlessActionResult | HeadlessRetryBody;
-  /** Sent as `Retry-After` (a refused attempt). */
-  readonly retryAfterSeconds?: number;
-  readonly session?: StartedSession;
-  /** The browser's issuer session ended (logout): the adapter clears the cookie. */
-  readonly sessionEnded?: boolean;
-}
+export type { HeadlessAnswer, HeadlessRetryBody } from './headless-answer.js';
 
 /** The wording of each step error (the headless UI may show its own; `error` is the stable code). */
 const STEP_MESSAGES: Readonly<Record<StepError | 'consent_token_invalid', string>> = {

@@ -3,7 +3,7 @@ import { toIso } from '../kernel/clock.js';
 import type { RefusedAttempt } from '../kernel/errors.js';
 import type { AuthorizeStep } from '../signin/flow/authorize-outcomes.js';
 import type { AuthRequestRecord } from '../signin/flow/repository.js';
-import type { HeadlessAnswer } from './headless-sign-in.js';
+import type { HeadlessAnswer } from './headless-answer.js';
 
 /**
  * The answer of a step that came back with an error: 400 with the view, `error` and `message`; for a

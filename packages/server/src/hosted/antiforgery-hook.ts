@@ -1,4 +1,4 @@
-import { singleHeader } from '../http/single-header.js';
+import { singleHeader } from '../kernel/single-header.js';
 import { ANTIFORGERY_FIELD, type Antiforgery, type IssuedAntiforgery } from '../http/antiforgery.js';
 import {
   readAntiforgeryCookie,

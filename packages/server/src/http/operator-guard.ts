@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { OperatorTokenCheck } from '../admin/operator-token.js';
 import { SvcError } from '../kernel/errors.js';
-import type { OperatorSessionCheck } from '../kernel/operator-session.js';
+import type { OperatorSessionCheck, OperatorTokenVerifier } from '../kernel/operator-session.js';
 import { sendNotFound } from './errors.js';
-import { singleHeader } from './single-header.js';
+import { singleHeader } from '../kernel/single-header.js';
 
 /** The user id of the operator whose dashboard session authorized a request (for the audit trail). */
 const operatorIds = new WeakMap<FastifyRequest, string>();
@@ -34,7 +33,7 @@ class DashboardCsrfError extends SvcError {
  */
 export function requireOperator(
   app: FastifyInstance,
-  operatorToken: OperatorTokenCheck,
+  operatorToken: OperatorTokenVerifier,
   sessions?: OperatorSessionCheck,
 ): void {
   app.addHook('onRequest', async (request, reply) => {

@@ -1,6 +1,6 @@
 import { pageQuerySchema } from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
-import type { AdminActor } from '../admin/deps.js';
+import type { AdminActor } from '../audit/actor.js';
 import { parseQuery } from './body.js';
 import { operatorIdOf } from './operator-guard.js';
 

@@ -1,7 +1,7 @@
 /**
  * What the operator guard (http/operator-guard.ts) asks a cookie session that may stand for an operator
- * (the bundled dashboards', operator-dashboard/), and what it answers; a module of its own so that
- * neither side imports the other.
+ * (the bundled dashboards', operator-dashboard/) and the operator token (admin/operator-token.ts), and
+ * what they answer; a module of its own so that neither side imports the other.
  */
 export interface OperatorSessionRequest {
   readonly cookieHeader: string | undefined;
@@ -20,4 +20,12 @@ export type OperatorSessionDecision =
 /** A cookie session that may stand for an operator; undefined when the request carries none. */
 export interface OperatorSessionCheck {
   decide(request: OperatorSessionRequest): Promise<OperatorSessionDecision | undefined>;
+}
+
+/** What the operator API does with a request: serve it, or answer as an unknown route. */
+export type OperatorTokenDecision = { readonly kind: 'operator' } | { readonly kind: 'refused' };
+
+/** The operator token's check (SVC_ADMIN_TOKEN) of a presented bearer token from an address. */
+export interface OperatorTokenVerifier {
+  decide(presented: string | undefined, ipAddress: string): Promise<OperatorTokenDecision>;
 }

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../admin/repository.js';
+import type { ClientRecord } from '../directory/repository.js';
 
 /**
  * Resource indicators (RFC 8707). DECISIONS.md: "a client's allowed resources are its audience plus an

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import type { ClientRecord, UserRepository } from '../admin/repository.js';
+import type { ClientRecord, UserRepository } from '../directory/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { HOUR_MS, type Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';

@@ -7,7 +7,7 @@ import { renderLayout } from '../http/pages/layout.js';
 import { sendPage } from '../http/pages/reply.js';
 import { HOSTED_SECURITY_HEADERS } from '../http/pages/security-headers.js';
 import { DASHBOARD_CSRF_MESSAGE } from '../http/operator-guard.js';
-import { singleHeader } from '../http/single-header.js';
+import { singleHeader } from '../kernel/single-header.js';
 import fastifyFormbody from '@fastify/formbody';
 import {
   DASHBOARD_CSRF_HEADER,

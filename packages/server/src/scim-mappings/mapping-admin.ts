@@ -5,7 +5,7 @@ import type {
   ScimMappingBoundaryStatus,
   UpdateScimMappingInput,
 } from '@svc/contract';
-import { actorFields, type AdminActor } from '../admin/deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { unknownReference } from '../fga/errors.js';
 import type { Clock } from '../kernel/clock.js';

@@ -35,7 +35,7 @@ export interface ScimAccounts {
   /**
    * Whether anyone beyond this connection holds the account: another organization, another connection's
    * SCIM record, or the person themselves (a credential, identity or session of their own;
-   * admin/account-ties-repository.ts).
+   * directory/account-ties-repository.ts).
    */
   heldByOthers(userId: string, scope: ScimAccountScope): Promise<boolean>;
   /**

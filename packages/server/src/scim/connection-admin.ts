@@ -6,10 +6,9 @@ import type {
   ScimSyncEventQuery,
   UpdateScimConnectionInput,
 } from '@svc/contract';
-import { actorFields, type AdminActor } from '../admin/deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
-import type { ScimConnectionSeed } from '../config/scim.js';
 import { SvcConfigError, SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { ScimDirectoryEvents } from './directory-events.js';
@@ -23,6 +22,18 @@ import type {
   ScimSyncEventRepository,
 } from './repository.js';
 import { newScimToken, scimTokenHash } from './token.js';
+
+/** A connection seeded from code, checked; its token is read on every start (`tokenSecretName`). */
+export interface ScimConnectionSeed {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly displayName: string;
+  readonly grantBoundaryResourceId: string | null;
+  readonly enabled: boolean;
+  /** Exactly one of the two is set. */
+  readonly token: string | null;
+  readonly tokenSecretName: string | null;
+}
 
 export interface ScimConnectionAdminDeps {
   readonly repository: ScimConnectionRepository;

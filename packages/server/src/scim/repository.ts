@@ -1,5 +1,5 @@
 import type { ConnectionListInput, OrganizationRef, Page, PageQuery } from '@svc/contract';
-import type { Taken } from '../admin/repository.js';
+import type { Taken } from '../directory/repository.js';
 
 /** Who owns a connection's configuration: the operator API (`dashboard`) or `createSvc({ scim })` (`code`). */
 export type ScimConnectionOwner = 'dashboard' | 'code';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailMatchValue } from '../admin/email-key.js';
+import { emailMatchValue } from '../directory/email-key.js';
 import type { ScimUserEmail, ScimUserMatch } from './repository.js';
 import { externalIdSchema, parseResourceBody } from './resource-body.js';
 import { ENTERPRISE_USER_SCHEMA } from './schema-names.js';

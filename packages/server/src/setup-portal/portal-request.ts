@@ -3,7 +3,7 @@ import type { PortalActor } from '../federation/sso-portal/portal-setup.js';
 import type { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
 import { SvcError } from '../kernel/errors.js';
 import type { CookieRequest } from '../http/cookies.js';
-import { singleHeader } from '../http/single-header.js';
+import { singleHeader } from '../kernel/single-header.js';
 import { readPortalCookie } from './portal-cookie.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../admin/repository.js';
+import type { ClientRecord } from '../directory/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { buildRedirect } from '../oauth/authorize/redirect.js';
 import type { BrowserSessions } from './browser-sessions.js';

@@ -1,5 +1,5 @@
 import type { ResolvedSecuritySettings } from '@svc/contract';
-import type { UserRepository } from '../admin/repository.js';
+import type { UserRepository } from '../directory/repository.js';
 import type { Clock } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';

@@ -1,5 +1,5 @@
 import type { SvcClientAuthenticationInput, SvcLoginResult } from '@svc/contract';
-import type { UserRepository } from '../admin/repository.js';
+import type { UserRepository } from '../directory/repository.js';
 import { accountInactiveError } from '../federation/oidc/app-authorization.js';
 import { SvcNotFoundError } from '../kernel/errors.js';
 import type { DirectCallContext, DirectSignIn } from './direct-sign-in.js';

@@ -1,5 +1,5 @@
 import { clientIdSchema } from '@svc/contract';
-import type { ClientRecord, ClientRepository } from '../admin/repository.js';
+import type { ClientRecord, ClientRepository } from '../directory/repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { safeEqual, sha256Hex } from '../kernel/crypto.js';
 import { SvcPublicAuthError, SvcTooManyAttemptsError } from '../kernel/errors.js';

@@ -6,7 +6,7 @@ import type {
   SvcOidcStartInput,
   SvcOidcStartResult,
 } from '@svc/contract';
-import type { ClientRecord, UserRepository } from '../admin/repository.js';
+import type { ClientRecord, UserRepository } from '../directory/repository.js';
 import { accountInactiveError, type OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
 import { AMR_FEDERATED } from '../federation/oidc/oidc-sign-in.js';
 import { SvcNotFoundError } from '../kernel/errors.js';

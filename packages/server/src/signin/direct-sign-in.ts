@@ -1,5 +1,5 @@
 import type { SvcLoginResult, SvcPasswordLoginInput, SvcSignupInput } from '@svc/contract';
-import type { ClientRecord, UserRepository } from '../admin/repository.js';
+import type { ClientRecord, UserRepository } from '../directory/repository.js';
 import type { ApplicationAccess } from '../applications/application-access.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcClientAuthenticationError, SvcNotFoundError, SvcPublicAuthError } from '../kernel/errors.js';
@@ -12,12 +12,8 @@ import type { SessionRecord } from '../oauth/tokens/repository.js';
 import type { TokenEngine } from '../oauth/tokens/token-engine.js';
 import type { OrganizationPolicy } from './organization-policy.js';
 import { invalidCredentialsError, type PasswordAuthenticator } from './password-authenticator.js';
-import {
-  invalidPendingTokenError,
-  type SignedInIdentity,
-  type SignInEngine,
-  type SignInOutcome,
-} from './sign-in-engine.js';
+import { invalidPendingTokenError, type SignInEngine, type SignInOutcome } from './sign-in-engine.js';
+import type { SignedInIdentity } from './signed-in-identity.js';
 import { DirectClientGate, type DirectClientGateDeps, type GateCallContext } from './direct-client-gate.js';
 import { recordDirectLogin } from './direct-login-audit.js';
 import { toLoginResult, type DirectLoginOutcome } from './direct-login-result.js';

@@ -1,5 +1,5 @@
 import type { SvcOrganizationOption } from '@svc/contract';
-import type { SignedInIdentity } from './sign-in-engine.js';
+import type { SignedInIdentity } from './signed-in-identity.js';
 
 /** A second factor the sign-in must pass before it completes. */
 export interface MfaChallengeIssued {

@@ -1,5 +1,5 @@
 import type { SvcOrganizationOption } from '@svc/contract';
-import type { MembershipRepository } from '../admin/repository.js';
+import type { MembershipRepository } from '../directory/repository.js';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 
 export interface OrganizationPolicyDeps {

@@ -1,11 +1,11 @@
-import type { UserRecord, UserRepository } from '../admin/repository.js';
-import { emailLookupKey, emailMatchValue } from '../admin/email-key.js';
+import type { UserRecord, UserRepository } from '../directory/repository.js';
+import { emailLookupKey, emailMatchValue } from '../directory/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { retryAfterPhrase, SvcPublicAuthError, SvcTooManyAttemptsError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { FailureRules } from '../ratelimit/failure-rules.js';
 import type { FailureSubject, FailureThrottle } from '../ratelimit/failure-throttle.js';
-import { verifyPassword, type HashPassword } from './password-hasher.js';
+import { verifyPassword, type HashPassword } from '../directory/password-hasher.js';
 
 export interface PasswordAuthenticatorDeps {
   readonly users: Pick<UserRepository, 'findByEmailKey'>;

@@ -9,12 +9,12 @@ import {
   unique,
   type DirectHarness,
 } from '../test-support/direct-test-app.js';
-import type * as hasher from './password-hasher.js';
-import { verifyPassword } from './password-hasher.js';
+import type * as hasher from '../directory/password-hasher.js';
+import { verifyPassword } from '../directory/password-hasher.js';
 
 // Every argon2id verification the service runs goes through this spy, so a test can tell whether a
 // refused attempt was hashed without measuring time.
-vi.mock('./password-hasher.js', async (importOriginal) => {
+vi.mock('../directory/password-hasher.js', async (importOriginal) => {
   const actual = await importOriginal<typeof hasher>();
   return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
 });

@@ -5,6 +5,7 @@ import type { ApplicationAccess } from '../applications/application-access.js';
 import type { NarrowOrganizations, OrganizationPolicy } from './organization-policy.js';
 import type { PendingAuthTokens } from './pending-auth-tokens.js';
 import type { ResumeData } from './repository.js';
+import type { SignedInIdentity } from './signed-in-identity.js';
 
 /** An authenticated user at a client, ready for the organization policy. */
 export interface SignInRequest {
@@ -24,17 +25,6 @@ export interface SignInRequest {
   readonly flow: string;
   /** Whatever the caller needs to finish after a pending step (for example `{ authRequestId }`). */
   readonly resume?: ResumeData | null;
-}
-
-/** Who signed in, where, and how: what the caller turns into tokens (direct) or a code (authorize). */
-export interface SignedInIdentity {
-  readonly userId: string;
-  readonly clientId: string;
-  readonly organizationId: string | null;
-  readonly amr: readonly string[];
-  readonly authTime: number;
-  readonly flow: string;
-  readonly resume: ResumeData | null;
 }
 
 /**

@@ -1,10 +1,10 @@
-import type { UserRecord } from '../admin/repository.js';
+import type { UserRecord } from '../directory/repository.js';
 import { retryAfterPhrase, SvcTooManyAttemptsError } from '../kernel/errors.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../ratelimit/rules.js';
 
 /**
- * The account operations signup needs, provided by the admin domain (user creation with email
+ * The account operations signup needs, provided by the directory (user creation with email
  * normalization, deduplication and argon2id; organization creation with a generated slug; memberships),
  * so that a self-service account is exactly what an operator would create.
  */

@@ -8,7 +8,6 @@ import {
   SqliteDialect,
   type PostgresPool,
   type PostgresPoolClient,
-  type Transaction,
 } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTarget, type DatabaseTimeouts } from '../config/resolve.js';
@@ -16,12 +15,11 @@ import { attachDirectSqlite, SvcCamelCasePlugin } from './direct-sqlite.js';
 import { preparedName } from './fixed-query.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statements.js';
-import type { Database } from './schema.js';
+import type { Database, Db } from './schema.js';
 import { asUnavailable } from './unavailable.js';
 import { SvcUnavailableError } from '../kernel/errors.js';
 
-export type Db = Kysely<Database>;
-export type Tx = Transaction<Database>;
+export type { Db, Tx } from './schema.js';
 export type Dialect = DatabaseTarget['kind'];
 
 export interface DatabaseHandle {

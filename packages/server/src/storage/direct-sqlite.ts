@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { CamelCasePlugin, type CompiledQuery, type QueryResult } from 'kysely';
-import type { Db } from './database.js';
+import type { Db } from './schema.js';
 import { guard, type CachedStatements, type GuardedStatement } from './sqlite-statements.js';
 
 /** A row as better-sqlite3 reads it, to the row Kysely gives with the CamelCasePlugin. */

@@ -1,6 +1,6 @@
 import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { emailLookupKey, requireEmailKey } from '../admin/email-key.js';
+import { emailLookupKey, requireEmailKey } from '../directory/email-key.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
 import { insertOrganizationRows, insertScimConnectionRow } from '../test-support/user-rows.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.js';

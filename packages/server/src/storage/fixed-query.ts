@@ -6,7 +6,7 @@ import {
   type DialectAdapter,
   type QueryResult,
 } from 'kysely';
-import type { Db } from './database.js';
+import type { Db } from './schema.js';
 import { idleSqlite } from './direct-sqlite.js';
 
 /** SQL text → statement name, for the fixed queries PostgreSQL keeps prepared (see {@link preparedName}). */

@@ -1,3 +1,4 @@
+import type { Kysely, Transaction } from 'kysely';
 import type * as accounts from './tables/accounts.js';
 import type * as calendar from './tables/calendar.js';
 import type * as domains from './tables/domains.js';
@@ -83,3 +84,7 @@ export interface Database {
   samlSignInHandles: federation.SamlSignInHandlesTable;
   samlRequestCodes: federation.SamlRequestCodesTable;
 }
+
+/** A Kysely instance over the schema, and a transaction of it. */
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;

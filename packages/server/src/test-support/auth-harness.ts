@@ -5,7 +5,7 @@ import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
 import { SvcAuthService } from '../app/facades/svc-auth-service.js';
 import { wireAdmin } from '../app/wire-admin.js';
 import { wireAuth, type AuthEngine } from '../app/wire-auth.js';
-import type { ClientRecord } from '../admin/repository.js';
+import type { ClientRecord } from '../directory/repository.js';
 import { SecretBox } from '../kernel/crypto.js';
 import { randomIds } from '../kernel/ids.js';
 import { SigningKeys } from '../oauth/keys/signing-keys.js';

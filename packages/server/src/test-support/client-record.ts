@@ -1,4 +1,4 @@
-import { OPEN_ACCESS, type ClientRecord } from '../admin/repository.js';
+import { OPEN_ACCESS, type ClientRecord } from '../directory/repository.js';
 import { sha256Hex } from '../kernel/crypto.js';
 
 /** The secret of the confidential clients built by `clientRecord({ tokenEndpointAuthMethod: … })`. */

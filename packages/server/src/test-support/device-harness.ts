@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../admin/repository.js';
+import type { ClientRecord } from '../directory/repository.js';
 import { wireDevice, type DeviceWiring } from '../app/wire-device.js';
 import { createAuditLog } from '../audit/audit-service.js';
 import { randomIds } from '../kernel/ids.js';

@@ -7,7 +7,7 @@ import {
   type SvcUser,
 } from '@svc/contract';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { ClientRecord } from '../admin/repository.js';
+import type { ClientRecord } from '../directory/repository.js';
 import type { SvcOptions } from '../config/options.js';
 import type { Dialect } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';

@@ -9,7 +9,7 @@ import {
   type SvcPageRequest,
   type SvcStartDomainVerificationRequest,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import { validate } from '../../kernel/validation.js';
 import type { DomainClaims } from '../../organizations/domains/domain-claims.js';
 import { SvcAdminScimMappings, type SvcAdminScimMappingsDeps } from './svc-admin-scim-mappings.js';

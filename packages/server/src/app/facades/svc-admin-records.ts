@@ -24,17 +24,17 @@ import {
   type UpdateOrganizationBody,
   type UpdateUserBody,
 } from '@svc/contract';
-import type { ClientLifecycle } from '../../admin/client-lifecycle.js';
-import type { ClientService } from '../../admin/client-service.js';
-import type { AdminActor } from '../../admin/deps.js';
-import { recordNotFound } from '../../admin/errors.js';
-import type { MembershipLifecycle } from '../../admin/membership-lifecycle.js';
-import type { MembershipService } from '../../admin/membership-service.js';
-import type { OrganizationLifecycle } from '../../admin/organization-lifecycle.js';
-import type { OrganizationService } from '../../admin/organization-service.js';
-import type { UserLifecycle } from '../../admin/user-lifecycle.js';
-import type { UserMfaAdmin } from '../../admin/user-mfa.js';
-import type { UserService } from '../../admin/user-service.js';
+import type { ClientLifecycle } from '../../directory/client-lifecycle.js';
+import type { ClientService } from '../../directory/client-service.js';
+import type { AdminActor } from '../../audit/actor.js';
+import { recordNotFound } from '../../directory/errors.js';
+import type { MembershipLifecycle } from '../../directory/membership-lifecycle.js';
+import type { MembershipService } from '../../directory/membership-service.js';
+import type { OrganizationLifecycle } from '../../directory/organization-lifecycle.js';
+import type { OrganizationService } from '../../directory/organization-service.js';
+import type { UserLifecycle } from '../../directory/user-lifecycle.js';
+import type { UserMfaAdmin } from '../../directory/user-mfa.js';
+import type { UserService } from '../../directory/user-service.js';
 import {
   toSvcClient,
   toSvcMembership,
@@ -42,7 +42,7 @@ import {
   toSvcOrganizationMember,
   toSvcUser,
   toSvcUserMembership,
-} from '../../admin/views.js';
+} from '../../directory/views.js';
 import { validate } from '../../kernel/validation.js';
 
 export interface SvcAdminRecordsDeps {

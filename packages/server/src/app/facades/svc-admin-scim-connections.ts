@@ -16,7 +16,7 @@ import {
   type SvcScimSyncEvent,
   type UpdateScimConnectionBody,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import { validate } from '../../kernel/validation.js';
 import type { ScimConnectionAdmin } from '../../scim/connection-admin.js';
 import { grantBoundaryOf, type GrantBoundaryResources } from '../../scim/grant-boundary.js';

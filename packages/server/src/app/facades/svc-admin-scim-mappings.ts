@@ -10,7 +10,7 @@ import {
   type SvcScimMapping,
   type UpdateScimMappingBody,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import { validate } from '../../kernel/validation.js';
 import type { ScimMappingAdmin } from '../../scim-mappings/mapping-admin.js';
 import type { ScimMappingRecord } from '../../scim-mappings/repository.js';

@@ -7,7 +7,7 @@ import {
   type SvcScopeDisplayNameDeleteResult,
   type UpdateScopeDisplayNameBody,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import { validate } from '../../kernel/validation.js';
 import type { ScopeDisplayNames } from '../../oauth/scope-display-names/scope-display-names.js';
 import { SvcAdminSsoPortal, type SvcAdminSsoPortalDeps } from './svc-admin-sso-portal.js';

@@ -45,10 +45,10 @@ import {
   type SvcUser,
   type UpdateOidcConnectionBody,
 } from '@svc/contract';
-import { actorFields, type AdminActor } from '../../admin/deps.js';
+import { actorFields, type AdminActor } from '../../audit/actor.js';
 import { SvcNotFoundError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
-import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../admin/views.js';
+import { toSvcClient, toSvcMembership, toSvcOrganization, toSvcUser } from '../../directory/views.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { SecuritySettingsService } from '../../settings/security-settings-service.js';
 import type { MfaSettingsService } from '../../signin/methods/mfa/mfa-settings.js';
@@ -58,7 +58,7 @@ import { toSvcLinkedIdentity, toSvcOidcConnection } from '../../federation/oidc/
 import type { OidcAccountLinking } from '../../federation/oidc/account-linking.js';
 import { SvcAdminSessions, type SvcAdminSessionsDeps } from './svc-admin-sessions.js';
 
-export type { AdminActor } from '../../admin/deps.js';
+export type { AdminActor } from '../../audit/actor.js';
 
 export interface SvcAdminServiceDeps extends SvcAdminSessionsDeps {
   readonly securitySettings: SecuritySettingsService;

@@ -8,9 +8,9 @@ import {
   type SvcAdminSessionRevocationResult,
   type SvcSession,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
-import type { OperatorSessions } from '../../admin/operator-sessions.js';
-import { toSvcSession } from '../../admin/views.js';
+import type { AdminActor } from '../../audit/actor.js';
+import type { OperatorSessions } from '../../oauth/tokens/operator-sessions.js';
+import { toSvcSession } from '../../oauth/tokens/session-view.js';
 import type { Clock } from '../../kernel/clock.js';
 import { validate } from '../../kernel/validation.js';
 import {

@@ -12,7 +12,7 @@ import {
   type SvcSsoConnection,
   type SvcSsoConnectionListItem,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import type { SsoConnectionAdmin } from '../../federation/saml/connection-admin.js';
 import { toSvcSsoConnection } from '../../federation/saml/views.js';
 import { validate } from '../../kernel/validation.js';

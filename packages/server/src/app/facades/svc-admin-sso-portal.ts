@@ -9,7 +9,7 @@ import {
   type SvcSsoPortalLink,
   type SvcSsoPortalLinkCreated,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import type { SsoSetupLinks } from '../../federation/sso-portal/setup-links.js';
 import { toSvcSsoPortalLink, toSvcSsoPortalLinkCreated } from '../../federation/sso-portal/views.js';
 import type { Clock } from '../../kernel/clock.js';

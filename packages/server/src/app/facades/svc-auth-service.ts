@@ -24,7 +24,7 @@ import {
   type SvcTokenResponse,
   type SvcValidatedToken,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import { SvcInvalidOperationError, SvcValidationError } from '../../kernel/errors.js';
 import { validate } from '../../kernel/validation.js';
 import type { ValidatedAccessToken } from '../../oauth/tokens/access-token-validator.js';

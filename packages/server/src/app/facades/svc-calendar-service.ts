@@ -16,7 +16,7 @@ import {
   type SvcRevokeCalendarConnectionRequest,
   type SvcStartCalendarConnectionRequest,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import type { CalendarAccess } from '../../calendar/calendar-access.js';
 import type { CalendarConnections } from '../../calendar/calendar-connections.js';
 import type { CalendarConsent } from '../../calendar/calendar-consent.js';

@@ -7,7 +7,7 @@ import {
   type SvcFgaSubjectRef,
 } from '@svc/contract';
 import type { z } from 'zod';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import type { FgaAdmin } from '../../fga/fga-admin.js';
 import { toDecisionView, toGrantView } from '../../fga/views.js';
 import { SvcValidationError } from '../../kernel/errors.js';

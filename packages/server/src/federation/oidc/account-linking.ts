@@ -1,5 +1,5 @@
-import type { UserRecord } from '../../admin/repository.js';
-import type { UnverifiedAccountClaim } from '../../admin/unverified-account-claim.js';
+import type { UserRecord } from '../../directory/repository.js';
+import type { UnverifiedAccountClaim } from '../../directory/unverified-account-claim.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import { SvcConflictError } from '../../kernel/errors.js';
@@ -29,7 +29,7 @@ export interface LinkingConnection {
   readonly organizationId: string | null;
 }
 
-/** The accounts linking reads and creates (the admin domain's users, as every signup creates them). */
+/** The accounts linking reads and creates (the directory's users, as every signup creates them). */
 export interface LinkingAccounts {
   get(id: string): Promise<UserRecord | undefined>;
   findByEmail(email: string): Promise<UserRecord | undefined>;

@@ -1,4 +1,4 @@
-import type { UserRecord } from '../../admin/repository.js';
+import type { UserRecord } from '../../directory/repository.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
 import type { LinkingContext, LinkingRefusal } from './account-linking.js';
 import type { OidcConnection } from './enabled-connections.js';

@@ -1,5 +1,5 @@
 import type { CreateOidcConnectionInput, Page, PageQuery, UpdateOidcConnectionInput } from '@svc/contract';
-import { actorFields, type AdminActor } from '../../admin/deps.js';
+import { actorFields, type AdminActor } from '../../audit/actor.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import { SvcConfigError, SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';

@@ -1,5 +1,5 @@
 import type { OidcClaimMapping } from '@svc/contract';
-import { parseEmailIdentity } from '../../admin/email-key.js';
+import { parseEmailIdentity } from '../../directory/email-key.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
 
 /** Who the provider says signed in, read through the connection's claim mapping. */

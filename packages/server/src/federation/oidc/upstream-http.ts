@@ -1,7 +1,7 @@
 import type { CustomFetch, CustomFetchOptions } from 'openid-client';
-import type { ProviderFetch } from '../../http/provider-fetch.js';
+import type { ProviderFetch } from '../../outbound/provider-fetch.js';
 import { LOOPBACK_HOST } from '../../kernel/loopback.js';
-import { SVC_VERSION } from '../../version.js';
+import { SVC_VERSION } from '../../kernel/version.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
 
 /** How long one request to a provider may take before the sign-in gives up on it. */

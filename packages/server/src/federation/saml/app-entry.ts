@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
 import type { SamlContinuation } from './authn-requests.js';
 import { SamlError } from './errors.js';

@@ -1,4 +1,4 @@
-import type { OrganizationRecord } from '../../admin/repository.js';
+import type { OrganizationRecord } from '../../directory/repository.js';
 import type { ActiveDomainClaim } from '../../organizations/domains/domain-claims.js';
 import type { SsoConnectionRecord, SsoConnectionRepository } from './repository.js';
 

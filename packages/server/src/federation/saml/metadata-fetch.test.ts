@@ -7,7 +7,7 @@ import {
   isPublicAddress,
   PublicFetcher,
   type HostLookup,
-} from '../../http/public-fetch.js';
+} from '../../outbound/public-fetch.js';
 import { MetadataFetcher, metadataUrl } from './metadata-fetch.js';
 
 /** A fetcher whose look-up answers `addresses` and counts its calls; nothing is allowed beyond public. */

@@ -1,5 +1,5 @@
 import { SSO_METADATA_MAX_LENGTH } from '@svc/contract';
-import type { PublicFetcher, PublicFetchResult } from '../../http/public-fetch.js';
+import type { PublicFetcher, PublicFetchResult } from '../../outbound/public-fetch.js';
 import { SvcValidationError } from '../../kernel/errors.js';
 
 /** What a fetch brought back: the document, and the URL it came from (the audit trail keeps its host). */
@@ -36,7 +36,7 @@ export function metadataUrl(value: string): URL {
  * Fetches an identity provider's SAML metadata from a URL a customer's admin typed, so it must not reach
  * what the admin could not (docs/decisions/sso-portal-metadata-url.md): `https:` only, public addresses
  * (or the allowed networks) only, no redirect followed, one deadline, the body cut off at the metadata
- * size limit (http/public-fetch.ts). Every refusal is a 400 naming at most the host that was typed.
+ * size limit (outbound/public-fetch.ts). Every refusal is a 400 naming at most the host that was typed.
  */
 export class MetadataFetcher {
   readonly #fetcher: Pick<PublicFetcher, 'fetch'>;

@@ -1,5 +1,5 @@
-import type { MembershipRecord, OrganizationRecord, UserRecord } from '../../admin/repository.js';
-import type { UnverifiedAccountClaim } from '../../admin/unverified-account-claim.js';
+import type { MembershipRecord, OrganizationRecord, UserRecord } from '../../directory/repository.js';
+import type { UnverifiedAccountClaim } from '../../directory/unverified-account-claim.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import { SvcConflictError } from '../../kernel/errors.js';
@@ -19,7 +19,7 @@ export interface SamlAccountsDeps {
   readonly accounts: LinkingAccounts;
   readonly memberships: {
     find(organizationId: string, userId: string): Promise<MembershipRecord | undefined>;
-    /** Adds an active membership with `role` (the admin domain's, audited there). */
+    /** Adds an active membership with `role` (the directory's, audited there). */
     add(organizationId: string, userId: string, role: string): Promise<void>;
   };
   readonly organizations: { findById(id: string): Promise<OrganizationRecord | undefined> };

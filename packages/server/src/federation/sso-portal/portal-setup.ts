@@ -5,7 +5,7 @@ import type {
   SvcSsoConnection,
   SvcSsoPortalTestResult,
 } from '@svc/contract';
-import type { AdminActor } from '../../admin/deps.js';
+import type { AdminActor } from '../../audit/actor.js';
 import {
   retryAfterPhrase,
   SvcNotFoundError,

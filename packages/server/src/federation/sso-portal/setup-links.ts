@@ -1,5 +1,5 @@
 import type { Page, PageQuery, SsoPortalLinkListInput } from '@svc/contract';
-import { actorFields, type AdminActor } from '../../admin/deps.js';
+import { actorFields, type AdminActor } from '../../audit/actor.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { DAY_MS, type Clock } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';

@@ -1,4 +1,4 @@
-import type { ClientRecord, UserRecord } from '../../admin/repository.js';
+import type { ClientRecord, UserRecord } from '../../directory/repository.js';
 import type { IdTokenHint } from '../../oauth/tokens/id-token-hints.js';
 import type { BrowserSessions, ResolvedBrowserSession } from '../../signin/browser-sessions.js';
 import type { BrowserLogout, LogoutParameters } from '../../signin/browser-logout.js';

@@ -1,7 +1,7 @@
 import type { SvcCreatedClient } from '@svc/contract';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { requireEmailKey } from '../../admin/email-key.js';
+import { requireEmailKey } from '../../directory/email-key.js';
 import { phoneOtpRepository } from '../../storage/repositories/phone-otp.js';
 import { authorizeQuery, pkcePair } from '../../test-support/authorize-params.js';
 import { describeAboveStorage } from '../../test-support/databases.js';

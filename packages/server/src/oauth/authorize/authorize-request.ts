@@ -1,6 +1,6 @@
-import { LOOPBACK_HOST } from '../../kernel/loopback.js';
+import { isTlsOrLoopback } from '../../kernel/loopback.js';
 import type { DocumentAdmission } from '../clients/metadata-documents/client-metadata-documents.js';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import type { OAuthErrorCode } from '../errors.js';
 import { isValidCodeChallenge, PKCE_METHOD } from '../pkce.js';
 import { checkResource } from '../resource-indicators.js';
@@ -245,11 +245,4 @@ export async function parseAuthorizeRequest(
       invitationToken: invitationToken ?? invitationTokenAlias,
     },
   };
-}
-
-/** False only for an `http:` URI whose host is not loopback (private-use schemes are native apps'). */
-export function isTlsOrLoopback(uri: string): boolean {
-  if (!URL.canParse(uri)) return false;
-  const url = new URL(uri);
-  return url.protocol !== 'http:' || LOOPBACK_HOST.test(url.hostname);
 }

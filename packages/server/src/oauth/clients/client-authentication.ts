@@ -1,5 +1,5 @@
 import type { TokenEndpointAuthMethod } from '@svc/contract';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { safeEqual, sha256Hex } from '../../kernel/crypto.js';
 import { retryAfterPhrase } from '../../kernel/errors.js';
 import type { RejectedSecretLimit } from '../../ratelimit/rejected-secret-limit.js';

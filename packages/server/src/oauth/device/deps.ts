@@ -1,5 +1,5 @@
 import type { ResolvedSecuritySettings } from '@svc/contract';
-import type { ClientRecord, MembershipRepository, UserRepository } from '../../admin/repository.js';
+import type { ClientRecord, MembershipRepository, UserRepository } from '../../directory/repository.js';
 import type { ApplicationAccess } from '../../applications/application-access.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import {
   admissionError,
   type ClientMetadataDocuments,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcConfigError, SvcPublicAuthError } from '../../kernel/errors.js';
 import { HARNESS_ISSUER } from '../../test-support/auth-harness.js';

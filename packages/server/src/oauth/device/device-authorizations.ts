@@ -1,6 +1,6 @@
 import { admissionError } from '../clients/metadata-documents/client-metadata-documents.js';
 import type { DeviceDecisionStatus } from '@svc/contract';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcConfigError, SvcPublicAuthError } from '../../kernel/errors.js';
 import { oauthError } from '../errors.js';

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
 import { createDeviceHarness, type DeviceHarness } from '../../test-support/device-harness.js';
 import type { DevicePollResult } from './device-outcomes.js';

@@ -1,4 +1,4 @@
-import type { ClientRecord, UserRecord } from '../../admin/repository.js';
+import type { ClientRecord, UserRecord } from '../../directory/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { grantScopes } from '../scopes.js';
 import { ACCESS_DENIED_MESSAGE } from '../../applications/errors.js';

@@ -1,11 +1,10 @@
-import type { SvcConfig } from '../../config/resolve.js';
 import { authorizeMetadata } from '../authorize/metadata.js';
 import { tokenEndpointMetadata } from '../clients/metadata.js';
 import { METADATA_DOCUMENT_METADATA } from '../clients/metadata-documents/metadata.js';
 import { registrationMetadata } from '../clients/registration/metadata.js';
 import { deviceAuthorizationMetadata } from '../device/metadata.js';
 import { grantTypesMetadata } from '../token/metadata.js';
-import { isUserinfoMapped, userinfoMetadata } from '../userinfo/metadata.js';
+import { isUserinfoMapped, userinfoMetadata, type UserinfoSwitches } from '../userinfo/metadata.js';
 import type { DiscoveryContribution } from './discovery.js';
 import { endSessionMetadata } from './end-session-metadata.js';
 
@@ -19,7 +18,11 @@ import { endSessionMetadata } from './end-session-metadata.js';
  * while Client ID Metadata Documents are. jwks_uri is contributed by the JWKS route's own wiring.
  */
 export function oauthEndpointMetadata(
-  config: Pick<SvcConfig, 'issuer' | 'openId' | 'dynamicClientRegistration' | 'clientIdMetadataDocuments'>,
+  config: UserinfoSwitches & {
+    readonly issuer: string;
+    readonly dynamicClientRegistration: { readonly enabled: boolean };
+    readonly clientIdMetadataDocuments: { readonly enabled: boolean };
+  },
 ): readonly DiscoveryContribution[] {
   return [
     authorizeMetadata(config.issuer),

@@ -4,7 +4,7 @@ import type {
   SvcScopeDisplayName,
   UpdateScopeDisplayNameInput,
 } from '@svc/contract';
-import { actorFields, type AdminActor } from '../../admin/deps.js';
+import { actorFields, type AdminActor } from '../../audit/actor.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { toIso, type Clock } from '../../kernel/clock.js';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';

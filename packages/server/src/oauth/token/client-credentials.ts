@@ -1,5 +1,5 @@
 import type { TokenEndpointAuthMethod } from '@svc/contract';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { oauthError } from '../errors.js';
 import { formatScope, grantScopes, parseScope } from '../scopes.js';
 import type { TokenService } from '../tokens/token-service.js';

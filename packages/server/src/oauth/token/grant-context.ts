@@ -1,5 +1,5 @@
 import type { TokenEndpointAuthMethod } from '@svc/contract';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { authenticateClient, type ClientCredentialsInput } from '../clients/client-authentication.js';
 import type { DeviceAuthorizations } from '../device/device-authorizations.js';
 import { retryAfterPhrase, SvcTooManyAttemptsError } from '../../kernel/errors.js';

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { hasClientCredentials } from '../clients/client-authentication.js';
 import { oauthError, UnknownGrantError } from '../errors.js';
 import { toOAuthTokenResponse } from '../tokens/issued-tokens.js';

@@ -1,25 +1,7 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import type { TokenEngineDeps } from './deps.js';
-import type { SessionRecord, SessionUser } from './repository.js';
+import type { ValidatedSession, ValidatedUser } from './repository.js';
 import { ACCESS_TOKEN_TYP, sessionState } from './token-policy.js';
-
-/** What validation reads of a session: what it checks and what its callers release. */
-export type ValidatedSession = Pick<
-  SessionRecord,
-  | 'id'
-  | 'userId'
-  | 'clientId'
-  | 'organizationId'
-  | 'grantedScopes'
-  | 'amr'
-  | 'lastSeenAt'
-  | 'idleExpiresAt'
-  | 'absoluteExpiresAt'
-  | 'revokedAt'
->;
-
-/** What validation reads of the session's user: its state and the claims userinfo releases. */
-export type ValidatedUser = SessionUser;
 
 /** A live access token: its verified claims, its session and its user. */
 export interface ValidatedAccessToken {

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { oauthError, UnknownGrantError } from '../errors.js';
 import { isValidCodeVerifier, verifyPkce } from '../pkce.js';

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { SvcPublicAuthError } from '../../kernel/errors.js';
 import { oauthError, UnknownGrantError } from '../errors.js';
 import { ACCESS_DENIED_MESSAGE } from '../../applications/errors.js';

@@ -1,5 +1,4 @@
-import type { UserRecord } from '../../admin/repository.js';
-import type { ValidatedSession, ValidatedUser } from './access-token-validator.js';
+import type { UserRecord } from '../../directory/repository.js';
 
 /**
  * The storage the token engine owns: token sessions, their refresh tokens and authorization codes.
@@ -213,3 +212,21 @@ export interface AccessTokenSessions {
    */
   touch(sessionId: string, now: number, writtenBefore: number): Promise<void>;
 }
+
+/** What validation reads of a session: what it checks and what its callers release. */
+export type ValidatedSession = Pick<
+  SessionRecord,
+  | 'id'
+  | 'userId'
+  | 'clientId'
+  | 'organizationId'
+  | 'grantedScopes'
+  | 'amr'
+  | 'lastSeenAt'
+  | 'idleExpiresAt'
+  | 'absoluteExpiresAt'
+  | 'revokedAt'
+>;
+
+/** What validation reads of the session's user: its state and the claims userinfo releases. */
+export type ValidatedUser = SessionUser;

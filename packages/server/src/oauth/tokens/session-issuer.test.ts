@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { DAY_MS, MINUTE_MS } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { createAuthHarness, HARNESS_ISSUER, type AuthHarness } from '../../test-support/auth-harness.js';

@@ -1,5 +1,5 @@
 import type { ResolvedSecuritySettings } from '@svc/contract';
-import type { ClientRecord, UserRecord } from '../../admin/repository.js';
+import type { ClientRecord, UserRecord } from '../../directory/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { oauthError } from '../errors.js';
 import type { TokenEngineDeps } from './deps.js';

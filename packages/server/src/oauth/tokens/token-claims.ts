@@ -1,5 +1,5 @@
 import type { JWTPayload } from 'jose';
-import type { UserRecord } from '../../admin/repository.js';
+import type { UserRecord } from '../../directory/repository.js';
 
 /**
  * The claims of the JWTs Svc mints, as pure functions of their inputs. iss, iat, exp and jti are added

@@ -1,11 +1,15 @@
-import type { SvcConfig } from '../../config/resolve.js';
 import type { DiscoveryContribution } from '../discovery/discovery.js';
 
 /**
  * SPEC.md "Userinfo": "Mapped while OpenID provider mode and EnableUserInfoEndpoint are both enabled (both
  * default on)". The lead mounts `userinfoRoutes` and advertises the endpoint only when this is true.
  */
-export function isUserinfoMapped(config: Pick<SvcConfig, 'openId'>): boolean {
+/** The two settings that map the userinfo endpoint. */
+export interface UserinfoSwitches {
+  readonly openId: { readonly enabled: boolean; readonly enableUserInfoEndpoint: boolean };
+}
+
+export function isUserinfoMapped(config: UserinfoSwitches): boolean {
   return config.openId.enabled && config.openId.enableUserInfoEndpoint;
 }
 

@@ -1,6 +1,7 @@
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { safeEqual, sha256Hex } from '../../kernel/crypto.js';
-import type { SignedInIdentity, SignInOutcome } from '../sign-in-engine.js';
+import type { SignInOutcome } from '../sign-in-engine.js';
+import type { SignedInIdentity } from '../signed-in-identity.js';
 import type { AuthorizeCompletion } from './authorize-completion.js';
 import {
   toActionOutcome,

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import { grantScopes } from '../../oauth/scopes.js';
 import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError, clientUnavailableError } from './errors.js';

@@ -15,7 +15,8 @@ import type { AuthorizeFlowDeps } from './deps.js';
 import { authRequestExpiredError } from './errors.js';
 import { errorRedirect } from '../../oauth/authorize/redirect.js';
 import { canReuseSession } from './session-reuse.js';
-import { SignInMethods, type SignInMethodRegistration } from './sign-in-method.js';
+import { SignInMethods } from './sign-in-method.js';
+import type { SignInMethodRegistration } from './method-context.js';
 import { StartAuthorization } from './start-authorization.js';
 import { emailStepError } from './step-error-messages.js';
 

@@ -1,5 +1,5 @@
 import { SvcTooManyAttemptsError, type RefusedAttempt } from '../../kernel/errors.js';
-import type { ClientRecord } from '../../admin/repository.js';
+import type { ClientRecord } from '../../directory/repository.js';
 import type { OAuthErrorCode } from '../../oauth/errors.js';
 import type { AuthorizeView } from '../../oauth/authorize/authorize-params.js';
 

@@ -1,6 +1,6 @@
 import type { ApplicationAccess } from '../../applications/application-access.js';
 import type { ClientMetadataDocuments } from '../../oauth/clients/metadata-documents/client-metadata-documents.js';
-import type { ClientRecord, UserRepository } from '../../admin/repository.js';
+import type { ClientRecord, UserRepository } from '../../directory/repository.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ids } from '../../kernel/ids.js';

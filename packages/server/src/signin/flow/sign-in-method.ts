@@ -1,5 +1,3 @@
-import type { AuthRequestSteps } from './auth-request-steps.js';
-import type { AuthorizeCompletion } from './authorize-completion.js';
 import type {
   AuthorizeActionOutcome,
   AuthorizeStep,
@@ -8,7 +6,6 @@ import type {
   SignInProvider,
   StepRequest,
 } from './authorize-outcomes.js';
-import type { AuthorizeFlowDeps } from './deps.js';
 import type { AuthRequestRecord, AuthRequestStatus } from './repository.js';
 
 /**
@@ -65,18 +62,6 @@ export interface SignInMethod<Actions = unknown> {
     browser: BrowserContext,
   ): Promise<AuthorizeActionOutcome | undefined>;
 }
-
-/** What a method is built on: the engine's request access and completion, and its dependencies. */
-export interface SignInMethodContext {
-  readonly steps: AuthRequestSteps;
-  readonly completion: AuthorizeCompletion;
-  readonly deps: AuthorizeFlowDeps;
-  /** How long a new authorization request lives (a method that starts requests, like the device's). */
-  readonly requestLifetimeMs: number;
-}
-
-/** A method as `app/` registers it: built once the engine exists. */
-export type SignInMethodRegistration = (context: SignInMethodContext) => SignInMethod;
 
 /**
  * The methods a deployment registered, in order: the first method that holds a pending request shows its

@@ -1,5 +1,5 @@
 import { hasAsciiLocalPart } from '@svc/contract';
-import { EMAIL_REFUSAL_MESSAGES } from '../../admin/email-key.js';
+import { EMAIL_REFUSAL_MESSAGES } from '../../directory/email-key.js';
 import { SEND_REFUSED_WORDS } from '../../ratelimit/refused-send.js';
 import type { StepError } from './authorize-outcomes.js';
 

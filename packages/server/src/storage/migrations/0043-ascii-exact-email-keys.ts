@@ -103,7 +103,7 @@ function emailRows(resourceJson: string): [string, string][] {
   return [...unique.values()];
 }
 
-// The key rule of this release, written out (as admin/email-key.ts has it today): a migration must not
+// The key rule of this release, written out (as directory/email-key.ts has it today): a migration must not
 // change with the runtime's key.
 
 function asciiUpperCase(value: string): string {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { AccountClaimStore } from '../../admin/account-claim-repository.js';
+import type { AccountClaimStore } from '../../directory/account-claim-repository.js';
 import { authRequestRecord } from '../../test-support/auth-request-record.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
 import { insertConnectionRow, insertSsoConnectionRow } from '../../test-support/federation/connections.js';
@@ -240,7 +240,7 @@ const UNTOUCHED = {
   calendar: { status: 'active', tokensHeld: true },
 };
 
-/** The claim of an unverified account (admin/account-claim-repository.ts), the same on both databases. */
+/** The claim of an unverified account (directory/account-claim-repository.ts), the same on both databases. */
 describeEachDatabase('claiming an unverified account in storage', (kind) => {
   let testDb: TestDatabase;
   let handle: DatabaseHandle;

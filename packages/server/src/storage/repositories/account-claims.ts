@@ -1,4 +1,4 @@
-import type { AccountClaimStore, ClaimedAccountRemovals } from '../../admin/account-claim-repository.js';
+import type { AccountClaimStore, ClaimedAccountRemovals } from '../../directory/account-claim-repository.js';
 import type { Db } from '../database.js';
 import { inTransaction, updatedRows } from '../fixed-query.js';
 import { revokedConnection } from './calendar-connections.js';

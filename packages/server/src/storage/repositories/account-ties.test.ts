@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import type { AccountTieRepository } from '../../admin/account-ties-repository.js';
+import type { AccountTieRepository } from '../../directory/account-ties-repository.js';
 import { describeEachDatabase, useMigratedDatabase } from '../../test-support/databases.js';
 import { insertConnectionRow } from '../../test-support/federation/connections.js';
 import {

@@ -1,4 +1,4 @@
-import type { AccountTie, AccountTieRepository } from '../../admin/account-ties-repository.js';
+import type { AccountTie, AccountTieRepository } from '../../directory/account-ties-repository.js';
 import type { Db } from '../database.js';
 
 /**

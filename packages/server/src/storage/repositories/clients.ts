@@ -4,7 +4,11 @@ import {
   type ApplicationAccessMode,
   type TokenEndpointAuthMethod,
 } from '@svc/contract';
-import type { ClientRecord, ClientRegistrationMetadata, ClientRepository } from '../../admin/repository.js';
+import type {
+  ClientRecord,
+  ClientRegistrationMetadata,
+  ClientRepository,
+} from '../../directory/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { allColumns, fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';

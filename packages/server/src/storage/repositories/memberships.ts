@@ -1,6 +1,6 @@
 import type { Page } from '@svc/contract';
 import type { Selectable, SelectQueryBuilder } from 'kysely';
-import type { ListQuery, MembershipRecord, MembershipRepository } from '../../admin/repository.js';
+import type { ListQuery, MembershipRecord, MembershipRepository } from '../../directory/repository.js';
 import type { Db } from '../database.js';
 import { fixedQuery } from '../fixed-query.js';
 import { fetchNewestFirst } from '../paging.js';

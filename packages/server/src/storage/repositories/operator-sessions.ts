@@ -1,6 +1,9 @@
 import type { SvcAdminSessionRevocationResult } from '@svc/contract';
 import type { ExpressionBuilder } from 'kysely';
-import type { OperatorSessionStore, SessionRevocationTransaction } from '../../admin/repository.js';
+import type {
+  OperatorSessionStore,
+  SessionRevocationTransaction,
+} from '../../oauth/tokens/operator-session-repository.js';
 import type { Db } from '../database.js';
 import { updatedRows } from '../fixed-query.js';
 import { fetchNewestIdFirst } from '../paging.js';

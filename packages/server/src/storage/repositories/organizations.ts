@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { OrganizationRecord, OrganizationRepository } from '../../admin/repository.js';
+import type { OrganizationRecord, OrganizationRepository } from '../../directory/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { fetchNewestFirst } from '../paging.js';
 import type { OrganizationsTable } from '../schema.js';

@@ -1,4 +1,4 @@
-import type { Taken } from '../../admin/repository.js';
+import type { Taken } from '../../directory/repository.js';
 import { isUniqueViolation } from '../database.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ClientRegistrationMetadata } from '../../admin/repository.js';
+import type { ClientRegistrationMetadata } from '../../directory/repository.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { authRequestRecord } from '../../test-support/auth-request-record.js';
 import { clientRecord } from '../../test-support/client-record.js';

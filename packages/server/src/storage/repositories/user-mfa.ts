@@ -1,4 +1,4 @@
-import type { UserMfaStore } from '../../admin/user-mfa-repository.js';
+import type { UserMfaStore } from '../../directory/user-mfa-repository.js';
 import type { Db } from '../database.js';
 import { inTransaction } from '../fixed-query.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import type { UserRecord } from '../../admin/repository.js';
+import type { UserRecord } from '../../directory/repository.js';
 import { describeEachDatabase, useMigratedDatabase } from '../../test-support/databases.js';
 import { insertUserRows } from '../../test-support/user-rows.js';
 import type { Db } from '../database.js';

@@ -5,7 +5,7 @@ import type {
   UserRecord,
   UserRepository,
   UserSearch,
-} from '../../admin/repository.js';
+} from '../../directory/repository.js';
 import type { SessionUser } from '../../oauth/tokens/repository.js';
 import { isUniqueViolation, type Db } from '../database.js';
 import { allColumns, fixedQuery, inTransaction } from '../fixed-query.js';

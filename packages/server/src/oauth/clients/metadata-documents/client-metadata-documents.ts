@@ -1,8 +1,8 @@
 import type { DOCUMENT_DECIDED_CLIENT_FIELDS } from '@svc/contract';
-import { OPEN_ACCESS, type ClientRecord, type ClientRepository } from '../../../admin/repository.js';
+import { OPEN_ACCESS, type ClientRecord, type ClientRepository } from '../../../directory/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
-import type { ClientIdMetadataDocumentConfig } from '../../../config/dynamic-registration.js';
-import type { PublicFetcher, PublicFetchResult } from '../../../http/public-fetch.js';
+import type { ClientIdMetadataDocumentConfig } from '../self-described-clients.js';
+import type { PublicFetcher, PublicFetchResult } from '../../../outbound/public-fetch.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { retryAfterPhrase, SvcTooManyAttemptsError, type SvcError } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';
@@ -49,7 +49,7 @@ export function admissionError(admission: Extract<DocumentAdmission, { kind: 're
  * Client ID Metadata Documents (SPEC.md "CIMD"; draft-ietf-oauth-client-id-metadata-document): a
  * client_id that is an https URL names a JSON document of the client's metadata. Where a client first
  * appears (`/authorize`, the headless start, `/device_authorization`), its document is fetched (safely:
- * http/public-fetch.ts) when Svc has no fresh copy, checked as a registration is, and stored as a
+ * outbound/public-fetch.ts) when Svc has no fresh copy, checked as a registration is, and stored as a
  * public, third-party client with `registration.method` `metadata_document`; every later step reads
  * the stored copy. A failed fetch refuses the request and keeps nothing (draft: errors are not cached).
  * A client an operator deactivated stays deactivated, and is never fetched again.

@@ -1,4 +1,4 @@
-import { singleHeader } from '../../../http/single-header.js';
+import { singleHeader } from '../../../kernel/single-header.js';
 import { OAuthError } from '../../errors.js';
 import {
   parseRegistrationRequest,

@@ -1,4 +1,4 @@
-import { OPEN_ACCESS, type ClientRecord, type ClientRepository } from '../../../admin/repository.js';
+import { OPEN_ACCESS, type ClientRecord, type ClientRepository } from '../../../directory/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { retryAfterPhrase, SvcTooManyAttemptsError } from '../../../kernel/errors.js';

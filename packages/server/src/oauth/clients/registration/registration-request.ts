@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTlsOrLoopback } from '../../authorize/authorize-request.js';
+import { isTlsOrLoopback } from '../../../kernel/loopback.js';
 import { oauthError } from '../../errors.js';
 import { isScopeToken, OPENID_STANDARD_SCOPES } from '../../scopes.js';
 

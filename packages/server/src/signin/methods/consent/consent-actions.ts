@@ -12,12 +12,8 @@ import type { AuthorizeFlowDeps } from '../../flow/deps.js';
 import { authRequestExpiredError } from '../../flow/errors.js';
 import { errorRedirect } from '../../../oauth/authorize/redirect.js';
 import type { AuthRequestRecord } from '../../flow/repository.js';
-import {
-  signInMethodKey,
-  type SignInMethodContext,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodContext, SignInMethodRegistration } from '../../flow/method-context.js';
 
 declare module '../../flow/authorize-outcomes.js' {
   interface AuthorizeStepKinds {

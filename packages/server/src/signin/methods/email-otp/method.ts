@@ -1,10 +1,7 @@
 import type { EmailOtpChallenges } from './email-otp-challenges.js';
 import type { MagicLinks } from '../magic-link/magic-links.js';
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 import { pendingChallengeStep } from '../shared/sent-challenge.js';
 import { EmailOtpSteps } from './email-otp-steps.js';
 

@@ -16,7 +16,7 @@ import {
   type SvcMagicLinkStartRequest,
   type SvcMagicLinkStartResult,
 } from '@svc/contract';
-import type { ClientRecord } from '../../../admin/repository.js';
+import type { ClientRecord } from '../../../directory/repository.js';
 import { toIso } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import { SvcPublicAuthError } from '../../../kernel/errors.js';

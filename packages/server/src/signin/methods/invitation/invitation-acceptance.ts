@@ -3,7 +3,7 @@ import type {
   OrganizationRepository,
   UserRecord,
   UserRepository,
-} from '../../../admin/repository.js';
+} from '../../../directory/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { Clock } from '../../../kernel/clock.js';
 import {

@@ -1,4 +1,4 @@
-import type { UserRepository } from '../../../admin/repository.js';
+import type { UserRepository } from '../../../directory/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type {
   InvitationAcceptance,

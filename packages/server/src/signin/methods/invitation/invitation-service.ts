@@ -9,9 +9,9 @@ import {
   type SvcResendEmailInvitationRequest,
   type SvcRevokeEmailInvitationRequest,
 } from '@svc/contract';
-import { actorFields, type AdminActor } from '../../../admin/deps.js';
-import { requireEmailKey } from '../../../admin/email-key.js';
-import type { AdminRepositories, ListQuery } from '../../../admin/repository.js';
+import { actorFields, type AdminActor } from '../../../audit/actor.js';
+import { requireEmailKey } from '../../../directory/email-key.js';
+import type { DirectoryRepositories, ListQuery } from '../../../directory/repository.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { EmailService } from '../../../email/email-service.js';
 import { DAY_MS, toIso, type Clock } from '../../../kernel/clock.js';
@@ -34,7 +34,7 @@ export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
 
 export interface InvitationServiceDeps {
   readonly invitations: InvitationRepository;
-  readonly admin: Pick<AdminRepositories, 'organizations' | 'users' | 'memberships' | 'clients'>;
+  readonly admin: Pick<DirectoryRepositories, 'organizations' | 'users' | 'memberships' | 'clients'>;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
   /** config.rateLimits.invitationSend: identifier = the invited email key. */

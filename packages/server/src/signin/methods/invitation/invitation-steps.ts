@@ -14,12 +14,8 @@ import type {
   StepRequest,
 } from '../../flow/authorize-outcomes.js';
 import { invitationOperation, invitationUnusableError } from '../../flow/errors.js';
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-  type SignInMethods,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey, type SignInMethods } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 
 declare module '../../flow/authorize-outcomes.js' {
   interface AuthorizeStepKinds {

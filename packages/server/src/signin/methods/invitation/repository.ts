@@ -1,5 +1,5 @@
 import type { Page } from '@svc/contract';
-import type { ListQuery } from '../../../admin/repository.js';
+import type { ListQuery } from '../../../directory/repository.js';
 
 /** Where an invitation is in its lifecycle (SPEC.md "Invitations"). */
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../../admin/repository.js';
+import type { ClientRecord } from '../../../directory/repository.js';
 import { SvcHostedPageError } from '../../flow/page-error.js';
 import type { Clock } from '../../../kernel/clock.js';
 import type { MagicLinks } from './magic-links.js';

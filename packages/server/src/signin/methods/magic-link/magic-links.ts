@@ -1,6 +1,6 @@
-import type { UserRepository } from '../../../admin/repository.js';
-import { requireEmailKey } from '../../../admin/email-key.js';
-import type { UnverifiedAccountClaim } from '../../../admin/unverified-account-claim.js';
+import type { UserRepository } from '../../../directory/repository.js';
+import { requireEmailKey } from '../../../directory/email-key.js';
+import type { UnverifiedAccountClaim } from '../../../directory/unverified-account-claim.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import { MINUTE_MS, type Clock } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';

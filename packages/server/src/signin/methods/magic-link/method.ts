@@ -1,9 +1,6 @@
 import type { MagicLinks } from './magic-links.js';
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 import { MagicLinkLanding } from './magic-link-landing.js';
 
 export const MAGIC_LINK: SignInMethodKey<MagicLinkLanding> = signInMethodKey('magic-link');

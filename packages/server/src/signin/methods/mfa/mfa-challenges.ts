@@ -2,7 +2,7 @@ import type { SvcOrganizationOption } from '@svc/contract';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import { SvcInvalidOperationError, type SvcPublicAuthError } from '../../../kernel/errors.js';
 import type { MfaChallengeIssued, MfaGate } from '../../mfa-gate.js';
-import type { SignedInIdentity } from '../../sign-in-engine.js';
+import type { SignedInIdentity } from '../../signed-in-identity.js';
 import {
   AMR_SECOND_FACTOR,
   MFA_CHALLENGE_LIFETIME_MS,

@@ -6,7 +6,7 @@ import type {
 } from '@svc/contract';
 import type { MfaChallengeIssued, MfaGate } from '../../mfa-gate.js';
 import type { TokenLookUp } from '../../../ratelimit/handed-out-tokens.js';
-import type { SignedInIdentity } from '../../sign-in-engine.js';
+import type { SignedInIdentity } from '../../signed-in-identity.js';
 import type { MfaServiceDeps } from './deps.js';
 import { MfaChallenges, type MfaVerified } from './mfa-challenges.js';
 import type { MfaCheckContext } from './mfa-throttle.js';

@@ -7,7 +7,7 @@ import {
   type SvcOrganizationMfaPolicy,
   type SvcOrganizationMfaPolicyInput,
 } from '@svc/contract';
-import { actorFields, type AdminActor } from '../../../admin/deps.js';
+import { actorFields, type AdminActor } from '../../../audit/actor.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { SvcNotFoundError } from '../../../kernel/errors.js';

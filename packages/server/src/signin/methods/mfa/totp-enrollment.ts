@@ -3,7 +3,7 @@ import { toIso } from '../../../kernel/clock.js';
 import { safeEqual, sha256Hex } from '../../../kernel/crypto.js';
 import { SvcInvalidOperationError, SvcNotFoundError } from '../../../kernel/errors.js';
 import type { TokenLookUp } from '../../../ratelimit/handed-out-tokens.js';
-import type { SignedInIdentity } from '../../sign-in-engine.js';
+import type { SignedInIdentity } from '../../signed-in-identity.js';
 import {
   MFA_MAX_ATTEMPTS,
   sealSecret,

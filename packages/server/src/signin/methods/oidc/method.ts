@@ -1,8 +1,5 @@
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 import { ProviderSteps, type ProviderSignIn } from './provider-steps.js';
 
 export const PROVIDER: SignInMethodKey<ProviderSteps> = signInMethodKey('provider');

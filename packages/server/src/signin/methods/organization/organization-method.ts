@@ -9,11 +9,8 @@ import type {
 } from '../../flow/authorize-outcomes.js';
 import type { AuthorizeFlowDeps } from '../../flow/deps.js';
 import type { AuthRequestRecord } from '../../flow/repository.js';
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 
 declare module '../../flow/authorize-outcomes.js' {
   interface AuthorizeStepKinds {

@@ -7,11 +7,8 @@ import {
   type AuthorizeStep,
   type BrowserContext,
 } from '../../flow/authorize-outcomes.js';
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 
 declare module '../../flow/authorize-outcomes.js' {
   interface AuthorizeStepKinds {

@@ -1,19 +1,9 @@
 import type { PhoneOtpChallenges } from './phone-otp-challenges.js';
 import type { SignupService } from '../../signup.js';
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 import { pendingChallengeStep } from '../shared/sent-challenge.js';
-import { PhoneOtpSteps } from './phone-otp-steps.js';
-
-/** What the phone signup form shows again after an error. */
-export interface PhoneSignupFormValues {
-  readonly displayName: string;
-  readonly phoneNumber: string;
-  readonly organizationName: string;
-}
+import { PhoneOtpSteps, type PhoneSignupFormValues } from './phone-otp-steps.js';
 
 declare module '../../flow/authorize-outcomes.js' {
   interface AuthorizeStepKinds {

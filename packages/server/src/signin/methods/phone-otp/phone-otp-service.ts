@@ -11,7 +11,7 @@ import {
   type SvcPhoneOtpStartResult,
   type SvcPhoneOtpVerifyRequest,
 } from '@svc/contract';
-import type { ClientRecord } from '../../../admin/repository.js';
+import type { ClientRecord } from '../../../directory/repository.js';
 import { toIso } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import { SvcInvalidOperationError } from '../../../kernel/errors.js';

@@ -15,9 +15,15 @@ import {
   type StepError,
 } from '../../flow/authorize-outcomes.js';
 import { refusedSendRetry, waitingStep } from '../shared/sent-challenge.js';
-import type { PhoneSignupFormValues } from './method.js';
 import { restartSignIn } from '../../flow/restart-sign-in.js';
 import type { AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
+
+/** What the phone signup form shows again after an error. */
+export interface PhoneSignupFormValues {
+  readonly displayName: string;
+  readonly phoneNumber: string;
+  readonly organizationName: string;
+}
 
 /** The audit trail's name of each hosted phone post (the direct operations use their own names). */
 export const HOSTED_PHONE_OPERATIONS = Object.freeze({

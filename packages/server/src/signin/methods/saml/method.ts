@@ -1,8 +1,5 @@
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 import { SamlSteps, type SamlSignInDeps } from './saml-steps.js';
 
 export const SAML: SignInMethodKey<SamlSteps> = signInMethodKey('saml');

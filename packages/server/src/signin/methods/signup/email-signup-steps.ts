@@ -15,11 +15,10 @@ import type {
   StepRequest,
 } from '../../flow/authorize-outcomes.js';
 import { refusedSendRetry, waitingStep } from '../shared/sent-challenge.js';
-import type { SignupFormValues } from './method.js';
 import type { AuthRequestRecord, AuthRequestStore } from '../../flow/repository.js';
 import { restartSignIn } from '../../flow/restart-sign-in.js';
 import { emailStepError } from '../../flow/step-error-messages.js';
-import { signupFormValues, type SignupForm } from './signup-steps.js';
+import { signupFormValues, type SignupForm, type SignupFormValues } from './signup-steps.js';
 
 /** The audit trail's name of each post (the direct operations use their own names). */
 const OPERATIONS = Object.freeze({

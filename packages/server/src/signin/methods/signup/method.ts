@@ -1,20 +1,10 @@
 import type { EmailOtpChallenges } from '../email-otp/email-otp-challenges.js';
 import type { SignupService } from '../../signup.js';
-import {
-  signInMethodKey,
-  type SignInMethodKey,
-  type SignInMethodRegistration,
-} from '../../flow/sign-in-method.js';
+import { signInMethodKey, type SignInMethodKey } from '../../flow/sign-in-method.js';
+import type { SignInMethodRegistration } from '../../flow/method-context.js';
 import { pendingChallengeStep } from '../shared/sent-challenge.js';
 import { EmailSignupSteps } from './email-signup-steps.js';
-import { SignupSteps } from './signup-steps.js';
-
-/** What the signup form shows again after an error (never the password). */
-export interface SignupFormValues {
-  readonly displayName: string;
-  readonly email: string;
-  readonly organizationName: string;
-}
+import { SignupSteps, type SignupFormValues } from './signup-steps.js';
 
 declare module '../../flow/authorize-outcomes.js' {
   interface AuthorizeStepKinds {

@@ -12,9 +12,15 @@ import {
   type BrowserContext,
   type StepError,
 } from '../../flow/authorize-outcomes.js';
-import type { SignupFormValues } from './method.js';
 import { restartSignIn } from '../../flow/restart-sign-in.js';
 import type { AuthRequestStore } from '../../flow/repository.js';
+
+/** What the signup form shows again after an error (never the password). */
+export interface SignupFormValues {
+  readonly displayName: string;
+  readonly email: string;
+  readonly organizationName: string;
+}
 
 export interface SignupStepsDeps {
   readonly steps: Pick<AuthRequestSteps, 'load' | 'stepRequest' | 'completeAuthentication'>;

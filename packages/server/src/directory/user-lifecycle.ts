@@ -1,7 +1,8 @@
 import type { UpdateUserInput } from '@svc/contract';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
-import type { HashPassword } from '../signin/password-hasher.js';
-import type { AdminActor, AdminLifecycleDeps } from './deps.js';
+import type { HashPassword } from './password-hasher.js';
+import type { AdminActor } from '../audit/actor.js';
+import type { DirectoryLifecycleDeps } from './deps.js';
 import { requireEmailKey } from './email-key.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
 import type { UserChanges, UserRecord } from './repository.js';
@@ -17,9 +18,9 @@ function lastOperatorConflict(id: string): SvcConflictError {
 
 /** An operator's changes to a user: profile, email and its verification, password, operator flag, deactivation. */
 export class UserLifecycle {
-  readonly #deps: AdminLifecycleDeps & { readonly hashPassword: HashPassword };
+  readonly #deps: DirectoryLifecycleDeps & { readonly hashPassword: HashPassword };
 
-  constructor(deps: AdminLifecycleDeps & { readonly hashPassword: HashPassword }) {
+  constructor(deps: DirectoryLifecycleDeps & { readonly hashPassword: HashPassword }) {
     this.#deps = deps;
   }
 

@@ -1,6 +1,7 @@
 import type { AuditEventInput } from '../audit/audit-log.js';
 import { SvcConflictError } from '../kernel/errors.js';
-import { actorFields, type AdminActor, type AdminLifecycleDeps } from './deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
+import { type DirectoryLifecycleDeps } from './deps.js';
 import { recordNotFound } from './errors.js';
 import type { Taken } from './repository.js';
 
@@ -69,7 +70,7 @@ export function differences<P extends object>(
  * sessions stay revoked. Answers the record as it is now.
  */
 export async function applyRecordUpdate<R extends { readonly active: boolean }, C extends object>(
-  deps: Pick<AdminLifecycleDeps, 'audit'>,
+  deps: Pick<DirectoryLifecycleDeps, 'audit'>,
   update: RecordUpdate<R, C>,
   actor: AdminActor | undefined,
 ): Promise<R> {

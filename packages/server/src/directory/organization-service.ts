@@ -1,6 +1,7 @@
 import type { CreateOrganizationInput, OrganizationListInput, Page } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
-import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
+import { type DirectoryDeps } from './deps.js';
 import type { OrganizationRecord } from './repository.js';
 import { slugCandidate, slugify } from './slug.js';
 
@@ -9,9 +10,9 @@ const MAX_SLUG_ATTEMPTS = 20;
 
 /** Creates and lists organizations. */
 export class OrganizationService {
-  readonly #deps: AdminDeps;
+  readonly #deps: DirectoryDeps;
 
-  constructor(deps: AdminDeps) {
+  constructor(deps: DirectoryDeps) {
     this.#deps = deps;
   }
 

@@ -1,7 +1,7 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AccountClaimStore } from './account-claim-repository.js';
-import type { AdminSessionControl } from './deps.js';
+import type { DirectorySessionControl } from './deps.js';
 import type { UserRecord } from './repository.js';
 
 /**
@@ -32,7 +32,7 @@ export function isClaimable(user: Pick<UserRecord, 'active' | 'emailVerified' | 
 export interface UnverifiedAccountClaimDeps {
   readonly store: AccountClaimStore;
   /** The session-family revocation and the browser session store, as a deactivation ends them. */
-  readonly sessions: AdminSessionControl;
+  readonly sessions: DirectorySessionControl;
   readonly audit: AuditLog;
   readonly clock: Clock;
 }

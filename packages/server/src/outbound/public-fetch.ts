@@ -5,7 +5,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { LOOPBACK_HOST } from '../kernel/loopback.js';
 import { lookupResolver, type DnsSettings } from '../organizations/domains/txt-lookup.js';
-import { SVC_VERSION } from '../version.js';
+import { SVC_VERSION } from '../kernel/version.js';
 
 /** One address a host name resolved to. */
 export interface ResolvedAddress {

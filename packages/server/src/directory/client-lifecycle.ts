@@ -3,11 +3,12 @@ import { sha256Hex } from '../kernel/crypto.js';
 import { SvcValidationError } from '../kernel/errors.js';
 import { assertClientCredentialsAllowed, type CreatedClientResult } from './client-service.js';
 import { recordNotFound } from './errors.js';
-import { actorFields, type AdminActor, type AdminLifecycleDeps } from './deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
+import { type DirectoryLifecycleDeps } from './deps.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
 import type { ClientChanges, ClientRecord } from './repository.js';
 
-export interface ClientLifecycleDeps extends AdminLifecycleDeps {
+export interface ClientLifecycleDeps extends DirectoryLifecycleDeps {
   /** Called after a change of the allowed scopes or of `active` (discovery caches their union). */
   readonly onClientsChanged?: (() => void) | undefined;
 }

@@ -1,7 +1,8 @@
 import type { ClientListInput, CreateClientInput, Page, TokenEndpointAuthMethod } from '@svc/contract';
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
-import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
+import { type DirectoryDeps } from './deps.js';
 import { OPEN_ACCESS, type ClientRecord } from './repository.js';
 
 /** A created client and, for a confidential client, its secret in clear: shown once, never stored. */
@@ -28,9 +29,9 @@ export function assertClientCredentialsAllowed(
 
 /** Registers OAuth clients (the operator path; dynamic registration is a capability of its own). */
 export class ClientService {
-  readonly #deps: AdminDeps & { readonly onClientsChanged?: (() => void) | undefined };
+  readonly #deps: DirectoryDeps & { readonly onClientsChanged?: (() => void) | undefined };
 
-  constructor(deps: AdminDeps & { readonly onClientsChanged?: (() => void) | undefined }) {
+  constructor(deps: DirectoryDeps & { readonly onClientsChanged?: (() => void) | undefined }) {
     this.#deps = deps;
   }
 

@@ -22,7 +22,7 @@ const NULL_BODY = new Set([204, 205, 304]);
 /**
  * The transport of Svc's requests to identity providers (discovery, token, JWKS, UserInfo, GitHub's APIs,
  * and the calendar grants made through them). A discovery document can name any endpoint, so each
- * request's host is resolved and vetted like a public fetch's (http/public-fetch.ts): every address must
+ * request's host is resolved and vetted like a public fetch's (outbound/public-fetch.ts): every address must
  * be public, in the operator's allowed networks, or loopback for a loopback host name while the operator
  * allows it; otherwise nothing is sent and the refusal is the answer. The connection goes to the vetted
  * address only, TLS still verifying the host name. Otherwise it behaves as `fetch` with

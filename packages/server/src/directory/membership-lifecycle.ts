@@ -1,13 +1,14 @@
 import type { UpdateMembershipInput } from '@svc/contract';
-import type { AdminActor, AdminLifecycleDeps } from './deps.js';
+import type { AdminActor } from '../audit/actor.js';
+import type { DirectoryLifecycleDeps } from './deps.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
 import type { MembershipRecord } from './repository.js';
 
 /** An operator's changes to a membership: role, and deactivation. */
 export class MembershipLifecycle {
-  readonly #deps: AdminLifecycleDeps;
+  readonly #deps: DirectoryLifecycleDeps;
 
-  constructor(deps: AdminLifecycleDeps) {
+  constructor(deps: DirectoryLifecycleDeps) {
     this.#deps = deps;
   }
 

@@ -1,10 +1,11 @@
 import type { SvcUserMfa, SvcUserMfaResetResult } from '@svc/contract';
 import { toIso } from '../kernel/clock.js';
-import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
+import { type DirectoryDeps } from './deps.js';
 import { recordNotFound } from './errors.js';
 import type { UserMfaStore } from './user-mfa-repository.js';
 
-export interface UserMfaAdminDeps extends AdminDeps {
+export interface UserMfaAdminDeps extends DirectoryDeps {
   readonly store: UserMfaStore;
 }
 

@@ -1,7 +1,8 @@
 import type { CreateUserInput, Page, UserListInput } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
-import type { HashPassword } from '../signin/password-hasher.js';
-import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
+import type { HashPassword } from './password-hasher.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
+import { type DirectoryDeps } from './deps.js';
 import { asciiUpperCase, emailLookupKey, requireEmailKey } from './email-key.js';
 import type { UserRecord, UserSearch } from './repository.js';
 
@@ -11,13 +12,13 @@ const DUPLICATE_ACCOUNT = 'A user with this email address or phone number alread
 
 /**
  * A search term as the user lists compare it: against email keys with its ASCII letters upper-cased, as
- * keys are (admin/email-key.ts), and as itself against display names and ids.
+ * keys are (directory/email-key.ts), and as itself against display names and ids.
  */
 export function userSearchOf(text: string | undefined): UserSearch | undefined {
   return text === undefined ? undefined : { text, emailKeyPrefix: asciiUpperCase(text) };
 }
 
-export interface UserServiceDeps extends AdminDeps {
+export interface UserServiceDeps extends DirectoryDeps {
   readonly hashPassword: HashPassword;
 }
 
@@ -31,7 +32,7 @@ export class UserService {
 
   /**
    * Creates a user. The email is deduplicated on its lookup key (trim, ASCII upper-case, IDNA A-label
-   * domain: admin/email-key.ts), so `Ann@X.io` and ` ann@x.io ` are the same address (409); one that is
+   * domain: directory/email-key.ts), so `Ann@X.io` and ` ann@x.io ` are the same address (409); one that is
    * not ASCII before the @ is a 400. The password, when given, is stored only as an argon2id hash.
    */
   async create(input: CreateUserInput, actor?: AdminActor): Promise<UserRecord> {

@@ -1,14 +1,15 @@
 import type { UpdateOrganizationInput } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
-import type { AdminActor, AdminLifecycleDeps } from './deps.js';
+import type { AdminActor } from '../audit/actor.js';
+import type { DirectoryLifecycleDeps } from './deps.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
 import type { OrganizationRecord } from './repository.js';
 
 /** An operator's changes to an organization: name, slug, and deactivation. */
 export class OrganizationLifecycle {
-  readonly #deps: AdminLifecycleDeps;
+  readonly #deps: DirectoryLifecycleDeps;
 
-  constructor(deps: AdminLifecycleDeps) {
+  constructor(deps: DirectoryLifecycleDeps) {
     this.#deps = deps;
   }
 

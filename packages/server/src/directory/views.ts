@@ -3,16 +3,13 @@ import type {
   SvcMembership,
   SvcOrganization,
   SvcOrganizationMember,
-  SvcSession,
   SvcUser,
   SvcUserMembership,
 } from '@svc/contract';
 import { toIso } from '../kernel/clock.js';
-import { sessionState } from '../oauth/tokens/token-policy.js';
 import type {
   ClientRecord,
   MembershipRecord,
-  OperatorSessionRecord,
   OrganizationMemberRecord,
   OrganizationRecord,
   UserMembershipRecord,
@@ -100,28 +97,5 @@ export function toSvcClient(record: ClientRecord): SvcClient {
             firstUsedAt:
               record.registration.firstUsedAt === null ? null : toIso(record.registration.firstUsedAt),
           },
-  };
-}
-
-/** A token session; `active` as at `now` (refresh and validation read the same state). */
-export function toSvcSession(record: OperatorSessionRecord, now: number): SvcSession {
-  return {
-    id: record.id,
-    userId: record.userId,
-    user: { id: record.user.id, email: record.user.email, displayName: record.user.displayName },
-    client: { clientId: record.client.clientId, name: record.client.name },
-    organizationId: record.organizationId,
-    organization: record.organization === null ? null : { ...record.organization },
-    clientId: record.clientId,
-    authenticationMethods: [...record.amr],
-    active: sessionState(record, now) === 'active',
-    createdAt: toIso(record.createdAt),
-    lastSeenAt: toIso(record.lastSeenAt),
-    idleExpiresAt: toIso(record.idleExpiresAt),
-    absoluteExpiresAt: toIso(record.absoluteExpiresAt),
-    revokedAt: record.revokedAt === null ? null : toIso(record.revokedAt),
-    revokedReason: record.revokedReason,
-    userAgent: record.userAgent,
-    ipAddress: record.ipAddress,
   };
 }

@@ -1,6 +1,7 @@
 import type { CreateMembershipInput, MembershipListInput, Page, SvcOrganizationOption } from '@svc/contract';
 import { recordNotFound } from './errors.js';
-import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
+import { actorFields, type AdminActor } from '../audit/actor.js';
+import { type DirectoryDeps } from './deps.js';
 import type {
   ListQuery,
   MembershipRecord,
@@ -17,9 +18,9 @@ export interface MembershipResult {
 
 /** Memberships of users in organizations, and the questions sign-in asks about them. */
 export class MembershipService {
-  readonly #deps: AdminDeps;
+  readonly #deps: DirectoryDeps;
 
-  constructor(deps: AdminDeps) {
+  constructor(deps: DirectoryDeps) {
     this.#deps = deps;
   }
 

@@ -6,21 +6,22 @@ import {
   type SvcAdminSessionRevocationPreview,
   type SvcAdminSessionRevocationResult,
 } from '@svc/contract';
-import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
-import type { SessionSelector } from '../oauth/tokens/repository.js';
-import { findClientByEitherId } from './client-lookup.js';
-import { actorFields, type AdminActor, type AdminDeps } from './deps.js';
-import { requireEmailKey } from './email-key.js';
+import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../../kernel/errors.js';
+import type { SessionSelector } from './repository.js';
+import { findClientByEitherId } from '../../directory/client-lookup.js';
+import { actorFields, type AdminActor } from '../../audit/actor.js';
+import { type DirectoryDeps } from '../../directory/deps.js';
+import { requireEmailKey } from '../../directory/email-key.js';
 import type {
   OperatorSessionRecord,
   OperatorSessionStore,
   SessionRevocationTransaction,
-} from './repository.js';
+} from './operator-session-repository.js';
 
 /** The reason stored on the sessions an operator revokes (the operator's own `reason` goes to the audit). */
 const OPERATOR_REVOCATION = 'admin_revoked';
 
-export interface OperatorSessionsDeps extends AdminDeps {
+export interface OperatorSessionsDeps extends DirectoryDeps {
   readonly sessions: OperatorSessionStore;
 }
 
