@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * GET {dashboard base}/api/session: who is signed in to the bundled dashboards, and the antiforgery token
- * their state-changing calls send as `x-svc-csrf` (docs/decisions/dashboard-operator-sessions.md).
+ * their state-changing calls send as `x-svc-csrf` (docs/reference/operator-api.md "Console sign-in and session").
  * Without a live session the route answers 404.
  */
 export const svcDashboardSessionSchema = z.object({

@@ -25,7 +25,7 @@ export interface CalendarCallbackRoutesDeps {
 }
 
 /**
- * The user's browser in a calendar consent (docs/decisions/calendar-consent-browser-binding.md):
+ * The user's browser in a calendar consent (docs/reference/calendar.md "Bound to the browser and its user"):
  *
  * - GET /calendar/consent?token=…: the authorization URL a consent's start answers. In a browser signed
  *   in as the consent's user, a 303 to the provider, the consent bound to this browser (its antiforgery

@@ -93,7 +93,7 @@ export interface DnsOptions {
 
 /**
  * Fetching an identity provider's metadata from a URL a customer's admin typed in the SSO setup portal
- * (docs/decisions/sso-portal-metadata-url.md). Only public addresses are fetched from unless listed here.
+ * (docs/reference/federation.md "The portal API and page"). Only public addresses are fetched from unless listed here.
  */
 export interface SsoMetadataFetchOptions {
   /**

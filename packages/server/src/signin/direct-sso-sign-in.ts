@@ -40,7 +40,7 @@ function invalidCodeError(): SvcPublicAuthError {
 }
 
 /**
- * The SAML entry points of first-party apps (docs/decisions/federation-saml-app-entry-points.md). Every
+ * The SAML entry points of first-party apps (docs/reference/federation.md "SAML entry points of first-party apps"). Every
  * operation passes the direct helpers' client gate first, before the email is looked up or a code
  * read: a client that is not first-party is a 400 `invalid_client`, a confidential client without its
  * secret a 401, each audited `oauth.direct_login.rejected`.

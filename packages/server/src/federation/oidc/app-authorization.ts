@@ -62,7 +62,7 @@ export function accountInactiveError(): SvcPublicAuthError {
 
 /**
  * A new identity whose address belongs to an account, unverified by the provider: it must not take the
- * account over (docs/decisions/federation-oidc-account-linking.md). The words of the hosted page's error.
+ * account over (docs/reference/federation.md "Account linking"). The words of the hosted page's error.
  */
 export function providerEmailUnverifiedError(): SvcPublicAuthError {
   return new SvcPublicAuthError(

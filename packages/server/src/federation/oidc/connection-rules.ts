@@ -22,7 +22,7 @@ const APPLE_ONLY = ['appleTeamId', 'appleKeyId', 'applePrivateKeyPem'] as const;
 
 /**
  * Checks what the connection's provider type requires, refuses and fixes (SPEC.md "OIDC/social
- * connection input"; docs/decisions/federation-oidc-connection-fields.md) and answers the settings to
+ * connection input"; docs/reference/federation.md "Fields each provider type requires, refuses and fixes") and answers the settings to
  * store. Every problem is reported at once, as one 400 naming each field. `secretsRequired` is false for
  * an update, which keeps the stored secrets when the body carries none.
  */

@@ -71,7 +71,7 @@ export function ssoNotConfiguredError(): SvcPublicAuthError {
 
 /**
  * The start of the two SAML entry points of first-party apps (SPEC.md "SSO authorization start
- * request"; docs/decisions/federation-saml-app-entry-points.md): the redirect URI must be one of the
+ * request"; docs/reference/federation.md "SAML entry points of first-party apps"): the redirect URI must be one of the
  * client's, exactly; home-realm discovery finds the email's connection (as DiscoverAsync does); the
  * AuthnRequest is sent with the app's checks as its continuation of `kind`. Whether the client may do
  * this is the caller's (the first-party gate, before anything here).

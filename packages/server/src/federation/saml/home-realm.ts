@@ -43,7 +43,7 @@ export function emailDomain(email: string): string | undefined {
  * an organization with an enabled connection (SPEC.md: the organization's PrimaryDomain is "for SSO
  * home-realm discovery"). The proven claim is asked first: a primary domain is only typed by an
  * operator, so it never takes a claimed domain's users to another organization's IdP
- * (docs/decisions/federation-saml-sign-in-method.md). An inactive organization has no realm.
+ * (docs/reference/federation.md "Home-realm discovery"). An inactive organization has no realm.
  */
 export class HomeRealmDiscovery {
   readonly #deps: HomeRealmDiscoveryDeps;

@@ -19,7 +19,7 @@ export interface SamlRequestCodePresentation {
 }
 
 /**
- * The temporary codes of the direct SAML request-token flow (docs/decisions/federation-saml-app-entry-points.md):
+ * The temporary codes of the direct SAML request-token flow (docs/reference/federation.md "SAML entry points of first-party apps"):
  * 256 random bits, stored only as their SHA-256, for five minutes, bound to the client, the exact redirect
  * URI and the PKCE challenge of the start. `redeem` checks all of it before it uses the code up (as an
  * authorization code's redemption does), so a mistaken exchange does not burn it; a used, expired or

@@ -68,7 +68,7 @@ const REFUSALS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Who an accepted SAML answer signs in as (docs/decisions/federation-saml-sign-in-accounts.md). An
+ * Who an accepted SAML answer signs in as (docs/reference/federation.md "Who a SAML answer signs in as"). An
  * identity is one (connection, NameID) pair, linked to one account for good, so the account's `sub` is
  * the same on every sign-in. A first sign-in:
  * - binds the existing account of the asserted address only with AutoLinkByEmail and when the

@@ -7,7 +7,7 @@ import { SvcNotFoundError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
 import type { SsoPortalLinkRecord, SsoPortalRepository } from './repository.js';
 
-/** How long a setup link can be opened (docs/decisions/sso-portal-links.md). */
+/** How long a setup link can be opened (docs/reference/federation.md "Links"). */
 export const SETUP_LINK_LIFETIME_MS = 7 * DAY_MS;
 
 export interface SsoSetupLinksDeps {
