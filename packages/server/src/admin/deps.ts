@@ -35,9 +35,9 @@ export function actorFields(
 }
 
 /**
- * How a deactivation ends what a record's sessions allow (DECISIONS.md "Deactivation": "the subject's
- * sessions (all, or those in that organization) are revoked"). Both write the database, so the end holds
- * on every node at once.
+ * How a deactivation ends what a record's sessions allow (docs/reference/organizations.md "Deactivation": the
+ * record's sessions, all of them or those in that organization, end). Both write the database, so the end
+ * holds on every node at once.
  */
 export interface AdminSessionControl {
   /** Revokes the live token sessions the selector matches, with their refresh tokens; returns how many. */

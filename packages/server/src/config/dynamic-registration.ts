@@ -12,13 +12,16 @@ export interface SelfDescribedClientPolicy {
   readonly maxScopeLength: number;
 }
 
-/** Dynamic client registration (SPEC.md "Dynamic client registration"), validated. */
+/** Dynamic client registration (RFC 7591; docs/reference/oauth-clients.md), validated. */
 export interface DynamicClientRegistrationConfig extends SelfDescribedClientPolicy {
   /** `POST /register` is mapped and discovery names it. */
   readonly enabled: boolean;
 }
 
-/** Client ID Metadata Documents (SPEC.md "CIMD"; draft-ietf-oauth-client-id-metadata-document), validated. */
+/**
+ * Client ID Metadata Documents (docs/reference/oauth-clients.md;
+ * draft-ietf-oauth-client-id-metadata-document), validated.
+ */
 export interface ClientIdMetadataDocumentConfig extends SelfDescribedClientPolicy {
   /** A `client_id` that is an https URL is fetched as the client's metadata document. */
   readonly enabled: boolean;
@@ -32,7 +35,7 @@ export interface ClientIdMetadataDocumentConfig extends SelfDescribedClientPolic
   readonly allowLoopback: boolean;
 }
 
-/** SPEC.md "Limits": DCR MaxScopeCount and MaxScopeLength. */
+/** A registration's scope limits (docs/reference/limits.md): at most 32 scopes of at most 128 characters. */
 const DEFAULT_MAX_SCOPE_COUNT = 32;
 const DEFAULT_MAX_SCOPE_LENGTH = 128;
 const DEFAULT_DOCUMENT_TIMEOUT_MS = 5_000;

@@ -34,9 +34,9 @@ export function metadataUrl(value: string): URL {
 
 /**
  * Fetches an identity provider's SAML metadata from a URL a customer's admin typed, so it must not reach
- * what the admin could not (docs/reference/federation.md "The portal API and page"): `https:` only, public addresses
- * (or the allowed networks) only, no redirect followed, one deadline, the body cut off at the metadata
- * size limit (http/public-fetch.ts). Every refusal is a 400 naming at most the host that was typed.
+ * what the admin could not (docs/reference/federation.md "The portal API and page"): `https:` only, public
+ * addresses (or the allowed networks) only, no redirect followed, one deadline, the body cut off at the
+ * metadata size limit (http/public-fetch.ts). Every refusal is a 400 naming at most the host that was typed.
  */
 export class MetadataFetcher {
   readonly #fetcher: Pick<PublicFetcher, 'fetch'>;
