@@ -3,7 +3,7 @@
 // (default 100,000) in N / 100 organizations, seeded as `--seed-large` seeds (seed-large.mjs). Each
 // search's first page is timed one request at a time, as a console asks: the first request and then
 // BENCH_SEARCH_REQUESTS more (default 20); the target is under 300 ms
-// (docs/decisions/bench-operator-search.md). The figures go to bench/results/search-<time>.json too.
+// (docs/reference/testing.md "The benchmark"). The figures go to bench/results/search-<time>.json too.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { seedTarget } from './lib/growth.mjs';

@@ -5,7 +5,7 @@ import { pageQuerySchema, searchQuerySchema } from './paging.js';
 
 /**
  * What an operator console's directory, users and sessions pages read beside the records of admin.ts
- * (docs/decisions/admin-console-directory-api.md): the filters of the lists, the records they join, and
+ * (docs/reference/operator-api.md "Lists"): the filters of the lists, the records they join, and
  * the answers of the user-support routes. As everywhere in the operator API, an unknown query parameter is
  * ignored and a bad one is a 400 naming it. Every filter narrows the list (AND); keyset paging (`cursor`)
  * works with any of them.

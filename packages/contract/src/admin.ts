@@ -204,8 +204,8 @@ export type SecuritySettingsUpdateBody = z.input<typeof securitySettingsUpdateBo
 const TEN_YEARS_MINUTES = 10 * 366 * 24 * 60;
 
 /**
- * The inclusive bounds PUT /settings/security enforces on each field (docs/decisions/
- * admin-security-settings-bounds.md), for the server's check and for what a console says beside each
+ * The inclusive bounds PUT /settings/security enforces on each field (docs/reference/operator-api.md
+ * "Security settings"), for the server's check and for what a console says beside each
  * field. The lower bounds keep every lifetime usable; signingKeyGraceWindowDays must also be shorter
  * than signingKeyRotationIntervalDays.
  */

@@ -46,7 +46,7 @@ const kindFilterSchema = z
  * What `GET /events`, `/events/export` and the summary's links filter on, all AND-combined: `kind`
  * (exact, `prefix.*`, or a comma-separated list of either), the record ids an event names (`actorId`,
  * `organizationId`, `userId`, `clientId`, and `subjectId`: the record the event is about, see
- * docs/decisions/audit-event-filters.md), and the window `from` (inclusive) to `to` (exclusive).
+ * docs/reference/events.md "Reading events"), and the window `from` (inclusive) to `to` (exclusive).
  */
 const auditEventFilterShape = {
   kind: kindFilterSchema.optional(),

@@ -5,7 +5,7 @@ import { recordIdSchema } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * Calendar connections (docs/decisions/calendar-connections.md): a signed-in user grants Svc access to
+ * Calendar connections (docs/reference/calendar.md): a signed-in user grants Svc access to
  * their Google or Microsoft calendar through one of the operator's provider connections; Svc keeps the
  * tokens sealed and hands the host app a fresh access token when it asks.
  */

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * GET {dashboard base}/api/session: who is signed in to the bundled dashboards, and the antiforgery token
- * their state-changing calls send as `x-svc-csrf` (docs/decisions/dashboard-operator-sessions.md).
- * Without a live session the route answers 404.
+ * their state-changing calls send as `x-svc-csrf` (docs/reference/operator-api.md "Console sign-in and
+ * session"). Without a live session the route answers 404.
  */
 export const svcDashboardSessionSchema = z.object({
   user: z.object({ id: z.string(), displayName: z.string(), email: z.string().nullable() }),

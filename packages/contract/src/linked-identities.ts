@@ -4,7 +4,7 @@ import { recordIdSchema } from './fields.js';
 import { OIDC_PROVIDER_TYPES } from './oidc-connections.js';
 
 /**
- * A provider identity linked to an account (docs/decisions/federation-oidc-account-linking.md): the
+ * A provider identity linked to an account (docs/reference/federation.md "Account linking"): the
  * connection (its name and provider type, read in the same query) and the provider's subject, what the
  * provider last asserted, and when.
  */

@@ -6,7 +6,7 @@ import { optionalText, recordIdSchema, text } from './fields.js';
  * routes for federation…", "Wire shapes for federation…"): the operator bodies of
  * `/oidc-connections` and the record its reads answer, camelCase. These schemas check each field's
  * shape; which fields a provider type requires, refuses or fixes is the server's rule, checked after
- * them (docs/decisions/federation-oidc-connection-fields.md).
+ * them (docs/reference/federation.md "Fields each provider type requires, refuses and fixes").
  */
 
 /** SPEC.md's ProviderType: four built-in social providers or Custom. */

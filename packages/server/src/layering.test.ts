@@ -22,7 +22,7 @@ function imports(text: string, valuesOnly: boolean): string[] {
   return [...text.matchAll(pattern), ...text.matchAll(dynamic)].map((m) => m[1] ?? '');
 }
 
-/** ARCHITECTURE.md "Habits": one concept per file; past this a file is split by concept. */
+/** docs/architecture.md, rule 8: no source file is over 400 lines; past this a file is split by concept. */
 const MAX_LINES = 400;
 
 /** The layer of the capabilities' routes (`routes.ts`, `*-routes.ts`): over their services, under the surfaces. */
@@ -40,7 +40,7 @@ const files = sourceFiles(SRC).map((path) => {
 const isInfra = (specifier: string) =>
   INFRASTRUCTURE.some((p) => specifier === p || specifier.startsWith(p.endsWith('/') ? p : `${p}/`));
 
-/** ARCHITECTURE.md "Layering (checked by a test that scans imports)". */
+/** The rules of docs/architecture.md "The layers of the server", checked by scanning imports. */
 describe('layering', () => {
   it('domain code never imports fastify, kysely, pg, better-sqlite3 or node:http', () => {
     const adapters = /^(app|storage|http|outbound|cli|test-support)\/|routes\.ts$|^index\.ts$/;

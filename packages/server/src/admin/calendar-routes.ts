@@ -9,9 +9,9 @@ type ById = { Params: { id: string } };
 
 /**
  * The operator routes of calendar connections, registered at `/svc/admin/calendar/api` behind the
- * operator guard while calendar connections are on (SPEC.md: "mapped only when calendar is enabled"):
- * `GET /connections?userId=&limit=&cursor=`, `GET /connections/{id}`, `POST /connections/{id}/revoke`
- * and `DELETE /connections/{id}`. No answer carries a token.
+ * operator guard while calendar connections are on (docs/reference/calendar.md: mapped only when calendar
+ * connections are enabled): `GET /connections?userId=&limit=&cursor=`, `GET /connections/{id}`, `POST
+ * /connections/{id}/revoke` and `DELETE /connections/{id}`. No answer carries a token.
  */
 export function calendarAdminRoutes(deps: { calendar: SvcCalendarService }): FastifyPluginAsync {
   const { calendar } = deps;

@@ -7,7 +7,7 @@ import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 const ADMIN = '/svc/admin/auth/api';
 
 /**
- * The operator's view of users' consent grants (SPEC.md "Operator (admin) HTTP APIs": `GET
+ * The operator's view of users' consent grants (docs/reference/tokens-and-sessions.md, consent grants: `GET
  * /users/{userId}/grants` → `data`; `POST /users/{userId}/grants/{grantId}/revoke` → id and revokedAt,
  * "400 for unknown or already revoked"), through the real app behind the operator guard.
  */

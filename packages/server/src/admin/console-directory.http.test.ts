@@ -27,7 +27,7 @@ const clients = pageSchema(svcClientSchema.strict());
 const members = pageSchema(svcOrganizationMemberSchema.strict());
 const sessions = pageSchema(svcSessionSchema.strict());
 
-/** The operator lists' filters (docs/decisions/admin-console-directory-api.md), on both databases. */
+/** The operator lists' filters (docs/reference/operator-api.md "Lists"), on both databases. */
 describeEachDatabase('operator console: searches and joined lists', (kind) => {
   let h: DirectHarness;
   beforeAll(async () => {

@@ -9,8 +9,9 @@ const ADMIN = '/svc/admin/auth/api';
 const PASSWORD = 'correct horse battery staple';
 
 /**
- * DECISIONS.md "Deactivation … takes effect at once", on every node: one node deactivates, the other,
- * which has just served and verified the same tokens and client, refuses them on its next request.
+ * docs/reference/organizations.md "Deactivation": it takes effect at once, on every node: one node
+ * deactivates, the other, which has just served and verified the same tokens and client, refuses them on its
+ * next request.
  */
 describeOnTwoNodes('deactivation across two nodes on one PostgreSQL', (nodes) => {
   const patch = (path: string, payload: object) =>

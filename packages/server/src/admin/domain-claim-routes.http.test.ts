@@ -12,8 +12,8 @@ const strictClaim = svcDomainClaimSchema.strict();
 const claimPage = pageSchema(strictClaim);
 
 /**
- * The operator routes of organization domain claims (DECISIONS.md "Domain claims"), on both databases,
- * against a name server on loopback that Svc's resolver queries through `dns.servers`.
+ * The operator routes of organization domain claims (docs/reference/organizations.md "Domain claims"), on
+ * both databases, against a name server on loopback that Svc's resolver queries through `dns.servers`.
  */
 describeEachDatabase('domain claim operator routes', (kind) => {
   let dns: TestDnsServer;

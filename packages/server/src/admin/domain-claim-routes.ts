@@ -9,7 +9,7 @@ type ByOrganization = { Params: { organizationId: string } };
 type ByClaim = { Params: { organizationId: string; id: string } };
 
 /**
- * The operator routes of organization domain claims (DECISIONS.md "Domain claims"):
+ * The operator routes of organization domain claims (docs/reference/organizations.md "Domain claims"):
  * `POST /organizations/{organizationId}/domains` {domain} starts (or returns) the claim with the TXT
  * record to publish, `GET` the same path lists the claims and `GET …/domains/{id}` reads one,
  * `POST …/domains/{id}/verify` looks the record up (200 either way: `status` says whether it was

@@ -10,9 +10,9 @@ import type { InvitationService } from '../signin/methods/invitation/invitation-
 import { operatorActor } from '../http/operator-request.js';
 
 /**
- * The operator routes of DECISIONS.md "Invitations (operator)". The app registers this plugin inside the
- * operator API at `/svc/admin/auth/api`, behind the operator guard. Answers never carry the token: it
- * only leaves in the emailed InviteUrl.
+ * The operator routes of docs/reference/organizations.md "Invitations (operator side)". The app registers
+ * this plugin inside the operator API at `/svc/admin/auth/api`, behind the operator guard. Answers never
+ * carry the token: it only leaves in the emailed InviteUrl.
  */
 export function invitationAdminRoutes(deps: { invitations: InvitationService }): FastifyPluginAsync {
   const { invitations } = deps;

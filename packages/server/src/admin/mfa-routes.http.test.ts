@@ -8,7 +8,10 @@ import { DEFAULT_MFA_SETTINGS, DEFAULT_ORGANIZATION_MFA_POLICY } from '../signin
 const API = '/svc/admin/auth/api';
 const NOT_FOUND = { error: 'not_found', message: 'Not found.' };
 
-/** The operator routes of SPEC.md: GET/PUT /settings/mfa and /organizations/{organizationId}/mfa-policy. */
+/**
+ * The operator routes of docs/reference/operator-api.md "Security settings": GET/PUT /settings/mfa and
+ * /organizations/{organizationId}/mfa-policy.
+ */
 describeAboveStorage('MFA operator routes', (kind) => {
   let t: TestSvc;
   let organizationId: string;

@@ -16,7 +16,10 @@ const API = '/svc/admin/auth/api';
 const AUDIT = '/svc/admin/audit/api';
 const strictConnection = svcOidcConnectionSchema.strict();
 
-/** The operator routes of OIDC / social provider connections (DECISIONS.md "Operator routes for federation…"). */
+/**
+ * The operator routes of OIDC / social provider connections (docs/reference/federation.md "OIDC and social
+ * connections").
+ */
 describeAboveStorage('OIDC connection operator routes', (kind) => {
   let t: TestSvc;
   let appleKey: string;

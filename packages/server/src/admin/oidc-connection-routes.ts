@@ -12,8 +12,8 @@ import { operatorActor } from '../http/operator-request.js';
 type ById = { Params: { id: string } };
 
 /**
- * The operator routes of OIDC / social provider connections (DECISIONS.md "Operator routes for
- * federation…"): `GET/POST /oidc-connections`, `GET/PUT/DELETE /oidc-connections/{id}`, and
+ * The operator routes of OIDC / social provider connections (docs/reference/federation.md "OIDC and
+ * social connections"): `GET/POST /oidc-connections`, `GET/PUT/DELETE /oidc-connections/{id}`, and
  * `POST /oidc-connections/{id}/enable` and `/disable` like the SAML and SCIM connections. The app
  * registers this plugin inside the operator API at `/svc/admin/auth/api`, behind the operator guard;
  * it parses with the contract schemas (top-level field names case-insensitive) and calls the facade.

@@ -28,7 +28,7 @@ function isPowerOfTen(count: number): boolean {
 }
 
 /**
- * The operator bearer token (DECISIONS.md "Operator (admin) authorization"), compared in constant time.
+ * The operator bearer token (docs/reference/operator-api.md "Authentication"), compared in constant time.
  * Nothing locks it: the right token works from any address whatever came before, since a lock per
  * address locks out the operator behind the same proxy, and the token's strength makes guessing
  * pointless. Wrong tokens are audited in aggregate as `admin.authentication.failed`

@@ -26,10 +26,10 @@ import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor, pageRequest } from '../http/operator-request.js';
 
 /**
- * The operator API of SPEC.md "Operator (admin) HTTP APIs" for organizations, users, memberships,
- * clients (with the record routes of DECISIONS.md "Operator record routes"), users' consent grants,
- * scope display names, token sessions (list, revocation preview and revocation) and security settings.
- * The app registers it at `/svc/admin/auth/api` behind the operator guard; this plugin only parses
+ * The operator API (docs/reference/operator-api.md) for organizations, users, memberships,
+ * clients (with the record routes of docs/reference/organizations.md "Record updates"), users' consent
+ * grants, scope display names, token sessions (list, revocation preview and revocation) and security
+ * settings. The app registers it at `/svc/admin/auth/api` behind the operator guard; this plugin only parses
  * (contract schemas, field names case-insensitive), calls the facade and answers. Errors are
  * `{ error, message, details? }` with 400/404/409, never a 5xx for bad input.
  *
@@ -151,8 +151,8 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
 }
 
 /**
- * DECISIONS.md "Operator record routes": read and PATCH users, organizations, memberships and clients
- * (`active: false` deactivates, `true` reactivates), list memberships (and read one by id), rotate a
+ * docs/reference/organizations.md "Record updates": read and PATCH users, organizations, memberships and
+ * clients (`active: false` deactivates, `true` reactivates), list memberships (and read one by id), rotate a
  * client secret. PATCH bodies name only what changes; the answer is the record as it is now.
  */
 function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): void {
@@ -217,8 +217,9 @@ function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): voi
 }
 
 /**
- * SPEC.md `GET, POST /scope-display-names` (`{ data }`; POST answers 201) and `PUT, DELETE
- * /scope-display-names/{id}` (DELETE answers `{ deleted: true }`; 400 for a code-owned entry).
+ * docs/reference/tokens-and-sessions.md, scope display names: `GET, POST /scope-display-names` (`{ data }`;
+ * POST answers 201) and `PUT, DELETE /scope-display-names/{id}` (DELETE answers `{ deleted: true }`; 400 for
+ * a code-owned entry).
  */
 function registerScopeDisplayNameRoutes(app: FastifyInstance, admin: SvcAdminService): void {
   app.get('/scope-display-names', async () => admin.listScopeDisplayNamesAsync());

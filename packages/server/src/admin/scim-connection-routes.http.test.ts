@@ -16,7 +16,7 @@ const API = '/svc/admin/auth/api';
 type Method = 'GET' | 'POST' | 'PUT';
 
 /**
- * The operator routes of SCIM connections (SPEC.md "SCIM connection"; DECISIONS.md "Wire shapes…")
+ * The operator routes of SCIM connections (docs/reference/scim.md "Connections")
  * over HTTP on both databases: the one enabled connection per organization is the database's rule.
  */
 describeEachDatabase('SCIM connection operator routes', (kind) => {

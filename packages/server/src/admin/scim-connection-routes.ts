@@ -14,8 +14,8 @@ type ById = { Params: { id: string } };
 type ByOrganization = { Params: { organizationId: string } };
 
 /**
- * The operator routes of SCIM connections (SPEC.md "Operator (admin) HTTP APIs", DECISIONS.md "Wire
- * shapes…"): `GET/POST /organizations/{organizationId}/scim-connections` (POST answers 201 with the
+ * The operator routes of SCIM connections (docs/reference/scim.md
+ * "Connections"): `GET/POST /organizations/{organizationId}/scim-connections` (POST answers 201 with the
  * one-time `token` and `baseUrl`), `GET /scim-connections?organizationId=&enabled=&limit=&cursor=` (every
  * organization's, each with its `organization`, never a token), `GET/PUT /scim-connections/{id}`, `POST /scim-connections/{id}/enable`,
  * `/disable`, token rotation at both spellings the two documents give (`/token/rotate` and

@@ -8,9 +8,10 @@ import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 const API = '/svc/admin/auth/api';
 
 /**
- * SPEC.md `GET, POST /scope-display-names` and `PUT, DELETE /scope-display-names/{id}` (DECISIONS.md
- * "Scope display names": API entries are `dashboard`-owned, `createSvc({ scopeDisplayNames })` entries
- * `code`-owned and closed to PUT and DELETE with a 400), through the real app behind the operator guard.
+ * `GET, POST /scope-display-names` and `PUT, DELETE /scope-display-names/{id}`
+ * (docs/reference/tokens-and-sessions.md, scope display names: API entries are `dashboard`-owned,
+ * `createSvc({ scopeDisplayNames })` entries `code`-owned and closed to PUT and DELETE with a 400), through
+ * the real app behind the operator guard.
  */
 describeAboveStorage('operator scope display name routes', (kind) => {
   let t: TestSvc;

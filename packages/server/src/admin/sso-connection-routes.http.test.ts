@@ -18,7 +18,7 @@ const API = '/svc/admin/auth/api';
 const strictConnection = svcSsoConnectionSchema.strict();
 
 /**
- * The operator routes of SAML SSO connections (DECISIONS.md "Operator routes for federation…") and the
+ * The operator routes of SAML SSO connections (docs/reference/federation.md "SAML connections") and the
  * SP metadata route, over HTTP on both databases.
  */
 describeEachDatabase('SSO connection operator routes', (kind) => {

@@ -14,7 +14,7 @@ type ById = { Params: { id: string } };
 type ByOrganization = { Params: { organizationId: string } };
 
 /**
- * The operator routes of SAML SSO connections (DECISIONS.md "Operator routes for federation…"):
+ * The operator routes of SAML SSO connections (docs/reference/federation.md "SAML connections"):
  * `GET/POST /organizations/{organizationId}/sso-connections` (POST answers a disabled draft, 201, with
  * `spEntityId` and `acsUrl`), `GET /sso-connections?organizationId=&enabled=&limit=&cursor=` (every
  * organization's, each with its `organization`), `GET /sso-connections/{id}`, `POST /sso-connections/{id}/metadata`

@@ -9,7 +9,7 @@ type ById = { Params: { id: string } };
 type ByOrganization = { Params: { organizationId: string } };
 
 /**
- * The operator routes of SSO setup portal links (DECISIONS.md "SSO setup portal links"):
+ * The operator routes of SSO setup portal links (docs/reference/federation.md "Links"):
  * `POST /organizations/{organizationId}/sso-portal/sessions` → 201 {id, url, expiresAt} (the URL, with
  * its one-time token, only in this answer), `GET` the same path lists the links with their status,
  * `GET /sso-portal/sessions` lists every organization's (`?organizationId=` narrows them),

@@ -7,8 +7,8 @@ import { operatorActor } from '../http/operator-request.js';
 import { validate } from '../kernel/validation.js';
 
 /**
- * What an operator does for a user who is stuck (docs/decisions/admin-console-directory-api.md), inside
- * the operator API at `/svc/admin/auth/api` behind the operator guard:
+ * What an operator does for a user who is stuck (docs/reference/organizations.md "Operator support for a
+ * user"), inside the operator API at `/svc/admin/auth/api` behind the operator guard:
  *
  * - `POST /users/{id}/password-reset`: the reset email; 202 `{ delivery, deliveryId, expiresAt }`, 409
  *   for a user without an address or deactivated, 502 when the mail server refused it;

@@ -20,8 +20,8 @@ import { operatorApi } from '../test-support/operator-api.js';
 const ADMIN = '/svc/admin/auth/api';
 
 /**
- * What an operator console changes for a user (docs/decisions/admin-console-directory-api.md): the
- * address's verification, the operator flag (never the last active operator's), an organization's
+ * What an operator console changes for a user (docs/reference/organizations.md "Operator support for a
+ * user"): the address's verification, the operator flag (never the last active operator's), an organization's
  * primary domain, the second factors, and a password reset email; on both databases.
  */
 describeEachDatabase('operator console: user support', (kind) => {

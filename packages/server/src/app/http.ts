@@ -125,7 +125,8 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         await svc.register(accountDirectRoutes({ account: services.account }), { prefix: authPath });
         await svc.register(oidcDirectRoutes({ auth: services.auth }), { prefix: authPath });
         await svc.register(ssoDirectRoutes({ sso: services.sso }), { prefix: authPath });
-        // Calendar connections: SPEC.md maps the callback and the operator routes only while they are on.
+        // Calendar connections: the callback and the operator routes are mapped only while they are on
+        // (docs/reference/calendar.md).
         if (config.calendar.enabled) {
           await svc.register(
             calendarCallbackRoutes({

@@ -44,9 +44,9 @@ interface Route {
 }
 
 /**
- * SPEC.md's rule for bad input over every route Svc mounts, as the operator (and for SCIM, as the
- * connection's bearer): ids in the path that no record can have and hostile query strings are a 4xx,
- * never a 5xx, on both databases. The routes are read from Fastify as the app registers them, so a
+ * The rule for bad input (docs/reference/errors.md) over every route Svc mounts, as the operator (and for
+ * SCIM, as the connection's bearer): ids in the path that no record can have and hostile query strings are a
+ * 4xx, never a 5xx, on both databases. The routes are read from Fastify as the app registers them, so a
  * route added later is covered without being listed here.
  */
 describeEachDatabase('every route refuses malformed paths and queries', (kind) => {

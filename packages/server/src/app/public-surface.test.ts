@@ -3,7 +3,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * What a host may rely on (docs/decisions/app-public-surface.md): the members of SvcServices and Svc
+ * What a host may rely on (docs/reference/configuration.md "Embedding"): the members of SvcServices and Svc
  * that the published declarations keep. Every other member is tagged internal and stripped; a new member
  * is public only when it is listed here.
  */

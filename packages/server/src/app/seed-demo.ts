@@ -43,9 +43,9 @@ export interface DemoSeed {
 }
 
 /**
- * Seeds the demo once (DECISIONS.md "Start"): an organization, a user who belongs to it, a first-party
- * web client, a third-party confidential client and a device client. The organization's fixed slug
- * marks the demo as seeded, so later starts leave it untouched.
+ * Seeds the demo once (docs/reference/configuration.md "The demo"): an organization, a user who belongs to
+ * it, a first-party web client, a third-party confidential client and a device client. The organization's
+ * fixed slug marks the demo as seeded, so later starts leave it untouched.
  */
 export async function seedDemo(admin: SvcAdminService, options: { production: boolean }): Promise<DemoSeed> {
   const actor = { actorType: 'system' as const, actorId: 'seed-demo' };

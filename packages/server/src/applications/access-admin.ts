@@ -75,7 +75,7 @@ function toCheck(check: AccessCheck): SvcApplicationAccessCheck {
 }
 
 /**
- * The operator API of application access (SPEC.md "Operator (admin) HTTP APIs": access mode,
+ * The operator API of application access (docs/reference/application-access.md: access mode,
  * assignments, the access check, and the applications of an organization or a user). An
  * `{applicationId}` is the client's clientId or its record id (findClientByEitherId). Every
  * change is audited; none is cached, so it holds on every node from the next sign-in or refresh on.

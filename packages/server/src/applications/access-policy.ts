@@ -75,7 +75,7 @@ function reason(code: string, message: string, assignment?: AssignmentRecord): S
 }
 
 /**
- * The access decision (SPEC.md "Application access"; docs/decisions/application-access.md), pure:
+ * The access decision (docs/reference/application-access.md), pure:
  *
  * 1. `disabled`: nobody.
  * 2. A matching deny assignment: denied, whatever the mode ("an explicit deny always wins").

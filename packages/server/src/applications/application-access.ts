@@ -28,11 +28,11 @@ export interface AccessContext {
 }
 
 /**
- * Application access at run time (SPEC.md "Application access"; rule 5: "checks run when a concrete
- * application and subject are known; public denial text is generic while audit events and the
- * access-check endpoint carry detail"). A client in the default mode without assignments is decided
- * from its own row: no read on the token path. Nothing is cached, so an operator's change applies to
- * the next sign-in and the next refresh on every node.
+ * Application access at run time (docs/reference/application-access.md "Where it is checked",
+ * "Answers": checks run when a concrete application and subject are known; the public denial text is
+ * generic while audit events and the access-check endpoint carry detail). A client in the default mode
+ * without assignments is decided from its own row: no read on the token path. Nothing is cached, so an
+ * operator's change applies to the next sign-in and the next refresh on every node.
  */
 export class ApplicationAccess {
   readonly #deps: ApplicationAccessDeps;

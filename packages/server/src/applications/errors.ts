@@ -1,8 +1,8 @@
 import { SvcPublicAuthError } from '../kernel/errors.js';
 
 /**
- * What a refused user or client is told, whatever the reason (SPEC.md rule 5: "public denial text is
- * generic while audit events and the access-check endpoint carry detail").
+ * What a refused user or client is told, whatever the reason (docs/reference/application-access.md "Answers":
+ * the public text is generic while audit events and the access-check endpoint carry detail).
  */
 export const ACCESS_DENIED_MESSAGE = 'The user may not use this application.';
 

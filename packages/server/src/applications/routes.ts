@@ -17,8 +17,9 @@ const applicationPath = (params: unknown) => validate(applicationPathSchema, par
 const recordPath = (id: string) => validate(recordPathSchema, { id }, 'path', '(path)').id;
 
 /**
- * The application-access routes of SPEC.md's operator API, registered at `/svc/admin/auth/api` behind
- * the operator guard: parse (path, query and body through contract schemas), call, answer.
+ * The application-access routes of the operator API (docs/reference/application-access.md), registered at
+ * `/svc/admin/auth/api` behind the operator guard: parse (path, query and body through contract schemas),
+ * call, answer.
  */
 export function applicationAccessRoutes(deps: { access: ApplicationAccessAdmin }): FastifyPluginAsync {
   const { access } = deps;

@@ -19,7 +19,7 @@ const selectedSession: SubjectOf = (event) => {
 /**
  * Where the record an event is about sits, by kind prefix (the first match wins): kinds whose record is
  * not a user, client or organization carry its id in `data` under a name of their own. Every other kind
- * is about its user, else its client, else its organization (docs/decisions/audit-event-filters.md).
+ * is about its user, else its client, else its organization (docs/reference/events.md "Reading events").
  */
 const BY_KIND: readonly (readonly [prefix: string, subject: SubjectOf])[] = [
   ['admin.membership.', inData('membershipId')],

@@ -2,7 +2,7 @@ import type { AuditSummaryCategory } from '@svc/contract';
 
 /**
  * What the console's overview counts, as `kind` filters of `GET /events`, so that a bar links to exactly
- * the events it counts (docs/decisions/audit-summary.md says why each kind is in or out):
+ * the events it counts (docs/reference/events.md "Reading events" says why each kind is in or out):
  * - a sign-in is a completed first authentication: every hosted or headless one, whatever the method
  *   (federated ones included, so `oidc.authorization.completed` and `saml.sign_in.completed` are not
  *   counted again), a direct one, and one on an invitation's page;

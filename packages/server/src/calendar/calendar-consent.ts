@@ -78,8 +78,8 @@ export interface CalendarCallbackResult {
 
 /**
  * The consent to a user's calendar at Google or Microsoft, bound to the user's browser and to the user
- * signed in there (RFC 6749 §10.12; docs/decisions/calendar-consent-browser-binding.md): `start` checks
- * the consent and answers a sealed link to Svc's consent page; `open`, in the browser that follows it,
+ * signed in there (RFC 6749 §10.12; docs/reference/calendar.md "Bound to the browser and its user"): `start`
+ * checks the consent and answers a sealed link to Svc's consent page; `open`, in the browser that follows it,
  * requires the issuer session of the consent's user, then sends the browser to the provider with the
  * calendar scopes (and what the provider needs to issue a refresh token), remembering the consent by its
  * state and that browser; `finish` takes the callback once and, only in that browser and still for that

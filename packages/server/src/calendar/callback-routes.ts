@@ -25,13 +25,13 @@ export interface CalendarCallbackRoutesDeps {
 }
 
 /**
- * The user's browser in a calendar consent (docs/decisions/calendar-consent-browser-binding.md):
+ * The user's browser in a calendar consent (docs/reference/calendar.md "Bound to the browser and its user"):
  *
  * - GET /calendar/consent?token=…: the authorization URL a consent's start answers. In a browser signed
  *   in as the consent's user, a 303 to the provider, the consent bound to this browser (its antiforgery
  *   id, given one here when it has none); otherwise a 303 back to the ReturnUri with `error`.
- * - SPEC.md: "GET /calendar/callback (under /svc/auth) | calendar consent callback …; redirects to the
- *   request's ReturnUri adding calendarConnectionId on success or error on failure". A callback in
+ * - docs/reference/calendar.md "The callback": once the state is taken, the browser goes back to the
+ *   returnUri with `calendarConnectionId` on success or one `error` on failure. A callback in
  *   another browser, or in one no longer signed in as the consent's user, is such an error.
  *
  * A link or state that is unknown, used, changed or expired names no ReturnUri: it is a 400

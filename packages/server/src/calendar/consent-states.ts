@@ -35,7 +35,7 @@ const CONSENT_STATE_PURPOSE = 'calendar-consent-state';
 
 /**
  * Calendar consents between the redirect to the provider and the callback, kept like sign-ins through a
- * provider (docs/decisions/federation-oidc-sign-ins-in-flight.md): the `state` only as its SHA-256, the
+ * provider (docs/reference/federation.md "The flow"): the `state` only as its SHA-256, the
  * nonce and PKCE verifier sealed with the master key, taken once within ten minutes.
  */
 export class CalendarConsentStates {

@@ -1,6 +1,6 @@
 import { SvcConfigError } from '../kernel/errors.js';
 
-/** The least strength of an operator token (docs/decisions/config-operator-token-strength.md). */
+/** The least strength of an operator token (docs/reference/operator-api.md "The operator token"). */
 export const MIN_ADMIN_TOKEN_BITS = 128;
 
 /**

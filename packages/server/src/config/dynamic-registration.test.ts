@@ -3,7 +3,7 @@ import { optionsFromEnv } from './env.js';
 import { resolveConfig } from './resolve.js';
 
 describe('dynamic client registration settings', () => {
-  it('is off by default, with SPEC.md limits and the issuer as the audience', () => {
+  it('is off by default, with the documented limits and the issuer as the audience', () => {
     expect(resolveConfig({}).dynamicClientRegistration).toEqual({
       enabled: false,
       allowedScopes: [],

@@ -7,7 +7,7 @@ import type {
 } from '../oauth/clients/self-described-clients.js';
 import type { ClientIdMetadataDocumentOptions, DynamicClientRegistrationOptions } from './options.js';
 
-/** SPEC.md "Limits": DCR MaxScopeCount and MaxScopeLength. */
+/** A registration's scope limits (docs/reference/limits.md): at most 32 scopes of at most 128 characters. */
 const DEFAULT_MAX_SCOPE_COUNT = 32;
 const DEFAULT_MAX_SCOPE_LENGTH = 128;
 const DEFAULT_DOCUMENT_TIMEOUT_MS = 5_000;

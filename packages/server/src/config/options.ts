@@ -47,7 +47,10 @@ export interface OpenIdOptions {
   enableUserInfoEndpoint?: boolean;
 }
 
-/** The SMS verification provider of phone OTP (Twilio Verify API shape; DECISIONS.md SVC_SMS_* rows). */
+/**
+ * The SMS verification provider of phone OTP (Twilio Verify API shape; docs/reference/configuration.md
+ * "Environment variables", docs/reference/email-and-sms.md).
+ */
 export interface SmsOptions {
   /** Account id, the HTTP Basic user name (SVC_SMS_ACCOUNT_ID) */
   accountId?: string;
@@ -69,13 +72,13 @@ export interface SmsOptions {
 }
 
 /**
- * Organization domain claims proven by a DNS TXT record (SPEC.md "Domain claim"): the record is named
- * `<recordPrefix>.<domain>` and holds `<valuePrefix>=<value>`.
+ * Organization domain claims proven by a DNS TXT record (docs/reference/organizations.md "The TXT look-up"):
+ * the record is named `<recordPrefix>.<domain>` and holds `<valuePrefix>=<value>`.
  */
 export interface DomainVerificationOptions {
-  /** SPEC.md DomainVerificationRecordPrefix. @default '_svc-verify' (SVC_DOMAIN_VERIFICATION_RECORD_PREFIX) */
+  /** The record name's prefix. @default '_svc-verify' (SVC_DOMAIN_VERIFICATION_RECORD_PREFIX) */
   recordPrefix?: string;
-  /** SPEC.md DomainVerificationRecordValuePrefix. @default 'svc-domain-verification' (SVC_DOMAIN_VERIFICATION_VALUE_PREFIX) */
+  /** The record value's prefix. @default 'svc-domain-verification' (SVC_DOMAIN_VERIFICATION_VALUE_PREFIX) */
   valuePrefix?: string;
   /** How long an active claim goes unchecked; at least 60000. @default 86400000 (24 h) (SVC_DOMAIN_RECHECK_INTERVAL_MS) */
   recheckIntervalMs?: number;
@@ -93,7 +96,8 @@ export interface DnsOptions {
 
 /**
  * Fetching an identity provider's metadata from a URL a customer's admin typed in the SSO setup portal
- * (docs/decisions/sso-portal-metadata-url.md). Only public addresses are fetched from unless listed here.
+ * (docs/reference/federation.md "The portal API and page"). Only public addresses are fetched from unless
+ * listed here.
  */
 export interface SsoMetadataFetchOptions {
   /**
@@ -125,8 +129,8 @@ export interface ProviderFetchOptions {
 }
 
 /**
- * A SCIM connection configured in code (SPEC.md "SCIM connection": code-seeded connections take the
- * boundary from a seed option and a Token or TokenSecretName). Written on every start; the operator API
+ * A SCIM connection configured in code (docs/reference/scim.md "Seeded from code": the boundary
+ * from the seed and a token or tokenSecretName). Written on every start; the operator API
  * cannot change it.
  */
 export interface ScimConnectionSeedOptions {
@@ -224,9 +228,9 @@ export interface ClientIdMetadataDocumentOptions extends DynamicClientRegistrati
 }
 
 /**
- * A scope's display name set in code (DECISIONS.md "Scope display names": `code`-owned): consent and
- * grant lists show it, it wins over an operator's entry for the same scope, and the operator API lists
- * it but cannot change or delete it.
+ * A scope's display name set in code (`code`-owned: docs/reference/tokens-and-sessions.md, scope display
+ * names): consent and grant lists show it, it wins over an operator's entry for the same scope, and the
+ * operator API lists it but cannot change or delete it.
  */
 export interface ScopeDisplayNameOptions {
   /** An RFC 6749 scope token of at most 200 characters, not `auth:*`; one entry per scope. */

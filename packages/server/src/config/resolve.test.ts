@@ -161,7 +161,7 @@ describe('configuration', () => {
     expect(() => resolveConfig({ databaseTimeouts: { connectMs: 0 } })).toThrow(SvcConfigError);
   });
 
-  it('reads the domain claims’ record prefixes, re-check schedule and DNS servers, defaulting to SPEC.md’s record', () => {
+  it('reads the domain claims’ record prefixes, re-check schedule and DNS servers, with the default record', () => {
     expect(resolveConfig({})).toMatchObject({
       domainVerification: {
         recordPrefix: '_svc-verify',

@@ -95,7 +95,7 @@ export interface SvcConfig extends LoggingConfig {
   readonly rateLimits: RateLimitRules;
   /** Limits on guessing secrets: the defaults with the `failureLimits` option merged over them. */
   readonly failureLimits: FailureRules;
-  /** The headless sign-in API (SPEC.md "Headless API"). */
+  /** The headless sign-in API (docs/reference/sign-in.md). */
   readonly headless: {
     readonly enabled: boolean;
     /** Absolute, under the auth base. */

@@ -3,7 +3,9 @@ import { SvcConfigError } from '../kernel/errors.js';
 import type { ScimConnectionSeed } from '../scim/connection-admin.js';
 import type { ScimConnectionSeedOptions } from './options.js';
 
-/** SPEC.md "Limits": a SCIM seed token is 32 or more characters without whitespace. */
+/**
+ * A SCIM seed token is 32 or more characters without whitespace (docs/reference/scim.md "Seeded from code").
+ */
 const SEED_TOKEN_MIN_LENGTH = 32;
 
 export interface ScimConfig {
@@ -14,7 +16,7 @@ export interface ScimConfig {
   readonly connections: readonly ScimConnectionSeed[];
 }
 
-/** Checks a seed token: the rule of SPEC.md "Limits", naming the seed (never the token). */
+/** Checks a seed token against that rule, naming the seed (never the token). */
 export function checkSeedToken(token: string, seedId: string): string {
   if (token.length < SEED_TOKEN_MIN_LENGTH || /\s/.test(token)) {
     throw new SvcConfigError(
@@ -75,8 +77,9 @@ const TAKEN_SEGMENTS: readonly string[] = [
 ];
 
 /**
- * SPEC.md's ScimBasePath: a path under the dashboard base (the routes are mounted inside Svc's plugin,
- * behind its error mapper and body limit) whose first segment no other surface or console page uses.
+ * The SCIM base path (docs/reference/scim.md "The base path"): a path under the dashboard base (the routes
+ * are mounted inside Svc's plugin, behind its error mapper and body limit) whose first segment no other
+ * surface or console page uses.
  */
 function resolveScimBasePath(value: string | undefined, dashboardBase: string): string {
   const example = `${dashboardBase}/scim/v2`;

@@ -28,7 +28,7 @@ const revokeBody = svcRevokeCalendarConnectionRequestSchema.extend({ refreshToke
  *
  * - POST /calendar/authorization-url {refreshToken, connectionId, returnUri, scopes?} → 200
  *   {authorizationUrl, expiresAt}: send the user's browser there (signed in to the hosted pages as the
- *   user: docs/decisions/calendar-consent-browser-binding.md); it comes back to returnUri.
+ *   user: docs/reference/calendar.md "Bound to the browser and its user"); it comes back to returnUri.
  * - POST /calendar/connections {refreshToken, limit?, cursor?} → 200 a page of the user's connections.
  * - POST /calendar/connections/revoke {refreshToken, calendarConnectionId} → 200 the revoked connection.
  */

@@ -15,7 +15,7 @@ export interface SsoDirectRoutesDeps {
 
 /**
  * The SAML entry points of first-party apps (SPEC.md "Social, SSO and provider routes" and "Direct JSON
- * helpers"; docs/decisions/federation-saml-app-entry-points.md), mounted at `{authBase}`:
+ * helpers"; docs/reference/federation.md "SAML entry points of first-party apps"), mounted at `{authBase}`:
  *
  * - POST /sso/authorization-url (SPEC.md SSO authorization start request) → {authorizationUrl,
  *   organizationId, organizationName, primaryDomain}: the IdP of the email's organization. Its answer

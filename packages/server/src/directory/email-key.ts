@@ -7,7 +7,7 @@ import { SvcValidationError } from '../kernel/errors.js';
  * parts are not folded, because Unicode case mapping makes different addresses one (`ı` upper-cases to
  * `I`, `ß` to `SS`, `ﬃ` to `FFI`; Unicode TR #36). A non-ASCII domain is compared as its IDNA A-label
  * (UTS #46, `domainToASCII`), the name DNS resolves. Only ASCII letters fold, so a pure-ASCII address keys
- * exactly as trim-then-upper-case always did (docs/decisions/admin-email-lookup-key.md) and no stored
+ * exactly as trim-then-upper-case always did (docs/reference/organizations.md "Email identity") and no stored
  * ASCII key changes.
  *
  * Every lookup by email (sign-in, invitations, SSO linking, SCIM) goes through this module.

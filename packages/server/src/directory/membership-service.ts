@@ -93,13 +93,19 @@ export class MembershipService {
     return this.#deps.repositories.memberships.listForUser(userId, query);
   }
 
-  /** SPEC.md GetUserOrganizationsAsync: active memberships of active organizations, by name. */
+  /**
+   * getUserOrganizationsAsync (docs/reference/organizations.md "Memberships in process"): active memberships
+   * of active organizations, by name.
+   */
   async userOrganizations(userId: string): Promise<SvcOrganizationOption[]> {
     const rows = await this.#deps.repositories.memberships.listUserOrganizations(userId);
     return rows.map((row) => ({ id: row.id, slug: row.slug, name: row.name, role: row.role }));
   }
 
-  /** SPEC.md UserHasMembershipAsync: an active membership in an active organization. */
+  /**
+   * userHasMembershipAsync (docs/reference/organizations.md "Memberships in process"): an active membership
+   * in an active organization.
+   */
   userHasMembership(userId: string, organizationId: string): Promise<boolean> {
     return this.#deps.repositories.memberships.hasActiveMembership(userId, organizationId);
   }

@@ -62,12 +62,12 @@ export function differences<P extends object>(
 }
 
 /**
- * Stores an update and what follows it (DECISIONS.md "Deactivation", "Audit kinds added"):
- * `admin.<record>.updated` naming the changed fields; when `active` went from true to false the record's
- * sessions end (after the flag is stored, so that a sign-in finishing meanwhile is caught too; refresh
- * and validation read the flag on every call besides) and `admin.<record>.deactivated` records how many
- * ended; from false to true `admin.<record>.reactivated`, which restores sign-in only: the revoked
- * sessions stay revoked. Answers the record as it is now.
+ * Stores an update and what follows it (docs/reference/organizations.md "Deactivation";
+ * docs/reference/events.md): `admin.<record>.updated` naming the changed fields; when `active` went from true
+ * to false the record's sessions end (after the flag is stored, so that a sign-in finishing meanwhile is
+ * caught too; refresh and validation read the flag on every call besides) and `admin.<record>.deactivated`
+ * records how many ended; from false to true `admin.<record>.reactivated`, which restores sign-in only: the
+ * revoked sessions stay revoked. Answers the record as it is now.
  */
 export async function applyRecordUpdate<R extends { readonly active: boolean }, C extends object>(
   deps: Pick<DirectoryLifecycleDeps, 'audit'>,

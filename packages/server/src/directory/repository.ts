@@ -81,7 +81,7 @@ export interface UserRecord {
   readonly displayName: string;
   /** As typed (trimmed); shown and used for delivery. Null for an account signed up by phone. */
   readonly email: string | null;
-  /** The lookup key (SPEC.md: trim, then invariant upper-case); unique when set. */
+  /** The lookup key (docs/reference/organizations.md "Email identity"); unique when set. */
   readonly emailKey: string | null;
   readonly emailVerified: boolean;
   readonly passwordHash: string | null;
@@ -96,7 +96,7 @@ export interface NewUserExtras {
   /** E.164; unique when set. */
   readonly phoneE164?: string | null;
   readonly phoneVerified?: boolean;
-  /** SPEC.md signup CustomFields (a JSON object). */
+  /** The signup's custom fields, a JSON object (docs/reference/organizations.md "Signup custom fields"). */
   readonly customFields?: Readonly<Record<string, unknown>> | null;
 }
 

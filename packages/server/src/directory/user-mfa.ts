@@ -11,10 +11,10 @@ export interface UserMfaAdminDeps extends DirectoryDeps {
 
 /**
  * An operator's view and reset of a user's second factors (GET /users/{id}/mfa, POST
- * /users/{id}/mfa/reset; docs/decisions/admin-user-mfa-reset.md). A reset removes them all: recovery
- * codes are offered only beside a confirmed authenticator, and while unused ones remain a new enrollment
- * issues none, so codes left behind would come back with whatever leaked them. The next sign-in follows
- * the MFA policy: enrollment where MFA is required, none where it is not.
+ * /users/{id}/mfa/reset; docs/reference/organizations.md "Operator support for a user"). A reset removes them
+ * all: recovery codes are offered only beside a confirmed authenticator, and while unused ones remain a new
+ * enrollment issues none, so codes left behind would come back with whatever leaked them. The next sign-in
+ * follows the MFA policy: enrollment where MFA is required, none where it is not.
  */
 export class UserMfaAdmin {
   readonly #deps: UserMfaAdminDeps;

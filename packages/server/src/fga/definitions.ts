@@ -34,8 +34,8 @@ export interface UpdateDefinitionInput {
 }
 
 /**
- * Resource types, permissions and roles (DECISIONS.md "FGA model"): keyed records an operator creates,
- * renames and deletes; a role lists permission keys, each of which must be a permission. A key never
+ * Resource types, permissions and roles (docs/reference/fga.md "The model"): keyed records an operator
+ * creates, renames and deletes; a role lists permission keys, each of which must be a permission. A key never
  * changes (grants and the host app's checks name it); what is in use cannot be deleted.
  */
 export class FgaDefinitions {

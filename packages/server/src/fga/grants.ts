@@ -29,7 +29,7 @@ export interface CreateGrantInput {
   readonly resourceId: string;
   /**
    * Who manages the grant: `operator` (the default), or a source such as `scim:<connectionId>` that
-   * creates and revokes its grants itself (docs/decisions/fga-managed-grants.md).
+   * creates and revokes its grants itself (docs/reference/fga.md "Grants").
    */
   readonly managedBy?: string | undefined;
 }

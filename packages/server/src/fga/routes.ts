@@ -47,7 +47,7 @@ const page = (query: { limit: number; cursor?: string | undefined }) => ({
 });
 
 /**
- * The FGA operator API (SPEC.md "FGA admin API"; DECISIONS.md "FGA model", "FGA subjects"); the app
+ * The FGA operator API (docs/reference/fga.md "Routes"); the app
  * registers it at `/svc/admin/fga/api` behind the operator guard. Every record an operator creates can
  * be read, changed and deleted here, and every change is an `fga.*` audit event. Lists take `limit`
  * and `cursor` and answer `{ data, nextCursor }`, newest first; deletes answer 204. Bad input is a 400

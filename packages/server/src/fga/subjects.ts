@@ -36,7 +36,7 @@ function found(types: SubjectTypes, record: FgaSubjectRecord | undefined): FgaSu
 }
 
 /**
- * The subjects grants name (DECISIONS.md "FGA subjects"): users (Svc's accounts), and the groups,
+ * The subjects grants name (docs/reference/fga.md "The model"): users (Svc's accounts), and the groups,
  * service accounts and agents made here. A group has users as members; deleting a group, service
  * account or agent revokes its grants in the same write.
  */

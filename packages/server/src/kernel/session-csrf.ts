@@ -3,9 +3,9 @@ import { safeEqual } from './crypto.js';
 
 /**
  * The antiforgery token of a cookie session (the SSO setup portal's, the operator dashboard's): an HMAC of
- * the session's id (docs/decisions/sso-portal-csrf.md). It is bound to the session, so it needs no cookie
- * or storage of its own and ends with the session; a page puts it in every form (`_csrf`) and a script
- * calling a JSON API sends it as `x-svc-csrf`.
+ * the session's id (docs/reference/federation.md "Portal sessions"). It is bound to the session, so it needs
+ * no cookie or storage of its own and ends with the session; a page puts it in every form (`_csrf`) and a
+ * script calling a JSON API sends it as `x-svc-csrf`.
  */
 export class SessionCsrf {
   readonly #key: Buffer;

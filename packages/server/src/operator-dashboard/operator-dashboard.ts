@@ -55,9 +55,9 @@ export type DashboardDecision =
   { readonly kind: 'operator'; readonly live: LiveDashboardSession } | { readonly kind: 'refused' };
 
 /**
- * The bundled dashboards' sign-in (DECISIONS.md "Operator (admin) authorization"): an operator signs in
- * through Svc's own hosted login with the built-in first-party dashboard client (authorization code with
- * PKCE, exchanged in process), and a server-side session (the cookie's secret stored as SHA-256) then
+ * The bundled dashboards' sign-in (docs/reference/operator-api.md "Console sign-in and session"): an operator
+ * signs in through Svc's own hosted login with the built-in first-party dashboard client (authorization code
+ * with PKCE, exchanged in process), and a server-side session (the cookie's secret stored as SHA-256) then
  * authorizes the dashboards' calls to the operator APIs. Every request reads the session with its token
  * session and its user, so signing out, a revoked session, a deactivated user or a removed operator
  * flag holds at once on every node. Audited as `dashboard.session.started`, `.refused` and `.ended`.

@@ -28,7 +28,7 @@ export interface FailureRules {
   readonly mfaUser: FailureRule;
   /** Failed email or SMS one-time-code checks of one normalized address, across challenges. */
   readonly otpAddress: FailureRule;
-  /** Rejected SCIM bearer tokens from one IP address (docs/decisions/scim-token-failures.md). */
+  /** Rejected SCIM bearer tokens from one IP address (docs/reference/scim.md "Authentication"). */
   readonly scimTokenIp: FailureRule;
   /** Wrong secrets of one client from one IP address (docs/decisions/client-secret-failures.md). */
   readonly clientSecretIp: FailureRule;

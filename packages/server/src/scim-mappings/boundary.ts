@@ -3,11 +3,11 @@ import { SvcGrantBoundaryError, type GrantBoundaryErrorCode } from '../scim/erro
 import type { MappingResourceTree } from './deps.js';
 
 /**
- * Where a rule's resource stands against its connection's grant boundary (SPEC.md "SCIM boundary error
- * codes"): `missing` without a boundary, `not_found` when the boundary names no resource, then the
- * resource's ancestor chain: longer than the tree allows (a cycle never ends, so it is cut there too)
- * is `hierarchy_invalid`; a chain that passes through the boundary is `configured`; otherwise, or when
- * the resource is gone, `outside_boundary`.
+ * Where a rule's resource stands against its connection's grant boundary (docs/reference/scim.md "Mapping
+ * rules"): `missing` without a boundary, `not_found` when the boundary names no resource, then the resource's
+ * ancestor chain: longer than the tree allows (a cycle never ends, so it is cut there too) is
+ * `hierarchy_invalid`; a chain that passes through the boundary is `configured`; otherwise, or when the
+ * resource is gone, `outside_boundary`.
  */
 export async function boundaryStatus(
   boundaryId: string | null,

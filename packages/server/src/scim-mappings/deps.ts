@@ -52,7 +52,7 @@ export interface MappingDirectory {
   groupsOfUsers(connectionId: string, userIds: readonly string[]): Promise<Map<string, ScimGroupRef[]>>;
 }
 
-/** The source name of the FGA grants a SCIM connection's rules make (docs/decisions/fga-managed-grants.md). */
+/** The source name of the FGA grants a SCIM connection's rules make (docs/reference/fga.md "Grants"). */
 export function managedByConnection(connectionId: string): string {
   return `scim:${connectionId}`;
 }

@@ -30,9 +30,9 @@ export interface ScimMappingAdminDeps {
 type RuleFields = Pick<ScimMappingRecord, 'roleId' | 'resourceId' | 'enabled'>;
 
 /**
- * The operators' mapping rules of a SCIM connection (SPEC.md mapping routes; DECISIONS.md "SCIM mapping
- * rule"). The role and the resource must exist (400 naming the field); an enabled rule must be inside
- * the connection's grant boundary, else SvcGrantBoundaryError with SPEC.md's code. Disabling, updating
+ * The operators' mapping rules of a SCIM connection (docs/reference/scim.md "Mapping
+ * rules"). The role and the resource must exist (400 naming the field); an enabled rule must be inside
+ * the connection's grant boundary, else SvcGrantBoundaryError with the page's code. Disabling, updating
  * or deleting a rule revokes, before it answers, the grants its previous state made that nothing else
  * justifies; creating or enabling one grants nothing until the IdP pushes a matching group. Audited as
  * `admin.scim_mapping.created`, `.updated`, `.enabled`, `.disabled`, `.deleted`.
@@ -118,7 +118,10 @@ export class ScimMappingAdmin {
     if (current.enabled) await this.#deps.grants.revokeUnjustified(connection.id, 'scim_mapping_deleted');
   }
 
-  /** SPEC.md "reads carry grantBoundaryStatus": where the rule's resource stands against the boundary now. */
+  /**
+   * docs/reference/scim.md "Mapping rules": reads carry grantBoundaryStatus, where the rule's resource stands
+   * against the boundary now.
+   */
   async boundaryStatusOf(rule: ScimMappingRecord): Promise<ScimMappingBoundaryStatus> {
     const connection = await this.#connection(rule.connectionId);
     return boundaryStatus(connection.grantBoundaryResourceId, rule.resourceId, this.#deps.tree);
@@ -140,7 +143,7 @@ export class ScimMappingAdmin {
         : 'admin.scim_mapping.disabled'
       : 'admin.scim_mapping.updated';
     await this.#record(kind, connection, updated, actor);
-    // SPEC.md: "disable or update: grants owned by the previous state revoked immediately".
+    // docs/reference/scim.md "Grants": a disabled or updated rule's grants are revoked at once.
     if (current.enabled) {
       await this.#deps.grants.revokeUnjustified(
         connection.id,
@@ -150,7 +153,9 @@ export class ScimMappingAdmin {
     return updated;
   }
 
-  /** The references exist; an enabled rule is inside the boundary (SPEC.md's boundary codes). */
+  /**
+   * The references exist; an enabled rule is inside the boundary (docs/reference/scim.md's boundary codes).
+   */
   async #check(connection: ScimConnectionRecord, rule: RuleFields): Promise<void> {
     const { tree } = this.#deps;
     if (!(await tree.roleExists(rule.roleId))) throw unknownReference('roleId', 'No role has this id.');

@@ -44,16 +44,15 @@ interface EvaluatedRules {
 const MAX_PASSES = 3;
 
 /**
- * The grants of the mapping rules (SPEC.md "SCIM mapping rule", "SCIM connection" and "SCIM user"
- * lifecycles). A user holds a rule's role on its resource, managed by `scim:<connectionId>`, while a
- * group of the connection the user is in matches an enabled rule whose resource is inside the
- * connection's grant boundary. Grants are made only when the IdP pushes a group (POST, PUT, PATCH): so
- * a re-enabled rule or connection gives nothing back until the next push (SPEC.md). Everything else
- * only revokes, at once and before the answer: a member removed, a group deleted, a user deprovisioned
- * (in that connection's organization only), a rule disabled, updated or deleted, a boundary changed,
- * the connection disabled, an FGA resource moved out of the boundary. A push of a group matched by a rule
- * that cannot grant records a failed sync event and an audit event (`scim.grant.outside_boundary`,
- * `scim.grant.boundary_missing`); so does a move that revoked grants.
+ * The grants of the mapping rules (docs/reference/scim.md "Grants"). A user holds a rule's role on its
+ * resource, managed by `scim:<connectionId>`, while a group of the connection the user is in matches an
+ * enabled rule whose resource is inside the connection's grant boundary. Grants are made only when the IdP
+ * pushes a group (POST, PUT, PATCH): so a re-enabled rule or connection gives nothing back until the next
+ * push (docs/reference/scim.md "Grants"). Everything else only revokes, at once and before the answer: a
+ * member removed, a group deleted, a user deprovisioned (in that connection's organization only), a rule
+ * disabled, updated or deleted, a boundary changed, the connection disabled, an FGA resource moved out of the
+ * boundary. A push of a group matched by a rule that cannot grant records a failed sync event and an audit
+ * event (`scim.grant.outside_boundary`, `scim.grant.boundary_missing`); so does a move that revoked grants.
  */
 export class ScimMappingGrants implements ScimDirectorySubscriber, FgaResourceMoveSubscriber {
   readonly #deps: ScimMappingGrantsDeps;
@@ -203,8 +202,9 @@ export class ScimMappingGrants implements ScimDirectorySubscriber, FgaResourceMo
   }
 
   /**
-   * SPEC.md: a pushed group that resolves outside the boundary, or a connection without a usable one,
-   * still succeeds for the IdP; a failed sync event and an audit event of the same kind say why.
+   * docs/reference/scim.md "Grants": a pushed group that resolves outside the boundary, or a connection
+   * without a usable one, still succeeds for the IdP; a failed sync event and an audit event of the same kind
+   * say why.
    */
   async #recordUnusable(
     connection: ScimConnectionRecord,

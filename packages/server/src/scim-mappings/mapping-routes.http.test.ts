@@ -9,8 +9,9 @@ import { mappingTenant, operatorApi, type MappingTenant } from '../test-support/
 import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 /**
- * The operator routes of SCIM mapping rules on both databases: each SCIM boundary error code of SPEC.md
- * where SPEC.md raises it, the references a rule names, and the reads with their grantBoundaryStatus.
+ * The operator routes of SCIM mapping rules on both databases: each SCIM boundary error code of
+ * docs/reference/scim.md "Mapping rules" where it is raised, the references a rule names, and the reads with
+ * their grantBoundaryStatus.
  */
 describeEachDatabase('SCIM mapping rule routes and the grant boundary', (kind) => {
   let t: TestSvc;

@@ -3,9 +3,9 @@ import type { HeldGrant, WantedGrant } from './deps.js';
 import type { ScimMappingRecord } from './repository.js';
 
 /**
- * Whether a rule matches a group (DECISIONS.md `match: {groupDisplayName?, groupExternalId?}`): each
- * given field must match, the display name case-insensitively (SCIM compares group names so), the
- * externalId exactly.
+ * Whether a rule matches a group (docs/reference/scim.md "Mapping rules": `match: {groupDisplayName?,
+ * groupExternalId?}`): each given field must match, the display name case-insensitively (SCIM compares group
+ * names so), the externalId exactly.
  */
 export function ruleMatches(rule: ScimMappingRecord, group: ScimGroupRef): boolean {
   if (rule.groupDisplayName === null && rule.groupExternalId === null) return false;

@@ -11,12 +11,16 @@ export interface ScimAccountScope {
 }
 
 /**
- * The Svc accounts and memberships SCIM users map to (SPEC.md: a SCIM user is a Svc user with a
- * membership in the connection's organization). A port the app wires over the admin services, so that
- * accounts are created, audited and deprovisioned exactly as by operators.
+ * The Svc accounts and memberships SCIM users map to (docs/reference/scim.md "Users are accounts and
+ * memberships": a SCIM user is a Svc account with a membership in the connection's organization). A port the
+ * app wires over the admin services, so that accounts are created, audited and deprovisioned exactly as by
+ * operators.
  */
 export interface ScimAccounts {
-  /** The account with this address (SPEC.md's normalized email key), if any. */
+  /**
+   * The account with this address (its email lookup key, docs/reference/organizations.md "Email identity"),
+   * if any.
+   */
   findUserByEmail(email: string): Promise<ScimExistingAccount | undefined>;
   /**
    * A new passwordless account; 'taken' when the address is another account's. Its address is verified

@@ -29,8 +29,8 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 /**
- * SPEC.md "Authentication" 8: `Authorization: Bearer <SCIM_TOKEN>` names one enabled connection and so
- * one organization. The token is looked up by its SHA-256 only. Rejected tokens are counted per client
+ * docs/reference/scim.md "Authentication": `Authorization: Bearer <SCIM_TOKEN>` names one enabled connection
+ * and so one organization. The token is looked up by its SHA-256 only. Rejected tokens are counted per client
  * address across requests and nodes; a locked address is refused (429) before any look-up. A valid
  * token of a deactivated organization is refused with 403 (not counted: it is no guess), read on every
  * request, so that a deactivation stops the sync at once on every node.

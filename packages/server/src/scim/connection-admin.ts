@@ -52,13 +52,13 @@ export interface ScimConnectionWithToken {
 }
 
 /**
- * The operators' SCIM connections (SPEC.md "SCIM connection" and its lifecycle): created disabled with
+ * The operators' SCIM connections (docs/reference/scim.md "Connections"): created disabled with
  * a one-time token (only its SHA-256 is stored), enabled when no other connection of the organization
  * is (409 otherwise), disabled (its token is refused at once), the token rotated (the old one stops
  * working), the grant boundary set or changed but never removed. Connections seeded from code
  * (`createSvc({ scim })`) are changed only by their seed: the API refuses to change them (400).
  * Audited as `admin.scim_connection.created`, `.updated`, `.enabled`, `.disabled`, `.token_rotated`, and
- * SPEC.md's `scim.connection.grant_boundary_changed`.
+ * `scim.connection.grant_boundary_changed` (docs/reference/events.md).
  */
 export class ScimConnectionAdmin {
   readonly #deps: ScimConnectionAdminDeps;
@@ -108,7 +108,10 @@ export class ScimConnectionAdmin {
     return this.#deps.repository.list(query);
   }
 
-  /** PUT: the given fields; a null or omitted boundary keeps the current one (SPEC.md). */
+  /**
+   * PUT: the given fields; a null or omitted boundary keeps the current one (docs/reference/scim.md "The
+   * grant boundary").
+   */
   async update(
     id: string,
     input: UpdateScimConnectionInput,

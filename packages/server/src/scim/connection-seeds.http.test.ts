@@ -8,8 +8,8 @@ import { anotherNode, createTestSvc, type TestSvc } from '../test-support/test-s
 const SEED_TOKEN = 'seeded-token-0123456789abcdefghijklmnop';
 
 /**
- * SCIM connections seeded from code (SPEC.md "SCIM connection": a boundary from the seed and a Token or
- * TokenSecretName, 32 or more characters without whitespace), written on every start of a node.
+ * SCIM connections seeded from code (docs/reference/scim.md "Seeded from code": a boundary from the seed and
+ * a token or tokenSecretName, 32 or more characters without whitespace), written on every start of a node.
  */
 describeAboveStorage('SCIM connections seeded from code', (kind) => {
   let first: TestSvc;

@@ -4,7 +4,10 @@ export interface ScimGroupChangeScope {
   readonly organizationId: string;
 }
 
-/** A SCIM group as the mapping rules match it (SPEC.md mapping rule `match`: displayName, externalId). */
+/**
+ * A SCIM group as the mapping rules match it (docs/reference/scim.md "Mapping rules": `match` by displayName,
+ * externalId).
+ */
 export interface ScimGroupRef {
   readonly id: string;
   readonly displayName: string;
@@ -13,8 +16,8 @@ export interface ScimGroupRef {
 
 /**
  * One change of a group's membership, published before the SCIM response is sent: a subscriber that
- * revokes grants on `removedUserIds` has done so when the IdP gets its answer (SPEC.md: managed grants
- * revoked immediately). `deleted` is true when the group itself was deleted (every member removed).
+ * revokes grants on `removedUserIds` has done so when the IdP gets its answer (docs/reference/scim.md
+ * "Directory events"). `deleted` is true when the group itself was deleted (every member removed).
  */
 export interface ScimGroupMembershipChange extends ScimGroupChangeScope {
   readonly group: ScimGroupRef;
@@ -24,14 +27,14 @@ export interface ScimGroupMembershipChange extends ScimGroupChangeScope {
   readonly memberIds: readonly string[];
   /**
    * True when the IdP wrote the group itself (POST, PUT or PATCH), even with no member changed: a push
-   * or resynchronization after which SPEC.md lets the mapping rules grant again. False for a deletion
-   * and for the removals a user's deprovisioning makes.
+   * or resynchronization after which the mapping rules grant again (docs/reference/scim.md "Grants"). False
+   * for a deletion and for the removals a user's deprovisioning makes.
    */
   readonly pushed: boolean;
   readonly deleted: boolean;
 }
 
-/** A connection's change that ends access its mappings gave (SPEC.md "SCIM connection" lifecycle). */
+/** A connection's change that ends access its mappings gave (docs/reference/scim.md "Connections"). */
 export interface ScimConnectionChange extends ScimGroupChangeScope {
   /** `disabled`: every managed grant goes; `grant_boundary_changed`: those outside the new boundary go. */
   readonly change: 'disabled' | 'grant_boundary_changed';

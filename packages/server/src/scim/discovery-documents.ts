@@ -6,7 +6,10 @@ type Json = Record<string, unknown>;
 /** The most resources one list page returns (`count` above it is lowered, RFC 7644 §3.4.2.4). */
 export const MAX_PAGE_SIZE = 200;
 
-/** RFC 7643 §5 and SPEC.md: PATCH and filters yes; bulk, sort, ETags and password changes no. */
+/**
+ * RFC 7643 §5 and docs/reference/scim.md "Protocol rules": PATCH and filters yes; bulk, sort, ETags and
+ * password changes no.
+ */
 export function serviceProviderConfig(baseUrl: string): Json {
   return {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],

@@ -31,8 +31,8 @@ export function scimNotFound(resourceType: 'User' | 'Group', id: string): ScimEr
 }
 
 /**
- * SPEC.md's SCIM grant boundary error codes: a rule of the grant boundary was broken, raised in-process
- * and answered 400 with the stable `error` code.
+ * The SCIM grant boundary error codes (docs/reference/scim.md "Mapping rules"): a rule of the grant boundary
+ * was broken, raised in-process and answered 400 with the stable `error` code.
  */
 export type GrantBoundaryErrorCode =
   | 'grant_boundary_required'
@@ -41,7 +41,7 @@ export type GrantBoundaryErrorCode =
   | 'resource_outside_grant_boundary'
   | 'grant_boundary_hierarchy_invalid';
 
-/** DECISIONS.md's `SvcGrantBoundaryError` (`code`): a SCIM grant boundary rule violation, 400. */
+/** `SvcGrantBoundaryError` (`code`, docs/reference/errors.md): a SCIM grant boundary rule violation, 400. */
 export class SvcGrantBoundaryError extends SvcError {
   declare readonly code: GrantBoundaryErrorCode;
 

@@ -3,8 +3,9 @@ import { tokenizer } from 'scim2-parse-filter/lib/src/parser.js';
 import { ScimError } from './errors.js';
 
 /**
- * One exact match: SPEC.md supports only `eq` filters, on a fixed list of attributes per resource type;
- * `type` is that of the multi-valued attribute's item when the filter names one.
+ * One exact match: only `eq` filters are supported (docs/reference/scim.md "Protocol rules"), on a fixed list
+ * of attributes per resource type; `type` is that of the multi-valued attribute's item when the filter names
+ * one.
  */
 export interface ScimEqFilter<A extends string> {
   readonly attribute: A;

@@ -11,8 +11,9 @@ export interface GrantBoundaryResources {
 }
 
 /**
- * A boundary id as given: at most 256 characters (SPEC.md "Limits") and, like every FGA resource id,
- * without control characters (PostgreSQL cannot store a NUL); else `grant_boundary_invalid`.
+ * A boundary id as given: at most 256 characters (docs/reference/scim.md "The grant boundary") and, like
+ * every FGA resource id, without control characters (PostgreSQL cannot store a NUL); else
+ * `grant_boundary_invalid`.
  */
 export function checkGrantBoundaryId(resourceId: string): string {
   if (resourceId.length > GRANT_BOUNDARY_MAX_LENGTH) {
@@ -30,7 +31,10 @@ export function checkGrantBoundaryId(resourceId: string): string {
   return resourceId;
 }
 
-/** SPEC.md "grantBoundary (read)": configured, missing (none set) or not_found (no such resource). */
+/**
+ * docs/reference/scim.md "The grant boundary": configured, missing (none set) or not_found (no such
+ * resource).
+ */
 export async function grantBoundaryOf(
   resourceId: string | null,
   resources: GrantBoundaryResources,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { externalIdSchema, parseResourceBody } from './resource-body.js';
 import { couldBeResourceId } from './resource-id.js';
 
-/** The members of a group SPEC.md allows: at most this many in one group. */
+/** The members a group may have (docs/reference/scim.md "Protocol rules"): at most this many in one group. */
 export const MAX_GROUP_MEMBERS = 10_000;
 
 const groupAttributesSchema = z.object({

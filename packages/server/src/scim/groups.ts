@@ -36,8 +36,8 @@ export interface ScimGroupWithMembers {
 const FILTERABLE = ['id', 'displayName', 'externalId'] as const;
 
 /**
- * SCIM Groups of one connection (SPEC.md "SCIM 2.0 service provider"): stored per connection with their
- * members, who must be users of the same connection (400 `invalidValue` otherwise). displayName and
+ * SCIM Groups of one connection (docs/reference/scim.md "The service provider"): stored per connection with
+ * their members, who must be users of the same connection (400 `invalidValue` otherwise). displayName and
  * externalId are unique per connection (409 `uniqueness`). Every membership change is published to the
  * directory subscribers (the group mapping rules) before the answer, so a removal has ended the access
  * it gave when the IdP gets its response.

@@ -60,7 +60,7 @@ export interface ScimConnectionRepository {
   ): Promise<ScimConnectionRecord | ScimConnectionConflict | undefined>;
 }
 
-/** A user a connection provisioned: the Svc user id is the SCIM id (DECISIONS.md). */
+/** A user a connection provisioned: the Svc user id is the SCIM id (docs/reference/scim.md). */
 export interface ScimUserRecord {
   readonly connectionId: string;
   readonly userId: string;
@@ -75,16 +75,19 @@ export interface ScimUserRecord {
   readonly updatedAt: number;
 }
 
-/** An address of a user's `emails`: its email key (SPEC.md) and its type in lower case ('' without one). */
+/**
+ * An address of a user's `emails`: its email key (docs/reference/organizations.md "Email identity") and its
+ * type in lower case ('' without one).
+ */
 export interface ScimUserEmail {
   readonly key: string;
   readonly type: string;
 }
 
 /**
- * The exact-match look-ups SPEC.md allows for Users. `emails.value` matches any of the user's addresses
- * by its key, and only one of that type when the filter names one (`emails[type eq "work"].value eq
- * "…"`), both as {@link ScimUserEmail} holds them.
+ * The exact-match look-ups docs/reference/scim.md "Protocol rules" allows for Users. `emails.value` matches
+ * any of the user's addresses by its key, and only one of that type when the filter names one (`emails[type
+ * eq "work"].value eq "…"`), both as {@link ScimUserEmail} holds them.
  */
 export type ScimUserMatch =
   | { readonly attribute: 'id' | 'userName' | 'externalId'; readonly value: string }

@@ -22,7 +22,7 @@ export function userAttributesJson(record: ScimUserRecord): Json {
   };
 }
 
-/** A SCIM User resource (RFC 7643 §4.1): the id is the Svc user id (DECISIONS.md). */
+/** A SCIM User resource (RFC 7643 §4.1): the id is the Svc user id (docs/reference/scim.md). */
 export function userResource(record: ScimUserRecord, baseUrl: string): Json {
   const attributes = userAttributesJson(record);
   return {

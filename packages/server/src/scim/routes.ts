@@ -51,8 +51,8 @@ function send(reply: FastifyReply, status: number, detail: string, scimType: str
 }
 
 /**
- * The SCIM 2.0 service provider under `/svc/scim/v2` (SPEC.md "SCIM 2.0 service provider"): every route
- * authenticates the bearer token to its connection first (onRequest, before the body is read), bodies
+ * The SCIM 2.0 service provider under `/svc/scim/v2` (docs/reference/scim.md "The service provider"): every
+ * route authenticates the bearer token to its connection first (onRequest, before the body is read), bodies
  * are `application/scim+json` or `application/json`, answers are `application/scim+json`, and every
  * error is the SCIM error schema. Thin: it reads the request and hands it to the service provider.
  */

@@ -53,7 +53,7 @@ function listResponse<T>(page: ScimPage<T>, query: ScimPageQuery, toJson: (item:
 }
 
 /**
- * Svc as a SCIM 2.0 service provider (SPEC.md, RFC 7643/7644): authenticates a request to its
+ * Svc as a SCIM 2.0 service provider (docs/reference/scim.md, RFC 7643/7644): authenticates a request to its
  * connection and answers the JSON documents the routes send, projected as asked.
  */
 export class ScimServiceProvider {
@@ -168,7 +168,10 @@ export class ScimServiceProvider {
     return this.#group(await this.#deps.groups.replace(connection, id, body), projection);
   }
 
-  /** SPEC.md: a Group PATCH answers 204, unless the request asks for a projected resource. */
+  /**
+   * docs/reference/scim.md "Protocol rules": a Group PATCH answers 204, unless the request asks for a
+   * projected resource.
+   */
   async patchGroup(
     connection: ScimConnectionRecord,
     id: string,

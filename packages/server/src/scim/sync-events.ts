@@ -3,10 +3,10 @@ import type { Ids } from '../kernel/ids.js';
 import type { ScimSyncEventRepository, ScimSyncOutcome } from './repository.js';
 
 /**
- * The sync event kinds Svc records (SPEC.md "Events": SCIM activity and reconciliation errors are
- * persisted as sync events). The `scim.grant.*` kinds are recorded by the group mapping rules, as failed
- * events, beside the audit events of the same name: the two boundary kinds of SPEC.md, and
- * `role_missing` for a rule whose FGA role was deleted. `scim.user.link_refused` is a create refused
+ * The sync event kinds Svc records (docs/reference/scim.md "Sync events": SCIM activity and reconciliation
+ * errors are stored as sync events). The `scim.grant.*` kinds are recorded by the group mapping rules, as
+ * failed events, beside the audit events of the same name: the two boundary kinds (docs/reference/events.md),
+ * and `role_missing` for a rule whose FGA role was deleted. `scim.user.link_refused` is a create refused
  * because the address's existing account is unverified and held by others (failed).
  */
 export type ScimSyncEventKind =

@@ -80,8 +80,8 @@ const enterpriseSchema = z.object({
 /**
  * The attributes of a SCIM User that Svc stores (RFC 7643 §4.1 and the enterprise extension), as the
  * body of POST and PUT and the result of a PATCH. Read-only and unknown attributes (`id`, `meta`,
- * `groups`, anything else) are dropped; a `password` is never stored (SPEC.md: password changes are not
- * advertised).
+ * `groups`, anything else) are dropped; a `password` is never stored (docs/reference/scim.md "Users are
+ * accounts and memberships": a `password` is accepted and ignored).
  */
 const userAttributesSchema = z.object({
   userName: z.string().trim().min(1).max(256),

@@ -80,13 +80,13 @@ function stored(attributes: ScimUserAttributes): Record<string, unknown> {
 }
 
 /**
- * SCIM Users of one connection (SPEC.md "SCIM 2.0 service provider"): a user is a Svc account with a
- * membership in the connection's organization, found or created by its address, and the SCIM resource
- * the IdP sent, which is what the connection reads back; it sees only its own users (RFC 7644 §6).
+ * SCIM Users of one connection (docs/reference/scim.md "Users are accounts and memberships"): a user is a Svc
+ * account with a membership in the connection's organization, found or created by its address, and the SCIM
+ * resource the IdP sent, which is what the connection reads back; it sees only its own users (RFC 7644 §6).
  * userName and externalId are unique per connection (409 `uniqueness`). `active: false`
- * and DELETE deprovision for that organization only (SPEC.md "SCIM user" lifecycle): the membership is
- * deactivated, the user's sessions in the organization revoked, and the user removed from the
- * connection's groups (published to the directory subscribers before the answer).
+ * and DELETE deprovision for that organization only (docs/reference/scim.md "Users are accounts and
+ * memberships"): the membership is deactivated, the user's sessions in the organization revoked, and the user
+ * removed from the connection's groups (published to the directory subscribers before the answer).
  */
 export class ScimUsers {
   readonly #deps: ScimUsersDeps;

@@ -4,7 +4,7 @@ import { assertValidSecuritySettings, type SecuritySettings } from './security-s
 import type { SecuritySettingsRepository } from './repository.js';
 
 export type SecuritySettingsUpdate = Omit<SecuritySettings, 'refreshTokenGraceWindowSeconds'> & {
-  /** Optional; the default 30 applies when omitted (SPEC.md). */
+  /** Optional; the default 30 applies when omitted (docs/reference/operator-api.md "Security settings"). */
   refreshTokenGraceWindowSeconds?: number | undefined;
 };
 

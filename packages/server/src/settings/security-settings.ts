@@ -1,7 +1,10 @@
 import { SECURITY_SETTINGS_BOUNDS } from '@svc/contract';
 import { SvcValidationError, type ValidationIssue } from '../kernel/errors.js';
 
-/** The persisted security settings (SPEC.md "Security settings"); spans in the units of their names. */
+/**
+ * The persisted security settings (docs/reference/tokens-and-sessions.md; bounds in
+ * docs/reference/operator-api.md "Security settings"); spans in the units of their names.
+ */
 export interface SecuritySettings {
   refreshTokenLifetimeMinutes: number;
   sessionIdleTimeoutMinutes: number;
@@ -12,7 +15,10 @@ export interface SecuritySettings {
   refreshTokenGraceWindowSeconds: number;
 }
 
-/** DECISIONS.md defaults: 30 days / 14 days / 90 days; keys 90 / 7 / 30 days; replay grace 30 s. */
+/**
+ * The defaults (docs/reference/tokens-and-sessions.md): 30 days / 14 days / 90 days; keys 90 / 7 / 30 days;
+ * replay grace 30 s.
+ */
 export const DEFAULT_SECURITY_SETTINGS: Readonly<SecuritySettings> = Object.freeze({
   refreshTokenLifetimeMinutes: 30 * 24 * 60,
   sessionIdleTimeoutMinutes: 14 * 24 * 60,
@@ -35,7 +41,8 @@ export function securitySettingsIssues(settings: SecuritySettings): ValidationIs
       issues.push({ path: field, message: `${field} must be an integer from ${min} to ${max}.` });
     }
   }
-  // SPEC.md: "SigningKeyGraceWindowDays (must be shorter than the rotation interval)".
+  // docs/reference/operator-api.md "Security settings": the grace window must be shorter than the rotation
+  // interval.
   if (settings.signingKeyGraceWindowDays >= settings.signingKeyRotationIntervalDays) {
     issues.push({
       path: 'signingKeyGraceWindowDays',

@@ -28,13 +28,13 @@ type ById = { Params: { id: string } };
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * The portal API (DECISIONS.md "SSO setup portal API"), at `/svc/admin/auth/sso-portal/api/setup`:
- * `GET` (the organization, its connections with their SP details, its domain claims, the last test
- * sign-in, and the `csrfToken` to send as `x-svc-csrf`), `GET/POST /sso-connections`,
- * `GET /sso-connections/{id}`, `POST /sso-connections/{id}/metadata` (`{metadataXml}` or `{metadataUrl}`),
- * `/enable`, `/disable`, `GET/POST /domains`, `POST /domains/{id}/verify`. Only the portal session's
- * cookie authorizes it: without a live session every route answers the admin API's 404, before the body
- * is read; a POST without the session's token or from another origin is a 403.
+ * The portal API (docs/reference/federation.md "The portal API and page"), at
+ * `/svc/admin/auth/sso-portal/api/setup`: `GET` (the organization, its connections with their SP details, its
+ * domain claims, the last test sign-in, and the `csrfToken` to send as `x-svc-csrf`), `GET/POST
+ * /sso-connections`, `GET /sso-connections/{id}`, `POST /sso-connections/{id}/metadata` (`{metadataXml}` or
+ * `{metadataUrl}`), `/enable`, `/disable`, `GET/POST /domains`, `POST /domains/{id}/verify`. Only the portal
+ * session's cookie authorizes it: without a live session every route answers the admin API's 404, before the
+ * body is read; a POST without the session's token or from another origin is a 403.
  */
 export function portalApiRoutes(deps: PortalApiDeps): FastifyPluginAsync {
   const { setup, csrf } = deps;

@@ -18,8 +18,8 @@ const SETUP_API = `${PORTAL}/api/setup`;
 const [HOST, OTHER_HOST] = TLS_TEST_HOSTS;
 
 /**
- * The setup portal's metadata URL (docs/decisions/sso-portal-metadata-url.md) against an HTTPS server on
- * loopback with a self-signed certificate, its host names answered by a DNS server on loopback: the
+ * The setup portal's metadata URL (docs/reference/federation.md "The portal API and page") against an HTTPS
+ * server on loopback with a self-signed certificate, its host names answered by a DNS server on loopback: the
  * fetch that enables a connection, and each refusal. The Svc under test may fetch from 127.0.0.1/32 and
  * trusts the certificate (`ssoMetadataFetch`); a second Svc without them stands for production.
  */

@@ -26,8 +26,8 @@ interface PortalBrowser {
 }
 
 /**
- * The customer SSO setup portal over HTTP (SPEC.md "Authentication" item 9; DECISIONS.md "SSO setup
- * portal links", "SSO setup portal API"): operators' setup links, their one-time exchange for a portal
+ * The customer SSO setup portal over HTTP (docs/reference/federation.md "The SSO setup
+ * portal"): operators' setup links, their one-time exchange for a portal
  * session, the portal API's scoping, antiforgery and 404s, and the page's forms.
  */
 describeAboveStorage('SSO setup portal', (kind) => {

@@ -20,7 +20,7 @@ export interface DirectProviderSignInDeps {
   readonly users: Pick<UserRepository, 'findById'>;
 }
 
-/** CompleteExternalLoginAsync's input, validated (docs/decisions/federation-oidc-first-party-apps.md). */
+/** CompleteExternalLoginAsync's input, validated (docs/reference/federation.md "First-party apps"). */
 export interface ExternalLoginInput {
   readonly userId: string;
   readonly clientId: string | null;

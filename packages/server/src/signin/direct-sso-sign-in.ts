@@ -40,9 +40,9 @@ function invalidCodeError(): SvcPublicAuthError {
 }
 
 /**
- * The SAML entry points of first-party apps (docs/decisions/federation-saml-app-entry-points.md). Every
- * operation passes the direct helpers' client gate first, before the email is looked up or a code
- * read: a client that is not first-party is a 400 `invalid_client`, a confidential client without its
+ * The SAML entry points of first-party apps (docs/reference/federation.md "SAML entry points of first-party
+ * apps"). Every operation passes the direct helpers' client gate first, before the email is looked up or a
+ * code read: a client that is not first-party is a 400 `invalid_client`, a confidential client without its
  * secret a 401, each audited `oauth.direct_login.rejected`.
  *
  * - `authorizationUrl` (`POST /sso/authorization-url`): the IdP's URL; the answer ends in an OAuth

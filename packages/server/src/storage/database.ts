@@ -57,7 +57,7 @@ export function openDatabase(
     // A small page cache: a commit that split B-tree pages scans the whole cache (SQLite renumbers the
     // split pages through a page past the end of the file, which the commit then truncates), so a large
     // cache costs every such write. Reads come from the memory map instead
-    // (docs/decisions/storage-sqlite-page-cache-mmap.md).
+    // (docs/reference/storage.md "The token path").
     sqlite.pragma('cache_size = -1024');
     sqlite.pragma('mmap_size = 1073741824');
     const statements = withStatementCache(sqlite);

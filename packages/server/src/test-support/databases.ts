@@ -97,9 +97,9 @@ function dropLater(admin: string, name: string): void {
 /**
  * Runs a suite once on SQLite and once on PostgreSQL: for suites where the database is the point
  * (storage, the suite nearest to a repository, what only the database guarantees) and for the
- * PostgreSQL smoke set of end-to-end files (docs/decisions/testing-suite-speed.md). Without PostgreSQL
- * the second run is reported as skipped with the reason (global setup already failed the run if
- * SVC_REQUIRE_POSTGRES=1).
+ * PostgreSQL smoke set of end-to-end files (docs/reference/testing.md "Which suites run on which database").
+ * Without PostgreSQL the second run is reported as skipped with the reason (global setup already failed the
+ * run if SVC_REQUIRE_POSTGRES=1).
  */
 export function describeEachDatabase(name: string, suite: (kind: Dialect) => void): void {
   describe(`${name} [sqlite]`, () => suite('sqlite'));

@@ -36,7 +36,7 @@ const TEN_MINUTES_MS = 10 * 60_000;
 const MAX_CHECKS = 5;
 
 /**
- * A loopback HTTP server speaking the Twilio Verify v2 wire protocol that DECISIONS.md names:
+ * A loopback HTTP server speaking the Twilio Verify v2 wire protocol (docs/reference/email-and-sms.md):
  * `POST /v2/Services/{sid}/Verifications` and `POST /v2/Services/{sid}/VerificationCheck`, form bodies,
  * HTTP Basic, Twilio's JSON shapes and error JSON `{code, message, more_info, status}`. Tests read what
  * was "texted" through {@link lastCode} and {@link sent}.

@@ -1,7 +1,10 @@
 import type { CreateOidcConnectionBody, OidcProviderType } from '@svc/contract';
 import { exportPKCS8, generateKeyPair } from 'jose';
 
-/** Where the test connections send users back: Svc's own upstream callback (DECISIONS.md). */
+/**
+ * Where the test connections send users back: Svc's own upstream callback, `{issuer}/oidc/callback`
+ * (docs/reference/federation.md).
+ */
 export const TEST_OIDC_CALLBACK = 'http://localhost:8080/svc/auth/oidc/callback';
 
 /** A client secret a test can search for in answers, logs and rows. */

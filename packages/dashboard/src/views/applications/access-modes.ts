@@ -9,7 +9,7 @@ export const ACCESS_MODE_LABELS: Readonly<Record<ApplicationAccessMode, string>>
   disabled: 'Nobody',
 };
 
-/** Who each mode admits (docs/decisions/application-access.md); a deny assignment wins in every mode. */
+/** Who each mode admits (docs/reference/application-access.md); a deny assignment wins in every mode. */
 export const ACCESS_MODE_DESCRIPTIONS: Readonly<Record<ApplicationAccessMode, string>> = {
   all_organizations: 'Every active user may use it (the default).',
   selected_organizations:

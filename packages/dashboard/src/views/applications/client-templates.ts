@@ -3,7 +3,8 @@ import { DEFAULT_CLIENT_SCOPES, type CreateClientInput } from '@svc/contract';
 /**
  * The kinds of application the console creates, as presets of `POST /clients` (the server has no
  * templates: each is the create body's defaults changed where the kind needs it). Every field stays
- * editable after the choice. docs/decisions/console-applications.md says why each default is what it is.
+ * editable after the choice. docs/reference/operator-api.md "The bundled console" says why each default is
+ * what it is.
  */
 export type ClientTemplateId =
   'browser' | 'web' | 'native' | 'cli' | 'service' | 'partner-web' | 'partner-native';

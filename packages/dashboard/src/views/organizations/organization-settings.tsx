@@ -53,7 +53,7 @@ export function EditOrganization(props: { readonly organization: SvcOrganization
 
 /**
  * Deactivates (or reactivates) the organization behind a confirmation that says what it ends
- * (docs/decisions/admin-deactivation-ends-sessions.md).
+ * (docs/reference/organizations.md "Deactivation").
  */
 export function OrganizationActivation(props: { readonly organization: SvcOrganization }) {
   const { organization } = props;

@@ -67,7 +67,7 @@ export function EditUser(props: { readonly user: SvcUser }) {
   );
 }
 
-/** Deactivates or reactivates the user (docs/decisions/admin-deactivation-ends-sessions.md). */
+/** Deactivates or reactivates the user (docs/reference/organizations.md "Deactivation"). */
 export function UserActivation(props: { readonly user: SvcUser }) {
   const { user } = props;
   const patch = usePatchUser(user, (saved) =>

@@ -81,7 +81,7 @@ export interface LinkingContext {
 }
 
 /**
- * Links provider identities to accounts (docs/decisions/federation-oidc-account-linking.md). An identity
+ * Links provider identities to accounts (docs/reference/federation.md "Account linking"). An identity
  * is one (connection, subject) pair and belongs to one account for good; a new identity joins an existing
  * account only through an address the provider asserts verified, else it signs up a new account. Joining
  * an account whose own address was never verified claims it first (UnverifiedAccountClaim): whatever its

@@ -13,7 +13,10 @@ export interface OidcAppAuthorizationDeps {
   readonly relyingParty: Pick<OidcRelyingParty, 'start' | 'complete'>;
 }
 
-/** SPEC.md OIDC start request, as the app's checks: the app keeps the state, the nonce and the verifier. */
+/**
+ * The start of docs/reference/federation.md "First-party apps", as the app's checks: the app keeps the state,
+ * the nonce and the verifier.
+ */
 export interface OidcAppStartInput {
   readonly connectionId: string;
   /** The app's own callback: one of the connection's allowed callback URIs, exactly. */
@@ -26,7 +29,10 @@ export interface OidcAppStartInput {
   readonly codeChallenge: string;
 }
 
-/** SPEC.md OIDC complete request: the code the app's callback received, with the start's checks. */
+/**
+ * The exchange of docs/reference/federation.md "First-party apps": the code the app's callback received, with
+ * the start's checks.
+ */
 export interface OidcAppCompleteInput {
   readonly connectionId: string;
   readonly callbackUri: string;
@@ -62,7 +68,7 @@ export function accountInactiveError(): SvcPublicAuthError {
 
 /**
  * A new identity whose address belongs to an account, unverified by the provider: it must not take the
- * account over (docs/decisions/federation-oidc-account-linking.md). The words of the hosted page's error.
+ * account over (docs/reference/federation.md "Account linking"). The words of the hosted page's error.
  */
 export function providerEmailUnverifiedError(): SvcPublicAuthError {
   return new SvcPublicAuthError(
@@ -94,8 +100,8 @@ const REFUSALS: Readonly<Record<LinkingRefusal, () => SvcPublicAuthError>> = {
 };
 
 /**
- * The sign-in through a provider of a first-party app that holds its own checks (SPEC.md "OIDC start
- * request", "OIDC complete request"): `start` builds the provider's authorization URL with the app's
+ * The sign-in through a provider of a first-party app that holds its own checks (docs/reference/federation.md
+ * "First-party apps"): `start` builds the provider's authorization URL with the app's
  * state, nonce and S256 challenge and keeps nothing; `complete` redeems the code the app's callback
  * received (its state already compared by the app) with the app's verifier, checks the ID token's nonce
  * and links the identity to its account, exactly as the hosted sign-in does (OidcSignIn's `link`, audited

@@ -18,11 +18,11 @@ interface Signed {
 }
 
 /**
- * Apple's client secret (SPEC.md: "the device-maker provider generates a short-lived client secret"): a
- * JWT signed ES256 with the connection's PKCS#8 key, header `kid` the key id, `iss` the team id, `sub`
- * the services id (the connection's client id), `aud` https://appleid.apple.com, `iat` and `exp` one hour
- * later. Kept per node and signed again {@link APPLE_CLIENT_SECRET_RENEW_BEFORE_MS} before it expires; a
- * changed key, key id, team id or client id signs a new one at once.
+ * Apple's client secret (docs/reference/federation.md "The relying party": Apple takes a short-lived signed
+ * client secret): a JWT signed ES256 with the connection's PKCS#8 key, header `kid` the key id, `iss` the
+ * team id, `sub` the services id (the connection's client id), `aud` https://appleid.apple.com, `iat` and
+ * `exp` one hour later. Kept per node and signed again {@link APPLE_CLIENT_SECRET_RENEW_BEFORE_MS} before it
+ * expires; a changed key, key id, team id or client id signs a new one at once.
  */
 export class AppleClientSecrets {
   readonly #clock: Clock;

@@ -69,7 +69,10 @@ export function keepJwks(config: Configuration, metadata: ProviderMetadata): voi
   if (cache !== undefined) Object.assign(metadata.jwksCache, cache);
 }
 
-/** SPEC.md ClientAuthMethod: ClientSecretPost (default) or ClientSecretBasic; Apple always posts. */
+/**
+ * docs/reference/federation.md "Fields each provider type requires, refuses and fixes": ClientSecretPost
+ * (default) or ClientSecretBasic; Apple always posts.
+ */
 export function clientAuth(connection: OidcConnection, secret: string | null): ClientAuth {
   if (secret === null) return None();
   return connection.profile.clientAuthMethod === 'ClientSecretBasic'

@@ -15,16 +15,19 @@ import type { OidcConnectionSettings } from './repository.js';
 /** A create or update body as the contract schema parsed it (`enabled` is handled by the caller). */
 export type OidcConnectionInputFields = Omit<CreateOidcConnectionInput, 'enabled'>;
 
-/** SPEC.md's callback placeholder, replaced with the connection's id. */
+/**
+ * The callback URIs' `{connectionId}` placeholder (docs/reference/federation.md), replaced with the
+ * connection's id.
+ */
 export const CONNECTION_ID_PLACEHOLDER = '{connectionId}';
 
 const APPLE_ONLY = ['appleTeamId', 'appleKeyId', 'applePrivateKeyPem'] as const;
 
 /**
- * Checks what the connection's provider type requires, refuses and fixes (SPEC.md "OIDC/social
- * connection input"; docs/decisions/federation-oidc-connection-fields.md) and answers the settings to
- * store. Every problem is reported at once, as one 400 naming each field. `secretsRequired` is false for
- * an update, which keeps the stored secrets when the body carries none.
+ * Checks what the connection's provider type requires, refuses and fixes (docs/reference/federation.md
+ * "Fields each provider type requires, refuses and fixes") and answers the settings to store. Every problem
+ * is reported at once, as one 400 naming each field. `secretsRequired` is false for an update, which keeps
+ * the stored secrets when the body carries none.
  */
 export function connectionSettings(
   input: OidcConnectionInputFields,
@@ -62,7 +65,7 @@ export function connectionSettings(
     tokenEndpoint: input.tokenEndpoint,
     userInfoEndpoint: input.userInfoEndpoint,
     jwksUri: input.jwksUri,
-    // SPEC.md: "default 'common'; ignored for other providers".
+    // docs/reference/federation.md: `common` when omitted; ignored for other providers.
     microsoftTenant: type === 'Microsoft' ? (input.microsoftTenant ?? MICROSOFT_DEFAULT_TENANT) : null,
     scopes: input.scopes,
     claimMapping: inCanonicalOrder(input.claimMapping),
@@ -77,7 +80,10 @@ export function connectionSettings(
 
 type Refuse = (path: string, message: string) => void;
 
-/** Apple signs its client secret with its key (SPEC.md); every other provider needs a client secret. */
+/**
+ * Apple signs its client secret with its key (docs/reference/federation.md); every other provider needs a
+ * client secret.
+ */
 function checkCredentials(input: OidcConnectionInputFields, secretsRequired: boolean, refuse: Refuse): void {
   if (input.providerType !== 'Apple') {
     if (secretsRequired && input.clientSecret === null) {
@@ -172,7 +178,10 @@ function checkClaimMapping(
   }
 }
 
-/** The mapping with its claims in SPEC.md's order, so that equal mappings are stored and compared alike. */
+/**
+ * The mapping with its claims in docs/reference/federation.md's order, so that equal mappings are stored and
+ * compared alike.
+ */
 function inCanonicalOrder(mapping: OidcClaimMappingInput | null): OidcClaimMappingInput | null {
   if (mapping === null) return null;
   const ordered: Record<string, string> = {};

@@ -8,8 +8,8 @@ import {
 import { fromLibraryError, OidcRelyingPartyError, unavailable } from './rp-errors.js';
 
 /**
- * GitHub's OAuth 2.0 profile (SPEC.md: "the code-hosting provider (protocol OAuthProfile) uses its
- * profile/email APIs, no discovery or ID tokens"), as the real API behaves:
+ * GitHub's OAuth 2.0 profile (docs/reference/federation.md: GitHub uses its OAuth profile APIs,
+ * no discovery or ID tokens), as the real API behaves:
  *
  * - its token endpoint answers form-encoded unless asked for JSON, and answers its errors with 200
  *   (`error=bad_verification_code`); both are turned into the standard JSON answer the library reads;

@@ -11,7 +11,7 @@ import { OidcRelyingPartyError } from './rp-errors.js';
 /**
  * The amr of every sign-in through a provider (hosted, headless and the first-party apps' exchange).
  * RFC 8176 has no value for a sign-in at another identity provider; `fed` is the one Microsoft Entra ID
- * uses for "a federated identity assertion was used" (docs/decisions/federation-oidc-first-party-apps.md).
+ * uses for "a federated identity assertion was used" (docs/reference/federation.md "First-party apps").
  */
 export const AMR_FEDERATED = 'fed';
 

@@ -8,8 +8,8 @@ import { DEFAULT_PROVIDER_LOGOS } from './provider-logos.js';
 import type { OidcConnectionSettings } from './repository.js';
 
 /**
- * What each provider type does by default (SPEC.md "OIDC/social connection input", "Provider
- * behavior"), and the profile a connection's settings resolve to.
+ * What each provider type does by default (docs/reference/federation.md "Fields each provider type requires,
+ * refuses and fixes"), and the profile a connection's settings resolve to.
  */
 
 export const GOOGLE_DISCOVERY_URL = 'https://accounts.google.com/.well-known/openid-configuration';
@@ -50,7 +50,7 @@ export const STANDARD_CLAIM_MAPPING: OidcClaimMapping = Object.freeze({
 });
 
 /**
- * The fixed mappings (SPEC.md: "built-in device-maker and code-hosting mappings are fixed"). Apple's ID
+ * The fixed mappings (docs/reference/federation.md: Apple's and GitHub's mappings are fixed). Apple's ID
  * token carries `sub`, `email` and `email_verified`; its names arrive once, in the first sign-in's form
  * post, and the sign-in step presents them under the standard names. GitHub's `/user` answer carries
  * `id`, `name` and `login`; `email` and `verified` are read from the primary entry of its emails API.
@@ -95,7 +95,7 @@ export function resolveProviderProfile(settings: OidcConnectionSettings): OidcPr
       tokenEndpoint: settings.tokenEndpoint ?? GITHUB_ENDPOINTS.tokenEndpoint,
       userInfoEndpoint,
       jwksUri: null,
-      // DECISIONS.md: "GitHub's emails API is <userInfoEndpoint>/emails".
+      // docs/reference/federation.md: GitHub's emails API is <userInfoEndpoint>/emails.
       emailsEndpoint: `${userInfoEndpoint.replace(/\/+$/, '')}/emails`,
       microsoftTenant: null,
       scopes: settings.scopes.length > 0 ? [...settings.scopes] : [...GITHUB_DEFAULT_SCOPES],
@@ -127,7 +127,7 @@ export function resolveProviderProfile(settings: OidcConnectionSettings): OidcPr
         ? [...settings.scopes]
         : [...(apple ? APPLE_DEFAULT_SCOPES : OIDC_DEFAULT_SCOPES)],
     claimMapping: apple ? { ...STANDARD_CLAIM_MAPPING } : withOverrides(settings.claimMapping),
-    // SPEC.md: Apple always ClientSecretPost, and no UserInfo.
+    // docs/reference/federation.md: Apple always ClientSecretPost, and no UserInfo.
     clientAuthMethod: apple ? 'ClientSecretPost' : settings.clientAuthMethod,
     // A manual Custom connection without a UserInfo endpoint has none to call.
     useUserInfo: apple ? false : (settings.useUserInfo ?? (!manual || settings.userInfoEndpoint !== null)),

@@ -146,7 +146,8 @@ export class ProviderMetadataCache {
 
   #withOverrides(profile: OidcProviderProfile, entry: Entry): ProviderMetadata {
     const server: Record<string, unknown> = { ...entry.document };
-    // The connection's endpoints win over the document's (DECISIONS.md: built-ins accept endpoint overrides).
+    // The connection's endpoints win over the document's (docs/reference/federation.md "Endpoint overrides
+    // and accepted URLs").
     if (profile.authorizationEndpoint !== null) server.authorization_endpoint = profile.authorizationEndpoint;
     if (profile.tokenEndpoint !== null) server.token_endpoint = profile.tokenEndpoint;
     if (profile.userInfoEndpoint !== null) server.userinfo_endpoint = profile.userInfoEndpoint;

@@ -30,8 +30,8 @@ export interface OidcStartInput {
   /** The email the user typed, sent as `login_hint` to OpenID providers (not to Apple or GitHub). */
   readonly loginHint?: string | null | undefined;
   /**
-   * The checks of a first-party app that keeps its own (SPEC.md's OIDC start request: State, Nonce,
-   * CodeChallenge): used instead of fresh ones; the app then holds the verifier.
+   * The checks of a first-party app that keeps its own (docs/reference/federation.md "First-party apps":
+   * state, nonce, code challenge): used instead of fresh ones; the app then holds the verifier.
    */
   readonly appChecks?:
     { readonly state: string; readonly nonce: string; readonly codeChallenge: string } | undefined;
@@ -81,7 +81,8 @@ export interface OidcRedemption {
   readonly issuer: string;
 }
 
-// SPEC.md Limits: a state of 1 to 2048 characters; a nonce is the app's too, but only ever a random value.
+// docs/reference/federation.md "First-party apps": a state of 1 to 2048 characters; a nonce is the app's too,
+// but only ever a random value.
 const APP_STATE = /^[\x21-\x7e]{1,2048}$/;
 const APP_NONCE = /^[\x21-\x7e]{1,512}$/;
 const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -302,8 +303,8 @@ export class OidcRelyingParty {
 }
 
 /**
- * The redirect URI must be one of the connection's, exactly (SPEC.md: "at least one exact URI"). One with
- * a query cannot be used: openid-client sends the callback URL without its query as `redirect_uri`.
+ * The redirect URI must be one of the connection's, exactly (docs/reference/federation.md: 1-20 exact URIs).
+ * One with a query cannot be used: openid-client sends the callback URL without its query as `redirect_uri`.
  */
 function assertRedirectUri(connection: OidcConnection, redirectUri: string): void {
   if (!connection.allowedCallbackUris.includes(redirectUri)) {

@@ -17,7 +17,10 @@ export interface OidcConnectionSettings {
   readonly clientId: string;
   /** Exact URIs, `{connectionId}` already replaced with the connection's id. */
   readonly allowedCallbackUris: readonly string[];
-  /** Custom: as configured; the built-ins: true, GitHub false (SPEC.md: "built-ins override it"). */
+  /**
+   * Custom: as configured; the built-ins: true, GitHub false (docs/reference/federation.md: built-ins ignore
+   * it).
+   */
   readonly useDiscovery: boolean;
   readonly discoveryUrl: string | null;
   /** Manual Custom only. */

@@ -13,7 +13,10 @@ export const REQUEST_TOKEN_KIND = 'request-token';
 
 export type SamlAppEntryKind = typeof SSO_AUTHORIZATION_KIND | typeof REQUEST_TOKEN_KIND;
 
-/** SPEC.md "SSO authorization start request", its client already through the first-party gate. */
+/**
+ * The request of docs/reference/federation.md "SAML entry points of first-party apps", its client already
+ * through the first-party gate.
+ */
 export interface SamlAppStartInput {
   readonly email: string;
   /** One of the client's registered redirect URIs, exactly (case-sensitive). */
@@ -23,7 +26,7 @@ export interface SamlAppStartInput {
   readonly codeChallenge: string;
 }
 
-/** SPEC.md's start result: the IdP's URL, and the organization the sign-in is for. */
+/** The start's result: the IdP's URL, and the organization the sign-in is for. */
 export interface SamlAppStart {
   readonly authorizationUrl: string;
   readonly organizationId: string;
@@ -41,7 +44,8 @@ export interface SamlAppContinuation {
   readonly email: string;
   /**
    * The client's allow-list at the start, space-separated: what the authorization request of
-   * `sso-authorization` asks for (DECISIONS.md "Scope of direct sign-in": the whole allow-list).
+   * `sso-authorization` asks for (docs/reference/federation.md "SAML entry points of first-party apps": the
+   * whole allow-list).
    */
   readonly scope: string;
 }
@@ -70,11 +74,11 @@ export function ssoNotConfiguredError(): SvcPublicAuthError {
 }
 
 /**
- * The start of the two SAML entry points of first-party apps (SPEC.md "SSO authorization start
- * request"; docs/decisions/federation-saml-app-entry-points.md): the redirect URI must be one of the
- * client's, exactly; home-realm discovery finds the email's connection (as DiscoverAsync does); the
- * AuthnRequest is sent with the app's checks as its continuation of `kind`. Whether the client may do
- * this is the caller's (the first-party gate, before anything here).
+ * The start of the two SAML entry points of first-party apps (docs/reference/federation.md "SAML entry points
+ * of first-party apps"): the redirect URI must be one of the client's, exactly; home-realm discovery finds
+ * the email's connection (as DiscoverAsync does); the AuthnRequest is sent with the app's checks as its
+ * continuation of `kind`. Whether the client may do this is the caller's (the first-party gate, before
+ * anything here).
  */
 export class SamlAppAuthorization {
   readonly #deps: SamlAppAuthorizationDeps;

@@ -3,7 +3,10 @@ import { SamlError } from './errors.js';
 import type { SamlResponseEnvelope } from './response-input.js';
 import type { AssertionFacts, BearerConfirmation } from './verified-assertion.js';
 
-/** How far the IdP's clock may be from Svc's (as for access tokens: SPEC.md's one-minute skew). */
+/**
+ * How far the IdP's clock may be from Svc's (one minute, as for access tokens: docs/reference/federation.md
+ * "How an answer is checked").
+ */
 export const SAML_CLOCK_SKEW_MS = MINUTE_MS;
 
 /** What the connection expects of an answer. */

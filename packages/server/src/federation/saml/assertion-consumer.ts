@@ -21,8 +21,8 @@ export interface SamlAssertionConsumerDeps {
 }
 
 /**
- * The two halves of the ACS (DECISIONS.md "SAML bindings"): `accept` checks the IdP's cross-site post
- * and keeps the accepted answer under a one-time handle; `continue`, on the browser's GET that carries
+ * The two halves of the ACS (docs/reference/federation.md "The ACS"): `accept` checks the IdP's cross-site
+ * post and keeps the accepted answer under a one-time handle; `continue`, on the browser's GET that carries
  * its cookies, takes the answer once and hands it to the handler of its continuation's kind. Every
  * refusal is a SamlError (a 400 page) and is audited: `saml.response.refused` for an answer that was
  * not accepted, `saml.sign_in.refused` for one that could not go on; an accepted one as

@@ -29,7 +29,10 @@ export interface SsoConnectionAdminDeps {
   readonly ids: Ids;
 }
 
-/** The SP side of a connection, as the IdP is configured with it (DECISIONS.md "SAML bindings"). */
+/**
+ * The SP side of a connection, as the IdP is configured with it (docs/reference/federation.md "A draft first,
+ * metadata import enables").
+ */
 export function spEndpoints(issuer: string, connectionId: string): { spEntityId: string; acsUrl: string } {
   // The entity id is the SP metadata's URL, so that an IdP that fetches metadata by entity id finds it.
   return {
@@ -39,10 +42,11 @@ export function spEndpoints(issuer: string, connectionId: string): { spEntityId:
 }
 
 /**
- * The operators' SAML SSO connections (SPEC.md "SSO connection" lifecycle): a draft is created disabled
- * with its SP entity id and ACS URL; importing the IdP's metadata fills in the IdP and enables it unless
- * told not to; enable and disable toggle it, and a connection without metadata cannot be enabled (409).
- * Audited as `admin.sso_connection.created`, `.metadata_imported`, `.enabled` and `.disabled`.
+ * The operators' SAML SSO connections (docs/reference/federation.md "A draft first, metadata import
+ * enables"): a draft is created disabled with its SP entity id and ACS URL; importing the IdP's metadata
+ * fills in the IdP and enables it unless told not to; enable and disable toggle it, and a connection without
+ * metadata cannot be enabled (409). Audited as `admin.sso_connection.created`, `.metadata_imported`,
+ * `.enabled` and `.disabled`.
  */
 export class SsoConnectionAdmin {
   readonly #deps: SsoConnectionAdminDeps;

@@ -11,7 +11,10 @@ export interface SsoRealm {
   readonly primaryDomain: string | null;
 }
 
-/** SPEC.md "Home realm discovery result": `sso` with the realm, or `password` for every other email. */
+/**
+ * docs/reference/federation.md "Home-realm discovery": `sso` with the realm, or `password` for every other
+ * email.
+ */
 export type HomeRealm = ({ readonly mode: 'sso' } & SsoRealm) | { readonly mode: 'password' };
 
 export interface HomeRealmDiscoveryDeps {
@@ -37,13 +40,14 @@ export function emailDomain(email: string): string | undefined {
 }
 
 /**
- * Home-realm discovery (DECISIONS.md "Home realm discovery"): the email's domain belongs to an SSO realm
- * when an organization holds an active (DNS-proven) claim on it and has an enabled connection, or else
- * when an enabled connection names it as its primary domain, or else when it is the primary domain of
- * an organization with an enabled connection (SPEC.md: the organization's PrimaryDomain is "for SSO
- * home-realm discovery"). The proven claim is asked first: a primary domain is only typed by an
- * operator, so it never takes a claimed domain's users to another organization's IdP
- * (docs/decisions/federation-saml-sign-in-method.md). An inactive organization has no realm.
+ * Home-realm discovery (docs/reference/federation.md "Home-realm discovery"): the email's domain belongs to
+ * an SSO realm when an organization holds an active (DNS-proven) claim on it and has an enabled connection,
+ * or else when an enabled connection names it as its primary domain, or else when it is the primary domain of
+ * an organization with an enabled connection (the organization's primary domain is an email domain for
+ * home-realm discovery: docs/reference/organizations.md "Records"). The proven claim is asked first: a
+ * primary domain is only typed by an operator, so it never takes a claimed domain's users to another
+ * organization's IdP (docs/reference/federation.md "Home-realm discovery"). An inactive organization has no
+ * realm.
  */
 export class HomeRealmDiscovery {
   readonly #deps: HomeRealmDiscoveryDeps;

@@ -3,7 +3,7 @@ import { SvcValidationError } from '../../kernel/errors.js';
 import { LOOPBACK_HOST } from '../../kernel/loopback.js';
 import { attribute, childElement, childElements, isElement, parseXml, SAML_NS, textOf } from './xml.js';
 
-/** The binding Svc sends AuthnRequests with (DECISIONS.md "SAML bindings"). */
+/** The binding Svc sends AuthnRequests with (docs/reference/federation.md "Bindings"). */
 export const HTTP_REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
 /** A connection trusts at most this many signing certificates: the current one and, during a rollover, the next. */

@@ -8,7 +8,7 @@ export interface FetchedMetadata {
   readonly url: URL;
 }
 
-/** The whole fetch's deadline unless configured (docs/decisions/sso-portal-metadata-url.md). */
+/** The whole fetch's deadline unless configured (docs/reference/federation.md "The portal API and page"). */
 export const DEFAULT_METADATA_FETCH_TIMEOUT_MS = 5_000;
 
 function refused(message: string): SvcValidationError {
@@ -34,9 +34,9 @@ export function metadataUrl(value: string): URL {
 
 /**
  * Fetches an identity provider's SAML metadata from a URL a customer's admin typed, so it must not reach
- * what the admin could not (docs/decisions/sso-portal-metadata-url.md): `https:` only, public addresses
- * (or the allowed networks) only, no redirect followed, one deadline, the body cut off at the metadata
- * size limit (outbound/public-fetch.ts). Every refusal is a 400 naming at most the host that was typed.
+ * what the admin could not (docs/reference/federation.md "The portal API and page"): `https:` only, public
+ * addresses (or the allowed networks) only, no redirect followed, one deadline, the body cut off at the
+ * metadata size limit (outbound/public-fetch.ts). Every refusal is a 400 naming at most the host that was typed.
  */
 export class MetadataFetcher {
   readonly #fetcher: Pick<PublicFetcher, 'fetch'>;

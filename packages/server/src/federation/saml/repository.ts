@@ -1,6 +1,6 @@
 import type { ConnectionListInput, OrganizationRef, Page, PageQuery } from '@svc/contract';
 
-/** SPEC.md's "Create SSO connection" fields, as stored. */
+/** A SAML connection's fields (docs/reference/federation.md "SAML connections"), as stored. */
 export interface SsoConnectionSettings {
   readonly organizationId: string;
   readonly displayName: string;

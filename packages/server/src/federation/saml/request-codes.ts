@@ -4,7 +4,10 @@ import type { Ids } from '../../kernel/ids.js';
 import { verifyPkce } from '../../oauth/pkce.js';
 import type { SamlRequestCodeRecord, SamlRequestCodeRepository } from './request-code-repository.js';
 
-/** How long a request-token code waits for its exchange: as long as an authorization code (DECISIONS.md). */
+/**
+ * How long a request-token code waits for its exchange: five minutes, as long as an authorization code
+ * (docs/reference/federation.md).
+ */
 export const SAML_REQUEST_CODE_LIFETIME_MS = 5 * MINUTE_MS;
 
 /** What a code is bound to when it is issued: its record but for what issuing adds. */
@@ -19,12 +22,12 @@ export interface SamlRequestCodePresentation {
 }
 
 /**
- * The temporary codes of the direct SAML request-token flow (docs/decisions/federation-saml-app-entry-points.md):
- * 256 random bits, stored only as their SHA-256, for five minutes, bound to the client, the exact redirect
- * URI and the PKCE challenge of the start. `redeem` checks all of it before it uses the code up (as an
- * authorization code's redemption does), so a mistaken exchange does not burn it; a used, expired or
- * unknown code, another client, another redirect URI (compared exactly, case included) or a wrong
- * verifier are one and the same refusal. The exchange is the caller's, with its rate limit.
+ * The temporary codes of the direct SAML request-token flow (docs/reference/federation.md "SAML entry points
+ * of first-party apps"): 256 random bits, stored only as their SHA-256, for five minutes, bound to the
+ * client, the exact redirect URI and the PKCE challenge of the start. `redeem` checks all of it before it
+ * uses the code up (as an authorization code's redemption does), so a mistaken exchange does not burn it; a
+ * used, expired or unknown code, another client, another redirect URI (compared exactly, case included) or a
+ * wrong verifier are one and the same refusal. The exchange is the caller's, with its rate limit.
  */
 export class SamlRequestCodes {
   readonly #repository: SamlRequestCodeRepository;

@@ -15,10 +15,10 @@ export interface SamlRequestTokenContinuationDeps {
 
 /**
  * The `request-token` continuation (the direct SAML request-token flow,
- * docs/decisions/federation-saml-app-entry-points.md): the accepted answer's account is resolved as in
- * every SAML sign-in (saml-accounts.ts), and the browser goes back to the app's redirect URI with a
- * temporary code and the app's state. The code is bound to the client, that redirect URI and the start's
- * PKCE challenge, and signs in to the connection's organization when ExchangeCodeAsync (or
+ * docs/reference/federation.md "SAML entry points of first-party apps"): the accepted answer's account is
+ * resolved as in every SAML sign-in (saml-accounts.ts), and the browser goes back to the app's redirect URI
+ * with a temporary code and the app's state. The code is bound to the client, that redirect URI and the
+ * start's PKCE challenge, and signs in to the connection's organization when ExchangeCodeAsync (or
  * `POST /token/exchange`) redeems it; the organization's rules (MFA) apply there. No session starts here.
  */
 export function samlRequestTokenContinuation(

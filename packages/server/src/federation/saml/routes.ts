@@ -3,9 +3,9 @@ import { jsonErrorHandler } from '../../http/errors.js';
 import type { SamlServiceProvider } from './service-provider.js';
 
 /**
- * `GET /saml/metadata/{connectionId}` under the auth base (DECISIONS.md "SAML bindings"): the SP metadata
- * an IdP is configured with, for drafts too. Public: it holds nothing but the entity id and the ACS URL.
- * An unknown connection is a 404.
+ * `GET /saml/metadata/{connectionId}` under the auth base (docs/reference/federation.md "Bindings"): the SP
+ * metadata an IdP is configured with, for drafts too. Public: it holds nothing but the entity id and the ACS
+ * URL. An unknown connection is a 404.
  */
 export function samlMetadataRoutes(deps: { serviceProvider: SamlServiceProvider }): FastifyPluginAsync {
   return async (app) => {

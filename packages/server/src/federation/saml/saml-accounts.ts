@@ -68,13 +68,13 @@ const REFUSALS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Who an accepted SAML answer signs in as (docs/decisions/federation-saml-sign-in-accounts.md). An
+ * Who an accepted SAML answer signs in as (docs/reference/federation.md "Who a SAML answer signs in as"). An
  * identity is one (connection, NameID) pair, linked to one account for good, so the account's `sub` is
  * the same on every sign-in. A first sign-in:
  * - binds the existing account of the asserted address only with AutoLinkByEmail and when the
- *   connection's organization holds an active claim on the address's domain (SPEC.md "Create SSO
- *   connection"): an IdP may assert any address, the DNS claim proves the organization speaks for it;
- *   an account whose own address was never verified is claimed first (UnverifiedAccountClaim);
+ *   connection's organization holds an active claim on the address's domain (docs/reference/federation.md
+ *   "Who a SAML answer signs in as"): an IdP may assert any address, the DNS claim proves the organization
+ *   speaks for it; an account whose own address was never verified is claimed first (UnverifiedAccountClaim);
  * - else, with AutoProvisionUsers and no account of that address, creates the account, only under such
  *   a claim (verified: the claim vouches for it), whoever set the connection up (an operator, or a
  *   customer's admin in the setup portal);

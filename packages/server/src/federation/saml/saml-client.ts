@@ -7,7 +7,7 @@ import { SamlError } from './errors.js';
  */
 export const samlLibrary = () => import('@node-saml/node-saml');
 
-/** NameID format Svc asks for and advertises (DECISIONS.md "SAML bindings"). */
+/** NameID format Svc asks for and advertises (docs/reference/federation.md "Bindings"). */
 export const EMAIL_NAME_ID_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
 /** The connection as the library is configured for it: both ends of the trust. */

@@ -66,9 +66,9 @@ const MAX_NAME_ID_BYTES = 1024;
 type EnabledConnection = SsoConnectionRecord & { readonly idpEntityId: string; readonly idpSsoUrl: string };
 
 /**
- * Svc as the SAML service provider of each SSO connection (DECISIONS.md "SAML bindings"): its metadata,
- * AuthnRequests by HTTP-Redirect, and the answers posted to the ACS URL. Surfaces call it and map its
- * typed {@link SamlError}s; the sign-in engine decides what an accepted answer signs in.
+ * Svc as the SAML service provider of each SSO connection (docs/reference/federation.md "Bindings"): its
+ * metadata, AuthnRequests by HTTP-Redirect, and the answers posted to the ACS URL. Surfaces call it and map
+ * its typed {@link SamlError}s; the sign-in engine decides what an accepted answer signs in.
  */
 export class SamlServiceProvider {
   readonly #deps: SamlServiceProviderDeps;

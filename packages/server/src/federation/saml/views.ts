@@ -14,7 +14,7 @@ function toSvcSsoCertificate(pem: string): SvcSsoCertificate {
   };
 }
 
-/** A connection as operators read it (DECISIONS.md "Operator routes for federation…"). */
+/** A connection as operators read it (docs/reference/federation.md "SAML connections"). */
 export function toSvcSsoConnection(record: SsoConnectionRecord): SvcSsoConnection {
   return {
     id: record.id,

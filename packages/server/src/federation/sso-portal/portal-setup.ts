@@ -60,8 +60,8 @@ export interface PortalOverview {
 }
 
 /**
- * What a portal session may do (SPEC.md "Authentication" item 9: "the portal API can configure only that
- * session's organization and SAML connection"): every operation runs for the session's organization, and
+ * What a portal session may do (docs/reference/federation.md "The portal API and page": the portal can
+ * configure only its session's organization): every operation runs for the session's organization, and
  * another organization's connection or claim is answered as not found (404), exactly like an unknown id.
  * The operations are the operators' own (validated and audited there), recorded with the setup link as
  * the actor.

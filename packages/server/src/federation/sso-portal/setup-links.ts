@@ -7,7 +7,7 @@ import { SvcNotFoundError } from '../../kernel/errors.js';
 import type { Ids } from '../../kernel/ids.js';
 import type { SsoPortalLinkRecord, SsoPortalRepository } from './repository.js';
 
-/** How long a setup link can be opened (docs/decisions/sso-portal-links.md). */
+/** How long a setup link can be opened (docs/reference/federation.md "Links"). */
 export const SETUP_LINK_LIFETIME_MS = 7 * DAY_MS;
 
 export interface SsoSetupLinksDeps {
@@ -27,7 +27,7 @@ export interface CreatedSetupLink {
 }
 
 /**
- * The operators' setup links of the SSO setup portal (SPEC.md "Authentication" item 9): each carries an
+ * The operators' setup links of the SSO setup portal (docs/reference/federation.md "Links"): each carries an
  * opaque 256-bit token, stored only as its SHA-256, that a customer's admin exchanges once for a portal
  * session of the link's organization. A link expires after {@link SETUP_LINK_LIFETIME_MS}; revoking it
  * refuses its token and ends the sessions it was exchanged for. Audited as `admin.sso_portal_link.created`

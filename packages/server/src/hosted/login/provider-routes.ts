@@ -36,7 +36,7 @@ function callbackParameters(source: unknown): URLSearchParams {
  *   UI when one is configured), or the client. A callback nothing waits for: the hosted error page (400).
  * - POST /oidc/callback: Apple's `response_mode=form_post`. A cross-site POST carries no SameSite=Lax
  *   cookie, so the browser could not be recognized: 303 to the GET with the same parameters, which does
- *   carry them (docs/decisions/federation-oidc-sign-in-method.md). It is CROSS_SITE_POST: a provider
+ *   carry them (docs/reference/federation.md "The flow"). It is CROSS_SITE_POST: a provider
  *   cannot hold Svc's antiforgery token; the state is the callback's check.
  */
 export function providerRoutes(deps: ProviderRoutesDeps): FastifyPluginAsync {

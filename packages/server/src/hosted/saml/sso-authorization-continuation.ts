@@ -14,8 +14,8 @@ export interface SamlSsoAuthorizationContinuationDeps {
 
 /**
  * The `sso-authorization` continuation (`POST /sso/authorization-url`,
- * docs/decisions/federation-saml-app-entry-points.md): the accepted answer becomes an ordinary
- * authorization request of the engine in the browser that brought it (the /authorize parameters the
+ * docs/reference/federation.md "SAML entry points of first-party apps"): the accepted answer becomes an
+ * ordinary authorization request of the engine in the browser that brought it (the /authorize parameters the
  * start validated: the client, its exact redirect URI, the app's state and S256 challenge, the client's
  * allow-list as the scope, the email as login hint), which then continues exactly as a SAML sign-in of
  * the hosted pages: the connection's organization, its MFA policy on the hosted pages (or the app-owned

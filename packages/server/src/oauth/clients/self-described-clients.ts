@@ -8,13 +8,16 @@ export interface SelfDescribedClientPolicy {
   readonly maxScopeLength: number;
 }
 
-/** Dynamic client registration (SPEC.md "Dynamic client registration"), validated. */
+/** Dynamic client registration (RFC 7591; docs/reference/oauth-clients.md), validated. */
 export interface DynamicClientRegistrationConfig extends SelfDescribedClientPolicy {
   /** `POST /register` is mapped and discovery names it. */
   readonly enabled: boolean;
 }
 
-/** Client ID Metadata Documents (SPEC.md "CIMD"; draft-ietf-oauth-client-id-metadata-document), validated. */
+/**
+ * Client ID Metadata Documents (docs/reference/oauth-clients.md;
+ * draft-ietf-oauth-client-id-metadata-document), validated.
+ */
 export interface ClientIdMetadataDocumentConfig extends SelfDescribedClientPolicy {
   /** A `client_id` that is an https URL is fetched as the client's metadata document. */
   readonly enabled: boolean;

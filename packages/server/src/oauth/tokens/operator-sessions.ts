@@ -26,8 +26,8 @@ export interface OperatorSessionsDeps extends DirectoryDeps {
 }
 
 /**
- * The operator's view of token sessions (SPEC.md `GET /sessions`, `POST /sessions/revocation/preview`
- * and `POST /sessions/revocation`; DECISIONS.md "Sessions admin"): list them, count what a selector
+ * The operator's view of token sessions (docs/reference/operator-api.md "Sessions": `GET /sessions`,
+ * `POST /sessions/revocation/preview` and `POST /sessions/revocation`): list them, count what a selector
  * matches, and revoke it. A revocation writes the database in one transaction (the sessions, their
  * refresh tokens, the browser sessions it ends and the operation record), so refresh, validation and a
  * silent /authorize refuse them on every node at once.
@@ -173,7 +173,10 @@ async function earlierResult(
   return earlier.result;
 }
 
-/** SPEC.md: too many matches or a changed count is refused (nothing matched is the caller's 404). */
+/**
+ * docs/reference/operator-api.md "Revocation": too many matches or a changed count is refused (nothing
+ * matched is the caller's 404).
+ */
 function assertRevocable(matched: number, expected: number | undefined): void {
   if (matched > MAX_SESSIONS_PER_REVOCATION) {
     throw new SvcConflictError(

@@ -4,7 +4,7 @@ import type { RefreshTokenKey } from './repository.js';
 /**
  * A refresh token names its row: `<row id>.<secret>` (the secret is base64url, which has no `.`). The
  * store finds the row by its id, whose index grows at its end, instead of by the token's hash, whose
- * index took every new token on a random page (docs/decisions/storage-refresh-tokens-name-their-row.md).
+ * index took every new token on a random page (docs/reference/storage.md "Ids").
  * The id is no secret; the 256-bit secret is, and only the SHA-256 of the whole token is stored.
  */
 export function refreshTokenValue(rowId: string, secret: string): string {

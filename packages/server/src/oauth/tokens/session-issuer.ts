@@ -200,7 +200,7 @@ export class SessionIssuer {
     const tokens = request.includeIdToken
       ? this.#deps.tokens.signWithIdToken(access, {
           // Object.assign, not a literal opening with a spread
-          // (docs/decisions/performance-no-leading-spread-on-token-path.md).
+          // (docs/reference/storage.md "The token path").
           claims: idTokenClaims(
             Object.assign(sessionClaims(session), {
               user,

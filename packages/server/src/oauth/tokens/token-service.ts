@@ -109,7 +109,7 @@ export class TokenService {
       ...(options.typ === undefined ? {} : { typ: options.typ }),
     };
     // Not `{ ...claims, iss, … }`: a literal that opens with a spread and then adds properties takes a
-    // slow path in V8 (docs/decisions/performance-no-leading-spread-on-token-path.md).
+    // slow path in V8 (docs/reference/storage.md "The token path").
     const payload: JWTPayload = Object.assign({}, claims, {
       iss: this.#deps.issuer,
       iat: now,

@@ -30,8 +30,8 @@ const BATCH = 100;
 const PARALLEL = 8;
 
 /**
- * The scheduled re-verification of active claims (docs/decisions/domain-claims-recheck.md), run by each
- * node's housekeeping. A claim is due `recheckIntervalMs` after its last check and is taken by one node
+ * The scheduled re-verification of active claims (docs/reference/organizations.md "Daily re-checks"), run by
+ * each node's housekeeping. A claim is due `recheckIntervalMs` after its last check and is taken by one node
  * only. The record found resets the count of failed re-checks; no record, or only another value, counts
  * one, and `revokeAfterFailedChecks` of them in a row revoke the claim (3 × 24 h by default: the record
  * has been missing for two days and is still missing). A look-up that got no answer counts nothing: the

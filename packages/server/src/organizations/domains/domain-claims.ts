@@ -39,7 +39,8 @@ const takenByAnother = () =>
   new SvcConflictError('The domain is claimed by another organization; that claim must be revoked first.');
 
 /**
- * An organization's claims on domains, proven by a DNS TXT record (SPEC.md "Domain claim"). Transitions:
+ * An organization's claims on domains, proven by a DNS TXT record (docs/reference/organizations.md "Domain
+ * claims"). Transitions:
  *
  *   (none) | revoked  --start-->    pending_ownership   (a fresh random value each time it begins)
  *   pending_ownership --confirm-->  active              (the expected TXT value is published)

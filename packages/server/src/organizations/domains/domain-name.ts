@@ -21,7 +21,7 @@ const REFUSALS: Record<Refusal, string> = {
  * The domain a claim is about, in the one form it is stored, compared and looked up in: trimmed, one
  * trailing root dot dropped, lower case and IDNA-mapped to its ASCII form (`Bücher.Example` →
  * `xn--bcher-kva.example`) by the WHATWG host parser (node:url `domainToASCII`). A claim covers exactly
- * this name: `sub.example.com` is a claim of its own (docs/decisions/domain-claims-exact-names.md).
+ * this name: `sub.example.com` is a claim of its own (docs/reference/organizations.md "Names").
  *
  * Refused: anything that is not a host name of letters, digits and hyphens (URLs, e-mail addresses,
  * underscores, empty labels), IP addresses in any notation the URL parser accepts (`127.1`, `0x7f.1`,

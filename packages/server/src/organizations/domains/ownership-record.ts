@@ -3,15 +3,17 @@ import type { DomainCheck } from './repository.js';
 import type { TxtAnswer } from './txt-lookup.js';
 
 /**
- * SPEC.md's settings DomainVerificationRecordPrefix and DomainVerificationRecordValuePrefix: the record
- * is named `<recordPrefix>.<domain>` and holds `<valuePrefix>=<value>`.
+ * The settings of docs/reference/organizations.md "The TXT look-up" (`SVC_DOMAIN_VERIFICATION_RECORD_PREFIX`,
+ * `…_VALUE_PREFIX`): the record is named `<recordPrefix>.<domain>` and holds `<valuePrefix>=<value>`.
  */
 export interface OwnershipRecordPrefixes {
   readonly recordPrefix: string;
   readonly valuePrefix: string;
 }
 
-/** The TXT record that proves a claim (SPEC.md "Domain claim": Type TXT, Name, Value). */
+/**
+ * The TXT record that proves a claim (docs/reference/organizations.md "Lifecycle": type TXT, name, value).
+ */
 export function ownershipRecord(
   prefixes: OwnershipRecordPrefixes,
   claim: { readonly domain: string; readonly verificationValue: string },

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
  * Email: operator overrides of the built-in templates (the built-ins live in code, email/templates.ts)
  * and the delivery log. Portable as 0001: epoch-ms `bigint` times. A delivery row keeps a rendered body
  * only for the development outbox (see email/email-service.ts); SMTP deliveries keep no body, because
- * bodies carry codes and links that are secrets (DECISIONS.md "Secrets at rest").
+ * bodies carry codes and links that are secrets (docs/reference/email-and-sms.md).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Rate-limit counters, shared by every node (ARCHITECTURE.md: rate limits live in the database). One row
- * per (key, window start); interval gates use window start 0. Keys hold SHA-256 hashes of identifiers and
- * IP addresses, never the values. Portable as 0001: epoch-ms `bigint` times.
+ * Rate-limit counters, shared by every node (docs/reference/storage.md: what holds across nodes lives in the
+ * database). One row per (key, window start); interval gates use window start 0. Keys hold SHA-256 hashes of
+ * identifiers and IP addresses, never the values. Portable as 0001: epoch-ms `bigint` times.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

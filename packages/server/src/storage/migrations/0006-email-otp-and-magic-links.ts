@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Email OTP challenges and magic links (SPEC.md "Email OTP", DECISIONS.md "Magic link (direct)"). Secrets
+ * Email OTP challenges and magic links (docs/reference/sign-in.md). Secrets
  * (challenge tokens, codes, link tokens, signup tokens) are stored only as SHA-256 hashes and looked up by
  * hash. Portable as 0001: epoch-ms `bigint` times, text ids.
  */

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Phone OTP (SPEC.md in-process rule 4). The SMS verification provider generates and checks the code
- * (Twilio Verify), so a challenge row keeps no code at all: only the SHA-256 hash of the challenge token
- * (and of the signup token for the signup variant), the E.164 number, the client and organization the
- * sign-in continues with, a local attempts counter (DECISIONS.md: 5 attempts), expiry and consumption.
- * `user_id` is null when a login challenge was answered for an unknown number (enumeration safety: the
- * same answer, no SMS). Users gain a phone number (unique when set) and its verified flag.
+ * Phone OTP (docs/reference/sign-in.md, docs/reference/email-and-sms.md). The SMS verification provider
+ * generates and checks the code (Twilio Verify), so a challenge row keeps no code at all: only the SHA-256
+ * hash of the challenge token (and of the signup token for the signup variant), the E.164 number, the client
+ * and organization the sign-in continues with, a local attempts counter (5 attempts:
+ * docs/reference/limits.md), expiry and consumption. `user_id` is null when a login challenge was answered
+ * for an unknown number (enumeration safety: the same answer, no SMS). Users gain a phone number (unique when
+ * set) and its verified flag.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

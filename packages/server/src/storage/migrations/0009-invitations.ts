@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Email invitations into an organization (SPEC.md "Invitations"). Only the SHA-256 of the current token
- * is kept (`token_hash`); a resend replaces it, so the previous link stops working. Times are epoch-ms
- * `bigint` like 0001; `custom_fields_json` is JSON text.
+ * Email invitations into an organization (docs/reference/organizations.md "Invitations (operator side)").
+ * Only the SHA-256 of the current token is kept (`token_hash`); a resend replaces it, so the previous link
+ * stops working. Times are epoch-ms `bigint` like 0001; `custom_fields_json` is JSON text.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

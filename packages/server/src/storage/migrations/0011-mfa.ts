@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Multi-factor authentication (SPEC.md "MFA settings", "Organization MFA policy", the mfa and
- * mfa_enrollment login states).
+ * Multi-factor authentication (docs/reference/sign-in.md: the global MFA settings, the
+ * organization MFA policy, the mfa and mfa_enrollment login states).
  *
  * - `mfa_policies`: the global settings (scope 'global') and each organization's policy (scope = the
  *   organization id) as JSON, so that both evolve without migrations of their own.

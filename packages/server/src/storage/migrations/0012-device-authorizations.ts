@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Device authorization requests (RFC 8628; SPEC.md "Device request" lifecycle). The device code and the
+ * Device authorization requests (RFC 8628; docs/reference/tokens-and-sessions.md). The device code and the
  * user code are stored only as SHA-256 hashes; the user code hash is unique, so that a code typed by a
  * user names one request (a clash at insert draws another code). The status moves pending → approved |
  * denied, and approved → consumed when the one successful poll issues tokens; expiry is `expires_at`.

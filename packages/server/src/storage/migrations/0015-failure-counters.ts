@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Failed checks of secrets (passwords, second factors, one-time codes), counted per subject across
- * requests and nodes (DECISIONS.md "Account lifecycle and abuse limits"). One row per key (a rule name
+ * requests and nodes (docs/reference/limits.md). One row per key (a rule name
  * and the SHA-256 of the subject): the window opened by its first failure, the failures in it, and the
  * lock they set (0 = none). Portable as 0001: epoch-ms `bigint` times.
  */

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 
 /**
- * OpenID / social provider connections (SPEC.md "OIDC/social connection input"). The settings are kept
- * as the operator gave them (null = the provider's default, resolved when used); the client secret and
- * Apple's private key are sealed with the master key (AES-256-GCM, bound to the row's id); lists and the
- * claim mapping are JSON text, booleans 0/1 and times epoch-ms `bigint`, like 0001.
+ * OpenID / social provider connections (docs/reference/federation.md "OIDC and social connections"). The
+ * settings are kept as the operator gave them (null = the provider's default, resolved when used); the client
+ * secret and Apple's private key are sealed with the master key (AES-256-GCM, bound to the row's id); lists
+ * and the claim mapping are JSON text, booleans 0/1 and times epoch-ms `bigint`, like 0001.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * SAML SSO connections (SPEC.md "Create SSO connection", "Import SSO metadata"), the AuthnRequests Svc
+ * SAML SSO connections (docs/reference/federation.md "SAML connections"), the AuthnRequests Svc
  * sent and waits to see answered, and the assertion ids already used (replay). Booleans 0/1, times
  * epoch-ms `bigint`, lists JSON text, like 0001.
  */

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Organization domain claims proven by a DNS TXT record (SPEC.md "Domain claim"). One row per
- * organization and domain, reused when a revoked claim is started again; the last look-up is kept in
- * three columns (when, the result, its message); times epoch-ms `bigint` like 0001. Partial unique
+ * Organization domain claims proven by a DNS TXT record (docs/reference/organizations.md "Domain claims").
+ * One row per organization and domain, reused when a revoked claim is started again; the last look-up is kept
+ * in three columns (when, the result, its message); times epoch-ms `bigint` like 0001. Partial unique
  * indexes (SQLite and PostgreSQL both have them) keep one active claim per domain.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

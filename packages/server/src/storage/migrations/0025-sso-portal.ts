@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The customer SSO setup portal (SPEC.md "Authentication" item 9): the operators' setup links (the
- * one-time token stored only as its SHA-256, `consumed_at` set when it is exchanged) and the portal
- * sessions they were exchanged for (the cookie's secret stored only as its SHA-256), each with the last
- * test sign-in's result as JSON text. Times epoch-ms `bigint`, like 0001.
+ * The customer SSO setup portal (docs/reference/federation.md "The SSO setup portal"): the operators' setup
+ * links (the one-time token stored only as its SHA-256, `consumed_at` set when it is exchanged) and the
+ * portal sessions they were exchanged for (the cookie's secret stored only as its SHA-256), each with the
+ * last test sign-in's result as JSON text. Times epoch-ms `bigint`, like 0001.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

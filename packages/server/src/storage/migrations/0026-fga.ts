@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Fine-grained authorization (SPEC.md "FGA admin API"): definitions (resource types, permissions and
+ * Fine-grained authorization (docs/reference/fga.md): definitions (resource types, permissions and
  * roles, one table, told apart by `kind`), the resource tree, subjects other than users (groups,
  * service accounts, agents), group members, grants, and the model's version that every write bumps in
  * its own transaction (docs/decisions/fga-check-cache.md). Times epoch-ms `bigint`, lists JSON text,

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * SCIM 2.0 directory sync (SPEC.md "SCIM connection", "SCIM 2.0 service provider"): connections per
+ * SCIM 2.0 directory sync (docs/reference/scim.md): connections per
  * organization with the SHA-256 of their bearer token, the users and groups each connection provisioned,
  * group members, and the sync events operators read. Times are epoch-ms `bigint` like 0001; booleans
  * 0/1. Uniqueness lives in the database (partial and composite unique indexes, portable to SQLite and

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * SCIM group mapping rules (SPEC.md "SCIM connection", mapping rule): per connection, which groups
+ * SCIM group mapping rules (docs/reference/scim.md "Mapping rules"): per connection, which groups
  * (by display name and/or externalId) get which FGA role on which resource. Role and resource carry no
  * foreign key: the FGA model may delete them, and a rule whose resource is gone reads as outside its
  * boundary instead of blocking the delete. The grants they make are FGA grants managed by `scim:<connectionId>`

@@ -9,10 +9,10 @@ const BATCH = 100;
 /**
  * Every address of a SCIM user's `emails`, with the item's type, for the `emails.value eq` filter
  * (RFC 7644 §3.4.2.2 matches any of the values; 0027 kept the primary one only, in
- * `scim_users.email_key`). Key: SPEC.md's email key (trimmed, upper-cased); type lower-cased, '' without
- * one. The rows go with their SCIM user (foreign key, cascade). `scim_users.email_key` and its index stay,
- * no longer written: nodes of the earlier release still write them while an upgrade rolls out, and would
- * fail every SCIM user write without them (docs/deploy.md).
+ * `scim_users.email_key`). Key: the email lookup key (docs/reference/organizations.md "Email identity"); type
+ * lower-cased, '' without one. The rows go with their SCIM user (foreign key, cascade).
+ * `scim_users.email_key` and its index stay, no longer written: nodes of the earlier release still write them
+ * while an upgrade rolls out, and would fail every SCIM user write without them (docs/deploy.md).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

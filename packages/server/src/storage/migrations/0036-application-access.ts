@@ -1,7 +1,7 @@
 import { type Kysely } from 'kysely';
 
 /**
- * Application access (SPEC.md "Application access"): a client's access mode, and the operator's allow
+ * Application access (docs/reference/application-access.md): a client's access mode, and the operator's allow
  * and deny assignments. `access_assignments` counts a client's assignments in the same write as each
  * insert and delete, so that a client in the default mode without assignments (nearly all of them) is
  * checked from its own row, with no second read on the token path. The columns have defaults: nodes of

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The operators' (dashboard-owned) scope display names, shown at consent (SPEC.md "Consent grants and
- * scope display names"); the host's code-owned entries live in its options, not here. One entry per
- * scope: the unique index decides a race between two creates. 0036 and 0037 belong to a sibling branch.
+ * The operators' (dashboard-owned) scope display names, shown at consent
+ * (docs/reference/tokens-and-sessions.md, scope display names); the host's code-owned entries live in its
+ * options, not here. One entry per scope: the unique index decides a race between two creates. 0036 and 0037
+ * belong to a sibling branch.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,8 +1,8 @@
 import { type Kysely } from 'kysely';
 
 /**
- * Operator dashboard sessions (DECISIONS.md "Operator (admin) authorization": "a server-side session
- * cookie … authorizes the dashboard's calls"). The cookie's secret is stored only as its SHA-256; each row
+ * Operator dashboard sessions (docs/reference/operator-api.md "Console sign-in and session": a server-side
+ * session cookie authorizes the console's calls). The cookie's secret is stored only as its SHA-256; each row
  * names the token session of the dashboard client that the operator's sign-in created, so that revoking
  * that session (logout-all, a deactivation, the operators' session revocation) ends the dashboard session.
  */

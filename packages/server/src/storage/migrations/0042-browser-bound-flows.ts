@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Flows bound to the browser that started them (docs/decisions/federation-saml-app-entry-no-issuer-session.md,
- * docs/decisions/calendar-consent-browser-binding.md):
+ * docs/reference/calendar.md "Bound to the browser and its user"):
  *
  * - `auth_requests.sessionless`: 1 for a request an app started through its SAML entry point, whose
  *   sign-in neither starts, replaces nor ends the issuer session of the browser it continues in.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * What the operator console's directory and session pages read (docs/decisions/admin-console-directory-api.md):
+ * What the operator console's directory and session pages read (docs/reference/operator-api.md "Lists"):
  *
  * - `authorization_codes.user_agent` and `ip_address`: the browser that completed the sign-in, carried
  *   to the token session the code's redemption creates. The redemption comes from the client's backend,

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 const FILTERED_COLUMNS = ['actor_id', 'organization_id', 'user_id', 'client_id', 'subject_id'] as const;
 
 /**
- * What the operator console reads (docs/decisions/audit-event-filters.md):
+ * What the operator console reads (docs/reference/events.md "Reading events"):
  * - `audit_events.subject_id`, the record an event is about, filled by the audit writer from now on.
  *   Nullable: older rows have none, and nodes of the previous release keep inserting without it during
  *   a rolling upgrade.

@@ -41,7 +41,7 @@ const usableThen = (eb: ListedSessions, at: number) =>
 
 /**
  * The operator's reads and revocations of token sessions over `db`. Organization and client filters
- * scan the sessions table, as deactivations do (docs/decisions/admin-deactivation-ends-sessions.md): a
+ * scan the sessions table, as deactivations do (docs/reference/organizations.md "Deactivation"): a
  * rare operator action, where an index would cost every sign-in an entry.
  */
 export function operatorSessionStore(db: Db): OperatorSessionStore {

@@ -3,7 +3,7 @@ import type { Db } from '../database.js';
 import { isSqlite } from '../migrations/dialect.js';
 
 /**
- * The text comparisons of the operator lists' searches (docs/decisions/admin-console-directory-api.md):
+ * The text comparisons of the operator lists' searches (docs/reference/operator-api.md "Lists"):
  * in any case, SQLite's LIKE folding ASCII letters and PostgreSQL's ILIKE every letter. No B-tree index
  * serves "contains"; the lists walk their (time, id) order and stop at the first full page. Neither side
  * is wrapped in lower(): SQLite's LIKE ignores ASCII case already, and a lower() per row doubles the

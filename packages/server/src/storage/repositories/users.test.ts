@@ -15,7 +15,10 @@ async function lockWaits(db: Db): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** The guard that keeps an active operator (docs/decisions/admin-console-directory-api.md), on both databases. */
+/**
+ * The guard that keeps an active operator (docs/reference/organizations.md "Record updates"), on both
+ * databases.
+ */
 describeEachDatabase('users: the last active operator', (kind) => {
   const database = useMigratedDatabase(kind);
 

@@ -21,7 +21,7 @@ export interface UsersTable {
   displayName: string;
   /** Null for an account created by phone OTP signup (migration 0010). */
   email: string | null;
-  /** trim + invariant upper-case: the lookup key (SPEC.md "Email lookup key normalization"); unique when set. */
+  /** The lookup key (docs/reference/organizations.md "Email identity"); unique when set. */
   emailKey: string | null;
   emailVerified: number;
   passwordHash: string | null;

@@ -35,7 +35,7 @@ export interface ScimUsersTable {
 export interface ScimUserEmailsTable {
   connectionId: string;
   userId: string;
-  /** SPEC.md's email key of the item's value. */
+  /** The email lookup key of the item's value (docs/reference/organizations.md "Email identity"). */
   emailKey: string;
   /** The item's type in lower case; '' without one. */
   typeKey: string;

@@ -29,7 +29,7 @@ export interface GitHubPeer {
   readonly origin: string;
   readonly authorizationEndpoint: string;
   readonly tokenEndpoint: string;
-  /** `/user`; the emails API is `/user/emails`, as DECISIONS.md derives it. */
+  /** `/user`; the emails API is `/user/emails`, as docs/reference/federation.md derives it. */
   readonly userEndpoint: string;
   readonly server: LoopbackServer;
   /** Answer the token endpoint form-encoded even when JSON is asked for (the real API can). */

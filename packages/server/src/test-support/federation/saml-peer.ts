@@ -94,7 +94,7 @@ function statements(user: SamlPeerUser, issuedAt: string): string {
 }
 
 /**
- * A SAML identity provider on 127.0.0.1 built on samlify 2 (docs/decisions/testing-provider-peers.md):
+ * A SAML identity provider on 127.0.0.1 built on samlify 2 (docs/reference/testing.md "Peers on loopback"):
  * its SSO endpoint takes Svc's AuthnRequest by HTTP-Redirect (schema-validated), signs the user in and
  * answers the page that posts the response to the ACS URL. Times come from `clock`, so that tests move
  * the IdP's time with Svc's.

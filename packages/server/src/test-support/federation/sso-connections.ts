@@ -9,7 +9,10 @@ import { startSamlPeer, type SamlPeer, type SamlPost } from './saml-peer.js';
 
 let organizations = 0;
 
-/** What a test connection is created with (SPEC.md "Create SSO connection"); every field has a default. */
+/**
+ * What a test connection is created with (docs/reference/federation.md "SAML connections"); every field has a
+ * default.
+ */
 export interface SsoConnectionSettings {
   readonly primaryDomain?: string | null;
   readonly autoProvisionUsers?: boolean;

@@ -25,7 +25,7 @@ export interface SamlSignInDeps {
 
 /**
  * Sign-in through an organization's SAML IdP as a step of an authorization request
- * (docs/decisions/federation-saml-sign-in-method.md): `claim` sends an identified email of an SSO realm
+ * (docs/reference/federation.md "Home-realm discovery"): `claim` sends an identified email of an SSO realm
  * to the IdP, with the request's id as the continuation; `complete` continues the request once the
  * answer is accepted, only in the browser bound to it, and signs the account in to the connection's
  * organization like any other method (MFA and consent follow), with `amr: ["fed"]`.
