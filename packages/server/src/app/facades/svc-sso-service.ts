@@ -9,7 +9,7 @@ import {
 import { validate } from '../../kernel/validation.js';
 import { directCallOf } from '../../signin/direct-sign-in.js';
 import type { DirectSsoSignIn } from '../../signin/direct-sso-sign-in.js';
-import type { SvcAuthCallContext } from './svc-auth-service.js';
+import type { SvcAuthCallContext } from './svc-auth-call-context.js';
 
 export interface SvcSsoServiceDeps {
   readonly signIn: DirectSsoSignIn;
