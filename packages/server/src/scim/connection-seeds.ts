@@ -1,0 +1,29 @@
+import { checkSeedToken, type ScimConnectionSeed } from '../config/scim.js';
+import { SvcConfigError } from '../kernel/errors.js';
+import type { Ids } from '../kernel/ids.js';
+import type { ScimConnectionAdmin } from './connection-admin.js';
+import { newScimToken } from './token.js';
+
+/**
+ * Writes the SCIM connections configured in code (docs/reference/scim.md "Connections seeded from
+ * code"), each with its token: given in code, or read by `readSecret` from the variable it names. An
+ * enabled seed without its token is a configuration fault.
+ */
+export async function applyScimSeeds(
+  admin: Pick<ScimConnectionAdmin, 'applySeed'>,
+  seeds: readonly ScimConnectionSeed[],
+  readSecret: (name: string) => string | undefined,
+  ids: Ids,
+): Promise<void> {
+  for (const seed of seeds) {
+    const secret = seed.tokenSecretName === null ? seed.token : (readSecret(seed.tokenSecretName) ?? null);
+    if (secret === null && seed.enabled) {
+      throw new SvcConfigError(
+        `SCIM connection seed '${seed.id}': the secret ${seed.tokenSecretName ?? ''} is not set.`,
+      );
+    }
+    // A disabled seed without a token gets a random one nobody knows: it must not accept requests.
+    const token = secret === null ? newScimToken(ids) : checkSeedToken(secret, seed.id);
+    await admin.applySeed(seed, token);
+  }
+}
