@@ -4,8 +4,8 @@
  */
 export { createSvc, type Svc, type CreateSvcContext } from './app/create-svc.js';
 export type { SvcServices } from './app/services.js';
-export { SvcAdminService } from './app/facades/svc-admin-service.js';
-export { SvcAuthService, type SvcAuthCallContext } from './app/facades/svc-auth-service.js';
+export type { SvcAdminService, AdminActor } from './app/facades/svc-admin-service.js';
+export type { SvcAuthService, SvcAuthCallContext } from './app/facades/svc-auth-service.js';
 export { SvcCalendarService, type SvcCalendarCallContext } from './app/facades/svc-calendar-service.js';
 export { SvcFgaService, type SvcFgaCheck } from './app/facades/svc-fga-service.js';
 export { SvcSsoService } from './app/facades/svc-sso-service.js';

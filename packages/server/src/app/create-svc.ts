@@ -35,7 +35,9 @@ import { buildStandaloneApp, svcEarlyDocuments, svcHttpPlugin } from './http.js'
 import { seedDemo, type DemoSeed } from './seed-demo.js';
 import type { SvcServices } from './services.js';
 import { wireAdmin } from './wire-admin.js';
-import { SvcAuthService } from './facades/svc-auth-service.js';
+import { SvcAuthCapabilities } from './facades/svc-auth-capabilities.js';
+import { SvcAuthProviders } from './facades/svc-auth-providers.js';
+import { svcAuthService } from './facades/svc-auth-service.js';
 import { wireAccount } from './wire-account.js';
 import { wireAuth } from './wire-auth.js';
 import { wireInvitations } from './wire-invitations.js';
@@ -135,7 +137,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const admin = adminWiring.facade;
     await adminWiring.seed((name) => environment[name]);
     const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
-    const { engine: authEngine, facadeDeps } = wireAuth({
+    const { engine: authEngine, facadeGroups } = wireAuth({
       db,
       clock,
       ids,
@@ -235,18 +237,22 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       clock,
       ids,
     });
-    const auth = new SvcAuthService({
-      ...facadeDeps,
-      providerSignIn: oidcSignIn.firstParty,
-      homeRealms: adminWiring.sso.realms,
-      extensions: {
-        passwordless,
-        phoneOtp,
-        account,
-        invitations: invitationWiring.invitations,
-        invitationSignup: invitationWiring.signup,
-        devices: device.operations,
-      },
+    const capabilities = {
+      passwordless,
+      phoneOtp,
+      account,
+      invitations: invitationWiring.invitations,
+      invitationSignup: invitationWiring.signup,
+    };
+    // svc.auth: the groups over the engine, and those over the provider sign-in and the capabilities.
+    const auth = svcAuthService({
+      ...facadeGroups,
+      providers: new SvcAuthProviders({
+        oidcConnections: adminWiring.oidc.connections,
+        providerSignIn: oidcSignIn.firstParty,
+        homeRealms: adminWiring.sso.realms,
+      }),
+      capabilities: new SvcAuthCapabilities({ ...capabilities, devices: device.operations }),
     });
     const calendar = wireCalendar({
       db,
@@ -272,13 +278,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       clientDocuments,
       rateLimiter,
       signingKeys,
-      capabilities: {
-        passwordless,
-        phoneOtp,
-        account,
-        invitations: invitationWiring.invitations,
-        invitationSignup: invitationWiring.signup,
-      },
+      capabilities,
     });
     const { fga } = adminWiring;
     const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };

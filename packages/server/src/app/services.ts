@@ -123,8 +123,9 @@ export interface SvcServices {
   /** @internal Application access's operations (the operator API's /applications routes). */
   readonly applicationAccess: ApplicationAccessAdmin;
   /**
-   * The in-process SSO API (SvcSsoService): SPEC.md's SSO StartAuthorizationAsync and ExchangeCodeAsync
-   * (the direct SAML request-token flow), and what `POST /sso/authorization-url` calls.
+   * The in-process SSO API (SvcSsoService): StartAuthorizationAsync and ExchangeCodeAsync (the direct
+   * SAML request-token flow; docs/reference/federation.md "SAML sign-in of first-party apps"), and what
+   * `POST /sso/authorization-url` calls.
    */
   readonly sso: SvcSsoService;
   /** @internal The customer SSO setup portal: its sessions, setup operations and test sign-in handler. */

@@ -30,7 +30,8 @@ export interface WireAccountContext {
 export function wireAccount(ctx: WireAccountContext): AccountOperations {
   const repositories = accountRepositories(ctx.db);
   const users = userRepository(ctx.db);
-  // SPEC.md in-process rule 3: links use the configured public origin, never request host headers.
+  // Links use the configured public origin, never request host headers (docs/reference/sign-in.md
+  // "Password reset and email verification").
   const linkBase = `${ctx.config.publicOrigin}${ctx.config.authBase}`;
   const common = {
     repositories,

@@ -32,7 +32,19 @@ import { organizationRepository } from '../storage/repositories/organizations.js
 import { tokenStore } from '../storage/repositories/token-store.js';
 import { userMfaRepository } from '../storage/repositories/user-mfa.js';
 import { userRepository } from '../storage/repositories/users.js';
-import { SvcAdminService } from './facades/svc-admin-service.js';
+import { SvcAdminDirectory } from './facades/svc-admin-directory.js';
+import { SvcAdminDomainClaims } from './facades/svc-admin-domain-claims.js';
+import { SvcAdminOidcConnections } from './facades/svc-admin-oidc-connections.js';
+import { SvcAdminRecords } from './facades/svc-admin-records.js';
+import { SvcAdminScimConnections } from './facades/svc-admin-scim-connections.js';
+import { SvcAdminScimMappings } from './facades/svc-admin-scim-mappings.js';
+import { SvcAdminScopeDisplayNames } from './facades/svc-admin-scope-display-names.js';
+import { svcAdminService, type SvcAdminService } from './facades/svc-admin-service.js';
+import { SvcAdminSessions } from './facades/svc-admin-sessions.js';
+import { SvcAdminSettings } from './facades/svc-admin-settings.js';
+import { SvcAdminSsoConnections } from './facades/svc-admin-sso-connections.js';
+import { SvcAdminSsoPortal } from './facades/svc-admin-sso-portal.js';
+import { SvcAdminUserGrants } from './facades/svc-admin-user-grants.js';
 import { wireOidcConnections, type OidcConnectionsWiring } from './wire-oidc-connections.js';
 import { wireDomainClaims, type DomainClaimsWiring } from './wire-domain-claims.js';
 import type { SvcConfig } from '../config/resolve.js';
@@ -195,32 +207,38 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
   });
   const fga = wireFga(ctx);
   const scimMappings = wireScimMappings({ ...ctx, fga: fga.admin, scim });
-  const facade = new SvcAdminService({
-    organizations,
-    users,
-    memberships,
-    clients: new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged }),
-    lifecycle: {
-      users: userLifecycle,
-      organizations: new OrganizationLifecycle(lifecycleDeps),
-      memberships: membershipLifecycle,
-      clients: new ClientLifecycle({ ...lifecycleDeps, onClientsChanged: ctx.onClientsChanged }),
-    },
-    userMfa: new UserMfaAdmin({ ...deps, store: userMfaRepository(ctx.db) }),
-    securitySettings: ctx.securitySettings,
-    mfaSettings,
-    audit: ctx.audit,
-    consents,
-    oidcConnections: oidc.admin,
-    linkedIdentities: oidc.linking,
-    domainClaims: domainClaims.claims,
-    ssoConnections: sso.admin,
-    scimConnections: { admin: scim.admin, boundaries: scim.boundaries, baseUrl: scim.baseUrl },
-    scimMappings: scimMappings.admin,
-    ssoPortalLinks: wireSsoPortalLinks(ctx),
-    scopeDisplayNames,
-    operatorSessions: new OperatorSessions({ ...deps, sessions: operatorSessionStore(ctx.db) }),
-    clock: ctx.clock,
+  const clients = new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged });
+  // The operator API, one group of operations per concern, each given only the services it calls.
+  const facade = svcAdminService({
+    directory: new SvcAdminDirectory({ organizations, users, memberships, clients }),
+    records: new SvcAdminRecords({
+      organizations,
+      users,
+      memberships,
+      clients,
+      lifecycle: {
+        users: userLifecycle,
+        organizations: new OrganizationLifecycle(lifecycleDeps),
+        memberships: membershipLifecycle,
+        clients: new ClientLifecycle({ ...lifecycleDeps, onClientsChanged: ctx.onClientsChanged }),
+      },
+      userMfa: new UserMfaAdmin({ ...deps, store: userMfaRepository(ctx.db) }),
+    }),
+    userGrants: new SvcAdminUserGrants({ users, consents, linkedIdentities: oidc.linking }),
+    settings: new SvcAdminSettings({ securitySettings: ctx.securitySettings, mfaSettings, audit: ctx.audit }),
+    sessions: new SvcAdminSessions({
+      operatorSessions: new OperatorSessions({ ...deps, sessions: operatorSessionStore(ctx.db) }),
+      clock: ctx.clock,
+    }),
+    oidcConnections: new SvcAdminOidcConnections(oidc.admin),
+    ssoConnections: new SvcAdminSsoConnections({ ssoConnections: sso.admin }),
+    ssoPortal: new SvcAdminSsoPortal({ ssoPortalLinks: wireSsoPortalLinks(ctx), clock: ctx.clock }),
+    scimConnections: new SvcAdminScimConnections({
+      scimConnections: { admin: scim.admin, boundaries: scim.boundaries, baseUrl: scim.baseUrl },
+    }),
+    scimMappings: new SvcAdminScimMappings({ scimMappings: scimMappings.admin }),
+    domainClaims: new SvcAdminDomainClaims({ domainClaims: domainClaims.claims }),
+    scopeDisplayNames: new SvcAdminScopeDisplayNames({ scopeDisplayNames }),
   });
   return {
     facade,

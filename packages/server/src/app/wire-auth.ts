@@ -33,7 +33,12 @@ import type { SecretBox } from '../kernel/crypto.js';
 import { MfaOperations } from '../signin/methods/mfa/mfa-operations.js';
 import type { MfaService } from '../signin/methods/mfa/mfa-service.js';
 import type { MfaSettingsService } from '../signin/methods/mfa/mfa-settings.js';
-import type { SvcAuthServiceDeps } from './facades/svc-auth-service.js';
+import { SvcAuthAccount } from './facades/svc-auth-account.js';
+import { SvcAuthMfa } from './facades/svc-auth-mfa.js';
+import { SvcAuthSecuritySettings } from './facades/svc-auth-security-settings.js';
+import type { SvcAuthGroups } from './facades/svc-auth-service.js';
+import { SvcAuthSessions } from './facades/svc-auth-sessions.js';
+import { SvcAuthSignIn } from './facades/svc-auth-sign-in.js';
 import type { AdminWiring } from './wire-admin.js';
 import { wireApplicationAccess, type ApplicationAccessWiring } from './wire-application-access.js';
 import { wireMfa } from './wire-mfa.js';
@@ -47,8 +52,8 @@ export interface WireAuthContext {
   readonly tokens: TokenService;
   readonly config: Pick<SvcConfig, 'openId' | 'failureLimits' | 'rateLimits'>;
   /**
-   * The admin domain: its facade reads and updates security settings (validated, audited); signup
-   * creates accounts through its services; issuer sessions, consents and MFA settings are shared.
+   * The admin domain: its settings operations read and update security settings (validated, audited);
+   * signup creates accounts through its services; issuer sessions, consents and MFA settings are shared.
    */
   readonly admin: AdminWiring;
   /** Seals TOTP secrets with the master key. */
@@ -96,12 +101,14 @@ export interface AuthEngine {
   readonly accountClaims: UnverifiedAccountClaim;
 }
 
-/** Builds the sign-in and token engine over the database, and what the SvcAuthService facade is built from. */
-export function wireAuth(ctx: WireAuthContext): {
-  engine: AuthEngine;
-  /** What the facade was built from, so that createSvc() can add the capabilities built on the engine. */
-  facadeDeps: SvcAuthServiceDeps;
-} {
+/**
+ * The SvcAuthService groups made over the engine alone; createSvc() adds those that need what is built
+ * on the engine (the provider sign-in, the capabilities).
+ */
+export type EngineAuthGroups = Omit<SvcAuthGroups, 'providers' | 'capabilities'>;
+
+/** Builds the sign-in and token engine over the database, and the SvcAuthService groups made over it. */
+export function wireAuth(ctx: WireAuthContext): { engine: AuthEngine; facadeGroups: EngineAuthGroups } {
   const { db, clock, ids, audit } = ctx;
   const users = userRepository(db);
   const memberships = membershipRepository(db);
@@ -200,19 +207,18 @@ export function wireAuth(ctx: WireAuthContext): {
   });
 
   const mfaOperations = new MfaOperations({ mfa, direct });
-  const facadeDeps: SvcAuthServiceDeps = {
-    direct,
-    clientAuthentication: new ClientAuthenticatedSignIn({ direct, users }),
-    tokens,
-    browserSessions,
-    consents,
-    admin: ctx.admin.facade,
-    mfa: mfaOperations,
-    linkedIdentities: ctx.admin.oidc.linking,
-    oidcConnections: ctx.admin.oidc.connections,
+  const facadeGroups: EngineAuthGroups = {
+    signIn: new SvcAuthSignIn({
+      direct,
+      clientAuthentication: new ClientAuthenticatedSignIn({ direct, users }),
+    }),
+    mfa: new SvcAuthMfa(mfaOperations),
+    sessions: new SvcAuthSessions({ direct, tokens, browserSessions }),
+    account: new SvcAuthAccount({ direct, consents, linkedIdentities: ctx.admin.oidc.linking }),
+    securitySettings: new SvcAuthSecuritySettings(ctx.admin.facade),
   };
   return {
-    facadeDeps,
+    facadeGroups,
     engine: {
       tokens,
       signIn,

@@ -25,7 +25,9 @@ import { oidcLoginStateRepository } from '../storage/repositories/oidc-login-sta
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { DirectProviderSignIn } from '../signin/direct-provider-sign-in.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { DirectSignIn } from '../signin/direct-sign-in.js';
+import type { OrganizationPolicy } from '../signin/organization-policy.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 
 export interface WireOidcConnectionsContext {
   readonly db: Db;
@@ -121,8 +123,15 @@ export interface WireOidcSignInContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'issuer' | 'allowInsecureLoopback' | 'providerFetch' | 'dns'>;
   readonly oidc: OidcConnectionsWiring;
-  /** The direct helpers' client gate and sign-in, and the organization policy. */
-  readonly engine: Pick<AuthEngine, 'direct' | 'organizations' | 'tokenChecks'>;
+  /**
+   * What the sign-in engine lends: the direct helpers' client gate and sign-in, the organization policy,
+   * and the limit on refused handed-out tokens (createSvc() passes its AuthEngine).
+   */
+  readonly engine: {
+    readonly direct: DirectSignIn;
+    readonly organizations: OrganizationPolicy;
+    readonly tokenChecks: HandedOutTokenLimit;
+  };
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -138,7 +147,7 @@ export interface OidcSignInWiring {
 
 /**
  * The sign-in through provider connections. Every provider sends the user back to `{issuer}/oidc/callback`
- * (DECISIONS.md "Upstream callback"), except for a first-party app's own registered callback. Every
+ * (docs/reference/federation.md "Callback URI"), except for a first-party app's own registered callback. Every
  * request to a provider goes to a public address, one of `providerFetch`'s networks, or loopback (plain
  * http too) only with `allowInsecureLoopback` (docs/decisions/federation-provider-destinations.md).
  */

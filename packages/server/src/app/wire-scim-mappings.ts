@@ -2,7 +2,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { FgaAdmin } from '../fga/fga-admin.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
-import type { MappingDirectory, MappingGrantStore, MappingResourceTree } from '../scim-mappings/deps.js';
+import { mappingDirectory, mappingGrantStore, mappingResourceTree } from '../scim-mappings/ports.js';
 import { ScimMappingAdmin } from '../scim-mappings/mapping-admin.js';
 import { ScimMappingGrants } from '../scim-mappings/mapping-grants.js';
 import type { Db } from '../storage/database.js';
@@ -32,62 +32,14 @@ export function wireScimMappings(ctx: {
   readonly ids: Ids;
 }): ScimMappingsWiring {
   const reads = fgaReads(ctx.db);
-  const connections = scimConnectionRepository(ctx.db);
-  const groups = scimGroupRepository(ctx.db);
   const rules = scimMappingRepository(ctx.db);
-  const tree: MappingResourceTree = {
-    ancestorChain: (resourceId, limit) => reads.ancestorChain(resourceId, limit),
-    roleExists: async (roleId) => (await reads.findDefinition('role', roleId)) !== undefined,
-  };
-  const store: MappingGrantStore = {
-    async held(managedBy, userIds) {
-      const grants = await reads.managedGrants(managedBy, userIds);
-      return grants
-        .filter((grant) => grant.subject.type === 'user')
-        .map((grant) => ({
-          id: grant.id,
-          userId: grant.subject.id,
-          roleId: grant.roleId,
-          resourceId: grant.resourceId,
-        }));
-    },
-    async apply(managedBy, changes, reason) {
-      await ctx.fga.grants.applyManaged(
-        managedBy,
-        {
-          create: changes.create.map((grant) => ({
-            subjectId: grant.userId,
-            roleId: grant.roleId,
-            resourceId: grant.resourceId,
-          })),
-          revokeIds: changes.revokeIds,
-        },
-        reason,
-      );
-    },
-  };
-  const directory: MappingDirectory = {
-    connection: (connectionId) => connections.findById(connectionId),
-    connectionsBoundedBy: (resourceIds) => connections.listByGrantBoundary(resourceIds),
-    async groupsOfUsers(connectionId, userIds) {
-      const found = await groups.groupsOfUsers(connectionId, userIds);
-      return new Map(
-        [...found].map(([userId, userGroups]) => [
-          userId,
-          userGroups.map((group) => ({
-            id: group.id,
-            displayName: group.displayName,
-            externalId: group.externalId,
-          })),
-        ]),
-      );
-    },
-  };
+  const tree = mappingResourceTree(reads);
+  const directory = mappingDirectory(scimConnectionRepository(ctx.db), scimGroupRepository(ctx.db));
   const grants = new ScimMappingGrants({
     rules,
     directory,
     tree,
-    grants: store,
+    grants: mappingGrantStore(reads, ctx.fga.grants),
     syncEvents: ctx.scim.syncEvents,
     audit: ctx.audit,
   });

@@ -4,25 +4,22 @@ import type { MembershipRepository } from '../directory/repository.js';
 import type { UserLifecycle } from '../directory/user-lifecycle.js';
 import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { UserService } from '../directory/user-service.js';
-import { emailLookupKey } from '../directory/email-key.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import { checkSeedToken, type ScimConfig } from '../config/scim.js';
+import type { ScimConfig } from '../config/scim.js';
 import type { Clock } from '../kernel/clock.js';
-import { SvcConfigError, SvcConflictError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
-import { addressClaimedBy } from '../organizations/domains/claimed-address.js';
 import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import type { FailureRule } from '../ratelimit/failure-rules.js';
-import type { ScimAccounts } from '../scim/accounts.js';
+import { scimAccountsOverAdmin } from '../scim/admin-accounts.js';
 import { ScimBearerAuth } from '../scim/bearer-auth.js';
 import { ScimConnectionAdmin } from '../scim/connection-admin.js';
+import { applyScimSeeds } from '../scim/connection-seeds.js';
 import { ScimDirectoryEvents } from '../scim/directory-events.js';
 import type { GrantBoundaryResources } from '../scim/grant-boundary.js';
 import { ScimGroups } from '../scim/groups.js';
 import { ScimServiceProvider } from '../scim/service-provider.js';
 import { ScimSyncEvents } from '../scim/sync-events.js';
-import { newScimToken } from '../scim/token.js';
 import { ScimUsers } from '../scim/users.js';
 import type { Db } from '../storage/database.js';
 import { accountTieRepository } from '../storage/repositories/account-ties.js';
@@ -69,67 +66,6 @@ export interface ScimWiring {
   seed(readSecret: (name: string) => string | undefined): Promise<void>;
 }
 
-/** Svc accounts and memberships through the admin services, so SCIM changes are audited as operators' are. */
-function scimAccounts(ctx: WireScimContext, db: Db): ScimAccounts {
-  const { users, userLifecycle, memberships, membershipLifecycle, membershipRepository } = ctx.accounts;
-  const userRows = userRepository(db);
-  const ties = accountTieRepository(db);
-  return {
-    async findUserByEmail(email) {
-      const emailKey = emailLookupKey(email);
-      const found = emailKey === undefined ? undefined : await userRows.findByEmailKey(emailKey);
-      return found === undefined ? undefined : { id: found.id, emailVerified: found.emailVerified };
-    },
-    async createUser({ displayName, email, organizationId }) {
-      // The IdP asserts the address; only the organization's proof of the domain verifies it.
-      const emailVerified = await addressClaimedBy(ctx.domainClaims, organizationId, email);
-      try {
-        const user = await users.createPasswordless({
-          displayName,
-          email,
-          phoneE164: null,
-          customFields: null,
-          emailVerified,
-        });
-        return user.id;
-      } catch (error) {
-        if (error instanceof SvcConflictError) return 'taken';
-        throw error;
-      }
-    },
-    async updateUser(userId, changes) {
-      try {
-        await userLifecycle.update(userId, changes);
-        return 'updated';
-      } catch (error) {
-        if (error instanceof SvcConflictError) return 'taken';
-        throw error;
-      }
-    },
-    async heldByOthers(userId, { organizationId, connectionId }) {
-      return (await ties.tiesOf(userId, { organizationId, scimConnectionId: connectionId })).length > 0;
-    },
-    async claimUnderDomain(userId, email, { organizationId, connectionId }) {
-      const user = await userRows.findById(userId);
-      if (user === undefined || !(await addressClaimedBy(ctx.domainClaims, organizationId, email))) {
-        return false;
-      }
-      const claimed = await ctx.accountClaims.claim(user, { proof: 'scim', connectionId, organizationId });
-      return claimed.emailVerified;
-    },
-    async activateMembership(organizationId, userId) {
-      const existing = await membershipRepository.find(organizationId, userId);
-      // An existing membership keeps its role: an operator may have made the user an admin.
-      if (existing === undefined) await memberships.create({ organizationId, userId, role: 'member' });
-      else if (!existing.active) await membershipLifecycle.update(existing.id, { active: true });
-    },
-    async endMembership(organizationId, userId) {
-      const existing = await membershipRepository.find(organizationId, userId);
-      if (existing?.active === true) await membershipLifecycle.update(existing.id, { active: false });
-    },
-  };
-}
-
 /** Grant boundaries are resources of the FGA tree. */
 function fgaGrantBoundaries(db: Db): GrantBoundaryResources {
   const reads = fgaReads(db);
@@ -161,7 +97,20 @@ export function wireScim(ctx: WireScimContext): ScimWiring {
       connections,
       failures: { throttle, rule: ctx.tokenFailures },
     }),
-    users: new ScimUsers({ users, groups, accounts: scimAccounts(ctx, db), events, syncEvents, clock }),
+    users: new ScimUsers({
+      users,
+      groups,
+      accounts: scimAccountsOverAdmin({
+        ...ctx.accounts,
+        userRows: userRepository(db),
+        ties: accountTieRepository(db),
+        domainClaims: ctx.domainClaims,
+        accountClaims: ctx.accountClaims,
+      }),
+      events,
+      syncEvents,
+      clock,
+    }),
     groups: new ScimGroups({ groups, users, events, syncEvents, clock, ids }),
     baseUrl: ctx.config.baseUrl,
   });
@@ -172,19 +121,6 @@ export function wireScim(ctx: WireScimContext): ScimWiring {
     serviceProvider,
     events,
     syncEvents,
-    async seed(readSecret) {
-      for (const seed of ctx.config.connections) {
-        const secret =
-          seed.tokenSecretName === null ? seed.token : (readSecret(seed.tokenSecretName) ?? null);
-        if (secret === null && seed.enabled) {
-          throw new SvcConfigError(
-            `SCIM connection seed '${seed.id}': the secret ${seed.tokenSecretName ?? ''} is not set.`,
-          );
-        }
-        // A disabled seed without a token gets a random one nobody knows: it must not accept requests.
-        const token = secret === null ? newScimToken(ids) : checkSeedToken(secret, seed.id);
-        await admin.applySeed(seed, token);
-      }
-    },
+    seed: (readSecret) => applyScimSeeds(admin, ctx.config.connections, readSecret, ids),
   };
 }

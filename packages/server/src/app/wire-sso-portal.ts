@@ -19,7 +19,10 @@ import type { Db } from '../storage/database.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { ssoPortalRepository } from '../storage/repositories/sso-portal.js';
 
-/** Where the portal lives, under the dashboard base (SPEC.md: `/svc/admin/auth/sso-portal/…`). */
+/**
+ * Where the portal lives, under the dashboard base: `/svc/admin/auth/sso-portal/…`
+ * (docs/reference/federation.md "SSO setup portal").
+ */
 export function ssoPortalBase(config: Pick<SvcConfig, 'dashboardBase'>): string {
   return `${config.dashboardBase}/admin/auth/sso-portal`;
 }

@@ -1,12 +1,8 @@
 import { DASHBOARD_SECTIONS } from '@svc/contract';
 import { SvcConfigError } from '../kernel/errors.js';
 import type { ScimConnectionSeed } from '../scim/connection-admin.js';
+import { checkSeedToken } from '../scim/connection-seeds.js';
 import type { ScimConnectionSeedOptions } from './options.js';
-
-/**
- * A SCIM seed token is 32 or more characters without whitespace (docs/reference/scim.md "Seeded from code").
- */
-const SEED_TOKEN_MIN_LENGTH = 32;
 
 export interface ScimConfig {
   /** `{PublicOrigin}{basePath}`: what identity providers are configured with. */
@@ -14,40 +10,6 @@ export interface ScimConfig {
   /** The path the SCIM routes are mounted at, under the dashboard base (`scimBasePath`). */
   readonly basePath: string;
   readonly connections: readonly ScimConnectionSeed[];
-}
-
-/** Checks a seed token against that rule, naming the seed (never the token). */
-export function checkSeedToken(token: string, seedId: string): string {
-  if (token.length < SEED_TOKEN_MIN_LENGTH || /\s/.test(token)) {
-    throw new SvcConfigError(
-      `The token of SCIM connection seed '${seedId}' must be ${SEED_TOKEN_MIN_LENGTH} or more characters without whitespace.`,
-    );
-  }
-  return token;
-}
-
-function resolveSeed(seed: ScimConnectionSeedOptions): ScimConnectionSeed {
-  const id = seed.id.trim();
-  if (id === '' || id.length > 200)
-    throw new SvcConfigError('A SCIM connection seed needs an id of 1 to 200 characters.');
-  if (seed.token !== undefined && seed.tokenSecretName !== undefined) {
-    throw new SvcConfigError(`SCIM connection seed '${id}' gives both token and tokenSecretName: give one.`);
-  }
-  const enabled = seed.enabled ?? true;
-  if (enabled && seed.token === undefined && seed.tokenSecretName === undefined) {
-    throw new SvcConfigError(
-      `SCIM connection seed '${id}' is enabled but gives no token or tokenSecretName.`,
-    );
-  }
-  return {
-    id,
-    organizationId: seed.organizationId,
-    displayName: seed.displayName ?? 'SCIM',
-    grantBoundaryResourceId: seed.grantBoundaryResourceId ?? null,
-    enabled,
-    token: seed.token === undefined ? null : checkSeedToken(seed.token, id),
-    tokenSecretName: seed.tokenSecretName ?? null,
-  };
 }
 
 export function resolveScimConfig(
@@ -96,4 +58,28 @@ function resolveScimBasePath(value: string | undefined, dashboardBase: string): 
     );
   }
   return path;
+}
+
+function resolveSeed(seed: ScimConnectionSeedOptions): ScimConnectionSeed {
+  const id = seed.id.trim();
+  if (id === '' || id.length > 200)
+    throw new SvcConfigError('A SCIM connection seed needs an id of 1 to 200 characters.');
+  if (seed.token !== undefined && seed.tokenSecretName !== undefined) {
+    throw new SvcConfigError(`SCIM connection seed '${id}' gives both token and tokenSecretName: give one.`);
+  }
+  const enabled = seed.enabled ?? true;
+  if (enabled && seed.token === undefined && seed.tokenSecretName === undefined) {
+    throw new SvcConfigError(
+      `SCIM connection seed '${id}' is enabled but gives no token or tokenSecretName.`,
+    );
+  }
+  return {
+    id,
+    organizationId: seed.organizationId,
+    displayName: seed.displayName ?? 'SCIM',
+    grantBoundaryResourceId: seed.grantBoundaryResourceId ?? null,
+    enabled,
+    token: seed.token === undefined ? null : checkSeedToken(seed.token, id),
+    tokenSecretName: seed.tokenSecretName ?? null,
+  };
 }

@@ -2,7 +2,7 @@ import type { ScimGroupRef } from '../scim/directory-events.js';
 import type { ScimConnectionRecord } from '../scim/repository.js';
 
 /**
- * The ports the mapping rules reach other capabilities through; `app/wire-scim-mappings.ts` implements
+ * The ports the mapping rules reach other capabilities through; `scim-mappings/ports.ts` implements
  * them with the FGA model's and the SCIM directory's own services and reads.
  */
 

@@ -2,7 +2,9 @@ import { inject } from 'vitest';
 import type { CreateClientBody, SvcCreatedClient, SvcOrganization, SvcUser } from '@svc/contract';
 import { createAuditLog } from '../audit/audit-service.js';
 import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
-import { SvcAuthService } from '../app/facades/svc-auth-service.js';
+import { SvcAuthCapabilities } from '../app/facades/svc-auth-capabilities.js';
+import { SvcAuthProviders } from '../app/facades/svc-auth-providers.js';
+import { svcAuthService, type SvcAuthService } from '../app/facades/svc-auth-service.js';
 import { wireAdmin } from '../app/wire-admin.js';
 import { wireAuth, type AuthEngine } from '../app/wire-auth.js';
 import type { ClientRecord } from '../directory/repository.js';
@@ -123,7 +125,7 @@ export async function createAuthHarness(
     issuer: HARNESS_ISSUER,
   });
   const admin = adminWiring.facade;
-  const { engine, facadeDeps } = wireAuth({
+  const { engine, facadeGroups } = wireAuth({
     db,
     clock,
     ids,
@@ -146,7 +148,12 @@ export async function createAuthHarness(
       rateLimits: DEFAULT_RATE_LIMIT_RULES,
     },
   });
-  const auth = new SvcAuthService(facadeDeps);
+  // Without the provider sign-in and the capabilities, whose operations answer an invalid operation.
+  const auth = svcAuthService({
+    ...facadeGroups,
+    providers: new SvcAuthProviders({ oidcConnections: adminWiring.oidc.connections }),
+    capabilities: new SvcAuthCapabilities({}),
+  });
   const clients = clientRepository(db);
 
   return {

@@ -12,24 +12,22 @@ import {
 import type { AdminActor } from '../../audit/actor.js';
 import { validate } from '../../kernel/validation.js';
 import type { DomainClaims } from '../../organizations/domains/domain-claims.js';
-import { SvcAdminScimMappings, type SvcAdminScimMappingsDeps } from './svc-admin-scim-mappings.js';
 
-export interface SvcAdminDomainClaimsDeps extends SvcAdminScimMappingsDeps {
+export interface SvcAdminDomainClaimsDeps {
   /** Organization domain claims (normalized, looked up in DNS and audited there). */
   readonly domainClaims: DomainClaims;
 }
 
 /**
- * The domain-claim operations of SvcAdminService (SPEC.md "organization domain StartVerificationAsync and
- * ConfirmOwnershipAsync"; DECISIONS.md "Domain claims"), in a file of their own. Ids and bodies are
+ * The domain-claim operations of SvcAdminService (docs/reference/organizations.md "Domain claims"). Ids
+ * and bodies are
  * validated with the contract schemas of the HTTP routes (400; a domain that cannot be claimed names
  * `domain`); an unknown organization or claim is a 404; a domain another organization owns is a 409.
  */
-export class SvcAdminDomainClaims extends SvcAdminScimMappings {
+export class SvcAdminDomainClaims {
   readonly #claims: DomainClaims;
 
   constructor(deps: SvcAdminDomainClaimsDeps) {
-    super(deps);
     this.#claims = deps.domainClaims;
   }
 

@@ -62,7 +62,7 @@ export interface SvcAdminRecordsDeps {
 }
 
 /**
- * The record operations of SvcAdminService (DECISIONS.md "Operator record routes"): read, update,
+ * The record operations of SvcAdminService (docs/reference/operator-api.md "Records"): read, update,
  * deactivate and reactivate users, organizations, memberships and clients, list memberships, rotate a
  * client secret. Ids and bodies are validated with the contract schemas of the HTTP routes (400); an
  * unknown record is a 404; a taken email or slug a 409. Deactivation takes effect at once (the record's

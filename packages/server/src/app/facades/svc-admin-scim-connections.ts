@@ -22,9 +22,8 @@ import type { ScimConnectionAdmin } from '../../scim/connection-admin.js';
 import { grantBoundaryOf, type GrantBoundaryResources } from '../../scim/grant-boundary.js';
 import type { ScimConnectionRecord } from '../../scim/repository.js';
 import { toSvcScimSyncEvent } from '../../scim/views.js';
-import { SvcAdminSsoConnections, type SvcAdminSsoConnectionsDeps } from './svc-admin-sso-connections.js';
 
-export interface SvcAdminScimConnectionsDeps extends SvcAdminSsoConnectionsDeps {
+export interface SvcAdminScimConnectionsDeps {
   readonly scimConnections: {
     readonly admin: ScimConnectionAdmin;
     /** Where grant boundaries are looked up (the FGA resource tree). */
@@ -35,17 +34,16 @@ export interface SvcAdminScimConnectionsDeps extends SvcAdminSsoConnectionsDeps 
 }
 
 /**
- * The SCIM connection operations of SvcAdminService (SPEC.md "SCIM connection"; DECISIONS.md
- * "Operator routes…", "Wire shapes…"), in a file of their own. Inputs are validated with the contract
+ * The SCIM connection operations of SvcAdminService (docs/reference/scim.md "Connections";
+ * docs/reference/operator-api.md "SCIM connections"). Inputs are validated with the contract
  * schemas of the HTTP routes (400); a boundary id over 256 characters is a SvcGrantBoundaryError
  * `grant_boundary_invalid` (400); an unknown organization or connection is a 404; enabling a second
  * connection of an organization a 409; changing a connection seeded from code a 400.
  */
-export class SvcAdminScimConnections extends SvcAdminSsoConnections {
+export class SvcAdminScimConnections {
   readonly #scim: SvcAdminScimConnectionsDeps['scimConnections'];
 
   constructor(deps: SvcAdminScimConnectionsDeps) {
-    super(deps);
     this.#scim = deps.scimConnections;
   }
 

@@ -14,25 +14,23 @@ import type { AdminActor } from '../../audit/actor.js';
 import { validate } from '../../kernel/validation.js';
 import type { ScimMappingAdmin } from '../../scim-mappings/mapping-admin.js';
 import type { ScimMappingRecord } from '../../scim-mappings/repository.js';
-import { SvcAdminScimConnections, type SvcAdminScimConnectionsDeps } from './svc-admin-scim-connections.js';
 
-export interface SvcAdminScimMappingsDeps extends SvcAdminScimConnectionsDeps {
+export interface SvcAdminScimMappingsDeps {
   /** The SCIM group mapping rules (checked against the grant boundary and audited there). */
   readonly scimMappings: ScimMappingAdmin;
 }
 
 /**
- * The SCIM group mapping rule operations of SvcAdminService (SPEC.md mapping routes; DECISIONS.md "SCIM
- * mapping rule"), in a file of their own. Bodies are validated with the contract schemas of the HTTP
- * routes (400); an unknown role or resource is a 400 naming the field; an enabled rule outside the
- * grant boundary is a SvcGrantBoundaryError (400 with SPEC.md's code); an unknown connection or rule a
+ * The SCIM group mapping rule operations of SvcAdminService (docs/reference/scim.md "Mapping rules").
+ * Bodies are validated with the contract schemas of the HTTP routes (400); an unknown role or resource
+ * is a 400 naming the field; an enabled rule outside the grant boundary is a SvcGrantBoundaryError (400
+ * with the code docs/reference/scim.md "Grant boundary" names); an unknown connection or rule a
  * 404. Reads carry `grantBoundaryStatus`.
  */
-export class SvcAdminScimMappings extends SvcAdminScimConnections {
+export class SvcAdminScimMappings {
   readonly #mappings: ScimMappingAdmin;
 
   constructor(deps: SvcAdminScimMappingsDeps) {
-    super(deps);
     this.#mappings = deps.scimMappings;
   }
 

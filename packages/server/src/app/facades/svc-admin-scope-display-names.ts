@@ -10,24 +10,22 @@ import {
 import type { AdminActor } from '../../audit/actor.js';
 import { validate } from '../../kernel/validation.js';
 import type { ScopeDisplayNames } from '../../oauth/scope-display-names/scope-display-names.js';
-import { SvcAdminSsoPortal, type SvcAdminSsoPortalDeps } from './svc-admin-sso-portal.js';
 
-export interface SvcAdminScopeDisplayNamesDeps extends SvcAdminSsoPortalDeps {
+export interface SvcAdminScopeDisplayNamesDeps {
   /** Scope display names: the operators' entries and the host's code-owned ones (audited there). */
   readonly scopeDisplayNames: ScopeDisplayNames;
 }
 
 /**
- * The scope display name operations of SvcAdminService (SPEC.md "Consent grants and scope display
- * names"; DECISIONS.md "Scope display names"), in a file of their own. Bodies are validated with the
+ * The scope display name operations of SvcAdminService (docs/reference/sign-in.md "Consent and scope
+ * display names"). Bodies are validated with the
  * contract schemas of the HTTP routes (400); a second entry for a scope is a 409 (also beside a
  * code-owned one); changing or deleting a code-owned entry (`code:<scope>`) is a 400; an unknown id a 404.
  */
-export class SvcAdminScopeDisplayNames extends SvcAdminSsoPortal {
+export class SvcAdminScopeDisplayNames {
   readonly #names: ScopeDisplayNames;
 
   constructor(deps: SvcAdminScopeDisplayNamesDeps) {
-    super(deps);
     this.#names = deps.scopeDisplayNames;
   }
 

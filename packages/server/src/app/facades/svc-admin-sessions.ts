@@ -13,27 +13,24 @@ import type { OperatorSessions } from '../../oauth/tokens/operator-sessions.js';
 import { toSvcSession } from '../../oauth/tokens/session-view.js';
 import type { Clock } from '../../kernel/clock.js';
 import { validate } from '../../kernel/validation.js';
-import {
-  SvcAdminScopeDisplayNames,
-  type SvcAdminScopeDisplayNamesDeps,
-} from './svc-admin-scope-display-names.js';
 
-export interface SvcAdminSessionsDeps extends SvcAdminScopeDisplayNamesDeps {
+export interface SvcAdminSessionsDeps {
   /** The token sessions as operators list and revoke them (counted, limited and audited there). */
   readonly operatorSessions: OperatorSessions;
+  /** A listed session's status (active or not) is read at this clock's now. */
+  readonly clock: Clock;
 }
 
 /**
- * The token-session operations of SvcAdminService (SPEC.md `GET /sessions` and the session revocation
- * request; DECISIONS.md "Sessions admin"), in a file of their own. Requests are validated with the
+ * The token-session operations of SvcAdminService (docs/reference/tokens-and-sessions.md "Listing and
+ * revoking sessions"). Requests are validated with the
  * contract schemas of the HTTP routes (400).
  */
-export class SvcAdminSessions extends SvcAdminScopeDisplayNames {
+export class SvcAdminSessions {
   readonly #sessions: OperatorSessions;
   readonly #clock: Clock;
 
   constructor(deps: SvcAdminSessionsDeps) {
-    super(deps);
     this.#sessions = deps.operatorSessions;
     this.#clock = deps.clock;
   }

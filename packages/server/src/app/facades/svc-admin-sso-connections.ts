@@ -16,24 +16,22 @@ import type { AdminActor } from '../../audit/actor.js';
 import type { SsoConnectionAdmin } from '../../federation/saml/connection-admin.js';
 import { toSvcSsoConnection } from '../../federation/saml/views.js';
 import { validate } from '../../kernel/validation.js';
-import { SvcAdminRecords, type SvcAdminRecordsDeps } from './svc-admin-records.js';
 
-export interface SvcAdminSsoConnectionsDeps extends SvcAdminRecordsDeps {
+export interface SvcAdminSsoConnectionsDeps {
   /** SAML SSO connections (validated and audited there). */
   readonly ssoConnections: SsoConnectionAdmin;
 }
 
 /**
- * The SAML SSO connection operations of SvcAdminService (SPEC.md "Create SSO connection", "Import SSO
- * metadata"; DECISIONS.md "Operator routes for federation…"), in a file of their own. Inputs are
+ * The SAML SSO connection operations of SvcAdminService (docs/reference/federation.md "SAML
+ * connections"; docs/reference/operator-api.md "SSO connections"). Inputs are
  * validated with the contract schemas of the HTTP routes (400); an unknown organization or connection
  * is a 404; enabling a connection without metadata a 409.
  */
-export class SvcAdminSsoConnections extends SvcAdminRecords {
+export class SvcAdminSsoConnections {
   readonly #sso: SsoConnectionAdmin;
 
   constructor(deps: SvcAdminSsoConnectionsDeps) {
-    super(deps);
     this.#sso = deps.ssoConnections;
   }
 

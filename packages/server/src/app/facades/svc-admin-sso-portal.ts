@@ -14,9 +14,8 @@ import type { SsoSetupLinks } from '../../federation/sso-portal/setup-links.js';
 import { toSvcSsoPortalLink, toSvcSsoPortalLinkCreated } from '../../federation/sso-portal/views.js';
 import type { Clock } from '../../kernel/clock.js';
 import { validate } from '../../kernel/validation.js';
-import { SvcAdminDomainClaims, type SvcAdminDomainClaimsDeps } from './svc-admin-domain-claims.js';
 
-export interface SvcAdminSsoPortalDeps extends SvcAdminDomainClaimsDeps {
+export interface SvcAdminSsoPortalDeps {
   /** The SSO setup portal's links (hashed, expiring and audited there). */
   readonly ssoPortalLinks: SsoSetupLinks;
   /** A listed link's status (expired or not) is read at this clock's now. */
@@ -24,16 +23,15 @@ export interface SvcAdminSsoPortalDeps extends SvcAdminDomainClaimsDeps {
 }
 
 /**
- * The SSO setup portal operations of SvcAdminService (SPEC.md "Authentication" item 9; DECISIONS.md
- * "SSO setup portal links"), in a file of their own: a setup link for a customer's admin, the
+ * The SSO setup portal operations of SvcAdminService (docs/reference/federation.md "SSO setup portal"):
+ * a setup link for a customer's admin, the
  * organization's links (never their tokens), and revoking one. An unknown organization or link is a 404.
  */
-export class SvcAdminSsoPortal extends SvcAdminDomainClaims {
+export class SvcAdminSsoPortal {
   readonly #links: SsoSetupLinks;
   readonly #clock: Clock;
 
   constructor(deps: SvcAdminSsoPortalDeps) {
-    super(deps);
     this.#links = deps.ssoPortalLinks;
     this.#clock = deps.clock;
   }

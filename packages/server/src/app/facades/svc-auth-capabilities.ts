@@ -11,7 +11,7 @@ import type {
   SvcPhoneOtpStartResult,
   SvcPhoneOtpVerifyRequest,
 } from '@svc/contract';
-import type { SvcAuthCallContext } from './svc-auth-service.js';
+import type { SvcAuthCallContext } from './svc-auth-call-context.js';
 
 /**
  * The sign-in capabilities built over the engine (each wired in app/ beside it). createSvc() always
@@ -29,18 +29,20 @@ export interface SvcAuthExtensions {
 
 /**
  * The operations of SvcAuthService that capabilities built on the sign-in engine provide (invitations,
- * email and phone codes, magic links, account emails, the device grant): each delegates to its
- * capability, and answers SvcInvalidOperationError when the host did not wire that capability.
+ * email and phone codes, magic links, account emails, the device grant; docs/reference/sign-in.md
+ * "Passwordless sign-in", "Invitations", "Password reset and email verification", RFC 8628): each
+ * delegates to its capability, and answers SvcInvalidOperationError when the host did not wire that
+ * capability.
  */
-export abstract class SvcAuthCapabilityOperations {
-  readonly #extensions: SvcAuthExtensions | undefined;
+export class SvcAuthCapabilities {
+  readonly #extensions: SvcAuthExtensions;
 
-  protected constructor(extensions: SvcAuthExtensions | undefined) {
+  constructor(extensions: SvcAuthExtensions) {
     this.#extensions = extensions;
   }
 
   #extension<K extends keyof SvcAuthExtensions>(name: K): NonNullable<SvcAuthExtensions[K]> {
-    const extension = this.#extensions?.[name];
+    const extension = this.#extensions[name];
     if (extension === undefined) {
       throw new SvcInvalidOperationError(
         `This operation is not available: ${name} is not wired into this service.`,

@@ -47,7 +47,7 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
     });
     const tokens = svcTokenResponseSchema.parse(result.tokens);
     expect(Object.keys(tokens)).not.toContain('idToken');
-    // DECISIONS.md "Scope of direct sign-in": the client's whole allow-list.
+    // The client's whole allow-list (docs/reference/sign-in.md "Direct sign-in").
     expect(decodeJwt(tokens.accessToken)).toMatchObject({
       sub: user.id,
       scope: 'openid profile api:read',

@@ -9,14 +9,15 @@ import {
 import { validate } from '../../kernel/validation.js';
 import { directCallOf } from '../../signin/direct-sign-in.js';
 import type { DirectSsoSignIn } from '../../signin/direct-sso-sign-in.js';
-import type { SvcAuthCallContext } from './svc-auth-service.js';
+import type { SvcAuthCallContext } from './svc-auth-call-context.js';
 
 export interface SvcSsoServiceDeps {
   readonly signIn: DirectSsoSignIn;
 }
 
 /**
- * SPEC.md's SSO operations (StartAuthorizationAsync, ExchangeCodeAsync) and what the SAML entry routes
+ * The SSO operations StartAuthorizationAsync and ExchangeCodeAsync (docs/reference/federation.md "SAML
+ * sign-in of first-party apps") and what the SAML entry routes
  * of first-party apps call (docs/decisions/federation-saml-app-entry-points.md). Requests are validated
  * with the contract schemas (400 SvcValidationError naming each wrong field); every operation is for
  * first-party clients only (400 `invalid_client` before anything else; a confidential client sends its
