@@ -32,6 +32,7 @@ const files = sourceFiles(SRC).map((path) => {
   const text = readFileSync(path, 'utf8');
   return {
     path: relative(SRC, path),
+    text,
     lines: text.split('\n').length - 1, // as wc -l counts them
     imports: imports(text, false),
     valueImports: imports(text, true),
@@ -147,6 +148,29 @@ describe('layering', () => {
       'directory/x.ts (directory/) imports ../signin/password-authenticator.js (signin/)',
       'oauth/tokens/y.ts (oauth/) imports ../../config/resolve.js (config/)',
       'admin/z-routes.ts (admin/) imports ../storage/database.js (storage/)',
+    ]);
+  });
+
+  it("no class extends another of the server's own (errors excepted): files split by composition", () => {
+    expect(ownSubclasses(files)).toEqual([]);
+  });
+
+  it('the inheritance rule fails on a class that extends one of ours, not on a library or an error class', () => {
+    const violating = [
+      {
+        path: 'admin/a.ts',
+        text: 'export class SvcAdminRecords {}\nexport class SvcAdminSso extends SvcAdminRecords {}',
+      },
+      { path: 'admin/b.ts', text: 'class Base<T> {}\nexport class Derived extends Base<string> {}' },
+      {
+        path: 'kernel/errors.ts',
+        text: 'export class SvcError extends Error {}\nclass SvcNotFoundError extends SvcError {}',
+      },
+      { path: 'fga/c.ts', text: 'class BoundedMap<K, V> extends Map<K, V> {}' },
+    ];
+    expect(ownSubclasses(violating)).toEqual([
+      'admin/a.ts: SvcAdminSso extends SvcAdminRecords',
+      'admin/b.ts: Derived extends Base',
     ]);
   });
 
@@ -395,4 +419,16 @@ function upwardImports(list: readonly { path: string; imports: readonly string[]
       return layer.index > from.index ? [`${f.path} (${from.name}) imports ${i} (${layer.name})`] : [];
     });
   });
+}
+
+const CLASS = /\bclass\s+(\w+)(?:<[^>{]*>)?(?:\s+extends\s+(\w+))?/g;
+
+/** Classes that extend a class declared in the server itself; error classes form the one hierarchy. */
+function ownSubclasses(list: readonly { path: string; text: string }[]): string[] {
+  const own = new Set(list.flatMap((f) => [...f.text.matchAll(CLASS)].map((m) => m[1] ?? '')));
+  return list.flatMap((f) =>
+    [...f.text.matchAll(CLASS)]
+      .filter(([, , base]) => base !== undefined && own.has(base) && !base.endsWith('Error'))
+      .map(([, name, base]) => `${f.path}: ${name ?? ''} extends ${base ?? ''}`),
+  );
 }
