@@ -38,7 +38,7 @@ export interface ClientAuthenticationPolicy {
   /**
    * A confidential client may send its secret by either method, whichever it registered (the direct
    * JSON helpers: HTTP Basic or `clientSecret` in the JSON body,
-   * docs/decisions/direct-confidential-clients-authenticate.md). A public client still authenticates
+   * docs/reference/sign-in.md "Direct JSON helpers"). A public client still authenticates
    * only as `none`. The token endpoint leaves this off.
    */
   readonly eitherSecretMethod?: boolean;

@@ -111,7 +111,7 @@ export class InvitationService {
       acceptedUserId: null,
     };
     // Counted but never refused on creation: an operator's explicit invite is not throttled; the count
-    // makes an immediate resend wait for the policy's interval (docs/decisions/passwordless-invitations.md).
+    // makes an immediate resend wait for the policy's interval (docs/reference/sign-in.md "Invitations").
     await this.#deps.rateLimiter.consume(this.#deps.sendPolicy, { identifier: invitation.emailKey });
     await this.#deps.invitations.insert(invitation);
     const delivery = await this.#send(invitation, organization.name, token);

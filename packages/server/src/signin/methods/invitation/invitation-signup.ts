@@ -36,7 +36,7 @@ export function requireInvitedDisplayName(raw: unknown): string {
  * (email verified: the link proved it), accepts the invitation (membership) and signs the user in to the
  * invitation's organization. SPEC.md lists invitation signup among the sign-in operations that produce an
  * SvcLoginResult, so the first-party rule of the direct helpers applies: the client is checked first,
- * before the token is even looked at (docs/decisions/signin-first-party-gate.md).
+ * before the token is even looked at (docs/reference/sign-in.md "Direct JSON helpers").
  */
 export class InvitationSignup {
   readonly #deps: InvitationSignupDeps;
