@@ -138,7 +138,7 @@ export class TotpEnrollment {
    * Confirms an enrollment with a code of its secret. A challenge-bound one needs its challenge active,
    * in this flow, of the same user and still requiring enrollment; the challenge is consumed with it.
    * The code counts under the user's MFA limit like every code check (DECISIONS.md "Second-factor
-   * guessing"; docs/decisions/mfa-guessing-per-user.md on why enrollment counts too).
+   * guessing"; docs/reference/limits.md "Secret checks" on why enrollment counts too).
    */
   async #confirmEnrollment(
     enrollment: AuthenticatorRecord,
