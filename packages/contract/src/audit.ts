@@ -3,7 +3,7 @@ import { recordIdSchema } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * An audit event kind: lower-case dotted segments such as `oauth.direct_login.rejected` (SPEC.md
+ * An audit event kind: lower-case dotted segments such as `oauth.direct_login.rejected` (docs/reference/events.md
  * "Events" names its kinds this way). Lower case only, so that a kind filter means the same thing on
  * SQLite (whose LIKE ignores ASCII case) and on PostgreSQL (whose LIKE does not).
  */

@@ -1,6 +1,6 @@
 /**
  * The built-in email templates. They live in code (an operator override in `email_templates` replaces
- * subject, text and HTML of one key); SPEC.md "Events": "The built-in email template named
+ * subject, text and HTML of one key); docs/reference/events.md: "The built-in email template named
  * `auth.password-reset` is used for password reset emails."
  */
 export interface EmailTemplate {

@@ -20,7 +20,7 @@ export interface RateLimitPolicy {
   readonly ip?: RateLimit;
 }
 
-/** Every rate-limited call of the service (SPEC.md "Limits": "rate limits are configurable"). */
+/** Every rate-limited call of the service (docs/reference/limits.md "Sizes and lengths": "rate limits are configurable"). */
 export interface RateLimitRules {
   /** Email and SMS OTP sends, login and signup, first send and resends. */
   readonly otpSend: RateLimitPolicy;
@@ -49,7 +49,7 @@ export interface RateLimitRules {
 const SECOND_MS = 1000;
 
 /**
- * Defaults; DECISIONS.md sets the OTP resend delay (30 seconds), the rest is ours
+ * Defaults; docs/reference/limits.md "Rate limits" sets the OTP resend delay (30 seconds), the rest is ours
  * (docs/reference/limits.md "Rate limits").
  */
 export const DEFAULT_RATE_LIMIT_RULES: RateLimitRules = {

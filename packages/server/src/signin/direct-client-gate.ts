@@ -49,7 +49,7 @@ function authenticationMessage(reason: RejectionReason, client: ClientRecord): s
 }
 
 /**
- * The client check of every direct sign-in call (SPEC.md "Direct JSON helpers"; DECISIONS.md
+ * The client check of every direct sign-in call (docs/reference/sign-in.md "Direct JSON helpers"; docs/reference/sign-in.md "The sign-in engine"
  * "Confidential clients at the direct helpers"), before any credential check, email or token minting:
  *
  * 1. The named client (the request's clientId, else the one in HTTP Basic credentials, or the client a

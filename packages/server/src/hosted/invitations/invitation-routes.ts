@@ -26,7 +26,7 @@ function browserOf(request: FastifyRequest): InvitationBrowser {
 }
 
 /**
- * The hosted invitation pages (SPEC.md "Hosted pages": GET /invitations/accept?token=<token>; the forms
+ * The hosted invitation pages (docs/reference/sign-in.md "Hosted pages": GET /invitations/accept?token=<token>; the forms
  * and the page after them are ours, see docs/reference/sign-in.md "Invitations"):
  *
  * - GET /invitations/accept?token= → the invitation for this browser (InvitationPage), never using it;

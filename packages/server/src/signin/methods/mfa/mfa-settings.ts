@@ -51,7 +51,7 @@ export interface MfaSettingsServiceDeps {
 }
 
 /**
- * The global MFA settings and the organizations' MFA policies (SPEC.md GetMfaSettingsAsync,
+ * The global MFA settings and the organizations' MFA policies (docs/reference/sign-in.md "Multi-factor authentication" GetMfaSettingsAsync,
  * UpdateMfaSettingsAsync, GetOrganizationMfaPolicyAsync, UpdateOrganizationMfaPolicyAsync). Updates
  * replace the whole record (PUT) and answer what was persisted.
  */
