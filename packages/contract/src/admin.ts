@@ -147,7 +147,7 @@ export type CreateMembershipBody = z.input<typeof createMembershipBodySchema>;
 export type CreateMembershipInput = z.output<typeof createMembershipBodySchema>;
 
 /**
- * POST /clients: docs/reference/operator-api.md's fields plus the optional ones of docs/reference/operator-api.md. A confidential client
+ * POST /clients: the fields of docs/reference/operator-api.md and docs/reference/oauth-clients.md "The client registry". A confidential client
  * (`tokenEndpointAuthMethod` other than `none`) gets a generated secret, returned once.
  */
 export const createClientBodySchema = z.object({

@@ -4,7 +4,7 @@ import { newPasswordSchema, nullable, optionalText, recordIdSchema, text } from 
 import { svcScopeDetailSchema } from './scope-display-names.js';
 
 /**
- * Direct JSON helper records (docs/reference/sign-in.md "Direct JSON helpers": "Request records", "Token response", "Login result"), camelCase on
+ * Direct JSON helper records (docs/reference/sign-in.md "Direct JSON helpers", "The login result"), camelCase on
  * the wire (docs/reference/errors.md "Shapes"). The in-process SvcAuthService validates its arguments with the
  * same schemas, so both kinds of caller meet the same rules. Objects are not strict: unknown keys are
  * ignored; a missing field or a wrong type is a 400 naming the field.
@@ -164,7 +164,7 @@ export interface SvcLogoutRequest {
 }
 
 /**
- * In-process LogoutAsync: a refresh token or a session id, at least one (docs/reference/sign-in.md "Direct JSON helpers": "In-process operations").
+ * In-process LogoutAsync: a refresh token or a session id, at least one (docs/reference/tokens-and-sessions.md "Logout").
  * The HTTP route never passes a caller-supplied sessionId.
  */
 export const svcLogoutOperationSchema = z

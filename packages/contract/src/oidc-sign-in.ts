@@ -24,7 +24,7 @@ import { callbackUriSchema, OIDC_AUTHENTICATION_METHODS, OIDC_PROVIDER_TYPES } f
  * docs/reference/federation.md OIDC start request {connectionId, email, clientId, callbackUri, state, nonce, codeChallenge,
  * codeChallengeMethod}. `callbackUri` must be one of the connection's allowed callback URIs, exactly;
  * `email`, when given, is the provider's `login_hint`. The app keeps `state`, `nonce` and the verifier
- * of `codeChallenge` (S256 only, docs/reference/federation.md Limits: exactly 43 base64url characters). docs/reference/federation.md's optional
+ * of `codeChallenge` (S256 only, docs/reference/limits.md "Sizes and lengths": exactly 43 base64url characters). docs/reference/federation.md's optional
  * ipAddress is the call context's, never the body's.
  */
 export const svcOidcStartRequestSchema = z.object({

@@ -5,7 +5,7 @@ import { nullable } from './fields.js';
 
 /**
  * Request and result records of email OTP, magic-link and phone OTP sign-in and of the OTP signups
- * (docs/reference/sign-in.md "Email codes": "Request records"; docs/reference/sign-in.md "Sign-in links"), camelCase on the wire. Not strict:
+ * (docs/reference/sign-in.md "Email codes", "Sign-in links"), camelCase on the wire. Not strict:
  * unknown keys are ignored. Each request carries the optional `clientSecret` of a confidential client
  * (docs/reference/sign-in.md "Direct JSON helpers").
  */

@@ -4,7 +4,7 @@ import { recordIdSchema, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * SCIM connections (docs/reference/scim.md: "Operator routes…" and "Wire shapes…"): the
+ * SCIM connections (docs/reference/scim.md): the
  * operator bodies of `/organizations/{organizationId}/scim-connections` and `/scim-connections/{id}`,
  * the record their answers carry, and the sync events, camelCase.
  */

@@ -74,7 +74,7 @@ export function directRouteContext(request: FastifyRequest): SvcAuthCallContext 
  *   grantId} → 200 {id, revokedAt}; 401 without an active first-party session, 400 for an unknown or
  *   already revoked grant.
  *
- * The retired /saml/login/{connectionId} is deliberately not mapped (docs/reference/sign-in.md "Direct JSON helpers": "Versioning"): it answers
+ * The retired /saml/login/{connectionId} is deliberately not mapped (docs/reference/sign-in.md "Direct JSON helpers"): it answers
  * the surface's 404. POST /token/exchange is the request-token flow's own (./sso-routes.ts): it never
  * takes an OAuth authorization code.
  */

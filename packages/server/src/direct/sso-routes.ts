@@ -22,7 +22,7 @@ export interface SsoDirectRoutesDeps {
  *   ends in an OAuth authorization code at the app's redirect URI, redeemed only at POST /token.
  * - POST /token/exchange {code, clientId, redirectUri, codeVerifier} → SvcTokenResponse: the temporary
  *   code of the direct request-token flow (SSO StartAuthorizationAsync) only; an authorization code is
- *   never accepted here (docs/reference/sign-in.md "Direct JSON helpers": "Versioning": the former shortcut for OAuth clients stays retired).
+ *   never accepted here (docs/reference/sign-in.md "Direct JSON helpers": the former shortcut for OAuth clients stays retired).
  *
  * Both are first-party only (400 `invalid_client` before anything else; a confidential client
  * authenticates), their bodies parsed with the contract schemas; nothing is cached.

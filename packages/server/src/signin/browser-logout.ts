@@ -18,8 +18,8 @@ export interface LogoutParameters {
 }
 
 /**
- * Which endpoint ends the session, and so which of the client's lists a return URI must be in: docs/reference/sign-in.md's
- * GET /logout returns to a registered redirect URI, RP-Initiated Logout's `/session/end` only to a
+ * Which endpoint ends the session, and so which of the client's lists a return URI must be in (docs/reference/tokens-and-sessions.md
+ * "Logout"): GET /logout returns to a registered redirect URI, RP-Initiated Logout's `/session/end` only to a
  * registered post-logout redirect URI (its §3: "MUST NOT perform post-logout redirection" otherwise).
  */
 export type LogoutEndpoint = 'logout' | 'end_session';

@@ -6,7 +6,7 @@ import type { RejectedSecretLimit } from '../../ratelimit/rejected-secret-limit.
 import { BASIC_CHALLENGE, type OAuthError, oauthError } from '../errors.js';
 
 /**
- * Client authentication at the token endpoint (docs/reference/oauth-clients.md "The client registry": "Authentication" 1, RFC 6749 §2.3.1):
+ * Client authentication at the token endpoint (docs/reference/oauth-clients.md "Client authentication", RFC 6749 §2.3.1):
  * - `client_secret_basic`: `Authorization: Basic base64(urlencode(client_id) ":" urlencode(secret))`;
  *   both parts are form-urlencoded before Base64 and Svc decodes both (docs/reference/oauth-clients.md "The client registry").
  * - `client_secret_post`: `client_id` and `client_secret` in the form body.

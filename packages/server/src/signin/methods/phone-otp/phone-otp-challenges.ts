@@ -17,7 +17,7 @@ import type {
 } from './repository.js';
 import { beginOtpCheck } from '../shared/otp-throttle.js';
 
-/** docs/reference/sign-in.md "Phone codes": "OTP (email, SMS)": 10 minutes, 5 attempts (the provider enforces its own as well). */
+/** docs/reference/sign-in.md "Phone codes": 10 minutes, 5 attempts (the provider enforces its own as well). */
 export const PHONE_OTP_LIFETIME_MS = 10 * 60_000;
 export const PHONE_OTP_MAX_ATTEMPTS = 5;
 
