@@ -31,7 +31,7 @@ function exchanged(response: LightMyRequestResponse): SvcOidcExchangeResult {
 
 /**
  * The provider sign-in of a first-party app that keeps its own checks (docs/reference/federation.md,
- * "OIDC complete request"; docs/reference/sign-in.md "Direct JSON helpers": "`/oidc/exchange` answer"): POST /oidc/authorization-url and
+ * "OIDC complete request"; docs/reference/federation.md): POST /oidc/authorization-url and
  * POST /oidc/exchange against a real OpenID provider, and CompleteExternalLoginAsync in process.
  */
 describeAboveStorage('provider sign-in of a first-party app', (kind) => {

@@ -29,7 +29,7 @@ export interface OidcDirectRoutesDeps {
  *   "Upstream callback").
  * - POST /oidc/exchange (docs/reference/sign-in.md "Direct JSON helpers" OIDC complete request) → the completion (userId, email, emailVerified,
  *   displayName, organizationId, authenticationMethod, organizationCount, userCreated, connectionId) and
- *   the SvcLoginResult of signing that user in (docs/reference/sign-in.md "Direct JSON helpers": "`/oidc/exchange` answer"): exactly
+ *   the SvcLoginResult of signing that user in (docs/reference/federation.md): exactly
  *   CompleteAuthorizationAsync, then CompleteExternalLoginAsync with its userId, as a host does in process.
  *
  * Both POSTs are first-party only (400 `invalid_client` before a provider is asked; a confidential

@@ -20,7 +20,7 @@ export interface RateLimitPolicy {
   readonly ip?: RateLimit;
 }
 
-/** Every rate-limited call of the service (docs/reference/limits.md "Sizes and lengths": "rate limits are configurable"). */
+/** Every rate-limited call of the service (docs/reference/limits.md "Rate limits"). */
 export interface RateLimitRules {
   /** Email and SMS OTP sends, login and signup, first send and resends. */
   readonly otpSend: RateLimitPolicy;

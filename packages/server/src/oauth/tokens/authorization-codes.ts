@@ -39,7 +39,7 @@ export interface RedeemInput {
 const INVALID = 'The authorization code is not valid.';
 
 /**
- * Authorization codes: 5 minutes, single use (docs/reference/tokens-and-sessions.md "Access tokens and ID tokens"). Redemption rules, in order:
+ * Authorization codes: 5 minutes, single use (docs/reference/tokens-and-sessions.md "Authorization codes and PKCE"). Redemption rules, in order:
  *
  * - unknown → invalid_grant
  * - already consumed (reuse) → invalid_grant, and the session its first redemption created is revoked

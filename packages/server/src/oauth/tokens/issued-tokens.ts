@@ -6,7 +6,7 @@ export interface IssuedTokens {
   readonly accessToken: string;
   readonly tokenType: 'Bearer';
   readonly refreshToken: string;
-  /** Present only when the grant includes an ID token (never null, per docs/reference/tokens-and-sessions.md "Access tokens and ID tokens"). */
+  /** Present only when the grant includes an ID token (never null, per docs/reference/tokens-and-sessions.md "The token endpoint"). */
   readonly idToken?: string;
   readonly sessionId: string;
   readonly clientId: string;
@@ -48,7 +48,7 @@ export interface OAuthTokenResponseBody {
 }
 
 /**
- * docs/reference/tokens-and-sessions.md "Access tokens and ID tokens": `scope` is the granted set ('' for an empty grant) and is omitted for sessions created before
+ * docs/reference/tokens-and-sessions.md "The token endpoint": `scope` is the granted set ('' for an empty grant) and is omitted for sessions created before
  * granted scope was recorded; `id_token` is absent rather than null when not issued.
  */
 export function toOAuthTokenResponse(issued: IssuedTokens): OAuthTokenResponseBody {

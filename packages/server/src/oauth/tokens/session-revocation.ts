@@ -15,7 +15,7 @@ export function inactiveRefreshTokenError(): SvcPublicAuthError {
 }
 
 /**
- * Ending sessions (docs/reference/tokens-and-sessions.md "Access tokens and ID tokens": "Session: logout with refresh token or session id → revoked; unknown or missing
+ * Ending sessions (docs/reference/tokens-and-sessions.md "Logout": "Session: logout with refresh token or session id → revoked; unknown or missing
  * tokens: no-op; logout-all → all user sessions revoked";: "proof of ownership is the
  * refresh token only").
  */
