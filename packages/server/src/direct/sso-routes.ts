@@ -17,7 +17,7 @@ export interface SsoDirectRoutesDeps {
  * The SAML entry points of first-party apps (docs/reference/federation.md and docs/reference/sign-in.md
  * "Direct JSON helpers"; docs/decisions/federation-saml-app-entry-points.md), mounted at `{authBase}`:
  *
- * - POST /sso/authorization-url (docs/reference/sign-in.md "Direct JSON helpers" SSO authorization start request) → {authorizationUrl,
+ * - POST /sso/authorization-url (docs/reference/federation.md) → {authorizationUrl,
  *   organizationId, organizationName, primaryDomain}: the IdP of the email's organization. Its answer
  *   ends in an OAuth authorization code at the app's redirect URI, redeemed only at POST /token.
  * - POST /token/exchange {code, clientId, redirectUri, codeVerifier} → SvcTokenResponse: the temporary

@@ -34,9 +34,9 @@ const MAX_STATE_LENGTH = 2048;
 const CONTROL = /\p{Cc}/u;
 
 /**
- * Logout of the issuer session, for the hosted GET /logout and the headless /logout (docs/reference/sign-in.md "The sign-in engine": GET /logout "ends the issuer session cookie and redirects safely"). It ends the
+ * Logout of the issuer session, for the hosted GET /logout and the headless /logout (docs/reference/tokens-and-sessions.md "Logout": GET /logout "ends the issuer session cookie and redirects safely"). It ends the
  * browser's issuer session (not the token sessions of the clients: those end through their refresh
- * tokens, docs/reference/sign-in.md "The sign-in engine") and decides where the browser goes next.
+ * tokens, docs/reference/tokens-and-sessions.md "Logout") and decides where the browser goes next.
  */
 export class BrowserLogout {
   readonly #deps: BrowserLogoutDeps;

@@ -1,6 +1,6 @@
 /**
  * When an authorization request may reuse the browser's issuer session instead of asking the user to
- * sign in (docs/reference/tokens-and-sessions.md "The authorization request", prompt and max_age;). Pure.
+ * sign in (docs/reference/tokens-and-sessions.md "The authorization request", prompt and max_age). Pure.
  */
 
 /** What a reuse decision needs to know about the request. */

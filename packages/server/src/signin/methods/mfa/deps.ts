@@ -12,7 +12,7 @@ import type {
   RecoveryCodeStore,
 } from './repository.js';
 
-/** An MFA token lives 10 minutes and allows 5 codes (docs/reference/sign-in.md "Multi-factor authentication" OTP defaults). */
+/** An MFA token lives 10 minutes and allows 5 codes (docs/reference/sign-in.md "Multi-factor authentication"). */
 export const MFA_CHALLENGE_LIFETIME_MS = 10 * MINUTE_MS;
 export const MFA_MAX_ATTEMPTS = 5;
 /** An enrollment (secret shown, not yet confirmed) lives 10 minutes and allows 5 codes. */

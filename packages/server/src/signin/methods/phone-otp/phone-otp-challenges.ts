@@ -97,7 +97,7 @@ export class PhoneOtpChallenges {
     return this.#deps.smsConfig !== null;
   }
 
-  /** The configuration, or docs/reference/sign-in.md "Phone codes"'s invalid-operation error when phone sign-in is off. */
+  /** The configuration, or the invalid-operation error of docs/reference/sign-in.md "Phone codes" when phone sign-in is off. */
   requireConfig(): SmsConfig {
     return requireSmsConfig(this.#deps.smsConfig);
   }
