@@ -6,7 +6,7 @@ import { isKnownRegion, type PhoneCountries } from './phone-number.js';
 /** The public Twilio Verify API; SVC_SMS_API_BASE_URL points elsewhere (a compatible server, a test fake). */
 export const DEFAULT_SMS_API_BASE_URL = 'https://verify.twilio.com';
 
-/** A complete SMS verification provider configuration (docs/reference/email-and-sms.md "SMS provider", SVC_SMS_* rows). */
+/** A complete SMS verification provider configuration (docs/reference/email-and-sms.md "SMS provider"). */
 export interface SmsConfig {
   readonly accountId: string;
   /** Secret: sent only as HTTP Basic password, never logged or put in a message. */
