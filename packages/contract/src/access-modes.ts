@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Who may use an application (SPEC.md "Application access"); a module of its own so that both the
+ * Who may use an application (docs/reference/application-access.md); a module of its own so that both the
  * client record (admin.ts) and the access API (application-access.ts) can name it.
  *
  * - `all_organizations`: every active user (the default; a client made before access modes existed)

@@ -1,5 +1,5 @@
 /**
- * Request and result records of password reset and email verification (SPEC.md names), camelCase like
+ * Request and result records of password reset and email verification (docs/reference/sign-in.md "Password reset" names), camelCase like
  * every in-process and direct record. The public answers are the same for every address (enumeration
  * safety); only the trusted in-process send reports its delivery.
  */

@@ -12,7 +12,7 @@ import { clientIdSchema } from './auth.js';
 import { clearableText, newPasswordSchema, recordIdSchema, text, uniqueList } from './fields.js';
 
 /**
- * The operator's record routes (DECISIONS.md "Operator record routes"): partial updates of users,
+ * The operator's record routes (docs/reference/operator-api.md): partial updates of users,
  * organizations, memberships and clients. Every field is optional and an omitted field keeps its value;
  * `active: false` deactivates the record and `active: true` reactivates it. As in the create bodies,
  * unknown keys are ignored and a wrong type is a 400 naming the field.

@@ -6,12 +6,12 @@ import { booleanQuerySchema, recordIdSchema, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * The operator's token sessions (SPEC.md "Operator (admin) HTTP APIs": `GET /sessions`,
- * `POST /sessions/revocation/preview`, `POST /sessions/revocation`; DECISIONS.md "Sessions admin").
+ * The operator's token sessions (docs/reference/operator-api.md: `GET /sessions`,
+ * `POST /sessions/revocation/preview`, `POST /sessions/revocation`; docs/reference/operator-api.md).
  * As in the other admin bodies, unknown keys are ignored and a wrong type is a 400 naming the field.
  */
 
-/** The most sessions one revocation may match (SPEC.md "Limits": rejected when matching more than 10,000). */
+/** The most sessions one revocation may match (docs/reference/limits.md "Sizes and lengths": rejected when matching more than 10,000). */
 export const MAX_SESSIONS_PER_REVOCATION = 10_000;
 
 /**
@@ -38,7 +38,7 @@ const operationIdSchema = z
   .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' });
 
 /**
- * SPEC.md's SvcAdminSessionRevocationRequest, the body of both revocation routes: at least one of
+ * docs/reference/operator-api.md's SvcAdminSessionRevocationRequest, the body of both revocation routes: at least one of
  * `sessionId`, `userId`, `organizationId`, `clientApplicationId` (the client's record id or its clientId),
  * combined with AND. Execution needs `confirm: true`; `expectedMatchedSessions`, when given, must equal
  * the number of sessions matched now; an `operationId` makes execution idempotent for the same selector

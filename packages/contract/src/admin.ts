@@ -11,7 +11,7 @@ import {
 } from './fields.js';
 
 /**
- * Operator (admin) API bodies and records, camelCase (DECISIONS.md "Wire format"). Objects are not
+ * Operator (admin) API bodies and records, camelCase (docs/reference/errors.md "Shapes"). Objects are not
  * strict: unknown keys are ignored, while a missing field or a wrong type is a 400 naming the field.
  * Free-text fields refuse control characters because PostgreSQL cannot store NUL in text and a name
  * with a line break only ever forges log lines.
@@ -109,7 +109,7 @@ export type TokenEndpointAuthMethod = z.output<typeof tokenEndpointAuthMethodSch
 
 /**
  * Scopes a client may ask for when the operator names none: an OpenID login. offline_access is not in
- * it: refresh tokens are always issued to code-flow clients, and SPEC.md advertises offline_access only
+ * it: refresh tokens are always issued to code-flow clients, and docs/reference/operator-api.md advertises offline_access only
  * when a client allowlists it explicitly.
  */
 export const DEFAULT_CLIENT_SCOPES: readonly string[] = Object.freeze(['openid', 'profile', 'email']);
@@ -147,7 +147,7 @@ export type CreateMembershipBody = z.input<typeof createMembershipBodySchema>;
 export type CreateMembershipInput = z.output<typeof createMembershipBodySchema>;
 
 /**
- * POST /clients: SPEC.md's fields plus the optional ones of DECISIONS.md. A confidential client
+ * POST /clients: the fields of docs/reference/operator-api.md and docs/reference/oauth-clients.md "The client registry". A confidential client
  * (`tokenEndpointAuthMethod` other than `none`) gets a generated secret, returned once.
  */
 export const createClientBodySchema = z.object({
@@ -196,7 +196,7 @@ export const securitySettingsUpdateBodySchema = z.object({
   signingKeyRotationIntervalDays: z.number().int(),
   signingKeyGraceWindowDays: z.number().int(),
   signingKeyRetiredCleanupDays: z.number().int(),
-  /** Optional; 30 when omitted (SPEC.md). */
+  /** Optional; 30 when omitted (docs/reference/operator-api.md). */
   refreshTokenGraceWindowSeconds: z.number().int().optional(),
 });
 export type SecuritySettingsUpdateBody = z.input<typeof securitySettingsUpdateBodySchema>;
@@ -270,7 +270,7 @@ export const svcClientSchema = z.object({
   allowDeviceAuthorization: z.boolean(),
   allowClientCredentials: z.boolean(),
   active: z.boolean(),
-  /** Who may use it (SPEC.md "Application access"); set with POST /applications/{id}/access-mode. */
+  /** Who may use it (docs/reference/application-access.md); set with POST /applications/{id}/access-mode. */
   accessMode: applicationAccessModeSchema,
   createdAt: timestamp,
   /**
@@ -297,7 +297,7 @@ export type SvcClient = z.output<typeof svcClientSchema>;
 export const svcCreatedClientSchema = svcClientSchema.extend({ clientSecret: z.string().optional() });
 export type SvcCreatedClient = z.output<typeof svcCreatedClientSchema>;
 
-/** SPEC.md SvcOrganizationOption: an organization a user may sign in to, with the user's role in it. */
+/** docs/reference/operator-api.md SvcOrganizationOption: an organization a user may sign in to, with the user's role in it. */
 export const svcOrganizationOptionSchema = z.object({
   id: z.string(),
   slug: z.string(),
@@ -319,7 +319,7 @@ export const svcSecuritySettingsSchema = z.object({
 export type SvcSecuritySettings = z.output<typeof svcSecuritySettingsSchema>;
 
 /**
- * GetResolvedSecuritySettingsAsync: the persisted settings plus the spans of SPEC.md
+ * GetResolvedSecuritySettingsAsync: the persisted settings plus the spans of docs/reference/operator-api.md
  * ("RefreshTokenLifetime, SessionIdleTimeout, SessionAbsoluteLifetime") in milliseconds.
  */
 export interface ResolvedSecuritySettings extends SvcSecuritySettings {

@@ -5,7 +5,7 @@ import { clientIdSchema } from './auth.js';
 import { recordIdSchema } from './fields.js';
 
 /**
- * Application access (SPEC.md "Application access"): which users may use a client. Operator API bodies
+ * Application access (docs/reference/application-access.md): which users may use a client. Operator API bodies
  * and answers under `/svc/admin/auth/api/applications/{applicationId}`, camelCase.
  */
 
@@ -29,7 +29,7 @@ export const assignmentEffectSchema = z.enum(['allow', 'deny'], {
 export type AssignmentEffect = z.output<typeof assignmentEffectSchema>;
 
 /**
- * POST /applications/{applicationId}/assignments, with SPEC.md's required fields per principal type:
+ * POST /applications/{applicationId}/assignments, with docs/reference/application-access.md's required fields per principal type:
  * organization (organizationId or principalId), user, group, service_account and agent (principalId),
  * role (organizationId and roleKey, a membership role). `effect` defaults to allow; a deny always wins.
  * The answer names the organization of an organization assignment in both fields.

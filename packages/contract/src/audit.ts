@@ -3,8 +3,8 @@ import { recordIdSchema } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * An audit event kind: lower-case dotted segments such as `oauth.direct_login.rejected` (SPEC.md
- * "Events" names its kinds this way). Lower case only, so that a kind filter means the same thing on
+ * An audit event kind: lower-case dotted segments such as `oauth.direct_login.rejected` (docs/reference/events.md
+ * "Event names" names its kinds this way). Lower case only, so that a kind filter means the same thing on
  * SQLite (whose LIKE ignores ASCII case) and on PostgreSQL (whose LIKE does not).
  */
 export const AUDIT_KIND_PATTERN = /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*$/;

@@ -4,8 +4,8 @@ import { newPasswordSchema, nullable, optionalText, recordIdSchema, text } from 
 import { svcScopeDetailSchema } from './scope-display-names.js';
 
 /**
- * Direct JSON helper records (SPEC.md "Request records", "Token response", "Login result"), camelCase on
- * the wire (DECISIONS.md "Wire format"). The in-process SvcAuthService validates its arguments with the
+ * Direct JSON helper records (docs/reference/sign-in.md "Direct JSON helpers", "The login result"), camelCase on
+ * the wire (docs/reference/errors.md "Shapes"). The in-process SvcAuthService validates its arguments with the
  * same schemas, so both kinds of caller meet the same rules. Objects are not strict: unknown keys are
  * ignored; a missing field or a wrong type is a 400 naming the field.
  */
@@ -61,7 +61,7 @@ export type SvcPasswordLoginRequest = z.input<typeof svcPasswordLoginRequestSche
 export type SvcPasswordLoginInput = z.output<typeof svcPasswordLoginRequestSchema>;
 
 /**
- * SvcSignupRequest. SPEC.md: "OrganizationId must be null (a supplied value is rejected; self-service
+ * SvcSignupRequest. docs/reference/sign-in.md "Direct JSON helpers": "OrganizationId must be null (a supplied value is rejected; self-service
  * signup never joins an existing organization)". `organizationName`, when set, creates an organization
  * with the new user as its owner. The password follows the rule of the operator API (8-1024 characters).
  */
@@ -146,7 +146,7 @@ export const svcRefreshRequestSchema = z.object({
 export type SvcRefreshRequest = z.input<typeof svcRefreshRequestSchema>;
 
 /**
- * POST /logout body: `{ refreshToken? }`. Missing, unknown and malformed tokens alike are no-ops (SPEC.md:
+ * POST /logout body: `{ refreshToken? }`. Missing, unknown and malformed tokens alike are no-ops (docs/reference/sign-in.md "Direct JSON helpers":
  * "unknown or missing tokens are idempotent no-ops"): any value that cannot be a token Svc issued reads
  * as null instead of failing validation, so the route answers 204 whatever the token.
  */
@@ -164,7 +164,7 @@ export interface SvcLogoutRequest {
 }
 
 /**
- * In-process LogoutAsync: a refresh token or a session id, at least one (SPEC.md "In-process operations").
+ * In-process LogoutAsync: a refresh token or a session id, at least one (docs/reference/tokens-and-sessions.md "Logout").
  * The HTTP route never passes a caller-supplied sessionId.
  */
 export const svcLogoutOperationSchema = z
@@ -224,7 +224,7 @@ export const svcLoginResultSchema = z.object({
 export type SvcLoginResult = z.output<typeof svcLoginResultSchema>;
 
 /**
- * A consent grant (SPEC.md "Consent grants and scope display names"); `scopeDetails` are its `scopes` as
+ * A consent grant (docs/reference/tokens-and-sessions.md "Scopes"); `scopeDetails` are its `scopes` as
  * consent showed them, with their display names.
  */
 export const svcConsentGrantSchema = z.object({

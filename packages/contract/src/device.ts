@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clientIdSchema, opaqueTokenSchema, type SvcTokenResponse } from './auth.js';
 
 /**
- * The records of the in-process device operations (SPEC.md StartDeviceAuthorizationAsync,
+ * The records of the in-process device operations (docs/reference/tokens-and-sessions.md "Device authorization grant" StartDeviceAuthorizationAsync,
  * ResolveDeviceAuthorizationAsync, ApproveDeviceAuthorizationAsync, PollDeviceAuthorizationAsync and the
  * deny beside them), camelCase as every in-process record. Requests are validated like the direct
  * helpers' (400 SvcValidationError naming the field).
@@ -83,7 +83,7 @@ export type DevicePollRefusalStatus =
   | 'unauthorized_client'
   | 'invalid_target';
 
-/** StartDeviceAuthorizationAsync's answer: SPEC.md's device authorization response in camelCase. */
+/** StartDeviceAuthorizationAsync's answer: docs/reference/tokens-and-sessions.md's device authorization response in camelCase. */
 export interface SvcDeviceAuthorizationResponse {
   readonly deviceCode: string;
   readonly userCode: string;

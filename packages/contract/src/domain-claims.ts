@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { recordIdSchema, text } from './fields.js';
 
 /**
- * Organization domain claims proven by a DNS TXT record (SPEC.md "Domain claim"; DECISIONS.md "Domain
- * claims"): the operator API bodies and the records of the in-process operations, camelCase. The server
+ * Organization domain claims proven by a DNS TXT record (docs/reference/organizations.md
+ *): the operator API bodies and the records of the in-process operations, camelCase. The server
  * normalizes the domain (lower case, IDNA to its ASCII form) and refuses addresses and top-level domains
  * with a 400 naming `domain`; this schema only bounds the text.
  */
@@ -20,7 +20,7 @@ export const domainClaimPathSchema = z.object({ organizationId: recordIdSchema, 
 /** The `{organizationId}` of the list and start routes. */
 export const organizationDomainsPathSchema = z.object({ organizationId: recordIdSchema });
 
-/** SPEC.md's statuses: pending_ownership (until the record is seen), active, revoked. */
+/** docs/reference/organizations.md's statuses: pending_ownership (until the record is seen), active, revoked. */
 export const domainClaimStatusSchema = z.enum(['pending_ownership', 'active', 'revoked']);
 export type SvcDomainClaimStatus = z.output<typeof domainClaimStatusSchema>;
 
@@ -57,7 +57,7 @@ export const svcDomainClaimSchema = z.object({
 });
 export type SvcDomainClaim = z.output<typeof svcDomainClaimSchema>;
 
-// ---- In-process requests (SPEC.md: organization domain StartVerificationAsync, ConfirmOwnershipAsync) ----
+// ---- In-process requests (docs/reference/organizations.md: organization domain StartVerificationAsync, ConfirmOwnershipAsync) ----
 
 /** StartVerificationAsync: claim `domain` for the organization (or get its claim back). */
 export interface SvcStartDomainVerificationRequest {

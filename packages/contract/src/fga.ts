@@ -3,12 +3,12 @@ import { nullable, recordIdSchema, text, uniqueList } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * Fine-grained authorization (SPEC.md "FGA admin API"; DECISIONS.md "FGA model", "FGA subjects"): the
+ * Fine-grained authorization (docs/reference/fga.md, "FGA subjects"): the
  * bodies and answers of `/svc/admin/fga/api` and of the in-process `svc.fga`, camelCase. That a named
  * record exists and the tree stays a tree (depth ≤ 32, no cycle) are the server's checks, after these.
  */
 
-/** The deepest a resource may sit: a root is at depth 1 (DECISIONS.md "Max FGA resource hierarchy depth"). */
+/** The deepest a resource may sit: a root is at depth 1 (docs/reference/fga.md). */
 export const FGA_MAX_DEPTH = 32;
 
 /** A key of a resource type, permission or role: `document`, `document.read`, `billing:admin`. */
@@ -23,7 +23,7 @@ export const fgaKeySchema = z
 export const fgaSubjectTypeSchema = z.enum(['user', 'group', 'service_account', 'agent']);
 export type SvcFgaSubjectType = z.output<typeof fgaSubjectTypeSchema>;
 
-/** A subject as DECISIONS.md "FGA subjects" writes it. */
+/** A subject as docs/reference/fga.md writes it. */
 export const fgaSubjectRefSchema = z.object({ type: fgaSubjectTypeSchema, id: recordIdSchema });
 export type SvcFgaSubjectRef = z.output<typeof fgaSubjectRefSchema>;
 

@@ -3,12 +3,12 @@ import { opaqueTokenSchema } from './auth.js';
 import { svcTotpEnrollmentStartResultSchema } from './mfa.js';
 import { svcScopeDetailSchema } from './scope-display-names.js';
 
-/** Where the headless API is mounted unless a host chooses another dashboard base (SPEC.md "Headless API"). */
+/** Where the headless API is mounted unless a host chooses another dashboard base (docs/reference/sign-in.md "Headless API"). */
 export const DEFAULT_HEADLESS_BASE_PATH = '/svc/auth/headless';
 
 /**
- * The 28 headless views, in the order of SPEC.md "Headless views (complete list)". The view SPEC.md calls
- * "the service" is named `svc` (DECISIONS.md). The contract check compares this list with the headless
+ * The 28 headless views, in the order of docs/reference/sign-in.md "Headless API". The view docs/reference/sign-in.md "Headless API" calls
+ * "the service" is named `svc` (docs/reference/sign-in.md "Headless API"). The contract check compares this list with the headless
  * package's own copy, which stays dependency-free.
  */
 export const HEADLESS_VIEWS = [
@@ -49,7 +49,7 @@ export type HeadlessView = z.output<typeof headlessViewSchema>;
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Body of `POST {base}/start` (SPEC.md "/start body fields"). Field names are accepted case-insensitively
+ * Body of `POST {base}/start` (docs/reference/sign-in.md "Headless API"). Field names are accepted case-insensitively
  * by the server's body parser; unknown fields are ignored.
  */
 export const headlessStartBodySchema = z.object({
@@ -92,7 +92,7 @@ export const headlessOrganizationSelectionSchema = z.looseObject({
 });
 export type SvcHeadlessOrganizationSelection = z.output<typeof headlessOrganizationSelectionSchema>;
 
-/** What a view needs to render; SPEC.md allows "further fields", so the object is loose. */
+/** What a view needs to render; docs/reference/sign-in.md "Headless API" allows "further fields", so the object is loose. */
 export const headlessViewModelSchema = z.looseObject({
   view: headlessViewSchema,
   requestId: z.string(),
@@ -128,7 +128,7 @@ export type SvcHeadlessViewModel = z.output<typeof headlessViewModelSchema>;
 
 /**
  * The `mfa-enroll` view model while an authenticator is being set up: what TOTP enrollment start returns
- * (SPEC.md: secret, provisioningUri, qrCodeDataUrl, expiresAt) except the enrollment token, which the
+ * (docs/reference/sign-in.md "Headless API": secret, provisioningUri, qrCodeDataUrl, expiresAt) except the enrollment token, which the
  * request itself stands for. After the first code the same view carries `recoveryCodes` instead.
  */
 export const headlessMfaEnrollViewModelSchema = headlessViewModelSchema.extend({
@@ -138,7 +138,7 @@ export const headlessMfaEnrollViewModelSchema = headlessViewModelSchema.extend({
 export type SvcHeadlessMfaEnrollViewModel = z.output<typeof headlessMfaEnrollViewModelSchema>;
 
 /**
- * The authorization data of a redirect that carries a code (SPEC.md "Action result"): what the client
+ * The authorization data of a redirect that carries a code (docs/reference/sign-in.md "Headless API"): what the client
  * exchanges at /token. `codeVerifier` is never sent by the server (the client kept it since /start); the
  * headless client package fills it in.
  */
@@ -151,7 +151,7 @@ export const headlessAuthorizationSchema = z.object({
 export type SvcHeadlessAuthorization = z.output<typeof headlessAuthorizationSchema>;
 
 /**
- * SvcHeadlessActionResult (SPEC.md): `view` with a view model, or `redirect` with the registered client
+ * SvcHeadlessActionResult (docs/reference/sign-in.md "Headless API"): `view` with a view model, or `redirect` with the registered client
  * redirect URL once an action completes the request (`authorization` when the redirect carries a code;
  * an error redirect such as access_denied has none).
  */
@@ -255,7 +255,7 @@ const providerId = z.string().min(1).max(200);
 
 /**
  * Body of `POST {base}/provider/start`: a provider of the view model's `providers`, by its `id` as
- * `providerId` (the SDK) or `connectionId` (DECISIONS.md "Headless provider start").
+ * `providerId` (the SDK) or `connectionId` (docs/reference/sign-in.md "Headless API").
  */
 export const headlessProviderStartBodySchema = headlessRequestBodySchema
   .extend({ providerId: providerId.optional(), connectionId: providerId.optional() })
@@ -268,7 +268,7 @@ export const headlessProviderStartBodySchema = headlessRequestBodySchema
 export const headlessMagicLinkCompleteBodySchema = headlessRequestBodySchema.extend({ token });
 
 /**
- * Body of `POST {base}/device/resolve` (DECISIONS.md): the code the device shows. Resolving opens the
+ * Body of `POST {base}/device/resolve` (docs/reference/sign-in.md "Headless API"): the code the device shows. Resolving opens the
  * device request, so `requestId` is optional here (a UI that shows the `device` view has none yet).
  */
 export const headlessDeviceResolveBodySchema = z.object({

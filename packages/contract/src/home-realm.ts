@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { emailSchema } from './admin.js';
 
-/** SPEC.md "SvcHomeRealmDiscoveryRequest": the address whose realm is looked up. */
+/** docs/reference/sign-in.md "Steps": the address whose realm is looked up. */
 export const svcHomeRealmDiscoveryRequestSchema = z.object({ email: emailSchema });
 
 export type SvcHomeRealmDiscoveryRequest = z.input<typeof svcHomeRealmDiscoveryRequestSchema>;
 
 /**
- * SPEC.md "Home realm discovery result": `sso` names the enabled connection of an active organization
+ * docs/reference/sign-in.md "Steps": `sso` names the enabled connection of an active organization
  * the address's users sign in through; `password` every other address.
  */
 export type SvcHomeRealmDiscoveryResult =

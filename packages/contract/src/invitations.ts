@@ -4,7 +4,7 @@ import { optionalText, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * Email invitations (DECISIONS.md "Invitations (operator)"): the operator API bodies and the records of
+ * Email invitations (docs/reference/organizations.md): the operator API bodies and the records of
  * the in-process operations, camelCase. The invitation token never appears in an answer: it only leaves
  * in the emailed InviteUrl.
  */
@@ -56,12 +56,12 @@ export const svcEmailInvitationSchema = z.object({
   resentAt: z.iso.datetime().nullable(),
 });
 export type SvcEmailInvitationView = z.output<typeof svcEmailInvitationSchema>;
-/** The invitation record of the in-process operations (SPEC.md name): the operator API's, field for field. */
+/** The invitation record of the in-process operations (docs/reference/sign-in.md "Invitations" name): the operator API's, field for field. */
 export type SvcEmailInvitation = SvcEmailInvitationView;
 
-// ---- In-process requests and results (SPEC.md names) ----------------------------------------------
+// ---- In-process requests and results (docs/reference/sign-in.md "Invitations" names) ----------------------------------------------
 
-/** SPEC.md SvcCreateEmailInvitationRequest. */
+/** docs/reference/sign-in.md "Invitations" SvcCreateEmailInvitationRequest. */
 export interface SvcCreateEmailInvitationRequest {
   readonly organizationId: string;
   readonly email: string;
@@ -71,28 +71,28 @@ export interface SvcCreateEmailInvitationRequest {
   readonly customFields?: Readonly<Record<string, string>> | null | undefined;
 }
 
-/** SPEC.md SvcAcceptEmailInvitationRequest. */
+/** docs/reference/sign-in.md "Invitations" SvcAcceptEmailInvitationRequest. */
 export interface SvcAcceptEmailInvitationRequest {
   readonly invitationToken: string;
   readonly userId: string;
 }
 
-/** SPEC.md SvcAcceptEmailInvitationSignupRequest. */
+/** docs/reference/sign-in.md "Invitations" SvcAcceptEmailInvitationSignupRequest. */
 export interface SvcAcceptEmailInvitationSignupRequest {
   readonly invitationToken: string;
   readonly displayName: string;
   readonly clientId: string;
-  /** A confidential client's secret (DECISIONS.md "Confidential clients at the direct helpers"). */
+  /** A confidential client's secret (docs/reference/sign-in.md "Direct JSON helpers"). */
   readonly clientSecret?: string | null | undefined;
   readonly customFields?: Readonly<Record<string, string>> | null | undefined;
 }
 
-/** SPEC.md SvcResendEmailInvitationRequest. */
+/** docs/reference/sign-in.md "Invitations" SvcResendEmailInvitationRequest. */
 export interface SvcResendEmailInvitationRequest {
   readonly id: string;
 }
 
-/** SPEC.md SvcRevokeEmailInvitationRequest. */
+/** docs/reference/sign-in.md "Invitations" SvcRevokeEmailInvitationRequest. */
 export interface SvcRevokeEmailInvitationRequest {
   readonly id: string;
   readonly reason?: string | null | undefined;

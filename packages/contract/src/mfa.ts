@@ -4,11 +4,11 @@ import { clientSecretField, opaqueTokenSchema, svcTokenResponseSchema } from './
 import { optionalText, text } from './fields.js';
 
 /**
- * Multi-factor authentication records (SPEC.md "MFA settings", "Organization MFA policy", the TOTP
+ * Multi-factor authentication records (docs/reference/sign-in.md "Multi-factor authentication", "Organization MFA policy", the TOTP
  * request/result records), camelCase on the wire like every direct and operator body.
  */
 
-/** The factors SPEC.md names: an authenticator app's code and a one-time recovery code. */
+/** The factors docs/reference/sign-in.md "Multi-factor authentication" names: an authenticator app's code and a one-time recovery code. */
 export const MFA_FACTORS = ['totp', 'recovery_code'] as const;
 export type MfaFactor = (typeof MFA_FACTORS)[number];
 

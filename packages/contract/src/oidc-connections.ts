@@ -2,18 +2,18 @@ import { z } from 'zod';
 import { optionalText, recordIdSchema, text } from './fields.js';
 
 /**
- * OpenID / social provider connections (SPEC.md "OIDC/social connection input"; DECISIONS.md "Operator
- * routes for federation…", "Wire shapes for federation…"): the operator bodies of
+ * OpenID / social provider connections (docs/reference/federation.md,
+ * docs/reference/operator-api.md): the operator bodies of
  * `/oidc-connections` and the record its reads answer, camelCase. These schemas check each field's
  * shape; which fields a provider type requires, refuses or fixes is the server's rule, checked after
  * them (docs/reference/federation.md "Fields each provider type requires, refuses and fixes").
  */
 
-/** SPEC.md's ProviderType: four built-in social providers or Custom. */
+/** docs/reference/federation.md's ProviderType: four built-in social providers or Custom. */
 export const OIDC_PROVIDER_TYPES = ['Custom', 'Google', 'Microsoft', 'Apple', 'GitHub'] as const;
 export type OidcProviderType = (typeof OIDC_PROVIDER_TYPES)[number];
 
-/** How a provider sign-in is named (SPEC.md AuthenticationMethod): `oidc` for Custom, else the provider. */
+/** How a provider sign-in is named (docs/reference/federation.md AuthenticationMethod): `oidc` for Custom, else the provider. */
 export const OIDC_AUTHENTICATION_METHODS = ['oidc', 'google', 'microsoft', 'apple', 'github'] as const;
 export type OidcAuthenticationMethod = (typeof OIDC_AUTHENTICATION_METHODS)[number];
 
@@ -21,7 +21,7 @@ export type OidcAuthenticationMethod = (typeof OIDC_AUTHENTICATION_METHODS)[numb
 export const OIDC_CLIENT_AUTH_METHODS = ['ClientSecretPost', 'ClientSecretBasic'] as const;
 export type OidcClientAuthMethod = (typeof OIDC_CLIENT_AUTH_METHODS)[number];
 
-/** The claims a connection maps, in the order SPEC.md lists them. */
+/** The claims a connection maps, in the order docs/reference/federation.md lists them. */
 export const OIDC_MAPPED_CLAIMS = [
   'subject',
   'email',
@@ -157,7 +157,7 @@ export const logoDataUrlSchema = z
     }
   });
 
-/** SPEC.md MicrosoftTenant: a tenant id, a verified domain, or common, organizations, consumers. */
+/** docs/reference/federation.md MicrosoftTenant: a tenant id, a verified domain, or common, organizations, consumers. */
 export const microsoftTenantSchema = z
   .string()
   .trim()
@@ -244,7 +244,7 @@ const connectionFields = {
   organizationId: optionalText(recordIdSchema),
 };
 
-/** POST /oidc-connections: SPEC.md's connection input plus `organizationId` and `enabled` (default true). */
+/** POST /oidc-connections: docs/reference/federation.md's connection input plus `organizationId` and `enabled` (default true). */
 export const createOidcConnectionBodySchema = z.object({
   ...connectionFields,
   enabled: z.boolean().default(true),
@@ -348,7 +348,7 @@ export interface SvcOidcConnectionDeleteResult {
 }
 
 /**
- * An enabled provider as a sign-in UI offers it (SPEC.md "OIDC provider summary"; `GET /oidc/providers`
+ * An enabled provider as a sign-in UI offers it (docs/reference/federation.md; `GET /oidc/providers`
  * and ListEnabledProvidersAsync): a button with the provider's name and logo.
  */
 export const svcOidcProviderSummarySchema = z.object({

@@ -5,9 +5,9 @@ import { nullable } from './fields.js';
 
 /**
  * Request and result records of email OTP, magic-link and phone OTP sign-in and of the OTP signups
- * (SPEC.md "Request records"; DECISIONS.md "Magic link (direct)"), camelCase on the wire. Not strict:
+ * (docs/reference/sign-in.md "Email codes", "Sign-in links"), camelCase on the wire. Not strict:
  * unknown keys are ignored. Each request carries the optional `clientSecret` of a confidential client
- * (DECISIONS.md "Confidential clients at the direct helpers").
+ * (docs/reference/sign-in.md "Direct JSON helpers").
  */
 
 /** The most keys and the largest JSON text a signup's CustomFields may have (stored until the code is checked). */
@@ -15,7 +15,7 @@ export const CUSTOM_FIELDS_MAX_KEYS = 50;
 export const CUSTOM_FIELDS_MAX_JSON_LENGTH = 16_384;
 
 /**
- * SPEC.md CustomFields: "JSON object or null". Any JSON values under at most 50 keys of 1-100 characters,
+ * docs/reference/sign-in.md "Email codes" CustomFields: "JSON object or null". Any JSON values under at most 50 keys of 1-100 characters,
  * at most 16 KiB as JSON text; null or omitted is null.
  */
 export const signupCustomFieldsSchema = z
@@ -107,7 +107,7 @@ export interface SvcMagicLinkStartResult {
 // ---- Phone OTP ------------------------------------------------------------------------------------
 
 /**
- * SPEC.md SvcPhoneOtpStartRequest: PhoneNumber, ClientId, OrganizationId or null. The number is checked
+ * docs/reference/sign-in.md "Email codes" SvcPhoneOtpStartRequest: PhoneNumber, ClientId, OrganizationId or null. The number is checked
  * for characters and length here and normalized to E.164 with the provider's default region by the
  * service (libphonenumber-js), which needs the configuration.
  */
@@ -125,7 +125,7 @@ export const svcPhoneOtpStartRequestSchema = z.object({
 });
 export type SvcPhoneOtpStartRequest = z.input<typeof svcPhoneOtpStartRequestSchema>;
 
-/** SPEC.md SvcPhoneOtpVerifyRequest: ChallengeToken, Code (DECISIONS.md: 6 digits). */
+/** docs/reference/sign-in.md "Email codes" SvcPhoneOtpVerifyRequest: ChallengeToken, Code (docs/reference/sign-in.md "Email codes": 6 digits). */
 export const svcPhoneOtpVerifyRequestSchema = z.object({
   challengeToken: opaqueTokenSchema,
   code: z
@@ -151,7 +151,7 @@ export interface SvcPhoneOtpStartResult {
 }
 
 /**
- * SPEC.md SvcPhoneOtpSignupStartRequest: DisplayName, PhoneNumber, ClientId, OrganizationName or null,
+ * docs/reference/sign-in.md "Email codes" SvcPhoneOtpSignupStartRequest: DisplayName, PhoneNumber, ClientId, OrganizationName or null,
  * OrganizationId (must be null: self-service signup never joins an existing organization), CustomFields.
  * The name and organization rules are SvcSignupRequest's, taken from its schema.
  */
@@ -166,7 +166,7 @@ export const svcPhoneOtpSignupStartRequestSchema = z.object({
 });
 export type SvcPhoneOtpSignupStartRequest = z.input<typeof svcPhoneOtpSignupStartRequestSchema>;
 
-/** SPEC.md SvcPhoneOtpSignupVerifyRequest: SignupToken, ChallengeToken, Code. */
+/** docs/reference/sign-in.md "Email codes" SvcPhoneOtpSignupVerifyRequest: SignupToken, ChallengeToken, Code. */
 export const svcPhoneOtpSignupVerifyRequestSchema = svcPhoneOtpVerifyRequestSchema.extend({
   signupToken: opaqueTokenSchema,
 });

@@ -4,17 +4,17 @@ import { recordIdSchema, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * SCIM connections (SPEC.md "SCIM connection"; DECISIONS.md "Operator routes…" and "Wire shapes…"): the
+ * SCIM connections (docs/reference/scim.md): the
  * operator bodies of `/organizations/{organizationId}/scim-connections` and `/scim-connections/{id}`,
  * the record their answers carry, and the sync events, camelCase.
  */
 
-/** SPEC.md "Limits": a grant boundary resource ID is at most 256 characters. */
+/** docs/reference/limits.md "Sizes and lengths": a grant boundary resource ID is at most 256 characters. */
 export const GRANT_BOUNDARY_MAX_LENGTH = 256;
 
 /**
  * A grant boundary resource id as a body carries it. Its length rule is the server's
- * (`grant_boundary_invalid`, SPEC.md's boundary error codes), so any string passes here.
+ * (`grant_boundary_invalid`, docs/reference/scim.md's boundary error codes), so any string passes here.
  */
 const grantBoundaryIdSchema = z.string().trim().min(1).max(10_000);
 
@@ -33,7 +33,7 @@ export type CreateScimConnectionRequest = z.input<typeof createScimConnectionReq
 export type CreateScimConnectionInput = z.output<typeof createScimConnectionRequestSchema>;
 
 /**
- * PUT /scim-connections/{id}: display name, enabled state, boundary. SPEC.md: the boundary "can be
+ * PUT /scim-connections/{id}: display name, enabled state, boundary. docs/reference/scim.md: the boundary "can be
  * changed but not removed through the API; in PUT omit or send null to keep it".
  */
 export const updateScimConnectionBodySchema = z.object({
@@ -58,7 +58,7 @@ export type ScimSyncEventQuery = z.output<typeof scimSyncEventQuerySchema>;
 
 // ---- Records --------------------------------------------------------------------------------------
 
-/** SPEC.md "grantBoundary (read)": the boundary and whether it is usable. */
+/** docs/reference/scim.md: the boundary and whether it is usable. */
 export const svcGrantBoundarySchema = z.object({
   resourceId: z.string().nullable(),
   status: z.enum(['configured', 'missing', 'not_found']),

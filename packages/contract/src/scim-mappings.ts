@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { recordIdSchema, text } from './fields.js';
 
 /**
- * SCIM group mapping rules (SPEC.md "SCIM connection": "mapping rule", the mapping routes and the SCIM
- * boundary error codes; DECISIONS.md "SCIM mapping rule" `{displayName, match: {groupDisplayName?,
+ * SCIM group mapping rules (docs/reference/scim.md: "mapping rule", the mapping routes and the SCIM
+ * boundary error codes; docs/reference/scim.md `{displayName, match: {groupDisplayName?,
  * groupExternalId?}, roleId, resourceId, enabled}`): the members of a matching SCIM group get the role on
  * the resource, managed by the connection, while the resource is inside the connection's grant boundary.
  */
@@ -48,7 +48,7 @@ export type UpdateScimMappingInput = z.output<typeof updateScimMappingBodySchema
 export const scimMappingPathSchema = z.object({ id: recordIdSchema });
 
 /**
- * SPEC.md "reads carry grantBoundaryStatus": whether the rule can grant now. `configured`: the boundary
+ * docs/reference/scim.md: whether the rule can grant now. `configured`: the boundary
  * exists and the resource is it or below it; `missing` / `not_found`: the connection's boundary is unset
  * or names no resource; `outside_boundary`: the resource is outside the boundary (or gone);
  * `hierarchy_invalid`: the resource's ancestor chain has a cycle or is deeper than the tree allows.

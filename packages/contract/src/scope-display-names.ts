@@ -3,9 +3,9 @@ import { scopeTokenSchema } from './admin.js';
 import { optionalText, text } from './fields.js';
 
 /**
- * Scope display names (SPEC.md "Consent grants and scope display names"): what consent and grant lists
+ * Scope display names (docs/reference/tokens-and-sessions.md "Scopes"): what consent and grant lists
  * call a scope. An entry is `dashboard`-owned when made through the operator API, `code`-owned when set
- * in `createSvc({ scopeDisplayNames })` (DECISIONS.md "Scope display names"; docs/decisions/scopes-*.md).
+ * in `createSvc({ scopeDisplayNames })` (docs/reference/tokens-and-sessions.md "Scopes"; docs/decisions/scopes-*.md).
  */
 
 /** Who owns an entry: the operator API (`dashboard`) or the host's code (`code`, closed to the API). */

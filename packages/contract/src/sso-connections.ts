@@ -4,8 +4,8 @@ import { organizationRefSchema } from './connection-lists.js';
 import { optionalText, recordIdSchema, text } from './fields.js';
 
 /**
- * SAML SSO connections (SPEC.md "Create SSO connection", "Import SSO metadata"; DECISIONS.md "Operator
- * routes for federation…", "Wire shapes for federation…"): the operator bodies of
+ * SAML SSO connections (docs/reference/federation.md,
+ * docs/reference/operator-api.md): the operator bodies of
  * `/organizations/{organizationId}/sso-connections` and `/sso-connections/{id}`, and the record their
  * answers carry, camelCase. That the metadata is usable IdP metadata is the server's check, after these.
  */
@@ -13,7 +13,7 @@ import { optionalText, recordIdSchema, text } from './fields.js';
 /** The longest IdP metadata document accepted, in characters (Entra's and Okta's are a few kilobytes). */
 export const SSO_METADATA_MAX_LENGTH = 200_000;
 
-/** A flag SPEC.md gives as a bool; omitted = false, the cautious value of both. */
+/** A flag docs/reference/federation.md gives as a bool; omitted = false, the cautious value of both. */
 const flagSchema = z
   .boolean()
   .nullish()
@@ -27,14 +27,14 @@ export const createSsoConnectionBodySchema = z.object({
   displayName: text(1, 200),
   /** The email domain that home realm discovery sends to this connection. */
   primaryDomain: optionalText(domainSchema),
-  /** SPEC.md: create users on first SSO login. */
+  /** docs/reference/federation.md: create users on first SSO login. */
   autoProvisionUsers: flagSchema,
-  /** SPEC.md: existing members must sign in through this connection during home realm discovery. */
+  /** docs/reference/federation.md: existing members must sign in through this connection during home realm discovery. */
   autoLinkByEmail: flagSchema,
 });
 export type CreateSsoConnectionBody = z.input<typeof createSsoConnectionBodySchema>;
 
-/** The in-process request: SPEC.md's OrganizationId with the body's fields. */
+/** The in-process request: docs/reference/federation.md's OrganizationId with the body's fields. */
 export const createSsoConnectionRequestSchema = createSsoConnectionBodySchema.extend({
   organizationId: recordIdSchema,
 });
@@ -43,7 +43,7 @@ export type CreateSsoConnectionInput = z.output<typeof createSsoConnectionReques
 
 /**
  * POST /sso-connections/{id}/metadata (ImportSsoMetadataAsync): the IdP's raw SAML metadata. The import
- * enables the connection unless `enableConnection` is false (SPEC.md: "enabled by the two-argument form;
+ * enables the connection unless `enableConnection` is false (docs/reference/federation.md: "enabled by the two-argument form;
  * the overload with an explicit enableConnection flag chooses").
  */
 const metadataXmlSchema = z

@@ -3,8 +3,7 @@ import { recordIdSchema } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
- * The customer SSO setup portal (SPEC.md "Authentication" item 9; DECISIONS.md "SSO setup portal
- * links", "SSO setup portal API"): the operator's setup links, and what the portal shows of a test
+ * The customer SSO setup portal (docs/reference/federation.md): the operator's setup links, and what the portal shows of a test
  * sign-in. The portal API's bodies are the operator bodies of SSO connections and domain claims.
  */
 

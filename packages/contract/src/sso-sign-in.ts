@@ -11,15 +11,15 @@ import { clientIdSchema, clientSecretField } from './auth.js';
 import { nullable } from './fields.js';
 
 /**
- * The SAML entry points of first-party apps (SPEC.md "SSO authorization start request", the routes
+ * The SAML entry points of first-party apps (docs/reference/federation.md, the routes
  * `POST /sso/authorization-url` and `POST /token/exchange`, the in-process SSO StartAuthorizationAsync
  * and ExchangeCodeAsync). camelCase, not strict (unknown keys are ignored); each request carries the
- * optional `clientSecret` of a confidential client (DECISIONS.md "Confidential clients at the direct
- * helpers").
+ * optional `clientSecret` of a confidential client (docs/reference/sign-in.md
+ * "Direct JSON helpers").
  */
 
 /**
- * SPEC.md SSO authorization start request {email, clientId, redirectUri, state, codeChallenge,
+ * docs/reference/federation.md SSO authorization start request {email, clientId, redirectUri, state, codeChallenge,
  * codeChallengeMethod}: the email finds the organization's connection (home-realm discovery);
  * `redirectUri` must be one of the client's registered redirect URIs, exactly (case-sensitive).
  */
@@ -35,7 +35,7 @@ export const svcSsoAuthorizationRequestSchema = z.object({
 export type SvcSsoAuthorizationRequest = z.input<typeof svcSsoAuthorizationRequestSchema>;
 export type SvcSsoAuthorizationInput = z.output<typeof svcSsoAuthorizationRequestSchema>;
 
-/** SPEC.md's result: the IdP's URL to send the browser to, and the organization it signs in to. */
+/** docs/reference/federation.md's result: the IdP's URL to send the browser to, and the organization it signs in to. */
 export const svcSsoAuthorizationResultSchema = z.object({
   authorizationUrl: z.string(),
   organizationId: z.string(),
@@ -45,7 +45,7 @@ export const svcSsoAuthorizationResultSchema = z.object({
 export type SvcSsoAuthorizationResult = z.output<typeof svcSsoAuthorizationResultSchema>;
 
 /**
- * SPEC.md exchange request {code, clientId, redirectUri, codeVerifier} (`POST /token/exchange`,
+ * docs/reference/federation.md exchange request {code, clientId, redirectUri, codeVerifier} (`POST /token/exchange`,
  * ExchangeCodeAsync): the temporary code of the request-token flow, with the redirect URI it was sent to
  * and the verifier of the start's challenge.
  */

@@ -36,7 +36,7 @@ describe('headless package and the server contract', () => {
       }
     ).version;
 
-  it('has the same version as the server (SPEC.md "Versioning": currently 7.1.0)', () => {
+  it('has the same version as the server (docs/reference/sign-in.md "The headless client package")', () => {
     expect(versionOf('headless')).toBe('7.1.0');
     expect(versionOf('headless')).toBe(versionOf('server'));
     expect(VERSION).toBe(versionOf('headless'));

@@ -7,7 +7,7 @@
 /** Where the server mounts the headless API unless its host chose another dashboard base. */
 export const DEFAULT_HEADLESS_BASE_PATH = '/svc/auth/headless';
 
-/** Every view a headless action can answer with (SPEC.md "Headless views (complete list)"). */
+/** Every view a headless action can answer with (docs/reference/sign-in.md "Headless API"). */
 export const HEADLESS_VIEWS = [
   'login',
   'password',

@@ -15,7 +15,7 @@ import type { EmailVerification } from './email-verification.js';
 import type { PasswordReset } from './password-reset.js';
 
 /**
- * The in-process password reset and email verification operations, under their SPEC.md names
+ * The in-process password reset and email verification operations, under their docs/reference/sign-in.md "Password reset" and "Email verification" names
  * (SvcAuthService delegates to them).
  */
 export class AccountOperations {

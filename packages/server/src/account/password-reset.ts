@@ -256,7 +256,7 @@ export class PasswordReset {
     return user?.active === true;
   }
 
-  /** Mails the reset link; a failed delivery voids the user's live links (SPEC.md lifecycle). */
+  /** Mails the reset link; a failed delivery voids the user's live links (docs/reference/sign-in.md "Password reset"). */
   async #mail(user: { readonly id: string; readonly email: string }, link: string): Promise<EmailDelivery> {
     const delivery = await this.deps.email.send({
       templateKey: 'auth.password-reset',

@@ -7,7 +7,7 @@ function invalid(message: string): SvcValidationError {
 }
 
 /**
- * Checks an app-owned reset URL template before any delivery. SPEC.md (in-process rule 3): "An app-owned
+ * Checks an app-owned reset URL template before any delivery. docs/reference/sign-in.md "Password reset": "An app-owned
  * reset URL builder output must be an absolute HTTPS URL without user info (loopback HTTP allowed only for
  * local development)". The template must contain `{token}`, otherwise the link could not work.
  */
@@ -28,7 +28,7 @@ export function validateResetUrlTemplate(template: string, development: boolean)
   }
 }
 
-/** The link for one token: `{token}` replaced by the URL-escaped token (SPEC.md). */
+/** The link for one token: `{token}` replaced by the URL-escaped token (docs/reference/sign-in.md "Password reset"). */
 export function fillResetUrlTemplate(template: string, token: string): string {
   return template.replaceAll('{token}', encodeURIComponent(token));
 }

@@ -22,7 +22,7 @@ export const EXPIRED_ROW_GRACE_MS = DAY_MS;
 
 /**
  * A client that described itself (a registration, a metadata document) and never got tokens is deleted
- * this long after it was stored or last fetched (docs/decisions/unused-self-described-clients.md).
+ * this long after it was stored or last fetched (docs/reference/oauth-clients.md "Self-described clients").
  */
 export const UNUSED_CLIENT_LIFETIME_MS = 7 * DAY_MS;
 

@@ -44,7 +44,7 @@ import type { SvcSsoService } from './facades/svc-sso-service.js';
  * The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these.
  * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar`, `fga`, `sso` and `readiness`. The members tagged internal are
  * the wiring of the HTTP surfaces, the CLI and the tests: they may change in any release and are left
- * out of the published declarations (`stripInternal`; docs/decisions/embedding-public-surface.md).
+ * out of the published declarations (`stripInternal`; docs/reference/configuration.md "Embedding").
  */
 export interface SvcServices {
   /** The in-process operator API (SvcAdminService). */
@@ -124,7 +124,7 @@ export interface SvcServices {
   readonly applicationAccess: ApplicationAccessAdmin;
   /**
    * The in-process SSO API (SvcSsoService): StartAuthorizationAsync and ExchangeCodeAsync (the direct
-   * SAML request-token flow; docs/reference/federation.md "SAML sign-in of first-party apps"), and what
+   * SAML request-token flow; docs/reference/federation.md "SAML entry points of first-party apps"), and what
    * `POST /sso/authorization-url` calls.
    */
   readonly sso: SvcSsoService;

@@ -31,7 +31,7 @@ export function wireAccount(ctx: WireAccountContext): AccountOperations {
   const repositories = accountRepositories(ctx.db);
   const users = userRepository(ctx.db);
   // Links use the configured public origin, never request host headers (docs/reference/sign-in.md
-  // "Password reset and email verification").
+  // "Password reset").
   const linkBase = `${ctx.config.publicOrigin}${ctx.config.authBase}`;
   const common = {
     repositories,

@@ -147,7 +147,7 @@ export interface OidcSignInWiring {
 
 /**
  * The sign-in through provider connections. Every provider sends the user back to `{issuer}/oidc/callback`
- * (docs/reference/federation.md "Callback URI"), except for a first-party app's own registered callback. Every
+ * (docs/reference/federation.md "The flow"), except for a first-party app's own registered callback. Every
  * request to a provider goes to a public address, one of `providerFetch`'s networks, or loopback (plain
  * http too) only with `allowInsecureLoopback` (docs/decisions/federation-provider-destinations.md).
  */

@@ -21,7 +21,7 @@ import { ssoPortalRepository } from '../storage/repositories/sso-portal.js';
 
 /**
  * Where the portal lives, under the dashboard base: `/svc/admin/auth/sso-portal/…`
- * (docs/reference/federation.md "SSO setup portal").
+ * (docs/reference/federation.md "The SSO setup portal").
  */
 export function ssoPortalBase(config: Pick<SvcConfig, 'dashboardBase'>): string {
   return `${config.dashboardBase}/admin/auth/sso-portal`;

@@ -17,12 +17,12 @@ const resetBody = z.object({ token: opaqueTokenSchema, newPassword: z.string() }
 const tokenBody = z.object({ token: opaqueTokenSchema });
 
 /**
- * SPEC.md "Direct JSON helpers" for password reset and email verification (mounted at `{authBase}`):
+ * docs/reference/sign-in.md "Direct JSON helpers" for password reset and email verification (mounted at `{authBase}`):
  *
  * - POST /password/forgot {email, clientId?} and POST /password/reset-email (same body) → 200
  *   {maskedEmail, expiresAt, nextAllowedSendAt, message}, identical for every address (a send the rate
  *   limit refuses: 429 `{nextAllowedSendAt, error: 'resend_too_soon', message}`). Over HTTP both are
- *   the public form: SPEC.md says the ResetUrlTemplate is "not accepted by public endpoints", so it is
+ *   the public form: docs/reference/sign-in.md "Direct JSON helpers" says the ResetUrlTemplate is "not accepted by public endpoints", so it is
  *   in-process only (`sendPasswordResetEmailAsync`).
  * - POST /password/reset {token, newPassword} → 204; 400 `invalid_token` or a validation error.
  * - POST /email/verification-email and its alias /email/verification-token {email} → 200 generic result;

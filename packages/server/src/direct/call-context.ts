@@ -13,7 +13,7 @@ export interface DirectRequestInfo {
 }
 
 /**
- * The SvcAuthService call context of a direct route: the route (SPEC.md "Events": the rejection event
+ * The SvcAuthService call context of a direct route: the route (docs/reference/events.md: the rejection event
  * "carries client_id and the request route"), the client address, the user agent stored on the
  * session, and the Authorization header that the client gate reads as client_secret_basic.
  */

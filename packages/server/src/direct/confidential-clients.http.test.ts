@@ -19,7 +19,7 @@ import { basicAuth } from '../test-support/oauth-http.js';
 import { codeIn, linkIn, readOutbox } from '../test-support/outbox.js';
 
 /**
- * DECISIONS.md "Confidential clients at the direct helpers": a confidential first-party client
+ * docs/reference/sign-in.md "Direct JSON helpers": a confidential first-party client
  * authenticates on every direct sign-in route (client_secret_basic or `clientSecret` in the body,
  * whichever method it registered); missing, wrong or doubled credentials are 401 `invalid_client` before
  * any credential check, email or token minting, with one `oauth.direct_login.rejected` event each. The

@@ -9,7 +9,7 @@ import {
 } from '../test-support/direct-test-app.js';
 
 /**
- * Direct password sign-in is audited as the hosted password step is (DECISIONS.md "Audit kinds added"):
+ * Direct password sign-in is audited as the hosted password step is (docs/reference/events.md):
  * `oauth.direct_login.succeeded` with the user, `oauth.direct_login.failed` without one, so that a
  * failure never tells a known address from an unknown one; neither event holds the email or password.
  */

@@ -87,7 +87,7 @@ describeEachDatabase('direct JSON helpers: the main path', (kind) => {
     });
     const first = complete.tokens;
     if (first === null) throw new Error('no tokens');
-    // DECISIONS.md "Scope of direct sign-in": the session is granted the client's whole allow-list.
+    // docs/reference/sign-in.md "Direct JSON helpers": the session is granted the client's whole allow-list.
     expect(decodeJwt(first.accessToken)).toMatchObject({
       sub: ann.id,
       org_id: alpha.id,

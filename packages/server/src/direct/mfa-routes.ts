@@ -22,7 +22,7 @@ const challengeEnrollmentVerifySchema = svcTotpEnrollmentVerifyRequestSchema.ext
 });
 
 /**
- * SPEC.md "Direct JSON helpers" for MFA, mounted at `{auth_base}`: POST /mfa/challenge/verify → the
+ * docs/reference/sign-in.md "Direct JSON helpers" for MFA, mounted at `{auth_base}`: POST /mfa/challenge/verify → the
  * verify result with tokens; POST /mfa/challenge/totp/enroll/start → the enrollment start result
  * (secret, provisioning URI, QR code); POST /mfa/challenge/totp/enroll/verify → authenticator id,
  * recovery codes (once) and tokens. Errors as the other direct helpers; nothing is cached.

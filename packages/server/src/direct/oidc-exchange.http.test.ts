@@ -30,8 +30,8 @@ function exchanged(response: LightMyRequestResponse): SvcOidcExchangeResult {
 }
 
 /**
- * The provider sign-in of a first-party app that keeps its own checks (SPEC.md "OIDC start request",
- * "OIDC complete request"; DECISIONS.md "`/oidc/exchange` answer"): POST /oidc/authorization-url and
+ * The provider sign-in of a first-party app that keeps its own checks (docs/reference/federation.md,
+ * "OIDC complete request"; docs/reference/federation.md): POST /oidc/authorization-url and
  * POST /oidc/exchange against a real OpenID provider, and CompleteExternalLoginAsync in process.
  */
 describeAboveStorage('provider sign-in of a first-party app', (kind) => {

@@ -19,17 +19,16 @@ export interface OidcDirectRoutesDeps {
 }
 
 /**
- * SPEC.md "Social, SSO and provider routes" (mounted at `{authBase}`):
+ * docs/reference/federation.md (mounted at `{authBase}`):
  *
  * - GET /oidc/providers lists the enabled providers, a button each for an app-owned sign-in UI. Public:
  *   names and logos only.
- * - POST /oidc/authorization-url (SPEC.md OIDC start request) → {authorizationUrl, connectionId,
+ * - POST /oidc/authorization-url (docs/reference/federation.md) → {authorizationUrl, connectionId,
  *   providerType, displayName}: the provider's URL for a first-party app that keeps its own state, nonce
- *   and PKCE verifier, and receives the provider's answer at its own registered callback (DECISIONS.md
- *   "Upstream callback").
- * - POST /oidc/exchange (SPEC.md OIDC complete request) → the completion (userId, email, emailVerified,
+ *   and PKCE verifier, and receives the provider's answer at its own registered callback (docs/reference/federation.md).
+ * - POST /oidc/exchange (docs/reference/federation.md) → the completion (userId, email, emailVerified,
  *   displayName, organizationId, authenticationMethod, organizationCount, userCreated, connectionId) and
- *   the SvcLoginResult of signing that user in (DECISIONS.md "`/oidc/exchange` answer"): exactly
+ *   the SvcLoginResult of signing that user in (docs/reference/federation.md): exactly
  *   CompleteAuthorizationAsync, then CompleteExternalLoginAsync with its userId, as a host does in process.
  *
  * Both POSTs are first-party only (400 `invalid_client` before a provider is asked; a confidential

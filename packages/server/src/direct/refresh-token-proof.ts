@@ -11,7 +11,7 @@ export const presentedRefreshToken = opaqueTokenSchema.nullish().transform((valu
 
 /**
  * The body of POST /logout-all and POST /account/grants as the routes read it: `{ refreshToken }` with
- * the token allowed to be absent, so that a missing token is told apart from a malformed one. SPEC.md
+ * the token allowed to be absent, so that a missing token is told apart from a malformed one. docs/reference/sign-in.md "Direct JSON helpers"
  * "Errors": "logout-all / account grants with inactive, missing or consumed refresh token … → 401";
  * a token of the wrong type or shape is still a 400 naming the field.
  */

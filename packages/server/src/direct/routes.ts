@@ -25,10 +25,10 @@ export interface DirectRoutesDeps {
 }
 
 /**
- * The direct helpers' error mapper: DECISIONS.md "Direct-helper error body" `{ error, message }` (plus
+ * The direct helpers' error mapper: docs/reference/errors.md "Shapes" `{ error, message }` (plus
  * `details` for validation failures), never cached. OAuth errors of the engine (`invalid_grant`,
  * `invalid_target` at refresh) keep their code, with their description as the message. The one
- * exception is SPEC.md's own body for a confidential client's token at POST /token/refresh: "401 with
+ * exception is docs/reference/sign-in.md's own body for a confidential client's token at POST /token/refresh: "401 with
  * error='invalid_client' and error_description='Client authentication failed.'".
  */
 export function directErrorHandler(
@@ -56,7 +56,7 @@ export function directRouteContext(request: FastifyRequest): SvcAuthCallContext 
 }
 
 /**
- * SPEC.md "Direct JSON helpers" under the auth base (first-party host integrations; tokens in the body;
+ * docs/reference/sign-in.md "Direct JSON helpers" under the auth base (first-party host integrations; tokens in the body;
  * camelCase records, field names case-insensitive). The lead mounts it at `{auth_base}`:
  *
  * - POST /signup, /password/login, /select-organization → 200 SvcLoginResult. A client that is not
@@ -74,7 +74,7 @@ export function directRouteContext(request: FastifyRequest): SvcAuthCallContext 
  *   grantId} → 200 {id, revokedAt}; 401 without an active first-party session, 400 for an unknown or
  *   already revoked grant.
  *
- * The retired /saml/login/{connectionId} is deliberately not mapped (SPEC.md "Versioning"): it answers
+ * The retired /saml/login/{connectionId} is deliberately not mapped (docs/reference/sign-in.md "Direct JSON helpers"): it answers
  * the surface's 404. POST /token/exchange is the request-token flow's own (./sso-routes.ts): it never
  * takes an OAuth authorization code.
  */

@@ -100,7 +100,7 @@ describe('direct session routes', () => {
       const basic = `Basic ${Buffer.from(`${confidential.clientId}:${secret}`).toString('base64')}`;
       const attempts = [
         refresh(issued.refreshToken),
-        // SPEC.md: it "ignores Authorization headers and secret fields".
+        // docs/reference/sign-in.md "Direct JSON helpers": it "ignores Authorization headers and secret fields".
         refresh(issued.refreshToken, {}, { authorization: basic }),
         refresh(issued.refreshToken, {
           clientId: confidential.clientId,

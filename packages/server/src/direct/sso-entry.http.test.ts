@@ -219,7 +219,7 @@ describeAboveStorage('SAML entry points of first-party apps', (kind) => {
         expect(body.error).toBe('invalid_request');
         expect(new Set(body.details?.map((detail) => detail.path))).toEqual(new Set(Object.keys(fields)));
       }
-      // The longest state SPEC.md allows is fine.
+      // The longest state docs/reference/limits.md "Sizes and lengths" allows is fine.
       const { request } = startRequest(email, { state: 'x'.repeat(2048) });
       expect((await post('/sso/authorization-url', request)).statusCode).toBe(200);
     });

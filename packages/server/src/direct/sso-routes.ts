@@ -14,15 +14,15 @@ export interface SsoDirectRoutesDeps {
 }
 
 /**
- * The SAML entry points of first-party apps (SPEC.md "Social, SSO and provider routes" and "Direct JSON
- * helpers"; docs/reference/federation.md "SAML entry points of first-party apps"), mounted at `{authBase}`:
+ * The SAML entry points of first-party apps (docs/reference/federation.md "SAML entry points of first-party
+ * apps"; docs/reference/sign-in.md "Direct JSON helpers"), mounted at `{authBase}`:
  *
- * - POST /sso/authorization-url (SPEC.md SSO authorization start request) → {authorizationUrl,
+ * - POST /sso/authorization-url (docs/reference/federation.md) → {authorizationUrl,
  *   organizationId, organizationName, primaryDomain}: the IdP of the email's organization. Its answer
  *   ends in an OAuth authorization code at the app's redirect URI, redeemed only at POST /token.
  * - POST /token/exchange {code, clientId, redirectUri, codeVerifier} → SvcTokenResponse: the temporary
  *   code of the direct request-token flow (SSO StartAuthorizationAsync) only; an authorization code is
- *   never accepted here (SPEC.md "Versioning": the former shortcut for OAuth clients stays retired).
+ *   never accepted here (docs/reference/sign-in.md "Direct JSON helpers": the former shortcut for OAuth clients stays retired).
  *
  * Both are first-party only (400 `invalid_client` before anything else; a confidential client
  * authenticates), their bodies parsed with the contract schemas; nothing is cached.

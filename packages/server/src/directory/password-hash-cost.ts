@@ -4,7 +4,7 @@ export interface PasswordHashCost {
   readonly timeCost: number;
 }
 
-/** OWASP Password Storage Cheat Sheet parameters for argon2id: m=19 MiB, t=2, p=1 (DECISIONS.md). */
+/** OWASP Password Storage Cheat Sheet parameters for argon2id: m=19 MiB, t=2, p=1 (docs/reference/sign-in.md "Password"). */
 export const DEFAULT_PASSWORD_HASH_COST: PasswordHashCost = Object.freeze({
   memoryCost: 19_456,
   timeCost: 2,

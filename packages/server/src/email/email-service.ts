@@ -92,7 +92,7 @@ export class EmailService {
     const transport = this.deps.transport;
     // The outbox is a development channel: there the developer reads the message (and clicks its link)
     // in the email admin. Elsewhere the body carries codes and links that are secrets at rest
-    // (DECISIONS.md), so the log keeps no body and a subject with its secret variables masked.
+    // (docs/reference/email-and-sms.md "Email"), so the log keeps no body and a subject with its secret variables masked.
     const keep = transport === undefined && this.deps.development;
     const loggedSubject = keep ? subject : maskedSubject(template.subject, variables);
     const base = { id, templateKey: template.key, to: input.to, subject: loggedSubject, createdAt: now };

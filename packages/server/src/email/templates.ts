@@ -1,7 +1,7 @@
 /**
  * The built-in email templates. They live in code (an operator override in `email_templates` replaces
- * subject, text and HTML of one key); SPEC.md "Events": "The built-in email template named
- * `auth.password-reset` is used for password reset emails."
+ * subject, text and HTML of one key); docs/reference/sign-in.md "Password reset":
+ * reset emails use the built-in template `auth.password-reset`.
  */
 export interface EmailTemplate {
   readonly subject: string;

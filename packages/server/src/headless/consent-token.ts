@@ -3,7 +3,7 @@ import { safeEqual } from '../kernel/crypto.js';
 import type { AuthRequestRecord } from '../signin/flow/repository.js';
 
 /**
- * The consent view's `consentToken` (SPEC.md: /consent/approve and /consent/deny carry requestId and
+ * The consent view's `consentToken` (docs/reference/sign-in.md "Headless API": /consent/approve and /consent/deny carry requestId and
  * consentToken): proof that this browser was shown the consent view of this request for this user.
  *
  * HMAC-SHA256 keyed with the browser id (the HttpOnly antiforgery cookie's random value, which no

@@ -37,7 +37,7 @@ const newNumber = () => `+120155501${String((numbers += 1) % 100).padStart(2, '0
  * The headless actions beyond password, organization, MFA and consent (headless.http.test.ts): email and
  * phone codes, links, signups, password reset, invitations, device, provider, logout, the generic submit,
  * the /start `view`, and the app-owned UI redirect. Every answer is checked against the contract; the
- * views seen are collected, and the suite fails unless all 28 of SPEC.md were reached.
+ * views seen are collected, and the suite fails unless all 28 of docs/reference/sign-in.md "Headless API" were reached.
  */
 describeAboveStorage('headless actions', (kind) => {
   let h: MailedHostedTestApp;

@@ -33,7 +33,7 @@ const MESSAGES = {
 } as const;
 
 /**
- * Every headless action (SPEC.md "Headless API" routes, DECISIONS.md's device bodies, and the further
+ * Every headless action (docs/reference/sign-in.md "Headless API": its routes, the device bodies, and the
  * routes `/invitations/login`, `/invitations/accept`, `/invitations/email-otp/…` and `/logout`) over the
  * hosted flow's step capabilities. The routes validate the body with HEADLESS_ACTIONS' schema first; a
  * capability the deployment does not run answers 404 `not_available`.

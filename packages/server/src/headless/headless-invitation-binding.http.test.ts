@@ -27,7 +27,7 @@ import { codeIn } from '../test-support/outbox.js';
 type Result = SvcHeadlessActionResult & Record<string, unknown>;
 
 /**
- * Headless /start with an `invitationToken` (SPEC.md "/start body fields"): the request is bound to the
+ * Headless /start with an `invitationToken` (docs/reference/sign-in.md "Headless API"): the request is bound to the
  * invitation, shows the invited address's view, and completes with a code whose session is scoped to
  * the invitation's organization; the invitation is used once.
  */

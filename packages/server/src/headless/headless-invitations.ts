@@ -27,7 +27,7 @@ const INVITATION_MESSAGES: Readonly<Record<InvitationFormError, string>> = {
 };
 
 /**
- * The invitation actions of a request (docs/decisions/headless-invitations.md): resolve, accept by
+ * The invitation actions of a request (docs/reference/sign-in.md "Headless API"): resolve, accept by
  * signup, password, emailed code, or as the signed-in invitee.
  */
 export const INVITATION_HANDLERS: HeadlessHandlers<

@@ -47,7 +47,7 @@ const STEP_MESSAGES: Readonly<Record<StepError | 'consent_token_invalid', string
   consent_token_invalid: 'The consent view is out of date. Show it again and repeat the choice.',
 };
 
-/** The /start body's camelCase fields under their /authorize query names (SPEC.md "/start body fields"). */
+/** The /start body's camelCase fields under their /authorize query names (docs/reference/sign-in.md "Headless API"). */
 const START_QUERY_NAMES = {
   responseType: 'response_type',
   clientId: 'client_id',
@@ -72,7 +72,7 @@ export class HeadlessStartError extends SvcError {
 }
 
 /**
- * The headless sign-in (SPEC.md "Headless API"): the hosted authorization flow driven by JSON. Every
+ * The headless sign-in (docs/reference/sign-in.md "Headless API"): the hosted authorization flow driven by JSON. Every
  * outcome of the flow becomes an SvcHeadlessActionResult: `next` → the request's current step as a view
  * model; `redirect` → the client's redirect URL with the code's authorization data; `retry` → 400 with
  * the step error and the same view (429, see retry-answer.ts); `show` (recovery codes after enrollment) →

@@ -130,7 +130,7 @@ describeEachDatabase('headless sign-in API', (kind) => {
       await b.post('/organization/select', { requestId, organizationId: chosen?.id ?? '' }),
     );
     expect(enroll.viewModel).toMatchObject({ view: 'mfa-enroll', requestId });
-    // SPEC.md: enrollment start returns Secret, ProvisioningUri, QrCodeDataUrl, … ExpiresAt.
+    // docs/reference/sign-in.md "Headless API": enrollment start returns Secret, ProvisioningUri, QrCodeDataUrl, … ExpiresAt.
     const setup = headlessMfaEnrollViewModelSchema.parse(enroll.viewModel);
     const { secret } = setup;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);

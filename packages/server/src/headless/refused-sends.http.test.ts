@@ -20,7 +20,7 @@ import { codeIn } from '../test-support/outbox.js';
 type Answer = SvcHeadlessActionResult & { readonly error?: string; readonly message?: string };
 
 /**
- * DECISIONS.md "A throttled send says so" in the headless API: a start whose send was refused answers
+ * docs/reference/errors.md "Refusals" in the headless API: a start whose send was refused answers
  * 429 with Retry-After, `resend_too_soon`, a message that says when, and the view (the form, or the code
  * the request still waits for) with `resendAvailableAt`; the views that wait for a code or link carry
  * `resendAvailableAt` too. Known and unknown addresses and numbers answer alike.

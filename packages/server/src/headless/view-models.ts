@@ -52,7 +52,7 @@ export function invitationFields(page: InvitationPage): Record<string, unknown> 
 }
 
 /**
- * A view model with the fields every view has (SPEC.md "Action result") plus `fields`: for the views
+ * A view model with the fields every view has (docs/reference/sign-in.md "Headless API") plus `fields`: for the views
  * that are not a step of the flow (forgot-password-sent, invite-accepted, device-approved, …).
  */
 export function viewModel(
@@ -73,7 +73,7 @@ export function viewModel(
 }
 
 /**
- * The headless view model of a step of the authorization flow (SPEC.md "Action result": view,
+ * The headless view model of a step of the authorization flow (docs/reference/sign-in.md "Headless API": view,
  * requestId, settings, providers, organizationSelection and further fields). The further fields carry
  * what the hosted page of the same step shows. `extra` adds fields the adapter owns (the consent token).
  */
@@ -119,7 +119,7 @@ export function viewModelOf(
     case 'mfa_verify':
       return base('mfa', { recoveryCodeOffered: step.recoveryCodeOffered });
     case 'mfa_enroll':
-      // SPEC.md "TOTP enrollment start returns Secret, ProvisioningUri, QrCodeDataUrl, …, ExpiresAt".
+      // docs/reference/sign-in.md "Multi-factor authentication".
       return base('mfa-enroll', {
         secret: step.secret,
         provisioningUri: step.provisioningUri,

@@ -49,8 +49,8 @@ function formField(body: unknown, name: string): unknown {
 /**
  * A hook that refuses any unsafe-method request without a valid antiforgery cookie, form field and
  * origin, by throwing HostedAntiforgeryError (400, rendered by the hosted error handler). Register it as
- * `preValidation` (the form body is parsed by then, and nothing of the route has run), so that SPEC.md's
- * "return 400 before any processing" holds; GET, HEAD and OPTIONS pass untouched, and so do the routes
+ * `preValidation` (the form body is parsed by then, and nothing of the route has run), so that docs/reference/sign-in.md
+ * "Antiforgery" (400 before any processing) holds; GET, HEAD and OPTIONS pass untouched, and so do the routes
  * marked CROSS_SITE_POST.
  */
 export function requireAntiforgery(antiforgery: Antiforgery): (request: AntiforgeryRequest) => Promise<void> {

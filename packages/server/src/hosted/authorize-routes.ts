@@ -7,7 +7,7 @@ import type { HostedSignInDeps } from './sign-in-deps.js';
 import { invalidAuthorizeRequestError } from '../signin/flow/errors.js';
 
 /**
- * GET /authorize (SPEC.md "/authorize query parameters"). Register it inside `hostedRoutes` (with
+ * GET /authorize (docs/reference/tokens-and-sessions.md "The authorization request"). Register it inside `hostedRoutes` (with
  * `hostedSignInRoutes`), whose cookie support, security headers and error page it uses: a request
  * whose client or redirect URI cannot be trusted renders the hosted error page (400); any later error
  * goes back to the client; a valid request continues silently, at GET /login, or at the app-owned UI

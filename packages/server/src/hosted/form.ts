@@ -4,7 +4,7 @@ import { ANTIFORGERY_FIELD } from '../http/antiforgery.js';
 import { html, type SafeHtml } from '../http/pages/html.js';
 
 /**
- * Form field names of the hosted posts (SPEC.md: "Form field names of the hosted posts: not shown").
+ * Form field names of the hosted posts (docs/reference/sign-in.md "Hosted pages": snake_case).
  * snake_case like the OAuth parameters the same pages carry along.
  */
 export const HOSTED_FIELDS = Object.freeze({

@@ -3,7 +3,7 @@ import { SvcValidationError } from '../kernel/errors.js';
 import { validate } from '../kernel/validation.js';
 
 /**
- * Request bodies accept field names case-insensitively (DECISIONS.md: `Email` and `email` both work):
+ * Request bodies accept field names case-insensitively (docs/reference/errors.md "Shapes": `Email` and `email` both work):
  * top-level keys are mapped onto the schema's own spelling before parsing.
  */
 export function normalizeKeys(body: unknown, knownKeys: readonly string[]): unknown {

@@ -49,7 +49,7 @@ export class SvcConflictError extends SvcError {
   }
 }
 
-/** Public auth failure of the in-process API (`error`, `status`, `message`), per DECISIONS.md. */
+/** Public auth failure of the in-process API (`error`, `status`, `message`), per docs/reference/errors.md "Shapes". */
 export class SvcPublicAuthError extends SvcError {
   get error(): string {
     return this.code;

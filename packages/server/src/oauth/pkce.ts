@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { safeEqual } from '../kernel/crypto.js';
 
 /**
- * Proof Key for Code Exchange (RFC 7636), S256 only: SPEC.md "PKCE S256 only" and "code_verifier 43 to
+ * Proof Key for Code Exchange (RFC 7636), S256 only: docs/reference/tokens-and-sessions.md "The authorization request" and "code_verifier 43 to
  * 128 RFC 7636 unreserved characters". `plain` is never accepted, so a challenge is always the unpadded
  * base64url SHA-256 of the verifier: exactly 43 characters.
  */

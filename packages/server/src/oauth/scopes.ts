@@ -2,7 +2,7 @@
  * Scope strings (RFC 6749 §3.3): `scope = scope-token *( SP scope-token )`,
  * `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )`.
  *
- * SPEC.md "/authorize query parameters": the requested scope is "intersected with the client's
+ * docs/reference/tokens-and-sessions.md "The authorization request": the requested scope is "intersected with the client's
  * allow-list, unknown scopes dropped (never rejected); empty allow-list grants nothing; openid is never
  * always-allowed".
  */
@@ -43,7 +43,7 @@ export function grantScopes(requested: readonly string[], allowList: readonly st
   return [...new Set(requested)].filter((scope) => allowed.has(scope));
 }
 
-/** The wire form of a granted set: space-joined, and '' for an empty grant (SPEC.md token response). */
+/** The wire form of a granted set: space-joined, and '' for an empty grant (docs/reference/tokens-and-sessions.md "The token endpoint" token response). */
 export function formatScope(scopes: Iterable<string>): string {
   return [...scopes].join(' ');
 }

@@ -16,7 +16,7 @@ export interface FailureRule {
   readonly maxLockMs?: number;
 }
 
-/** Every limit on guessing a secret (DECISIONS.md "Account lifecycle and abuse limits"). */
+/** Every limit on guessing a secret (docs/reference/limits.md "Secret checks"). */
 export interface FailureRules {
   /** Password failures of one account from one IP address; a success resets it. */
   readonly passwordAccountIp: FailureRule;

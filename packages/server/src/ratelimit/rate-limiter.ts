@@ -30,7 +30,7 @@ export interface RateLimitDecision {
 }
 
 /**
- * Database-enforced rate limits (SPEC.md "Limits": "rate limits are configurable"; ARCHITECTURE.md: rate
+ * Database-enforced rate limits (docs/reference/limits.md "Rate limits": rate
  * limits live in the database so that they hold across nodes). Fixed windows plus an optional minimum
  * interval per subject; identifiers and IP addresses are stored only as SHA-256 hashes inside the keys.
  */

@@ -27,7 +27,7 @@ export interface RateLimitCounter {
 /** Window start of every interval-gate row: a gate has one row per key, not one per window. */
 export const INTERVAL_GATE_WINDOW_START = 0;
 
-/** Counters in the database, so that limits hold across nodes (ARCHITECTURE.md: nodes are stateless). */
+/** Counters in the database, so that limits hold across nodes (docs/reference/limits.md "Rate limits": nodes are stateless). */
 export interface RateLimitStore {
   /**
    * Counts one call against every check, atomically: either every check allows and all are counted, or

@@ -6,7 +6,7 @@ import { SvcConfigError } from '../kernel/errors.js';
 import { DEFAULT_RATE_LIMIT_RULES, resolveRateLimitRules, type RateLimitRulesOptions } from './rules.js';
 
 describe('rate-limit rules', () => {
-  it('defaults to the documented values, with the 30-second OTP resend delay of DECISIONS.md', () => {
+  it('defaults to the documented values, with the 30-second OTP resend delay of docs/reference/limits.md "Rate limits"', () => {
     const rules = resolveRateLimitRules();
     expect(rules).toEqual(DEFAULT_RATE_LIMIT_RULES);
     expect(rules.otpSend.identifier).toEqual({ limit: 5, windowMs: 15 * MINUTE_MS, minIntervalMs: 30_000 });

@@ -20,7 +20,7 @@ export interface RateLimitPolicy {
   readonly ip?: RateLimit;
 }
 
-/** Every rate-limited call of the service (SPEC.md "Limits": "rate limits are configurable"). */
+/** Every rate-limited call of the service (docs/reference/limits.md "Rate limits"). */
 export interface RateLimitRules {
   /** Email and SMS OTP sends, login and signup, first send and resends. */
   readonly otpSend: RateLimitPolicy;
@@ -49,8 +49,8 @@ export interface RateLimitRules {
 const SECOND_MS = 1000;
 
 /**
- * Defaults; DECISIONS.md sets the OTP resend delay (30 seconds), the rest is ours
- * (docs/decisions/rate-limits-defaults.md).
+ * Defaults; docs/reference/limits.md "Rate limits" sets the OTP resend delay (30 seconds), the rest is ours
+ * (docs/reference/limits.md "Rate limits").
  */
 export const DEFAULT_RATE_LIMIT_RULES: RateLimitRules = {
   otpSend: {
@@ -112,7 +112,7 @@ export type RateLimitRulesOptions = {
     { readonly identifier?: RateLimitOverride | null; readonly ip?: RateLimitOverride | null } | undefined;
 };
 
-/** Upper bounds of an override (docs/decisions/rate-limits-configuration.md); above them a limit holds nothing back. */
+/** Upper bounds of an override (docs/reference/limits.md "Rate limits"); above them a limit holds nothing back. */
 export const RATE_LIMIT_BOUNDS = { maxLimit: 1_000_000, maxWindowMs: 7 * DAY_MS } as const;
 
 const SUBJECTS = ['identifier', 'ip'] as const;

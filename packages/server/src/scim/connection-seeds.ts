@@ -19,8 +19,7 @@ export function checkSeedToken(token: string, seedId: string): string {
 }
 
 /**
- * Writes the SCIM connections configured in code (docs/reference/scim.md "Connections seeded from
- * code"), each with its token: given in code, or read by `readSecret` from the variable it names. An
+ * Writes the SCIM connections configured in code (docs/reference/scim.md "Seeded from code"), each with its token: given in code, or read by `readSecret` from the variable it names. An
  * enabled seed without its token is a configuration fault.
  */
 export async function applyScimSeeds(

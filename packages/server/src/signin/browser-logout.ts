@@ -18,8 +18,8 @@ export interface LogoutParameters {
 }
 
 /**
- * Which endpoint ends the session, and so which of the client's lists a return URI must be in: SPEC.md's
- * GET /logout returns to a registered redirect URI, RP-Initiated Logout's `/session/end` only to a
+ * Which endpoint ends the session, and so which of the client's lists a return URI must be in (docs/reference/tokens-and-sessions.md
+ * "Logout"): GET /logout returns to a registered redirect URI, RP-Initiated Logout's `/session/end` only to a
  * registered post-logout redirect URI (its §3: "MUST NOT perform post-logout redirection" otherwise).
  */
 export type LogoutEndpoint = 'logout' | 'end_session';
@@ -29,14 +29,14 @@ const RETURN_URIS = {
   end_session: 'postLogoutRedirectUris',
 } as const satisfies Record<LogoutEndpoint, keyof ClientRecord>;
 
-/** Longest `state` echoed back, as /authorize's (SPEC.md "Limits"). */
+/** Longest `state` echoed back, as /authorize's (docs/reference/limits.md "Sizes and lengths"). */
 const MAX_STATE_LENGTH = 2048;
 const CONTROL = /\p{Cc}/u;
 
 /**
- * Logout of the issuer session, for the hosted GET /logout and the headless /logout (SPEC.md: GET /logout "ends the issuer session cookie and redirects safely"). It ends the
+ * Logout of the issuer session, for the hosted GET /logout and the headless /logout (docs/reference/tokens-and-sessions.md "Logout": GET /logout "ends the issuer session cookie and redirects safely"). It ends the
  * browser's issuer session (not the token sessions of the clients: those end through their refresh
- * tokens, SPEC.md Authentication 5) and decides where the browser goes next.
+ * tokens, docs/reference/tokens-and-sessions.md "Logout") and decides where the browser goes next.
  */
 export class BrowserLogout {
   readonly #deps: BrowserLogoutDeps;

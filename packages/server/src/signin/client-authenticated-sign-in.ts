@@ -10,7 +10,7 @@ export interface ClientAuthenticatedSignInDeps {
 }
 
 /**
- * CompleteClientAuthenticationAsync (docs/decisions/signin-client-authentication.md): the sign-in of a
+ * CompleteClientAuthenticationAsync (docs/reference/sign-in.md "Client-authenticated and privileged sign-ins"): the sign-in of a
  * user whom a first-party client authenticated itself, as CompleteExternalLoginAsync is that of a user a
  * provider authenticated. The client passes the direct helpers' gate first (first-party only; a
  * confidential client authenticates), then the user must exist (404) and be active

@@ -49,8 +49,7 @@ function authenticationMessage(reason: RejectionReason, client: ClientRecord): s
 }
 
 /**
- * The client check of every direct sign-in call (SPEC.md "Direct JSON helpers"; DECISIONS.md
- * "Confidential clients at the direct helpers"), before any credential check, email or token minting:
+ * The client check of every direct sign-in call (docs/reference/sign-in.md "Direct JSON helpers"), before any credential check, email or token minting:
  *
  * 1. The named client (the request's clientId, else the one in HTTP Basic credentials, or the client a
  *    pending, MFA or challenge token is bound to) must exist, be active and first-party: 400

@@ -88,12 +88,12 @@ export function directCallOf(
 const NO_FIRST_PARTY_SESSION = 'An active first-party session is required.';
 
 /**
- * The direct JSON helpers' use of the sign-in engine (SPEC.md "Direct JSON helpers": first-party clients
+ * The direct JSON helpers' use of the sign-in engine (docs/reference/sign-in.md "Direct JSON helpers": first-party clients
  * only; tokens in the body). Every sign-in operation checks the client first, before any credential check,
  * email or token minting (DirectClientGate): a missing, unknown, inactive or non-first-party client is a
  * 400 `invalid_client`, a confidential client without its secret a 401 `invalid_client`, each with one
  * `oauth.direct_login.rejected` event. Direct sessions are granted the client's whole allow-list
- * (DECISIONS.md "Scope of direct sign-in"), bound to no resource, and carry no ID token.
+ * (docs/reference/sign-in.md "Direct JSON helpers"), bound to no resource, and carry no ID token.
  */
 export class DirectSignIn {
   readonly #deps: DirectSignInDeps;
@@ -237,7 +237,7 @@ export class DirectSignIn {
   }
 
   /**
-   * CreateSessionTokensForUserAsync (SPEC.md In-process rule 1): the privileged escape hatch for a host
+   * CreateSessionTokensForUserAsync (docs/reference/sign-in.md "Client-authenticated and privileged sign-ins"): the privileged escape hatch for a host
    * that authenticated the user itself. It skips organization selection (and MFA) and the first-party
    * rule, but the user must be active, a given organization an active membership (403 otherwise), and a
    * resource one of the client's (invalid_target). Never exposed as a route.
@@ -264,7 +264,7 @@ export class DirectSignIn {
     }
     const resource = checkResource(input.resource === null ? [] : [input.resource], client);
     if (!resource.ok) throw oauthError.invalidTarget(resource.description);
-    // SPEC.md rule 1: it "still applies application-access assignments".
+    // docs/reference/sign-in.md "Client-authenticated and privileged sign-ins": it "still applies application-access assignments".
     const who = { userId: user.id, organizationId: input.organizationId, isOperator: user.isOperator };
     await this.#deps.access.requireUser(client, who, { flow: 'session_tokens', ipAddress: input.ipAddress });
     return this.#deps.tokens.sessions.issueForNewSession({
@@ -283,7 +283,7 @@ export class DirectSignIn {
 
   /**
    * The session behind POST /account/grants and /account/grants/revoke: an active refresh token of a
-   * first-party client. Anything else is the same generic 401 (SPEC.md: "same generic 401 for
+   * first-party client. Anything else is the same generic 401 (docs/reference/tokens-and-sessions.md "Consent grants of an account": "same generic 401 for
    * third-party tokens").
    */
   async requireFirstPartySession(refreshToken: string): Promise<SessionRecord> {

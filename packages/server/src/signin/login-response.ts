@@ -3,7 +3,7 @@ import { SvcError } from '../kernel/errors.js';
 
 /**
  * What a host answers its own sign-in UI for an SvcLoginResult: the recommended mapping, one `status` per
- * state of the login state machine (docs/decisions/signin-login-response-mapping.md).
+ * state of the login state machine (docs/reference/sign-in.md "The login result").
  */
 export type SvcLoginResponse =
   | {

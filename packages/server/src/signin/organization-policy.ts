@@ -31,7 +31,7 @@ export function notAMemberError(): SvcPublicAuthError {
 }
 
 /**
- * The organization policy of every sign-in (SPEC.md "Login result"), after the user has authenticated:
+ * The organization policy of every sign-in (docs/reference/sign-in.md "Organization selection"), after the user has authenticated:
  *
  * | requested organization | active memberships | outcome |
  * |---|---|---|

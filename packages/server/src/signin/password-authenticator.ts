@@ -40,8 +40,8 @@ export function invalidCredentialsError(): SvcPublicAuthError {
 }
 
 /**
- * Checks an email and password with argon2id, within the limits on guessing (DECISIONS.md "Password
- * guessing"): failures are counted per account and address pair, per account and per address, by the
+ * Checks an email and password with argon2id, within the limits on guessing (docs/reference/limits.md "Secret
+ * checks"): failures are counted per account and address pair, per account and per address, by the
  * normalized email whether or not an account has it, so an unknown email is refused at the same count
  * with the same answer. A refused check throws SvcTooManyAttemptsError before any hash runs; otherwise
  * the check is counted as a failure before it runs, and a success takes that back and resets the pair.

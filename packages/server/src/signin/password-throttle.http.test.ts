@@ -31,7 +31,7 @@ const newAddress = () => {
 };
 
 /**
- * The limits on password guessing (DECISIONS.md "Password guessing") at the direct JSON route and the
+ * The limits on password guessing (docs/reference/limits.md "Secret checks") at the direct JSON route and the
  * in-process facade: 5 failures of an account from one address lock that pair (1 minute, doubling), 50
  * of an account lock it everywhere, 100 from an address lock that address; enumeration-safe, refused
  * before any hash, and audited as `auth.password.throttled`.

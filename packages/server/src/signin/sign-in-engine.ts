@@ -28,7 +28,7 @@ export interface SignInRequest {
 }
 
 /**
- * The login state machine (SPEC.md "Login result (three states)"), independent of any adapter:
+ * The login state machine (docs/reference/sign-in.md "The login result"), independent of any adapter:
  *
  * - `organization_selection`: several organizations and none chosen; continue with
  *   {@link SignInEngine.selectOrganization} and the pending token (single use, 10 minutes)

@@ -33,7 +33,7 @@ export interface SignupInput {
   readonly displayName: string;
   readonly email: string;
   readonly password: string;
-  /** SPEC.md: "if set a new organization is created and the user added". */
+  /** docs/reference/sign-in.md "Signup": "if set a new organization is created and the user added". */
   readonly organizationName: string | null;
 }
 
@@ -47,7 +47,7 @@ export interface SignupLimit {
 export const SIGNUP_ORGANIZATION_ROLE = 'owner';
 
 /**
- * Self-service signup (SPEC.md SvcSignupRequest): creates the user and, with an organization name, a new
+ * Self-service signup (docs/reference/sign-in.md "Signup"): creates the user and, with an organization name, a new
  * organization with the user as its owner. It never joins an existing organization: the contract schema
  * rejects a supplied organizationId before this runs. A duplicate email is a 409.
  */

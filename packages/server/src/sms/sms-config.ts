@@ -6,7 +6,7 @@ import { isKnownRegion, type PhoneCountries } from './phone-number.js';
 /** The public Twilio Verify API; SVC_SMS_API_BASE_URL points elsewhere (a compatible server, a test fake). */
 export const DEFAULT_SMS_API_BASE_URL = 'https://verify.twilio.com';
 
-/** A complete SMS verification provider configuration (DECISIONS.md, SVC_SMS_* rows). */
+/** A complete SMS verification provider configuration (docs/reference/email-and-sms.md "SMS provider"). */
 export interface SmsConfig {
   readonly accountId: string;
   /** Secret: sent only as HTTP Basic password, never logged or put in a message. */
@@ -20,7 +20,7 @@ export interface SmsConfig {
   readonly countries: PhoneCountries;
 }
 
-/** The four settings SPEC.md "In-process operations" rule 4 calls the complete provider configuration. */
+/** The four settings docs/reference/email-and-sms.md "SMS provider" calls the complete provider configuration. */
 const REQUIRED = [
   ['accountId', 'SVC_SMS_ACCOUNT_ID'],
   ['authToken', 'SVC_SMS_AUTH_TOKEN'],
@@ -30,7 +30,7 @@ const REQUIRED = [
 
 /**
  * Resolves the SMS provider settings at start-up. None of the four set: `null`, phone OTP is off.
- * Some but not all set: a {@link SvcConfigError} naming each missing variable — SPEC.md rule 4 says phone
+ * Some but not all set: a {@link SvcConfigError} naming each missing variable — docs/reference/email-and-sms.md "SMS provider" says phone
  * OTP "requires complete provider configuration", and a half-configured provider is an operator mistake
  * better reported when the service starts than at the first sign-in. The API base URL alone does not turn
  * the provider on.
@@ -123,7 +123,7 @@ function resolveApiBaseUrl(value: string): string {
 
 /**
  * The configuration phone OTP needs before it normalizes a number or calls the provider; without one
- * the operation is an invalid-operation error (SPEC.md "In-process operations" rule 4).
+ * the operation is an invalid-operation error (docs/reference/email-and-sms.md "SMS provider").
  */
 export function requireSmsConfig(config: SmsConfig | null): SmsConfig {
   if (config === null) {

@@ -32,7 +32,7 @@ export interface SmsVerificationProvider {
 
 /**
  * A provider failure (bad credentials, rejected number, rate limit, outage, timeout). It is the
- * invalid-operation error SPEC.md "In-process operations" rule 4 asks for ("challenge failures raise an
+ * invalid-operation error docs/reference/email-and-sms.md "SMS provider" asks for ("challenge failures raise an
  * invalid-operation error"); the message is safe to show (never the auth token, the code or the number),
  * and the provider's HTTP status and error code are kept for logs and audit data.
  */
@@ -55,7 +55,7 @@ export interface TwilioVerifyClientOptions {
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * The Twilio Verify v2 client of DECISIONS.md: `POST /v2/Services/{sid}/Verifications` (To, Channel=sms)
+ * The Twilio Verify v2 client of docs/reference/email-and-sms.md "SMS provider": `POST /v2/Services/{sid}/Verifications` (To, Channel=sms)
  * and `POST /v2/Services/{sid}/VerificationCheck` (To, Code), form-encoded, HTTP Basic with the account
  * id and auth token, against SVC_SMS_API_BASE_URL.
  */
@@ -120,7 +120,7 @@ export class TwilioVerifyClient implements SmsVerificationProvider {
 }
 
 /**
- * The provider used when SVC_SMS_* is not set: every call is the invalid-operation error of SPEC.md rule
+ * The provider used when SVC_SMS_* is not set: every call is the invalid-operation error of docs/reference/email-and-sms.md "SMS provider"
  * 4 ("requires complete provider configuration").
  */
 export class UnconfiguredSmsProvider implements SmsVerificationProvider {

@@ -17,7 +17,7 @@ import { validate } from '../../kernel/validation.js';
 
 /**
  * The OpenID / social provider connection operations of SvcAdminService (docs/reference/federation.md
- * "OIDC connections"; docs/reference/operator-api.md "OIDC connections"). Ids and bodies are validated
+ * "OIDC and social connections"). Ids and bodies are validated
  * with the contract schemas of the HTTP routes (400); an unknown connection is a 404.
  */
 export class SvcAdminOidcConnections {

@@ -35,7 +35,7 @@ export interface SvcAdminScimConnectionsDeps {
 
 /**
  * The SCIM connection operations of SvcAdminService (docs/reference/scim.md "Connections";
- * docs/reference/operator-api.md "SCIM connections"). Inputs are validated with the contract
+ * docs/reference/scim.md "Connections"). Inputs are validated with the contract
  * schemas of the HTTP routes (400); a boundary id over 256 characters is a SvcGrantBoundaryError
  * `grant_boundary_invalid` (400); an unknown organization or connection is a 404; enabling a second
  * connection of an organization a 409; changing a connection seeded from code a 400.

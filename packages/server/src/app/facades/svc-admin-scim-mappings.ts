@@ -24,7 +24,7 @@ export interface SvcAdminScimMappingsDeps {
  * The SCIM group mapping rule operations of SvcAdminService (docs/reference/scim.md "Mapping rules").
  * Bodies are validated with the contract schemas of the HTTP routes (400); an unknown role or resource
  * is a 400 naming the field; an enabled rule outside the grant boundary is a SvcGrantBoundaryError (400
- * with the code docs/reference/scim.md "Grant boundary" names); an unknown connection or rule a
+ * with the code docs/reference/scim.md "The grant boundary" names); an unknown connection or rule a
  * 404. Reads carry `grantBoundaryStatus`.
  */
 export class SvcAdminScimMappings {

@@ -17,8 +17,8 @@ export interface SvcAdminScopeDisplayNamesDeps {
 }
 
 /**
- * The scope display name operations of SvcAdminService (docs/reference/sign-in.md "Consent and scope
- * display names"). Bodies are validated with the
+ * The scope display name operations of SvcAdminService (docs/reference/tokens-and-sessions.md "Scopes"
+ * ). Bodies are validated with the
  * contract schemas of the HTTP routes (400); a second entry for a scope is a 409 (also beside a
  * code-owned one); changing or deleting a code-owned entry (`code:<scope>`) is a 400; an unknown id a 404.
  */

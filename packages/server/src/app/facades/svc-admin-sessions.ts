@@ -22,8 +22,7 @@ export interface SvcAdminSessionsDeps {
 }
 
 /**
- * The token-session operations of SvcAdminService (docs/reference/tokens-and-sessions.md "Listing and
- * revoking sessions"). Requests are validated with the
+ * The token-session operations of SvcAdminService (docs/reference/operator-api.md "Sessions"). Requests are validated with the
  * contract schemas of the HTTP routes (400).
  */
 export class SvcAdminSessions {

@@ -23,7 +23,7 @@ export interface SvcAdminSettingsDeps {
 }
 
 /**
- * The settings operations of SvcAdminService: the security settings (docs/reference/tokens-and-sessions.md
+ * The settings operations of SvcAdminService: the security settings (docs/reference/operator-api.md
  * "Security settings"), the global MFA settings and the organizations' MFA policies
  * (docs/reference/sign-in.md "Multi-factor authentication").
  */

@@ -24,7 +24,7 @@ export interface SvcAdminSsoConnectionsDeps {
 
 /**
  * The SAML SSO connection operations of SvcAdminService (docs/reference/federation.md "SAML
- * connections"; docs/reference/operator-api.md "SSO connections"). Inputs are
+ * connections"; docs/reference/federation.md "SAML connections"). Inputs are
  * validated with the contract schemas of the HTTP routes (400); an unknown organization or connection
  * is a 404; enabling a connection without metadata a 409.
  */

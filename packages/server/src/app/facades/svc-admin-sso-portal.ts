@@ -23,7 +23,7 @@ export interface SvcAdminSsoPortalDeps {
 }
 
 /**
- * The SSO setup portal operations of SvcAdminService (docs/reference/federation.md "SSO setup portal"):
+ * The SSO setup portal operations of SvcAdminService (docs/reference/federation.md "The SSO setup portal"):
  * a setup link for a customer's admin, the
  * organization's links (never their tokens), and revoking one. An unknown organization or link is a 404.
  */

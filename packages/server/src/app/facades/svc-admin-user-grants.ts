@@ -25,8 +25,8 @@ export interface SvcAdminUserGrantsDeps {
 
 /**
  * What a user granted and linked, as operators see and remove it: the consent grants given to clients
- * (docs/reference/sign-in.md "Consent and scope display names") and the provider identities linked to
- * the account (docs/reference/federation.md "Linked identities").
+ * (docs/reference/sign-in.md "Application access and consent") and the provider identities linked to
+ * the account (docs/reference/federation.md "Account linking").
  */
 export class SvcAdminUserGrants {
   readonly #deps: SvcAdminUserGrantsDeps;

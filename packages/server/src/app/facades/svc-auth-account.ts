@@ -27,8 +27,8 @@ export interface SvcAuthAccountDeps {
 
 /**
  * The account operations of SvcAuthService: a signed-in user's own consent grants
- * (docs/reference/sign-in.md "Consent and scope display names") and linked provider identities
- * (docs/reference/federation.md "Linked identities"). Each proves the user with the refresh token of an
+ * (docs/reference/sign-in.md "Application access and consent") and linked provider identities
+ * (docs/reference/federation.md "Account linking"). Each proves the user with the refresh token of an
  * active first-party session (401 `invalid_token` otherwise).
  */
 export class SvcAuthAccount {

@@ -30,7 +30,7 @@ export interface SvcAuthExtensions {
 /**
  * The operations of SvcAuthService that capabilities built on the sign-in engine provide (invitations,
  * email and phone codes, magic links, account emails, the device grant; docs/reference/sign-in.md
- * "Passwordless sign-in", "Invitations", "Password reset and email verification", RFC 8628): each
+ * "Email codes", "Invitations", "Password reset and email verification", RFC 8628): each
  * delegates to its capability, and answers SvcInvalidOperationError when the host did not wire that
  * capability.
  */

@@ -36,7 +36,7 @@ export interface SvcAuthProvidersDeps {
 
 /**
  * The operations of SvcAuthService about where a user signs in and through which provider
- * (docs/reference/federation.md "Home realm discovery", "Provider sign-in of first-party apps"): the
+ * (docs/reference/federation.md "Home-realm discovery", "Provider sign-in of first-party apps"): the
  * realm of an address, the enabled providers, and the sign-in of first-party apps through them.
  * Requests are validated with the contract schemas (400).
  */

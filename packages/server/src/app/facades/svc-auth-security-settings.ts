@@ -7,7 +7,7 @@ import type { AdminActor } from '../../audit/actor.js';
 import type { SvcAdminSettings } from './svc-admin-settings.js';
 
 /**
- * The security settings on SvcAuthService (docs/reference/tokens-and-sessions.md "Security settings"):
+ * The security settings on SvcAuthService (docs/reference/operator-api.md "Security settings"):
  * the same operations as the operator API's, validated and audited there.
  */
 export class SvcAuthSecuritySettings {

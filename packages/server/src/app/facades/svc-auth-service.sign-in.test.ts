@@ -47,7 +47,7 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
     });
     const tokens = svcTokenResponseSchema.parse(result.tokens);
     expect(Object.keys(tokens)).not.toContain('idToken');
-    // The client's whole allow-list (docs/reference/sign-in.md "Direct sign-in").
+    // The client's whole allow-list (docs/reference/sign-in.md "Direct JSON helpers").
     expect(decodeJwt(tokens.accessToken)).toMatchObject({
       sub: user.id,
       scope: 'openid profile api:read',

@@ -106,7 +106,7 @@ export class SvcAuthSessions {
    * The same validation without an audience check (any audience is accepted).
    *
    * @deprecated Diagnostics only. A resource server must always supply its expected audience
-   * (docs/reference/tokens-and-sessions.md "Access-token validation"); use
+   * (docs/reference/tokens-and-sessions.md "Validating tokens"); use
    * {@link SvcAuthSessions.validateAccessTokenAsync}.
    */
   async validateAccessTokenWithoutAudienceAsync(rawToken: string): Promise<SvcValidatedToken | null> {

@@ -25,8 +25,7 @@ export interface SvcAuthSignInDeps {
 }
 
 /**
- * The sign-in operations of SvcAuthService for first-party clients (docs/reference/sign-in.md "Direct
- * sign-in"): signup, password login, a sign-in the client authenticated itself, and the organization
+ * The sign-in operations of SvcAuthService for first-party clients (docs/reference/sign-in.md "Direct JSON helpers"): signup, password login, a sign-in the client authenticated itself, and the organization
  * selection that may follow. Requests are validated with the contract schemas (400).
  */
 export class SvcAuthSignIn {

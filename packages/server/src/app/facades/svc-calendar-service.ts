@@ -40,7 +40,7 @@ export interface SvcCalendarCallContext {
 }
 
 /**
- * The in-process calendar connections API (docs/decisions/calendar-connections.md), and what the direct
+ * The in-process calendar connections API (docs/reference/calendar.md), and what the direct
  * and operator calendar routes call. Requests are validated with the contract schemas (400
  * SvcValidationError). Errors: SvcNotFoundError (404), SvcCalendarError (`reauthorization_required`,
  * `connection_revoked`, `connection_unavailable`, `user_inactive`: 409; `provider_unavailable`,

@@ -16,9 +16,8 @@ export interface SvcSsoServiceDeps {
 }
 
 /**
- * The SSO operations StartAuthorizationAsync and ExchangeCodeAsync (docs/reference/federation.md "SAML
- * sign-in of first-party apps") and what the SAML entry routes
- * of first-party apps call (docs/decisions/federation-saml-app-entry-points.md). Requests are validated
+ * The SSO operations StartAuthorizationAsync and ExchangeCodeAsync (docs/reference/federation.md "SAML entry points of first-party apps") and what the SAML entry routes
+ * of first-party apps call (docs/reference/federation.md "SAML entry points of first-party apps"). Requests are validated
  * with the contract schemas (400 SvcValidationError naming each wrong field); every operation is for
  * first-party clients only (400 `invalid_client` before anything else; a confidential client sends its
  * `clientSecret`, else 401).

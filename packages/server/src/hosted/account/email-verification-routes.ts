@@ -24,7 +24,7 @@ function tokenOf(source: unknown): string | undefined {
 }
 
 /**
- * The page an emailed verification link opens (SPEC.md "Direct JSON helpers" keeps POST /email/verify
+ * The page an emailed verification link opens (docs/reference/sign-in.md "Direct JSON helpers" keeps POST /email/verify
  * for JSON callers on the same path):
  *
  * - GET /email/verify?token= → the confirmation page with its antiforgery field and cookie (never uses

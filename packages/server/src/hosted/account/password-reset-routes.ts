@@ -29,7 +29,7 @@ export interface HostedPasswordResetDeps extends Pick<HostedSignInDeps, 'flow' |
 }
 
 /**
- * The hosted password reset pages (SPEC.md "Hosted pages": GET/POST /password/forgot,
+ * The hosted password reset pages (docs/reference/sign-in.md "Hosted pages": GET/POST /password/forgot,
  * /password/forgot/submit, /password/reset, /password/reset/submit). POST /password/forgot and POST
  * /password/reset are the direct JSON helpers on the same paths, so the forms post to the `/submit`
  * paths, and a GET of a `/submit` path is the page that follows its form (post/redirect/get):

@@ -28,7 +28,7 @@ function prefill(value: string | undefined): string {
 }
 
 /**
- * The hosted pages of the device authorization grant (SPEC.md "Device flow routes"): GET /device (the
+ * The hosted pages of the device authorization grant (docs/reference/tokens-and-sessions.md "Device authorization grant"): GET /device (the
  * verification_uri), POST /device/verify, GET /device/approve, POST /device/approve and /device/deny.
  * Between verify and the approval the browser signs in through the usual /login pages of the device
  * request. Registered inside `hostedRoutes`, so every post has passed the antiforgery check.

@@ -26,8 +26,8 @@ function browserOf(request: FastifyRequest): InvitationBrowser {
 }
 
 /**
- * The hosted invitation pages (SPEC.md "Hosted pages": GET /invitations/accept?token=<token>; the forms
- * and the page after them are ours, see docs/decisions/hosted-account-pages-invitation-pages.md):
+ * The hosted invitation pages (docs/reference/sign-in.md "Hosted pages": GET /invitations/accept?token=<token>; the forms
+ * and the page after them are ours, see docs/reference/sign-in.md "Invitations"):
  *
  * - GET /invitations/accept?token= → the invitation for this browser (InvitationPage), never using it;
  * - POST /invitations/accept (signed in as the invited address), /invitations/accept/password (the

@@ -10,7 +10,7 @@ import { browserContext, singleValue } from './request-values.js';
 import { runStep } from './step-routes.js';
 
 /**
- * The hosted sign-in pages of an authorization request (SPEC.md "Hosted pages"): GET /login shows the
+ * The hosted sign-in pages of an authorization request (docs/reference/sign-in.md "Hosted pages"): GET /login shows the
  * request's current step (identify, password, invitation, organization, consent); the posts run one step each and
  * answer with a redirect (to the next step or to the client) or the same page with an inline error.
  * Registered inside `hostedRoutes`, so every post has passed the antiforgery check before it gets here.

@@ -6,7 +6,7 @@ import { sendActionOutcome } from './outcome-reply.js';
 import { browserContext, singleValue } from './request-values.js';
 
 /**
- * The hosted second factor (SPEC.md hosted table: POST /mfa/verify, /mfa/totp/enroll/verify). The pages
+ * The hosted second factor (docs/reference/sign-in.md "Hosted pages" hosted table: POST /mfa/verify, /mfa/totp/enroll/verify). The pages
  * themselves are the request's current step at GET /login; these posts run one step each.
  */
 export function mfaRoutes(deps: HostedSignInDeps): FastifyPluginAsync {

@@ -27,7 +27,7 @@ const REFUSED = 'Too many failed sign-in attempts. Try again in 1 minute.';
 type Result = SvcHeadlessActionResult & { readonly error?: string; readonly message?: string };
 
 /**
- * The limits on password guessing (DECISIONS.md "Password guessing") on the browser surfaces: the hosted
+ * The limits on password guessing (docs/reference/limits.md "Secret checks") on the browser surfaces: the hosted
  * password step and invitation page re-render with when to retry (429, Retry-After), the headless
  * password and invitation actions answer 429 with the view and `too_many_attempts`; all of them share
  * the counters of one account and address.

@@ -33,7 +33,7 @@ export function requirePhoneSteps(deps: HostedSignInDeps, requestId: string | un
 }
 
 /**
- * Hosted phone sign-in (SPEC.md "GET plus child POST /login/phone-otp"): GET /login/phone-otp shows the
+ * Hosted phone sign-in (docs/reference/sign-in.md "Phone codes"): GET /login/phone-otp shows the
  * number form; POST /login/phone-otp/start texts a code and answers 303 to the request's enter-code step
  * (GET /login); POST /login/phone-otp/verify (posted by that step) signs in or shows the step again with
  * an inline error. Registered inside `hostedRoutes`: every post has passed the antiforgery check.

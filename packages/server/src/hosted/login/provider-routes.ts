@@ -31,7 +31,7 @@ function callbackParameters(source: unknown): URLSearchParams {
  *
  * - GET /login/oidc/{connectionId}?request_id=…: the provider button of every sign-in page; sends the
  *   browser to the provider (303), or shows the page again saying the provider is not available.
- * - GET /oidc/callback: where every provider sends the user back (DECISIONS.md "Upstream callback"). The
+ * - GET /oidc/callback: where every provider sends the user back (docs/reference/federation.md). The
  *   request continues only in the browser bound to it; then to the request's next step (the app-owned
  *   UI when one is configured), or the client. A callback nothing waits for: the hosted error page (400).
  * - POST /oidc/callback: Apple's `response_mode=form_post`. A cross-site POST carries no SameSite=Lax

@@ -17,7 +17,7 @@ const refusedIn = (seconds: number) =>
   `It is too soon to send another message, so nothing was sent. You can ask again in ${seconds} seconds.`;
 
 /**
- * DECISIONS.md "A throttled send says so" on the hosted pages: a send the resend delay refused is the
+ * docs/reference/errors.md "Refusals" on the hosted pages: a send the resend delay refused is the
  * page again (429, Retry-After) saying that nothing was sent and when a new one may be asked for (the
  * form says nothing of an email or text; a page that waits for an earlier one still speaks of that one);
  * the pages that wait for a code or link say when a new one may be sent. Known and unknown addresses

@@ -2,7 +2,7 @@ import type { AuthorizeView } from '../../oauth/authorize/authorize-params.js';
 import { currentStepHref, requestPageHref } from '../form.js';
 
 /**
- * The page of each `view` of /authorize (SPEC.md "/authorize query parameters") below the auth base;
+ * The page of each `view` of /authorize (docs/reference/tokens-and-sessions.md "The authorization request") below the auth base;
  * `svc`, `login` and `password` are the request's current step (identify, or the password step when an
  * email login_hint came with view=password).
  */

@@ -11,7 +11,7 @@ import { endSessionRequest, logoutParameters, presentFields } from './logout-par
 const CONFIRM_PATH = `${END_SESSION_PATH}/confirm`;
 
 /**
- * OpenID Connect RP-Initiated Logout 1.0 at `{issuer}/session/end` (DECISIONS.md "RP-initiated logout"):
+ * OpenID Connect RP-Initiated Logout 1.0 at `{issuer}/session/end` (docs/reference/tokens-and-sessions.md "Logout"):
  *
  * - GET and POST `/session/end` take the relying party's request (a POST is form-encoded, sent from the
  *   client's site, so it carries no antiforgery token: the route is CROSS_SITE_POST). With an ID token

@@ -13,7 +13,7 @@ export interface DeviceCodePageInput {
 }
 
 /**
- * The device verification page (SPEC.md GET /device; RFC 8628 §3.3): the code the device shows, posted
+ * The device verification page (docs/reference/sign-in.md "Hosted pages" GET /device; RFC 8628 §3.3): the code the device shows, posted
  * as `user_code` to /device/verify. There is no authorization request yet, so the form carries only the
  * antiforgery token. The code is never submitted by itself, even when the device's link filled it in:
  * the user compares it with the device and continues (RFC 8628 §5.4). `autocapitalize` and no spell

@@ -27,7 +27,7 @@ export interface IdentifyPageInput extends HostedFormContext {
 }
 
 /**
- * The first sign-in step (the `svc` view of DECISIONS.md): the email address, for home-realm discovery.
+ * The first sign-in step (the `svc` view of docs/reference/sign-in.md "Hosted pages"): the email address, for home-realm discovery.
  * Posts `email` to /login/identify. `autocomplete="username"` lets password managers pair it with the
  * password step.
  */

@@ -19,7 +19,7 @@ export interface SamlAcsRoutesDeps {
 const MAX_RELAY_STATE_LENGTH = 1024;
 
 /**
- * The SAML assertion consumer service on the hosted surface (DECISIONS.md "SAML bindings"):
+ * The SAML assertion consumer service on the hosted surface (docs/reference/federation.md):
  *
  * - POST /saml/acs/{connectionId}: the IdP's HTTP-POST binding (`SAMLResponse`, `RelayState` as a form).
  *   It is CROSS_SITE_POST: an IdP cannot hold Svc's antiforgery token; the SAML checks (signature,

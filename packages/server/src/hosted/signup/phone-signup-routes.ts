@@ -5,7 +5,7 @@ import { runStep, showStep } from '../login/step-routes.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 
 /**
- * Hosted signup with a phone number (SPEC.md "GET /signup/phone-otp"): GET shows the form (name,
+ * Hosted signup with a phone number (docs/reference/sign-in.md "Phone codes"): GET shows the form (name,
  * number, optional organization); POST /signup/phone-otp/start texts a code to a number without an
  * account and answers 303 to the request's enter-code step; POST /signup/phone-otp/verify (posted by
  * that step) creates the account and signs it in. Without SMS every route shows "not available".

@@ -5,7 +5,7 @@ import { runStep, showStep } from '../login/step-routes.js';
 import type { HostedSignInDeps } from '../sign-in-deps.js';
 
 /**
- * Hosted signup with an email and a password (SPEC.md "GET plus child POST /signup"): GET /signup shows
+ * Hosted signup with an email and a password (docs/reference/sign-in.md "Hosted pages"): GET /signup shows
  * the form; POST /signup/submit creates the account and continues like a password sign-in (organization,
  * consent for a third-party client, the code), or shows the form again (400) with an inline error and
  * the typed values except the password. The form posts to a child path because POST /signup is the

@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from './html.js';
 import { STYLESHEET_PATH } from './styles.js';
 
-/** The brand word, as SPEC.md writes it. */
+/** The brand word, written `Svc` as in every exact identifier. */
 export const BRAND = 'Svc';
 
 export interface LayoutInput {

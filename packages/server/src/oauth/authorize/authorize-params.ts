@@ -8,8 +8,8 @@ export const AUTHORIZE_PROMPTS = ['none', 'login', 'consent', 'select_account'] 
 export type AuthorizePrompt = (typeof AUTHORIZE_PROMPTS)[number];
 
 /**
- * SPEC.md "/authorize query parameters": view is one of "the service, login, signup, password,
- * forgot-password, email-otp, phone-otp, phone-otp-signup"; "the service" is named `svc` (DECISIONS.md).
+ * docs/reference/tokens-and-sessions.md "The authorization request": view is one of "the service, login, signup, password,
+ * forgot-password, email-otp, phone-otp, phone-otp-signup"; "the service" is named `svc` (docs/reference/tokens-and-sessions.md "The authorization request").
  */
 export const AUTHORIZE_VIEWS = [
   'svc',
@@ -63,7 +63,7 @@ export interface AuthorizeParams {
 /**
  * Reads the known parameters from a parsed query (`string | string[]` values, as Node's querystring
  * parser yields). "Parameters sent without a value MUST be treated as if they were omitted" (RFC 6749
- * §3.1); `state` is the exception because SPEC.md bounds it at 1-2048 characters when present, so an
+ * §3.1); `state` is the exception because docs/reference/tokens-and-sessions.md "The authorization request" bounds it at 1-2048 characters when present, so an
  * empty `state=` is reported rather than ignored.
  */
 export function readAuthorizeParams(query: unknown): AuthorizeParams {
@@ -118,7 +118,7 @@ export function parsePrompt(raw: string | undefined): PromptParseResult {
   return { ok: true, prompt };
 }
 
-/** max_age: non-negative integer seconds (SPEC.md), or undefined when it is anything else. */
+/** max_age: non-negative integer seconds (docs/reference/tokens-and-sessions.md "The authorization request"), or undefined when it is anything else. */
 export function parseMaxAge(raw: string): number | undefined {
   if (!/^\d{1,15}$/.test(raw)) return undefined;
   return Number(raw);

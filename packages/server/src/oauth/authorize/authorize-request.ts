@@ -15,7 +15,7 @@ import {
   readAuthorizeParams,
 } from './authorize-params.js';
 
-/** Length caps of the free-text parameters (SPEC.md "Limits" for state; the others match /start). */
+/** Length caps of the free-text parameters (docs/reference/limits.md "Sizes and lengths" for state; the others match /start). */
 export const AUTHORIZE_LIMITS = Object.freeze({
   clientId: 2048,
   state: 2048,
@@ -97,7 +97,7 @@ function fitsText(value: string, max: number): boolean {
 }
 
 /**
- * Validates a GET /authorize query against SPEC.md "/authorize query parameters". Never throws for bad
+ * Validates a GET /authorize query against docs/reference/tokens-and-sessions.md "The authorization request". Never throws for bad
  * input: every failure is a value. PKCE (S256) is required of every client, public or confidential.
  */
 export async function parseAuthorizeRequest(

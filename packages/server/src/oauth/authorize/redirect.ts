@@ -39,7 +39,7 @@ export interface RedirectTarget {
 
 /**
  * The success redirect: `code`, `state` (only if sent), `scope` (only when the grant is non-empty, per
- * SPEC.md) and `iss`.
+ * docs/reference/tokens-and-sessions.md "The authorization request") and `iss`.
  */
 export function codeRedirect(
   target: RedirectTarget,

@@ -6,9 +6,9 @@ import type { RejectedSecretLimit } from '../../ratelimit/rejected-secret-limit.
 import { BASIC_CHALLENGE, type OAuthError, oauthError } from '../errors.js';
 
 /**
- * Client authentication at the token endpoint (SPEC.md "Authentication" 1, RFC 6749 §2.3.1):
+ * Client authentication at the token endpoint (docs/reference/oauth-clients.md "Client authentication", RFC 6749 §2.3.1):
  * - `client_secret_basic`: `Authorization: Basic base64(urlencode(client_id) ":" urlencode(secret))`;
- *   both parts are form-urlencoded before Base64 and Svc decodes both (DECISIONS.md).
+ *   both parts are form-urlencoded before Base64 and Svc decodes both (docs/reference/oauth-clients.md "The client registry").
  * - `client_secret_post`: `client_id` and `client_secret` in the form body.
  * - `none` (public clients): `client_id` only; a public client that sends a secret is refused, so that
  *   a leaked "secret" never looks like proof of anything.
@@ -38,7 +38,7 @@ export interface ClientAuthenticationPolicy {
   /**
    * A confidential client may send its secret by either method, whichever it registered (the direct
    * JSON helpers: HTTP Basic or `clientSecret` in the JSON body,
-   * docs/decisions/direct-confidential-clients-authenticate.md). A public client still authenticates
+   * docs/reference/sign-in.md "Direct JSON helpers"). A public client still authenticates
    * only as `none`. The token endpoint leaves this off.
    */
   readonly eitherSecretMethod?: boolean;

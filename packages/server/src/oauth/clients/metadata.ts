@@ -1,6 +1,6 @@
 import type { DiscoveryContribution } from '../discovery/discovery.js';
 
-/** The client authentication methods of the token endpoint (SPEC.md "Authentication" 1). */
+/** The client authentication methods of the token endpoint (docs/reference/oauth-clients.md "Public and confidential"). */
 export const TOKEN_ENDPOINT_AUTH_METHODS = Object.freeze([
   'client_secret_basic',
   'client_secret_post',

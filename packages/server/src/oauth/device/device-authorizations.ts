@@ -47,7 +47,7 @@ export interface DeviceDenyInput {
 const USER_CODE_ATTEMPTS = 5;
 
 /**
- * The device authorization grant (RFC 8628; SPEC.md "Device request" lifecycle):
+ * The device authorization grant (RFC 8628; docs/reference/tokens-and-sessions.md "Device authorization grant" lifecycle):
  *
  *   start → pending
  *   pending --approve (a signed-in user)--> approved --poll--> consumed (tokens, exactly once)

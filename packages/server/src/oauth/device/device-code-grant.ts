@@ -12,7 +12,7 @@ import { devicePollError } from './errors.js';
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /**
- * grant_type=urn:ietf:params:oauth:grant-type:device_code (SPEC.md "/token grants": client_id,
+ * grant_type=urn:ietf:params:oauth:grant-type:device_code (docs/reference/tokens-and-sessions.md "The token endpoint": client_id,
  * device_code; "resource must match the device request"). The client authenticates first (a public
  * client by its client_id alone, a confidential one with its registered method); a `resource` must be
  * one the client may have (else invalid_target) and equal the bound one. The poll's outcome is a value

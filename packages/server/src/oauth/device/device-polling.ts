@@ -24,7 +24,7 @@ export const SLOW_DOWN_INCREMENT_SECONDS = 5;
 const NOT_VALID = 'The device code is not valid.';
 
 /**
- * grant_type=urn:ietf:params:oauth:grant-type:device_code (RFC 8628 §3.4-3.5; SPEC.md "Device polling"),
+ * grant_type=urn:ietf:params:oauth:grant-type:device_code (RFC 8628 §3.4-3.5; docs/reference/tokens-and-sessions.md "Device authorization grant"),
  * answered in this order, each a value:
  *
  * - the client inactive → invalid_client; it no longer allows the device grant → unauthorized_client

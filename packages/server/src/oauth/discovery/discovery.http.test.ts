@@ -113,7 +113,7 @@ describe('discovery and JWKS over HTTP', () => {
       for (const field of OPENID_FIELDS) expect(Object.hasOwn(document, field), field).toBe(on);
       // userinfo is mapped while provider mode is on, whether or not the OpenID document is published.
       expect(Object.hasOwn(document, 'userinfo_endpoint')).toBe(on);
-      // Provider mode off and no client: an empty list (SPEC.md discovery rules).
+      // Provider mode off and no client: an empty list (docs/reference/tokens-and-sessions.md "Discovery and JWKS" discovery rules).
       expect(document.scopes_supported).toEqual(on ? ['email', 'openid', 'profile'] : []);
     },
   );

@@ -49,7 +49,7 @@ function supportedScopes(openIdEnabled: boolean, clientScopes: readonly string[]
 }
 
 /**
- * SPEC.md discovery rules: response_modes_supported ['query']; request and request_uri parameters
+ * docs/reference/tokens-and-sessions.md "Discovery and JWKS" discovery rules: response_modes_supported ['query']; request and request_uri parameters
  * unsupported; OpenID fields while provider mode is on; scopes_supported is the sorted union of what any
  * client can be granted (plus openid, profile, email in provider mode), never an internal `auth:*` scope.
  */

@@ -1,6 +1,6 @@
 import type { DiscoveryContribution } from './discovery.js';
 
-/** The end_session_endpoint under the auth base (DECISIONS.md "RP-initiated logout"). */
+/** The end_session_endpoint under the auth base (docs/reference/tokens-and-sessions.md "Logout"). */
 export const END_SESSION_PATH = '/session/end';
 
 /**

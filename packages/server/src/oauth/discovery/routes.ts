@@ -14,7 +14,7 @@ export interface DiscoveryRoutesDeps {
 /**
  * A verifier that meets a kid it does not know fetches the JWKS again, so a copy must not outlive a
  * rotation by long; after five minutes a cache asks again, which an unchanged set answers with a 304
- * (docs/decisions/signing-keys-jwks-discovery-caching.md).
+ * (docs/reference/tokens-and-sessions.md "Discovery and JWKS").
  */
 export const JWKS_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
 

@@ -40,8 +40,8 @@ const STANDARD_SCOPE_NAMES: ReadonlyMap<string, string> = new Map([
 const CODE_ID_PREFIX = 'code:';
 
 /**
- * Scope display names (SPEC.md "Consent grants and scope display names"; DECISIONS.md "Scope display
- * names"): operators create, replace and delete `dashboard`-owned entries (one per scope: a second is a
+ * Scope display names (docs/reference/tokens-and-sessions.md
+ * "Scopes"): operators create, replace and delete `dashboard`-owned entries (one per scope: a second is a
  * 409, as is one for a scope the host's code names); `code`-owned entries refuse changes with a 400.
  * Consent, device approval and grant lists read the entries on every view, so a change shows on every
  * node at the next view. Audited as `admin.scope_display_name.created`, `.updated` and `.deleted`.
@@ -119,7 +119,7 @@ export class ScopeDisplayNames {
     });
   }
 
-  /** DECISIONS.md: code-owned entries "refuse PUT/DELETE with 400"; an unknown `code:` id is a 404. */
+  /** docs/reference/tokens-and-sessions.md "Scopes": code-owned entries "refuse PUT/DELETE with 400"; an unknown `code:` id is a 404. */
   #refuseCodeOwned(id: string): void {
     if (!id.startsWith(CODE_ID_PREFIX)) return;
     if (!this.#code.has(id.slice(CODE_ID_PREFIX.length))) throw notFound(id);

@@ -8,7 +8,7 @@ import {
 } from './grant-context.js';
 
 /**
- * grant_type=authorization_code (SPEC.md "/token grants": code, client_id, redirect_uri "if supplied must
+ * grant_type=authorization_code (docs/reference/tokens-and-sessions.md "The token endpoint": code, client_id, redirect_uri "if supplied must
  * match", code_verifier "when PKCE-bound; 43 to 128 RFC 7636 unreserved characters", resource "must match
  * original"). The client authenticates first (a public client by its client_id alone); the code's own
  * rules (single use, reuse revokes what it issued, expiry, PKCE, redirect and resource binding) are the

@@ -6,7 +6,7 @@ import type { TokenService } from '../tokens/token-service.js';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, ACCESS_TOKEN_TYP, TOKEN_TYPE } from '../tokens/token-policy.js';
 
 /**
- * Scopes that only mean something for a signed-in user: `openid` (SPEC.md: an id_token is "never present
+ * Scopes that only mean something for a signed-in user: `openid` (docs/reference/tokens-and-sessions.md "The token endpoint": an id_token is "never present
  * for client_credentials") and `offline_access` (there is no refresh token). They are never granted to a
  * client acting for itself, even when allowlisted.
  */
@@ -35,13 +35,13 @@ export interface ClientCredentialsResponseBody {
 }
 
 /**
- * The client_credentials grant (RFC 6749 §4.4; SPEC.md mentions it "for scope handling, no id_token").
+ * The client_credentials grant (RFC 6749 §4.4; docs/reference/tokens-and-sessions.md "The token endpoint" mentions it "for scope handling, no id_token").
  *
  * - Only a confidential client that authenticated and is registered with `allowClientCredentials` may
  *   use it; any other client gets unauthorized_client.
  * - Scope: the same silent intersection as everywhere (oauth/scopes.ts grantScopes: unknown scopes
  *   dropped, never rejected; nothing requested grants nothing), with the allow-list minus openid and
- *   offline_access. `scope` is always in the answer ('' for an empty grant, SPEC.md).
+ *   offline_access. `scope` is always in the answer ('' for an empty grant, docs/reference/tokens-and-sessions.md "The token endpoint").
  * - The access token is an RS256 JWT (`typ` at+jwt, RFC 9068) with `sub` = `client_id` = the client,
  *   `aud` = the requested resource or else the client's audience, `scope` when non-empty. It has no
  *   `sid`: no user and no session stand behind it, so it is validated by resource servers with the JWKS

@@ -64,7 +64,7 @@ export interface AuthenticatedClient {
 }
 
 /**
- * SPEC.md "Authentication" 1: public clients use token_endpoint_auth_method none; confidential clients
+ * docs/reference/oauth-clients.md "Public and confidential": public clients use token_endpoint_auth_method none; confidential clients
  * authenticate with client_secret_basic or client_secret_post, each only with the method it registered.
  * A failure is the OAuthError of client-authentication.ts (401 invalid_client, with a Basic challenge
  * when the header was tried).

@@ -15,7 +15,7 @@ import {
 const NOT_VALID = 'The refresh token is not valid.';
 
 /**
- * grant_type=refresh_token (SPEC.md "/token grants": "public clients (auth method none) do not
+ * grant_type=refresh_token (docs/reference/tokens-and-sessions.md "The token endpoint": "public clients (auth method none) do not
  * authenticate and client_id, if sent, must match the token's client; confidential clients must
  * authenticate with client_secret_basic or client_secret_post; … resource optional, cannot change the
  * original binding").
@@ -28,7 +28,7 @@ const NOT_VALID = 'The refresh token is not valid.';
  *   gets 401 invalid_client ('Client authentication failed.') before rotation, so the token is not used
  *
  * `scope` (RFC 6749 §6): the requested scope must not exceed the scope originally granted (else
- * invalid_scope, before rotation). Narrowing is accepted but not applied: SPEC.md says the response
+ * invalid_scope, before rotation). Narrowing is accepted but not applied: docs/reference/tokens-and-sessions.md "The token endpoint" says the response
  * "on refresh … echoes the scope originally granted to the session", and the new tokens carry that
  * grant. Rotation, replay and deadlines are the engine's (oauth/tokens/refresh-rotation.ts). A token
  * Svc does not know, sent by a public client or without credentials, counts against the address.

@@ -29,7 +29,7 @@ export interface TokenEndpointRequest {
 }
 
 /**
- * POST /token (RFC 6749 §3.2, SPEC.md "/token grants"): reads the form once (a repeated parameter other
+ * POST /token (RFC 6749 §3.2, docs/reference/tokens-and-sessions.md "The token endpoint"): reads the form once (a repeated parameter other
  * than `resource` is invalid_request; empty values count as omitted), then dispatches on grant_type:
  *
  * - missing grant_type → invalid_request

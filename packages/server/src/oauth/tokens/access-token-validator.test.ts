@@ -121,7 +121,7 @@ describeAboveStorage('access token validation', (kind) => {
 
     const live = await issue();
     h.clock.advance(6 * MINUTE_MS);
-    // SPEC.md: validation "does not check or extend IdleExpiresAt"; userinfo does.
+    // docs/reference/tokens-and-sessions.md "Validating tokens": validation "does not check or extend IdleExpiresAt"; userinfo does.
     expect(await h.auth.validateAccessTokenAsync(live.accessToken, 'https://api.example.com')).not.toBeNull();
     expect(
       await h.engine.tokens.accessTokens.validate(live.accessToken, {

@@ -19,7 +19,7 @@ export interface ValidateOptions {
    */
   readonly audience: string | null;
   /**
-   * Also refuse a session past its idle deadline (SPEC.md "Userinfo": "idle or absolute expiry … stop
+   * Also refuse a session past its idle deadline (docs/reference/tokens-and-sessions.md "Userinfo": "idle or absolute expiry … stop
    * claim release"). Off for ValidateAccessTokenAsync, which "does not check or extend IdleExpiresAt".
    */
   readonly enforceIdleDeadline?: boolean;
@@ -37,7 +37,7 @@ const MAX_TOKEN_LENGTH = 8192;
 export const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 /**
- * Session-aware access-token validation (SPEC.md "Access token validation: signature, issuer, audience,
+ * Session-aware access-token validation (docs/reference/tokens-and-sessions.md "Validating tokens": "Access token validation: signature, issuer, audience,
  * lifetime (one-minute clock skew), session exists, not revoked, not past absolute expiry → valid;
  * updates LastSeenAt; does not check or extend IdleExpiresAt"), lastSeenAt to the minute
  * ({@link LAST_SEEN_RESOLUTION_MS}). Additionally the token's subject must be the session's user, the user

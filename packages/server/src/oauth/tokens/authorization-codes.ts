@@ -29,17 +29,17 @@ export interface RedeemInput {
   readonly code: string;
   /** The client the token endpoint authenticated (confidential) or identified (public). */
   readonly client: ClientRecord;
-  /** SPEC.md "redirect_uri (if supplied must match)". */
+  /** docs/reference/tokens-and-sessions.md "Authorization codes and PKCE". */
   readonly redirectUri?: string | null;
   readonly codeVerifier?: string | null;
-  /** SPEC.md "resource (must match original)". */
+  /** docs/reference/tokens-and-sessions.md "Refresh tokens". */
   readonly resource?: string | null;
 }
 
 const INVALID = 'The authorization code is not valid.';
 
 /**
- * Authorization codes: 5 minutes, single use (DECISIONS.md). Redemption rules, in order:
+ * Authorization codes: 5 minutes, single use (docs/reference/tokens-and-sessions.md "Authorization codes and PKCE"). Redemption rules, in order:
  *
  * - unknown → invalid_grant
  * - already consumed (reuse) → invalid_grant, and the session its first redemption created is revoked

@@ -6,7 +6,7 @@ export interface IssuedTokens {
   readonly accessToken: string;
   readonly tokenType: 'Bearer';
   readonly refreshToken: string;
-  /** Present only when the grant includes an ID token (never null, per SPEC.md). */
+  /** Present only when the grant includes an ID token (never null, per docs/reference/tokens-and-sessions.md "The token endpoint"). */
   readonly idToken?: string;
   readonly sessionId: string;
   readonly clientId: string;
@@ -37,7 +37,7 @@ export function toSvcTokenResponse(issued: IssuedTokens): SvcTokenResponse {
   };
 }
 
-/** The snake_case body of POST /token (SPEC.md "OAuth token endpoint response"). */
+/** The snake_case body of POST /token (docs/reference/tokens-and-sessions.md "The token endpoint"). */
 export interface OAuthTokenResponseBody {
   access_token: string;
   token_type: string;
@@ -48,7 +48,7 @@ export interface OAuthTokenResponseBody {
 }
 
 /**
- * SPEC.md: `scope` is the granted set ('' for an empty grant) and is omitted for sessions created before
+ * docs/reference/tokens-and-sessions.md "The token endpoint": `scope` is the granted set ('' for an empty grant) and is omitted for sessions created before
  * granted scope was recorded; `id_token` is absent rather than null when not issued.
  */
 export function toOAuthTokenResponse(issued: IssuedTokens): OAuthTokenResponseBody {

@@ -87,7 +87,7 @@ function refreshTokenExpiry(
  * Creates token sessions and mints their tokens.
  *
  * A new session gets its idle deadline at now + SessionIdleTimeout and its absolute deadline at now +
- * SessionAbsoluteLifetime (SPEC.md "Security settings"); its first refresh token (256 random bits, stored
+ * SessionAbsoluteLifetime (docs/reference/tokens-and-sessions.md "Sessions"); its first refresh token (256 random bits, stored
  * as SHA-256) expires at min(now + RefreshTokenLifetime, absolute deadline). Access tokens are RS256 JWTs
  * (`typ` at+jwt) whose `aud` is the bound resource or else the client's audience; they live 15 minutes.
  */
@@ -98,7 +98,7 @@ export class SessionIssuer {
     this.#deps = deps;
   }
 
-  /** SPEC.md: an ID token only "when OpenID provider mode is enabled and the granted scope includes openid". */
+  /** docs/reference/tokens-and-sessions.md "Access tokens and ID tokens": an ID token only "when OpenID provider mode is enabled and the granted scope includes openid". */
   wantsIdToken(scopes: readonly string[] | null): boolean {
     return this.#deps.openIdEnabled && scopes !== null && scopes.includes('openid');
   }

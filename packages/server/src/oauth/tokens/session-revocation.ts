@@ -9,14 +9,14 @@ export interface LogoutInput {
   readonly sessionId?: string | null;
 }
 
-/** The one 401 of logout-all with a token that proves nothing (SPEC.md "Errors"). */
+/** The one 401 of logout-all with a token that proves nothing (docs/reference/errors.md "Common codes"). */
 export function inactiveRefreshTokenError(): SvcPublicAuthError {
   return new SvcPublicAuthError('invalid_token', 'The refresh token is not active.', 401);
 }
 
 /**
- * Ending sessions (SPEC.md "Session: logout with refresh token or session id → revoked; unknown or missing
- * tokens: no-op; logout-all → all user sessions revoked"; Authentication 5: "proof of ownership is the
+ * Ending sessions (docs/reference/tokens-and-sessions.md "Logout": "Session: logout with refresh token or session id → revoked; unknown or missing
+ * tokens: no-op; logout-all → all user sessions revoked";: "proof of ownership is the
  * refresh token only").
  */
 export class SessionRevocation {

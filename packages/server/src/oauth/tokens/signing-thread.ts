@@ -127,13 +127,13 @@ const BEHIND = 4;
  * When the thread already has {@link BEHIND} jobs it has not finished (it counts them in shared
  * memory, so the caller sees its progress even while the caller's own replies wait), the caller signs
  * at once itself. Under load both threads then sign and neither waits for the other, and a signature on
- * the calling thread costs no round trip (docs/decisions/signing-keys-signing-while-thread-behind.md).
+ * the calling thread costs no round trip (docs/reference/tokens-and-sessions.md "Signing keys").
  *
  * The thread starts on the first signature and is restarted after a crash; it never keeps the process
  * alive while idle. A process that may run on one core only (its CPU affinity, as `taskset` or a cpuset
  * sets it, read at the first signature) signs every token on the calling thread: a second thread would
  * only take turns with it on that core, and each round trip costs CPU of its own
- * (docs/decisions/signing-keys-one-core-signs-in-thread.md).
+ * (docs/reference/tokens-and-sessions.md "Signing keys").
  */
 export class SigningThread {
   readonly #cores: () => number;

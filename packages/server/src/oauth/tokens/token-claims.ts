@@ -16,7 +16,7 @@ export interface SessionClaimsInput {
 }
 
 /**
- * Access token claims (RFC 9068 shape; SPEC.md issue 3: "sub, aud = client audience or the resource, sid,
+ * Access token claims (RFC 9068 shape; docs/reference/tokens-and-sessions.md "Access tokens and ID tokens": "sub, aud = client audience or the resource, sid,
  * client_id, scope, org_id"). `sub` and `aud` are set through the sign options. `scope` is omitted for an
  * empty grant (RFC 9068 §2.2.3 makes it conditional on scopes having been granted); `org_id` only for an
  * organization-scoped session.
@@ -34,7 +34,7 @@ export function accessTokenClaims(input: SessionClaimsInput): JWTPayload {
 export type ClaimsUser = Pick<UserRecord, 'displayName' | 'email' | 'emailVerified' | 'updatedAt'>;
 
 /**
- * The user claims released for a granted scope set, shared by ID tokens and userinfo (SPEC.md
+ * The user claims released for a granted scope set, shared by ID tokens and userinfo (docs/reference/tokens-and-sessions.md "Access tokens and ID tokens"
  * "Userinfo"): name, preferred_username and updated_at with `profile`; email and email_verified with
  * `email`. `preferred_username` is the email address as typed: Svc has no separate user name. An
  * account signed up by phone has no address: its email claims are left out, never sent as null.
@@ -58,7 +58,7 @@ export interface IdTokenClaimsInput extends SessionClaimsInput {
   readonly amr: readonly string[];
   /** Epoch milliseconds of the original authentication. */
   readonly authTime: number;
-  /** The authorization request's nonce; never on a refresh-minted ID token (SPEC.md token response). */
+  /** The authorization request's nonce; never on a refresh-minted ID token (docs/reference/tokens-and-sessions.md "Access tokens and ID tokens" token response). */
   readonly nonce: string | null;
 }
 

@@ -1,13 +1,13 @@
 import { MINUTE_MS } from '../../kernel/clock.js';
 import type { SessionRecord } from './repository.js';
 
-/** DECISIONS.md "Defaults SPEC.md does not give": access tokens live 15 minutes. */
+/** docs/reference/limits.md "Lifetimes": access tokens live 15 minutes. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 15 * 60;
 
 /** ID tokens live as long as the access token minted with them. */
 export const ID_TOKEN_LIFETIME_SECONDS = ACCESS_TOKEN_LIFETIME_SECONDS;
 
-/** DECISIONS.md: "Authorization code: 5 minutes, single use; reuse revokes the tokens issued from it". */
+/** docs/reference/tokens-and-sessions.md "Authorization codes and PKCE": "Authorization code: 5 minutes, single use; reuse revokes the tokens issued from it". */
 export const AUTHORIZATION_CODE_LIFETIME_MS = 5 * MINUTE_MS;
 
 /** RFC 9068 §2.1: the `typ` header of a JWT access token. */
@@ -17,7 +17,7 @@ export const ACCESS_TOKEN_TYP = 'at+jwt';
 export const TOKEN_TYPE = 'Bearer';
 
 /**
- * Where a session stands at `now`. SPEC.md "Session limits": the idle deadline is checked only at refresh
+ * Where a session stands at `now`. docs/reference/tokens-and-sessions.md "Sessions": the idle deadline is checked only at refresh
  * (and by session-aware userinfo), the absolute lifetime everywhere.
  *
  * - `active`: not revoked, before both deadlines

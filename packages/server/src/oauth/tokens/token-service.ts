@@ -7,7 +7,7 @@ import { publishedKey } from '../keys/published-key.js';
 import type { ActiveSigningKey, SigningKeys } from '../keys/signing-keys.js';
 import type { SigningThread } from './signing-thread.js';
 
-/** SPEC.md "Limits": JWT clock skew is one minute. */
+/** docs/reference/limits.md "Sizes and lengths": JWT clock skew is one minute. */
 export const CLOCK_SKEW_SECONDS = 60;
 
 export interface SignOptions {
@@ -19,7 +19,7 @@ export interface SignOptions {
 }
 
 export interface VerifyOptions {
-  /** Required: a resource server must always supply the expected audience (SPEC.md Authentication 2). */
+  /** Required: a resource server must always supply the expected audience (docs/reference/tokens-and-sessions.md "Access tokens and ID tokens"). */
   readonly audience: string | string[];
   readonly typ?: string;
 }

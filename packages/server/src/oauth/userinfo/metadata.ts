@@ -1,7 +1,7 @@
 import type { DiscoveryContribution } from '../discovery/discovery.js';
 
 /**
- * SPEC.md "Userinfo": "Mapped while OpenID provider mode and EnableUserInfoEndpoint are both enabled (both
+ * docs/reference/tokens-and-sessions.md "Userinfo": "Mapped while OpenID provider mode and EnableUserInfoEndpoint are both enabled (both
  * default on)". The lead mounts `userinfoRoutes` and advertises the endpoint only when this is true.
  */
 /** The two settings that map the userinfo endpoint. */

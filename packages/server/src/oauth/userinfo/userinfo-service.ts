@@ -29,7 +29,7 @@ const INVALID_TOKEN = 'The access token is invalid, expired or revoked, or its s
 const NO_OPENID = 'The access token was not granted the openid scope.';
 
 /**
- * The userinfo endpoint (SPEC.md "Userinfo"; OpenID Connect Core §5.3). Validation is session-aware:
+ * The userinfo endpoint (docs/reference/tokens-and-sessions.md "Userinfo"; OpenID Connect Core §5.3). Validation is session-aware:
  * signature, issuer, lifetime with one minute of skew, any audience the token was issued for (the token
  * is the client's own, whatever resource it targets), a live session — not revoked, before its idle
  * deadline and its absolute expiry — and an active user (and membership for an organization-scoped
@@ -66,7 +66,7 @@ export class UserinfoService {
     });
     if (validated === null) return challenge(401, 'invalid_token', INVALID_TOKEN);
     const { session, user } = validated;
-    // SPEC.md: "The session's granted scope must include openid."
+    // docs/reference/tokens-and-sessions.md "Userinfo": "The session's granted scope must include openid."
     const scopes = session.grantedScopes ?? [];
     if (!scopes.includes('openid')) return challenge(403, 'insufficient_scope', NO_OPENID);
 

@@ -109,7 +109,7 @@ describeAboveStorage('GET and POST /userinfo', (kind) => {
     expect(preflight.headers['access-control-allow-headers']).toBe('authorization, content-type');
     // Another scheme carries no bearer token.
     expectChallenge(await get(undefined, { authorization: 'Basic YTpi' }), 401, 'Bearer');
-    // RFC 6750 §2.3 query tokens are not a supported method (SPEC.md: header, or form on POST).
+    // RFC 6750 §2.3 query tokens are not a supported method (docs/reference/tokens-and-sessions.md "Userinfo": header, or form on POST).
     const query = await given.inject({ method: 'GET', url: `${USERINFO}?access_token=abc` });
     expectChallenge(query, 401, 'Bearer');
   });

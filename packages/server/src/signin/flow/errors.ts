@@ -31,7 +31,7 @@ export function invalidAuthorizeRequestError(code: string, description: string):
 
 /**
  * Every unusable invitation (unknown, resent, revoked, expired, used, or another client's), on the
- * invitation pages and on a request bound to one: one page, as SPEC.md has one error.
+ * invitation pages and on a request bound to one: one page, as docs/reference/sign-in.md "The sign-in request" has one error.
  */
 export function invitationUnusableError(): SvcHostedPageError {
   return new SvcHostedPageError(

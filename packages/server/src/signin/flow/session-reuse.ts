@@ -1,6 +1,6 @@
 /**
  * When an authorization request may reuse the browser's issuer session instead of asking the user to
- * sign in (SPEC.md "/authorize query parameters", prompt and max_age; Authentication 6). Pure.
+ * sign in (docs/reference/tokens-and-sessions.md "The authorization request", prompt and max_age). Pure.
  */
 
 /** What a reuse decision needs to know about the request. */
@@ -11,7 +11,7 @@ export interface ReuseRequest {
 }
 
 /**
- * True when an authentication at `authTime` is recent enough for `maxAge` at `now`. SPEC.md: "older
+ * True when an authentication at `authTime` is recent enough for `maxAge` at `now`. docs/reference/sign-in.md "The sign-in request": "older
  * original authentication causes a re-challenge; 0 always forces fresh sign-in", so max_age=0 is never
  * satisfied by an earlier authentication. No max_age is always satisfied.
  */
@@ -22,8 +22,8 @@ export function maxAgeSatisfied(maxAge: number | null, authTime: number, now: nu
 }
 
 /**
- * The issuer session may be reused silently unless the client asked for a sign-in (SPEC.md: "`login`
- * skips silent reuse of the issuer session cookie; `select_account` behaves like login") or the session's
+ * The issuer session may be reused silently unless the client asked for a sign-in (docs/reference/sign-in.md "Issuer session reuse":
+ * `prompt=login` and `prompt=select_account` block reuse) or the session's
  * authentication is older than max_age.
  */
 export function canReuseSession(request: ReuseRequest, sessionAuthTime: number, now: number): boolean {
@@ -33,7 +33,7 @@ export function canReuseSession(request: ReuseRequest, sessionAuthTime: number, 
 }
 
 /**
- * At code issuance a positive max_age is checked again (SPEC.md, for the headless flow and here alike: "a
+ * At code issuance a positive max_age is checked again (docs/reference/sign-in.md "The sign-in request", for the headless flow and here alike: "a
  * positive maxAge is still enforced at code issuance when organization selection or MFA outlasts it").
  * max_age=0 was satisfied by the fresh sign-in of this very request, so it does not apply here.
  */

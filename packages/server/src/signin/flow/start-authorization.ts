@@ -25,9 +25,8 @@ export interface StartOptions {
  * Reuse (the caller decided that the session is reusable under prompt and max_age): the sign-in engine
  * runs for the session's user, so a single-organization user of a first-party client goes straight back
  * to the client without seeing a page. A third-party client reuses the session too but still gets the
- * consent page unless the user's grant covers the scopes (SPEC.md only says reuse is "for first-party
- * clients" silently; prompt=none's consent_required row shows third-party reuse is meant to work once
- * consent exists).
+ * consent page unless the user's grant covers the scopes (docs/reference/sign-in.md "Issuer session
+ * reuse").
  *
  * prompt=none never shows a page (OpenID Connect Core §3.1.2.6): no reusable session → login_required;
  * several organizations to choose from → interaction_required; a third-party client without a covering

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * When a client that described itself (a registration or a metadata document) first got tokens; null
- * until then. Housekeeping deletes such clients that were never used (docs/decisions/unused-self-described-clients.md),
+ * until then. Housekeeping deletes such clients that were never used (docs/reference/oauth-clients.md "Self-described clients"),
  * so the ones stored before this column existed count as used: nothing an operator already has is taken.
  * A nullable column: nodes of the previous release keep reading and writing the table during a rolling upgrade.
  */

@@ -46,7 +46,7 @@ export function admissionError(admission: Extract<DocumentAdmission, { kind: 're
 }
 
 /**
- * Client ID Metadata Documents (SPEC.md "CIMD"; draft-ietf-oauth-client-id-metadata-document): a
+ * Client ID Metadata Documents (docs/reference/oauth-clients.md "Client ID metadata documents"; draft-ietf-oauth-client-id-metadata-document): a
  * client_id that is an https URL names a JSON document of the client's metadata. Where a client first
  * appears (`/authorize`, the headless start, `/device_authorization`), its document is fetched (safely:
  * outbound/public-fetch.ts) when Svc has no fresh copy, checked as a registration is, and stored as a

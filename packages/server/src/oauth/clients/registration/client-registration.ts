@@ -30,7 +30,7 @@ export interface ClientRegistrationDeps {
 export type RegistrationResponse = Readonly<Record<string, unknown>>;
 
 /**
- * Dynamic client registration (SPEC.md "Dynamic client registration", RFC 7591): an app registers
+ * Dynamic client registration (docs/reference/oauth-clients.md "Dynamic client registration", RFC 7591): an app registers
  * itself as a public, third-party client, with no operator involved. What it may be is bounded by the
  * request rules (registration-request.ts) and by the operator's configuration: the scope ceiling and
  * the audience of its tokens. Registrations are limited per client address, and each is audited; an

@@ -3,7 +3,7 @@ import { isTlsOrLoopback } from '../../../kernel/loopback.js';
 import { oauthError } from '../../errors.js';
 import { isScopeToken, OPENID_STANDARD_SCOPES } from '../../scopes.js';
 
-/** The grant types a registered (public) client may have (SPEC.md "the supported public-client set"). */
+/** The grant types a registered (public) client may have (docs/reference/oauth-clients.md "Dynamic client registration"). */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const PUBLIC_CLIENT_GRANTS = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT] as const;
 type PublicClientGrant = (typeof PUBLIC_CLIENT_GRANTS)[number];
@@ -71,7 +71,7 @@ const requestSchema = z.object({
 });
 
 /**
- * Reads a `POST /register` body (SPEC.md "Dynamic client registration"): redirect URIs required, HTTPS or
+ * Reads a `POST /register` body (docs/reference/oauth-clients.md "Dynamic client registration"): redirect URIs required, HTTPS or
  * loopback; public clients only (`token_endpoint_auth_method` `none`, no secret); grant types within
  * the public-client set, `response_types` `code`; `scope` within the ceiling and the limits. A broken
  * redirect URI is `invalid_redirect_uri`, anything else `invalid_client_metadata` (RFC 7591 §3.2.2),
@@ -137,7 +137,7 @@ function redirectUriProblem(value: string): string | undefined {
 
 /**
  * The grant types as stored and echoed: the code flow with its refresh tokens, which every client with
- * redirect URIs has (and SPEC.md requires redirect URIs), plus the device grant when asked for; RFC 7591
+ * redirect URIs has (and docs/reference/oauth-clients.md "Dynamic client registration" requires redirect URIs), plus the device grant when asked for; RFC 7591
  * §3.2.1 lets the server substitute values. Anything else is refused.
  */
 function readGrantTypes(requested: readonly string[]): PublicClientGrant[] {

@@ -32,7 +32,7 @@ declare module '../../flow/authorize-outcomes.js' {
 }
 
 /**
- * The consent step of a request (SPEC.md: "a non-first-party client without a covering grant reaches
+ * The consent step of a request (docs/reference/sign-in.md "Application access and consent": "a non-first-party client without a covering grant reaches
  * the consent view; approve continues, deny redirects to the client with access_denied"). A post for a
  * request that is not at this step only shows its current step; so does one for a device request, which
  * is approved or denied at /device/approve and /device/deny and has no client to send a code or an error
@@ -90,7 +90,7 @@ export class ConsentActions {
     return toActionOutcome(result, request.id);
   }
 
-  /** POST /consent/deny: ends the request as denied and sends access_denied (SPEC.md) to the client. */
+  /** POST /consent/deny: ends the request as denied and sends access_denied (docs/reference/sign-in.md "Application access and consent") to the client. */
   async deny(requestId: string | undefined, browser: BrowserContext): Promise<AuthorizeActionOutcome> {
     const request = await this.#steps.load(requestId, browser);
     if (!atConsent(request)) return { kind: 'next', requestId: request.id };

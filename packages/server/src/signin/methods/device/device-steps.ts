@@ -78,7 +78,7 @@ export type DeviceDecisionOutcome =
   | { readonly kind: 'next'; readonly requestId: string };
 
 /**
- * The hosted side of the device authorization grant (RFC 8628 §3.3; SPEC.md "Device flow routes"): a
+ * The hosted side of the device authorization grant (RFC 8628 §3.3; docs/reference/tokens-and-sessions.md "Device authorization grant"): a
  * user types (or the device's link fills in) the user code, signs in on an authorization request of its
  * own, and approves or denies the device.
  *

@@ -14,7 +14,7 @@ import { generateOtpCode, maskEmail } from '../shared/otp-code.js';
 import { beginOtpCheck } from '../shared/otp-throttle.js';
 import type { EmailOtpChallengeRecord, PasswordlessStore, PendingSignupData } from './repository.js';
 
-/** Email OTP challenges live 10 minutes and allow 5 attempts (DECISIONS.md "OTP (email, SMS)"). */
+/** Email OTP challenges live 10 minutes and allow 5 attempts (docs/reference/sign-in.md "Email codes"). */
 export const EMAIL_OTP_LIFETIME_MS = 10 * MINUTE_MS;
 export const EMAIL_OTP_MAX_ATTEMPTS = 5;
 

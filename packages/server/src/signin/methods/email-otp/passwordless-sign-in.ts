@@ -89,7 +89,7 @@ function sentResult(sent: { maskedEmail: string; expiresAt: number; nextAllowedS
 }
 
 /**
- * Email OTP and magic-link sign-in and email OTP signup (SPEC.md SvcAuthService RequestEmailOtpAsync,
+ * Email OTP and magic-link sign-in and email OTP signup (docs/reference/sign-in.md "Email codes" SvcAuthService RequestEmailOtpAsync,
  * VerifyEmailOtpAsync, RequestEmailOtpSignupAsync, VerifyEmailOtpSignupAsync, RequestMagicLinkAsync,
  * CompleteMagicLinkAsync). First-party clients only, with the same gate and audit as password login.
  * Starts are enumeration-safe: the answer depends only on the request and the rate limit, never on

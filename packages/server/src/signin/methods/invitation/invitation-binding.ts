@@ -31,7 +31,7 @@ export interface InvitationBindingDeps {
 }
 
 /**
- * An authorization request bound to an invitation (SPEC.md /authorize `invitation_token`, headless
+ * An authorization request bound to an invitation (docs/reference/sign-in.md "Invitations" /authorize `invitation_token`, headless
  * /start `invitationToken`): the request stores only the invitation's id, offers the invited address's
  * sign-in or signup, and accepts the invitation when that address signs in. Every unusable invitation
  * (unknown, resent, revoked, expired, used) is the one public `invalid_invitation`.

@@ -29,7 +29,7 @@ import type { RateLimiter } from '../../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../../ratelimit/rules.js';
 import type { InvitationRecord, InvitationRepository, InvitationStatus } from './repository.js';
 
-/** SPEC.md: invitations expire after 7 days. */
+/** docs/reference/sign-in.md "Invitations": invitations expire after 7 days. */
 export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
 
 export interface InvitationServiceDeps {
@@ -54,7 +54,7 @@ const CONTROL_CHARS = /\p{Cc}/u;
 const MAX_FIELD = 320;
 
 /**
- * Email invitations into an organization (SPEC.md "Invitations" lifecycle): create → pending with the
+ * Email invitations into an organization (docs/reference/sign-in.md "Invitations" lifecycle): create → pending with the
  * token only in the emailed InviteUrl and its SHA-256 stored; resend → a new token, the previous one
  * invalid; revoke → no future acceptance; accept → the invited email must equal the user's normalized
  * email, then the invitation is consumed once, the membership created or reactivated and the email
@@ -67,7 +67,7 @@ export class InvitationService {
     this.#deps = deps;
   }
 
-  /** SPEC.md CreateEmailInvitationAsync: stores a pending invitation and emails the InviteUrl. */
+  /** docs/reference/sign-in.md "Invitations" CreateEmailInvitationAsync: stores a pending invitation and emails the InviteUrl. */
   async createEmailInvitation(
     request: SvcCreateEmailInvitationRequest,
     actor?: AdminActor,
@@ -111,7 +111,7 @@ export class InvitationService {
       acceptedUserId: null,
     };
     // Counted but never refused on creation: an operator's explicit invite is not throttled; the count
-    // makes an immediate resend wait for the policy's interval (docs/decisions/passwordless-invitations.md).
+    // makes an immediate resend wait for the policy's interval (docs/reference/sign-in.md "Invitations").
     await this.#deps.rateLimiter.consume(this.#deps.sendPolicy, { identifier: invitation.emailKey });
     await this.#deps.invitations.insert(invitation);
     const delivery = await this.#send(invitation, organization.name, token);
@@ -142,7 +142,7 @@ export class InvitationService {
     return view(await this.#existing(invitationId), this.#deps.clock.now());
   }
 
-  /** SPEC.md ResendEmailInvitationAsync: a new token and expiry; the previous link stops working. */
+  /** docs/reference/sign-in.md "Invitations" ResendEmailInvitationAsync: a new token and expiry; the previous link stops working. */
   async resendEmailInvitation(
     request: SvcResendEmailInvitationRequest,
     actor?: AdminActor,
@@ -177,7 +177,7 @@ export class InvitationService {
     return view(updated, now);
   }
 
-  /** SPEC.md RevokeEmailInvitationAsync: the invitation can no longer be accepted. */
+  /** docs/reference/sign-in.md "Invitations" RevokeEmailInvitationAsync: the invitation can no longer be accepted. */
   async revokeEmailInvitation(
     request: SvcRevokeEmailInvitationRequest,
     actor?: AdminActor,
@@ -204,7 +204,7 @@ export class InvitationService {
   }
 
   /**
-   * SPEC.md AcceptEmailInvitationAsync for an existing user. Every token failure (unknown, resent,
+   * docs/reference/sign-in.md "Invitations" AcceptEmailInvitationAsync for an existing user. Every token failure (unknown, resent,
    * revoked, expired, used) is the same public error so that a token cannot be probed for its state.
    */
   async acceptEmailInvitation(

@@ -32,11 +32,11 @@ export function requireInvitedDisplayName(raw: unknown): string {
 }
 
 /**
- * SPEC.md AcceptEmailInvitationSignupAsync: creates a passwordless account for the invited address
+ * docs/reference/sign-in.md "Invitations" AcceptEmailInvitationSignupAsync: creates a passwordless account for the invited address
  * (email verified: the link proved it), accepts the invitation (membership) and signs the user in to the
- * invitation's organization. SPEC.md lists invitation signup among the sign-in operations that produce an
+ * invitation's organization. docs/reference/sign-in.md "Invitations" lists invitation signup among the sign-in operations that produce an
  * SvcLoginResult, so the first-party rule of the direct helpers applies: the client is checked first,
- * before the token is even looked at (docs/decisions/signin-first-party-gate.md).
+ * before the token is even looked at (docs/reference/sign-in.md "Direct JSON helpers").
  */
 export class InvitationSignup {
   readonly #deps: InvitationSignupDeps;

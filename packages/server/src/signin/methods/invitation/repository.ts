@@ -1,7 +1,7 @@
 import type { Page } from '@svc/contract';
 import type { ListQuery } from '../../../directory/repository.js';
 
-/** Where an invitation is in its lifecycle (SPEC.md "Invitations"). */
+/** Where an invitation is in its lifecycle (docs/reference/sign-in.md "Invitations"). */
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
 
 /** One stored invitation. Times are epoch ms; `tokenHash` is the SHA-256 of the current token only. */

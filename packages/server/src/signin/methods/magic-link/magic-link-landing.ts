@@ -16,7 +16,7 @@ import {
 
 /**
  * The query parameter that hands a direct link's token to its client: the app's backend completes the
- * sign-in with POST /magic-link/complete {token, clientId} (docs/decisions/email-codes-direct-links.md).
+ * sign-in with POST /magic-link/complete {token, clientId} (docs/reference/sign-in.md "Sign-in links").
  */
 export const MAGIC_LINK_TOKEN_PARAMETER = 'magic_link_token';
 

@@ -12,7 +12,7 @@ import type { EmailChallengeContext, EmailSender, SendLimiter } from '../email-o
 import { maskEmail } from '../shared/otp-code.js';
 import type { MagicLinkRecord, PasswordlessStore } from '../email-otp/repository.js';
 
-/** Magic links live 15 minutes (DECISIONS.md). */
+/** Magic links live 15 minutes (docs/reference/sign-in.md "Sign-in links"). */
 export const MAGIC_LINK_LIFETIME_MS = 15 * MINUTE_MS;
 
 /** A link to send to an address as the user typed it (validated). */
@@ -53,7 +53,7 @@ export interface MagicLinksDeps {
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
-  /** `{PublicOrigin}{authBase}`: the emailed link is `{this}/magic-link?token=…` (DECISIONS.md). */
+  /** `{PublicOrigin}{authBase}`: the emailed link is `{this}/magic-link?token=…` (docs/reference/sign-in.md "Sign-in links"). */
   readonly authUrl: string;
 }
 

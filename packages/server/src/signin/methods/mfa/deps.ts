@@ -12,7 +12,7 @@ import type {
   RecoveryCodeStore,
 } from './repository.js';
 
-/** An MFA token lives 10 minutes and allows 5 codes (DECISIONS.md OTP defaults). */
+/** An MFA token lives 10 minutes and allows 5 codes (docs/reference/sign-in.md "Multi-factor authentication"). */
 export const MFA_CHALLENGE_LIFETIME_MS = 10 * MINUTE_MS;
 export const MFA_MAX_ATTEMPTS = 5;
 /** An enrollment (secret shown, not yet confirmed) lives 10 minutes and allows 5 codes. */
@@ -37,8 +37,8 @@ export interface MfaServiceDeps {
   /** The issuer name in the authenticator app (the public origin's host). */
   readonly totpIssuer: string;
   /**
-   * Failed code checks of a user, counted across challenges and enrollments (DECISIONS.md "Second-factor
-   * guessing"): a new sign-in must not bring five fresh guesses.
+   * Failed code checks of a user, counted across challenges and enrollments (docs/reference/limits.md "Secret checks"
+   *): a new sign-in must not bring five fresh guesses.
    */
   readonly failures: FailureLimit;
   readonly audit: AuditLog;

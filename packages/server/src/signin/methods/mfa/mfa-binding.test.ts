@@ -6,7 +6,7 @@ import { describeAboveStorage } from '../../../test-support/databases.js';
 import { mfaSettings, rejectionOf, selfEnroll } from '../../../test-support/mfa.js';
 
 /**
- * SPEC.md Authentication 11: "enrollment token plus MFA token proof must match user, organization,
+ * docs/reference/sign-in.md "Multi-factor authentication": "enrollment token plus MFA token proof must match user, organization,
  * client, flow, authorization request and challenge". Every mismatch is the same `invalid_token` (400),
  * and none of them uses up the proof that does match.
  */

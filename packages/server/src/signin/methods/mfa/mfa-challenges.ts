@@ -103,7 +103,7 @@ export class MfaChallenges implements MfaGate {
   /**
    * VerifyMfaChallengeAsync: a code of a confirmed authenticator (each step once) or, when the decision
    * offered it, an unused recovery code. A challenge that requires enrollment cannot be verified: the
-   * user must enroll (SPEC.md "a normal challenge must use challenge verify" and the converse).
+   * user must enroll (docs/reference/sign-in.md "Multi-factor authentication" and the converse).
    */
   verifyChallenge(mfaToken: string, code: string, context: MfaCheckContext): Promise<MfaVerified> {
     return this.verifyChallengeHash(sha256Hex(mfaToken), code, context);

@@ -25,7 +25,7 @@ export interface MfaDecisionInput {
 }
 
 /**
- * The MFA decision of a sign-in (SPEC.md login states mfa and mfa_enrollment), pure:
+ * The MFA decision of a sign-in (docs/reference/sign-in.md "Multi-factor authentication" login states mfa and mfa_enrollment), pure:
  *
  * - global MFA off (or TOTP off): none;
  * - required when the global settings or the organization's enabled policy require it for everyone,

@@ -35,7 +35,7 @@ export interface MfaOperationsDeps {
 }
 
 /**
- * The MFA operations of SvcAuthService and the direct routes (SPEC.md VerifyMfaChallengeAsync,
+ * The MFA operations of SvcAuthService and the direct routes (docs/reference/sign-in.md "Multi-factor authentication" VerifyMfaChallengeAsync,
  * StartTotpEnrollmentForChallengeAsync, VerifyTotpEnrollmentAsync, StartTotpEnrollmentAsync,
  * GetMfaStatusAsync, ListMfaAuthenticatorsAsync). An MFA token of the direct flow continues a direct
  * sign-in, whose client must still be first-party (checked before any code is looked at); tokens are

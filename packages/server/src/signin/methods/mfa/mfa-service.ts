@@ -19,8 +19,8 @@ export type { MfaCheckContext } from './mfa-throttle.js';
 export type { MfaEnrolled } from './totp-enrollment.js';
 
 /**
- * TOTP multi-factor authentication with recovery codes (SPEC.md "MFA", the mfa and mfa_enrollment login
- * states, Authentication 11): one entry point over the challenges (the sign-in engine's gate and code
+ * TOTP multi-factor authentication with recovery codes (docs/reference/sign-in.md "Multi-factor authentication", the mfa and mfa_enrollment login
+ * states,): one entry point over the challenges (the sign-in engine's gate and code
  * verification) and enrollment. The adapters (direct, hosted, headless) verify a code or run the forced
  * enrollment with the MFA token, or with its hash where the hosted flow keeps only that. Every wrong
  * code is the same `invalid_code`; every unusable token the same `invalid_token`; every code check

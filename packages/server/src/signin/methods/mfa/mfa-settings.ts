@@ -15,7 +15,7 @@ import { validate } from '../../../kernel/validation.js';
 import type { MfaPolicyStore } from './repository.js';
 
 /**
- * Defaults (docs/decisions/mfa-defaults.md): MFA is available (users may enroll an authenticator app
+ * Defaults (docs/reference/sign-in.md "Multi-factor authentication"): MFA is available (users may enroll an authenticator app
  * and get recovery codes) but required of nobody until an operator says so.
  */
 export const DEFAULT_MFA_SETTINGS: SvcMfaSettings = Object.freeze({
@@ -51,7 +51,7 @@ export interface MfaSettingsServiceDeps {
 }
 
 /**
- * The global MFA settings and the organizations' MFA policies (SPEC.md GetMfaSettingsAsync,
+ * The global MFA settings and the organizations' MFA policies (docs/reference/sign-in.md "Multi-factor authentication" GetMfaSettingsAsync,
  * UpdateMfaSettingsAsync, GetOrganizationMfaPolicyAsync, UpdateOrganizationMfaPolicyAsync). Updates
  * replace the whole record (PUT) and answer what was persisted.
  */

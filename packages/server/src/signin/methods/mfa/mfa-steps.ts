@@ -62,7 +62,7 @@ const HOSTED_MFA_OPERATIONS = Object.freeze({
 });
 
 /**
- * The second factor of a hosted authorization request (SPEC.md hosted POST /mfa/verify and
+ * The second factor of a hosted authorization request (docs/reference/sign-in.md "Multi-factor authentication" hosted POST /mfa/verify and
  * /mfa/totp/enroll/verify; the mfa and mfa_enrollment login states). The request in status `mfa` holds
  * the MFA token's hash and its persisted decision (`mfa` or `mfa_enrollment`):
  *

@@ -137,8 +137,8 @@ export class TotpEnrollment {
   /**
    * Confirms an enrollment with a code of its secret. A challenge-bound one needs its challenge active,
    * in this flow, of the same user and still requiring enrollment; the challenge is consumed with it.
-   * The code counts under the user's MFA limit like every code check (DECISIONS.md "Second-factor
-   * guessing"; docs/decisions/mfa-guessing-per-user.md on why enrollment counts too).
+   * The code counts under the user's MFA limit like every code check (docs/reference/limits.md
+   * "Secret checks": enrollment codes count too).
    */
   async #confirmEnrollment(
     enrollment: AuthenticatorRecord,

@@ -17,7 +17,7 @@ import type {
 } from './repository.js';
 import { beginOtpCheck } from '../shared/otp-throttle.js';
 
-/** DECISIONS.md "OTP (email, SMS)": 10 minutes, 5 attempts (the provider enforces its own as well). */
+/** docs/reference/sign-in.md "Phone codes": 10 minutes, 5 attempts (the provider enforces its own as well). */
 export const PHONE_OTP_LIFETIME_MS = 10 * 60_000;
 export const PHONE_OTP_MAX_ATTEMPTS = 5;
 
@@ -97,7 +97,7 @@ export class PhoneOtpChallenges {
     return this.#deps.smsConfig !== null;
   }
 
-  /** The configuration, or SPEC.md rule 4's invalid-operation error when phone sign-in is off. */
+  /** The configuration, or the invalid-operation error of docs/reference/sign-in.md "Phone codes" when phone sign-in is off. */
   requireConfig(): SmsConfig {
     return requireSmsConfig(this.#deps.smsConfig);
   }
@@ -114,7 +114,7 @@ export class PhoneOtpChallenges {
   /**
    * Starts a login or signup challenge. A send the rate limit refuses stores nothing, never reaches the
    * provider and throws SvcSendRefusedError (when to ask again). Provider failures raise SmsProviderError
-   * (an SvcInvalidOperationError, as SPEC.md rule 4 asks).
+   * (an SvcInvalidOperationError, as docs/reference/sign-in.md "Phone codes" says).
    */
   async start(input: PhoneChallengeStart): Promise<StartedPhoneChallenge> {
     this.requireConfig();

@@ -64,7 +64,7 @@ export interface PhoneOtpServiceDeps {
 }
 
 /**
- * Phone OTP sign-in and signup in-process (SPEC.md RequestPhoneOtpAsync, VerifyPhoneOtpAsync,
+ * Phone OTP sign-in and signup in-process (docs/reference/sign-in.md "Phone codes" RequestPhoneOtpAsync, VerifyPhoneOtpAsync,
  * RequestPhoneOtpSignupAsync, VerifyPhoneOtpSignupAsync; rule 4: "Phone OTP is delivered by an SMS
  * verification provider and requires complete provider configuration …; invalid configuration or
  * challenge failures raise an invalid-operation error"). The provider (Twilio Verify) generates and

@@ -1,6 +1,6 @@
 import type { Ids } from '../../../kernel/ids.js';
 
-/** SPEC.md leaves OTP lengths open (In-process rule 13); we use 6 digits, as the SMS provider does. */
+/** Codes are 6 digits, as the SMS provider's are (docs/reference/sign-in.md "Email codes"). */
 export const OTP_CODE_LENGTH = 6;
 
 /**

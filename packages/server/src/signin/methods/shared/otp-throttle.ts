@@ -20,7 +20,7 @@ export interface OtpCheck {
 }
 
 /**
- * Begins one code check under the per-address limit (DECISIONS.md "One-time-code guessing"): the attempt
+ * Begins one code check under the per-address limit (docs/reference/limits.md "Secret checks"): the attempt
  * (its failure counted in advance; report a proved code to it), or, while the address is locked, the 429
  * answer before any code is compared or sent to the SMS provider, even the right one, audited as
  * `auth.otp.throttled`. Known and unknown addresses are counted and refused alike.

@@ -12,7 +12,7 @@ const REFUSED_IN_30 =
   'It is too soon to send another message, so nothing was sent. You can ask again in 30 seconds.';
 
 /**
- * DECISIONS.md "A throttled send says so" on the direct routes and the in-process starts: a send the
+ * docs/reference/errors.md "Refusals" on the direct routes and the in-process starts: a send the
  * resend delay or a window refused answers 429 `resend_too_soon` with Retry-After and nextAllowedSendAt,
  * the same for an address with and without an account, and nothing goes out; after the delay it does.
  */
