@@ -17,7 +17,7 @@ export interface PasswordlessDirectRoutesDeps {
 }
 
 /**
- * docs/reference/sign-in.md "Direct JSON helpers" for email OTP and magic links, mounted by the lead at `{auth_base}`:
+ * docs/reference/sign-in.md "Direct JSON helpers" for email OTP and magic links, mounted by app/http.ts at `{auth_base}`:
  * POST /email-otp/start → 200 {challengeToken, maskedEmail, expiresAt, nextAllowedSendAt};
  * POST /email-otp/verify → 200 SvcLoginResult; POST /magic-link/start → 200 {maskedEmail, expiresAt,
  * nextAllowedSendAt}; POST /magic-link/complete → 200 SvcLoginResult. Errors as the other direct

@@ -57,7 +57,7 @@ export function directRouteContext(request: FastifyRequest): SvcAuthCallContext 
 
 /**
  * docs/reference/sign-in.md "Direct JSON helpers" under the auth base (first-party host integrations; tokens in the body;
- * camelCase records, field names case-insensitive). The lead mounts it at `{auth_base}`:
+ * camelCase records, field names case-insensitive). app/http.ts mounts it at `{auth_base}`:
  *
  * - POST /signup, /password/login, /select-organization → 200 SvcLoginResult. A client that is not
  *   first-party gets 400 `invalid_client` before any credential check, email or token minting, and a

@@ -48,7 +48,7 @@ class HeadlessOriginError extends SvcError {
 }
 
 /**
- * The headless sign-in API (docs/reference/sign-in.md "Headless API"), mounted by the lead at the headless base path as a
+ * The headless sign-in API (docs/reference/sign-in.md "Headless API"), mounted by app/http.ts at the headless base path as a
  * sibling of the hosted plugin: JSON bodies (field names case-insensitive), no antiforgery form token
  * (a foreign origin is refused instead, and JSON needs a preflight that only configured origins pass),
  * its own `{ error, message, details? }` error mapper, `Cache-Control: no-store` on every answer.

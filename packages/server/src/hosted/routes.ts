@@ -67,15 +67,14 @@ export function hostedErrorHandler(
 }
 
 /**
- * The hosted pages as one encapsulated plugin, mounted by the lead at the auth base. It brings its own
+ * The hosted pages as one encapsulated plugin, mounted by app/http.ts at the auth base. It brings its own
  * form parser and cookie support (only when the parent scope has none, so a host that registered them
  * already keeps working), sets the security headers on every response, refuses any POST without a valid
  * antiforgery token before the route runs (docs/reference/sign-in.md "Hosted pages": "400 before any processing"), and
  * renders errors as the hosted error page.
  *
- * Routes today: the stylesheet and GET /logged-out. The sign-in routes (/login, /login/identify,
- * /login/password, /login/select-organization, /consent/approve|deny, /logout) join through
- * `deps.routes` once the sign-in engine exists, so that they inherit all of the above.
+ * Its own routes are the stylesheet and GET /logged-out; the sign-in routes join through `deps.routes`,
+ * so that they inherit all of the above.
  */
 export function hostedRoutes(deps: HostedRoutesDeps): FastifyPluginAsync {
   return async (app) => {

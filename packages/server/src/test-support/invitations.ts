@@ -15,8 +15,7 @@ export interface InvitationHarness {
 }
 
 /**
- * Builds the harness. Until the lead wires the service into createSvc, it is constructed here from the
- * services of `svc`; afterwards this is the one place to switch to `svc.invitations`.
+ * Builds the harness: the invitation service over the services of a test `svc`.
  */
 export async function createInvitationHarness(kind: Dialect): Promise<InvitationHarness> {
   const smtp = await startTestSmtpServer();

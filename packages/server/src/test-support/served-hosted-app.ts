@@ -17,9 +17,7 @@ export interface ServedHostedApp {
   /** The client's redirect URI, served by a tiny callback page on another port. */
   readonly callbackUri: string;
   /**
-   * The client's back channel (discovery, JWKS, /token, /userinfo) as oauth4webapi's customFetch: until
-   * the lead wires /token into createSvc(), these run in the OAuth test app over the same services;
-   * afterwards plain fetch against `origin` does.
+   * The client's back channel (discovery, JWKS, /token, /userinfo) as oauth4webapi's customFetch: these run in the OAuth test app over the same services.
    */
   readonly fetch: InjectFetch;
   close(): Promise<void>;

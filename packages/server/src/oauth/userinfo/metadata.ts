@@ -1,8 +1,9 @@
 import type { DiscoveryContribution } from '../discovery/discovery.js';
 
 /**
- * docs/reference/tokens-and-sessions.md "Userinfo": "Mapped while OpenID provider mode and EnableUserInfoEndpoint are both enabled (both
- * default on)". The lead mounts `userinfoRoutes` and advertises the endpoint only when this is true.
+ * docs/reference/tokens-and-sessions.md "Userinfo": the endpoint is mapped while OpenID provider mode and
+ * `enableUserInfoEndpoint` are both on (both default on). `app/http.ts` mounts `userinfoRoutes` and
+ * discovery advertises the endpoint only when this is true.
  */
 /** The two settings that map the userinfo endpoint. */
 export interface UserinfoSwitches {

@@ -26,7 +26,7 @@ const nextNumber = () => {
   return { national: `(201) 555-0${line}`, e164: `+12015550${line}` };
 };
 
-/** The phone OTP operations over a test Svc; one place to switch to svc.auth once the lead wires it. */
+/** The phone OTP operations over a test Svc. */
 interface Harness {
   readonly t: TestSvc;
   readonly fake: FakeSmsProvider;
