@@ -61,8 +61,8 @@ export type SvcPasswordLoginRequest = z.input<typeof svcPasswordLoginRequestSche
 export type SvcPasswordLoginInput = z.output<typeof svcPasswordLoginRequestSchema>;
 
 /**
- * SvcSignupRequest. docs/reference/sign-in.md "Direct JSON helpers": "OrganizationId must be null (a supplied value is rejected; self-service
- * signup never joins an existing organization)". `organizationName`, when set, creates an organization
+ * SvcSignupRequest. docs/reference/sign-in.md "Direct JSON helpers": OrganizationId must be null (a supplied value is rejected; self-service
+ * signup never joins an existing organization). `organizationName`, when set, creates an organization
  * with the new user as its owner. The password follows the rule of the operator API (8-1024 characters).
  */
 export const svcSignupRequestSchema = z.object({

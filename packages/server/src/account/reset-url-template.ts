@@ -7,9 +7,9 @@ function invalid(message: string): SvcValidationError {
 }
 
 /**
- * Checks an app-owned reset URL template before any delivery. docs/reference/sign-in.md "Password reset": "An app-owned
+ * Checks an app-owned reset URL template before any delivery. docs/reference/sign-in.md "Password reset": An app-owned
  * reset URL builder output must be an absolute HTTPS URL without user info (loopback HTTP allowed only for
- * local development)". The template must contain `{token}`, otherwise the link could not work.
+ * local development). The template must contain `{token}`, otherwise the link could not work.
  */
 export function validateResetUrlTemplate(template: string, development: boolean): void {
   if (!template.includes('{token}')) throw invalid('The reset URL template must contain {token}.');

@@ -9,9 +9,9 @@ import {
 
 /**
  * The sign-in routes of the direct helpers (POST /signup, /password/login, /select-organization): the
- * first-party gate on each (docs/reference/sign-in.md "Direct JSON helpers": "Any other client … gets status 400 with body
+ * first-party gate on each (docs/reference/sign-in.md "Direct JSON helpers": Any other client … gets status 400 with body
  * fields error='invalid_client' and message=<text> before any credential check, email, or token
- * minting"; "Events": one `oauth.direct_login.rejected` per rejection, with client_id and the route),
+ * minting; "Events": one `oauth.direct_login.rejected` per rejection, with client_id and the route),
  * the login-result states and signup.
  */
 describe('direct sign-in routes', () => {

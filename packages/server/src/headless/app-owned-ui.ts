@@ -2,8 +2,8 @@ import type { BrowserContext } from '../signin/flow/authorize-outcomes.js';
 import type { HeadlessSignIn } from './headless-sign-in.js';
 
 /**
- * The app-owned sign-in UI (docs/reference/sign-in.md "Headless API": "An app-owned UI is redirected with query parameters
- * request, view, email, pendingToken, ui_context"): where GET /authorize sends a browser that must act,
+ * The app-owned sign-in UI (docs/reference/sign-in.md "Headless API": An app-owned UI is redirected with query parameters
+ * request, view, email, pendingToken, ui_context): where GET /authorize sends a browser that must act,
  * instead of the hosted pages. The UI then drives the request through the headless API with the same
  * browser's cookies.
  *

@@ -2,8 +2,8 @@
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /**
- * Credentialed CORS of the headless API (docs/reference/sign-in.md "Headless API": "cross-origin browser clients send credentialed
- * requests"). Only the configured origins get CORS headers, each its own exact origin (a credentialed
+ * Credentialed CORS of the headless API (docs/reference/sign-in.md "Headless API": cross-origin browser clients send credentialed
+ * requests). Only the configured origins get CORS headers, each its own exact origin (a credentialed
  * answer may never say `*`); every other origin gets none, so the browser withholds the answer.
  */
 export class HeadlessCors {

@@ -2,8 +2,8 @@ import { SvcHostedPageError } from '../signin/flow/page-error.js';
 import type { AntiforgeryFailure } from '../http/antiforgery.js';
 
 /**
- * docs/reference/sign-in.md "Hosted pages": "missing, expired, cross-browser or cross-origin submissions return 400 before
- * any processing". One message for every reason, so that a probe learns nothing about which check failed.
+ * docs/reference/sign-in.md "Hosted pages": missing, expired, cross-browser or cross-origin submissions return 400 before
+ * any processing. One message for every reason, so that a probe learns nothing about which check failed.
  */
 export class HostedAntiforgeryError extends SvcHostedPageError {
   readonly reason: AntiforgeryFailure;

@@ -23,8 +23,8 @@ function tokenOf(source: unknown): string | undefined {
 }
 
 /**
- * The page an emailed sign-in link opens (docs/reference/sign-in.md "Sign-in links": "a hosted page that completes on a click (link
- * scanners must not consume it)"): GET /magic-link?token= shows a Continue button and uses nothing;
+ * The page an emailed sign-in link opens (docs/reference/sign-in.md "Sign-in links": a hosted page that completes on a click (link
+ * scanners must not consume it)): GET /magic-link?token= shows a Continue button and uses nothing;
  * POST /magic-link (token plus antiforgery) continues the link's authorization request in the browser
  * bound to it, or hands a direct link to its client (303 either way). Unusable links get one page (400).
  */

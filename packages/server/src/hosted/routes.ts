@@ -70,7 +70,7 @@ export function hostedErrorHandler(
  * The hosted pages as one encapsulated plugin, mounted by app/http.ts at the auth base. It brings its own
  * form parser and cookie support (only when the parent scope has none, so a host that registered them
  * already keeps working), sets the security headers on every response, refuses any POST without a valid
- * antiforgery token before the route runs (docs/reference/sign-in.md "Hosted pages": "400 before any processing"), and
+ * antiforgery token before the route runs (docs/reference/sign-in.md "Hosted pages": 400 before any processing), and
  * renders errors as the hosted error page.
  *
  * Its own routes are the stylesheet and GET /logged-out; the sign-in routes join through `deps.routes`,

@@ -1,9 +1,9 @@
 import type { ClientRecord } from '../directory/repository.js';
 
 /**
- * Resource indicators (RFC 8707). docs/reference/tokens-and-sessions.md "The token endpoint": "a client's allowed resources are its audience plus an
+ * Resource indicators (RFC 8707). docs/reference/tokens-and-sessions.md "The token endpoint": a client's allowed resources are its audience plus an
  * optional allowedResources list (absolute URIs, RFC 8707); the access token's aud is the bound
- * resource". docs/reference/tokens-and-sessions.md "The token endpoint": the resource is "bound to the code and refresh-token family; cannot be introduced
+ * resource. docs/reference/tokens-and-sessions.md "The token endpoint": the resource is "bound to the code and refresh-token family; cannot be introduced
  * or changed later".
  */
 

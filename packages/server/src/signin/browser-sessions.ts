@@ -24,8 +24,8 @@ export interface ResolvedBrowserSession {
 }
 
 /**
- * The issuer session behind the hosted pages' session cookie (docs/reference/tokens-and-sessions.md "Sessions": "reusable issuer
- * session cookie (HttpOnly) for silent reuse by first-party clients"). The cookie holds a 256-bit random
+ * The issuer session behind the hosted pages' session cookie (docs/reference/tokens-and-sessions.md "Sessions": reusable issuer
+ * session cookie (HttpOnly) for silent reuse by first-party clients). The cookie holds a 256-bit random
  * token; storage keeps its SHA-256. It lives SessionIdleTimeout from the sign-in (never past
  * SessionAbsoluteLifetime) and does not slide: prompt=login and max_age let clients ask for fresher
  * authentication. A deactivated user's session resolves to nothing.

@@ -29,8 +29,8 @@ export interface ConsentActor {
 const MAX_ATTEMPTS = 10;
 
 /**
- * Consent grants (docs/reference/sign-in.md "Application access and consent": "Consent: a non-first-party client without a covering grant reaches the consent
- * view"): at most one active grant per user and client; approving more scopes merges them into it;
+ * Consent grants (docs/reference/sign-in.md "Application access and consent": Consent: a non-first-party client without a covering grant reaches the consent
+ * view): at most one active grant per user and client; approving more scopes merges them into it;
  * revoking ends it (a later consent starts a new grant). Writes are audited as `oauth.consent.granted`
  * and `oauth.consent.revoked`.
  */
@@ -102,7 +102,7 @@ export class ConsentGrants {
   }
 
   /**
-   * Revokes one of the user's grants. docs/reference/tokens-and-sessions.md "Consent grants of an account": "400 for unknown or already-revoked grant" (also for
+   * Revokes one of the user's grants. docs/reference/tokens-and-sessions.md "Consent grants of an account": 400 for unknown or already-revoked grant (also for
    * another user's grant, which this user cannot tell from an unknown one).
    */
   async revoke(

@@ -29,8 +29,8 @@ export interface ExternalLoginInput {
 }
 
 /**
- * The provider sign-in of first-party apps (docs/reference/sign-in.md "Direct JSON helpers": "the browser-side authorization
- * URL creation and code exchange of the social flow" and CompleteExternalLoginAsync are first-party
+ * The provider sign-in of first-party apps (docs/reference/sign-in.md "Direct JSON helpers": the browser-side authorization
+ * URL creation and code exchange of the social flow and CompleteExternalLoginAsync are first-party
  * only). Every operation passes the direct helpers' client gate first, before any provider is asked or
  * any account read: a client that is not first-party is a 400 `invalid_client`, a confidential client
  * without its secret a 401, each audited `oauth.direct_login.rejected`.

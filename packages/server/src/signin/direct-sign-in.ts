@@ -283,8 +283,8 @@ export class DirectSignIn {
 
   /**
    * The session behind POST /account/grants and /account/grants/revoke: an active refresh token of a
-   * first-party client. Anything else is the same generic 401 (docs/reference/tokens-and-sessions.md "Consent grants of an account": "same generic 401 for
-   * third-party tokens").
+   * first-party client. Anything else is the same generic 401 (docs/reference/tokens-and-sessions.md "Consent grants of an account": same generic 401 for
+   * third-party tokens).
    */
   async requireFirstPartySession(refreshToken: string): Promise<SessionRecord> {
     const session = await this.#deps.tokens.revocation.activeSession(refreshToken);

@@ -33,7 +33,7 @@ export interface SignupInput {
   readonly displayName: string;
   readonly email: string;
   readonly password: string;
-  /** docs/reference/sign-in.md "Signup": "if set a new organization is created and the user added". */
+  /** docs/reference/sign-in.md "Signup": if set a new organization is created and the user added. */
   readonly organizationName: string | null;
 }
 

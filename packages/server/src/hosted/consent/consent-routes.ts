@@ -4,8 +4,8 @@ import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { CONSENT } from '../../signin/methods/consent/consent-actions.js';
 
 /**
- * The consent posts (docs/reference/sign-in.md "Application access and consent": "POST /consent/approve, /consent/deny — deny redirects with
- * access_denied"). The consent page itself is a step of GET /login.
+ * The consent posts (docs/reference/sign-in.md "Application access and consent": POST /consent/approve, /consent/deny — deny redirects with
+ * access_denied). The consent page itself is a step of GET /login.
  */
 export function consentRoutes(deps: HostedSignInDeps): FastifyPluginAsync {
   const consent = deps.flow.methods.require(CONSENT);

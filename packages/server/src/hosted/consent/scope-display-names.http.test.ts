@@ -25,7 +25,7 @@ const scopeItems = (page: string) =>
   [...page.replace(/\s+/g, ' ').matchAll(/<li>\s*(.*?)\s*<\/li>/g)].map((match) => match[1]);
 
 /**
- * docs/reference/tokens-and-sessions.md "Scopes": "the consent view model and page show the display names": the
+ * docs/reference/tokens-and-sessions.md "Scopes": the consent view model and page show the display names: the
  * host's code-owned entries and the operators' entries on the hosted consent and device approval pages
  * and in the headless consent view, escaped, and an operator's change at the very next view.
  */

@@ -12,8 +12,8 @@ export interface EmailOtpRoutesDeps extends HostedSignInDeps {
 }
 
 /**
- * Email sign-in of an authorization request (docs/reference/sign-in.md "Hosted pages": "GET plus child POST
- * /login/email-otp"): GET /login/email-otp?request_id= shows the address form; POST
+ * Email sign-in of an authorization request (docs/reference/sign-in.md "Hosted pages": GET plus child POST
+ * /login/email-otp): GET /login/email-otp?request_id= shows the address form; POST
  * /login/email-otp/start emails a code and POST /login/magic-link/start a sign-in link (303 to GET
  * /login, which shows the enter-code or "check your email" step); POST /login/email-otp/verify checks
  * the code; POST /login/magic-link/resend sends a new link. Registered inside `hostedRoutes`, so every

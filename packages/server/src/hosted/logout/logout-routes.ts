@@ -4,7 +4,7 @@ import type { HostedSignInDeps } from '../sign-in-deps.js';
 import { logoutParameters } from './logout-parameters.js';
 
 /**
- * GET /logout (docs/reference/tokens-and-sessions.md "Logout": "ends the issuer session cookie and redirects safely"): ends the issuer session,
+ * GET /logout (docs/reference/tokens-and-sessions.md "Logout": ends the issuer session cookie and redirects safely): ends the issuer session,
  * clears its cookie and returns to `post_logout_redirect_uri` only when it is a registered redirect URI
  * of the given `client_id` (else to /logged-out). A GET, as docs/reference/tokens-and-sessions.md "Logout" maps it, so that a client can send
  * the browser here with a plain link.

@@ -10,7 +10,7 @@ import type { ClientMetadataDocuments } from '../clients/metadata-documents/clie
 import type { SessionIssuer } from '../tokens/session-issuer.js';
 import type { DeviceAuthorizationStore } from './repository.js';
 
-/** The lifetimes of the device flow; docs/reference/limits.md "Lifetimes": "expires_in 900 seconds, interval 5 seconds". */
+/** The lifetimes of the device flow; docs/reference/limits.md "Lifetimes": expires_in 900 seconds, interval 5 seconds. */
 export interface DeviceAuthorizationOptions {
   /** How long the device and user codes live, in seconds. @default 900 */
   readonly lifetimeSeconds: number;

@@ -51,7 +51,7 @@ export function toDeviceAuthorizationResponse(
 }
 
 /**
- * POST /device_authorization (RFC 8628 §3.1; docs/reference/tokens-and-sessions.md "Device authorization grant": "form: client_id, scope, resource"). The form is
+ * POST /device_authorization (RFC 8628 §3.1; docs/reference/tokens-and-sessions.md "Device authorization grant": form: client_id, scope, resource). The form is
  * read as at /token (a repeated parameter other than `resource` is invalid_request; empty values count
  * as omitted); the client identifies itself as at /token (RFC 8628 §3.1: "client_id REQUIRED if the
  * client is not authenticating"): a public client by client_id, a confidential client with its

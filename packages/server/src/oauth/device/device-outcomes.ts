@@ -35,7 +35,7 @@ export interface DeviceAuthorizationView {
 }
 
 /**
- * One poll of the token endpoint (docs/reference/tokens-and-sessions.md "Device authorization grant": "a device poll returns a status"). Every expected
+ * One poll of the token endpoint (docs/reference/tokens-and-sessions.md "Device authorization grant": a device poll returns a status). Every expected
  * outcome is a value; the /token grant maps each refusal to the OAuth error of the same name.
  */
 export type DevicePollResult =

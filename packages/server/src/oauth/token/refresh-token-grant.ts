@@ -15,10 +15,10 @@ import {
 const NOT_VALID = 'The refresh token is not valid.';
 
 /**
- * grant_type=refresh_token (docs/reference/tokens-and-sessions.md "The token endpoint": "public clients (auth method none) do not
+ * grant_type=refresh_token (docs/reference/tokens-and-sessions.md "The token endpoint": public clients (auth method none) do not
  * authenticate and client_id, if sent, must match the token's client; confidential clients must
  * authenticate with client_secret_basic or client_secret_post; … resource optional, cannot change the
- * original binding").
+ * original binding).
  *
  * Identifying the client:
  * - credentials sent (Authorization header, client_id or client_secret): they must authenticate the

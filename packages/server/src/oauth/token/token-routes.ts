@@ -10,7 +10,7 @@ export interface TokenRoutesDeps {
 }
 
 /**
- * POST /token, mounted at the auth base. docs/reference/tokens-and-sessions.md "The token endpoint": "form (application/x-www-form-urlencoded)"; any other
+ * POST /token, mounted at the auth base. docs/reference/tokens-and-sessions.md "The token endpoint": form (application/x-www-form-urlencoded); any other
  * Content-Type (JSON included) is invalid_request before the body is read. Success and error answers
  * are never cached (RFC 6749 §5.1: `Cache-Control: no-store`, `Pragma: no-cache`); errors go through
  * the OAuth error mapper (`{ error, error_description }`, WWW-Authenticate for a failed Basic attempt).

@@ -19,8 +19,8 @@ export interface ValidateOptions {
    */
   readonly audience: string | null;
   /**
-   * Also refuse a session past its idle deadline (docs/reference/tokens-and-sessions.md "Userinfo": "idle or absolute expiry … stop
-   * claim release"). Off for ValidateAccessTokenAsync, which "does not check or extend IdleExpiresAt".
+   * Also refuse a session past its idle deadline (docs/reference/tokens-and-sessions.md "Userinfo": idle or absolute expiry … stop
+   * claim release). Off for ValidateAccessTokenAsync, which "does not check or extend IdleExpiresAt".
    */
   readonly enforceIdleDeadline?: boolean;
 }
@@ -37,9 +37,9 @@ const MAX_TOKEN_LENGTH = 8192;
 export const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 /**
- * Session-aware access-token validation (docs/reference/tokens-and-sessions.md "Validating tokens": "Access token validation: signature, issuer, audience,
+ * Session-aware access-token validation (docs/reference/tokens-and-sessions.md "Validating tokens": Access token validation: signature, issuer, audience,
  * lifetime (one-minute clock skew), session exists, not revoked, not past absolute expiry → valid;
- * updates LastSeenAt; does not check or extend IdleExpiresAt"), lastSeenAt to the minute
+ * updates LastSeenAt; does not check or extend IdleExpiresAt), lastSeenAt to the minute
  * ({@link LAST_SEEN_RESOLUTION_MS}). Additionally the token's subject must be the session's user, the user
  * must be active and an organization-scoped session's membership must still be active. After the signature
  * a validation costs one primary-key read (session, user and membership joined) and, once a minute per

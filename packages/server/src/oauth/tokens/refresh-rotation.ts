@@ -34,8 +34,8 @@ const INVALID = 'The refresh token is not valid.';
 const REUSE_IN_GRACE = 'oauth.refresh_token.reuse_in_grace';
 
 /**
- * Refresh-token rotation (docs/reference/tokens-and-sessions.md "Refresh tokens": "Refresh token: refresh succeeds … old token consumed, new pair issued;
- * session idle deadline becomes now plus SessionIdleTimeout").
+ * Refresh-token rotation (docs/reference/tokens-and-sessions.md "Refresh tokens": Refresh token: refresh succeeds … old token consumed, new pair issued;
+ * session idle deadline becomes now plus SessionIdleTimeout).
  *
  * Transitions of a presented token:
  * - unknown, revoked, expired, or another client's → invalid_grant
@@ -108,7 +108,7 @@ export class RefreshRotation {
 
     if (!found.user.active) throw oauthError.invalidGrant(USER_INACTIVE);
     const organizationId = await this.#organizationAfterRefresh(session, input.organizationId ?? null);
-    // docs/reference/tokens-and-sessions.md "Refresh tokens": "disabled means existing sessions fail refresh"; so does any other refusal.
+    // docs/reference/tokens-and-sessions.md "Refresh tokens": disabled means existing sessions fail refresh; so does any other refusal.
     const who = { userId: session.userId, organizationId };
     if ((await this.#deps.access.denial(input.client, who, { flow: 'refresh_token' })) !== null) {
       throw oauthError.invalidGrant(ACCESS_DENIED_MESSAGE);
@@ -124,7 +124,7 @@ export class RefreshRotation {
     // The new tokens state nothing the rotation changes: they are signed while the rotation is written.
     const started = this.#issuer.startTokens(refreshed, input.client, found.user, {
       includeIdToken: this.#issuer.wantsIdToken(refreshed.grantedScopes),
-      // docs/reference/tokens-and-sessions.md "The token endpoint": "a refresh-minted ID token carries no nonce".
+      // docs/reference/tokens-and-sessions.md "The token endpoint": a refresh-minted ID token carries no nonce.
       nonce: null,
     });
     // The race guard: of any number of concurrent refreshes with this token exactly one consumes it.

@@ -15,8 +15,8 @@ export function inactiveRefreshTokenError(): SvcPublicAuthError {
 }
 
 /**
- * Ending sessions (docs/reference/tokens-and-sessions.md "Logout": "Session: logout with refresh token or session id → revoked; unknown or missing
- * tokens: no-op; logout-all → all user sessions revoked";: "proof of ownership is the
+ * Ending sessions (docs/reference/tokens-and-sessions.md "Logout": Session: logout with refresh token or session id → revoked; unknown or missing
+ * tokens: no-op; logout-all → all user sessions revoked;: "proof of ownership is the
  * refresh token only").
  */
 export class SessionRevocation {

@@ -16,8 +16,8 @@ export interface SessionClaimsInput {
 }
 
 /**
- * Access token claims (RFC 9068 shape; docs/reference/tokens-and-sessions.md "Access tokens and ID tokens": "sub, aud = client audience or the resource, sid,
- * client_id, scope, org_id"). `sub` and `aud` are set through the sign options. `scope` is omitted for an
+ * Access token claims (RFC 9068 shape; docs/reference/tokens-and-sessions.md "Access tokens and ID tokens": sub, aud = client audience or the resource, sid,
+ * client_id, scope, org_id). `sub` and `aud` are set through the sign options. `scope` is omitted for an
  * empty grant (RFC 9068 §2.2.3 makes it conditional on scopes having been granted); `org_id` only for an
  * organization-scoped session.
  */

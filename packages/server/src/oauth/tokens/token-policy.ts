@@ -7,7 +7,7 @@ export const ACCESS_TOKEN_LIFETIME_SECONDS = 15 * 60;
 /** ID tokens live as long as the access token minted with them. */
 export const ID_TOKEN_LIFETIME_SECONDS = ACCESS_TOKEN_LIFETIME_SECONDS;
 
-/** docs/reference/tokens-and-sessions.md "Authorization codes and PKCE": "Authorization code: 5 minutes, single use; reuse revokes the tokens issued from it". */
+/** docs/reference/tokens-and-sessions.md "Authorization codes and PKCE": Authorization code: 5 minutes, single use; reuse revokes the tokens issued from it. */
 export const AUTHORIZATION_CODE_LIFETIME_MS = 5 * MINUTE_MS;
 
 /** RFC 9068 §2.1: the `typ` header of a JWT access token. */

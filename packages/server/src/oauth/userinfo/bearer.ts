@@ -14,8 +14,8 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const BEARER_SCHEME = /^Bearer(?: |$)/i;
 
 /**
- * The access token of a userinfo request (docs/reference/tokens-and-sessions.md "Userinfo": "`Authorization: Bearer` on GET or POST,
- * or an access_token form field on POST"):
+ * The access token of a userinfo request (docs/reference/tokens-and-sessions.md "Userinfo": `Authorization: Bearer` on GET or POST,
+ * or an access_token form field on POST):
  * - no Bearer header and no form field → none (another scheme, such as Basic, carries no bearer token)
  * - a Bearer header whose value is not one b64token → malformed
  * - the form field repeated → malformed (RFC 6750 §3.1 "repeats the same parameter")

@@ -66,7 +66,7 @@ export class UserinfoService {
     });
     if (validated === null) return challenge(401, 'invalid_token', INVALID_TOKEN);
     const { session, user } = validated;
-    // docs/reference/tokens-and-sessions.md "Userinfo": "The session's granted scope must include openid."
+    // docs/reference/tokens-and-sessions.md "Userinfo": The session's granted scope must include openid.
     const scopes = session.grantedScopes ?? [];
     if (!scopes.includes('openid')) return challenge(403, 'insufficient_scope', NO_OPENID);
 

@@ -71,7 +71,7 @@ export class AuthorizeCompletion {
   }
 
   /**
-   * docs/reference/sign-in.md "Application access and consent": "a non-first-party client without a covering grant reaches the consent view", and
+   * docs/reference/sign-in.md "Application access and consent": a non-first-party client without a covering grant reaches the consent view, and
    * `prompt=consent` "forces consent for a non-first-party client". First-party clients never ask.
    */
   async needsConsent(request: ConsentInput, client: ClientRecord, userId: string): Promise<boolean> {

@@ -24,9 +24,9 @@ import { emailStepError } from './step-error-messages.js';
 export const AUTH_REQUEST_LIFETIME_MS = 30 * MINUTE_MS;
 
 /**
- * The sign-in engine's flow of an authorization request (docs/reference/sign-in.md "The sign-in request": "Authorization request
+ * The sign-in engine's flow of an authorization request (docs/reference/sign-in.md "The sign-in request": Authorization request
  * (hosted/headless): completed action → redirect with authorization code; organization selection, MFA,
- * consent return another view first"). The engine moves a request between statuses; each status's page
+ * consent return another view first). The engine moves a request between statuses; each status's page
  * and actions belong to a registered method (./sign-in-method.ts, registered in app/sign-in-methods.ts):
  *
  * | from | event | to |

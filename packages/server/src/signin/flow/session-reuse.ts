@@ -11,8 +11,8 @@ export interface ReuseRequest {
 }
 
 /**
- * True when an authentication at `authTime` is recent enough for `maxAge` at `now`. docs/reference/sign-in.md "The sign-in request": "older
- * original authentication causes a re-challenge; 0 always forces fresh sign-in", so max_age=0 is never
+ * True when an authentication at `authTime` is recent enough for `maxAge` at `now`. docs/reference/sign-in.md "The sign-in request": older
+ * original authentication causes a re-challenge; 0 always forces fresh sign-in, so max_age=0 is never
  * satisfied by an earlier authentication. No max_age is always satisfied.
  */
 export function maxAgeSatisfied(maxAge: number | null, authTime: number, now: number): boolean {

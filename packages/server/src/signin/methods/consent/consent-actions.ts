@@ -32,8 +32,8 @@ declare module '../../flow/authorize-outcomes.js' {
 }
 
 /**
- * The consent step of a request (docs/reference/sign-in.md "Application access and consent": "a non-first-party client without a covering grant reaches
- * the consent view; approve continues, deny redirects to the client with access_denied"). A post for a
+ * The consent step of a request (docs/reference/sign-in.md "Application access and consent": a non-first-party client without a covering grant reaches
+ * the consent view; approve continues, deny redirects to the client with access_denied). A post for a
  * request that is not at this step only shows its current step; so does one for a device request, which
  * is approved or denied at /device/approve and /device/deny and has no client to send a code or an error
  * to.

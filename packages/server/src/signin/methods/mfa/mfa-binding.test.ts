@@ -6,8 +6,8 @@ import { describeAboveStorage } from '../../../test-support/databases.js';
 import { mfaSettings, rejectionOf, selfEnroll } from '../../../test-support/mfa.js';
 
 /**
- * docs/reference/sign-in.md "Multi-factor authentication": "enrollment token plus MFA token proof must match user, organization,
- * client, flow, authorization request and challenge". Every mismatch is the same `invalid_token` (400),
+ * docs/reference/sign-in.md "Multi-factor authentication": enrollment token plus MFA token proof must match user, organization,
+ * client, flow, authorization request and challenge. Every mismatch is the same `invalid_token` (400),
  * and none of them uses up the proof that does match.
  */
 describeAboveStorage('MFA proof binding', (kind) => {
