@@ -38,7 +38,7 @@ const operationIdSchema = z
   .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' });
 
 /**
- * docs/reference/operator-api.md's SvcAdminSessionRevocationRequest, the body of both revocation routes: at least one of
+ * SvcAdminSessionRevocationRequest (docs/reference/operator-api.md "Revocation"), the body of both revocation routes: at least one of
  * `sessionId`, `userId`, `organizationId`, `clientApplicationId` (the client's record id or its clientId),
  * combined with AND. Execution needs `confirm: true`; `expectedMatchedSessions`, when given, must equal
  * the number of sessions matched now; an `operationId` makes execution idempotent for the same selector

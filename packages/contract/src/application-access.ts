@@ -29,7 +29,7 @@ export const assignmentEffectSchema = z.enum(['allow', 'deny'], {
 export type AssignmentEffect = z.output<typeof assignmentEffectSchema>;
 
 /**
- * POST /applications/{applicationId}/assignments, with docs/reference/application-access.md's required fields per principal type:
+ * POST /applications/{applicationId}/assignments, with the fields each principal type requires (docs/reference/application-access.md):
  * organization (organizationId or principalId), user, group, service_account and agent (principalId),
  * role (organizationId and roleKey, a membership role). `effect` defaults to allow; a deny always wins.
  * The answer names the organization of an organization assignment in both fields.

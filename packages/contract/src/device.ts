@@ -83,7 +83,7 @@ export type DevicePollRefusalStatus =
   | 'unauthorized_client'
   | 'invalid_target';
 
-/** StartDeviceAuthorizationAsync's answer: docs/reference/tokens-and-sessions.md's device authorization response in camelCase. */
+/** StartDeviceAuthorizationAsync's answer: the device authorization response (RFC 8628 §3.2) in camelCase. */
 export interface SvcDeviceAuthorizationResponse {
   readonly deviceCode: string;
   readonly userCode: string;

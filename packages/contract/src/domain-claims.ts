@@ -20,7 +20,7 @@ export const domainClaimPathSchema = z.object({ organizationId: recordIdSchema, 
 /** The `{organizationId}` of the list and start routes. */
 export const organizationDomainsPathSchema = z.object({ organizationId: recordIdSchema });
 
-/** docs/reference/organizations.md's statuses: pending_ownership (until the record is seen), active, revoked. */
+/** A domain claim's status (docs/reference/organizations.md "Lifecycle"): pending_ownership (until the record is seen), active, revoked. */
 export const domainClaimStatusSchema = z.enum(['pending_ownership', 'active', 'revoked']);
 export type SvcDomainClaimStatus = z.output<typeof domainClaimStatusSchema>;
 

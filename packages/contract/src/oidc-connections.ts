@@ -9,7 +9,7 @@ import { optionalText, recordIdSchema, text } from './fields.js';
  * them (docs/reference/federation.md "Fields each provider type requires, refuses and fixes").
  */
 
-/** docs/reference/federation.md's ProviderType: four built-in social providers or Custom. */
+/** The provider type (docs/reference/federation.md "OIDC and social connections"): four built-in social providers or Custom. */
 export const OIDC_PROVIDER_TYPES = ['Custom', 'Google', 'Microsoft', 'Apple', 'GitHub'] as const;
 export type OidcProviderType = (typeof OIDC_PROVIDER_TYPES)[number];
 
@@ -244,7 +244,7 @@ const connectionFields = {
   organizationId: optionalText(recordIdSchema),
 };
 
-/** POST /oidc-connections: docs/reference/federation.md's connection input plus `organizationId` and `enabled` (default true). */
+/** POST /oidc-connections: the connection's fields (docs/reference/federation.md) plus `organizationId` and `enabled` (default true). */
 export const createOidcConnectionBodySchema = z.object({
   ...connectionFields,
   enabled: z.boolean().default(true),

@@ -13,17 +13,18 @@ import { callbackUriSchema, OIDC_AUTHENTICATION_METHODS, OIDC_PROVIDER_TYPES } f
 
 /**
  * The sign-in of a first-party app through an OpenID / social provider, the app holding its own state,
- * nonce and PKCE verifier (docs/reference/federation.md "First-party apps"): POST /oidc/authorization-url, POST /oidc/exchange and the in-process
+ * nonce and PKCE verifier (docs/reference/federation.md "First-party apps"): POST /oidc/authorization-url,
+ * POST /oidc/exchange and the in-process
  * StartAuthorizationAsync, CompleteAuthorizationAsync and CompleteExternalLoginAsync. camelCase, not
  * strict (unknown keys are ignored); each request carries the optional `clientSecret` of a confidential
  * client (docs/reference/sign-in.md "Direct JSON helpers").
  */
 
 /**
- * docs/reference/federation.md OIDC start request {connectionId, email, clientId, callbackUri, state, nonce, codeChallenge,
+ * The OIDC start request {connectionId, email, clientId, callbackUri, state, nonce, codeChallenge,
  * codeChallengeMethod}. `callbackUri` must be one of the connection's allowed callback URIs, exactly;
  * `email`, when given, is the provider's `login_hint`. The app keeps `state`, `nonce` and the verifier
- * of `codeChallenge` (S256 only, docs/reference/limits.md "Sizes and lengths": exactly 43 base64url characters). docs/reference/federation.md's optional
+ * of `codeChallenge` (S256 only, docs/reference/limits.md "Sizes and lengths": exactly 43 base64url characters). The optional
  * ipAddress is the call context's, never the body's.
  */
 export const svcOidcStartRequestSchema = z.object({
@@ -50,7 +51,7 @@ export const svcOidcStartResultSchema = z.object({
 export type SvcOidcStartResult = z.output<typeof svcOidcStartResultSchema>;
 
 /**
- * docs/reference/federation.md OIDC complete request {connectionId, clientId, callbackUri, code, codeVerifier, nonce,
+ * The OIDC complete request {connectionId, clientId, callbackUri, code, codeVerifier, nonce,
  * userPayloadJson}, plus the callback's `iss` (RFC 9207) when the app has it. The app compared the
  * callback's state itself; `callbackUri` and `codeVerifier` must be those of the start (the provider
  * checks them when the code is redeemed), `nonce` the one the ID token carries. `userPayloadJson` is
@@ -72,7 +73,7 @@ export type SvcOidcCompleteRequest = z.input<typeof svcOidcCompleteRequestSchema
 export type SvcOidcCompleteInput = z.output<typeof svcOidcCompleteRequestSchema>;
 
 /**
- * docs/reference/federation.md OIDC complete result: the account the provider identity signs in as (created now, or linked
+ * The OIDC complete result: the account the provider identity signs in as (created now, or linked
  * before). `organizationId` is set only when the user has exactly one organization. No session, no tokens.
  */
 export const svcOidcCompleteResultSchema = z.object({

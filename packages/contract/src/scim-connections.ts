@@ -14,7 +14,7 @@ export const GRANT_BOUNDARY_MAX_LENGTH = 256;
 
 /**
  * A grant boundary resource id as a body carries it. Its length rule is the server's
- * (`grant_boundary_invalid`, docs/reference/scim.md's boundary error codes), so any string passes here.
+ * (`grant_boundary_invalid`, the boundary error codes of docs/reference/scim.md), so any string passes here.
  */
 const grantBoundaryIdSchema = z.string().trim().min(1).max(10_000);
 

@@ -34,7 +34,7 @@ export const createSsoConnectionBodySchema = z.object({
 });
 export type CreateSsoConnectionBody = z.input<typeof createSsoConnectionBodySchema>;
 
-/** The in-process request: docs/reference/federation.md's OrganizationId with the body's fields. */
+/** The in-process request: the organization's id with the body's fields. */
 export const createSsoConnectionRequestSchema = createSsoConnectionBodySchema.extend({
   organizationId: recordIdSchema,
 });

@@ -19,7 +19,8 @@ import { nullable } from './fields.js';
  */
 
 /**
- * docs/reference/federation.md SSO authorization start request {email, clientId, redirectUri, state, codeChallenge,
+ * The SSO authorization start request (docs/reference/federation.md "SAML entry points of first-party
+ * apps") {email, clientId, redirectUri, state, codeChallenge,
  * codeChallengeMethod}: the email finds the organization's connection (home-realm discovery);
  * `redirectUri` must be one of the client's registered redirect URIs, exactly (case-sensitive).
  */
@@ -35,7 +36,7 @@ export const svcSsoAuthorizationRequestSchema = z.object({
 export type SvcSsoAuthorizationRequest = z.input<typeof svcSsoAuthorizationRequestSchema>;
 export type SvcSsoAuthorizationInput = z.output<typeof svcSsoAuthorizationRequestSchema>;
 
-/** docs/reference/federation.md's result: the IdP's URL to send the browser to, and the organization it signs in to. */
+/** Its result: the IdP's URL to send the browser to, and the organization it signs in to. */
 export const svcSsoAuthorizationResultSchema = z.object({
   authorizationUrl: z.string(),
   organizationId: z.string(),

@@ -11,8 +11,8 @@ type ById = { Params: { id: string } };
  * The operator routes of SCIM group mapping rules (docs/reference/scim.md "Mapping rules"):
  * `GET/POST /scim-connections/{id}/mappings` (POST answers 201), `PUT /scim-mappings/{id}`,
  * `POST /scim-mappings/{id}/enable`, `/disable`, and beside them `GET /scim-mappings/{id}` and
- * `DELETE /scim-mappings/{id}` (204). A rule outside the grant boundary is 400 with docs/reference/scim.md's
- * boundary code as `error`. Behind the operator guard.
+ * `DELETE /scim-mappings/{id}` (204). A rule outside the grant boundary is 400 with the boundary code as `error`
+ * (docs/reference/scim.md "Mapping rules"). Behind the operator guard.
  */
 export function scimMappingAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
   const { admin } = deps;

@@ -28,7 +28,7 @@ export interface DirectRoutesDeps {
  * The direct helpers' error mapper: docs/reference/errors.md "Shapes" `{ error, message }` (plus
  * `details` for validation failures), never cached. OAuth errors of the engine (`invalid_grant`,
  * `invalid_target` at refresh) keep their code, with their description as the message. The one
- * exception is docs/reference/sign-in.md's own body for a confidential client's token at POST /token/refresh: "401 with
+ * exception is the body docs/reference/sign-in.md "Direct JSON helpers" gives a confidential client's token at POST /token/refresh: "401 with
  * error='invalid_client' and error_description='Client authentication failed.'".
  */
 export function directErrorHandler(

@@ -154,7 +154,7 @@ export class ScimMappingAdmin {
   }
 
   /**
-   * The references exist; an enabled rule is inside the boundary (docs/reference/scim.md's boundary codes).
+   * The references exist; an enabled rule is inside the boundary (the boundary codes of docs/reference/scim.md "Mapping rules").
    */
   async #check(connection: ScimConnectionRecord, rule: RuleFields): Promise<void> {
     const { tree } = this.#deps;

@@ -179,7 +179,7 @@ function checkClaimMapping(
 }
 
 /**
- * The mapping with its claims in docs/reference/federation.md's order, so that equal mappings are stored and
+ * The mapping with its claims in a fixed order (docs/reference/federation.md), so that equal mappings are stored and
  * compared alike.
  */
 function inCanonicalOrder(mapping: OidcClaimMappingInput | null): OidcClaimMappingInput | null {
