@@ -19,6 +19,7 @@ const one = async (handle: DatabaseHandle) =>
 /**
  * `one` where the database is expected to answer: a busy machine can take longer than the short
  * connect limit to open a fresh connection, which is itself a 503, so that is retried for a while.
+ * Each test opens a connection this way before its fault, so that only the fault can fail it.
  */
 const answers = async (handle: DatabaseHandle) => {
   const until = Date.now() + 5_000;
@@ -67,6 +68,7 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
 
   it('a connection terminated while a transaction holds it fails that transaction with 503, and the pool goes on', async () => {
     const db = open();
+    expect(await answers(db)).toBe(1);
     const failed = db.db.transaction().execute(async (trx) => {
       const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
       // The server ends the connection between two statements of the transaction: node-postgres emits
@@ -83,7 +85,7 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
 
   it('idle connections the server terminated are replaced', async () => {
     const db = open();
-    await Promise.all([one(db), one(db), one(db)]);
+    await Promise.all([answers(db), answers(db), answers(db)]);
     await admin.query(
       'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
       [new URL(testDb.url).pathname.slice(1)],
@@ -94,6 +96,7 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
 
   it('a statement past the statement timeout is ended by the server: 503, not a hang', async () => {
     const db = open();
+    expect(await answers(db)).toBe(1);
     const error: unknown = await sql`select pg_sleep(30)`.execute(db.db).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcUnavailableError);
     expect((error as SvcUnavailableError).detail).toMatch(/^57014 /);
@@ -116,6 +119,9 @@ onPostgres(`PostgreSQL faults${skipReason === '' ? '' : ` (skipped: ${skipReason
 
   it('a transaction that met the client timeout rolls back without waiting again, and is not applied later', async () => {
     const db = open();
+    // A connection opened first (a busy machine can miss the short connect limit), so that the
+    // transaction below starts on it and only the freeze can fail it.
+    expect(await answers(db)).toBe(1);
     await sql`create table if not exists fault_probe (id integer primary key)`.execute(db.db);
     const failed = db.db
       .transaction()
