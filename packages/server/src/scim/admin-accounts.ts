@@ -19,7 +19,7 @@ export interface ScimAccountsOverAdminDeps {
   readonly membershipRepository: MembershipRepository;
   /** The account rows an address or an id finds. */
   readonly userRows: Pick<UserRepository, 'findByEmailKey' | 'findById'>;
-  /** Who else holds an account (admin/account-ties-repository.ts). */
+  /** Who else holds an account (directory/account-ties-repository.ts). */
   readonly ties: Pick<AccountTieRepository, 'tiesOf'>;
   /** Whose domains are proved: a SCIM-created account's address is verified under its organization's claim. */
   readonly domainClaims: Pick<DomainClaims, 'activeClaimOf'>;
