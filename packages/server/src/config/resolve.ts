@@ -31,9 +31,9 @@ import {
   resolveClientIdMetadataDocuments,
   resolveDynamicClientRegistration,
 } from './dynamic-registration.js';
-import {
-  type ClientIdMetadataDocumentConfig,
-  type DynamicClientRegistrationConfig,
+import type {
+  ClientIdMetadataDocumentConfig,
+  DynamicClientRegistrationConfig,
 } from '../oauth/clients/self-described-clients.js';
 import {
   DEFAULT_PASSWORD_HASH_COST,

@@ -4,7 +4,7 @@ import { SvcValidationError } from '../kernel/errors.js';
 import { assertClientCredentialsAllowed, type CreatedClientResult } from './client-service.js';
 import { recordNotFound } from './errors.js';
 import { actorFields, type AdminActor } from '../audit/actor.js';
-import { type DirectoryLifecycleDeps } from './deps.js';
+import type { DirectoryLifecycleDeps } from './deps.js';
 import { applyRecordUpdate, differences, existingRecord } from './record-lifecycle.js';
 import type { ClientChanges, ClientRecord } from './repository.js';
 

@@ -2,7 +2,7 @@ import type { ClientListInput, CreateClientInput, Page, TokenEndpointAuthMethod 
 import { sha256Hex } from '../kernel/crypto.js';
 import { SvcConflictError, SvcValidationError } from '../kernel/errors.js';
 import { actorFields, type AdminActor } from '../audit/actor.js';
-import { type DirectoryDeps } from './deps.js';
+import type { DirectoryDeps } from './deps.js';
 import { OPEN_ACCESS, type ClientRecord } from './repository.js';
 
 /** A created client and, for a confidential client, its secret in clear: shown once, never stored. */

@@ -1,7 +1,7 @@
 import type { CreateMembershipInput, MembershipListInput, Page, SvcOrganizationOption } from '@svc/contract';
 import { recordNotFound } from './errors.js';
 import { actorFields, type AdminActor } from '../audit/actor.js';
-import { type DirectoryDeps } from './deps.js';
+import type { DirectoryDeps } from './deps.js';
 import type {
   ListQuery,
   MembershipRecord,

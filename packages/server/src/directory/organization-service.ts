@@ -1,7 +1,7 @@
 import type { CreateOrganizationInput, OrganizationListInput, Page } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
 import { actorFields, type AdminActor } from '../audit/actor.js';
-import { type DirectoryDeps } from './deps.js';
+import type { DirectoryDeps } from './deps.js';
 import type { OrganizationRecord } from './repository.js';
 import { slugCandidate, slugify } from './slug.js';
 

@@ -1,7 +1,7 @@
 import type { AuditEventInput } from '../audit/audit-log.js';
 import { SvcConflictError } from '../kernel/errors.js';
 import { actorFields, type AdminActor } from '../audit/actor.js';
-import { type DirectoryLifecycleDeps } from './deps.js';
+import type { DirectoryLifecycleDeps } from './deps.js';
 import { recordNotFound } from './errors.js';
 import type { Taken } from './repository.js';
 

@@ -1,7 +1,7 @@
 import type { SvcUserMfa, SvcUserMfaResetResult } from '@svc/contract';
 import { toIso } from '../kernel/clock.js';
 import { actorFields, type AdminActor } from '../audit/actor.js';
-import { type DirectoryDeps } from './deps.js';
+import type { DirectoryDeps } from './deps.js';
 import { recordNotFound } from './errors.js';
 import type { UserMfaStore } from './user-mfa-repository.js';
 

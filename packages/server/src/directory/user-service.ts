@@ -2,7 +2,7 @@ import type { CreateUserInput, Page, UserListInput } from '@svc/contract';
 import { SvcConflictError } from '../kernel/errors.js';
 import type { HashPassword } from './password-hasher.js';
 import { actorFields, type AdminActor } from '../audit/actor.js';
-import { type DirectoryDeps } from './deps.js';
+import type { DirectoryDeps } from './deps.js';
 import { asciiUpperCase, emailLookupKey, requireEmailKey } from './email-key.js';
 import type { UserRecord, UserSearch } from './repository.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type AdminWiring } from '../../app/wire-admin.js';
+import type { AdminWiring } from '../../app/wire-admin.js';
 import { SvcConflictError } from '../../kernel/errors.js';
 import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';

@@ -10,7 +10,7 @@ import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../../ke
 import type { SessionSelector } from './repository.js';
 import { findClientByEitherId } from '../../directory/client-lookup.js';
 import { actorFields, type AdminActor } from '../../audit/actor.js';
-import { type DirectoryDeps } from '../../directory/deps.js';
+import type { DirectoryDeps } from '../../directory/deps.js';
 import { requireEmailKey } from '../../directory/email-key.js';
 import type {
   OperatorSessionRecord,
