@@ -1,21 +1,18 @@
-import { createOidcConnectionBodySchema } from '@svc/contract';
 import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { OidcAccountLinking, type LinkingAccounts } from '../federation/oidc/account-linking.js';
 import { OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
 import { OidcConnectionAdmin } from '../federation/oidc/connection-admin.js';
+import { applyOidcSeeds, type OidcConnectionSeed } from '../federation/oidc/connection-seeds.js';
 import { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import { OidcLoginStates } from '../federation/oidc/login-states.js';
 import { OidcSignIn } from '../federation/oidc/oidc-sign-in.js';
 import { OidcRelyingParty } from '../federation/oidc/relying-party.js';
-import type { OidcConnectionSeed, SeedSecret } from '../config/oidc-connections.js';
 import type { SvcConfig } from '../config/resolve.js';
 import { providerFetch } from '../outbound/provider-fetch.js';
 import { hostLookup } from '../outbound/public-fetch.js';
 import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
-import { SvcConfigError, SvcValidationError } from '../kernel/errors.js';
-import { validate } from '../kernel/validation.js';
 import type { Ids } from '../kernel/ids.js';
 import type { ActiveClaimLookup } from '../organizations/domains/claimed-address.js';
 import type { Db } from '../storage/database.js';
@@ -70,11 +67,7 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
   });
   return {
     admin,
-    async seed(readSecret) {
-      for (const seed of ctx.seeds) {
-        await admin.applySeed(seed.id, seedInput(seed, readSecret));
-      }
-    },
+    seed: (readSecret) => applyOidcSeeds(admin, ctx.seeds, readSecret),
     connections: new OidcConnections({ repository, secrets: ctx.secretBox }),
     loginStates: new OidcLoginStates({
       repository: oidcLoginStateRepository(ctx.db),
@@ -91,32 +84,6 @@ export function wireOidcConnections(ctx: WireOidcConnectionsContext): OidcConnec
       ids: ctx.ids,
     }),
   };
-}
-
-/** A seed's connection input, checked with the operator API's schema; a fault names the seed. */
-function seedInput(seed: OidcConnectionSeed, readSecret: (name: string) => string | undefined) {
-  const secret = (value: SeedSecret, field: string): string | undefined => {
-    if (value === null) return undefined;
-    if ('value' in value) return value.value;
-    const read = readSecret(value.variable);
-    if (read === undefined || read.trim() === '') {
-      throw new SvcConfigError(
-        `OIDC connection seed '${seed.id}': the secret ${value.variable} (${field}) is not set.`,
-      );
-    }
-    return read;
-  };
-  const body = {
-    ...seed.body,
-    clientSecret: secret(seed.clientSecret, 'clientSecret'),
-    applePrivateKeyPem: secret(seed.applePrivateKeyPem, 'applePrivateKeyPem'),
-  };
-  try {
-    return validate(createOidcConnectionBodySchema, body, `OIDC connection seed '${seed.id}'`);
-  } catch (error) {
-    if (error instanceof SvcValidationError) throw new SvcConfigError(error.message);
-    throw error;
-  }
 }
 
 export interface WireOidcSignInContext {

@@ -1,18 +1,6 @@
-import type { CreateOidcConnectionBody } from '@svc/contract';
 import { SvcConfigError } from '../kernel/errors.js';
+import type { OidcConnectionSeed, SeedSecret } from '../federation/oidc/connection-seeds.js';
 import type { OidcConnectionSeedOptions } from './options.js';
-
-/** A secret of a seed: given in code, or the name of the environment variable that holds it. */
-export type SeedSecret = { readonly value: string } | { readonly variable: string } | null;
-
-/** An OIDC connection seeded from code, its ids and secrets checked; the rest is checked when it is written. */
-export interface OidcConnectionSeed {
-  readonly id: string;
-  /** The connection input without its secrets. */
-  readonly body: Omit<CreateOidcConnectionBody, 'clientSecret' | 'applePrivateKeyPem'>;
-  readonly clientSecret: SeedSecret;
-  readonly applePrivateKeyPem: SeedSecret;
-}
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 

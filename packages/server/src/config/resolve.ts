@@ -24,7 +24,8 @@ import {
 } from '../organizations/domains/domain-verification-config.js';
 import type { DnsSettings } from '../organizations/domains/txt-lookup.js';
 import { resolveScimConfig, type ScimConfig } from './scim.js';
-import { resolveOidcConnectionSeeds, type OidcConnectionSeed } from './oidc-connections.js';
+import { resolveOidcConnectionSeeds } from './oidc-connections.js';
+import type { OidcConnectionSeed } from '../federation/oidc/connection-seeds.js';
 import { resolveScopeDisplayNames } from './scope-display-names.js';
 import type { CodeScopeDisplayName } from '../oauth/scope-display-names/scope-display-names.js';
 import {

@@ -1,8 +1,7 @@
 import type { SvcClientAuthenticationInput, SvcLoginResult } from '@svc/contract';
 import type { UserRepository } from '../directory/repository.js';
-import { accountInactiveError } from '../federation/oidc/app-authorization.js';
-import { SvcNotFoundError } from '../kernel/errors.js';
 import type { DirectCallContext, DirectSignIn } from './direct-sign-in.js';
+import { signInVouchedUser } from './vouched-user-sign-in.js';
 
 export interface ClientAuthenticatedSignInDeps {
   readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
@@ -29,14 +28,12 @@ export class ClientAuthenticatedSignIn {
 
   async complete(input: SvcClientAuthenticationInput, context: DirectCallContext): Promise<SvcLoginResult> {
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, context);
-    const user = await this.#deps.users.findById(input.userId);
-    if (user === undefined) throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
-    if (!user.active) throw accountInactiveError();
-    return this.#deps.direct.completeSignIn(
+    return signInVouchedUser(
+      this.#deps,
       {
-        userId: user.id,
+        userId: input.userId,
         client,
-        requestedOrganizationId: input.organizationId,
+        organizationId: input.organizationId,
         amr: input.authenticationMethod,
         method: 'client',
       },

@@ -7,11 +7,11 @@ import type {
   SvcOidcStartResult,
 } from '@svc/contract';
 import type { ClientRecord, UserRepository } from '../directory/repository.js';
-import { accountInactiveError, type OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
+import type { OidcAppAuthorization } from '../federation/oidc/app-authorization.js';
 import { AMR_FEDERATED } from '../federation/oidc/oidc-sign-in.js';
-import { SvcNotFoundError } from '../kernel/errors.js';
 import type { DirectCallContext, DirectSignIn } from './direct-sign-in.js';
 import type { OrganizationPolicy } from './organization-policy.js';
+import { signInVouchedUser } from './vouched-user-sign-in.js';
 
 export interface DirectProviderSignInDeps {
   readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient' | 'completeSignIn'>;
@@ -122,10 +122,8 @@ export class DirectProviderSignIn {
 
   /**
    * The sign-in of a user an identity provider vouched for, at a client already through the gate (OIDC
-   * providers here, the SAML request-token exchange in ./direct-sso-sign-in.ts): 404 for an unknown user,
-   * 403 `account_inactive` for a deactivated one; audited `oauth.direct_login.succeeded` with `method`;
-   * then the engine as after a password (organization selection unless `organizationId`, MFA, tokens),
-   * with amr `fed`. `authTime` defaults to now.
+   * providers here, the SAML request-token exchange in ./direct-sso-sign-in.ts), as ./vouched-user-sign-in.ts
+   * does it, with amr `fed`; audited `oauth.direct_login.succeeded` with `method`.
    */
   async signInFederatedUser(
     input: {
@@ -137,20 +135,6 @@ export class DirectProviderSignIn {
     },
     context: DirectCallContext,
   ): Promise<SvcLoginResult> {
-    const { client } = input;
-    const user = await this.#deps.users.findById(input.userId);
-    if (user === undefined) throw new SvcNotFoundError(`User '${input.userId}' was not found.`);
-    if (!user.active) throw accountInactiveError();
-    return this.#deps.direct.completeSignIn(
-      {
-        userId: user.id,
-        client,
-        requestedOrganizationId: input.organizationId,
-        amr: AMR_FEDERATED,
-        method: input.method,
-        ...(input.authTime === undefined ? {} : { authTime: input.authTime }),
-      },
-      context,
-    );
+    return signInVouchedUser(this.#deps, { ...input, amr: AMR_FEDERATED }, context);
   }
 }
