@@ -1,6 +1,7 @@
 import { pageQuerySchema, startDomainVerificationBodySchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAdminDomainClaims } from '../app/facades/svc-admin-domain-claims.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
@@ -16,7 +17,9 @@ type ByClaim = { Params: { organizationId: string; id: string } };
  * found, `lastCheck` why not) and `POST …/domains/{id}/revoke` ends a claim. The app registers this
  * plugin inside the operator API at `/svc/admin/auth/api`, behind the operator guard.
  */
-export function domainClaimAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+export function domainClaimAdminRoutes(deps: {
+  admin: Operations<SvcAdminDomainClaims>;
+}): FastifyPluginAsync {
   const { admin } = deps;
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);

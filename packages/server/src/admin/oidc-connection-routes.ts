@@ -4,7 +4,8 @@ import {
   updateOidcConnectionBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAdminOidcConnections } from '../app/facades/svc-admin-oidc-connections.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
@@ -19,7 +20,9 @@ type ById = { Params: { id: string } };
  * it parses with the contract schemas (top-level field names case-insensitive) and calls the facade.
  * No answer carries a secret.
  */
-export function oidcConnectionAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+export function oidcConnectionAdminRoutes(deps: {
+  admin: Operations<SvcAdminOidcConnections>;
+}): FastifyPluginAsync {
   const { admin } = deps;
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);

@@ -20,10 +20,24 @@ import {
   userListQuerySchema,
 } from '@svc/contract';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAdminDirectory } from '../app/facades/svc-admin-directory.js';
+import type { SvcAdminRecords } from '../app/facades/svc-admin-records.js';
+import type { SvcAdminScopeDisplayNames } from '../app/facades/svc-admin-scope-display-names.js';
+import type { SvcAdminSessions } from '../app/facades/svc-admin-sessions.js';
+import type { SvcAdminSettings } from '../app/facades/svc-admin-settings.js';
+import type { SvcAdminUserGrants } from '../app/facades/svc-admin-user-grants.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor, pageRequest } from '../http/operator-request.js';
+
+/** The operator API's groups these routes call. */
+export type AdminApiOperations = Operations<SvcAdminDirectory> &
+  Operations<SvcAdminRecords> &
+  Operations<SvcAdminUserGrants> &
+  Operations<SvcAdminSettings> &
+  Operations<SvcAdminSessions> &
+  Operations<SvcAdminScopeDisplayNames>;
 
 /**
  * The operator API (docs/reference/operator-api.md) for organizations, users, memberships,
@@ -35,7 +49,7 @@ import { operatorActor, pageRequest } from '../http/operator-request.js';
  *
  * Lists take `limit` (1-200, default 50) and `cursor`, and answer `{ data, nextCursor }`, newest first.
  */
-export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+export function adminApiRoutes(deps: { admin: AdminApiOperations }): FastifyPluginAsync {
   const { admin } = deps;
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);
@@ -155,7 +169,7 @@ export function adminApiRoutes(deps: { admin: SvcAdminService }): FastifyPluginA
  * clients (`active: false` deactivates, `true` reactivates), list memberships (and read one by id), rotate a
  * client secret. PATCH bodies name only what changes; the answer is the record as it is now.
  */
-function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): void {
+function registerRecordRoutes(app: FastifyInstance, admin: Operations<SvcAdminRecords>): void {
   app.get<{ Params: { userId: string } }>('/users/:userId', async (request) =>
     admin.getUserAsync(request.params.userId),
   );
@@ -221,7 +235,10 @@ function registerRecordRoutes(app: FastifyInstance, admin: SvcAdminService): voi
  * POST answers 201) and `PUT, DELETE /scope-display-names/{id}` (DELETE answers `{ deleted: true }`; 400 for
  * a code-owned entry).
  */
-function registerScopeDisplayNameRoutes(app: FastifyInstance, admin: SvcAdminService): void {
+function registerScopeDisplayNameRoutes(
+  app: FastifyInstance,
+  admin: Operations<SvcAdminScopeDisplayNames>,
+): void {
   app.get('/scope-display-names', async () => admin.listScopeDisplayNamesAsync());
   app.post('/scope-display-names', async (request, reply) => {
     const body = parseBody(createScopeDisplayNameBodySchema, request.body);

@@ -5,7 +5,8 @@ import {
   updateScimConnectionBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAdminScimConnections } from '../app/facades/svc-admin-scim-connections.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor, pageRequest } from '../http/operator-request.js';
@@ -21,7 +22,9 @@ type ByOrganization = { Params: { organizationId: string } };
  * `/disable`, token rotation at both spellings the two documents give (`/token/rotate` and
  * `/rotate-token`), and `GET /scim-connections/{id}/sync-events`. Behind the operator guard.
  */
-export function scimConnectionAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+export function scimConnectionAdminRoutes(deps: {
+  admin: Operations<SvcAdminScimConnections>;
+}): FastifyPluginAsync {
   const { admin } = deps;
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);

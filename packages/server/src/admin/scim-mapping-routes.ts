@@ -1,6 +1,7 @@
 import { createScimMappingBodySchema, pageQuerySchema, updateScimMappingBodySchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAdminScimMappings } from '../app/facades/svc-admin-scim-mappings.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
@@ -14,7 +15,9 @@ type ById = { Params: { id: string } };
  * `DELETE /scim-mappings/{id}` (204). A rule outside the grant boundary is 400 with the boundary code as `error`
  * (docs/reference/scim.md "Mapping rules"). Behind the operator guard.
  */
-export function scimMappingAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+export function scimMappingAdminRoutes(deps: {
+  admin: Operations<SvcAdminScimMappings>;
+}): FastifyPluginAsync {
   const { admin } = deps;
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);

@@ -5,7 +5,8 @@ import {
   pageQuerySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAdminSsoConnections } from '../app/facades/svc-admin-sso-connections.js';
 import { parseBody, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
@@ -22,7 +23,9 @@ type ByOrganization = { Params: { organizationId: string } };
  * the operator API at `/svc/admin/auth/api`, behind the operator guard; it parses with the contract
  * schemas (top-level field names case-insensitive) and calls the facade.
  */
-export function ssoConnectionAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+export function ssoConnectionAdminRoutes(deps: {
+  admin: Operations<SvcAdminSsoConnections>;
+}): FastifyPluginAsync {
   const { admin } = deps;
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);

@@ -1,6 +1,7 @@
 import { pageQuerySchema, ssoPortalLinkListQuerySchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAdminSsoPortal } from '../app/facades/svc-admin-sso-portal.js';
 import { parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
@@ -16,7 +17,7 @@ type ByOrganization = { Params: { organizationId: string } };
  * `GET /sso-portal/sessions/{id}` reads one and `POST /sso-portal/sessions/{id}/revoke` revokes one.
  * Registered inside the operator API at `/svc/admin/auth/api`, behind the operator guard.
  */
-export function ssoPortalLinkAdminRoutes(deps: { admin: SvcAdminService }): FastifyPluginAsync {
+export function ssoPortalLinkAdminRoutes(deps: { admin: Operations<SvcAdminSsoPortal> }): FastifyPluginAsync {
   const { admin } = deps;
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);

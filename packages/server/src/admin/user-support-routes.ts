@@ -1,7 +1,8 @@
 import { recordPathSchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AccountOperations } from '../account/account-operations.js';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAdminRecords } from '../app/facades/svc-admin-records.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
 import { validate } from '../kernel/validation.js';
@@ -16,7 +17,7 @@ import { validate } from '../kernel/validation.js';
  * - `POST /users/{id}/mfa/reset`: removes them all, for a user who lost their authenticator.
  */
 export function userSupportAdminRoutes(deps: {
-  admin: SvcAdminService;
+  admin: Operations<SvcAdminRecords>;
   account: AccountOperations;
 }): FastifyPluginAsync {
   const { admin, account } = deps;

@@ -1,39 +1,29 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { createAuditLog } from '../audit/audit-service.js';
 import { createAuditSummary } from '../audit/summary.js';
 import { loadMasterKey } from '../config/master-key.js';
 import { optionsFromEnv } from '../config/env.js';
 import type { SvcOptions } from '../config/options.js';
-import { resolveConfig, type SvcConfig } from '../config/resolve.js';
+import { resolveConfig } from '../config/resolve.js';
 import { Antiforgery, deriveHostedKey } from '../http/antiforgery.js';
 import { HOUR_MS } from '../kernel/clock.js';
 import { SecretBox } from '../kernel/crypto.js';
 import { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
-import { SigningKeys } from '../oauth/keys/signing-keys.js';
 import { SigningThread } from '../oauth/tokens/signing-thread.js';
-import { TokenService } from '../oauth/tokens/token-service.js';
-import { FailureThrottle } from '../ratelimit/failure-throttle.js';
 import { operatorTokenCheck } from '../admin/operator-token.js';
 import { wireSsoPortal } from './wire-sso-portal.js';
-import { RateLimiter } from '../ratelimit/rate-limiter.js';
-import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { passwordHashing } from '../directory/password-hasher.js';
 import { createSmsVerificationProvider } from '../sms/verify-client.js';
 import { checkReadiness } from '../health/readiness.js';
 import { databaseProbe } from '../storage/readiness-probe.js';
-import { migrateDatabase, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { migrateDatabase, openDatabase } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
 import { operatorSessionStore } from '../storage/repositories/operator-sessions.js';
 import { clientRepository } from '../storage/repositories/clients.js';
-import { failureCounterRepository } from '../storage/repositories/failure-counters.js';
-import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
-import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
-import { signingKeyRepository } from '../storage/repositories/signing-keys.js';
-import { runHousekeeping, type HousekeepingReport } from './housekeeping.js';
+import { runHousekeeping } from './housekeeping.js';
 import { buildStandaloneApp, svcEarlyDocuments, svcHttpPlugin } from './http.js';
-import { seedDemo, type DemoSeed } from './seed-demo.js';
-import type { SvcServices } from './services.js';
+import { seedDemo } from './seed-demo.js';
+import type { SvcHttpSurfaces } from './http-surfaces.js';
+import type { CreateSvcContext, Svc, SvcServices } from './services.js';
+import { wireFoundation } from './wire-foundation.js';
 import { wireAdmin } from './wire-admin.js';
 import { SvcAuthCapabilities } from './facades/svc-auth-capabilities.js';
 import { SvcAuthProviders } from './facades/svc-auth-providers.js';
@@ -56,33 +46,7 @@ import { wireCalendar } from './wire-calendar.js';
 /** How often a node runs its housekeeping (app/housekeeping.ts). */
 const MAINTENANCE_INTERVAL_MS = HOUR_MS;
 
-/** What createSvc() answers: the public services (see SvcServices), the HTTP entry points and the lifecycle. */
-export interface Svc extends SvcServices {
-  readonly config: SvcConfig;
-  /** @internal The database connection (tests and the benchmark read it directly). */
-  readonly database: DatabaseHandle;
-  /** What the demo seed created on this start, when `seedDemo` is on. */
-  readonly demo: DemoSeed | undefined;
-  /** Mount Svc in a host Fastify app: `await host.register(svc.plugin)`. Routes live under the dashboard base. */
-  readonly plugin: FastifyPluginAsync;
-  /** The standalone Fastify instance (used by the CLI, `inject()` in tests, and the Node handler). */
-  readonly app: FastifyInstance;
-  /** A plain Node `(req, res)` handler for `http.createServer()` or any framework that forwards raw requests. */
-  readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
-  /**
-   * Runs the housekeeping a node does every hour (signing keys; expired requests, codes, links, tokens,
-   * counters; re-checks of domain claims) once now; for tests and for hosts that schedule it themselves.
-   */
-  housekeeping(): Promise<HousekeepingReport>;
-  /** Listens on the configured host and port; resolves to the address. */
-  listen(): Promise<string>;
-  close(): Promise<void>;
-}
-
-export interface CreateSvcContext {
-  /** Environment to read SVC_* variables from. @default process.env; pass {} to ignore the environment. */
-  readonly env?: NodeJS.ProcessEnv;
-}
+export type { CreateSvcContext, Svc } from './services.js';
 
 /**
  * The one app factory: configuration, storage, services and HTTP. The CLI, the standalone server and
@@ -100,28 +64,11 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const { db } = database;
     const { clock, ids } = config;
     const hashPassword = passwordHashing(config.passwordHashing);
-
-    const securitySettings = new SecuritySettingsService({
-      repository: securitySettingsRepository(db),
-      clock,
-      defaults: config.securityDefaults,
-    });
-    await securitySettings.initialize();
-    const audit = createAuditLog({ repository: auditEventsRepository(db), clock, ids });
-    const signingKeys = new SigningKeys({
-      repository: signingKeyRepository(db),
-      secretBox,
-      clock,
-      settings: () => securitySettings.get(),
-      cacheTtlMs: config.signingKeyCacheMs,
-    });
-    await signingKeys.ensureActiveKey();
-    await signingKeys.maintain();
-    const tokens = new TokenService({ keys: signingKeys, issuer: config.issuer, clock, ids, signer });
-    const rateLimiter = new RateLimiter({ store: rateLimitRepository(db), clock });
+    const foundation = await wireFoundation({ db, config, secretBox, signer });
+    const { securitySettings, audit, signingKeys, tokens, rateLimiter, failureThrottle } = foundation;
     const joining = wireDiscovery({ db, config, clock, ids, audit, rateLimiter });
     const { discovery, clientDocuments } = joining;
-    const adminWiring = wireAdmin({
+    const directory = wireAdmin({
       db,
       clock,
       ids,
@@ -134,9 +81,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       issuer: config.issuer,
       scim: { config: config.scim, tokenFailures: config.failureLimits.scimTokenIp },
     });
-    const admin = adminWiring.facade;
-    await adminWiring.seed((name) => environment[name]);
-    const failureThrottle = new FailureThrottle({ store: failureCounterRepository(db), clock });
+    const { facade: admin, oidc, sso, fga, browserSessions, consents } = directory;
+    await directory.seed((name) => environment[name]);
     const { engine: authEngine, facadeGroups } = wireAuth({
       db,
       clock,
@@ -145,13 +91,25 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       tokens,
       config,
-      admin: adminWiring,
+      directory: {
+        users: directory.users,
+        organizations: directory.organizations,
+        memberships: directory.memberships,
+      },
+      browserSessions,
+      consents,
+      mfaSettings: directory.mfaSettings,
+      linkedIdentities: oidc.linking,
+      settingsOperations: directory.groups.settings,
       secretBox,
       totpIssuer: new URL(config.publicOrigin).hostname,
       failureThrottle,
       rateLimiter,
       hashPassword,
     });
+    const { tokens: tokenEngine, direct, signup, clientSecrets, rejectedTokens, tokenChecks } = authEngine;
+    const { accountClaims } = directory;
+    const { access } = authEngine.applications;
     const antiforgery = new Antiforgery({
       key: deriveHostedKey(masterKey, 'antiforgery'),
       clock,
@@ -163,14 +121,24 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       db,
       config,
       clientDocuments,
-      engine: authEngine,
+      sessions: tokenEngine.sessions,
+      access,
+      clientSecrets,
       securitySettings,
       rateLimiter,
       audit,
       clock,
       ids,
     });
-    const tokenEndpoint = wireTokenEndpoint({ clients, engine: authEngine, tokens, device, clock });
+    const tokenEndpoint = wireTokenEndpoint({
+      clients,
+      clientSecrets,
+      rejectedTokens,
+      tokenEngine,
+      tokens,
+      device,
+      clock,
+    });
     // The app's logger exists only after the HTTP app is built; the email service logs through it lazily.
     const appLog: { current?: { info(message: string): void; warn(message: string): void } } = {};
     const emailWiring = wireEmail({
@@ -184,55 +152,40 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         warn: (message) => appLog.current?.warn(message),
       },
     });
+    const { email } = emailWiring;
     const smsProvider = createSmsVerificationProvider(config.sms);
-    const phoneOtp = wirePhoneOtp({
-      db,
-      config,
-      engine: authEngine,
-      smsProvider,
-      rateLimiter,
-      failureThrottle,
-      audit,
-      clock,
-      ids,
-    });
+    const limits = { rateLimiter, failureThrottle, audit, clock, ids };
+    const phoneOtp = wirePhoneOtp({ db, config, direct, signup, smsProvider, ...limits });
     const account = wireAccount({
       db,
       config,
       clock,
       ids,
       audit,
-      email: emailWiring.email,
+      email,
       rateLimiter,
-      engine: authEngine,
+      tokenEngine,
+      browserSessions,
+      tokenChecks,
+      accountClaims,
       hashPassword,
     });
     const passwordless = wirePasswordless({
       db,
       config,
-      authEngine,
-      email: emailWiring.email,
-      rateLimiter,
-      failureThrottle,
-      audit,
-      clock,
-      ids,
+      direct,
+      signup,
+      tokenChecks,
+      accountClaims,
+      email,
+      ...limits,
     });
-    const invitationWiring = wireInvitations({
-      db,
-      config,
-      email: emailWiring.email,
-      rateLimiter,
-      audit,
-      clock,
-      ids,
-      engine: authEngine,
-    });
+    const invitationWiring = wireInvitations({ db, config, email, signup, direct, tokenChecks, ...limits });
     const oidcSignIn = wireOidcSignIn({
       db,
       config,
-      oidc: adminWiring.oidc,
-      engine: authEngine,
+      oidc,
+      engine: { direct, organizations: authEngine.organizations, tokenChecks },
       audit,
       clock,
       ids,
@@ -248,29 +201,39 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const auth = svcAuthService({
       ...facadeGroups,
       providers: new SvcAuthProviders({
-        oidcConnections: adminWiring.oidc.connections,
+        oidcConnections: oidc.connections,
         providerSignIn: oidcSignIn.firstParty,
-        homeRealms: adminWiring.sso.realms,
+        homeRealms: sso.realms,
       }),
       capabilities: new SvcAuthCapabilities({ ...capabilities, devices: device.operations }),
     });
     const calendar = wireCalendar({
       db,
       config,
-      connections: adminWiring.oidc.connections,
+      connections: oidc.connections,
       relyingParty: oidcSignIn.relyingParty,
-      engine: authEngine,
+      direct,
+      tokenChecks,
+      browserSessions,
       secretBox,
       audit,
       clock,
       ids,
     });
-    const sso = adminWiring.sso;
     const hostedSignIn = wireAuthorize({
       db,
       providers: oidcSignIn.signIn,
       saml: { realms: sso.realms, serviceProvider: sso.serviceProvider, accounts: sso.accounts, audit },
-      engine: authEngine,
+      signIn: authEngine.signIn,
+      organizations: authEngine.organizations,
+      browserSessions,
+      consents,
+      passwords: authEngine.passwords,
+      signup,
+      mfa: authEngine.mfa,
+      scopeDisplayNames: directory.scopeDisplayNames,
+      codes: tokenEngine.codes,
+      access,
       audit,
       antiforgery,
       config,
@@ -280,74 +243,94 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       signingKeys,
       capabilities,
     });
-    const { fga } = adminWiring;
     const readinessDeps = { probe: databaseProbe(db), timeoutMs: config.databaseTimeouts.statementMs };
+    const readiness = () => checkReadiness(readinessDeps);
     // What the setup portal and the SAML entry points of first-party apps are wired with.
-    const samlContext = { db, config, audit, clock, ids, sso, tokenChecks: authEngine.tokenChecks };
+    const samlContext = { db, config, audit, clock, ids, sso, tokenChecks };
     const ssoPortal = wireSsoPortal({
       ...samlContext,
       rateLimiter,
       masterKey,
-      domainClaims: adminWiring.domainClaims.claims,
+      domainClaims: directory.domainClaims.claims,
     });
-    const samlApps = wireSamlAppEntry({ ...samlContext, hostedSignIn, engine: authEngine, oidc: oidcSignIn });
+    const samlApps = wireSamlAppEntry({ ...samlContext, hostedSignIn, direct, oidc: oidcSignIn });
     // The SAML continuations of entry points other than the engine's own sign-in, for the ACS route.
     const samlContinuationHandlers = [ssoPortal.portalTestHandler, ...samlApps.handlers];
+    const dashboard = wireDashboard({ ...samlContext, tokenEngine, rejectedTokens, masterKey });
+    const surfaces: SvcHttpSurfaces = {
+      readiness,
+      discovery: { discovery, keys: signingKeys },
+      oauth: {
+        tokenEndpoint,
+        deviceAuthorization: device.endpoint,
+        registration: joining.registration,
+        userinfo: new UserinfoService({ accessTokens: tokenEngine.accessTokens }),
+        samlServiceProvider: sso.serviceProvider,
+      },
+      direct: { auth, passwordless, mfa: authEngine.mfaOperations, account, sso: samlApps.sso },
+      hosted: {
+        signIn: hostedSignIn,
+        antiforgery,
+        samlAssertionConsumer: wireSamlAssertionConsumer({
+          ...samlContext,
+          hostedSignIn,
+          handlers: samlContinuationHandlers,
+        }),
+      },
+      calendar: { calendar: calendar.facade, consent: calendar.consent },
+      operator: {
+        token: operatorTokenCheck(config, rateLimiter, audit),
+        dashboard,
+        admin,
+        applicationAccess: authEngine.applications.admin,
+        invitations: invitationWiring.invitations,
+        account,
+        email,
+        fga: fga.admin,
+        audit,
+        auditSummary: createAuditSummary({
+          repository: auditEventsRepository(db),
+          sessions: operatorSessionStore(db),
+          clock,
+        }),
+      },
+      scim: directory.scim.serviceProvider,
+      setupPortal: ssoPortal,
+    };
     const services: SvcServices = {
+      admin,
       auth,
       authEngine,
-      admin,
       audit,
       securitySettings,
       signingKeys,
       tokens,
-      discovery,
-      registration: joining.registration,
-      antiforgery,
       hostedSignIn,
-      tokenEndpoint,
-      deviceAuthorization: device.endpoint,
-      devices: device.devices,
-      userinfo: new UserinfoService({ accessTokens: authEngine.tokens.accessTokens }),
       rateLimiter,
       smsProvider,
-      email: emailWiring.email,
+      email,
       account,
       passwordless,
       invitations: invitationWiring.invitations,
-      operatorToken: operatorTokenCheck(config, rateLimiter, audit),
-      oidcConnections: adminWiring.oidc.connections,
+      oidcConnections: oidc.connections,
       calendar: calendar.facade,
-      calendarConsent: calendar.consent,
-      domainClaims: adminWiring.domainClaims.claims,
+      domainClaims: directory.domainClaims.claims,
       samlServiceProvider: sso.serviceProvider,
-      scimServiceProvider: adminWiring.scim.serviceProvider,
-      scimEvents: adminWiring.scim.events,
+      scimEvents: directory.scim.events,
       fga: fga.facade,
-      fgaAdmin: fga.admin,
-      applicationAccess: authEngine.applications.admin,
-      dashboard: wireDashboard({ ...samlContext, engine: authEngine, masterKey }),
       sso: samlApps.sso,
       ssoPortal,
       samlContinuationHandlers,
-      samlAssertionConsumer: wireSamlAssertionConsumer({
-        ...samlContext,
-        hostedSignIn,
-        handlers: samlContinuationHandlers,
-      }),
-      samlRealms: sso.realms,
-      samlAccounts: sso.accounts,
-      readiness: () => checkReadiness(readinessDeps),
-      auditSummary: createAuditSummary({
-        repository: auditEventsRepository(db),
-        sessions: operatorSessionStore(db),
-        clock,
-      }),
+      readiness,
     };
 
     const demo = config.seedDemo ? await seedDemo(admin, { production: !config.development }) : undefined;
-    const plugin = svcHttpPlugin(config, services);
-    const { app, handler } = await buildStandaloneApp(config, plugin, svcEarlyDocuments(config, services));
+    const plugin = svcHttpPlugin(config, surfaces);
+    const { app, handler } = await buildStandaloneApp(
+      config,
+      plugin,
+      svcEarlyDocuments(config, surfaces.discovery),
+    );
     appLog.current = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
 
     const housekeeping = () =>
@@ -358,7 +341,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
         authorizeFlow: hostedSignIn.flow,
         rateLimiter,
         failureThrottle,
-        domainClaims: adminWiring.domainClaims.rechecks,
+        domainClaims: directory.domainClaims.rechecks,
         clients,
         audit,
       });

@@ -48,12 +48,19 @@ import { deviceAuthorizationRoutes } from '../oauth/device/routes.js';
 import { isUserinfoMapped } from '../oauth/userinfo/metadata.js';
 import { userinfoRoutes } from '../oauth/userinfo/routes.js';
 import { discoveryDocuments, discoveryRoutes, rootDiscoveryDocuments } from '../oauth/discovery/routes.js';
-import type { SvcServices } from './services.js';
+import type {
+  DirectSurface,
+  DiscoverySurface,
+  HostedSurface,
+  OAuthSurface,
+  OperatorSurface,
+  SvcHttpSurfaces,
+} from './http-surfaces.js';
 
-function svcDiscoveryDocuments(config: SvcConfig, services: SvcServices): readonly StaticDocumentRoute[] {
+function svcDiscoveryDocuments(config: SvcConfig, surface: DiscoverySurface): readonly StaticDocumentRoute[] {
   return discoveryDocuments({
-    discovery: services.discovery,
-    keys: services.signingKeys,
+    discovery: surface.discovery,
+    keys: surface.keys,
     publishOpenIdConfiguration: config.openId.enabled && config.openId.publishDiscoveryDocument,
   });
 }
@@ -62,9 +69,12 @@ function svcDiscoveryDocuments(config: SvcConfig, services: SvcServices): readon
  * The documents the standalone server answers before routing, by their whole paths. None while the
  * access log is on: it has a line for every request, and only Fastify writes those.
  */
-export function svcEarlyDocuments(config: SvcConfig, services: SvcServices): readonly StaticDocumentRoute[] {
+export function svcEarlyDocuments(
+  config: SvcConfig,
+  surface: DiscoverySurface,
+): readonly StaticDocumentRoute[] {
   if (config.accessLog) return [];
-  const documents = svcDiscoveryDocuments(config, services);
+  const documents = svcDiscoveryDocuments(config, surface);
   return [
     ...documents.map((document) => ({ ...document, path: `${config.authBase}${document.path}` })),
     ...rootDiscoveryDocuments(documents, config.authBase),
@@ -74,14 +84,21 @@ export function svcEarlyDocuments(config: SvcConfig, services: SvcServices): rea
 /** Request bodies above this are refused with 413 before parsing. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
 
+/** Where a surface mounts: the Svc plugin's instance and the auth base's path under the dashboard base. */
+interface Mount {
+  readonly svc: FastifyInstance;
+  readonly authPath: string;
+  readonly config: SvcConfig;
+}
+
 /**
  * Every Svc surface as one encapsulated Fastify plugin, mounted at the dashboard base. Each surface is a
- * plugin of its own with its own error mapper; unknown routes under the base answer the one 404 body
- * that unauthorized admin calls also get.
+ * plugin of its own with its own error mapper, mounted from its own part of `surfaces`; unknown routes
+ * under the base answer the one 404 body that unauthorized admin calls also get.
  */
-export function svcHttpPlugin(config: SvcConfig, services: SvcServices): FastifyPluginAsync {
+export function svcHttpPlugin(config: SvcConfig, surfaces: SvcHttpSurfaces): FastifyPluginAsync {
   const authPath = config.authBase.slice(config.dashboardBase.length);
-  const discovery = svcDiscoveryDocuments(config, services);
+  const discovery = svcDiscoveryDocuments(config, surfaces.discovery);
   return async (host) => {
     await host.register(
       async (svc) => {
@@ -94,10 +111,11 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
         acceptJsonBodies(svc);
         svc.setNotFoundHandler((_request, reply) => sendNotFound(reply));
         svc.setErrorHandler(jsonErrorHandler);
-        await svc.register(healthRoutes({ readiness: services.readiness }));
+        const mount: Mount = { svc, authPath, config };
+        await svc.register(healthRoutes({ readiness: surfaces.readiness }));
         await svc.register(
           operatorDashboardRoutes({
-            dashboard: services.dashboard,
+            dashboard: surfaces.operator.dashboard,
             site: { dashboardBase: config.dashboardBase, publicOrigin: config.publicOrigin },
             authBase: config.authBase,
             now: () => config.clock.now(),
@@ -105,99 +123,14 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
           }),
         );
         await svc.register(discoveryRoutes(discovery), { prefix: authPath });
-        await svc.register(tokenRoutes({ tokenEndpoint: services.tokenEndpoint }), { prefix: authPath });
-        await svc.register(deviceAuthorizationRoutes({ endpoint: services.deviceAuthorization }), {
-          prefix: authPath,
-        });
-        if (services.registration !== null) {
-          await svc.register(registrationRoutes({ registration: services.registration }), {
-            prefix: authPath,
-          });
-        }
-        if (isUserinfoMapped(config)) {
-          await svc.register(userinfoRoutes({ userinfo: services.userinfo }), { prefix: authPath });
-        }
-        await svc.register(directRoutes({ auth: services.auth }), { prefix: authPath });
-        await svc.register(passwordlessDirectRoutes({ passwordless: services.passwordless }), {
-          prefix: authPath,
-        });
-        await svc.register(mfaDirectRoutes({ mfa: services.authEngine.mfaOperations }), { prefix: authPath });
-        await svc.register(accountDirectRoutes({ account: services.account }), { prefix: authPath });
-        await svc.register(oidcDirectRoutes({ auth: services.auth }), { prefix: authPath });
-        await svc.register(ssoDirectRoutes({ sso: services.sso }), { prefix: authPath });
-        // Calendar connections: the callback and the operator routes are mapped only while they are on
-        // (docs/reference/calendar.md).
-        if (config.calendar.enabled) {
-          await svc.register(
-            calendarCallbackRoutes({
-              consent: services.calendarConsent,
-              site: services.hostedSignIn.site,
-              antiforgery: services.antiforgery,
-            }),
-            {
-              prefix: authPath,
-            },
-          );
-          await svc.register(calendarDirectRoutes({ calendar: services.calendar }), { prefix: authPath });
-          await svc.register(
-            async (calendar) => {
-              requireOperator(calendar, services.operatorToken, services.dashboard);
-              await calendar.register(calendarAdminRoutes({ calendar: services.calendar }));
-            },
-            { prefix: '/admin/calendar/api' },
-          );
-        }
-        await svc.register(samlMetadataRoutes({ serviceProvider: services.samlServiceProvider }), {
-          prefix: authPath,
-        });
-        // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
-        await svc.register(
-          hostedRoutes({
-            authBase: config.authBase,
-            antiforgery: services.antiforgery,
-            routes: [
-              authorizeRoutes(services.hostedSignIn),
-              hostedSignInRoutes(services.hostedSignIn),
-              samlAcsRoutes({
-                consumer: services.samlAssertionConsumer,
-                site: services.hostedSignIn.site,
-                clock: services.hostedSignIn.clock,
-                antiforgery: services.antiforgery,
-              }),
-            ],
-          }),
-          { prefix: authPath },
-        );
-        // The headless API: a sibling of the hosted plugin (JSON, no antiforgery form token, its own errors).
-        if (config.headless.enabled) {
-          await svc.register(
-            headlessRoutes({
-              signIn: services.hostedSignIn,
-              allowedOrigins: config.headless.allowedOrigins,
-            }),
-            { prefix: config.headless.basePath.slice(config.dashboardBase.length) },
-          );
-        }
-        await svc.register(
-          async (admin) => {
-            requireOperator(admin, services.operatorToken, services.dashboard);
-            await admin.register(adminApiRoutes({ admin: services.admin }));
-            await admin.register(applicationAccessRoutes({ access: services.applicationAccess }));
-            await admin.register(invitationAdminRoutes({ invitations: services.invitations }));
-            await admin.register(
-              userSupportAdminRoutes({ admin: services.admin, account: services.account }),
-            );
-            await admin.register(oidcConnectionAdminRoutes({ admin: services.admin }));
-            await admin.register(domainClaimAdminRoutes({ admin: services.admin }));
-            await admin.register(ssoConnectionAdminRoutes({ admin: services.admin }));
-            await admin.register(scimConnectionAdminRoutes({ admin: services.admin }));
-            await admin.register(scimMappingAdminRoutes({ admin: services.admin }));
-            await admin.register(ssoPortalLinkAdminRoutes({ admin: services.admin }));
-          },
-          { prefix: '/admin/auth/api' },
-        );
+        await mountOAuth(mount, surfaces.oauth);
+        await mountDirect(mount, surfaces.direct);
+        // Calendar connections are mapped only while they are on (docs/reference/calendar.md).
+        if (config.calendar.enabled) await mountCalendar(mount, surfaces);
+        await mountHosted(mount, surfaces.hosted);
+        await mountOperator(mount, surfaces.operator);
         // SCIM: its own bearer tokens, content type and error schema.
-        await svc.register(scimRoutes({ provider: services.scimServiceProvider }), {
+        await svc.register(scimRoutes({ provider: surfaces.scim }), {
           prefix: config.scim.basePath.slice(config.dashboardBase.length),
         });
         // The customer SSO setup portal: its own cookie authorizes it, never the operator token.
@@ -207,35 +140,10 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
             portalBase,
             pagePath: SSO_PORTAL_PAGE_PATH,
             publicOrigin: config.publicOrigin,
-            sessions: services.ssoPortal.sessions,
-            setup: services.ssoPortal.setup,
-            csrf: services.ssoPortal.csrf,
+            ...surfaces.setupPortal,
             clock: config.clock,
           }),
           { prefix: portalBase.slice(config.dashboardBase.length) },
-        );
-        await svc.register(
-          async (email) => {
-            requireOperator(email, services.operatorToken, services.dashboard);
-            await email.register(emailAdminRoutes({ email: services.email }));
-          },
-          { prefix: '/admin/email/api' },
-        );
-        await svc.register(
-          async (fga) => {
-            requireOperator(fga, services.operatorToken, services.dashboard);
-            await fga.register(fgaAdminRoutes({ fga: services.fgaAdmin }));
-          },
-          { prefix: '/admin/fga/api' },
-        );
-        await svc.register(
-          async (audit) => {
-            requireOperator(audit, services.operatorToken, services.dashboard);
-            await audit.register(
-              auditApiRoutes({ audit: services.audit, summary: services.auditSummary, clock: config.clock }),
-            );
-          },
-          { prefix: '/admin/audit/api' },
         );
       },
       { prefix: config.dashboardBase },
@@ -246,6 +154,109 @@ export function svcHttpPlugin(config: SvcConfig, services: SvcServices): Fastify
       await root.register(discoveryRoutes(rootDiscoveryDocuments(discovery, config.authBase)));
     });
   };
+}
+
+async function mountOAuth({ svc, authPath, config }: Mount, oauth: OAuthSurface): Promise<void> {
+  const prefix = { prefix: authPath };
+  await svc.register(tokenRoutes({ tokenEndpoint: oauth.tokenEndpoint }), prefix);
+  await svc.register(deviceAuthorizationRoutes({ endpoint: oauth.deviceAuthorization }), prefix);
+  if (oauth.registration !== null) {
+    await svc.register(registrationRoutes({ registration: oauth.registration }), prefix);
+  }
+  if (isUserinfoMapped(config)) await svc.register(userinfoRoutes({ userinfo: oauth.userinfo }), prefix);
+  await svc.register(samlMetadataRoutes({ serviceProvider: oauth.samlServiceProvider }), prefix);
+}
+
+async function mountDirect({ svc, authPath }: Mount, direct: DirectSurface): Promise<void> {
+  const prefix = { prefix: authPath };
+  await svc.register(directRoutes({ auth: direct.auth }), prefix);
+  await svc.register(passwordlessDirectRoutes({ passwordless: direct.passwordless }), prefix);
+  await svc.register(mfaDirectRoutes({ mfa: direct.mfa }), prefix);
+  await svc.register(accountDirectRoutes({ account: direct.account }), prefix);
+  await svc.register(oidcDirectRoutes({ auth: direct.auth }), prefix);
+  await svc.register(ssoDirectRoutes({ sso: direct.sso }), prefix);
+}
+
+async function mountCalendar(
+  { svc, authPath }: Mount,
+  surfaces: Pick<SvcHttpSurfaces, 'calendar' | 'hosted' | 'operator'>,
+): Promise<void> {
+  const { calendar, consent } = surfaces.calendar;
+  const { site } = surfaces.hosted.signIn;
+  const { antiforgery } = surfaces.hosted;
+  await svc.register(calendarCallbackRoutes({ consent, site, antiforgery }), { prefix: authPath });
+  await svc.register(calendarDirectRoutes({ calendar }), { prefix: authPath });
+  await svc.register(
+    async (scope) => {
+      requireOperator(scope, surfaces.operator.token, surfaces.operator.dashboard);
+      await scope.register(calendarAdminRoutes({ calendar }));
+    },
+    { prefix: '/admin/calendar/api' },
+  );
+}
+
+async function mountHosted({ svc, authPath, config }: Mount, hosted: HostedSurface): Promise<void> {
+  const { signIn, antiforgery } = hosted;
+  // /authorize sits inside the hosted plugin: it uses its cookies, security headers and error page.
+  await svc.register(
+    hostedRoutes({
+      authBase: config.authBase,
+      antiforgery,
+      routes: [
+        authorizeRoutes(signIn),
+        hostedSignInRoutes(signIn),
+        samlAcsRoutes({
+          consumer: hosted.samlAssertionConsumer,
+          site: signIn.site,
+          clock: signIn.clock,
+          antiforgery,
+        }),
+      ],
+    }),
+    { prefix: authPath },
+  );
+  // The headless API: a sibling of the hosted plugin (JSON, no antiforgery form token, its own errors).
+  if (config.headless.enabled) {
+    await svc.register(headlessRoutes({ signIn, allowedOrigins: config.headless.allowedOrigins }), {
+      prefix: config.headless.basePath.slice(config.dashboardBase.length),
+    });
+  }
+}
+
+/** The operator APIs, each behind the operator guard under its own prefix. */
+async function mountOperator({ svc, config }: Mount, operator: OperatorSurface): Promise<void> {
+  const guarded = async (prefix: string, register: (scope: FastifyInstance) => Promise<void>) =>
+    svc.register(
+      async (scope) => {
+        requireOperator(scope, operator.token, operator.dashboard);
+        await register(scope);
+      },
+      { prefix },
+    );
+  const { admin } = operator;
+  await guarded('/admin/auth/api', async (scope) => {
+    await scope.register(adminApiRoutes({ admin }));
+    await scope.register(applicationAccessRoutes({ access: operator.applicationAccess }));
+    await scope.register(invitationAdminRoutes({ invitations: operator.invitations }));
+    await scope.register(userSupportAdminRoutes({ admin, account: operator.account }));
+    await scope.register(oidcConnectionAdminRoutes({ admin }));
+    await scope.register(domainClaimAdminRoutes({ admin }));
+    await scope.register(ssoConnectionAdminRoutes({ admin }));
+    await scope.register(scimConnectionAdminRoutes({ admin }));
+    await scope.register(scimMappingAdminRoutes({ admin }));
+    await scope.register(ssoPortalLinkAdminRoutes({ admin }));
+  });
+  await guarded('/admin/email/api', async (scope) => {
+    await scope.register(emailAdminRoutes({ email: operator.email }));
+  });
+  await guarded('/admin/fga/api', async (scope) => {
+    await scope.register(fgaAdminRoutes({ fga: operator.fga }));
+  });
+  await guarded('/admin/audit/api', async (scope) => {
+    await scope.register(
+      auditApiRoutes({ audit: operator.audit, summary: operator.auditSummary, clock: config.clock }),
+    );
+  });
 }
 
 /** The standalone server and its raw request listener, for a host's own `http.Server`. */

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
  * is public only when it is listed here.
  */
 const PUBLIC_MEMBERS = {
-  'services.ts': { SvcServices: ['admin', 'auth', 'audit', 'tokens', 'calendar', 'fga', 'sso', 'readiness'] },
-  'create-svc.ts': {
+  'services.ts': {
+    SvcServices: ['admin', 'auth', 'audit', 'tokens', 'calendar', 'fga', 'sso', 'readiness'],
     Svc: ['config', 'demo', 'plugin', 'app', 'handler', 'housekeeping', 'listen', 'close'],
   },
 } as const;

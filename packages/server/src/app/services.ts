@@ -1,30 +1,23 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { SvcConfig } from '../config/resolve.js';
+import type { DatabaseHandle } from '../storage/database.js';
+import type { HousekeepingReport } from './housekeeping.js';
+import type { DemoSeed } from './seed-demo.js';
 import type { Readiness } from '../health/readiness.js';
 import type { createAuditLog } from '../audit/audit-service.js';
-import type { AuditSummarizer } from '../audit/summary.js';
-import type { Antiforgery } from '../http/antiforgery.js';
 import type { HostedSignInDeps } from '../hosted/sign-in-deps.js';
-import type { TokenEndpoint } from '../oauth/token/token-endpoint.js';
-import type { DeviceAuthorizationEndpoint } from '../oauth/device/device-authorization-endpoint.js';
-import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
-import type { UserinfoService } from '../oauth/userinfo/userinfo-service.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SmsVerificationProvider } from '../sms/verify-client.js';
 import type { AccountOperations } from '../account/account-operations.js';
 import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
-import type { OperatorTokenCheck } from '../admin/operator-token.js';
 import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordless-sign-in.js';
 import type { EmailService } from '../email/email-service.js';
 import type { OidcConnections } from '../federation/oidc/enabled-connections.js';
 import type { DomainClaims } from '../organizations/domains/domain-claims.js';
-import type { SamlAssertionConsumer } from '../federation/saml/assertion-consumer.js';
-import type { HomeRealmDiscovery } from '../federation/saml/home-realm.js';
-import type { SamlAccounts } from '../federation/saml/saml-accounts.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
 import type { SamlContinuationHandler } from '../federation/saml/continuations.js';
 import type { SsoPortalWiring } from './wire-sso-portal.js';
-import type { ClientRegistration } from '../oauth/clients/registration/client-registration.js';
-import type { Discovery } from '../oauth/discovery/discovery.js';
-import type { ScimServiceProvider } from '../scim/service-provider.js';
 import type { ScimDirectoryEvents } from '../scim/directory-events.js';
 import type { SigningKeys } from '../oauth/keys/signing-keys.js';
 import type { TokenService } from '../oauth/tokens/token-service.js';
@@ -32,19 +25,16 @@ import type { SecuritySettingsService } from '../settings/security-settings-serv
 import type { SvcAdminService } from './facades/svc-admin-service.js';
 import type { SvcAuthService } from './facades/svc-auth-service.js';
 import type { SvcCalendarService } from './facades/svc-calendar-service.js';
-import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { AuthEngine } from './wire-auth.js';
-import type { FgaAdmin } from '../fga/fga-admin.js';
-import type { ApplicationAccessAdmin } from '../applications/access-admin.js';
-import type { OperatorDashboard } from '../operator-dashboard/operator-dashboard.js';
 import type { SvcFgaService } from './facades/svc-fga-service.js';
 import type { SvcSsoService } from './facades/svc-sso-service.js';
 
 /**
- * The services createSvc() builds; the HTTP surfaces and the CLI reach capabilities only through these.
- * A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar`, `fga`, `sso` and `readiness`. The members tagged internal are
- * the wiring of the HTTP surfaces, the CLI and the tests: they may change in any release and are left
- * out of the published declarations (`stripInternal`; docs/reference/configuration.md "Embedding").
+ * The services of a built Svc. A host may rely on `admin`, `auth`, `audit`, `tokens`, `calendar`, `fga`,
+ * `sso` and `readiness`. The members tagged internal are handles the CLI and the tests reach in by: they
+ * may change in any release and are left out of the published declarations (`stripInternal`;
+ * docs/reference/configuration.md "Embedding"). The HTTP surfaces are not built from this object but
+ * from their own parts (app/http-surfaces.ts).
  */
 export interface SvcServices {
   /** The in-process operator API (SvcAdminService). */
@@ -54,29 +44,13 @@ export interface SvcServices {
   /** @internal The sign-in and token engine under the HTTP adapters. */
   readonly authEngine: AuthEngine;
   readonly audit: ReturnType<typeof createAuditLog>;
-  /** @internal The audit API's overview (`GET /svc/admin/audit/api/events/summary`). */
-  readonly auditSummary: AuditSummarizer;
   /** @internal */
   readonly securitySettings: SecuritySettingsService;
   /** @internal */
   readonly signingKeys: SigningKeys;
   readonly tokens: TokenService;
-  /** @internal */
-  readonly discovery: Discovery;
-  /** @internal POST /register (RFC 7591); null while dynamic client registration is off. */
-  readonly registration: ClientRegistration | null;
-  /** @internal Checks hosted form posts (double-submit, keyed by the master key, so valid on every node). */
-  readonly antiforgery: Antiforgery;
   /** @internal The hosted authorization flow (GET /authorize and the sign-in pages) and hosted logout. */
   readonly hostedSignIn: HostedSignInDeps;
-  /** @internal POST /token: client authentication and the grants. */
-  readonly tokenEndpoint: TokenEndpoint;
-  /** @internal POST /device_authorization (RFC 8628). */
-  readonly deviceAuthorization: DeviceAuthorizationEndpoint;
-  /** @internal The device flow: start, resolve, approve, deny, poll (the hosted and headless device pages use it). */
-  readonly devices: DeviceAuthorizations;
-  /** @internal */
-  readonly userinfo: UserinfoService;
   /** @internal Database-enforced rate limits (rules in `config.rateLimits`), valid across nodes. */
   readonly rateLimiter: RateLimiter;
   /** @internal The SMS verification provider; rejects every call when SVC_SMS_* is not configured. */
@@ -89,8 +63,6 @@ export interface SvcServices {
   readonly passwordless: PasswordlessSignIn;
   /** @internal Email invitations (the operator routes use it). */
   readonly invitations: InvitationService;
-  /** @internal The operator token of the admin surfaces, with its failure limit. */
-  readonly operatorToken: OperatorTokenCheck;
   /** @internal The enabled OIDC / social provider connections with their resolved provider profiles. */
   readonly oidcConnections: OidcConnections;
   /**
@@ -98,14 +70,10 @@ export interface SvcServices {
    * provider access token, list and revoke connections.
    */
   readonly calendar: SvcCalendarService;
-  /** @internal The calendar consent GET /calendar/callback finishes. */
-  readonly calendarConsent: CalendarConsent;
   /** @internal Organization domain claims; `activeClaimOf(domain)` names the organization that owns a domain. */
   readonly domainClaims: DomainClaims;
   /** @internal Svc as the SAML service provider of each SSO connection: SP metadata, AuthnRequests, ACS. */
   readonly samlServiceProvider: SamlServiceProvider;
-  /** @internal Svc as the SCIM 2.0 service provider of each SCIM connection (`/svc/scim/v2`). */
-  readonly scimServiceProvider: ScimServiceProvider;
   /**
    * @internal SCIM group membership and connection changes, published before each SCIM answer; the group
    * mapping rules subscribe to revoke the grants a change ends.
@@ -116,12 +84,6 @@ export interface SvcServices {
    * host app, `explainAsync`, and grants made and revoked by a source that manages them.
    */
   readonly fga: SvcFgaService;
-  /** @internal The FGA model's operations (the operator API at /svc/admin/fga/api). */
-  readonly fgaAdmin: FgaAdmin;
-  /** @internal The bundled dashboards' sign-in and the operator sessions it starts. */
-  readonly dashboard: OperatorDashboard;
-  /** @internal Application access's operations (the operator API's /applications routes). */
-  readonly applicationAccess: ApplicationAccessAdmin;
   /**
    * The in-process SSO API (SvcSsoService): StartAuthorizationAsync and ExchangeCodeAsync (the direct
    * SAML request-token flow; docs/reference/federation.md "SAML entry points of first-party apps"), and what
@@ -136,12 +98,34 @@ export interface SvcServices {
    * for the ACS route to dispatch to.
    */
   readonly samlContinuationHandlers: readonly SamlContinuationHandler[];
-  /** @internal The ACS: accepted SAML answers and the continuations they go on to. */
-  readonly samlAssertionConsumer: SamlAssertionConsumer;
-  /** @internal Home-realm discovery (DiscoverAsync's lookup): the SSO realm of an address. */
-  readonly samlRealms: HomeRealmDiscovery;
-  /** @internal The account an accepted SAML answer signs in as (provisioning, linking, membership). */
-  readonly samlAccounts: SamlAccounts;
   /** Whether this node can reach its database with current migrations (GET /svc/health/ready). */
   readonly readiness: () => Promise<Readiness>;
+}
+
+/** What createSvc() answers: the public services (see SvcServices), the HTTP entry points and the lifecycle. */
+export interface Svc extends SvcServices {
+  readonly config: SvcConfig;
+  /** @internal The database connection (tests and the benchmark read it directly). */
+  readonly database: DatabaseHandle;
+  /** What the demo seed created on this start, when `seedDemo` is on. */
+  readonly demo: DemoSeed | undefined;
+  /** Mount Svc in a host Fastify app: `await host.register(svc.plugin)`. Routes live under the dashboard base. */
+  readonly plugin: FastifyPluginAsync;
+  /** The standalone Fastify instance (used by the CLI, `inject()` in tests, and the Node handler). */
+  readonly app: FastifyInstance;
+  /** A plain Node `(req, res)` handler for `http.createServer()` or any framework that forwards raw requests. */
+  readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
+  /**
+   * Runs the housekeeping a node does every hour (signing keys; expired requests, codes, links, tokens,
+   * counters; re-checks of domain claims) once now; for tests and for hosts that schedule it themselves.
+   */
+  housekeeping(): Promise<HousekeepingReport>;
+  /** Listens on the configured host and port; resolves to the address. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface CreateSvcContext {
+  /** Environment to read SVC_* variables from. @default process.env; pass {} to ignore the environment. */
+  readonly env?: NodeJS.ProcessEnv;
 }

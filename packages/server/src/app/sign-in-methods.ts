@@ -19,11 +19,15 @@ import { samlMethod } from '../signin/methods/saml/method.js';
 import type { SamlSignInDeps } from '../signin/methods/saml/saml-steps.js';
 import { phoneOtpMethod } from '../signin/methods/phone-otp/method.js';
 import { emailSignupMethod, signupMethod } from '../signin/methods/signup/method.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { MfaService } from '../signin/methods/mfa/mfa-service.js';
+import type { PasswordAuthenticator } from '../signin/password-authenticator.js';
+import type { SignupService } from '../signin/signup.js';
 
 /** What the sign-in methods are built from: the engine's services and the optional capabilities. */
 export interface SignInMethodsContext {
-  readonly engine: Pick<AuthEngine, 'passwords' | 'signup' | 'mfa'>;
+  readonly passwords: PasswordAuthenticator;
+  readonly signup: SignupService;
+  readonly mfa: MfaService;
   readonly config: Pick<SvcConfig, 'rateLimits'>;
   /** Email codes and sign-in links (absent: not offered). */
   readonly passwordless: PasswordlessSignIn | undefined;
@@ -46,7 +50,7 @@ export interface SignInMethodsContext {
  * methods that wait for a code or link come first, then invitations, then the password of the email.
  */
 export function signInMethods(ctx: SignInMethodsContext): SignInMethodRegistration[] {
-  const { engine, passwordless } = ctx;
+  const { passwords, signup, mfa, passwordless } = ctx;
   const phone = ctx.phoneOtp?.challenges;
   return [
     ...(passwordless === undefined
@@ -54,18 +58,18 @@ export function signInMethods(ctx: SignInMethodsContext): SignInMethodRegistrati
       : [
           emailOtpMethod(passwordless),
           magicLinkMethod(passwordless.magicLinks),
-          emailSignupMethod({ challenges: passwordless.challenges, signup: engine.signup }),
+          emailSignupMethod({ challenges: passwordless.challenges, signup }),
         ]),
-    ...(phone?.enabled === true ? [phoneOtpMethod({ challenges: phone, signup: engine.signup })] : []),
+    ...(phone?.enabled === true ? [phoneOtpMethod({ challenges: phone, signup })] : []),
     ...(ctx.invitations === undefined
       ? []
       : [invitationMethod(ctx.invitations.binding, ctx.invitations.acceptance)]),
     ...(ctx.providers === undefined ? [] : [providerMethod(ctx.providers)]),
     ...(ctx.saml === undefined ? [] : [samlMethod(ctx.saml)]),
-    signupMethod(engine.signup),
-    passwordMethod(engine.passwords),
+    signupMethod(signup),
+    passwordMethod(passwords),
     organizationMethod(),
-    mfaMethod(engine.mfa),
+    mfaMethod(mfa),
     consentMethod(),
     deviceMethod({
       devices: ctx.devices,

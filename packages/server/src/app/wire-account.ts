@@ -12,7 +12,10 @@ import type { Db } from '../storage/database.js';
 import { accountRepositories } from '../storage/repositories/account-tokens.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { userRepository } from '../storage/repositories/users.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
+import type { TokenEngine } from '../oauth/tokens/token-engine.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
+import type { BrowserSessions } from '../signin/browser-sessions.js';
 
 export interface WireAccountContext {
   readonly db: Db;
@@ -22,7 +25,12 @@ export interface WireAccountContext {
   readonly audit: AuditLog;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
-  readonly engine: Pick<AuthEngine, 'tokens' | 'browserSessions' | 'tokenChecks' | 'accountClaims'>;
+  /** A reset ends every session of the account: its token sessions and its browser sessions. */
+  readonly tokenEngine: Pick<TokenEngine, 'revocation'>;
+  readonly browserSessions: Pick<BrowserSessions, 'endAllForUser'>;
+  /** The limit on refused handed-out tokens (reset and verification links). */
+  readonly tokenChecks: HandedOutTokenLimit;
+  readonly accountClaims: UnverifiedAccountClaim;
   readonly hashPassword: HashPassword;
 }
 
@@ -42,7 +50,7 @@ export function wireAccount(ctx: WireAccountContext): AccountOperations {
     clock: ctx.clock,
     ids: ctx.ids,
     linkBase,
-    tokenChecks: ctx.engine.tokenChecks,
+    tokenChecks: ctx.tokenChecks,
   };
   const reset = new PasswordReset({
     ...common,
@@ -50,10 +58,10 @@ export function wireAccount(ctx: WireAccountContext): AccountOperations {
     policy: ctx.config.rateLimits.passwordReset,
     development: ctx.config.development,
     hashPassword: ctx.hashPassword,
-    claims: ctx.engine.accountClaims,
+    claims: ctx.accountClaims,
     async endAllSessions(userId) {
-      await ctx.engine.tokens.revocation.logoutAll(userId);
-      await ctx.engine.browserSessions.endAllForUser(userId);
+      await ctx.tokenEngine.revocation.logoutAll(userId);
+      await ctx.browserSessions.endAllForUser(userId);
     },
   });
   const verification = new EmailVerification({ ...common, policy: ctx.config.rateLimits.emailVerification });

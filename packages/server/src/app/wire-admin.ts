@@ -39,7 +39,7 @@ import { SvcAdminRecords } from './facades/svc-admin-records.js';
 import { SvcAdminScimConnections } from './facades/svc-admin-scim-connections.js';
 import { SvcAdminScimMappings } from './facades/svc-admin-scim-mappings.js';
 import { SvcAdminScopeDisplayNames } from './facades/svc-admin-scope-display-names.js';
-import { svcAdminService, type SvcAdminService } from './facades/svc-admin-service.js';
+import { svcAdminService, type SvcAdminGroups, type SvcAdminService } from './facades/svc-admin-service.js';
 import { SvcAdminSessions } from './facades/svc-admin-sessions.js';
 import { SvcAdminSettings } from './facades/svc-admin-settings.js';
 import { SvcAdminSsoConnections } from './facades/svc-admin-sso-connections.js';
@@ -88,6 +88,8 @@ export interface WireAdminContext {
  */
 export interface AdminWiring {
   readonly facade: SvcAdminService;
+  /** The groups the facade is made of; each operator route plugin takes the group it calls. */
+  readonly groups: SvcAdminGroups;
   readonly users: UserService;
   readonly organizations: OrganizationService;
   readonly memberships: MembershipService;
@@ -209,7 +211,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
   const scimMappings = wireScimMappings({ ...ctx, fga: fga.admin, scim });
   const clients = new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged });
   // The operator API, one group of operations per concern, each given only the services it calls.
-  const facade = svcAdminService({
+  const groups: SvcAdminGroups = {
     directory: new SvcAdminDirectory({ organizations, users, memberships, clients }),
     records: new SvcAdminRecords({
       organizations,
@@ -239,9 +241,10 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     scimMappings: new SvcAdminScimMappings({ scimMappings: scimMappings.admin }),
     domainClaims: new SvcAdminDomainClaims({ domainClaims: domainClaims.claims }),
     scopeDisplayNames: new SvcAdminScopeDisplayNames({ scopeDisplayNames }),
-  });
+  };
   return {
-    facade,
+    facade: svcAdminService(groups),
+    groups,
     users,
     organizations,
     memberships,

@@ -1,4 +1,3 @@
-import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SvcConfig } from '../config/resolve.js';
 import type { Clock } from '../kernel/clock.js';
@@ -11,7 +10,6 @@ import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
 import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { ConsentGrants } from '../signin/consent-grants.js';
-import type { ScopeDisplayNames } from '../oauth/scope-display-names/scope-display-names.js';
 import { DirectSignIn } from '../signin/direct-sign-in.js';
 import { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -39,7 +37,11 @@ import { SvcAuthSecuritySettings } from './facades/svc-auth-security-settings.js
 import type { SvcAuthGroups } from './facades/svc-auth-service.js';
 import { SvcAuthSessions } from './facades/svc-auth-sessions.js';
 import { SvcAuthSignIn } from './facades/svc-auth-sign-in.js';
-import type { AdminWiring } from './wire-admin.js';
+import type { MembershipService } from '../directory/membership-service.js';
+import type { OrganizationService } from '../directory/organization-service.js';
+import type { UserService } from '../directory/user-service.js';
+import type { OidcAccountLinking } from '../federation/oidc/account-linking.js';
+import type { SvcAdminSettings } from './facades/svc-admin-settings.js';
 import { wireApplicationAccess, type ApplicationAccessWiring } from './wire-application-access.js';
 import { wireMfa } from './wire-mfa.js';
 
@@ -51,11 +53,23 @@ export interface WireAuthContext {
   readonly securitySettings: SecuritySettingsService;
   readonly tokens: TokenService;
   readonly config: Pick<SvcConfig, 'openId' | 'failureLimits' | 'rateLimits'>;
-  /**
-   * The admin domain: its settings operations read and update security settings (validated, audited);
-   * signup creates accounts through its services; issuer sessions, consents and MFA settings are shared.
-   */
-  readonly admin: AdminWiring;
+  /** Signup creates accounts through the directory's services, exactly as operators do. */
+  readonly directory: {
+    readonly users: UserService;
+    readonly organizations: OrganizationService;
+    readonly memberships: MembershipService;
+  };
+  /** Issuer sessions, consents and MFA settings: one service each, shared with the operator API. */
+  readonly browserSessions: BrowserSessions;
+  readonly consents: ConsentGrants;
+  readonly mfaSettings: MfaSettingsService;
+  /** A signed-in user's linked provider identities (SvcAuthService's account operations). */
+  readonly linkedIdentities: OidcAccountLinking;
+  /** The operator API's security settings operations (validated, audited), which SvcAuthService offers too. */
+  readonly settingsOperations: Pick<
+    SvcAdminSettings,
+    'getResolvedSecuritySettingsAsync' | 'updateSecuritySettingsAsync'
+  >;
   /** Seals TOTP secrets with the master key. */
   readonly secretBox: SecretBox;
   /** The issuer name authenticator apps show (the public origin's host). */
@@ -79,8 +93,6 @@ export interface AuthEngine {
   readonly organizations: OrganizationPolicy;
   readonly browserSessions: BrowserSessions;
   readonly consents: ConsentGrants;
-  /** What consent and device approval call each scope. */
-  readonly scopeDisplayNames: ScopeDisplayNames;
   /** The direct JSON helpers' first-party gate and flows. */
   readonly direct: DirectSignIn;
   /** Rejected client secrets per client and address, for /token, /device_authorization and the direct helpers. */
@@ -91,14 +103,10 @@ export interface AuthEngine {
   readonly tokenChecks: HandedOutTokenLimit;
   /** MFA: the engine's gate, challenge verification and TOTP enrollment. */
   readonly mfa: MfaService;
-  /** The global MFA settings and organization policies. */
-  readonly mfaSettings: MfaSettingsService;
   /** The MFA operations of SvcAuthService and the direct routes. */
   readonly mfaOperations: MfaOperations;
   /** Application access: its checks (sign-ins, approvals, grants) and its operator API. */
   readonly applications: ApplicationAccessWiring;
-  /** Hands an unverified account to whoever proves its address (emailed codes and links, resets). */
-  readonly accountClaims: UnverifiedAccountClaim;
 }
 
 /**
@@ -137,7 +145,7 @@ export function wireAuth(ctx: WireAuthContext): { engine: AuthEngine; facadeGrou
     users: userService,
     organizations: organizationService,
     memberships: membershipService,
-  } = ctx.admin;
+  } = ctx.directory;
   const signup = new SignupService(
     {
       createUser: (input) => userService.create(input),
@@ -162,7 +170,7 @@ export function wireAuth(ctx: WireAuthContext): { engine: AuthEngine; facadeGrou
   });
   const mfa = wireMfa({
     db,
-    settings: ctx.admin.mfaSettings,
+    settings: ctx.mfaSettings,
     organizations,
     secretBox: ctx.secretBox,
     totpIssuer: ctx.totpIssuer,
@@ -177,7 +185,7 @@ export function wireAuth(ctx: WireAuthContext): { engine: AuthEngine; facadeGrou
     mfa,
     access,
   });
-  const { browserSessions, consents } = ctx.admin;
+  const { browserSessions, consents } = ctx;
   const clientSecrets = new RejectedSecretLimit({
     throttle: ctx.failureThrottle,
     rule: ctx.config.failureLimits.clientSecretIp,
@@ -214,8 +222,8 @@ export function wireAuth(ctx: WireAuthContext): { engine: AuthEngine; facadeGrou
     }),
     mfa: new SvcAuthMfa(mfaOperations),
     sessions: new SvcAuthSessions({ direct, tokens, browserSessions }),
-    account: new SvcAuthAccount({ direct, consents, linkedIdentities: ctx.admin.oidc.linking }),
-    securitySettings: new SvcAuthSecuritySettings(ctx.admin.facade),
+    account: new SvcAuthAccount({ direct, consents, linkedIdentities: ctx.linkedIdentities }),
+    securitySettings: new SvcAuthSecuritySettings(ctx.settingsOperations),
   };
   return {
     facadeGroups,
@@ -227,16 +235,13 @@ export function wireAuth(ctx: WireAuthContext): { engine: AuthEngine; facadeGrou
       organizations,
       browserSessions,
       consents,
-      scopeDisplayNames: ctx.admin.scopeDisplayNames,
       direct,
       clientSecrets,
       rejectedTokens,
       tokenChecks,
       mfa,
-      mfaSettings: ctx.admin.mfaSettings,
       mfaOperations,
       applications,
-      accountClaims: ctx.admin.accountClaims,
     },
   };
 }

@@ -17,7 +17,16 @@ import { authRequestRepository } from '../storage/repositories/auth-requests.js'
 import { clientRepository } from '../storage/repositories/clients.js';
 import { userRepository } from '../storage/repositories/users.js';
 import type { SvcAuthExtensions } from './facades/svc-auth-service.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { ApplicationAccess } from '../applications/application-access.js';
+import type { ScopeDisplayNames } from '../oauth/scope-display-names/scope-display-names.js';
+import type { TokenEngine } from '../oauth/tokens/token-engine.js';
+import type { BrowserSessions } from '../signin/browser-sessions.js';
+import type { ConsentGrants } from '../signin/consent-grants.js';
+import type { MfaService } from '../signin/methods/mfa/mfa-service.js';
+import type { OrganizationPolicy } from '../signin/organization-policy.js';
+import type { PasswordAuthenticator } from '../signin/password-authenticator.js';
+import type { SignInEngine } from '../signin/sign-in-engine.js';
+import type { SignupService } from '../signin/signup.js';
 import { signInMethods } from './sign-in-methods.js';
 import type { ProviderSignIn } from '../signin/methods/oidc/provider-steps.js';
 import type { SamlSignInDeps } from '../signin/methods/saml/saml-steps.js';
@@ -25,7 +34,17 @@ import { wireInvitationAcceptance } from './wire-invitation-acceptance.js';
 
 export interface WireAuthorizeContext {
   readonly db: Db;
-  readonly engine: AuthEngine;
+  /** The sign-in engine the hosted flow drives, and the parts of it the methods and steps use. */
+  readonly signIn: SignInEngine;
+  readonly organizations: OrganizationPolicy;
+  readonly browserSessions: BrowserSessions;
+  readonly consents: ConsentGrants;
+  readonly scopeDisplayNames: ScopeDisplayNames;
+  readonly codes: TokenEngine['codes'];
+  readonly access: ApplicationAccess;
+  readonly passwords: PasswordAuthenticator;
+  readonly signup: SignupService;
+  readonly mfa: MfaService;
   readonly audit: AuditLog;
   readonly antiforgery: Antiforgery;
   readonly config: Pick<
@@ -54,7 +73,7 @@ export interface WireAuthorizeContext {
  * and `hostedSignInRoutes` take. Plain-http redirect URIs are allowed only for loopback hosts outside development.
  */
 export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
-  const { db, engine, audit, config } = ctx;
+  const { db, audit, config, browserSessions, passwords } = ctx;
   const clients = clientRepository(db);
   const findClient = (clientId: string) => clients.findByClientId(clientId);
   const { account, invitations, invitationSignup } = ctx.capabilities;
@@ -63,7 +82,8 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       ? undefined
       : wireInvitationAcceptance({
           db,
-          engine,
+          passwords,
+          browserSessions,
           invitations,
           signup: invitationSignup,
           audit,
@@ -75,13 +95,13 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       findClient,
       clientDocuments: ctx.clientDocuments ?? undefined,
       users: userRepository(db),
-      signIn: engine.signIn,
-      organizations: engine.organizations,
-      browserSessions: engine.browserSessions,
-      consents: engine.consents,
-      scopeDisplay: engine.scopeDisplayNames,
-      codes: engine.tokens.codes,
-      access: engine.applications.access,
+      signIn: ctx.signIn,
+      organizations: ctx.organizations,
+      browserSessions,
+      consents: ctx.consents,
+      scopeDisplay: ctx.scopeDisplayNames,
+      codes: ctx.codes,
+      access: ctx.access,
       audit,
       clock: config.clock,
       ids: config.ids,
@@ -90,7 +110,9 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       ...(accepting === undefined ? {} : { invitations: accepting.binding }),
     },
     signInMethods({
-      engine,
+      passwords,
+      signup: ctx.signup,
+      mfa: ctx.mfa,
       config,
       passwordless: ctx.capabilities.passwordless,
       phoneOtp: ctx.capabilities.phoneOtp,
@@ -101,11 +123,11 @@ export function wireAuthorize(ctx: WireAuthorizeContext): HostedSignInDeps {
       rateLimiter: ctx.rateLimiter,
     }),
   );
-  const logout = new BrowserLogout({ browserSessions: engine.browserSessions, findClient, audit });
+  const logout = new BrowserLogout({ browserSessions, findClient, audit });
   const users = userRepository(db);
   const endSession = new EndSession({
     logout,
-    browserSessions: engine.browserSessions,
+    browserSessions,
     idTokenHints: new IdTokenHints({ keys: ctx.signingKeys, issuer: config.issuer }),
     findClient,
     findUser: (userId) => users.findById(userId),

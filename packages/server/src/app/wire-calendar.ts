@@ -10,7 +10,8 @@ import type { Clock } from '../kernel/clock.js';
 import type { SecretBox } from '../kernel/crypto.js';
 import type { Ids } from '../kernel/ids.js';
 import type { DirectSignIn } from '../signin/direct-sign-in.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
+import type { BrowserSessions } from '../signin/browser-sessions.js';
 import type { Db } from '../storage/database.js';
 import { calendarConnectionRepository } from '../storage/repositories/calendar-connections.js';
 import { calendarConsentStateRepository } from '../storage/repositories/calendar-consent-states.js';
@@ -25,10 +26,11 @@ export interface WireCalendarContext {
   readonly connections: Pick<OidcConnections, 'findEnabled'>;
   /** The sign-in's relying party: one provider metadata cache and one set of upstream HTTP rules. */
   readonly relyingParty: OidcRelyingParty;
-  /** The direct helpers' sessions, and the limit on handed-out tokens (the consent's callback states). */
-  readonly engine: Pick<AuthEngine, 'tokenChecks' | 'browserSessions'> & {
-    readonly direct: Pick<DirectSignIn, 'requireFirstPartySession'>;
-  };
+  /** The direct helpers' first-party sessions (the direct calendar routes). */
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartySession'>;
+  /** The limit on refused handed-out tokens (the consent's callback states). */
+  readonly tokenChecks: HandedOutTokenLimit;
+  readonly browserSessions: BrowserSessions;
   readonly secretBox: SecretBox;
   readonly audit: AuditLog;
   readonly clock: Clock;
@@ -59,14 +61,14 @@ export function wireCalendar(ctx: WireCalendarContext): CalendarWiring {
     connections,
     relyingParty,
     states: new CalendarConsentStates({ repository: calendarConsentStateRepository(db), secrets, clock }),
-    tokenChecks: ctx.engine.tokenChecks,
+    tokenChecks: ctx.tokenChecks,
     repository,
     accounts,
     secrets,
     audit,
     clock,
     ids,
-    browserSessions: ctx.engine.browserSessions,
+    browserSessions: ctx.browserSessions,
     callbackUri: `${ctx.config.issuer}/calendar/callback`,
     consentPageUri: `${ctx.config.issuer}/calendar/consent`,
   });
@@ -83,7 +85,7 @@ export function wireCalendar(ctx: WireCalendarContext): CalendarWiring {
       audit,
       clock,
     }),
-    sessions: ctx.engine.direct,
+    sessions: ctx.direct,
   });
   return { facade, consent };
 }

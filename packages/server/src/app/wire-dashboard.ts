@@ -12,7 +12,8 @@ import type { Db } from '../storage/database.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { dashboardSessionRepository } from '../storage/repositories/dashboard-sessions.js';
 import { userRepository } from '../storage/repositories/users.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { TokenEngine } from '../oauth/tokens/token-engine.js';
+import type { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
 
 /**
  * The bundled dashboards' sign-in: the built-in dashboard client (made sure of at each sign-in), and the
@@ -21,23 +22,26 @@ import type { AuthEngine } from './wire-auth.js';
 export function wireDashboard(ctx: {
   db: Db;
   config: Pick<SvcConfig, 'publicOrigin' | 'dashboardBase' | 'issuer'>;
-  engine: Pick<AuthEngine, 'tokens' | 'rejectedTokens'>;
+  /** The dashboard client's codes and the operator sessions' revocation. */
+  tokenEngine: Pick<TokenEngine, 'codes' | 'revocation'>;
+  /** Unknown codes per client address, as at /token. */
+  rejectedTokens: RejectedSecretLimit;
   masterKey: Buffer;
   audit: AuditLog;
   clock: Clock;
   ids: Ids;
 }): OperatorDashboard {
-  const { db, config, engine } = ctx;
+  const { db, config, tokenEngine } = ctx;
   const clients = clientRepository(db);
   const callback = `${config.publicOrigin}${config.dashboardBase}/callback`;
   return new OperatorDashboard({
     repository: dashboardSessionRepository(db),
     dashboardClient: () => ensureDashboardClient(clients, { callback, audience: config.issuer }, ctx),
     users: userRepository(db),
-    codes: engine.tokens.codes,
+    codes: tokenEngine.codes,
     countingCodes: (ipAddress, redeem) =>
-      countingUnknownValues({ rejectedTokens: engine.rejectedTokens }, undefined, ipAddress, redeem),
-    revocation: engine.tokens.revocation,
+      countingUnknownValues({ rejectedTokens: ctx.rejectedTokens }, undefined, ipAddress, redeem),
+    revocation: tokenEngine.revocation,
     csrf: new SessionCsrf(deriveHostedKey(ctx.masterKey, 'dashboard csrf'), config.publicOrigin, 'dashboard'),
     loginStates: new LoginStates(deriveHostedKey(ctx.masterKey, 'dashboard login')),
     urls: { authorize: `${config.issuer}/authorize`, callback },

@@ -14,12 +14,18 @@ import { deviceAuthorizationRepository } from '../storage/repositories/device-au
 import { membershipRepository } from '../storage/repositories/memberships.js';
 import { userRepository } from '../storage/repositories/users.js';
 import type { SecuritySettingsService } from '../settings/security-settings-service.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { ApplicationAccess } from '../applications/application-access.js';
+import type { TokenEngine } from '../oauth/tokens/token-engine.js';
+import type { RejectedSecretLimit } from '../ratelimit/rejected-secret-limit.js';
 
 export interface WireDeviceContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'issuer' | 'rateLimits'>;
-  readonly engine: Pick<AuthEngine, 'tokens' | 'clientSecrets' | 'applications'>;
+  /** An approved device code starts a session like any sign-in, within the application's access rules. */
+  readonly sessions: TokenEngine['sessions'];
+  readonly access: ApplicationAccess;
+  /** Rejected client secrets per client and address, as at /token. */
+  readonly clientSecrets: RejectedSecretLimit;
   readonly securitySettings: Pick<SecuritySettingsService, 'getResolved'>;
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   /** Client ID Metadata Documents (app/wire-discovery.ts); null while they are off. */
@@ -51,8 +57,8 @@ export function wireDevice(ctx: WireDeviceContext): DeviceWiring {
     clientDocuments: ctx.clientDocuments ?? undefined,
     users: userRepository(ctx.db),
     memberships: membershipRepository(ctx.db),
-    sessions: ctx.engine.tokens.sessions,
-    access: ctx.engine.applications.access,
+    sessions: ctx.sessions,
+    access: ctx.access,
     settings: ctx.securitySettings,
     rateLimiter: ctx.rateLimiter,
     startLimit: ctx.config.rateLimits.deviceStart,
@@ -66,7 +72,7 @@ export function wireDevice(ctx: WireDeviceContext): DeviceWiring {
     devices,
     endpoint: new DeviceAuthorizationEndpoint({
       findClient,
-      rejectedSecrets: ctx.engine.clientSecrets,
+      rejectedSecrets: ctx.clientSecrets,
       devices,
       clientDocuments: ctx.clientDocuments ?? undefined,
     }),

@@ -9,7 +9,8 @@ import { clientRepository } from '../storage/repositories/clients.js';
 import { invitationRepository } from '../storage/repositories/invitations.js';
 import { organizationRepository } from '../storage/repositories/organizations.js';
 import { userRepository } from '../storage/repositories/users.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { BrowserSessions } from '../signin/browser-sessions.js';
+import type { PasswordAuthenticator } from '../signin/password-authenticator.js';
 
 /** The invitation acceptance of the hosted pages and the binding of authorization requests to invitations. */
 export interface InvitationAcceptanceWiring {
@@ -25,7 +26,8 @@ export interface InvitationAcceptanceWiring {
  */
 export function wireInvitationAcceptance(ctx: {
   readonly db: Db;
-  readonly engine: Pick<AuthEngine, 'passwords' | 'browserSessions'>;
+  readonly passwords: PasswordAuthenticator;
+  readonly browserSessions: BrowserSessions;
   readonly invitations: InvitationService;
   readonly signup: InvitationSignup;
   readonly audit: AuditLog;
@@ -40,8 +42,8 @@ export function wireInvitationAcceptance(ctx: {
     users,
     organizations: organizationRepository(ctx.db),
     clients: clientRepository(ctx.db),
-    passwords: ctx.engine.passwords,
-    browserSessions: ctx.engine.browserSessions,
+    passwords: ctx.passwords,
+    browserSessions: ctx.browserSessions,
     audit: ctx.audit,
     clock: ctx.clock,
   });

@@ -8,7 +8,9 @@ import { InvitationService } from '../signin/methods/invitation/invitation-servi
 import { InvitationSignup } from '../signin/methods/invitation/invitation-signup.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Db } from '../storage/database.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
+import type { DirectSignIn } from '../signin/direct-sign-in.js';
+import type { SignupService } from '../signin/signup.js';
 import { clientRepository } from '../storage/repositories/clients.js';
 import { invitationRepository } from '../storage/repositories/invitations.js';
 import { membershipRepository } from '../storage/repositories/memberships.js';
@@ -23,11 +25,11 @@ export interface WireInvitationsContext {
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
-  /**
-   * The sign-in engine: invitation signup creates the account as every signup does and signs the new
-   * user in (first-party gate included).
-   */
-  readonly engine: Pick<AuthEngine, 'direct' | 'signIn' | 'signup' | 'tokens' | 'tokenChecks'>;
+  /** Invitation signup creates the account as every signup does and signs the new user in (first-party gate included). */
+  readonly signup: SignupService;
+  readonly direct: DirectSignIn;
+  /** The limit on refused handed-out tokens (invitation links). */
+  readonly tokenChecks: HandedOutTokenLimit;
 }
 
 /** The invitation operations: operator lifecycle and acceptance, and the signup variant. */
@@ -54,12 +56,12 @@ export function wireInvitations(ctx: WireInvitationsContext): InvitationWiring {
     clock: ctx.clock,
     ids: ctx.ids,
     linkBase: `${ctx.config.publicOrigin}${ctx.config.authBase}`,
-    tokenChecks: ctx.engine.tokenChecks,
+    tokenChecks: ctx.tokenChecks,
   });
   const signup = new InvitationSignup({
     invitations,
-    signup: ctx.engine.signup,
-    direct: ctx.engine.direct,
+    signup: ctx.signup,
+    direct: ctx.direct,
     clock: ctx.clock,
   });
   return { invitations, signup };

@@ -11,12 +11,21 @@ import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Db } from '../storage/database.js';
 import { passwordlessRepository } from '../storage/repositories/passwordless.js';
 import { userRepository } from '../storage/repositories/users.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
+import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
+import type { DirectSignIn } from '../signin/direct-sign-in.js';
+import type { SignupService } from '../signin/signup.js';
 
 export interface WirePasswordlessContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'publicOrigin' | 'authBase' | 'rateLimits' | 'failureLimits'>;
-  readonly authEngine: Pick<AuthEngine, 'direct' | 'signup' | 'tokenChecks' | 'accountClaims'>;
+  /** The direct helpers' client gate and sign-in; signup for email sign-ups. */
+  readonly direct: DirectSignIn;
+  readonly signup: SignupService;
+  /** The limit on refused handed-out tokens (sign-in links). */
+  readonly tokenChecks: HandedOutTokenLimit;
+  /** A proven address takes over an unverified account of that address. */
+  readonly accountClaims: UnverifiedAccountClaim;
   readonly email: EmailService;
   readonly rateLimiter: RateLimiter;
   readonly failureThrottle: FailureThrottle;
@@ -35,7 +44,7 @@ export function wirePasswordless(ctx: WirePasswordlessContext): PasswordlessSign
   const shared = {
     store,
     users,
-    claims: ctx.authEngine.accountClaims,
+    claims: ctx.accountClaims,
     email: ctx.email,
     rateLimiter: ctx.rateLimiter,
     audit: ctx.audit,
@@ -52,11 +61,11 @@ export function wirePasswordless(ctx: WirePasswordlessContext): PasswordlessSign
       ...shared,
       ...time,
       sendPolicy: ctx.config.rateLimits.magicLinkSend,
-      tokenChecks: ctx.authEngine.tokenChecks,
+      tokenChecks: ctx.tokenChecks,
       authUrl: `${ctx.config.publicOrigin}${ctx.config.authBase}`,
     }),
-    direct: ctx.authEngine.direct,
-    signup: ctx.authEngine.signup,
+    direct: ctx.direct,
+    signup: ctx.signup,
     ids: ctx.ids,
   });
 }

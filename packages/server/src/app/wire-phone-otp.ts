@@ -9,12 +9,15 @@ import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { SmsVerificationProvider } from '../sms/verify-client.js';
 import type { Db } from '../storage/database.js';
 import { phoneOtpRepository } from '../storage/repositories/phone-otp.js';
-import type { AuthEngine } from './wire-auth.js';
+import type { DirectSignIn } from '../signin/direct-sign-in.js';
+import type { SignupService } from '../signin/signup.js';
 
 export interface WirePhoneOtpContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'sms' | 'rateLimits' | 'failureLimits'>;
-  readonly engine: AuthEngine;
+  /** The direct helpers' client gate and sign-in, and signup (phone sign-up creates the account). */
+  readonly direct: DirectSignIn;
+  readonly signup: SignupService;
   readonly smsProvider: SmsVerificationProvider;
   readonly rateLimiter: RateLimiter;
   readonly failureThrottle: FailureThrottle;
@@ -41,8 +44,8 @@ export function wirePhoneOtp(ctx: WirePhoneOtpContext): PhoneOtpService {
   });
   return new PhoneOtpService({
     challenges,
-    direct: ctx.engine.direct,
-    signup: ctx.engine.signup,
+    direct: ctx.direct,
+    signup: ctx.signup,
     ids: ctx.ids,
   });
 }

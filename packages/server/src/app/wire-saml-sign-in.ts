@@ -59,7 +59,7 @@ export interface WireSamlAppEntryContext {
   readonly sso: SsoConnectionsWiring;
   readonly hostedSignIn: HostedSignInDeps;
   /** The direct helpers' client gate. */
-  readonly engine: { readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient'> };
+  readonly direct: Pick<DirectSignIn, 'requireFirstPartyClient'>;
   /** The sign-in of a user an identity provider vouched for (`firstParty.signInFederatedUser`). */
   readonly oidc: { readonly firstParty: Pick<DirectProviderSignIn, 'signInFederatedUser'> };
   /** Handed-out tokens refused per address (the engine's `tokenChecks`). */
@@ -89,7 +89,7 @@ export function wireSamlAppEntry(ctx: WireSamlAppEntryContext): SamlAppEntryWiri
   const signIn = samlSignInHandler(ctx.hostedSignIn);
   const sso = new SvcSsoService({
     signIn: new DirectSsoSignIn({
-      direct: ctx.engine.direct,
+      direct: ctx.direct,
       authorization: new SamlAppAuthorization({
         realms: ctx.sso.realms,
         serviceProvider: ctx.sso.serviceProvider,

@@ -4,13 +4,14 @@ import {
   type SvcOidcExchangeResult,
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { SvcAuthService } from '../app/facades/svc-auth-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAuthProviders } from '../app/facades/svc-auth-providers.js';
 import { parseBody } from '../http/body.js';
 import { directErrorHandler, directRouteContext } from './routes.js';
 
 export interface OidcDirectRoutesDeps {
   readonly auth: Pick<
-    SvcAuthService,
+    Operations<SvcAuthProviders>,
     | 'listEnabledProvidersAsync'
     | 'startAuthorizationAsync'
     | 'completeAuthorizationAsync'

@@ -6,7 +6,11 @@ import {
   svcSignupRequestSchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { SvcAuthCallContext, SvcAuthService } from '../app/facades/svc-auth-service.js';
+import type { Operations } from '../app/facades/operations.js';
+import type { SvcAuthAccount } from '../app/facades/svc-auth-account.js';
+import type { SvcAuthCallContext } from '../app/facades/svc-auth-service.js';
+import type { SvcAuthSessions } from '../app/facades/svc-auth-sessions.js';
+import type { SvcAuthSignIn } from '../app/facades/svc-auth-sign-in.js';
 import { parseBody } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { acceptJsonBodies } from '../http/json-body.js';
@@ -21,7 +25,7 @@ import {
 
 export interface DirectRoutesDeps {
   /** Every direct route is a call of this facade; the first-party gate and the audit live behind it. */
-  readonly auth: SvcAuthService;
+  readonly auth: Operations<SvcAuthSignIn> & Operations<SvcAuthSessions> & Operations<SvcAuthAccount>;
 }
 
 /**
