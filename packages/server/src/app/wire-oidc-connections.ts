@@ -90,15 +90,11 @@ export interface WireOidcSignInContext {
   readonly db: Db;
   readonly config: Pick<SvcConfig, 'issuer' | 'allowInsecureLoopback' | 'providerFetch' | 'dns'>;
   readonly oidc: OidcConnectionsWiring;
-  /**
-   * What the sign-in engine lends: the direct helpers' client gate and sign-in, the organization policy,
-   * and the limit on refused handed-out tokens (createSvc() passes its AuthEngine).
-   */
-  readonly engine: {
-    readonly direct: DirectSignIn;
-    readonly organizations: OrganizationPolicy;
-    readonly tokenChecks: HandedOutTokenLimit;
-  };
+  /** The direct helpers' client gate and sign-in, and the organization policy of the sign-in engine. */
+  readonly direct: DirectSignIn;
+  readonly organizations: OrganizationPolicy;
+  /** The limit on refused handed-out tokens (the providers' callback states). */
+  readonly tokenChecks: HandedOutTokenLimit;
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: Ids;
@@ -131,14 +127,14 @@ export function wireOidcSignIn(ctx: WireOidcSignInContext): OidcSignInWiring {
     relyingParty,
     states: ctx.oidc.loginStates,
     linking: ctx.oidc.linking,
-    tokenChecks: ctx.engine.tokenChecks,
+    tokenChecks: ctx.tokenChecks,
     audit: ctx.audit,
     callbackUri: `${ctx.config.issuer}/oidc/callback`,
   });
   const firstParty = new DirectProviderSignIn({
-    direct: ctx.engine.direct,
+    direct: ctx.direct,
     authorization: new OidcAppAuthorization({ signIn, relyingParty }),
-    organizations: ctx.engine.organizations,
+    organizations: ctx.organizations,
     users: userRepository(ctx.db),
   });
   return { relyingParty, signIn, firstParty };
