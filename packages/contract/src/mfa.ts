@@ -43,6 +43,12 @@ export const svcOrganizationMfaPolicySchema = z.object({
 export type SvcOrganizationMfaPolicy = z.output<typeof svcOrganizationMfaPolicySchema>;
 export type SvcOrganizationMfaPolicyInput = z.input<typeof svcOrganizationMfaPolicySchema>;
 
+/**
+ * The `{organizationId}` of `/organizations/{organizationId}/mfa-policy`: any string, because an id that
+ * names no organization, malformed or not, is the policy's 404 (the server decides, before any query).
+ */
+export const organizationMfaPolicyPathSchema = z.object({ organizationId: z.string() });
+
 /** A code as typed: digits of an authenticator app or a recovery code; spaces around it are dropped. */
 const mfaCodeSchema = z.string().trim().min(1).max(64);
 
