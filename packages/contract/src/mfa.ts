@@ -62,12 +62,16 @@ export const svcMfaChallengeVerifyRequestSchema = z.object({
   clientSecret: clientSecretField,
 });
 export type SvcMfaChallengeVerifyRequest = z.input<typeof svcMfaChallengeVerifyRequestSchema>;
+/** SvcMfaChallengeVerifyRequest as the schema parses it: what the services take. */
+export type SvcMfaChallengeVerifyInput = z.output<typeof svcMfaChallengeVerifyRequestSchema>;
 
 /** SvcTotpEnrollmentStartRequest: the label the authenticator app shows (optional; the email by default). */
 export const svcTotpEnrollmentStartRequestSchema = z.object({
   label: optionalText(text(1, 100)),
 });
 export type SvcTotpEnrollmentStartRequest = z.input<typeof svcTotpEnrollmentStartRequestSchema>;
+/** SvcTotpEnrollmentStartRequest as the schema parses it: what the services take. */
+export type SvcTotpEnrollmentStartInput = z.output<typeof svcTotpEnrollmentStartRequestSchema>;
 
 /** POST /mfa/challenge/totp/enroll/start: the MFA token of a forced enrollment plus the label. */
 export const svcChallengeTotpEnrollmentStartRequestSchema = svcTotpEnrollmentStartRequestSchema.extend({
@@ -75,6 +79,10 @@ export const svcChallengeTotpEnrollmentStartRequestSchema = svcTotpEnrollmentSta
   clientSecret: clientSecretField,
 });
 export type SvcChallengeTotpEnrollmentStartRequest = z.input<
+  typeof svcChallengeTotpEnrollmentStartRequestSchema
+>;
+/** SvcChallengeTotpEnrollmentStartRequest as the schema parses it: what the services take. */
+export type SvcChallengeTotpEnrollmentStartInput = z.output<
   typeof svcChallengeTotpEnrollmentStartRequestSchema
 >;
 
@@ -90,6 +98,8 @@ export const svcTotpEnrollmentVerifyRequestSchema = z.object({
   clientSecret: clientSecretField,
 });
 export type SvcTotpEnrollmentVerifyRequest = z.input<typeof svcTotpEnrollmentVerifyRequestSchema>;
+/** SvcTotpEnrollmentVerifyRequest as the schema parses it: what the services take. */
+export type SvcTotpEnrollmentVerifyInput = z.output<typeof svcTotpEnrollmentVerifyRequestSchema>;
 
 const timestamp = z.iso.datetime();
 
