@@ -86,8 +86,17 @@ export const DOCUMENT_DECIDED_CLIENT_FIELDS = [
   'allowDeviceAuthorization',
 ] as const satisfies readonly (keyof UpdateClientInput)[];
 
-/** The `{id}` of a user, organization or membership route. */
+/** The `{id}` of a record's route (an invitation, an FGA record, a setup portal's domain claim…). */
 export const recordPathSchema = z.object({ id: recordIdSchema });
+
+/** The `{userId}` of a user's routes (`/users/{userId}`, `/users/{userId}/memberships`…). */
+export const userPathSchema = z.object({ userId: recordIdSchema });
+
+/** The `{organizationId}` of an organization's routes (`/organizations/{organizationId}`…). */
+export const organizationPathSchema = z.object({ organizationId: recordIdSchema });
+
+/** The `{membershipId}` of `/memberships/{membershipId}`. */
+export const membershipPathSchema = z.object({ membershipId: recordIdSchema });
 
 /** The `{clientId}` of a client route. */
 export const clientPathSchema = z.object({ clientId: clientIdSchema });

@@ -139,6 +139,9 @@ export type SvcCalendarAccessToken = z.output<typeof svcCalendarAccessTokenSchem
 /** A calendar connection's id, as a path parameter or a field. */
 export const svcCalendarConnectionIdSchema = recordIdSchema;
 
+/** The `{id}` of the operator's `/connections/{id}` routes. */
+export const calendarConnectionPathSchema = z.object({ id: svcCalendarConnectionIdSchema });
+
 /** POST /calendar/connections: a page of the user's own connections, proven by their first-party session. */
 export const svcOwnCalendarConnectionsRequestSchema = pageQuerySchema.extend({
   refreshToken: opaqueTokenSchema,

@@ -31,6 +31,8 @@ export const svcDeviceAuthorizationStartRequestSchema = z.object({
   resource: nullableText(2048),
 });
 export type SvcDeviceAuthorizationStartRequest = z.input<typeof svcDeviceAuthorizationStartRequestSchema>;
+/** SvcDeviceAuthorizationStartRequest as the schema parses it: what the services take. */
+export type SvcDeviceAuthorizationStartInput = z.output<typeof svcDeviceAuthorizationStartRequestSchema>;
 
 export const svcApproveDeviceAuthorizationRequestSchema = z.object({
   userCode: userCodeInputSchema,
@@ -44,6 +46,8 @@ export const svcApproveDeviceAuthorizationRequestSchema = z.object({
   authTime: z.iso.datetime({ offset: true }).optional(),
 });
 export type SvcApproveDeviceAuthorizationRequest = z.input<typeof svcApproveDeviceAuthorizationRequestSchema>;
+/** SvcApproveDeviceAuthorizationRequest as the schema parses it: what the services take. */
+export type SvcApproveDeviceAuthorizationInput = z.output<typeof svcApproveDeviceAuthorizationRequestSchema>;
 
 export const svcDenyDeviceAuthorizationRequestSchema = z.object({
   userCode: userCodeInputSchema,
@@ -51,6 +55,8 @@ export const svcDenyDeviceAuthorizationRequestSchema = z.object({
   userId: idSchema.nullish().transform((value) => value ?? null),
 });
 export type SvcDenyDeviceAuthorizationRequest = z.input<typeof svcDenyDeviceAuthorizationRequestSchema>;
+/** SvcDenyDeviceAuthorizationRequest as the schema parses it: what the services take. */
+export type SvcDenyDeviceAuthorizationInput = z.output<typeof svcDenyDeviceAuthorizationRequestSchema>;
 
 export const svcPollDeviceAuthorizationRequestSchema = z.object({
   clientId: clientIdSchema,
@@ -59,6 +65,8 @@ export const svcPollDeviceAuthorizationRequestSchema = z.object({
   resource: nullableText(2048),
 });
 export type SvcPollDeviceAuthorizationRequest = z.input<typeof svcPollDeviceAuthorizationRequestSchema>;
+/** SvcPollDeviceAuthorizationRequest as the schema parses it: what the services take. */
+export type SvcPollDeviceAuthorizationInput = z.output<typeof svcPollDeviceAuthorizationRequestSchema>;
 
 /**
  * Where a request stands for the user who typed its code. `approved` also covers a request whose tokens

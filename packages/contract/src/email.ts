@@ -4,6 +4,12 @@ import { pageQuerySchema } from './paging.js';
 /** A template key: lower-case dotted segments such as `auth.password-reset`. */
 export const EMAIL_TEMPLATE_KEY_PATTERN = /^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*$/;
 
+/**
+ * The `{key}` of `/templates/{key}`: any string, because a key that names no template (malformed or not)
+ * is the template's 404 (the server knows its keys).
+ */
+export const emailTemplatePathSchema = z.object({ key: z.string() });
+
 /** Where a delivery stands: `outbox` = stored instead of sent because SMTP is not configured. */
 export const emailDeliveryStatusSchema = z.enum(['queued', 'sent', 'failed', 'outbox']);
 export type EmailDeliveryStatus = z.output<typeof emailDeliveryStatusSchema>;

@@ -118,6 +118,9 @@ export const fgaGrantQuerySchema = pageQuerySchema.extend({
 /** GET /subjects, optionally of one kind. */
 export const fgaSubjectQuerySchema = pageQuerySchema.extend({ type: fgaSubjectTypeSchema.optional() });
 
+/** The path of `POST` and `DELETE /groups/{id}/members/{userId}`: the group and the user. */
+export const fgaGroupMemberPathSchema = z.object({ id: recordIdSchema, userId: recordIdSchema });
+
 /** A resource type or a permission. */
 export interface SvcFgaKeyedRecord {
   id: string;

@@ -181,6 +181,12 @@ const organizationName = z.string().max(200).optional();
 /** Body of every headless action that names only its request (GET-like posts such as TOTP enrollment start). */
 export const headlessRequestBodySchema = z.object({ requestId });
 
+/**
+ * The path of `GET {base}/requests/{requestId}`: the body's rule, so that an id that names no live
+ * request of this browser is the one answer of every such request (`auth_request_expired`).
+ */
+export const headlessRequestPathSchema = z.object({ requestId });
+
 /** Body of `POST {base}/identify`. */
 export const headlessIdentifyBodySchema = headlessRequestBodySchema.extend({ email });
 

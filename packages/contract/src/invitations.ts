@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { absoluteUriSchema, emailSchema, roleSchema } from './admin.js';
-import { optionalText, text } from './fields.js';
+import { optionalText, recordIdSchema, text } from './fields.js';
 import { pageQuerySchema } from './paging.js';
 
 /**
@@ -86,6 +86,23 @@ export interface SvcAcceptEmailInvitationSignupRequest {
   readonly clientSecret?: string | null | undefined;
   readonly customFields?: Readonly<Record<string, string>> | null | undefined;
 }
+
+/** CreateEmailInvitationAsync's request: the POST body and the organization of its path. */
+export const svcCreateEmailInvitationRequestSchema = createInvitationBodySchema.extend({
+  organizationId: recordIdSchema,
+});
+/** SvcCreateEmailInvitationRequest as the schema parses it: what the invitation service takes. */
+export type SvcCreateEmailInvitationInput = z.output<typeof svcCreateEmailInvitationRequestSchema>;
+
+/** ResendEmailInvitationAsync's request: the invitation's id. */
+export const svcResendEmailInvitationRequestSchema = z.object({ id: recordIdSchema });
+
+/** RevokeEmailInvitationAsync's request: the id of its path and the optional reason of its body. */
+export const svcRevokeEmailInvitationRequestSchema = revokeInvitationBodySchema.extend({
+  id: recordIdSchema,
+});
+/** SvcRevokeEmailInvitationRequest as the schema parses it (the reason trimmed, or null). */
+export type SvcRevokeEmailInvitationInput = z.output<typeof svcRevokeEmailInvitationRequestSchema>;
 
 /** docs/reference/sign-in.md "Invitations" SvcResendEmailInvitationRequest. */
 export interface SvcResendEmailInvitationRequest {

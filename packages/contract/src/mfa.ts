@@ -43,6 +43,12 @@ export const svcOrganizationMfaPolicySchema = z.object({
 export type SvcOrganizationMfaPolicy = z.output<typeof svcOrganizationMfaPolicySchema>;
 export type SvcOrganizationMfaPolicyInput = z.input<typeof svcOrganizationMfaPolicySchema>;
 
+/**
+ * The `{organizationId}` of `/organizations/{organizationId}/mfa-policy`: any string, because an id that
+ * names no organization, malformed or not, is the policy's 404 (the server decides, before any query).
+ */
+export const organizationMfaPolicyPathSchema = z.object({ organizationId: z.string() });
+
 /** A code as typed: digits of an authenticator app or a recovery code; spaces around it are dropped. */
 const mfaCodeSchema = z.string().trim().min(1).max(64);
 
@@ -56,12 +62,16 @@ export const svcMfaChallengeVerifyRequestSchema = z.object({
   clientSecret: clientSecretField,
 });
 export type SvcMfaChallengeVerifyRequest = z.input<typeof svcMfaChallengeVerifyRequestSchema>;
+/** SvcMfaChallengeVerifyRequest as the schema parses it: what the services take. */
+export type SvcMfaChallengeVerifyInput = z.output<typeof svcMfaChallengeVerifyRequestSchema>;
 
 /** SvcTotpEnrollmentStartRequest: the label the authenticator app shows (optional; the email by default). */
 export const svcTotpEnrollmentStartRequestSchema = z.object({
   label: optionalText(text(1, 100)),
 });
 export type SvcTotpEnrollmentStartRequest = z.input<typeof svcTotpEnrollmentStartRequestSchema>;
+/** SvcTotpEnrollmentStartRequest as the schema parses it: what the services take. */
+export type SvcTotpEnrollmentStartInput = z.output<typeof svcTotpEnrollmentStartRequestSchema>;
 
 /** POST /mfa/challenge/totp/enroll/start: the MFA token of a forced enrollment plus the label. */
 export const svcChallengeTotpEnrollmentStartRequestSchema = svcTotpEnrollmentStartRequestSchema.extend({
@@ -69,6 +79,10 @@ export const svcChallengeTotpEnrollmentStartRequestSchema = svcTotpEnrollmentSta
   clientSecret: clientSecretField,
 });
 export type SvcChallengeTotpEnrollmentStartRequest = z.input<
+  typeof svcChallengeTotpEnrollmentStartRequestSchema
+>;
+/** SvcChallengeTotpEnrollmentStartRequest as the schema parses it: what the services take. */
+export type SvcChallengeTotpEnrollmentStartInput = z.output<
   typeof svcChallengeTotpEnrollmentStartRequestSchema
 >;
 
@@ -84,6 +98,8 @@ export const svcTotpEnrollmentVerifyRequestSchema = z.object({
   clientSecret: clientSecretField,
 });
 export type SvcTotpEnrollmentVerifyRequest = z.input<typeof svcTotpEnrollmentVerifyRequestSchema>;
+/** SvcTotpEnrollmentVerifyRequest as the schema parses it: what the services take. */
+export type SvcTotpEnrollmentVerifyInput = z.output<typeof svcTotpEnrollmentVerifyRequestSchema>;
 
 const timestamp = z.iso.datetime();
 

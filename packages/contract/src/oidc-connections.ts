@@ -267,6 +267,12 @@ export type UpdateOidcConnectionInput = z.output<typeof updateOidcConnectionBody
 /** The `{id}` of an OIDC connection route. */
 export const oidcConnectionPathSchema = z.object({ id: recordIdSchema });
 
+/**
+ * The `{connectionId}` of the hosted provider button (`/login/oidc/{connectionId}`): any string, since one
+ * that names no enabled connection shows the sign-in page again, saying the provider is not available.
+ */
+export const oidcProviderPathSchema = z.object({ connectionId: z.string() });
+
 // ---- Records --------------------------------------------------------------------------------------
 
 const nullableString = z.string().nullable();

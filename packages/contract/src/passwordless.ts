@@ -41,6 +41,8 @@ export const svcEmailOtpStartRequestSchema = z.object({
   organizationId: nullable(recordId),
 });
 export type SvcEmailOtpStartRequest = z.input<typeof svcEmailOtpStartRequestSchema>;
+/** SvcEmailOtpStartRequest as the schema parses it: what the services take. */
+export type SvcEmailOtpStartInput = z.output<typeof svcEmailOtpStartRequestSchema>;
 
 /** SvcEmailOtpVerifyRequest {challengeToken, code}; a code is 6 digits (spaces around it are dropped). */
 export const svcEmailOtpVerifyRequestSchema = z.object({
@@ -49,6 +51,8 @@ export const svcEmailOtpVerifyRequestSchema = z.object({
   clientSecret: clientSecretField,
 });
 export type SvcEmailOtpVerifyRequest = z.input<typeof svcEmailOtpVerifyRequestSchema>;
+/** SvcEmailOtpVerifyRequest as the schema parses it: what the services take. */
+export type SvcEmailOtpVerifyInput = z.output<typeof svcEmailOtpVerifyRequestSchema>;
 
 /**
  * SvcEmailOtpSignupStartRequest {displayName, email, clientId, organizationName, organizationId,
@@ -65,16 +69,22 @@ export const svcEmailOtpSignupStartRequestSchema = z.object({
   customFields: signupCustomFieldsSchema,
 });
 export type SvcEmailOtpSignupStartRequest = z.input<typeof svcEmailOtpSignupStartRequestSchema>;
+/** SvcEmailOtpSignupStartRequest as the schema parses it: what the services take. */
+export type SvcEmailOtpSignupStartInput = z.output<typeof svcEmailOtpSignupStartRequestSchema>;
 
 /** SvcEmailOtpSignupVerifyRequest {signupToken, challengeToken, code}. */
 export const svcEmailOtpSignupVerifyRequestSchema = svcEmailOtpVerifyRequestSchema.extend({
   signupToken: opaqueTokenSchema,
 });
 export type SvcEmailOtpSignupVerifyRequest = z.input<typeof svcEmailOtpSignupVerifyRequestSchema>;
+/** SvcEmailOtpSignupVerifyRequest as the schema parses it: what the services take. */
+export type SvcEmailOtpSignupVerifyInput = z.output<typeof svcEmailOtpSignupVerifyRequestSchema>;
 
 /** Magic-link start {email, clientId, organizationId?}. */
 export const svcMagicLinkStartRequestSchema = svcEmailOtpStartRequestSchema;
 export type SvcMagicLinkStartRequest = z.input<typeof svcMagicLinkStartRequestSchema>;
+/** SvcMagicLinkStartRequest as the schema parses it: what the services take. */
+export type SvcMagicLinkStartInput = z.output<typeof svcMagicLinkStartRequestSchema>;
 
 /** Magic-link complete {token, clientId}: the link is bound to the client that asked for it. */
 export const svcMagicLinkCompleteRequestSchema = z.object({
@@ -83,6 +93,8 @@ export const svcMagicLinkCompleteRequestSchema = z.object({
   clientSecret: clientSecretField,
 });
 export type SvcMagicLinkCompleteRequest = z.input<typeof svcMagicLinkCompleteRequestSchema>;
+/** SvcMagicLinkCompleteRequest as the schema parses it: what the services take. */
+export type SvcMagicLinkCompleteInput = z.output<typeof svcMagicLinkCompleteRequestSchema>;
 
 /** Email OTP start result {challengeToken, maskedEmail, expiresAt, nextAllowedSendAt} (ISO-8601 times). */
 export interface SvcEmailOtpStartResult {
@@ -124,6 +136,8 @@ export const svcPhoneOtpStartRequestSchema = z.object({
     .transform((v) => v ?? null),
 });
 export type SvcPhoneOtpStartRequest = z.input<typeof svcPhoneOtpStartRequestSchema>;
+/** SvcPhoneOtpStartRequest as the schema parses it: what the services take. */
+export type SvcPhoneOtpStartInput = z.output<typeof svcPhoneOtpStartRequestSchema>;
 
 /** docs/reference/sign-in.md "Email codes" SvcPhoneOtpVerifyRequest: ChallengeToken, Code (docs/reference/sign-in.md "Email codes": 6 digits). */
 export const svcPhoneOtpVerifyRequestSchema = z.object({
@@ -135,6 +149,8 @@ export const svcPhoneOtpVerifyRequestSchema = z.object({
   clientSecret: clientSecretField,
 });
 export type SvcPhoneOtpVerifyRequest = z.input<typeof svcPhoneOtpVerifyRequestSchema>;
+/** SvcPhoneOtpVerifyRequest as the schema parses it: what the services take. */
+export type SvcPhoneOtpVerifyInput = z.output<typeof svcPhoneOtpVerifyRequestSchema>;
 
 /** The answer of RequestPhoneOtpAsync; identical in shape (and bytes) for known and unknown numbers. */
 export interface SvcPhoneOtpStartResult {
@@ -165,12 +181,16 @@ export const svcPhoneOtpSignupStartRequestSchema = z.object({
   customFields: signupCustomFieldsSchema,
 });
 export type SvcPhoneOtpSignupStartRequest = z.input<typeof svcPhoneOtpSignupStartRequestSchema>;
+/** SvcPhoneOtpSignupStartRequest as the schema parses it: what the services take. */
+export type SvcPhoneOtpSignupStartInput = z.output<typeof svcPhoneOtpSignupStartRequestSchema>;
 
 /** docs/reference/sign-in.md "Email codes" SvcPhoneOtpSignupVerifyRequest: SignupToken, ChallengeToken, Code. */
 export const svcPhoneOtpSignupVerifyRequestSchema = svcPhoneOtpVerifyRequestSchema.extend({
   signupToken: opaqueTokenSchema,
 });
 export type SvcPhoneOtpSignupVerifyRequest = z.input<typeof svcPhoneOtpSignupVerifyRequestSchema>;
+/** SvcPhoneOtpSignupVerifyRequest as the schema parses it: what the services take. */
+export type SvcPhoneOtpSignupVerifyInput = z.output<typeof svcPhoneOtpSignupVerifyRequestSchema>;
 
 /** The answer of RequestPhoneOtpSignupAsync: the start result plus the token that ties verify to it. */
 export interface SvcPhoneOtpSignupStartResult extends SvcPhoneOtpStartResult {

@@ -106,6 +106,12 @@ export const ssoConnectionPathSchema = z.object({ id: recordIdSchema });
 /** The `{organizationId}` of the organization's SSO connection routes. */
 export const ssoOrganizationPathSchema = z.object({ organizationId: recordIdSchema });
 
+/**
+ * The `{connectionId}` of the public SAML URLs (`/saml/metadata/{connectionId}`, `/saml/acs/{connectionId}`):
+ * any string, since one that names no connection, malformed or not, is their 404.
+ */
+export const samlConnectionPathSchema = z.object({ connectionId: z.string() });
+
 // ---- Records --------------------------------------------------------------------------------------
 
 /** One of the IdP's signing certificates, as operators check it (never needed to configure anything). */

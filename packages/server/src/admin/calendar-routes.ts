@@ -1,11 +1,9 @@
-import { calendarConnectionListQuerySchema } from '@svc/contract';
+import { calendarConnectionListQuerySchema, calendarConnectionPathSchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { SvcCalendarService } from '../app/facades/svc-calendar-service.js';
-import { parseQuery } from '../http/body.js';
+import { parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
-
-type ById = { Params: { id: string } };
 
 /**
  * The operator routes of calendar connections, registered at `/svc/admin/calendar/api` behind the
@@ -25,14 +23,22 @@ export function calendarAdminRoutes(deps: { calendar: SvcCalendarService }): Fas
       calendar.listConnectionsAsync(parseQuery(calendarConnectionListQuerySchema, request.query)),
     );
 
-    app.get<ById>('/connections/:id', async (request) => calendar.getConnectionAsync(request.params.id));
-
-    app.post<ById>('/connections/:id/revoke', async (request) =>
-      calendar.revokeConnectionAsync(request.params.id, operatorActor(request)),
+    app.get('/connections/:id', async (request) =>
+      calendar.getConnectionAsync(parseParams(calendarConnectionPathSchema, request.params).id),
     );
 
-    app.delete<ById>('/connections/:id', async (request) =>
-      calendar.deleteConnectionAsync(request.params.id, operatorActor(request)),
+    app.post('/connections/:id/revoke', async (request) =>
+      calendar.revokeConnectionAsync(
+        parseParams(calendarConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
+    );
+
+    app.delete('/connections/:id', async (request) =>
+      calendar.deleteConnectionAsync(
+        parseParams(calendarConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
   };
 }

@@ -1,13 +1,15 @@
-import { pageQuerySchema, startDomainVerificationBodySchema } from '@svc/contract';
+import {
+  domainClaimPathSchema,
+  organizationDomainsPathSchema,
+  pageQuerySchema,
+  startDomainVerificationBodySchema,
+} from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Operations } from '../app/facades/operations.js';
 import type { SvcAdminDomainClaims } from '../app/facades/svc-admin-domain-claims.js';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
-
-type ByOrganization = { Params: { organizationId: string } };
-type ByClaim = { Params: { organizationId: string; id: string } };
 
 /**
  * The operator routes of organization domain claims (docs/reference/organizations.md "Domain claims"):
@@ -27,33 +29,34 @@ export function domainClaimAdminRoutes(deps: {
       reply.header('cache-control', 'no-store');
     });
 
-    app.post<ByOrganization>('/organizations/:organizationId/domains', async (request, reply) => {
+    app.post('/organizations/:organizationId/domains', async (request, reply) => {
+      const { organizationId } = parseParams(organizationDomainsPathSchema, request.params);
       const { domain } = parseBody(startDomainVerificationBodySchema, request.body);
-      const claim = await admin.startVerificationAsync(
-        { organizationId: request.params.organizationId, domain },
-        operatorActor(request),
-      );
+      const claim = await admin.startVerificationAsync({ organizationId, domain }, operatorActor(request));
       return reply.code(201).send(claim);
     });
 
-    app.get<ByOrganization>('/organizations/:organizationId/domains', async (request) => {
+    app.get('/organizations/:organizationId/domains', async (request) => {
       const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
       return admin.listDomainClaimsAsync(
-        request.params.organizationId,
+        parseParams(organizationDomainsPathSchema, request.params).organizationId,
         cursor === undefined ? { limit } : { limit, cursor },
       );
     });
 
-    app.get<ByClaim>('/organizations/:organizationId/domains/:id', async (request) =>
-      admin.getDomainClaimAsync(request.params),
+    app.get('/organizations/:organizationId/domains/:id', async (request) =>
+      admin.getDomainClaimAsync(parseParams(domainClaimPathSchema, request.params)),
     );
 
-    app.post<ByClaim>('/organizations/:organizationId/domains/:id/verify', async (request) =>
-      admin.confirmOwnershipAsync(request.params, operatorActor(request)),
+    app.post('/organizations/:organizationId/domains/:id/verify', async (request) =>
+      admin.confirmOwnershipAsync(parseParams(domainClaimPathSchema, request.params), operatorActor(request)),
     );
 
-    app.post<ByClaim>('/organizations/:organizationId/domains/:id/revoke', async (request) =>
-      admin.revokeDomainClaimAsync(request.params, operatorActor(request)),
+    app.post('/organizations/:organizationId/domains/:id/revoke', async (request) =>
+      admin.revokeDomainClaimAsync(
+        parseParams(domainClaimPathSchema, request.params),
+        operatorActor(request),
+      ),
     );
   };
 }

@@ -176,7 +176,7 @@ describeAboveStorage('invitation operator routes', (kind) => {
       }),
     ];
     expect(others.map((r) => r.statusCode)).toEqual([404, 404, 404, 400, 400, 404, 400, 400, 400, 400]);
-    expect(others.at(-1)?.json()).toMatchObject({ message: expect.stringContaining('organization id') });
+    expect(others.at(-1)?.json()).toMatchObject({ message: expect.stringContaining('organizationId') });
     expect(await h.t.svc.database.db.selectFrom('invitations').selectAll().execute()).toEqual([]);
     expect(h.smtp.messages).toEqual([]);
   });

@@ -1,10 +1,12 @@
 import {
   createInvitationBodySchema,
   invitationListQuerySchema,
+  organizationPathSchema,
+  recordPathSchema,
   revokeInvitationBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
 import { operatorActor } from '../http/operator-request.js';
@@ -22,41 +24,38 @@ export function invitationAdminRoutes(deps: { invitations: InvitationService }):
       reply.header('cache-control', 'no-store');
     });
 
-    app.post<{ Params: { organizationId: string } }>(
-      '/organizations/:organizationId/invitations',
-      async (request, reply) => {
-        const body = parseBody(createInvitationBodySchema, request.body);
-        const created = await invitations.createEmailInvitation(
-          { organizationId: request.params.organizationId, ...body },
-          operatorActor(request),
-        );
-        return reply.code(201).send(created);
-      },
-    );
-
-    app.get<{ Params: { organizationId: string } }>(
-      '/organizations/:organizationId/invitations',
-      async (request) => {
-        const { limit, cursor, status } = parseQuery(invitationListQuerySchema, request.query);
-        return invitations.listEmailInvitations(request.params.organizationId, { limit, cursor, status });
-      },
-    );
-
-    app.get<{ Params: { id: string } }>('/invitations/:id', async (request) =>
-      invitations.getEmailInvitation(request.params.id),
-    );
-
-    app.post<{ Params: { id: string } }>('/invitations/:id/resend', async (request) =>
-      invitations.resendEmailInvitation({ id: request.params.id }, operatorActor(request)),
-    );
-
-    app.post<{ Params: { id: string } }>('/invitations/:id/revoke', async (request) => {
-      // The reason is optional, so an empty POST (no body) revokes without one.
-      const body = parseBody(revokeInvitationBodySchema, request.body ?? {});
-      return invitations.revokeEmailInvitation(
-        { id: request.params.id, reason: body.reason },
+    app.post('/organizations/:organizationId/invitations', async (request, reply) => {
+      const { organizationId } = parseParams(organizationPathSchema, request.params);
+      const body = parseBody(createInvitationBodySchema, request.body);
+      const created = await invitations.createEmailInvitation(
+        { organizationId, ...body },
         operatorActor(request),
       );
+      return reply.code(201).send(created);
+    });
+
+    app.get('/organizations/:organizationId/invitations', async (request) => {
+      const { organizationId } = parseParams(organizationPathSchema, request.params);
+      const { limit, cursor, status } = parseQuery(invitationListQuerySchema, request.query);
+      return invitations.listEmailInvitations(organizationId, { limit, cursor, status });
+    });
+
+    app.get('/invitations/:id', async (request) =>
+      invitations.getEmailInvitation(parseParams(recordPathSchema, request.params).id),
+    );
+
+    app.post('/invitations/:id/resend', async (request) =>
+      invitations.resendEmailInvitation(
+        parseParams(recordPathSchema, request.params),
+        operatorActor(request),
+      ),
+    );
+
+    app.post('/invitations/:id/revoke', async (request) => {
+      const { id } = parseParams(recordPathSchema, request.params);
+      // The reason is optional, so an empty POST (no body) revokes without one.
+      const { reason } = parseBody(revokeInvitationBodySchema, request.body ?? {});
+      return invitations.revokeEmailInvitation({ id, reason }, operatorActor(request));
     });
   };
 }

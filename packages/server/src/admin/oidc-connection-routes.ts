@@ -1,16 +1,15 @@
 import {
   createOidcConnectionBodySchema,
+  oidcConnectionPathSchema,
   pageQuerySchema,
   updateOidcConnectionBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Operations } from '../app/facades/operations.js';
 import type { SvcAdminOidcConnections } from '../app/facades/svc-admin-oidc-connections.js';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
-
-type ById = { Params: { id: string } };
 
 /**
  * The operator routes of OIDC / social provider connections (docs/reference/federation.md "OIDC and
@@ -40,28 +39,37 @@ export function oidcConnectionAdminRoutes(deps: {
       return reply.code(201).send(await admin.createOidcConnectionAsync(body, operatorActor(request)));
     });
 
-    app.get<ById>('/oidc-connections/:id', async (request) =>
-      admin.getOidcConnectionAsync(request.params.id),
+    app.get('/oidc-connections/:id', async (request) =>
+      admin.getOidcConnectionAsync(parseParams(oidcConnectionPathSchema, request.params).id),
     );
 
-    app.put<ById>('/oidc-connections/:id', async (request) =>
+    app.put('/oidc-connections/:id', async (request) =>
       admin.updateOidcConnectionAsync(
-        request.params.id,
+        parseParams(oidcConnectionPathSchema, request.params).id,
         parseBody(updateOidcConnectionBodySchema, request.body),
         operatorActor(request),
       ),
     );
 
-    app.delete<ById>('/oidc-connections/:id', async (request) =>
-      admin.deleteOidcConnectionAsync(request.params.id, operatorActor(request)),
+    app.delete('/oidc-connections/:id', async (request) =>
+      admin.deleteOidcConnectionAsync(
+        parseParams(oidcConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
 
-    app.post<ById>('/oidc-connections/:id/enable', async (request) =>
-      admin.enableOidcConnectionAsync(request.params.id, operatorActor(request)),
+    app.post('/oidc-connections/:id/enable', async (request) =>
+      admin.enableOidcConnectionAsync(
+        parseParams(oidcConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
 
-    app.post<ById>('/oidc-connections/:id/disable', async (request) =>
-      admin.disableOidcConnectionAsync(request.params.id, operatorActor(request)),
+    app.post('/oidc-connections/:id/disable', async (request) =>
+      admin.disableOidcConnectionAsync(
+        parseParams(oidcConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
   };
 }

@@ -1,23 +1,31 @@
 import {
   clientListQuerySchema,
+  clientPathSchema,
   createClientBodySchema,
   createMembershipBodySchema,
   createOrganizationBodySchema,
   createScopeDisplayNameBodySchema,
   createUserBodySchema,
   membershipListQuerySchema,
+  membershipPathSchema,
   organizationListQuerySchema,
+  organizationMfaPolicyPathSchema,
+  organizationPathSchema,
+  scopeDisplayNamePathSchema,
   securitySettingsUpdateBodySchema,
   sessionListQuerySchema,
   svcAdminSessionRevocationRequestSchema,
   svcMfaSettingsSchema,
   svcOrganizationMfaPolicySchema,
+  svcUserGrantPathSchema,
+  svcUserIdentityPathSchema,
   updateClientBodySchema,
   updateMembershipBodySchema,
   updateOrganizationBodySchema,
   updateScopeDisplayNameBodySchema,
   updateUserBodySchema,
   userListQuerySchema,
+  userPathSchema,
 } from '@svc/contract';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Operations } from '../app/facades/operations.js';
@@ -27,7 +35,7 @@ import type { SvcAdminScopeDisplayNames } from '../app/facades/svc-admin-scope-d
 import type { SvcAdminSessions } from '../app/facades/svc-admin-sessions.js';
 import type { SvcAdminSettings } from '../app/facades/svc-admin-settings.js';
 import type { SvcAdminUserGrants } from '../app/facades/svc-admin-user-grants.js';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor, pageRequest } from '../http/operator-request.js';
 
@@ -90,31 +98,24 @@ export function adminApiRoutes(deps: { admin: AdminApiOperations }): FastifyPlug
       return reply.code(201).send(await admin.createClientAsync(body, operatorActor(request)));
     });
 
-    app.get<{ Params: { userId: string } }>('/users/:userId/grants', async (request) =>
-      admin.listUserGrantsAsync(request.params.userId),
+    app.get('/users/:userId/grants', async (request) =>
+      admin.listUserGrantsAsync(parseParams(userPathSchema, request.params).userId),
     );
 
-    app.post<{ Params: { userId: string; grantId: string } }>(
-      '/users/:userId/grants/:grantId/revoke',
-      async (request) =>
-        admin.revokeUserGrantAsync(request.params.userId, request.params.grantId, operatorActor(request)),
+    app.post('/users/:userId/grants/:grantId/revoke', async (request) => {
+      const { userId, grantId } = parseParams(svcUserGrantPathSchema, request.params);
+      return admin.revokeUserGrantAsync(userId, grantId, operatorActor(request));
+    });
+
+    app.get('/users/:userId/identities', async (request) =>
+      admin.listUserIdentitiesAsync(parseParams(userPathSchema, request.params).userId),
     );
 
-    app.get<{ Params: { userId: string } }>('/users/:userId/identities', async (request) =>
-      admin.listUserIdentitiesAsync(request.params.userId),
-    );
-
-    app.delete<{ Params: { userId: string; identityId: string } }>(
-      '/users/:userId/identities/:identityId',
-      async (request, reply) => {
-        await admin.removeUserIdentityAsync(
-          request.params.userId,
-          request.params.identityId,
-          operatorActor(request),
-        );
-        return reply.code(204).send();
-      },
-    );
+    app.delete('/users/:userId/identities/:identityId', async (request, reply) => {
+      const { userId, identityId } = parseParams(svcUserIdentityPathSchema, request.params);
+      await admin.removeUserIdentityAsync(userId, identityId, operatorActor(request));
+      return reply.code(204).send();
+    });
 
     registerRecordRoutes(app, admin);
     registerScopeDisplayNameRoutes(app, admin);
@@ -147,20 +148,20 @@ export function adminApiRoutes(deps: { admin: AdminApiOperations }): FastifyPlug
       admin.updateMfaSettingsAsync(parseBody(svcMfaSettingsSchema, request.body), operatorActor(request)),
     );
 
-    app.get<{ Params: { organizationId: string } }>(
-      '/organizations/:organizationId/mfa-policy',
-      async (request) => admin.getOrganizationMfaPolicyAsync(request.params.organizationId),
+    app.get('/organizations/:organizationId/mfa-policy', async (request) =>
+      admin.getOrganizationMfaPolicyAsync(
+        parseParams(organizationMfaPolicyPathSchema, request.params).organizationId,
+      ),
     );
 
-    app.put<{ Params: { organizationId: string } }>(
-      '/organizations/:organizationId/mfa-policy',
-      async (request) =>
-        admin.updateOrganizationMfaPolicyAsync(
-          request.params.organizationId,
-          parseBody(svcOrganizationMfaPolicySchema, request.body),
-          operatorActor(request),
-        ),
-    );
+    app.put('/organizations/:organizationId/mfa-policy', async (request) => {
+      const { organizationId } = parseParams(organizationMfaPolicyPathSchema, request.params);
+      return admin.updateOrganizationMfaPolicyAsync(
+        organizationId,
+        parseBody(svcOrganizationMfaPolicySchema, request.body),
+        operatorActor(request),
+      );
+    });
   };
 }
 
@@ -170,63 +171,67 @@ export function adminApiRoutes(deps: { admin: AdminApiOperations }): FastifyPlug
  * client secret. PATCH bodies name only what changes; the answer is the record as it is now.
  */
 function registerRecordRoutes(app: FastifyInstance, admin: Operations<SvcAdminRecords>): void {
-  app.get<{ Params: { userId: string } }>('/users/:userId', async (request) =>
-    admin.getUserAsync(request.params.userId),
+  app.get('/users/:userId', async (request) =>
+    admin.getUserAsync(parseParams(userPathSchema, request.params).userId),
   );
-  app.patch<{ Params: { userId: string } }>('/users/:userId', async (request) =>
+  app.patch('/users/:userId', async (request) =>
     admin.updateUserAsync(
-      request.params.userId,
+      parseParams(userPathSchema, request.params).userId,
       parseBody(updateUserBodySchema, request.body),
       operatorActor(request),
     ),
   );
-  app.get<{ Params: { userId: string } }>('/users/:userId/memberships', async (request) =>
-    admin.listUserMembershipsAsync(request.params.userId, pageRequest(request.query)),
+  app.get('/users/:userId/memberships', async (request) =>
+    admin.listUserMembershipsAsync(
+      parseParams(userPathSchema, request.params).userId,
+      pageRequest(request.query),
+    ),
   );
 
-  app.get<{ Params: { organizationId: string } }>('/organizations/:organizationId', async (request) =>
-    admin.getOrganizationAsync(request.params.organizationId),
+  app.get('/organizations/:organizationId', async (request) =>
+    admin.getOrganizationAsync(parseParams(organizationPathSchema, request.params).organizationId),
   );
-  app.patch<{ Params: { organizationId: string } }>('/organizations/:organizationId', async (request) =>
+  app.patch('/organizations/:organizationId', async (request) =>
     admin.updateOrganizationAsync(
-      request.params.organizationId,
+      parseParams(organizationPathSchema, request.params).organizationId,
       parseBody(updateOrganizationBodySchema, request.body),
       operatorActor(request),
     ),
   );
-  app.get<{ Params: { organizationId: string } }>(
-    '/organizations/:organizationId/memberships',
-    async (request) =>
-      admin.listOrganizationMembershipsAsync(
-        request.params.organizationId,
-        parseQuery(membershipListQuerySchema, request.query),
-      ),
+  app.get('/organizations/:organizationId/memberships', async (request) =>
+    admin.listOrganizationMembershipsAsync(
+      parseParams(organizationPathSchema, request.params).organizationId,
+      parseQuery(membershipListQuerySchema, request.query),
+    ),
   );
 
-  app.get<{ Params: { membershipId: string } }>('/memberships/:membershipId', async (request) =>
-    admin.getMembershipAsync(request.params.membershipId),
+  app.get('/memberships/:membershipId', async (request) =>
+    admin.getMembershipAsync(parseParams(membershipPathSchema, request.params).membershipId),
   );
-  app.patch<{ Params: { membershipId: string } }>('/memberships/:membershipId', async (request) =>
+  app.patch('/memberships/:membershipId', async (request) =>
     admin.updateMembershipAsync(
-      request.params.membershipId,
+      parseParams(membershipPathSchema, request.params).membershipId,
       parseBody(updateMembershipBodySchema, request.body),
       operatorActor(request),
     ),
   );
 
-  app.get<{ Params: { clientId: string } }>('/clients/:clientId', async (request) =>
-    admin.getClientAsync(request.params.clientId),
+  app.get('/clients/:clientId', async (request) =>
+    admin.getClientAsync(parseParams(clientPathSchema, request.params).clientId),
   );
-  app.patch<{ Params: { clientId: string } }>('/clients/:clientId', async (request) =>
+  app.patch('/clients/:clientId', async (request) =>
     admin.updateClientAsync(
-      request.params.clientId,
+      parseParams(clientPathSchema, request.params).clientId,
       parseBody(updateClientBodySchema, request.body),
       operatorActor(request),
     ),
   );
   // The new secret is in this answer once; the route-wide no-store header keeps caches from holding it.
-  app.post<{ Params: { clientId: string } }>('/clients/:clientId/rotate-secret', async (request) =>
-    admin.rotateClientSecretAsync(request.params.clientId, operatorActor(request)),
+  app.post('/clients/:clientId/rotate-secret', async (request) =>
+    admin.rotateClientSecretAsync(
+      parseParams(clientPathSchema, request.params).clientId,
+      operatorActor(request),
+    ),
   );
 }
 
@@ -244,14 +249,17 @@ function registerScopeDisplayNameRoutes(
     const body = parseBody(createScopeDisplayNameBodySchema, request.body);
     return reply.code(201).send(await admin.createScopeDisplayNameAsync(body, operatorActor(request)));
   });
-  app.put<{ Params: { id: string } }>('/scope-display-names/:id', async (request) =>
+  app.put('/scope-display-names/:id', async (request) =>
     admin.updateScopeDisplayNameAsync(
-      request.params.id,
+      parseParams(scopeDisplayNamePathSchema, request.params).id,
       parseBody(updateScopeDisplayNameBodySchema, request.body),
       operatorActor(request),
     ),
   );
-  app.delete<{ Params: { id: string } }>('/scope-display-names/:id', async (request) =>
-    admin.deleteScopeDisplayNameAsync(request.params.id, operatorActor(request)),
+  app.delete('/scope-display-names/:id', async (request) =>
+    admin.deleteScopeDisplayNameAsync(
+      parseParams(scopeDisplayNamePathSchema, request.params).id,
+      operatorActor(request),
+    ),
   );
 }

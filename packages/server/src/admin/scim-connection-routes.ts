@@ -1,18 +1,17 @@
 import {
   connectionListQuerySchema,
   createScimConnectionBodySchema,
+  scimConnectionPathSchema,
+  scimOrganizationPathSchema,
   scimSyncEventQuerySchema,
   updateScimConnectionBodySchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Operations } from '../app/facades/operations.js';
 import type { SvcAdminScimConnections } from '../app/facades/svc-admin-scim-connections.js';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor, pageRequest } from '../http/operator-request.js';
-
-type ById = { Params: { id: string } };
-type ByOrganization = { Params: { organizationId: string } };
 
 /**
  * The operator routes of SCIM connections (docs/reference/scim.md
@@ -32,14 +31,18 @@ export function scimConnectionAdminRoutes(deps: {
       reply.header('cache-control', 'no-store');
     });
 
-    app.get<ByOrganization>('/organizations/:organizationId/scim-connections', async (request) =>
-      admin.listScimConnectionsAsync(request.params.organizationId, pageRequest(request.query)),
+    app.get('/organizations/:organizationId/scim-connections', async (request) =>
+      admin.listScimConnectionsAsync(
+        parseParams(scimOrganizationPathSchema, request.params).organizationId,
+        pageRequest(request.query),
+      ),
     );
 
-    app.post<ByOrganization>('/organizations/:organizationId/scim-connections', async (request, reply) => {
+    app.post('/organizations/:organizationId/scim-connections', async (request, reply) => {
+      const { organizationId } = parseParams(scimOrganizationPathSchema, request.params);
       const body = parseBody(createScimConnectionBodySchema, request.body ?? {});
       const created = await admin.createScimConnectionAsync(
-        { ...body, organizationId: request.params.organizationId },
+        { ...body, organizationId },
         operatorActor(request),
       );
       return reply.code(201).send(created);
@@ -49,34 +52,44 @@ export function scimConnectionAdminRoutes(deps: {
       admin.listAllScimConnectionsAsync(parseQuery(connectionListQuerySchema, request.query)),
     );
 
-    app.get<ById>('/scim-connections/:id', async (request) =>
-      admin.getScimConnectionAsync(request.params.id),
+    app.get('/scim-connections/:id', async (request) =>
+      admin.getScimConnectionAsync(parseParams(scimConnectionPathSchema, request.params).id),
     );
 
-    app.put<ById>('/scim-connections/:id', async (request) =>
+    app.put('/scim-connections/:id', async (request) =>
       admin.updateScimConnectionAsync(
-        request.params.id,
+        parseParams(scimConnectionPathSchema, request.params).id,
         parseBody(updateScimConnectionBodySchema, request.body),
         operatorActor(request),
       ),
     );
 
-    app.post<ById>('/scim-connections/:id/enable', async (request) =>
-      admin.enableScimConnectionAsync(request.params.id, operatorActor(request)),
+    app.post('/scim-connections/:id/enable', async (request) =>
+      admin.enableScimConnectionAsync(
+        parseParams(scimConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
 
-    app.post<ById>('/scim-connections/:id/disable', async (request) =>
-      admin.disableScimConnectionAsync(request.params.id, operatorActor(request)),
+    app.post('/scim-connections/:id/disable', async (request) =>
+      admin.disableScimConnectionAsync(
+        parseParams(scimConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
 
-    const rotate = async (request: FastifyRequest<ById>) =>
-      admin.rotateScimConnectionTokenAsync(request.params.id, operatorActor(request));
-    app.post<ById>('/scim-connections/:id/token/rotate', rotate);
-    app.post<ById>('/scim-connections/:id/rotate-token', rotate);
+    const rotate = async (request: FastifyRequest) =>
+      admin.rotateScimConnectionTokenAsync(
+        parseParams(scimConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      );
+    app.post('/scim-connections/:id/token/rotate', rotate);
+    app.post('/scim-connections/:id/rotate-token', rotate);
 
-    app.get<ById>('/scim-connections/:id/sync-events', async (request) => {
+    app.get('/scim-connections/:id/sync-events', async (request) => {
+      const { id } = parseParams(scimConnectionPathSchema, request.params);
       const { limit, cursor, outcome } = parseQuery(scimSyncEventQuerySchema, request.query);
-      return admin.listScimSyncEventsAsync(request.params.id, {
+      return admin.listScimSyncEventsAsync(id, {
         limit,
         ...(cursor === undefined ? {} : { cursor }),
         ...(outcome === undefined ? {} : { outcome }),

@@ -1,12 +1,16 @@
-import { createScimMappingBodySchema, pageQuerySchema, updateScimMappingBodySchema } from '@svc/contract';
+import {
+  createScimMappingBodySchema,
+  pageQuerySchema,
+  scimConnectionPathSchema,
+  scimMappingPathSchema,
+  updateScimMappingBodySchema,
+} from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Operations } from '../app/facades/operations.js';
 import type { SvcAdminScimMappings } from '../app/facades/svc-admin-scim-mappings.js';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
-
-type ById = { Params: { id: string } };
 
 /**
  * The operator routes of SCIM group mapping rules (docs/reference/scim.md "Mapping rules"):
@@ -25,43 +29,54 @@ export function scimMappingAdminRoutes(deps: {
       reply.header('cache-control', 'no-store');
     });
 
-    app.get<ById>('/scim-connections/:id/mappings', async (request) => {
+    app.get('/scim-connections/:id/mappings', async (request) => {
       const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
       return admin.listScimMappingsAsync(
-        request.params.id,
+        parseParams(scimConnectionPathSchema, request.params).id,
         cursor === undefined ? { limit } : { limit, cursor },
       );
     });
 
-    app.post<ById>('/scim-connections/:id/mappings', async (request, reply) => {
+    app.post('/scim-connections/:id/mappings', async (request, reply) => {
       const created = await admin.createScimMappingAsync(
-        request.params.id,
+        parseParams(scimConnectionPathSchema, request.params).id,
         parseBody(createScimMappingBodySchema, request.body),
         operatorActor(request),
       );
       return reply.code(201).send(created);
     });
 
-    app.get<ById>('/scim-mappings/:id', async (request) => admin.getScimMappingAsync(request.params.id));
+    app.get('/scim-mappings/:id', async (request) =>
+      admin.getScimMappingAsync(parseParams(scimMappingPathSchema, request.params).id),
+    );
 
-    app.put<ById>('/scim-mappings/:id', async (request) =>
+    app.put('/scim-mappings/:id', async (request) =>
       admin.updateScimMappingAsync(
-        request.params.id,
+        parseParams(scimMappingPathSchema, request.params).id,
         parseBody(updateScimMappingBodySchema, request.body),
         operatorActor(request),
       ),
     );
 
-    app.post<ById>('/scim-mappings/:id/enable', async (request) =>
-      admin.enableScimMappingAsync(request.params.id, operatorActor(request)),
+    app.post('/scim-mappings/:id/enable', async (request) =>
+      admin.enableScimMappingAsync(
+        parseParams(scimMappingPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
 
-    app.post<ById>('/scim-mappings/:id/disable', async (request) =>
-      admin.disableScimMappingAsync(request.params.id, operatorActor(request)),
+    app.post('/scim-mappings/:id/disable', async (request) =>
+      admin.disableScimMappingAsync(
+        parseParams(scimMappingPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
 
-    app.delete<ById>('/scim-mappings/:id', async (request, reply) => {
-      await admin.deleteScimMappingAsync(request.params.id, operatorActor(request));
+    app.delete('/scim-mappings/:id', async (request, reply) => {
+      await admin.deleteScimMappingAsync(
+        parseParams(scimMappingPathSchema, request.params).id,
+        operatorActor(request),
+      );
       return reply.code(204).send();
     });
   };

@@ -3,16 +3,15 @@ import {
   createSsoConnectionBodySchema,
   importSsoMetadataBodySchema,
   pageQuerySchema,
+  ssoConnectionPathSchema,
+  ssoOrganizationPathSchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Operations } from '../app/facades/operations.js';
 import type { SvcAdminSsoConnections } from '../app/facades/svc-admin-sso-connections.js';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
-
-type ById = { Params: { id: string } };
-type ByOrganization = { Params: { organizationId: string } };
 
 /**
  * The operator routes of SAML SSO connections (docs/reference/federation.md "SAML connections"):
@@ -33,18 +32,19 @@ export function ssoConnectionAdminRoutes(deps: {
       reply.header('cache-control', 'no-store');
     });
 
-    app.get<ByOrganization>('/organizations/:organizationId/sso-connections', async (request) => {
+    app.get('/organizations/:organizationId/sso-connections', async (request) => {
       const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
       return admin.listSsoConnectionsAsync(
-        request.params.organizationId,
+        parseParams(ssoOrganizationPathSchema, request.params).organizationId,
         cursor === undefined ? { limit } : { limit, cursor },
       );
     });
 
-    app.post<ByOrganization>('/organizations/:organizationId/sso-connections', async (request, reply) => {
+    app.post('/organizations/:organizationId/sso-connections', async (request, reply) => {
+      const { organizationId } = parseParams(ssoOrganizationPathSchema, request.params);
       const body = parseBody(createSsoConnectionBodySchema, request.body);
       const created = await admin.createSsoConnectionDraftAsync(
-        { ...body, organizationId: request.params.organizationId },
+        { ...body, organizationId },
         operatorActor(request),
       );
       return reply.code(201).send(created);
@@ -54,24 +54,32 @@ export function ssoConnectionAdminRoutes(deps: {
       admin.listAllSsoConnectionsAsync(parseQuery(connectionListQuerySchema, request.query)),
     );
 
-    app.get<ById>('/sso-connections/:id', async (request) => admin.getSsoConnectionAsync(request.params.id));
+    app.get('/sso-connections/:id', async (request) =>
+      admin.getSsoConnectionAsync(parseParams(ssoConnectionPathSchema, request.params).id),
+    );
 
-    app.post<ById>('/sso-connections/:id/metadata', async (request) => {
+    app.post('/sso-connections/:id/metadata', async (request) => {
       const { metadataXml, enableConnection } = parseBody(importSsoMetadataBodySchema, request.body);
       return admin.importSsoMetadataAsync(
-        request.params.id,
+        parseParams(ssoConnectionPathSchema, request.params).id,
         metadataXml,
         enableConnection,
         operatorActor(request),
       );
     });
 
-    app.post<ById>('/sso-connections/:id/enable', async (request) =>
-      admin.enableSsoConnectionAsync(request.params.id, operatorActor(request)),
+    app.post('/sso-connections/:id/enable', async (request) =>
+      admin.enableSsoConnectionAsync(
+        parseParams(ssoConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
 
-    app.post<ById>('/sso-connections/:id/disable', async (request) =>
-      admin.disableSsoConnectionAsync(request.params.id, operatorActor(request)),
+    app.post('/sso-connections/:id/disable', async (request) =>
+      admin.disableSsoConnectionAsync(
+        parseParams(ssoConnectionPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
   };
 }

@@ -1,13 +1,15 @@
-import { pageQuerySchema, ssoPortalLinkListQuerySchema } from '@svc/contract';
+import {
+  pageQuerySchema,
+  ssoPortalLinkListQuerySchema,
+  ssoPortalLinkPathSchema,
+  ssoPortalOrganizationPathSchema,
+} from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Operations } from '../app/facades/operations.js';
 import type { SvcAdminSsoPortal } from '../app/facades/svc-admin-sso-portal.js';
-import { parseQuery } from '../http/body.js';
+import { parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
-
-type ById = { Params: { id: string } };
-type ByOrganization = { Params: { organizationId: string } };
 
 /**
  * The operator routes of SSO setup portal links (docs/reference/federation.md "Links"):
@@ -25,18 +27,18 @@ export function ssoPortalLinkAdminRoutes(deps: { admin: Operations<SvcAdminSsoPo
       reply.header('cache-control', 'no-store');
     });
 
-    app.post<ByOrganization>('/organizations/:organizationId/sso-portal/sessions', async (request, reply) => {
+    app.post('/organizations/:organizationId/sso-portal/sessions', async (request, reply) => {
       const created = await admin.createSsoPortalLinkAsync(
-        request.params.organizationId,
+        parseParams(ssoPortalOrganizationPathSchema, request.params).organizationId,
         operatorActor(request),
       );
       return reply.code(201).send(created);
     });
 
-    app.get<ByOrganization>('/organizations/:organizationId/sso-portal/sessions', async (request) => {
+    app.get('/organizations/:organizationId/sso-portal/sessions', async (request) => {
       const { limit, cursor } = parseQuery(pageQuerySchema, request.query);
       return admin.listSsoPortalLinksAsync(
-        request.params.organizationId,
+        parseParams(ssoPortalOrganizationPathSchema, request.params).organizationId,
         cursor === undefined ? { limit } : { limit, cursor },
       );
     });
@@ -45,12 +47,15 @@ export function ssoPortalLinkAdminRoutes(deps: { admin: Operations<SvcAdminSsoPo
       admin.listAllSsoPortalLinksAsync(parseQuery(ssoPortalLinkListQuerySchema, request.query)),
     );
 
-    app.get<ById>('/sso-portal/sessions/:id', async (request) =>
-      admin.getSsoPortalLinkAsync(request.params.id),
+    app.get('/sso-portal/sessions/:id', async (request) =>
+      admin.getSsoPortalLinkAsync(parseParams(ssoPortalLinkPathSchema, request.params).id),
     );
 
-    app.post<ById>('/sso-portal/sessions/:id/revoke', async (request) =>
-      admin.revokeSsoPortalLinkAsync(request.params.id, operatorActor(request)),
+    app.post('/sso-portal/sessions/:id/revoke', async (request) =>
+      admin.revokeSsoPortalLinkAsync(
+        parseParams(ssoPortalLinkPathSchema, request.params).id,
+        operatorActor(request),
+      ),
     );
   };
 }

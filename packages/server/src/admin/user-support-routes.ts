@@ -1,11 +1,11 @@
-import { recordPathSchema } from '@svc/contract';
+import { userPathSchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AccountOperations } from '../account/account-operations.js';
 import type { Operations } from '../app/facades/operations.js';
 import type { SvcAdminRecords } from '../app/facades/svc-admin-records.js';
+import { parseParams } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
-import { validate } from '../kernel/validation.js';
 
 /**
  * What an operator does for a user who is stuck (docs/reference/organizations.md "Operator support for a
@@ -26,17 +26,17 @@ export function userSupportAdminRoutes(deps: {
     app.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
     });
-    app.post<{ Params: { userId: string } }>('/users/:userId/password-reset', async (request, reply) => {
-      const { id } = validate(recordPathSchema, { id: request.params.userId }, 'user id');
-      return reply.code(202).send(await account.sendOperatorPasswordReset(id, operatorActor(request)));
+    app.post('/users/:userId/password-reset', async (request, reply) => {
+      const { userId } = parseParams(userPathSchema, request.params);
+      return reply.code(202).send(await account.sendOperatorPasswordReset(userId, operatorActor(request)));
     });
 
-    app.get<{ Params: { userId: string } }>('/users/:userId/mfa', async (request) =>
-      admin.getUserMfaAsync(request.params.userId),
+    app.get('/users/:userId/mfa', async (request) =>
+      admin.getUserMfaAsync(parseParams(userPathSchema, request.params).userId),
     );
 
-    app.post<{ Params: { userId: string } }>('/users/:userId/mfa/reset', async (request) =>
-      admin.resetUserMfaAsync(request.params.userId, operatorActor(request)),
+    app.post('/users/:userId/mfa/reset', async (request) =>
+      admin.resetUserMfaAsync(parseParams(userPathSchema, request.params).userId, operatorActor(request)),
     );
   };
 }

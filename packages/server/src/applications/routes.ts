@@ -3,18 +3,15 @@ import {
   applicationAssignmentPathSchema,
   applicationPathSchema,
   createApplicationAssignmentBodySchema,
-  recordPathSchema,
+  organizationPathSchema,
   setApplicationAccessModeBodySchema,
+  userPathSchema,
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
-import { validate } from '../kernel/validation.js';
 import type { ApplicationAccessAdmin } from './access-admin.js';
 import { operatorActor, pageRequest } from '../http/operator-request.js';
-
-const applicationPath = (params: unknown) => validate(applicationPathSchema, params, 'path', '(path)');
-const recordPath = (id: string) => validate(recordPathSchema, { id }, 'path', '(path)').id;
 
 /**
  * The application-access routes of the operator API (docs/reference/application-access.md), registered at
@@ -30,50 +27,43 @@ export function applicationAccessRoutes(deps: { access: ApplicationAccessAdmin }
     });
 
     app.get('/applications/:applicationId/assignments', async (request) =>
-      access.listAssignments(applicationPath(request.params).applicationId),
+      access.listAssignments(parseParams(applicationPathSchema, request.params).applicationId),
     );
 
     app.post('/applications/:applicationId/access-mode', async (request) => {
-      const { applicationId } = applicationPath(request.params);
+      const { applicationId } = parseParams(applicationPathSchema, request.params);
       const { mode } = parseBody(setApplicationAccessModeBodySchema, request.body);
       return access.setMode(applicationId, mode, operatorActor(request));
     });
 
     app.post('/applications/:applicationId/assignments', async (request, reply) => {
-      const { applicationId } = applicationPath(request.params);
+      const { applicationId } = parseParams(applicationPathSchema, request.params);
       const body = parseBody(createApplicationAssignmentBodySchema, request.body);
       return reply.code(201).send(await access.createAssignment(applicationId, body, operatorActor(request)));
     });
 
     app.delete('/applications/:applicationId/assignments/:assignmentId', async (request, reply) => {
-      const { applicationId, assignmentId } = validate(
-        applicationAssignmentPathSchema,
-        request.params,
-        'path',
-        '(path)',
-      );
+      const { applicationId, assignmentId } = parseParams(applicationAssignmentPathSchema, request.params);
       await access.deleteAssignment(applicationId, assignmentId, operatorActor(request));
       return reply.code(204).send();
     });
 
     app.get('/applications/:applicationId/access/check', async (request) =>
       access.check(
-        applicationPath(request.params).applicationId,
+        parseParams(applicationPathSchema, request.params).applicationId,
         parseQuery(applicationAccessCheckQuerySchema, request.query),
       ),
     );
 
-    app.get<{ Params: { organizationId: string } }>(
-      '/organizations/:organizationId/applications',
-      async (request) =>
-        access.organizationApplications(
-          recordPath(request.params.organizationId),
-          pageRequest(request.query),
-        ),
+    app.get('/organizations/:organizationId/applications', async (request) =>
+      access.organizationApplications(
+        parseParams(organizationPathSchema, request.params).organizationId,
+        pageRequest(request.query),
+      ),
     );
 
-    app.get<{ Params: { userId: string } }>('/users/:userId/applications', async (request) =>
-      access.userApplications(recordPath(request.params.userId), pageRequest(request.query)),
+    app.get('/users/:userId/applications', async (request) =>
+      access.userApplications(parseParams(userPathSchema, request.params).userId, pageRequest(request.query)),
     );
   };
 }

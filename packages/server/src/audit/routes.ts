@@ -9,7 +9,7 @@ import {
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { toIso, type Clock } from '../kernel/clock.js';
-import { parseQuery } from '../http/body.js';
+import { parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import type { AuditReader } from './audit-service.js';
 import type { AuditRecord } from './repository.js';
@@ -86,7 +86,7 @@ export function auditApiRoutes(deps: AuditApiDeps): FastifyPluginAsync {
     );
 
     app.get('/events/:id', async (request) => {
-      const { id } = parseQuery(auditEventPathSchema, request.params);
+      const { id } = parseParams(auditEventPathSchema, request.params);
       return toAuditEvent(await deps.audit.get(id));
     });
   };

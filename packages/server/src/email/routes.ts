@@ -1,6 +1,7 @@
 import {
   emailDeliveryQuerySchema,
   emailTemplateOverrideSchema,
+  emailTemplatePathSchema,
   emailTemplatePreviewSchema,
   emailTestSendSchema,
   type EmailDeliveryView,
@@ -8,7 +9,7 @@ import {
 } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { toIso } from '../kernel/clock.js';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
 import type { EmailService, ResolvedEmailTemplate } from './email-service.js';
@@ -64,24 +65,26 @@ export function emailAdminRoutes(deps: { email: EmailService }): FastifyPluginAs
       data: (await deps.email.listTemplates()).map(toEmailTemplateView),
     }));
 
-    app.get<{ Params: { key: string } }>('/templates/:key', async (request) =>
-      toEmailTemplateView(await deps.email.getTemplate(request.params.key)),
-    );
-
-    app.put<{ Params: { key: string } }>('/templates/:key', async (request) => {
-      const body = parseBody(emailTemplateOverrideSchema, request.body);
-      return toEmailTemplateView(
-        await deps.email.saveOverride(request.params.key, body, operatorActor(request)),
-      );
+    app.get('/templates/:key', async (request) => {
+      const { key } = parseParams(emailTemplatePathSchema, request.params);
+      return toEmailTemplateView(await deps.email.getTemplate(key));
     });
 
-    app.delete<{ Params: { key: string } }>('/templates/:key', async (request) =>
-      toEmailTemplateView(await deps.email.resetTemplate(request.params.key, operatorActor(request))),
-    );
+    app.put('/templates/:key', async (request) => {
+      const { key } = parseParams(emailTemplatePathSchema, request.params);
+      const body = parseBody(emailTemplateOverrideSchema, request.body);
+      return toEmailTemplateView(await deps.email.saveOverride(key, body, operatorActor(request)));
+    });
 
-    app.post<{ Params: { key: string } }>('/templates/:key/preview', async (request) => {
+    app.delete('/templates/:key', async (request) => {
+      const { key } = parseParams(emailTemplatePathSchema, request.params);
+      return toEmailTemplateView(await deps.email.resetTemplate(key, operatorActor(request)));
+    });
+
+    app.post('/templates/:key/preview', async (request) => {
+      const { key } = parseParams(emailTemplatePathSchema, request.params);
       const { data, ...content } = parseBody(emailTemplatePreviewSchema, request.body);
-      return deps.email.previewTemplate(request.params.key, content, data);
+      return deps.email.previewTemplate(key, content, data);
     });
 
     app.get('/deliveries', async (request) => {

@@ -7,6 +7,7 @@ import {
   createFgaSubjectBodySchema,
   fgaAccessTestBodySchema,
   fgaGrantQuerySchema,
+  fgaGroupMemberPathSchema,
   fgaResourceQuerySchema,
   fgaSubjectQuerySchema,
   pageQuerySchema,
@@ -16,8 +17,7 @@ import {
   updateFgaRoleBodySchema,
 } from '@svc/contract';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { parseBody, parseQuery } from '../http/body.js';
+import { parseBody, parseParams, parseQuery } from '../http/body.js';
 import { jsonErrorHandler } from '../http/errors.js';
 import { operatorActor } from '../http/operator-request.js';
 import type { FgaAdmin } from './fga-admin.js';
@@ -35,12 +35,10 @@ import {
   toSubjectView,
 } from './views.js';
 
-const memberPathSchema = z.object({ id: recordPathSchema.shape.id, userId: recordPathSchema.shape.id });
-
 const GROUPS = ['group'] as const;
 const ACCOUNTS = ['service_account', 'agent'] as const;
 
-const idOf = (request: FastifyRequest): string => parseQuery(recordPathSchema, request.params).id;
+const idOf = (request: FastifyRequest): string => parseParams(recordPathSchema, request.params).id;
 const page = (query: { limit: number; cursor?: string | undefined }) => ({
   limit: query.limit,
   cursor: query.cursor,
@@ -197,13 +195,13 @@ function registerSubjectRoutes(app: FastifyInstance, fga: FgaAdmin): void {
     return { data: listed.data.map(toMemberView), nextCursor: listed.nextCursor };
   });
   app.post('/groups/:id/members/:userId', async (request, reply) => {
-    const { id, userId } = parseQuery(memberPathSchema, request.params);
+    const { id, userId } = parseParams(fgaGroupMemberPathSchema, request.params);
     return reply
       .code(201)
       .send(toMemberView(await fga.subjects.addMember(id, userId, operatorActor(request))));
   });
   app.delete('/groups/:id/members/:userId', async (request, reply) => {
-    const { id, userId } = parseQuery(memberPathSchema, request.params);
+    const { id, userId } = parseParams(fgaGroupMemberPathSchema, request.params);
     await fga.subjects.removeMember(id, userId, operatorActor(request));
     return reply.code(204).send();
   });

@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import {
   HEADLESS_ACTIONS,
   type HeadlessAction,
+  headlessRequestPathSchema,
   headlessStartBodySchema,
   headlessSubmitBodySchema,
 } from '@svc/contract';
@@ -17,7 +18,7 @@ import {
   type CookieSite,
 } from '../http/cookies.js';
 import type { SignInDeps } from '../signin/flow/sign-in-deps.js';
-import { parseBody } from '../http/body.js';
+import { parseBody, parseParams } from '../http/body.js';
 import { logIfUnexpected, mapError, sendMappedJson } from '../http/errors.js';
 import { SvcError } from '../kernel/errors.js';
 import { authRequestExpiredError } from '../signin/flow/errors.js';
@@ -133,9 +134,10 @@ export function headlessRoutes(deps: HeadlessRoutesDeps): FastifyPluginAsync {
       return send(reply, await headless.start(body, browser));
     });
 
-    app.get<{ Params: { requestId: string } }>('/requests/:requestId', async (request, reply) =>
-      send(reply, await headless.current(request.params.requestId, browserOf(request))),
-    );
+    app.get('/requests/:requestId', async (request, reply) => {
+      const { requestId } = parseParams(headlessRequestPathSchema, request.params);
+      return send(reply, await headless.current(requestId, browserOf(request)));
+    });
 
     for (const action of Object.keys(HEADLESS_ACTIONS) as HeadlessAction[]) {
       app.post(`/${action}`, async (request, reply) =>

@@ -1,3 +1,20 @@
+/**
+ * Where input is validated (docs/architecture.md "Where input is validated"):
+ *
+ * 1. At the edge, once per edge, by the contract's schemas. An HTTP route parses every part of the
+ *    request it reads (the body with {@link parseBody}, the query with {@link parseQuery}, the path
+ *    parameters with {@link parseParams}, and the headers it interprets) with a schema from
+ *    `@svc/contract`, and hands the typed values on. It never passes `request.body`, `request.query`
+ *    or `request.params` on unparsed.
+ * 2. The in-process facades (`svc.admin…`, `svc.auth…`) are an edge too: a host may call them from
+ *    JavaScript, so each method validates its arguments with the same schemas (`validate`,
+ *    kernel/validation.ts) before it calls a service.
+ * 3. Below the edges nothing checks the shape of its input again: services, the engine and the
+ *    repositories take typed values and trust them. They still make their domain decisions (a taken
+ *    email, an unknown record, a policy).
+ *
+ * @module
+ */
 import type { z } from 'zod';
 import { SvcValidationError } from '../kernel/errors.js';
 import { validate } from '../kernel/validation.js';
@@ -35,4 +52,14 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 /** Parses a query string object with a contract schema; a bad query is a 400 naming each parameter. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
   return validate(schema, query ?? {}, 'query', '(query)');
+}
+
+/**
+ * Parses a route's path parameters with a contract schema keyed by the route's parameter names; a bad
+ * one is a 400 naming it ("Invalid path: organizationId: …"). A well-formed id that names no record is
+ * the service's 404, and so is any value of a parameter whose schema takes every string (a lookup key
+ * where anything unknown is not found).
+ */
+export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+  return validate(schema, params ?? {}, 'path', '(path)');
 }

@@ -1,12 +1,11 @@
 import type { ResolvedSecuritySettings } from '@svc/contract';
 import type { Clock } from '../kernel/clock.js';
-import { assertValidSecuritySettings, type SecuritySettings } from './security-settings.js';
+import {
+  securitySettingsOf,
+  type SecuritySettings,
+  type SecuritySettingsUpdate,
+} from './security-settings.js';
 import type { SecuritySettingsRepository } from './repository.js';
-
-export type SecuritySettingsUpdate = Omit<SecuritySettings, 'refreshTokenGraceWindowSeconds'> & {
-  /** Optional; the default 30 applies when omitted (docs/reference/operator-api.md "Security settings"). */
-  refreshTokenGraceWindowSeconds?: number | undefined;
-};
 
 export interface SecuritySettingsServiceDeps {
   readonly repository: SecuritySettingsRepository;
@@ -88,18 +87,12 @@ export class SecuritySettingsService {
     this.#reading = undefined;
   }
 
-  /** Validates the whole record (grace window shorter than rotation interval…) and returns what was persisted. */
+  /**
+   * Stores the whole record and returns what was persisted. The edge has checked it
+   * (`assertValidSecuritySettings`: ranges, the grace window shorter than the rotation interval).
+   */
   async update(update: SecuritySettingsUpdate): Promise<SecuritySettings> {
-    const settings: SecuritySettings = {
-      refreshTokenLifetimeMinutes: update.refreshTokenLifetimeMinutes,
-      sessionIdleTimeoutMinutes: update.sessionIdleTimeoutMinutes,
-      sessionAbsoluteLifetimeMinutes: update.sessionAbsoluteLifetimeMinutes,
-      signingKeyRotationIntervalDays: update.signingKeyRotationIntervalDays,
-      signingKeyGraceWindowDays: update.signingKeyGraceWindowDays,
-      signingKeyRetiredCleanupDays: update.signingKeyRetiredCleanupDays,
-      refreshTokenGraceWindowSeconds: update.refreshTokenGraceWindowSeconds ?? 30,
-    };
-    assertValidSecuritySettings(settings);
+    const settings = securitySettingsOf(update);
     this.#invalidate();
     try {
       return await this.#deps.repository.save(settings, this.#deps.clock.now());

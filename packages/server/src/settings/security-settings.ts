@@ -52,6 +52,25 @@ export function securitySettingsIssues(settings: SecuritySettings): ValidationIs
   return issues;
 }
 
+export type SecuritySettingsUpdate = Omit<SecuritySettings, 'refreshTokenGraceWindowSeconds'> & {
+  /** Optional; the default 30 applies when omitted (docs/reference/operator-api.md "Security settings"). */
+  refreshTokenGraceWindowSeconds?: number | undefined;
+};
+
+/** What an update stores: the record as given, the grace window 30 s when omitted. */
+export function securitySettingsOf(update: SecuritySettingsUpdate): SecuritySettings {
+  return {
+    refreshTokenLifetimeMinutes: update.refreshTokenLifetimeMinutes,
+    sessionIdleTimeoutMinutes: update.sessionIdleTimeoutMinutes,
+    sessionAbsoluteLifetimeMinutes: update.sessionAbsoluteLifetimeMinutes,
+    signingKeyRotationIntervalDays: update.signingKeyRotationIntervalDays,
+    signingKeyGraceWindowDays: update.signingKeyGraceWindowDays,
+    signingKeyRetiredCleanupDays: update.signingKeyRetiredCleanupDays,
+    refreshTokenGraceWindowSeconds: update.refreshTokenGraceWindowSeconds ?? 30,
+  };
+}
+
+/** The edges' check of an update (the facade's, which the operator route calls): 400 naming each field. */
 export function assertValidSecuritySettings(settings: SecuritySettings): void {
   const issues = securitySettingsIssues(settings);
   if (issues.length > 0) {

@@ -1,6 +1,7 @@
 import {
   createSsoConnectionBodySchema,
   importSsoPortalMetadataBodySchema,
+  recordPathSchema,
   ssoConnectionPathSchema,
   startDomainVerificationBodySchema,
 } from '@svc/contract';
@@ -8,10 +9,9 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SessionCsrf } from '../kernel/session-csrf.js';
 import type { PortalActor, PortalSetup } from '../federation/sso-portal/portal-setup.js';
 import type { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
-import { parseBody } from '../http/body.js';
+import { parseBody, parseParams } from '../http/body.js';
 import { jsonErrorHandler, sendNotFound } from '../http/errors.js';
 import { toIso } from '../kernel/clock.js';
-import { validate } from '../kernel/validation.js';
 import { portalActor, requirePortalCsrf } from './portal-request.js';
 
 /** The header a script of the portal sends its antiforgery token in. */
@@ -22,8 +22,6 @@ export interface PortalApiDeps {
   readonly setup: PortalSetup;
   readonly csrf: SessionCsrf;
 }
-
-type ById = { Params: { id: string } };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
@@ -45,8 +43,7 @@ export function portalApiRoutes(deps: PortalApiDeps): FastifyPluginAsync {
     if (actor === undefined) throw new Error('portal route without a portal session');
     return actor;
   };
-  const connectionId = (request: FastifyRequest<ById>) =>
-    validate(ssoConnectionPathSchema, request.params, 'connection id').id;
+  const connectionId = (request: FastifyRequest) => parseParams(ssoConnectionPathSchema, request.params).id;
 
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);
@@ -78,20 +75,20 @@ export function portalApiRoutes(deps: PortalApiDeps): FastifyPluginAsync {
       return reply.code(201).send(await setup.createConnection(actorOf(request), body));
     });
 
-    app.get<ById>('/sso-connections/:id', async (request) =>
+    app.get('/sso-connections/:id', async (request) =>
       setup.getConnection(actorOf(request), connectionId(request)),
     );
 
-    app.post<ById>('/sso-connections/:id/metadata', async (request) => {
+    app.post('/sso-connections/:id/metadata', async (request) => {
       const body = parseBody(importSsoPortalMetadataBodySchema, request.body);
       return setup.importMetadata(actorOf(request), connectionId(request), body);
     });
 
-    app.post<ById>('/sso-connections/:id/enable', async (request) =>
+    app.post('/sso-connections/:id/enable', async (request) =>
       setup.setEnabled(actorOf(request), connectionId(request), true),
     );
 
-    app.post<ById>('/sso-connections/:id/disable', async (request) =>
+    app.post('/sso-connections/:id/disable', async (request) =>
       setup.setEnabled(actorOf(request), connectionId(request), false),
     );
 
@@ -102,11 +99,8 @@ export function portalApiRoutes(deps: PortalApiDeps): FastifyPluginAsync {
       return reply.code(201).send(await setup.startDomain(actorOf(request), domain));
     });
 
-    app.post<ById>('/domains/:id/verify', async (request) =>
-      setup.verifyDomain(
-        actorOf(request),
-        validate(ssoConnectionPathSchema, request.params, 'domain claim id').id,
-      ),
+    app.post('/domains/:id/verify', async (request) =>
+      setup.verifyDomain(actorOf(request), parseParams(recordPathSchema, request.params).id),
     );
   };
 }

@@ -1,6 +1,7 @@
 import {
   createSsoConnectionBodySchema,
   importSsoPortalMetadataBodySchema,
+  recordPathSchema,
   ssoConnectionPathSchema,
   startDomainVerificationBodySchema,
 } from '@svc/contract';
@@ -9,11 +10,10 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionCsrf } from '../kernel/session-csrf.js';
 import type { PortalActor, PortalSetup } from '../federation/sso-portal/portal-setup.js';
 import type { SsoPortalSessions } from '../federation/sso-portal/portal-sessions.js';
-import { parseBody } from '../http/body.js';
+import { parseBody, parseParams } from '../http/body.js';
 import { redirectAfterPost, sendPage } from '../http/pages/reply.js';
 import type { Clock } from '../kernel/clock.js';
 import { SvcError, SvcValidationError } from '../kernel/errors.js';
-import { validate } from '../kernel/validation.js';
 import { setPortalCookie } from './portal-cookie.js';
 import { PortalCsrfError, portalActor, requirePortalCsrf } from './portal-request.js';
 import { LINK_REFUSED, renderMessagePage, SESSION_ENDED } from './pages/message-page.js';
@@ -44,8 +44,6 @@ type Notice = keyof typeof NOTICES;
 
 const startQuerySchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,200}$/) });
 const pageQuerySchema = z.object({ done: z.enum(Object.keys(NOTICES) as [Notice, ...Notice[]]).optional() });
-
-type ById = { Params: { id: string } };
 
 function field(body: unknown, name: string): unknown {
   return typeof body === 'object' && body !== null && Object.hasOwn(body, name)
@@ -139,8 +137,7 @@ export function portalPageRoutes(deps: PortalPageDeps): FastifyPluginAsync {
       }
     };
 
-  const connectionId = (request: FastifyRequest<ById>) =>
-    validate(ssoConnectionPathSchema, request.params, 'connection id').id;
+  const connectionId = (request: FastifyRequest) => parseParams(ssoConnectionPathSchema, request.params).id;
 
   return async (app) => {
     app.get('/start', async (request, reply) => {
@@ -179,32 +176,30 @@ export function portalPageRoutes(deps: PortalPageDeps): FastifyPluginAsync {
             return 'created';
           }),
         );
-        page.post<ById>(
+        page.post(
           '/connections/:id/metadata',
-          action<ById>(async (request, actor) => {
+          action(async (request, actor) => {
             await setup.importMetadata(actor, connectionId(request), metadataOf(request.body));
             return 'metadata';
           }),
         );
-        page.post<ById>(
+        page.post(
           '/connections/:id/enable',
-          action<ById>(async (request, actor) => {
+          action(async (request, actor) => {
             await setup.setEnabled(actor, connectionId(request), true);
             return 'enabled';
           }),
         );
-        page.post<ById>(
+        page.post(
           '/connections/:id/disable',
-          action<ById>(async (request, actor) => {
+          action(async (request, actor) => {
             await setup.setEnabled(actor, connectionId(request), false);
             return 'disabled';
           }),
         );
-        page.post<ById>(
+        page.post(
           '/connections/:id/test',
-          action<ById>(
-            async (request, actor) => new URL(await setup.startTest(actor, connectionId(request))),
-          ),
+          action(async (request, actor) => new URL(await setup.startTest(actor, connectionId(request)))),
         );
         page.post(
           '/domains',
@@ -213,13 +208,10 @@ export function portalPageRoutes(deps: PortalPageDeps): FastifyPluginAsync {
             return 'domain';
           }),
         );
-        page.post<ById>(
+        page.post(
           '/domains/:id/verify',
-          action<ById>(async (request, actor) => {
-            await setup.verifyDomain(
-              actor,
-              validate(ssoConnectionPathSchema, request.params, 'domain claim id').id,
-            );
+          action(async (request, actor) => {
+            await setup.verifyDomain(actor, parseParams(recordPathSchema, request.params).id);
             return 'checked';
           }),
         );

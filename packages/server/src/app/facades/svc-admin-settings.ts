@@ -1,5 +1,8 @@
 import {
+  organizationMfaPolicyPathSchema,
   securitySettingsUpdateBodySchema,
+  svcMfaSettingsSchema,
+  svcOrganizationMfaPolicySchema,
   type ResolvedSecuritySettings,
   type SecuritySettingsUpdateBody,
   type SvcMfaSettings,
@@ -11,12 +14,13 @@ import {
 import { actorFields, type AdminActor } from '../../audit/actor.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { validate } from '../../kernel/validation.js';
+import { assertValidSecuritySettings, securitySettingsOf } from '../../settings/security-settings.js';
 import type { SecuritySettingsService } from '../../settings/security-settings-service.js';
 import type { MfaSettingsService } from '../../signin/methods/mfa/mfa-settings.js';
 
 export interface SvcAdminSettingsDeps {
   readonly securitySettings: SecuritySettingsService;
-  /** Global MFA settings and organization MFA policies (validated and audited there). */
+  /** Global MFA settings and organization MFA policies (audited there). */
   readonly mfaSettings: MfaSettingsService;
   /** Where a change of the security settings is recorded. */
   readonly audit: AuditLog;
@@ -54,6 +58,7 @@ export class SvcAdminSettings {
     actor?: AdminActor,
   ): Promise<SvcSecuritySettings> {
     const input = validate(securitySettingsUpdateBodySchema, request, 'security settings');
+    assertValidSecuritySettings(securitySettingsOf(input));
     const saved = { ...(await this.#deps.securitySettings.update(input)) };
     await this.#deps.audit.record({
       kind: 'admin.security_settings.updated',
@@ -69,21 +74,29 @@ export class SvcAdminSettings {
   }
 
   /** UpdateMfaSettingsAsync: replaces the whole record; answers what was persisted. */
-  updateMfaSettingsAsync(request: SvcMfaSettingsInput, actor?: AdminActor): Promise<SvcMfaSettings> {
-    return this.#deps.mfaSettings.updateSettings(request, actor);
+  async updateMfaSettingsAsync(request: SvcMfaSettingsInput, actor?: AdminActor): Promise<SvcMfaSettings> {
+    const input = validate(svcMfaSettingsSchema, request, 'MFA settings');
+    return this.#deps.mfaSettings.updateSettings(input, actor);
   }
 
   /** GetOrganizationMfaPolicyAsync: 404 for an unknown organization; the defaults until one is saved. */
-  getOrganizationMfaPolicyAsync(organizationId: string): Promise<SvcOrganizationMfaPolicy> {
-    return this.#deps.mfaSettings.getOrganizationPolicy(organizationId);
+  async getOrganizationMfaPolicyAsync(organizationId: string): Promise<SvcOrganizationMfaPolicy> {
+    return this.#deps.mfaSettings.getOrganizationPolicy(organizationIdOf(organizationId));
   }
 
   /** UpdateOrganizationMfaPolicyAsync: replaces the organization's policy; answers what was persisted. */
-  updateOrganizationMfaPolicyAsync(
+  async updateOrganizationMfaPolicyAsync(
     organizationId: string,
     request: SvcOrganizationMfaPolicyInput,
     actor?: AdminActor,
   ): Promise<SvcOrganizationMfaPolicy> {
-    return this.#deps.mfaSettings.updateOrganizationPolicy(organizationId, request, actor);
+    const id = organizationIdOf(organizationId);
+    const input = validate(svcOrganizationMfaPolicySchema, request, 'organization MFA policy');
+    return this.#deps.mfaSettings.updateOrganizationPolicy(id, input, actor);
   }
+}
+
+/** Any string: one that names no organization is the policy's 404 (MfaSettingsService decides). */
+function organizationIdOf(organizationId: string): string {
+  return validate(organizationMfaPolicyPathSchema, { organizationId }, 'organization id').organizationId;
 }

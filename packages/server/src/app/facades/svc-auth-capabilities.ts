@@ -1,16 +1,60 @@
+import {
+  svcApproveDeviceAuthorizationRequestSchema,
+  svcCreateEmailInvitationRequestSchema,
+  svcDenyDeviceAuthorizationRequestSchema,
+  svcDeviceAuthorizationStartRequestSchema,
+  svcEmailOtpSignupStartRequestSchema,
+  svcEmailOtpSignupVerifyRequestSchema,
+  svcEmailOtpStartRequestSchema,
+  svcEmailOtpVerifyRequestSchema,
+  svcMagicLinkCompleteRequestSchema,
+  svcMagicLinkStartRequestSchema,
+  svcPhoneOtpSignupStartRequestSchema,
+  svcPhoneOtpSignupVerifyRequestSchema,
+  svcPhoneOtpStartRequestSchema,
+  svcPhoneOtpVerifyRequestSchema,
+  svcPollDeviceAuthorizationRequestSchema,
+  svcResendEmailInvitationRequestSchema,
+  svcRevokeEmailInvitationRequestSchema,
+  userCodeInputSchema,
+  type SvcApproveDeviceAuthorizationRequest,
+  type SvcCreateEmailInvitationRequest,
+  type SvcDenyDeviceAuthorizationRequest,
+  type SvcDeviceAuthorization,
+  type SvcDeviceAuthorizationResponse,
+  type SvcDeviceAuthorizationStartRequest,
+  type SvcDeviceDecisionResult,
+  type SvcDevicePollResult,
+  type SvcEmailInvitation,
+  type SvcEmailOtpSignupStartRequest,
+  type SvcEmailOtpSignupStartResult,
+  type SvcEmailOtpSignupVerifyRequest,
+  type SvcEmailOtpStartRequest,
+  type SvcEmailOtpStartResult,
+  type SvcEmailOtpVerifyRequest,
+  type SvcLoginResult,
+  type SvcMagicLinkCompleteRequest,
+  type SvcMagicLinkStartRequest,
+  type SvcMagicLinkStartResult,
+  type SvcPhoneOtpSignupStartRequest,
+  type SvcPhoneOtpSignupStartResult,
+  type SvcPhoneOtpSignupVerifyRequest,
+  type SvcPhoneOtpStartRequest,
+  type SvcPhoneOtpStartResult,
+  type SvcPhoneOtpVerifyRequest,
+  type SvcPollDeviceAuthorizationRequest,
+  type SvcResendEmailInvitationRequest,
+  type SvcRevokeEmailInvitationRequest,
+} from '@svc/contract';
 import type { AccountOperations } from '../../account/account-operations.js';
+import type { AdminActor } from '../../audit/actor.js';
 import type { InvitationService } from '../../signin/methods/invitation/invitation-service.js';
 import type { InvitationSignup } from '../../signin/methods/invitation/invitation-signup.js';
 import { SvcInvalidOperationError } from '../../kernel/errors.js';
-import type { DeviceOperations } from '../../oauth/device/device-operations.js';
+import { validate } from '../../kernel/validation.js';
+import type { DeviceCallContext, DeviceOperations } from '../../oauth/device/device-operations.js';
 import type { PasswordlessSignIn } from '../../signin/methods/email-otp/passwordless-sign-in.js';
 import type { PhoneOtpService } from '../../signin/methods/phone-otp/phone-otp-service.js';
-import type {
-  SvcLoginResult,
-  SvcPhoneOtpStartRequest,
-  SvcPhoneOtpStartResult,
-  SvcPhoneOtpVerifyRequest,
-} from '@svc/contract';
 import type { SvcAuthCallContext } from './svc-auth-call-context.js';
 
 /**
@@ -30,9 +74,9 @@ export interface SvcAuthExtensions {
 /**
  * The operations of SvcAuthService that capabilities built on the sign-in engine provide (invitations,
  * email and phone codes, magic links, account emails, the device grant; docs/reference/sign-in.md
- * "Email codes", "Invitations", "Password reset and email verification", RFC 8628): each
- * delegates to its capability, and answers SvcInvalidOperationError when the host did not wire that
- * capability.
+ * "Email codes", "Invitations", "Password reset and email verification", RFC 8628): each validates its
+ * request with the contract schema (400, as over HTTP), delegates to its capability, and answers
+ * SvcInvalidOperationError when the host did not wire that capability.
  */
 export class SvcAuthCapabilities {
   readonly #extensions: SvcAuthExtensions;
@@ -52,10 +96,12 @@ export class SvcAuthCapabilities {
   }
 
   /** CreateEmailInvitationAsync: a pending invitation whose token leaves only in the emailed InviteUrl. */
-  createEmailInvitationAsync(
-    ...args: Parameters<InvitationService['createEmailInvitation']>
-  ): ReturnType<InvitationService['createEmailInvitation']> {
-    return this.#extension('invitations').createEmailInvitation(...args);
+  async createEmailInvitationAsync(
+    request: SvcCreateEmailInvitationRequest,
+    actor?: AdminActor,
+  ): Promise<SvcEmailInvitation> {
+    const input = validate(svcCreateEmailInvitationRequestSchema, request, 'invitation');
+    return this.#extension('invitations').createEmailInvitation(input, actor);
   }
 
   /** AcceptEmailInvitationAsync: an existing user whose normalized email matches joins the organization. */
@@ -66,17 +112,21 @@ export class SvcAuthCapabilities {
   }
 
   /** ResendEmailInvitationAsync: a new token; the previous one stops working. */
-  resendEmailInvitationAsync(
-    ...args: Parameters<InvitationService['resendEmailInvitation']>
-  ): ReturnType<InvitationService['resendEmailInvitation']> {
-    return this.#extension('invitations').resendEmailInvitation(...args);
+  async resendEmailInvitationAsync(
+    request: SvcResendEmailInvitationRequest,
+    actor?: AdminActor,
+  ): Promise<SvcEmailInvitation> {
+    const input = validate(svcResendEmailInvitationRequestSchema, request, 'invitation resend request');
+    return this.#extension('invitations').resendEmailInvitation(input, actor);
   }
 
   /** RevokeEmailInvitationAsync: no future acceptance. */
-  revokeEmailInvitationAsync(
-    ...args: Parameters<InvitationService['revokeEmailInvitation']>
-  ): ReturnType<InvitationService['revokeEmailInvitation']> {
-    return this.#extension('invitations').revokeEmailInvitation(...args);
+  async revokeEmailInvitationAsync(
+    request: SvcRevokeEmailInvitationRequest,
+    actor?: AdminActor,
+  ): Promise<SvcEmailInvitation> {
+    const input = validate(svcRevokeEmailInvitationRequestSchema, request, 'invitation revocation request');
+    return this.#extension('invitations').revokeEmailInvitation(input, actor);
   }
 
   /** AcceptEmailInvitationSignupAsync: creates the invited user and signs in. First-party clients only. */
@@ -87,78 +137,96 @@ export class SvcAuthCapabilities {
   }
 
   /** RequestEmailOtpAsync: emails a 6-digit code (enumeration-safe answer). First-party clients only. */
-  requestEmailOtpAsync(
-    ...args: Parameters<PasswordlessSignIn['requestEmailOtp']>
-  ): ReturnType<PasswordlessSignIn['requestEmailOtp']> {
-    return this.#extension('passwordless').requestEmailOtp(...args);
+  async requestEmailOtpAsync(
+    request: SvcEmailOtpStartRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcEmailOtpStartResult> {
+    const input = validate(svcEmailOtpStartRequestSchema, request, 'email OTP start request');
+    return this.#extension('passwordless').requestEmailOtp(input, context);
   }
 
   /** VerifyEmailOtpAsync: checks the code and signs in (login-result state machine). */
-  verifyEmailOtpAsync(
-    ...args: Parameters<PasswordlessSignIn['verifyEmailOtp']>
-  ): ReturnType<PasswordlessSignIn['verifyEmailOtp']> {
-    return this.#extension('passwordless').verifyEmailOtp(...args);
+  async verifyEmailOtpAsync(
+    request: SvcEmailOtpVerifyRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcLoginResult> {
+    const input = validate(svcEmailOtpVerifyRequestSchema, request, 'email OTP verify request');
+    return this.#extension('passwordless').verifyEmailOtp(input, context);
   }
 
   /**
    * RequestEmailOtpSignupAsync: emails a code to an address without an account (enumeration-safe
    * answer: signupToken, challengeToken, maskedEmail, expiresAt, nextAllowedSendAt). First-party clients only.
    */
-  requestEmailOtpSignupAsync(
-    ...args: Parameters<PasswordlessSignIn['requestEmailOtpSignup']>
-  ): ReturnType<PasswordlessSignIn['requestEmailOtpSignup']> {
-    return this.#extension('passwordless').requestEmailOtpSignup(...args);
+  async requestEmailOtpSignupAsync(
+    request: SvcEmailOtpSignupStartRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcEmailOtpSignupStartResult> {
+    const input = validate(svcEmailOtpSignupStartRequestSchema, request, 'email OTP signup start request');
+    return this.#extension('passwordless').requestEmailOtpSignup(input, context);
   }
 
   /** VerifyEmailOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
-  verifyEmailOtpSignupAsync(
-    ...args: Parameters<PasswordlessSignIn['verifyEmailOtpSignup']>
-  ): ReturnType<PasswordlessSignIn['verifyEmailOtpSignup']> {
-    return this.#extension('passwordless').verifyEmailOtpSignup(...args);
+  async verifyEmailOtpSignupAsync(
+    request: SvcEmailOtpSignupVerifyRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcLoginResult> {
+    const input = validate(svcEmailOtpSignupVerifyRequestSchema, request, 'email OTP signup verify request');
+    return this.#extension('passwordless').verifyEmailOtpSignup(input, context);
   }
 
   /** RequestMagicLinkAsync: emails a single-use sign-in link bound to the client. */
-  requestMagicLinkAsync(
-    ...args: Parameters<PasswordlessSignIn['requestMagicLink']>
-  ): ReturnType<PasswordlessSignIn['requestMagicLink']> {
-    return this.#extension('passwordless').requestMagicLink(...args);
+  async requestMagicLinkAsync(
+    request: SvcMagicLinkStartRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcMagicLinkStartResult> {
+    const input = validate(svcMagicLinkStartRequestSchema, request, 'magic link start request');
+    return this.#extension('passwordless').requestMagicLink(input, context);
   }
 
   /** CompleteMagicLinkAsync: consumes the link and signs in (login-result state machine). */
-  completeMagicLinkAsync(
-    ...args: Parameters<PasswordlessSignIn['completeMagicLink']>
-  ): ReturnType<PasswordlessSignIn['completeMagicLink']> {
-    return this.#extension('passwordless').completeMagicLink(...args);
+  async completeMagicLinkAsync(
+    request: SvcMagicLinkCompleteRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcLoginResult> {
+    const input = validate(svcMagicLinkCompleteRequestSchema, request, 'magic link complete request');
+    return this.#extension('passwordless').completeMagicLink(input, context);
   }
 
   /** RequestPhoneOtpAsync: texts a code through the SMS verification provider (enumeration-safe answer). */
-  requestPhoneOtpAsync(
+  async requestPhoneOtpAsync(
     request: SvcPhoneOtpStartRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcPhoneOtpStartResult> {
-    return this.#extension('phoneOtp').requestPhoneOtp(request, context);
+    const input = validate(svcPhoneOtpStartRequestSchema, request, 'phone OTP start request');
+    return this.#extension('phoneOtp').requestPhoneOtp(input, context);
   }
 
   /** VerifyPhoneOtpAsync: checks the code with the provider and signs in (login-result state machine). */
-  verifyPhoneOtpAsync(
+  async verifyPhoneOtpAsync(
     request: SvcPhoneOtpVerifyRequest,
     context?: SvcAuthCallContext,
   ): Promise<SvcLoginResult> {
-    return this.#extension('phoneOtp').verifyPhoneOtp(request, context);
+    const input = validate(svcPhoneOtpVerifyRequestSchema, request, 'phone OTP verify request');
+    return this.#extension('phoneOtp').verifyPhoneOtp(input, context);
   }
 
   /** RequestPhoneOtpSignupAsync: texts a code to a number without an account (enumeration-safe answer). */
-  requestPhoneOtpSignupAsync(
-    ...args: Parameters<PhoneOtpService['requestPhoneOtpSignup']>
-  ): ReturnType<PhoneOtpService['requestPhoneOtpSignup']> {
-    return this.#extension('phoneOtp').requestPhoneOtpSignup(...args);
+  async requestPhoneOtpSignupAsync(
+    request: SvcPhoneOtpSignupStartRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcPhoneOtpSignupStartResult> {
+    const input = validate(svcPhoneOtpSignupStartRequestSchema, request, 'phone OTP signup start request');
+    return this.#extension('phoneOtp').requestPhoneOtpSignup(input, context);
   }
 
   /** VerifyPhoneOtpSignupAsync: checks the code, creates the passwordless account and signs in. */
-  verifyPhoneOtpSignupAsync(
-    ...args: Parameters<PhoneOtpService['verifyPhoneOtpSignup']>
-  ): ReturnType<PhoneOtpService['verifyPhoneOtpSignup']> {
-    return this.#extension('phoneOtp').verifyPhoneOtpSignup(...args);
+  async verifyPhoneOtpSignupAsync(
+    request: SvcPhoneOtpSignupVerifyRequest,
+    context?: SvcAuthCallContext,
+  ): Promise<SvcLoginResult> {
+    const input = validate(svcPhoneOtpSignupVerifyRequestSchema, request, 'phone OTP signup verify request');
+    return this.#extension('phoneOtp').verifyPhoneOtpSignup(input, context);
   }
 
   /** RequestPasswordResetEmailAsync: the public, enumeration-safe reset request. */
@@ -208,37 +276,47 @@ export class SvcAuthCapabilities {
    * for a client that allows the device grant (the response record in camelCase). Errors are the OAuth
    * errors of POST /device_authorization (invalid_client, unauthorized_client, invalid_target, slow_down).
    */
-  startDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['startDeviceAuthorization']>
-  ): ReturnType<DeviceOperations['startDeviceAuthorization']> {
-    return this.#extension('devices').startDeviceAuthorization(...args);
+  async startDeviceAuthorizationAsync(
+    request: SvcDeviceAuthorizationStartRequest,
+    context?: DeviceCallContext,
+  ): Promise<SvcDeviceAuthorizationResponse> {
+    const input = validate(svcDeviceAuthorizationStartRequestSchema, request, 'device authorization request');
+    return this.#extension('devices').startDeviceAuthorization(input, context);
   }
 
   /** ResolveDeviceAuthorizationAsync(userCode): {clientId, clientName, scopes, expiresAt, status} or null. */
-  resolveDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['resolveDeviceAuthorization']>
-  ): ReturnType<DeviceOperations['resolveDeviceAuthorization']> {
-    return this.#extension('devices').resolveDeviceAuthorization(...args);
+  async resolveDeviceAuthorizationAsync(
+    userCode: string,
+    context?: DeviceCallContext,
+  ): Promise<SvcDeviceAuthorization | null> {
+    const code = validate(userCodeInputSchema, userCode, 'user code', 'userCode');
+    return this.#extension('devices').resolveDeviceAuthorization(code, context);
   }
 
   /** ApproveDeviceAuthorizationAsync({userCode, userId, organizationId, amr?, authTime?}): a status. */
-  approveDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['approveDeviceAuthorization']>
-  ): ReturnType<DeviceOperations['approveDeviceAuthorization']> {
-    return this.#extension('devices').approveDeviceAuthorization(...args);
+  async approveDeviceAuthorizationAsync(
+    request: SvcApproveDeviceAuthorizationRequest,
+    context?: DeviceCallContext,
+  ): Promise<SvcDeviceDecisionResult> {
+    const input = validate(svcApproveDeviceAuthorizationRequestSchema, request, 'device approval');
+    return this.#extension('devices').approveDeviceAuthorization(input, context);
   }
 
   /** Denies the request behind a user code ({userCode, userId?}); polling then answers access_denied. */
-  denyDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['denyDeviceAuthorization']>
-  ): ReturnType<DeviceOperations['denyDeviceAuthorization']> {
-    return this.#extension('devices').denyDeviceAuthorization(...args);
+  async denyDeviceAuthorizationAsync(
+    request: SvcDenyDeviceAuthorizationRequest,
+    context?: DeviceCallContext,
+  ): Promise<SvcDeviceDecisionResult> {
+    const input = validate(svcDenyDeviceAuthorizationRequestSchema, request, 'device denial');
+    return this.#extension('devices').denyDeviceAuthorization(input, context);
   }
 
   /** PollDeviceAuthorizationAsync({clientId, deviceCode, resource?}): `complete` with tokens once, else a status. */
-  pollDeviceAuthorizationAsync(
-    ...args: Parameters<DeviceOperations['pollDeviceAuthorization']>
-  ): ReturnType<DeviceOperations['pollDeviceAuthorization']> {
-    return this.#extension('devices').pollDeviceAuthorization(...args);
+  async pollDeviceAuthorizationAsync(
+    request: SvcPollDeviceAuthorizationRequest,
+    context?: DeviceCallContext,
+  ): Promise<SvcDevicePollResult> {
+    const input = validate(svcPollDeviceAuthorizationRequestSchema, request, 'device poll');
+    return this.#extension('devices').pollDeviceAuthorization(input, context);
   }
 }

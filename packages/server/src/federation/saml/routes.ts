@@ -1,4 +1,6 @@
+import { samlConnectionPathSchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
+import { parseParams } from '../../http/body.js';
 import { jsonErrorHandler } from '../../http/errors.js';
 import type { SamlServiceProvider } from './service-provider.js';
 
@@ -10,8 +12,9 @@ import type { SamlServiceProvider } from './service-provider.js';
 export function samlMetadataRoutes(deps: { serviceProvider: SamlServiceProvider }): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler(jsonErrorHandler);
-    app.get<{ Params: { connectionId: string } }>('/saml/metadata/:connectionId', async (request, reply) => {
-      const metadata = await deps.serviceProvider.metadata(request.params.connectionId);
+    app.get('/saml/metadata/:connectionId', async (request, reply) => {
+      const { connectionId } = parseParams(samlConnectionPathSchema, request.params);
+      const metadata = await deps.serviceProvider.metadata(connectionId);
       return reply
         .header('content-type', 'application/samlmetadata+xml; charset=utf-8')
         .header('cache-control', 'no-cache')

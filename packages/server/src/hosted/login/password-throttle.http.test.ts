@@ -81,7 +81,7 @@ describeAboveStorage('password guessing limits (hosted and headless)', (kind) =>
 
   /** An invitation for `email`; its token from the mailed link. */
   async function invite(email: string): Promise<string> {
-    await h.t.svc.invitations.createEmailInvitation({
+    await h.t.svc.auth.createEmailInvitationAsync({
       organizationId: org.id,
       email,
       role: 'editor',

@@ -1,4 +1,6 @@
+import { oidcProviderPathSchema } from '@svc/contract';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { parseParams } from '../../http/body.js';
 import { setSessionCookie } from '../../http/cookies.js';
 import type { BrowserContext, StartedSession } from '../../signin/flow/authorize-outcomes.js';
 import type { ProviderSteps } from '../../signin/methods/oidc/provider-steps.js';
@@ -42,18 +44,15 @@ function callbackParameters(source: unknown): URLSearchParams {
 export function providerRoutes(deps: ProviderRoutesDeps): FastifyPluginAsync {
   const { site } = deps;
   return async (app) => {
-    app.get<{ Params: { connectionId: string } }>(
-      '/login/oidc/:connectionId',
-      { exposeHeadRoute: false },
-      async (request, reply) => {
-        const outcome = await deps.provider.start(
-          singleValue(request.query, HOSTED_FIELDS.requestId),
-          browserContext(request),
-          request.params.connectionId,
-        );
-        return sendActionOutcome(reply, request, deps, outcome);
-      },
-    );
+    app.get('/login/oidc/:connectionId', { exposeHeadRoute: false }, async (request, reply) => {
+      const { connectionId } = parseParams(oidcProviderPathSchema, request.params);
+      const outcome = await deps.provider.start(
+        singleValue(request.query, HOSTED_FIELDS.requestId),
+        browserContext(request),
+        connectionId,
+      );
+      return sendActionOutcome(reply, request, deps, outcome);
+    });
 
     app.get('/oidc/callback', { exposeHeadRoute: false }, async (request, reply) => {
       const browser = browserContext(request);

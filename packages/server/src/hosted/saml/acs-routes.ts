@@ -1,5 +1,7 @@
+import { samlConnectionPathSchema } from '@svc/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { SamlAssertionConsumer } from '../../federation/saml/assertion-consumer.js';
+import { parseParams } from '../../http/body.js';
 import type { Clock } from '../../kernel/clock.js';
 import { ANTIFORGERY_COOKIE, type Antiforgery } from '../../http/antiforgery.js';
 import { browserPlace } from '../../http/browser-place.js';
@@ -36,23 +38,17 @@ const MAX_RELAY_STATE_LENGTH = 1024;
 export function samlAcsRoutes(deps: SamlAcsRoutesDeps): FastifyPluginAsync {
   const { site } = deps;
   return async (app) => {
-    app.post<{ Params: { connectionId: string } }>(
-      '/saml/acs/:connectionId',
-      { config: CROSS_SITE_POST },
-      async (request, reply) => {
-        const relayState = singleValue(request.body, 'RelayState');
-        const handle = await deps.consumer.accept(
-          request.params.connectionId,
-          singleValue(request.body, 'SAMLResponse'),
-          relayState !== undefined && relayState.length <= MAX_RELAY_STATE_LENGTH ? relayState : undefined,
-          { ipAddress: request.ip },
-        );
-        return redirectAfterPost(
-          reply,
-          `${site.authBase}/saml/continue?handle=${encodeURIComponent(handle)}`,
-        );
-      },
-    );
+    app.post('/saml/acs/:connectionId', { config: CROSS_SITE_POST }, async (request, reply) => {
+      const { connectionId } = parseParams(samlConnectionPathSchema, request.params);
+      const relayState = singleValue(request.body, 'RelayState');
+      const handle = await deps.consumer.accept(
+        connectionId,
+        singleValue(request.body, 'SAMLResponse'),
+        relayState !== undefined && relayState.length <= MAX_RELAY_STATE_LENGTH ? relayState : undefined,
+        { ipAddress: request.ip },
+      );
+      return redirectAfterPost(reply, `${site.authBase}/saml/continue?handle=${encodeURIComponent(handle)}`);
+    });
 
     app.get('/saml/continue', { exposeHeadRoute: false }, async (request, reply) => {
       const browserId = ensureBrowserId(deps.antiforgery, site, request, reply);

@@ -1,22 +1,16 @@
-import {
-  svcApproveDeviceAuthorizationRequestSchema,
-  svcDenyDeviceAuthorizationRequestSchema,
-  svcDeviceAuthorizationStartRequestSchema,
-  svcPollDeviceAuthorizationRequestSchema,
-  userCodeInputSchema,
-  type SvcApproveDeviceAuthorizationRequest,
-  type SvcDenyDeviceAuthorizationRequest,
-  type SvcDeviceAuthorization,
-  type SvcDeviceAuthorizationResponse,
-  type SvcDeviceAuthorizationStartRequest,
-  type SvcDeviceDecisionResult,
-  type SvcDevicePollResult,
-  type SvcPollDeviceAuthorizationRequest,
+import type {
+  SvcApproveDeviceAuthorizationInput,
+  SvcDenyDeviceAuthorizationInput,
+  SvcDeviceAuthorization,
+  SvcDeviceAuthorizationResponse,
+  SvcDeviceAuthorizationStartInput,
+  SvcDeviceDecisionResult,
+  SvcDevicePollResult,
+  SvcPollDeviceAuthorizationInput,
 } from '@svc/contract';
 import { toIso } from '../../kernel/clock.js';
 import type { Clock } from '../../kernel/clock.js';
 import { retryAfterPhrase, SvcTooManyAttemptsError } from '../../kernel/errors.js';
-import { validate } from '../../kernel/validation.js';
 import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
 import type { RateLimitPolicy } from '../../ratelimit/rules.js';
 import { toSvcTokenResponse } from '../tokens/issued-tokens.js';
@@ -32,8 +26,8 @@ export interface DeviceCallContext {
 }
 
 /**
- * The in-process device operations of SvcAuthService: validate the request records, call the service,
- * and shape the answers (camelCase, ISO timestamps, SvcTokenResponse). Errors of start are the OAuth
+ * The in-process device operations of SvcAuthService: take the request records the facade parsed, call
+ * the service, and shape the answers (camelCase, ISO timestamps, SvcTokenResponse). Errors of start are the OAuth
  * errors of POST /device_authorization (invalid_client, unauthorized_client, invalid_target,
  * slow_down); approval by an inactive user or for a foreign organization is SvcPublicAuthError
  * access_denied (403); every other outcome is a status value.
@@ -59,10 +53,9 @@ export class DeviceOperations {
 
   /** StartDeviceAuthorizationAsync. */
   async startDeviceAuthorization(
-    request: SvcDeviceAuthorizationStartRequest,
+    input: SvcDeviceAuthorizationStartInput,
     context?: DeviceCallContext,
   ): Promise<SvcDeviceAuthorizationResponse> {
-    const input = validate(svcDeviceAuthorizationStartRequestSchema, request, 'device authorization request');
     const started = await this.#devices.startForClientId(input, context?.ipAddress ?? null);
     return {
       deviceCode: started.deviceCode,
@@ -82,19 +75,17 @@ export class DeviceOperations {
     userCode: string,
     context?: DeviceCallContext,
   ): Promise<SvcDeviceAuthorization | null> {
-    const code = validate(userCodeInputSchema, userCode, 'user code', 'userCode');
     await this.#countTypedCode(context);
-    const view = await this.#devices.resolve(code);
+    const view = await this.#devices.resolve(userCode);
     if (view === null) return null;
     return { ...view, scopes: [...view.scopes], expiresAt: toIso(view.expiresAt) };
   }
 
   /** ApproveDeviceAuthorizationAsync. */
   async approveDeviceAuthorization(
-    request: SvcApproveDeviceAuthorizationRequest,
+    input: SvcApproveDeviceAuthorizationInput,
     context?: DeviceCallContext,
   ): Promise<SvcDeviceDecisionResult> {
-    const input = validate(svcApproveDeviceAuthorizationRequestSchema, request, 'device approval');
     await this.#countTypedCode(context);
     const status = await this.#devices.approve({
       userCode: input.userCode,
@@ -108,20 +99,18 @@ export class DeviceOperations {
 
   /** The deny beside ApproveDeviceAuthorizationAsync: polling then answers access_denied. */
   async denyDeviceAuthorization(
-    request: SvcDenyDeviceAuthorizationRequest,
+    input: SvcDenyDeviceAuthorizationInput,
     context?: DeviceCallContext,
   ): Promise<SvcDeviceDecisionResult> {
-    const input = validate(svcDenyDeviceAuthorizationRequestSchema, request, 'device denial');
     await this.#countTypedCode(context);
     return { status: await this.#devices.deny(input) };
   }
 
   /** PollDeviceAuthorizationAsync: `complete` with tokens once, otherwise the OAuth status of the poll. */
   async pollDeviceAuthorization(
-    request: SvcPollDeviceAuthorizationRequest,
+    input: SvcPollDeviceAuthorizationInput,
     context?: DeviceCallContext,
   ): Promise<SvcDevicePollResult> {
-    const input = validate(svcPollDeviceAuthorizationRequestSchema, request, 'device poll');
     const result = await this.#devices.pollForClientId({
       clientId: input.clientId,
       deviceCode: input.deviceCode,

@@ -3,20 +3,20 @@ import { SvcSendRefusedError } from '../../../ratelimit/refused-send.js';
 import { describeEachDatabase } from '../../../test-support/databases.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../../../test-support/smtp-server.js';
 import { createTestSvc, TEST_ORIGIN, type TestSvc } from '../../../test-support/test-svc.js';
-import type { PasswordlessSignIn } from './passwordless-sign-in.js';
 
 const SECOND_MS = 1000;
 
 interface Setup {
   readonly t: TestSvc;
   readonly smtp: TestSmtpServer;
-  readonly flows: PasswordlessSignIn;
+  /** The operations as a host calls them (`svc.auth`: parsed, then run by PasswordlessSignIn). */
+  readonly flows: TestSvc['svc']['auth'];
 }
 
 async function setup(kind: 'sqlite' | 'postgres'): Promise<Setup> {
   const smtp = await startTestSmtpServer();
   const t = await createTestSvc(kind, { smtpUrl: smtp.url() });
-  return { t, smtp, flows: t.svc.passwordless };
+  return { t, smtp, flows: t.svc.auth };
 }
 
 function codeOf(text: string): string {
@@ -68,7 +68,7 @@ describeEachDatabase('passwordless sign-in', (kind) => {
   }
 
   it('emails a 6-digit code over SMTP that signs the user in once, with amr otp, and verifies the email', async () => {
-    const start = await s.flows.requestEmailOtp({ email: 'Alice@Example.com', clientId });
+    const start = await s.flows.requestEmailOtpAsync({ email: 'Alice@Example.com', clientId });
     const now = s.t.clock.now();
     expect(start).toMatchObject({
       maskedEmail: 'A***@Example.com',
@@ -80,19 +80,19 @@ describeEachDatabase('passwordless sign-in', (kind) => {
     const code = codeOf(message?.text ?? '');
     expect(await emailVerified('alice@example.com')).toBe(0);
 
-    const result = await s.flows.verifyEmailOtp({ challengeToken: start.challengeToken, code });
+    const result = await s.flows.verifyEmailOtpAsync({ challengeToken: start.challengeToken, code });
     expect(result.tokens?.clientId).toBe(clientId);
     expect(await sessionAmr(result.tokens?.accessToken ?? '')).toEqual(['otp']);
     expect(await emailVerified('alice@example.com')).toBe(1);
 
     await expect(
-      s.flows.verifyEmailOtp({ challengeToken: start.challengeToken, code }),
+      s.flows.verifyEmailOtpAsync({ challengeToken: start.challengeToken, code }),
     ).rejects.toMatchObject({ error: 'invalid_code', status: 400 });
   });
 
   it('answers known and unknown addresses alike and emails only the known one', async () => {
-    const known = await s.flows.requestEmailOtp({ email: 'alice@example.com', clientId });
-    const unknown = await s.flows.requestEmailOtp({ email: 'anne@example.com', clientId });
+    const known = await s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
+    const unknown = await s.flows.requestEmailOtpAsync({ email: 'anne@example.com', clientId });
     const strip = (r: { challengeToken: string }) => JSON.stringify({ ...r, challengeToken: 'x' });
     expect(strip(unknown)).toBe(strip(known));
     expect(unknown.challengeToken.length).toBe(known.challengeToken.length);
@@ -101,38 +101,38 @@ describeEachDatabase('passwordless sign-in', (kind) => {
     expect(s.smtp.messages).toHaveLength(1);
     for (const code of ['000000', '123456']) {
       await expect(
-        s.flows.verifyEmailOtp({ challengeToken: unknown.challengeToken, code }),
+        s.flows.verifyEmailOtpAsync({ challengeToken: unknown.challengeToken, code }),
       ).rejects.toMatchObject({ error: 'invalid_code' });
     }
   });
 
   it('allows 5 attempts: the right code after 5 wrong ones fails', async () => {
-    const start = await s.flows.requestEmailOtp({ email: 'alice@example.com', clientId });
+    const start = await s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
     const code = codeOf((await s.smtp.waitFor(1))[0]?.text ?? '');
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i += 1) {
       await expect(
-        s.flows.verifyEmailOtp({ challengeToken: start.challengeToken, code: wrong }),
+        s.flows.verifyEmailOtpAsync({ challengeToken: start.challengeToken, code: wrong }),
       ).rejects.toMatchObject({ error: 'invalid_code' });
     }
     await expect(
-      s.flows.verifyEmailOtp({ challengeToken: start.challengeToken, code }),
+      s.flows.verifyEmailOtpAsync({ challengeToken: start.challengeToken, code }),
     ).rejects.toMatchObject({ error: 'invalid_code' });
   });
 
   it('expires a code after 10 minutes', async () => {
-    const start = await s.flows.requestEmailOtp({ email: 'alice@example.com', clientId });
+    const start = await s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
     const code = codeOf((await s.smtp.waitFor(1))[0]?.text ?? '');
     s.t.clock.advance(10 * 60 * SECOND_MS);
     await expect(
-      s.flows.verifyEmailOtp({ challengeToken: start.challengeToken, code }),
+      s.flows.verifyEmailOtpAsync({ challengeToken: start.challengeToken, code }),
     ).rejects.toMatchObject({ error: 'invalid_code' });
   });
 
   it('refuses a resend within 30 s with SvcSendRefusedError (when to ask again) and no email', async () => {
-    const first = await s.flows.requestEmailOtp({ email: 'alice@example.com', clientId });
+    const first = await s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
     s.t.clock.advance(10 * SECOND_MS);
-    const refused = s.flows.requestEmailOtp({ email: 'alice@example.com', clientId });
+    const refused = s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
     await expect(refused).rejects.toBeInstanceOf(SvcSendRefusedError);
     await expect(refused).rejects.toMatchObject({
       error: 'resend_too_soon',
@@ -144,7 +144,7 @@ describeEachDatabase('passwordless sign-in', (kind) => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(s.smtp.messages).toHaveLength(1);
     s.t.clock.advance(20 * SECOND_MS);
-    await s.flows.requestEmailOtp({ email: 'alice@example.com', clientId });
+    await s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
     expect(await s.smtp.waitFor(2)).toHaveLength(2);
   });
 
@@ -158,27 +158,29 @@ describeEachDatabase('passwordless sign-in', (kind) => {
     });
     for (const id of ['third-party', 'nope', null]) {
       await expect(
-        s.flows.requestEmailOtp({ email: 'alice@example.com', clientId: id }),
+        s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId: id }),
       ).rejects.toMatchObject({ error: 'invalid_client', status: 400 });
       await expect(
-        s.flows.requestMagicLink({ email: 'alice@example.com', clientId: id }),
+        s.flows.requestMagicLinkAsync({ email: 'alice@example.com', clientId: id }),
       ).rejects.toMatchObject({ error: 'invalid_client', status: 400 });
     }
     expect(s.smtp.messages).toHaveLength(0);
   });
 
   it('validates requests (400 naming the field)', async () => {
-    await expect(s.flows.requestEmailOtp({ email: 'not-an-email', clientId } as never)).rejects.toMatchObject(
-      { status: 400 },
-    );
-    await expect(s.flows.verifyEmailOtp({ challengeToken: '', code: '1' } as never)).rejects.toMatchObject({
+    await expect(
+      s.flows.requestEmailOtpAsync({ email: 'not-an-email', clientId } as never),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      s.flows.verifyEmailOtpAsync({ challengeToken: '', code: '1' } as never),
+    ).rejects.toMatchObject({
       status: 400,
     });
-    await expect(s.flows.completeMagicLink({} as never)).rejects.toMatchObject({ status: 400 });
+    await expect(s.flows.completeMagicLinkAsync({} as never)).rejects.toMatchObject({ status: 400 });
   });
 
   it('emails a magic link bound to its client, usable once, with amr email', async () => {
-    const start = await s.flows.requestMagicLink({ email: 'alice@example.com', clientId });
+    const start = await s.flows.requestMagicLinkAsync({ email: 'alice@example.com', clientId });
     const now = s.t.clock.now();
     expect(start).toEqual({
       maskedEmail: 'a***@example.com',
@@ -196,29 +198,29 @@ describeEachDatabase('passwordless sign-in', (kind) => {
       redirectUris: ['https://other.example.com/cb'],
       isFirstParty: true,
     });
-    await expect(s.flows.completeMagicLink({ token, clientId: 'other-app' })).rejects.toMatchObject({
+    await expect(s.flows.completeMagicLinkAsync({ token, clientId: 'other-app' })).rejects.toMatchObject({
       error: 'invalid_token',
       status: 400,
     });
 
-    const result = await s.flows.completeMagicLink({ token, clientId });
+    const result = await s.flows.completeMagicLinkAsync({ token, clientId });
     expect(result.tokens?.clientId).toBe(clientId);
     expect(await sessionAmr(result.tokens?.accessToken ?? '')).toEqual(['email']);
     expect(await emailVerified('alice@example.com')).toBe(1);
-    await expect(s.flows.completeMagicLink({ token, clientId })).rejects.toMatchObject({
+    await expect(s.flows.completeMagicLinkAsync({ token, clientId })).rejects.toMatchObject({
       error: 'invalid_token',
     });
   });
 
   it('expires a magic link after 15 minutes and answers unknown addresses alike without email', async () => {
-    const known = await s.flows.requestMagicLink({ email: 'alice@example.com', clientId });
-    const unknown = await s.flows.requestMagicLink({ email: 'anne@example.com', clientId });
+    const known = await s.flows.requestMagicLinkAsync({ email: 'alice@example.com', clientId });
+    const unknown = await s.flows.requestMagicLinkAsync({ email: 'anne@example.com', clientId });
     expect(JSON.stringify(unknown)).toBe(JSON.stringify(known));
     const token = linkOf((await s.smtp.waitFor(1))[0]?.text ?? '').searchParams.get('token') ?? '';
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(s.smtp.messages).toHaveLength(1);
     s.t.clock.advance(15 * 60 * SECOND_MS);
-    await expect(s.flows.completeMagicLink({ token, clientId })).rejects.toMatchObject({
+    await expect(s.flows.completeMagicLinkAsync({ token, clientId })).rejects.toMatchObject({
       error: 'invalid_token',
     });
   });
@@ -234,9 +236,9 @@ describeEachDatabase('passwordless sign-in', (kind) => {
         role: 'member',
       });
     }
-    const start = await s.flows.requestEmailOtp({ email: 'alice@example.com', clientId });
+    const start = await s.flows.requestEmailOtpAsync({ email: 'alice@example.com', clientId });
     const code = codeOf((await s.smtp.waitFor(1))[0]?.text ?? '');
-    const result = await s.flows.verifyEmailOtp({ challengeToken: start.challengeToken, code });
+    const result = await s.flows.verifyEmailOtpAsync({ challengeToken: start.challengeToken, code });
     expect(result.requiresOrganizationSelection).toBe(true);
     expect(result.tokens).toBeNull();
     expect(result.organizations).toHaveLength(2);

@@ -1,27 +1,20 @@
-import {
-  svcEmailOtpSignupStartRequestSchema,
-  svcEmailOtpSignupVerifyRequestSchema,
-  svcEmailOtpStartRequestSchema,
-  svcEmailOtpVerifyRequestSchema,
-  svcMagicLinkCompleteRequestSchema,
-  svcMagicLinkStartRequestSchema,
-  type SvcEmailOtpSignupStartRequest,
-  type SvcEmailOtpSignupStartResult,
-  type SvcEmailOtpSignupVerifyRequest,
-  type SvcEmailOtpStartRequest,
-  type SvcEmailOtpStartResult,
-  type SvcEmailOtpVerifyRequest,
-  type SvcLoginResult,
-  type SvcMagicLinkCompleteRequest,
-  type SvcMagicLinkStartRequest,
-  type SvcMagicLinkStartResult,
+import type {
+  SvcEmailOtpSignupStartInput,
+  SvcEmailOtpSignupStartResult,
+  SvcEmailOtpSignupVerifyInput,
+  SvcEmailOtpStartInput,
+  SvcEmailOtpStartResult,
+  SvcEmailOtpVerifyInput,
+  SvcLoginResult,
+  SvcMagicLinkCompleteInput,
+  SvcMagicLinkStartInput,
+  SvcMagicLinkStartResult,
 } from '@svc/contract';
 import type { ClientRecord } from '../../../directory/repository.js';
 import { toIso } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import { SvcPublicAuthError } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';
-import { validate } from '../../../kernel/validation.js';
 import {
   directCallOf,
   tokenCheckAddress,
@@ -111,10 +104,9 @@ export class PasswordlessSignIn {
 
   /** RequestEmailOtpAsync: a challenge token always; a code is emailed only to a known, active user. */
   async requestEmailOtp(
-    request: SvcEmailOtpStartRequest,
+    input: SvcEmailOtpStartInput,
     context?: PasswordlessCallContext,
   ): Promise<SvcEmailOtpStartResult> {
-    const input = validate(svcEmailOtpStartRequestSchema, request, 'email OTP start request');
     const call = directCallOf('requestEmailOtpAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const started = await this.challenges.start({
@@ -132,10 +124,9 @@ export class PasswordlessSignIn {
    * is the same 400 `invalid_code`. The challenge's client must still be first-party.
    */
   async verifyEmailOtp(
-    request: SvcEmailOtpVerifyRequest,
+    input: SvcEmailOtpVerifyInput,
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
-    const input = validate(svcEmailOtpVerifyRequestSchema, request, 'email OTP verify request');
     const call = directCallOf('verifyEmailOtpAsync', context, input.clientSecret);
     const { challenge, client } = await this.#findChallenge(input.challengeToken, 'login', call);
     const checked = await this.challenges.check(challenge, input.code, challengeContext(call));
@@ -149,10 +140,9 @@ export class PasswordlessSignIn {
    * has an account gets the same answer and no email; its verify fails like a wrong code.
    */
   async requestEmailOtpSignup(
-    request: SvcEmailOtpSignupStartRequest,
+    input: SvcEmailOtpSignupStartInput,
     context?: PasswordlessCallContext,
   ): Promise<SvcEmailOtpSignupStartResult> {
-    const input = validate(svcEmailOtpSignupStartRequestSchema, request, 'email OTP signup start request');
     const call = directCallOf('requestEmailOtpSignupAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const signupToken = this.#deps.ids.secret();
@@ -181,10 +171,9 @@ export class PasswordlessSignIn {
    * organization, amr `otp`. Every failure, an address taken meanwhile included, is `invalid_code`.
    */
   async verifyEmailOtpSignup(
-    request: SvcEmailOtpSignupVerifyRequest,
+    input: SvcEmailOtpSignupVerifyInput,
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
-    const input = validate(svcEmailOtpSignupVerifyRequestSchema, request, 'email OTP signup verify request');
     const call = directCallOf('verifyEmailOtpSignupAsync', context, input.clientSecret);
     const { challenge, client } = await this.#findChallenge(input.challengeToken, 'signup', call);
     // Before the code: a wrong signup token spends no attempt.
@@ -197,10 +186,9 @@ export class PasswordlessSignIn {
 
   /** RequestMagicLinkAsync: the same answer for every address; the link is emailed to known users only. */
   async requestMagicLink(
-    request: SvcMagicLinkStartRequest,
+    input: SvcMagicLinkStartInput,
     context?: PasswordlessCallContext,
   ): Promise<SvcMagicLinkStartResult> {
-    const input = validate(svcMagicLinkStartRequestSchema, request, 'magic link start request');
     const call = directCallOf('requestMagicLinkAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const issued = await this.magicLinks.issue({
@@ -219,10 +207,9 @@ export class PasswordlessSignIn {
    * continues a hosted authorization request, is refused and not consumed.
    */
   async completeMagicLink(
-    request: SvcMagicLinkCompleteRequest,
+    input: SvcMagicLinkCompleteInput,
     context?: PasswordlessCallContext,
   ): Promise<SvcLoginResult> {
-    const input = validate(svcMagicLinkCompleteRequestSchema, request, 'magic link complete request');
     const call = directCallOf('completeMagicLinkAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const link = await this.magicLinks.find(input.token, tokenCheckAddress(client, call));

@@ -37,7 +37,7 @@ describeEachDatabase('invitation service', (kind) => {
 
   const db = () => h.t.svc.database.db;
   const invite = (email = 'Invitee@Example.com', extra: object = {}) =>
-    h.invitations.createEmailInvitation({ organizationId, email, role: 'Member', ...extra });
+    h.t.svc.auth.createEmailInvitationAsync({ organizationId, email, role: 'Member', ...extra });
   /** Reads the n-th (1-based) email from the loopback SMTP server and returns it with its token. */
   const received = async (n: number) => {
     const message = (await h.smtp.waitFor(n))[n - 1];
@@ -147,13 +147,13 @@ describeEachDatabase('invitation service', (kind) => {
     const created = await invite();
     const first = (await received(1)).token;
     // invitationSend: at least 30 seconds between two sends to the same address.
-    await expect(h.invitations.resendEmailInvitation({ id: created.id })).rejects.toMatchObject({
+    await expect(h.t.svc.auth.resendEmailInvitationAsync({ id: created.id })).rejects.toMatchObject({
       error: 'rate_limited',
       status: 429,
     });
     expect(h.smtp.messages).toHaveLength(1);
     h.t.clock.advance(DAY_MS);
-    const resent = await h.invitations.resendEmailInvitation({ id: created.id });
+    const resent = await h.t.svc.auth.resendEmailInvitationAsync({ id: created.id });
     expect(resent.expiresAt).toBe(new Date(h.t.clock.now() + 7 * DAY_MS).toISOString());
     const second = (await received(2)).token;
     expect(second).not.toBe(first);
@@ -170,7 +170,7 @@ describeEachDatabase('invitation service', (kind) => {
   it('revoke prevents acceptance; revoked or accepted invitations cannot be resent or revoked again', async () => {
     const created = await invite();
     const { token } = await received(1);
-    const revoked = await h.invitations.revokeEmailInvitation({
+    const revoked = await h.t.svc.auth.revokeEmailInvitationAsync({
       id: created.id,
       reason: 'wrong person',
     });
@@ -179,10 +179,10 @@ describeEachDatabase('invitation service', (kind) => {
     await expect(
       h.invitations.acceptEmailInvitation({ invitationToken: token, userId: user.id }),
     ).rejects.toMatchObject({ error: 'invalid_invitation' });
-    await expect(h.invitations.resendEmailInvitation({ id: created.id })).rejects.toBeInstanceOf(
+    await expect(h.t.svc.auth.resendEmailInvitationAsync({ id: created.id })).rejects.toBeInstanceOf(
       SvcInvalidOperationError,
     );
-    await expect(h.invitations.revokeEmailInvitation({ id: created.id })).rejects.toBeInstanceOf(
+    await expect(h.t.svc.auth.revokeEmailInvitationAsync({ id: created.id })).rejects.toBeInstanceOf(
       SvcInvalidOperationError,
     );
     const row = await db().selectFrom('invitations').selectAll().executeTakeFirstOrThrow();
@@ -192,7 +192,7 @@ describeEachDatabase('invitation service', (kind) => {
       revokedAt: h.t.clock.now(),
     });
     expect(await auditKinds()).toContain('admin.invitation.revoked');
-    await expect(h.invitations.revokeEmailInvitation({ id: 'inv_missing' })).rejects.toBeInstanceOf(
+    await expect(h.t.svc.auth.revokeEmailInvitationAsync({ id: 'inv_missing' })).rejects.toBeInstanceOf(
       SvcNotFoundError,
     );
   });
@@ -235,7 +235,7 @@ describeEachDatabase('invitation service', (kind) => {
     await h.invitations.acceptEmailInvitation({ invitationToken: token, userId: user.id });
     h.t.clock.advance(1000);
     const revoked = await invite('revoked@example.com');
-    await h.invitations.revokeEmailInvitation({ id: revoked.id });
+    await h.t.svc.auth.revokeEmailInvitationAsync({ id: revoked.id });
     h.t.clock.advance(1000);
     const pending = await invite('pending@example.com');
     const of = async (status?: 'pending' | 'accepted' | 'revoked' | 'expired') =>
@@ -249,7 +249,7 @@ describeEachDatabase('invitation service', (kind) => {
     expect((await of()).map(([id]) => id)).toEqual([pending.id, revoked.id, accepted.id, stale.id]);
     // A resend is when it was last sent; the first send stays its creation.
     h.t.clock.advance(60_000);
-    const resent = await h.invitations.resendEmailInvitation({ id: pending.id });
+    const resent = await h.t.svc.auth.resendEmailInvitationAsync({ id: pending.id });
     expect(resent).toMatchObject({
       createdAt: pending.createdAt,
       resentAt: new Date(h.t.clock.now()).toISOString(),
@@ -269,7 +269,7 @@ describeEachDatabase('invitation service', (kind) => {
     ];
     for (const [override, type] of bad) {
       await expect(
-        h.invitations.createEmailInvitation({
+        h.t.svc.auth.createEmailInvitationAsync({
           organizationId,
           email: 'x@example.com',
           role: 'member',

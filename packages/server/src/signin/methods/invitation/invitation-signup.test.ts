@@ -29,7 +29,7 @@ describeAboveStorage('invitation signup', (kind) => {
         isFirstParty,
       });
     }
-    await h.invitations.createEmailInvitation({
+    await h.t.svc.auth.createEmailInvitationAsync({
       organizationId,
       email: 'New.Person@example.com',
       role: 'editor',

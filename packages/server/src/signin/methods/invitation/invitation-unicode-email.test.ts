@@ -47,7 +47,7 @@ describeEachDatabase('invitations and look-alike addresses', (kind) => {
   };
 
   const invited = async (email: string) => {
-    await h.invitations.createEmailInvitation({ organizationId, email, role: 'admin' });
+    await h.t.svc.auth.createEmailInvitationAsync({ organizationId, email, role: 'admin' });
     const message = (await h.smtp.waitFor(1))[0];
     if (message === undefined) throw new Error('no invitation email');
     return inviteToken(message.text);

@@ -1,20 +1,14 @@
-import {
-  svcChallengeTotpEnrollmentStartRequestSchema,
-  svcMfaChallengeVerifyRequestSchema,
-  svcTotpEnrollmentStartRequestSchema,
-  svcTotpEnrollmentVerifyRequestSchema,
-  type SvcChallengeTotpEnrollmentStartRequest,
-  type SvcMfaAuthenticator,
-  type SvcMfaChallengeVerifyRequest,
-  type SvcMfaChallengeVerifyResult,
-  type SvcMfaStatus,
-  type SvcTotpEnrollmentStartRequest,
-  type SvcTotpEnrollmentStartResult,
-  type SvcTotpEnrollmentVerifyRequest,
-  type SvcTotpEnrollmentVerifyResult,
+import type {
+  SvcChallengeTotpEnrollmentStartInput,
+  SvcMfaAuthenticator,
+  SvcMfaChallengeVerifyInput,
+  SvcMfaChallengeVerifyResult,
+  SvcMfaStatus,
+  SvcTotpEnrollmentStartInput,
+  SvcTotpEnrollmentStartResult,
+  SvcTotpEnrollmentVerifyInput,
+  SvcTotpEnrollmentVerifyResult,
 } from '@svc/contract';
-import { SvcValidationError } from '../../../kernel/errors.js';
-import { validate } from '../../../kernel/validation.js';
 import { toSvcTokenResponse } from '../../../oauth/tokens/issued-tokens.js';
 import {
   DIRECT_FLOW,
@@ -39,7 +33,7 @@ export interface MfaOperationsDeps {
  * StartTotpEnrollmentForChallengeAsync, VerifyTotpEnrollmentAsync, StartTotpEnrollmentAsync,
  * GetMfaStatusAsync, ListMfaAuthenticatorsAsync). An MFA token of the direct flow continues a direct
  * sign-in, whose client must still be first-party (checked before any code is looked at); tokens are
- * issued as for every direct sign-in.
+ * issued as for every direct sign-in. The requests come parsed from the edge (the facade, a direct route).
  */
 export class MfaOperations {
   readonly #deps: MfaOperationsDeps;
@@ -49,10 +43,9 @@ export class MfaOperations {
   }
 
   async verifyMfaChallenge(
-    request: SvcMfaChallengeVerifyRequest,
+    input: SvcMfaChallengeVerifyInput,
     context?: MfaCallContext,
   ): Promise<SvcMfaChallengeVerifyResult> {
-    const input = validate(svcMfaChallengeVerifyRequestSchema, request, 'MFA challenge verify request');
     const call = directCallOf('verifyMfaChallengeAsync', context, input.clientSecret);
     const client = await this.#challengeClient(input.mfaToken, call);
     const verified = await this.#deps.mfa.verifyChallenge(input.mfaToken, input.code, {
@@ -68,14 +61,9 @@ export class MfaOperations {
   }
 
   async startTotpEnrollmentForChallenge(
-    request: SvcChallengeTotpEnrollmentStartRequest,
+    input: SvcChallengeTotpEnrollmentStartInput,
     context?: MfaCallContext,
   ): Promise<SvcTotpEnrollmentStartResult> {
-    const input = validate(
-      svcChallengeTotpEnrollmentStartRequestSchema,
-      request,
-      'TOTP enrollment start request',
-    );
     await this.#challengeClient(
       input.mfaToken,
       directCallOf('startTotpEnrollmentForChallengeAsync', context, input.clientSecret),
@@ -86,10 +74,9 @@ export class MfaOperations {
   /** Account self-enrollment of a signed-in user (the host vouches for `userId`). */
   async startTotpEnrollment(
     userId: string,
-    request: SvcTotpEnrollmentStartRequest = {},
+    input: SvcTotpEnrollmentStartInput,
   ): Promise<SvcTotpEnrollmentStartResult> {
-    const input = validate(svcTotpEnrollmentStartRequestSchema, request, 'TOTP enrollment start request');
-    return this.#deps.mfa.startSelfEnrollment(validUserId(userId), input.label);
+    return this.#deps.mfa.startSelfEnrollment(userId, input.label);
   }
 
   /**
@@ -97,10 +84,9 @@ export class MfaOperations {
    * `tokens` is null).
    */
   async verifyTotpEnrollment(
-    request: SvcTotpEnrollmentVerifyRequest,
+    input: SvcTotpEnrollmentVerifyInput,
     context?: MfaCallContext,
   ): Promise<SvcTotpEnrollmentVerifyResult> {
-    const input = validate(svcTotpEnrollmentVerifyRequestSchema, request, 'TOTP enrollment verify request');
     const call = directCallOf('verifyTotpEnrollmentAsync', context, input.clientSecret);
     const client = input.mfaToken === null ? null : await this.#challengeClient(input.mfaToken, call);
     // An enrollment token that finds nothing counts against the caller's address, like the MFA token.
@@ -117,15 +103,15 @@ export class MfaOperations {
   }
 
   async getMfaStatus(userId: string): Promise<SvcMfaStatus> {
-    return this.#deps.mfa.status(validUserId(userId));
+    return this.#deps.mfa.status(userId);
   }
 
   async listMfaAuthenticators(userId: string): Promise<SvcMfaAuthenticator[]> {
-    return this.#deps.mfa.listAuthenticators(validUserId(userId));
+    return this.#deps.mfa.listAuthenticators(userId);
   }
 
   async regenerateRecoveryCodes(userId: string): Promise<string[]> {
-    return this.#deps.mfa.regenerateRecoveryCodes(validUserId(userId));
+    return this.#deps.mfa.regenerateRecoveryCodes(userId);
   }
 
   /** The direct sign-in's client behind an MFA token, still first-party (audited rejection otherwise). */
@@ -136,17 +122,4 @@ export class MfaOperations {
     if (challenge === undefined) throw invalidMfaToken();
     return this.#deps.direct.requireFirstPartyClient(challenge.clientId, call);
   }
-}
-
-/** Ids Svc issues are printable ASCII. */
-const RECORD_ID = /^[\x21-\x7e]{1,200}$/;
-
-/** A user id the host passes in must look like one (400 otherwise, before any query sees it). */
-function validUserId(userId: string): string {
-  if (typeof userId !== 'string' || !RECORD_ID.test(userId)) {
-    throw new SvcValidationError('Invalid user id: must be the id of a user.', [
-      { path: 'userId', message: 'must be the id of a user' },
-    ]);
-  }
-  return userId;
 }

@@ -1,17 +1,8 @@
-import {
-  MFA_FACTORS,
-  svcMfaSettingsSchema,
-  svcOrganizationMfaPolicySchema,
-  type SvcMfaSettings,
-  type SvcMfaSettingsInput,
-  type SvcOrganizationMfaPolicy,
-  type SvcOrganizationMfaPolicyInput,
-} from '@svc/contract';
+import { MFA_FACTORS, type SvcMfaSettings, type SvcOrganizationMfaPolicy } from '@svc/contract';
 import { actorFields, type AdminActor } from '../../../audit/actor.js';
 import type { AuditLog } from '../../../audit/audit-log.js';
 import type { Clock } from '../../../kernel/clock.js';
 import { SvcNotFoundError } from '../../../kernel/errors.js';
-import { validate } from '../../../kernel/validation.js';
 import type { MfaPolicyStore } from './repository.js';
 
 /**
@@ -53,7 +44,7 @@ export interface MfaSettingsServiceDeps {
 /**
  * The global MFA settings and the organizations' MFA policies (docs/reference/sign-in.md "Multi-factor authentication" GetMfaSettingsAsync,
  * UpdateMfaSettingsAsync, GetOrganizationMfaPolicyAsync, UpdateOrganizationMfaPolicyAsync). Updates
- * replace the whole record (PUT) and answer what was persisted.
+ * replace the whole record (PUT) with the one the edge parsed and answer what was persisted.
  */
 export class MfaSettingsService {
   readonly #deps: MfaSettingsServiceDeps;
@@ -66,8 +57,8 @@ export class MfaSettingsService {
     return (await this.#deps.store.getSettings()) ?? DEFAULT_MFA_SETTINGS;
   }
 
-  async updateSettings(input: SvcMfaSettingsInput, actor?: AdminActor): Promise<SvcMfaSettings> {
-    const settings = normalize(validate(svcMfaSettingsSchema, input, 'MFA settings'));
+  async updateSettings(input: SvcMfaSettings, actor?: AdminActor): Promise<SvcMfaSettings> {
+    const settings = normalize(input);
     await this.#deps.store.saveSettings(settings, this.#deps.clock.now());
     await this.#deps.audit.record({
       kind: 'mfa.settings.updated',
@@ -84,11 +75,11 @@ export class MfaSettingsService {
 
   async updateOrganizationPolicy(
     organizationId: string,
-    input: SvcOrganizationMfaPolicyInput,
+    input: SvcOrganizationMfaPolicy,
     actor?: AdminActor,
   ): Promise<SvcOrganizationMfaPolicy> {
     await this.#requireOrganization(organizationId);
-    const policy = normalize(validate(svcOrganizationMfaPolicySchema, input, 'organization MFA policy'));
+    const policy = normalize(input);
     await this.#deps.store.saveOrganizationPolicy(organizationId, policy, this.#deps.clock.now());
     await this.#deps.audit.record({
       kind: 'mfa.organization_policy.updated',

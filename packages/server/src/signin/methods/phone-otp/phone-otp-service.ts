@@ -1,22 +1,17 @@
-import {
-  svcPhoneOtpSignupStartRequestSchema,
-  svcPhoneOtpSignupVerifyRequestSchema,
-  svcPhoneOtpStartRequestSchema,
-  svcPhoneOtpVerifyRequestSchema,
-  type SvcLoginResult,
-  type SvcPhoneOtpSignupStartRequest,
-  type SvcPhoneOtpSignupStartResult,
-  type SvcPhoneOtpSignupVerifyRequest,
-  type SvcPhoneOtpStartRequest,
-  type SvcPhoneOtpStartResult,
-  type SvcPhoneOtpVerifyRequest,
+import type {
+  SvcLoginResult,
+  SvcPhoneOtpSignupStartInput,
+  SvcPhoneOtpSignupStartResult,
+  SvcPhoneOtpSignupVerifyInput,
+  SvcPhoneOtpStartInput,
+  SvcPhoneOtpStartResult,
+  SvcPhoneOtpVerifyInput,
 } from '@svc/contract';
 import type { ClientRecord } from '../../../directory/repository.js';
 import { toIso } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import { SvcInvalidOperationError } from '../../../kernel/errors.js';
 import type { Ids } from '../../../kernel/ids.js';
-import { validate } from '../../../kernel/validation.js';
 import {
   directCallOf,
   type CallerContext,
@@ -86,11 +81,10 @@ export class PhoneOtpService {
 
   /** RequestPhoneOtpAsync: starts a login challenge; identical results for known and unknown numbers. */
   async requestPhoneOtp(
-    request: SvcPhoneOtpStartRequest,
+    input: SvcPhoneOtpStartInput,
     context?: PhoneOtpCallContext,
   ): Promise<SvcPhoneOtpStartResult> {
     const config = this.challenges.requireConfig();
-    const input = validate(svcPhoneOtpStartRequestSchema, request, 'phone OTP start request');
     const call = directCallOf('requestPhoneOtpAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const { e164 } = requirePhoneNumber(
@@ -115,11 +109,10 @@ export class PhoneOtpService {
    * (5), wrong code, unknown number — is the same SvcInvalidOperationError; each check counts an attempt.
    */
   async verifyPhoneOtp(
-    request: SvcPhoneOtpVerifyRequest,
+    input: SvcPhoneOtpVerifyInput,
     context?: PhoneOtpCallContext,
   ): Promise<SvcLoginResult> {
     this.challenges.requireConfig();
-    const input = validate(svcPhoneOtpVerifyRequestSchema, request, 'phone OTP verify request');
     const call = directCallOf('verifyPhoneOtpAsync', context, input.clientSecret);
     const challenge = await this.#deps.direct.lookUpChallenge(call, () =>
       this.challenges.find(sha256Hex(input.challengeToken), 'login'),
@@ -137,11 +130,10 @@ export class PhoneOtpService {
    * has an account gets the identical answer and no text; its verify fails like a wrong code.
    */
   async requestPhoneOtpSignup(
-    request: SvcPhoneOtpSignupStartRequest,
+    input: SvcPhoneOtpSignupStartInput,
     context?: PhoneOtpCallContext,
   ): Promise<SvcPhoneOtpSignupStartResult> {
     const config = this.challenges.requireConfig();
-    const input = validate(svcPhoneOtpSignupStartRequestSchema, request, 'phone OTP signup start request');
     const call = directCallOf('requestPhoneOtpSignupAsync', context, input.clientSecret);
     const client = await this.#deps.direct.requireFirstPartyClient(input.clientId, call);
     const { e164 } = requirePhoneNumber(
@@ -175,11 +167,10 @@ export class PhoneOtpService {
    * taken meanwhile included, is the same SvcInvalidOperationError.
    */
   async verifyPhoneOtpSignup(
-    request: SvcPhoneOtpSignupVerifyRequest,
+    input: SvcPhoneOtpSignupVerifyInput,
     context?: PhoneOtpCallContext,
   ): Promise<SvcLoginResult> {
     this.challenges.requireConfig();
-    const input = validate(svcPhoneOtpSignupVerifyRequestSchema, request, 'phone OTP signup verify request');
     const call = directCallOf('verifyPhoneOtpSignupAsync', context, input.clientSecret);
     const challenge = await this.#deps.direct.lookUpChallenge(call, () =>
       this.challenges.find(sha256Hex(input.challengeToken), 'signup'),
