@@ -1,26 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { svcClientSchema, svcOrganizationSchema, svcUserSchema } from '@svc/contract';
-import { createAuditLog } from '../audit/audit-service.js';
-import type { SvcAdminService } from '../app/facades/svc-admin-service.js';
-import { wireAdmin } from '../app/wire-admin.js';
-import { SecretBox, sha256Hex } from '../kernel/crypto.js';
+import type { Svc } from '../app/create-svc.js';
+import { sha256Hex } from '../kernel/crypto.js';
 import { SvcConflictError, SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
-import { randomIds } from '../kernel/ids.js';
-import { SecuritySettingsService } from '../settings/security-settings-service.js';
 import { DEFAULT_SECURITY_SETTINGS } from '../settings/security-settings.js';
 import { DEFAULT_PASSWORD_HASH_COST } from '../directory/password-hash-cost.js';
-import { passwordHashing, verifyPassword } from '../directory/password-hasher.js';
-import { openDatabase, type DatabaseHandle } from '../storage/database.js';
-import { auditEventsRepository } from '../storage/repositories/audit-events.js';
-import { securitySettingsRepository } from '../storage/repositories/security-settings.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
-import { FakeClock } from '../test-support/fake-clock.js';
-import {
-  DEFAULT_DNS,
-  DEFAULT_DOMAIN_VERIFICATION,
-} from '../organizations/domains/domain-verification-config.js';
-import { TEST_SCIM_WIRING } from '../test-support/admin-wiring.js';
+import { verifyPassword } from '../directory/password-hasher.js';
+import type { Db } from '../storage/database.js';
+import { describeEachDatabase } from '../test-support/databases.js';
+import type { FakeClock } from '../test-support/fake-clock.js';
+import { createTestSvc, type TestSvc } from '../test-support/test-svc.js';
 
 const SETTINGS = {
   refreshTokenLifetimeMinutes: 600,
@@ -32,53 +21,27 @@ const SETTINGS = {
 };
 
 describeEachDatabase('admin services', (kind) => {
-  let testDb: TestDatabase;
-  let handle: DatabaseHandle;
+  // The tests count slugs, users and audit events from an empty directory: each has an app of its own.
+  let t: TestSvc;
+  let db: Db;
   let clock: FakeClock;
-  let admin: SvcAdminService;
+  let admin: Svc['admin'];
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind, 'migrated');
-    handle = openDatabase(testDb.target);
-    clock = new FakeClock();
-    const securitySettings = new SecuritySettingsService({
-      repository: securitySettingsRepository(handle.db),
-      clock,
-      defaults: { ...DEFAULT_SECURITY_SETTINGS },
-    });
-    const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
     // The production cost: one test here checks the parameters stored hashes carry.
-    const hashPassword = passwordHashing(DEFAULT_PASSWORD_HASH_COST);
-    const secretBox = new SecretBox(randomBytes(32));
-    admin = wireAdmin({
-      db: handle.db,
-      clock,
-      ids: randomIds,
-      audit,
-      securitySettings,
-      hashPassword,
-      secretBox,
-      config: {
-        domainVerification: DEFAULT_DOMAIN_VERIFICATION,
-        dns: DEFAULT_DNS,
-        publicOrigin: 'http://localhost:8080',
-        dashboardBase: '/svc',
-        scopeDisplayNames: [],
-        oidc: { connections: [] },
-      },
-      scim: TEST_SCIM_WIRING,
-      issuer: 'http://localhost:8080/svc/auth',
-    }).facade;
+    t = await createTestSvc(kind, { passwordHashing: DEFAULT_PASSWORD_HASH_COST });
+    db = t.svc.database.db;
+    clock = t.clock;
+    admin = t.svc.admin;
   });
   afterEach(async () => {
-    await handle.close();
-    await testDb.drop();
+    await t.close();
   });
 
   const auditKinds = async (): Promise<string[]> =>
-    (
-      await handle.db.selectFrom('auditEvents').select('kind').orderBy('occurredAt').orderBy('id').execute()
-    ).map((row) => row.kind);
+    (await db.selectFrom('auditEvents').select('kind').orderBy('occurredAt').orderBy('id').execute()).map(
+      (row) => row.kind,
+    );
 
   it('generates unique slugs from names and refuses a taken explicit slug', async () => {
     const first = await admin.createOrganizationAsync({ name: '  Café Ørsted & Co ' });
@@ -160,11 +123,7 @@ describeEachDatabase('admin services', (kind) => {
     });
     expect(user).not.toHaveProperty('passwordHash');
 
-    const row = await handle.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
+    const row = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.emailKey).toBe('ANN.LEE@EXAMPLE.COM');
     expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(await verifyPassword(row.passwordHash ?? '', 'correct horse')).toBe(true);
@@ -223,7 +182,7 @@ describeEachDatabase('admin services', (kind) => {
       role: 'member',
       active: true,
     });
-    await handle.db.updateTable('memberships').set({ active: 0 }).where('id', '=', membership.id).execute();
+    await db.updateTable('memberships').set({ active: 0 }).where('id', '=', membership.id).execute();
     expect(await admin.userHasMembershipAsync(user.id, org.id)).toBe(false);
 
     clock.advance(1000);
@@ -250,7 +209,7 @@ describeEachDatabase('admin services', (kind) => {
     ] as const) {
       await admin.createMembershipAsync({ organizationId: org.id, userId: user.id, role });
     }
-    await handle.db.updateTable('organizations').set({ active: 0 }).where('id', '=', closed.id).execute();
+    await db.updateTable('organizations').set({ active: 0 }).where('id', '=', closed.id).execute();
 
     expect(await admin.getUserOrganizationsAsync(user.id)).toEqual([
       { id: alpha.id, slug: 'alpha', name: 'Alpha', role: 'owner' },
@@ -280,7 +239,7 @@ describeEachDatabase('admin services', (kind) => {
       allowDeviceAuthorization: false,
       allowClientCredentials: false,
     });
-    const spaRow = await handle.db
+    const spaRow = await db
       .selectFrom('clients')
       .selectAll()
       .where('clientId', '=', 'spa')
@@ -298,7 +257,7 @@ describeEachDatabase('admin services', (kind) => {
     });
     expect(backend.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(backend.allowedScopes).toEqual(['read', 'write']);
-    const row = await handle.db
+    const row = await db
       .selectFrom('clients')
       .selectAll()
       .where('clientId', '=', 'backend')
@@ -307,7 +266,7 @@ describeEachDatabase('admin services', (kind) => {
     expect(JSON.stringify(row)).not.toContain(backend.clientSecret);
     const listed = await admin.listClientsAsync();
     expect(JSON.stringify(listed)).not.toContain(backend.clientSecret);
-    const audit = await handle.db.selectFrom('auditEvents').select('dataJson').execute();
+    const audit = await db.selectFrom('auditEvents').select('dataJson').execute();
     expect(JSON.stringify(audit)).not.toContain(backend.clientSecret);
 
     await expect(
