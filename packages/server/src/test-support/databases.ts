@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { DatabaseTarget } from '../config/resolve.js';
 import { openDatabase, type DatabaseHandle, type Dialect } from '../storage/database.js';
 import { postgresDatabaseUrl, withAdminClient, type TestDatabaseStart } from './template-databases.js';
@@ -136,30 +136,6 @@ export function useMigratedDatabase(kind: Dialect): { readonly db: DatabaseHandl
   return {
     get db() {
       if (handle === undefined) throw new Error('The test database is open only while the suite runs.');
-      return handle.db;
-    },
-  };
-}
-
-/**
- * A fresh migrated database of `kind` for each test of the enclosing suite, for storage tests that write
- * fixed ids or count whole tables: created and opened before each test, closed and dropped after it.
- */
-export function useFreshMigratedDatabase(kind: Dialect): { readonly db: DatabaseHandle['db'] } {
-  let testDb: TestDatabase | undefined;
-  let handle: DatabaseHandle | undefined;
-  beforeEach(async () => {
-    testDb = await createTestDatabase(kind, 'migrated');
-    handle = openDatabase(testDb.target);
-  });
-  afterEach(async () => {
-    await handle?.close();
-    await testDb?.drop();
-    handle = undefined;
-  });
-  return {
-    get db() {
-      if (handle === undefined) throw new Error('The test database is open only while a test runs.');
       return handle.db;
     },
   };

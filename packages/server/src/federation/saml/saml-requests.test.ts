@@ -5,7 +5,8 @@ import {
   samlAuthnRequestRepository,
   samlUsedAssertionRepository,
 } from '../../storage/repositories/saml-requests.js';
-import { describeEachDatabase, useFreshMigratedDatabase } from '../../test-support/databases.js';
+import { describeEachDatabase } from '../../test-support/databases.js';
+import { useFreshMigratedDatabase } from '../../test-support/fresh-database.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { insertOrganizationRows, insertSsoConnectionRow } from '../../test-support/user-rows.js';
 import type { SamlUsedAssertionRepository } from './authn-request-repository.js';

@@ -1,7 +1,8 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { AuthRequestRecord, AuthRequestStore } from '../../signin/flow/repository.js';
 import { authRequestRecord } from '../../test-support/auth-request-record.js';
-import { describeEachDatabase, useFreshMigratedDatabase } from '../../test-support/databases.js';
+import { describeEachDatabase } from '../../test-support/databases.js';
+import { useFreshMigratedDatabase } from '../../test-support/fresh-database.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
 import { insertOrganizationRows, insertUserRows } from '../../test-support/user-rows.js';
 import { authRequestRepository } from './auth-requests.js';

@@ -1,7 +1,8 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { RefreshTokenRecord, SessionRecord } from '../../oauth/tokens/repository.js';
 import { clientRecord } from '../../test-support/client-record.js';
-import { describeEachDatabase, useFreshMigratedDatabase } from '../../test-support/databases.js';
+import { describeEachDatabase } from '../../test-support/databases.js';
+import { useFreshMigratedDatabase } from '../../test-support/fresh-database.js';
 import { clientRepository } from './clients.js';
 import { tokenStore } from './token-store.js';
 import { userRepository } from './users.js';
