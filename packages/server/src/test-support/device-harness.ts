@@ -9,13 +9,8 @@ import { membershipRepository } from '../storage/repositories/memberships.js';
 import { userRepository } from '../storage/repositories/users.js';
 import { createAuthHarness, type AuthHarness, type AuthHarnessOptions } from './auth-harness.js';
 
-export interface DeviceHarnessOptions extends AuthHarnessOptions {
-  /** Lifetimes other than the defaults: the harness then builds its own DeviceAuthorizations. */
-  readonly device?: Partial<DeviceAuthorizationOptions>;
-}
-
 export interface DeviceHarness extends AuthHarness {
-  /** Start, resolve, approve, deny and poll: the app's (`svc.devices`), unless `device` options were given. */
+  /** Start, resolve, approve, deny and poll: the app's device flow (`svc.devices`). */
   readonly devices: DeviceAuthorizations;
   /** A public client that allows the device grant (override any field). */
   deviceClient(overrides?: Parameters<AuthHarness['given']['client']>[0]): Promise<ClientRecord>;
@@ -27,24 +22,13 @@ export interface DeviceHarness extends AuthHarness {
   ): Promise<DeviceAuthorizationStarted>;
 }
 
-/**
- * The engine harness (a test Svc on SQLite or PostgreSQL, fake clock) with the app's device flow, or,
- * for `device` lifetimes createSvc() does not take, a DeviceAuthorizations of their own over the app's
- * storage, session issuer and application access.
- */
+/** The engine harness (a test Svc on SQLite or PostgreSQL, fake clock) with the app's device flow. */
 export async function createDeviceHarness(
   kind: Dialect,
-  options: DeviceHarnessOptions = {},
+  options: AuthHarnessOptions = {},
 ): Promise<DeviceHarness> {
   const h = await createAuthHarness(kind, options);
-  let devices: DeviceAuthorizations;
-  try {
-    devices = options.device === undefined ? h.svc.devices : ownDevices(h, options.device);
-  } catch (error) {
-    // Invalid options: give the database back before failing.
-    await h.close();
-    throw error;
-  }
+  const { devices } = h.svc;
   return {
     ...h,
     devices,
@@ -61,7 +45,14 @@ export async function createDeviceHarness(
   };
 }
 
-function ownDevices(h: AuthHarness, options: Partial<DeviceAuthorizationOptions>): DeviceAuthorizations {
+/**
+ * A DeviceAuthorizations of lifetimes createSvc() does not take, over the storage, session issuer,
+ * application access, settings and limits of `h`'s app, for the tests of those lifetimes.
+ */
+export function deviceAuthorizationsWith(
+  h: AuthHarness,
+  options: Partial<DeviceAuthorizationOptions>,
+): DeviceAuthorizations {
   const { svc, db } = h;
   const clients = clientRepository(db);
   return new DeviceAuthorizations({

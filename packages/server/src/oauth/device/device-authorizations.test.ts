@@ -4,7 +4,11 @@ import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcConfigError, SvcPublicAuthError } from '../../kernel/errors.js';
 import { HARNESS_ISSUER } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
-import { createDeviceHarness, type DeviceHarness } from '../../test-support/device-harness.js';
+import {
+  createDeviceHarness,
+  deviceAuthorizationsWith,
+  type DeviceHarness,
+} from '../../test-support/device-harness.js';
 import { OAuthError } from '../errors.js';
 
 const FILES = 'https://files.example.com';
@@ -131,15 +135,11 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
   });
 
   it('takes its lifetimes as options, and refuses ones that are not whole seconds', async () => {
-    const other = await createDeviceHarness(kind, { device: { lifetimeSeconds: 120, intervalSeconds: 2 } });
-    try {
-      const started = await other.start(await other.deviceClient());
-      expect(started).toMatchObject({ expiresIn: 120, interval: 2 });
-    } finally {
-      await other.close();
-    }
+    const other = deviceAuthorizationsWith(h, { lifetimeSeconds: 120, intervalSeconds: 2 });
+    const started = await other.start({ client, scope: 'openid', resources: [], ipAddress: '192.0.2.1' });
+    expect(started).toMatchObject({ expiresIn: 120, interval: 2 });
     for (const device of [{ lifetimeSeconds: 0 }, { intervalSeconds: 1.5 }]) {
-      await expect(createDeviceHarness(kind, { device })).rejects.toThrow(SvcConfigError);
+      expect(() => deviceAuthorizationsWith(h, device)).toThrow(SvcConfigError);
     }
   });
 
