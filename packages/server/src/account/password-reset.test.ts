@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wireAccount } from '../app/wire-account.js';
 import { MINUTE_MS } from '../kernel/clock.js';
-import { randomIds } from '../kernel/ids.js';
 import { passwordHashing } from '../directory/password-hasher.js';
+import { accountRepositories } from '../storage/repositories/account-tokens.js';
+import { clientRepository } from '../storage/repositories/clients.js';
+import { userRepository } from '../storage/repositories/users.js';
 import { TEST_PASSWORD_HASHING } from '../test-support/test-password-hashing.js';
 import { createAccountHarness, uniqueEmail, type AccountHarness } from '../test-support/account-harness.js';
 import { describeEachDatabase } from '../test-support/databases.js';
+import { PasswordReset } from './password-reset.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 
@@ -220,31 +222,42 @@ describeEachDatabase('password reset', (kind) => {
     const { svc } = h.t;
     const hashed: string[] = [];
     const hash = passwordHashing(TEST_PASSWORD_HASHING);
-    // The account operations as the app wires them, over this Svc's database, with a counted hash.
-    const account = wireAccount({
-      db: svc.database.db,
-      config: svc.config,
-      clock: h.t.clock,
-      ids: randomIds,
-      audit: svc.audit,
+    // The unit under test over this Svc's storage, email, limits and sessions, with a counted hash.
+    const { db } = svc.database;
+    const { config, authEngine: engine } = svc;
+    const reset = new PasswordReset({
+      repositories: accountRepositories(db),
+      users: userRepository(db),
+      clients: clientRepository(db),
       email: svc.email,
       rateLimiter: svc.rateLimiter,
-      engine: svc.authEngine,
+      policy: config.rateLimits.passwordReset,
+      tokenChecks: engine.tokenChecks,
+      audit: svc.audit,
+      clock: h.t.clock,
+      ids: config.ids,
+      linkBase: `${config.publicOrigin}${config.authBase}`,
+      development: config.development,
       hashPassword: (password) => {
         hashed.push(password);
         return hash(password);
       },
+      endAllSessions: async (userId) => {
+        await engine.tokens.revocation.logoutAll(userId);
+        await engine.browserSessions.endAllForUser(userId);
+      },
+      claims: svc.accountClaims,
     });
     for (const token of ['guessed-0123456789abcdefghijklmnopqrstuvwxyz', 'x']) {
-      await expect(account.resetPassword({ token, newPassword: NEW_PASSWORD })).rejects.toMatchObject({
+      await expect(reset.reset({ token, newPassword: NEW_PASSWORD })).rejects.toMatchObject({
         code: 'invalid_token',
       });
     }
     expect(hashed).toEqual([]);
-    await account.requestPasswordResetEmail({ email: user.email });
+    await reset.send({ email: user.email });
     const { token } = h.linkTo(user.email);
-    await account.resetPassword({ token, newPassword: NEW_PASSWORD });
-    await expect(account.resetPassword({ token, newPassword: 'another passphrase' })).rejects.toMatchObject({
+    await reset.reset({ token, newPassword: NEW_PASSWORD });
+    await expect(reset.reset({ token, newPassword: 'another passphrase' })).rejects.toMatchObject({
       code: 'invalid_token',
     });
     expect(hashed).toEqual([NEW_PASSWORD]);

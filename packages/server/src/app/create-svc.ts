@@ -24,6 +24,7 @@ import { seedDemo } from './seed-demo.js';
 import type { SvcHttpSurfaces } from './http-surfaces.js';
 import type { CreateSvcContext, Svc, SvcServices } from './services.js';
 import { wireFoundation } from './wire-foundation.js';
+import { earlyLog } from './early-log.js';
 import { wireAdmin } from './wire-admin.js';
 import { SvcAuthCapabilities } from './facades/svc-auth-capabilities.js';
 import { SvcAuthProviders } from './facades/svc-auth-providers.js';
@@ -139,19 +140,9 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       device,
       clock,
     });
-    // The app's logger exists only after the HTTP app is built; the email service logs through it lazily.
-    const appLog: { current?: { info(message: string): void; warn(message: string): void } } = {};
-    const emailWiring = wireEmail({
-      db,
-      config,
-      clock,
-      ids,
-      audit,
-      logger: {
-        info: (message) => appLog.current?.info(message),
-        warn: (message) => appLog.current?.warn(message),
-      },
-    });
+    // The app's logger exists only after the HTTP app is built; what is logged before waits for it.
+    const appLog = earlyLog();
+    const emailWiring = wireEmail({ db, config, clock, ids, audit, logger: appLog });
     const { email } = emailWiring;
     const smsProvider = createSmsVerificationProvider(config.sms);
     const limits = { rateLimiter, failureThrottle, audit, clock, ids };
@@ -307,6 +298,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       securitySettings,
       signingKeys,
       tokens,
+      devices: device.devices,
+      accountClaims,
       hostedSignIn,
       rateLimiter,
       smsProvider,
@@ -333,7 +326,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       plugin,
       svcEarlyDocuments(config, surfaces.discovery),
     );
-    appLog.current = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
+    appLog.attach({ info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) });
 
     const housekeeping = () =>
       runHousekeeping({

@@ -26,6 +26,8 @@ import type { SvcAdminService } from './facades/svc-admin-service.js';
 import type { SvcAuthService } from './facades/svc-auth-service.js';
 import type { SvcCalendarService } from './facades/svc-calendar-service.js';
 import type { AuthEngine } from './wire-auth.js';
+import type { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
+import type { UnverifiedAccountClaim } from '../directory/unverified-account-claim.js';
 import type { SvcFgaService } from './facades/svc-fga-service.js';
 import type { SvcSsoService } from './facades/svc-sso-service.js';
 
@@ -49,6 +51,10 @@ export interface SvcServices {
   /** @internal */
   readonly signingKeys: SigningKeys;
   readonly tokens: TokenService;
+  /** @internal The device flow: start, resolve, approve, deny, poll (the hosted and headless device pages use it). */
+  readonly devices: DeviceAuthorizations;
+  /** @internal Hands an unverified account to whoever proves its address (emailed codes and links, resets). */
+  readonly accountClaims: UnverifiedAccountClaim;
   /** @internal The hosted authorization flow (GET /authorize and the sign-in pages) and hosted logout. */
   readonly hostedSignIn: HostedSignInDeps;
   /** @internal Database-enforced rate limits (rules in `config.rateLimits`), valid across nodes. */

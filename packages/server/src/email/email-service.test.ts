@@ -1,16 +1,20 @@
 import { emailDeliveryQuerySchema } from '@svc/contract';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { wireEmail } from '../app/wire-email.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../audit/audit-service.js';
+import { DEFAULT_PASSWORD_HASH_COST } from '../directory/password-hash-cost.js';
 import { SvcNotFoundError, SvcValidationError } from '../kernel/errors.js';
 import type { Ids } from '../kernel/ids.js';
 import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
+import { emailDeliveriesRepository } from '../storage/repositories/email-deliveries.js';
+import { emailTemplatesRepository } from '../storage/repositories/email-templates.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { linkIn, readOutbox } from '../test-support/outbox.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
-import type { EmailService } from './email-service.js';
+import { createTestSvc } from '../test-support/test-svc.js';
+import { EmailService } from './email-service.js';
+import { smtpTransport, smtpUrlSecrets } from './smtp-transport.js';
 
 function countingIds(): Ids {
   let n = 0;
@@ -26,17 +30,22 @@ describeEachDatabase('email service', (kind) => {
   let logs: string[];
   let ids: Ids;
 
+  /** The service under test: SMTP through `smtpUrl` (the password kept out of every log), else the outbox. */
   const service = (smtpUrl: string | undefined, development = true): EmailService => {
-    const wired = wireEmail({
-      db: handle.db,
-      config: { smtpUrl, emailFrom: 'Acme <no-reply@acme.test>', development },
+    const transport = smtpUrl === undefined ? undefined : smtpTransport(smtpUrl);
+    closers.push(() => transport?.close?.());
+    return new EmailService({
+      templates: emailTemplatesRepository(handle.db),
+      deliveries: emailDeliveriesRepository(handle.db),
+      transport,
       clock,
       ids,
       audit: createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids }),
-      logger: { info: (m) => logs.push(m), warn: (m) => logs.push(m) },
+      from: 'Acme <no-reply@acme.test>',
+      development,
+      secrets: smtpUrl === undefined ? [] : smtpUrlSecrets(smtpUrl),
+      logger: { info: (m) => logs.push(m) },
     });
-    closers.push(wired.close);
-    return wired.email;
   };
   const deliveries = (email: EmailService, query: Record<string, unknown> = {}) =>
     email.listDeliveries(emailDeliveryQuerySchema.parse(query));
@@ -177,7 +186,7 @@ describeEachDatabase('email service', (kind) => {
     expect((await deliveries(email, { templateKey: 'auth.magic-link' })).data).toEqual([]);
   });
 
-  it('keeps no body in a production outbox and warns that SMTP is missing', async () => {
+  it('keeps no body in a production outbox and says that SMTP is missing', async () => {
     const email = service(undefined, false);
     await email.send({
       templateKey: 'auth.magic-link',
@@ -186,7 +195,7 @@ describeEachDatabase('email service', (kind) => {
     });
     const [row] = (await deliveries(email)).data;
     expect(row).toMatchObject({ status: 'outbox', textBody: null, htmlBody: null });
-    expect(logs[0]).toContain('SVC_SMTP_URL is not set');
+    expect(logs).toEqual([expect.stringContaining('stored in the outbox; SVC_SMTP_URL is not set')]);
     expect(logs.join()).not.toContain('t0k');
   });
 
@@ -354,5 +363,23 @@ describeEachDatabase('email service', (kind) => {
       email.send({ templateKey: 'auth.email-otp', to: 'a@example.test', variables: {} }),
     ).rejects.toThrow(/"code" has no value/);
     expect((await deliveries(email)).data).toEqual([]);
+  });
+});
+
+describe('a production Svc without SMTP', () => {
+  // The warning is written while the email service is built, before the app's logger exists.
+  it('warns at start that emails (codes, links, invitations) are not delivered', async () => {
+    const lines: string[] = [];
+    const t = await createTestSvc('sqlite', {
+      development: false,
+      passwordHashing: DEFAULT_PASSWORD_HASH_COST,
+      logLevel: 'warn',
+      logStream: { write: (line) => lines.push(line) },
+    });
+    try {
+      expect(lines.join('')).toContain('SVC_SMTP_URL is not set: emails (codes, links, invitations)');
+    } finally {
+      await t.close();
+    }
   });
 });

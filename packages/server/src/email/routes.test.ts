@@ -1,14 +1,18 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { wireEmail } from '../app/wire-email.js';
 import { createAuditLog } from '../audit/audit-service.js';
 import { randomIds } from '../kernel/ids.js';
 import { openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { auditEventsRepository } from '../storage/repositories/audit-events.js';
+import { emailDeliveriesRepository } from '../storage/repositories/email-deliveries.js';
+import { emailTemplatesRepository } from '../storage/repositories/email-templates.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/databases.js';
 import { FakeClock } from '../test-support/fake-clock.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../test-support/smtp-server.js';
+import { EmailService } from './email-service.js';
 import { emailAdminRoutes } from './routes.js';
+import { smtpTransport, smtpUrlSecrets } from './smtp-transport.js';
+import type { EmailTransport } from './transport.js';
 
 const BASE = '/svc/admin/email/api';
 
@@ -17,27 +21,32 @@ describe('email admin routes', () => {
   let handle: DatabaseHandle;
   let app: FastifyInstance;
   let smtp: TestSmtpServer;
-  let close: () => void;
+  let transport: EmailTransport;
 
   beforeEach(async () => {
     testDb = await createTestDatabase('sqlite', 'migrated');
     handle = openDatabase(testDb.target);
     smtp = await startTestSmtpServer();
     const clock = new FakeClock();
-    const wired = wireEmail({
-      db: handle.db,
-      config: { smtpUrl: smtp.url(), emailFrom: 'Svc <no-reply@localhost>', development: true },
+    // The routes under test over an EmailService that delivers through the loopback SMTP server.
+    transport = smtpTransport(smtp.url());
+    const email = new EmailService({
+      templates: emailTemplatesRepository(handle.db),
+      deliveries: emailDeliveriesRepository(handle.db),
+      transport,
       clock,
       ids: randomIds,
       audit: createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds }),
+      from: 'Svc <no-reply@localhost>',
+      development: true,
+      secrets: smtpUrlSecrets(smtp.url()),
     });
-    close = wired.close;
     app = Fastify();
-    await app.register(emailAdminRoutes({ email: wired.email }), { prefix: BASE });
+    await app.register(emailAdminRoutes({ email }), { prefix: BASE });
   });
   afterEach(async () => {
     await app.close();
-    close();
+    transport.close?.();
     await smtp.close();
     await handle.close();
     await testDb.drop();

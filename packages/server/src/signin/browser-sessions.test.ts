@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { DAY_MS, MINUTE_MS } from '../kernel/clock.js';
 import { sha256Hex } from '../kernel/crypto.js';
 import { createAuthHarness, type AuthHarness } from '../test-support/auth-harness.js';
@@ -8,19 +8,26 @@ describeEachDatabase('browser sessions', (kind) => {
   let h: AuthHarness;
   let userId: string;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a user of its own.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
-    userId = (await h.given.user()).id;
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await h.close();
+  });
+  beforeEach(async () => {
+    userId = (await h.given.user()).id;
   });
 
   it('creates a hashed issuer session that resolves until it expires after the idle timeout', async () => {
     const authTime = h.clock.now() - MINUTE_MS;
     const { token, expiresAt } = await h.engine.browserSessions.create(userId, ['pwd'], authTime);
     expect(expiresAt).toBe(h.clock.now() + 14 * DAY_MS);
-    const row = await h.db.selectFrom('browserSessions').selectAll().executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('browserSessions')
+      .selectAll()
+      .where('userId', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(row.tokenHash).toBe(sha256Hex(token));
     expect(await h.engine.browserSessions.resolve(token)).toMatchObject({
       userId,

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { createAuthHarness, type AuthHarness } from '../test-support/auth-harness.js';
 import { describeEachDatabase } from '../test-support/databases.js';
@@ -8,14 +8,18 @@ describeEachDatabase('consent grants', (kind) => {
   let userId: string;
   let clientId: string;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a user and a client of its own.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
     userId = (await h.given.user()).id;
     clientId = (await h.given.client({ isFirstParty: false, name: 'Photo App' })).clientId;
   });
-  afterEach(async () => {
-    await h.close();
-  });
+  const grantRows = () => h.db.selectFrom('consentGrants').selectAll().where('userId', '=', userId).execute();
 
   it('finds a grant only when it covers every requested scope', async () => {
     const consents = h.engine.consents;
@@ -40,15 +44,15 @@ describeEachDatabase('consent grants', (kind) => {
       grantedAt: first.grantedAt,
       updatedAt: h.clock.now(),
     });
-    expect(await h.db.selectFrom('consentGrants').selectAll().execute()).toHaveLength(1);
-    expect((await h.auditKinds()).filter((k) => k === 'oauth.consent.granted')).toHaveLength(2);
+    expect(await grantRows()).toHaveLength(1);
+    expect((await h.auditKinds({ userId })).filter((k) => k === 'oauth.consent.granted')).toHaveLength(2);
   });
 
   it('ends in one active grant when first consents race', async () => {
     await Promise.all(
       Array.from({ length: 5 }, (_, i) => h.engine.consents.record(userId, clientId, [`scope${i}`])),
     );
-    const rows = await h.db.selectFrom('consentGrants').selectAll().execute();
+    const rows = await grantRows();
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]?.scopesJson ?? '[]')).toHaveLength(5);
   });
@@ -79,6 +83,7 @@ describeEachDatabase('consent grants', (kind) => {
       .selectFrom('auditEvents')
       .selectAll()
       .where('kind', '=', 'oauth.consent.revoked')
+      .where('userId', '=', userId)
       .executeTakeFirstOrThrow();
     expect(revokedEvent).toMatchObject({ actorType: 'operator', actorId: 'op_1', userId });
   });

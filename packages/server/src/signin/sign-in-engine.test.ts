@@ -1,5 +1,5 @@
 import type { SvcOrganizationOption } from '@svc/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../kernel/clock.js';
 import { SvcPublicAuthError } from '../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../test-support/auth-harness.js';
@@ -11,10 +11,11 @@ import { SignInEngine } from './sign-in-engine.js';
 describeEachDatabase('sign-in engine', (kind) => {
   let h: AuthHarness;
 
-  beforeEach(async () => {
+  // One app for the file: each test signs in users of its own.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await h.close();
   });
 

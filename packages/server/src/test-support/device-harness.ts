@@ -1,27 +1,17 @@
 import type { ClientRecord } from '../directory/repository.js';
-import { wireDevice, type DeviceWiring } from '../app/wire-device.js';
-import { createAuditLog } from '../audit/audit-service.js';
-import { randomIds } from '../kernel/ids.js';
 import type { DeviceAuthorizationOptions } from '../oauth/device/deps.js';
 import type { DeviceAuthorizationStarted } from '../oauth/device/device-outcomes.js';
-import { RateLimiter } from '../ratelimit/rate-limiter.js';
-import { resolveRateLimitRules, type RateLimitRulesOptions } from '../ratelimit/rules.js';
+import { DeviceAuthorizations } from '../oauth/device/device-authorizations.js';
 import type { Dialect } from '../storage/database.js';
-import { auditEventsRepository } from '../storage/repositories/audit-events.js';
-import { rateLimitRepository } from '../storage/repositories/rate-limits.js';
-import {
-  createAuthHarness,
-  HARNESS_ISSUER,
-  type AuthHarness,
-  type AuthHarnessOptions,
-} from './auth-harness.js';
+import { clientRepository } from '../storage/repositories/clients.js';
+import { deviceAuthorizationRepository } from '../storage/repositories/device-authorizations.js';
+import { membershipRepository } from '../storage/repositories/memberships.js';
+import { userRepository } from '../storage/repositories/users.js';
+import { createAuthHarness, type AuthHarness, type AuthHarnessOptions } from './auth-harness.js';
 
-export interface DeviceHarnessOptions extends AuthHarnessOptions {
-  readonly rateLimits?: RateLimitRulesOptions;
-  readonly device?: Partial<DeviceAuthorizationOptions>;
-}
-
-export interface DeviceHarness extends AuthHarness, DeviceWiring {
+export interface DeviceHarness extends AuthHarness {
+  /** Start, resolve, approve, deny and poll: the app's device flow (`svc.devices`). */
+  readonly devices: DeviceAuthorizations;
   /** A public client that allows the device grant (override any field). */
   deviceClient(overrides?: Parameters<AuthHarness['given']['client']>[0]): Promise<ClientRecord>;
   /** Starts a request for `client` with `scope` (and a resource), from 192.0.2.1. */
@@ -32,36 +22,16 @@ export interface DeviceHarness extends AuthHarness, DeviceWiring {
   ): Promise<DeviceAuthorizationStarted>;
 }
 
-/**
- * The engine harness (SQLite or PostgreSQL, fake clock) with the device flow wired over it exactly as
- * createSvc() wires it (app/wire-device.ts), with its own rate limits and lifetimes when given.
- */
+/** The engine harness (a test Svc on SQLite or PostgreSQL, fake clock) with the app's device flow. */
 export async function createDeviceHarness(
   kind: Dialect,
-  options: DeviceHarnessOptions = {},
+  options: AuthHarnessOptions = {},
 ): Promise<DeviceHarness> {
   const h = await createAuthHarness(kind, options);
-  let wiring: DeviceWiring;
-  try {
-    wiring = wireDevice({
-      db: h.db,
-      config: { issuer: HARNESS_ISSUER, rateLimits: resolveRateLimitRules(options.rateLimits) },
-      engine: h.engine,
-      securitySettings: { getResolved: () => h.auth.getResolvedSecuritySettingsAsync() },
-      rateLimiter: new RateLimiter({ store: rateLimitRepository(h.db), clock: h.clock }),
-      audit: createAuditLog({ repository: auditEventsRepository(h.db), clock: h.clock, ids: randomIds }),
-      clock: h.clock,
-      ids: randomIds,
-      options: options.device,
-    });
-  } catch (error) {
-    // Invalid options: give the database back before failing.
-    await h.close();
-    throw error;
-  }
+  const { devices } = h.svc;
   return {
     ...h,
-    ...wiring,
+    devices,
     deviceClient: async (overrides = {}) =>
       (
         await h.given.client({
@@ -71,6 +41,34 @@ export async function createDeviceHarness(
         })
       ).record,
     start: (client, scope = 'openid profile', resources = []) =>
-      wiring.devices.start({ client, scope, resources, ipAddress: '192.0.2.1' }),
+      devices.start({ client, scope, resources, ipAddress: '192.0.2.1' }),
   };
+}
+
+/**
+ * A DeviceAuthorizations of lifetimes createSvc() does not take, over the storage, session issuer,
+ * application access, settings and limits of `h`'s app, for the tests of those lifetimes.
+ */
+export function deviceAuthorizationsWith(
+  h: AuthHarness,
+  options: Partial<DeviceAuthorizationOptions>,
+): DeviceAuthorizations {
+  const { svc, db } = h;
+  const clients = clientRepository(db);
+  return new DeviceAuthorizations({
+    store: deviceAuthorizationRepository(db),
+    findClient: (clientId) => clients.findByClientId(clientId),
+    users: userRepository(db),
+    memberships: membershipRepository(db),
+    sessions: svc.authEngine.tokens.sessions,
+    access: svc.authEngine.applications.access,
+    settings: svc.securitySettings,
+    rateLimiter: svc.rateLimiter,
+    startLimit: svc.config.rateLimits.deviceStart,
+    audit: svc.audit,
+    clock: h.clock,
+    ids: svc.config.ids,
+    issuer: svc.config.issuer,
+    options,
+  });
 }

@@ -1,41 +1,30 @@
-import { wireInvitations } from '../app/wire-invitations.js';
-import { startTestSmtpServer, type TestSmtpServer } from './smtp-server.js';
-import { createTestSvc, type TestSvc } from './test-svc.js';
 import type { Dialect } from '../storage/database.js';
 import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
 import type { InvitationSignup } from '../signin/methods/invitation/invitation-signup.js';
+import { startTestSmtpServer, type TestSmtpServer } from './smtp-server.js';
+import { createTestSvc, type TestSvc } from './test-svc.js';
 
-/** A test Svc with real SMTP on loopback and the InvitationService built from its parts. */
+/** A test Svc with real SMTP on loopback, and its invitation operations at hand. */
 export interface InvitationHarness {
   readonly t: TestSvc;
   readonly smtp: TestSmtpServer;
+  /** The app's invitation service (`svc.invitations`). */
   readonly invitations: InvitationService;
-  readonly signup: InvitationSignup;
+  /** The invitation signup, through SvcAuthService (AcceptEmailInvitationSignupAsync). */
+  readonly signup: Pick<InvitationSignup, 'acceptEmailInvitationSignup'>;
   close(): Promise<void>;
 }
 
-/**
- * Builds the harness: the invitation service over the services of a test `svc`.
- */
+/** Builds the harness: a test Svc of `kind` that mails through a loopback SMTP server. */
 export async function createInvitationHarness(kind: Dialect): Promise<InvitationHarness> {
   const smtp = await startTestSmtpServer();
   const t = await createTestSvc(kind, { smtpUrl: smtp.url() });
   const { svc } = t;
-  const { invitations, signup } = wireInvitations({
-    db: svc.database.db,
-    config: svc.config,
-    email: svc.email,
-    rateLimiter: svc.rateLimiter,
-    audit: svc.audit,
-    clock: svc.config.clock,
-    ids: svc.config.ids,
-    engine: svc.authEngine,
-  });
   return {
     t,
     smtp,
-    invitations,
-    signup,
+    invitations: svc.invitations,
+    signup: { acceptEmailInvitationSignup: (...args) => svc.auth.acceptEmailInvitationSignupAsync(...args) },
     async close() {
       await t.close();
       await smtp.close();

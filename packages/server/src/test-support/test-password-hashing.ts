@@ -7,5 +7,5 @@ import { passwordHashing } from '../directory/password-hasher.js';
  */
 export const TEST_PASSWORD_HASHING = Object.freeze({ memoryCost: 8, timeCost: 1 });
 
-/** The hash function a test Svc uses, for harnesses that wire services themselves. */
+/** The hash function a test Svc uses, for unit tests that construct a directory service themselves. */
 export const testHashPassword = passwordHashing(TEST_PASSWORD_HASHING);

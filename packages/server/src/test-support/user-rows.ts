@@ -61,3 +61,32 @@ export async function insertScimConnectionRow(
     })
     .execute();
 }
+
+/** A bare draft SSO connection row of an existing organization, for tables that reference connections. */
+export async function insertSsoConnectionRow(
+  db: Db,
+  id: string,
+  organizationId: string,
+  createdAt: number,
+): Promise<void> {
+  await db
+    .insertInto('ssoConnections')
+    .values({
+      id,
+      organizationId,
+      displayName: id,
+      primaryDomain: null,
+      autoProvisionUsers: 0,
+      autoLinkByEmail: 0,
+      enabled: 0,
+      spEntityId: `https://sp.example.com/${id}`,
+      acsUrl: `https://sp.example.com/${id}/acs`,
+      idpEntityId: null,
+      idpSsoUrl: null,
+      idpSigningCertificatesJson: '[]',
+      metadataImportedAt: null,
+      createdAt,
+      updatedAt: createdAt,
+    })
+    .execute();
+}

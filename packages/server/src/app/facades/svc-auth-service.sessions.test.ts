@@ -1,6 +1,6 @@
 import { svcTokenResponseSchema } from '@svc/contract';
 import { decodeJwt } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcClientAuthenticationError, SvcValidationError } from '../../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../test-support/auth-harness.js';
@@ -10,12 +10,18 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
   let h: AuthHarness;
   let web: { clientId: string };
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and users of its own, and gets the initial settings.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
     web = await h.given.client({ allowedScopes: ['openid', 'profile', 'api:read'] });
   });
   afterEach(async () => {
-    await h.close();
+    await h.resetSecuritySettings();
   });
 
   const errorOf = (promise: Promise<unknown>) =>
@@ -23,13 +29,18 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
       () => undefined,
       (error: unknown) => error,
     );
-  const rejectionEvents = async () =>
-    h.db.selectFrom('auditEvents').selectAll().where('kind', '=', 'oauth.direct_login.rejected').execute();
+  const rejectionEvents = async (clientId: string) =>
+    h.db
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('kind', '=', 'oauth.direct_login.rejected')
+      .where('clientId', '=', clientId)
+      .execute();
 
   it('refreshes a public client in-process and refuses a confidential client without consuming its token', async () => {
-    const user = await h.given.user({ email: 'ann@example.com' });
+    const user = await h.given.user();
     const login = await h.auth.loginWithPasswordAsync({
-      email: 'ann@example.com',
+      email: user.email,
       password: TEST_PASSWORD,
       clientId: web.clientId,
     });
@@ -63,6 +74,7 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
       .selectFrom('auditEvents')
       .selectAll()
       .where('kind', '=', 'oauth.client_authentication.failed')
+      .where('clientId', '=', confidential.clientId)
       .execute();
     expect(events).toHaveLength(1);
     expect(events[0]?.clientId).toBe(confidential.clientId);
@@ -84,10 +96,10 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
   });
 
   it('logs out by refresh token or session id, ignores unknown ones, and needs at least one', async () => {
-    await h.given.user({ email: 'ann@example.com' });
+    const ann = await h.given.user();
     const login = () =>
       h.auth.loginWithPasswordAsync({
-        email: 'ann@example.com',
+        email: ann.email,
         password: TEST_PASSWORD,
         clientId: web.clientId,
       });
@@ -98,7 +110,7 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
     await h.auth.logoutAsync({ refreshToken: one?.refreshToken ?? '' });
     await h.auth.logoutAsync({ refreshToken: one?.refreshToken ?? '' });
     await h.auth.logoutAsync({ sessionId: two?.sessionId ?? '' });
-    const sessions = await h.db.selectFrom('sessions').selectAll().execute();
+    const sessions = await h.db.selectFrom('sessions').selectAll().where('userId', '=', ann.id).execute();
     expect(sessions.map((s) => s.revokedReason)).toEqual(['logout', 'logout']);
     expect(await errorOf(h.auth.refreshAsync({ refreshToken: one?.refreshToken ?? '' }))).toMatchObject({
       code: 'invalid_grant',
@@ -106,13 +118,13 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
   });
 
   it('logs out everywhere by user id or by an active refresh token, refusing inactive tokens with 401', async () => {
-    const ann = await h.given.user({ email: 'ann@example.com' });
-    const bob = await h.given.user({ email: 'bob@example.com' });
+    const ann = await h.given.user();
+    const bob = await h.given.user();
     const login = (email: string) =>
       h.auth.loginWithPasswordAsync({ email, password: TEST_PASSWORD, clientId: web.clientId });
-    const annA = (await login('ann@example.com')).tokens;
-    await login('ann@example.com');
-    const bobA = (await login('bob@example.com')).tokens;
+    const annA = (await login(ann.email)).tokens;
+    await login(ann.email);
+    const bobA = (await login(bob.email)).tokens;
     const cookie = await h.engine.browserSessions.create(ann.id, ['pwd'], h.clock.now());
 
     const consumed = annA?.refreshToken ?? '';
@@ -126,7 +138,11 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
     });
 
     await h.auth.logoutAllWithRefreshTokenAsync({ refreshToken: rotated.refreshToken });
-    const revoked = await h.db.selectFrom('sessions').select(['userId', 'revokedReason']).execute();
+    const revoked = await h.db
+      .selectFrom('sessions')
+      .select(['userId', 'revokedReason'])
+      .where('userId', 'in', [ann.id, bob.id])
+      .execute();
     expect(revoked.filter((s) => s.userId === ann.id).map((s) => s.revokedReason)).toEqual([
       'logout_all',
       'logout_all',
@@ -141,11 +157,11 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
   });
 
   it('lists and revokes consent grants for an active first-party session only', async () => {
-    const ann = await h.given.user({ email: 'ann@example.com' });
+    const ann = await h.given.user();
     const thirdParty = await h.given.client({ isFirstParty: false, name: 'Photo App' });
     const grant = await h.engine.consents.record(ann.id, thirdParty.clientId, ['openid', 'photos']);
     const login = await h.auth.loginWithPasswordAsync({
-      email: 'ann@example.com',
+      email: ann.email,
       password: TEST_PASSWORD,
       clientId: web.clientId,
     });
@@ -265,7 +281,7 @@ describeAboveStorage('SvcAuthService sessions', (kind) => {
     ).toMatchObject({
       status: 404,
     });
-    expect(await rejectionEvents()).toHaveLength(0);
+    expect(await rejectionEvents(thirdParty.clientId)).toHaveLength(0);
   });
 
   it('reads and updates the security settings', async () => {

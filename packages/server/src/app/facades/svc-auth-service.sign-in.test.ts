@@ -1,6 +1,6 @@
 import { svcLoginResultSchema, svcTokenResponseSchema } from '@svc/contract';
 import { decodeJwt } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, onTestFinished } from 'vitest';
 import { SvcConflictError, SvcPublicAuthError, SvcValidationError } from '../../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeAboveStorage } from '../../test-support/databases.js';
@@ -10,12 +10,19 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
   let h: AuthHarness;
   let web: { clientId: string };
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and users of its own, and starts from the default MFA
+  // settings; the test that counts every user and refusal has an app of its own.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
     web = await h.given.client({ allowedScopes: ['openid', 'profile', 'api:read'] });
   });
   afterEach(async () => {
-    await h.close();
+    await h.admin.updateMfaSettingsAsync(mfaSettings());
   });
 
   const errorOf = (promise: Promise<unknown>) =>
@@ -23,14 +30,23 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
       () => undefined,
       (error: unknown) => error,
     );
-  const rejectionEvents = async () =>
-    h.db.selectFrom('auditEvents').selectAll().where('kind', '=', 'oauth.direct_login.rejected').execute();
-  const sessionCount = async () => (await h.db.selectFrom('sessions').select('id').execute()).length;
+  /** The refusals of the direct helpers in `on`'s app: all of them, or those of the clients named. */
+  const rejectionEvents = async (on: AuthHarness, ...clientIds: string[]) => {
+    let query = on.db.selectFrom('auditEvents').selectAll().where('kind', '=', 'oauth.direct_login.rejected');
+    if (clientIds.length > 0) query = query.where('clientId', 'in', clientIds);
+    return query.execute();
+  };
+  /** The sessions in `on`'s app: of a user, or of every user. */
+  const sessionCount = async (on: AuthHarness, userId?: string) => {
+    let query = on.db.selectFrom('sessions').select('id');
+    if (userId !== undefined) query = query.where('userId', '=', userId);
+    return (await query.execute()).length;
+  };
 
   it('signs a user in with a password and returns the complete login result with tokens', async () => {
-    const user = await h.given.user({ email: 'ann@example.com' });
+    const user = await h.given.user();
     const result = await h.auth.loginWithPasswordAsync({
-      email: 'ANN@example.com',
+      email: user.email.replace(/^[^@]+/, (local) => local.toUpperCase()),
       password: TEST_PASSWORD,
       clientId: web.clientId,
     });
@@ -56,9 +72,9 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
   });
 
   it('answers every credential failure with the same invalid_credentials 401', async () => {
-    await h.given.user({ email: 'ann@example.com' });
+    const ann = await h.given.user();
     for (const [email, password] of [
-      ['ann@example.com', 'wrong-password'],
+      [ann.email, 'wrong-password'],
       ['nobody@example.com', TEST_PASSWORD],
     ] as const) {
       const error = await errorOf(h.auth.loginWithPasswordAsync({ email, password, clientId: web.clientId }));
@@ -72,8 +88,11 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
   });
 
   it('rejects clients that are not first-party before any credential check, with one audit event each', async () => {
-    await h.given.user({ email: 'ann@example.com' });
-    const thirdParty = await h.given.client({ isFirstParty: false });
+    // Every user and every refusal is counted: an app of its own.
+    const own = await createAuthHarness(kind);
+    onTestFinished(() => own.close());
+    await own.given.user({ email: 'ann@example.com' });
+    const thirdParty = await own.given.client({ isFirstParty: false });
     const cases: [string | null, string][] = [
       [thirdParty.clientId, thirdParty.clientId],
       ['no-such-client', 'no-such-client'],
@@ -82,7 +101,7 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
     for (const [clientId] of cases) {
       // A wrong password too: the client check comes first, so the answer is invalid_client.
       const error = await errorOf(
-        h.auth.loginWithPasswordAsync(
+        own.auth.loginWithPasswordAsync(
           { email: 'ann@example.com', password: 'wrong', clientId },
           { route: '/svc/auth/password/login' },
         ),
@@ -90,17 +109,17 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
       expect(error).toBeInstanceOf(SvcPublicAuthError);
       expect(error).toMatchObject({ code: 'invalid_client', status: 400 });
     }
-    const events = await rejectionEvents();
+    const events = await rejectionEvents(own);
     expect(events).toHaveLength(3);
     const data = events.map((event) => JSON.parse(event.dataJson) as Record<string, unknown>);
     expect(data.map((d) => d.client_id).sort()).toEqual([null, 'no-such-client', thirdParty.clientId].sort());
     expect(new Set(data.map((d) => d.route))).toEqual(new Set(['/svc/auth/password/login']));
     expect(events.find((e) => e.clientId === thirdParty.clientId)).toBeDefined();
-    expect(await sessionCount()).toBe(0);
+    expect(await sessionCount(own)).toBe(0);
 
     // Signup is refused before the account exists; the in-process default route is the operation name.
     const signup = await errorOf(
-      h.auth.signUpAsync({
+      own.auth.signUpAsync({
         displayName: 'Eve',
         email: 'eve@example.com',
         password: TEST_PASSWORD,
@@ -108,20 +127,22 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
       }),
     );
     expect(signup).toMatchObject({ code: 'invalid_client' });
-    expect(await h.admin.listUsersAsync()).toMatchObject({ data: [{ email: 'ann@example.com' }] });
-    const routes = (await rejectionEvents()).map((e) => (JSON.parse(e.dataJson) as { route: string }).route);
+    expect(await own.admin.listUsersAsync()).toMatchObject({ data: [{ email: 'ann@example.com' }] });
+    const routes = (await rejectionEvents(own)).map(
+      (e) => (JSON.parse(e.dataJson) as { route: string }).route,
+    );
     expect(routes.filter((route) => route === 'signUpAsync')).toHaveLength(1);
     expect(routes).toHaveLength(4);
   });
 
   it('runs organization selection through the pending token and the token-only wrapper', async () => {
-    const user = await h.given.user({ email: 'ann@example.com' });
+    const user = await h.given.user();
     const [a, b] = [await h.given.organization('Alpha'), await h.given.organization('Beta')];
     await h.given.membership(a.id, user.id, 'owner');
     await h.given.membership(b.id, user.id);
 
     const first = await h.auth.loginWithPasswordAsync({
-      email: 'ann@example.com',
+      email: user.email,
       password: TEST_PASSWORD,
       clientId: web.clientId,
     });
@@ -153,7 +174,7 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
     ).toMatchObject({ code: 'invalid_token' });
 
     const second = await h.auth.loginWithPasswordAsync({
-      email: 'ann@example.com',
+      email: user.email,
       password: TEST_PASSWORD,
       clientId: web.clientId,
     });
@@ -168,7 +189,7 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
 
     // A requested organization skips the selection.
     const direct = await h.auth.loginWithPasswordAsync({
-      email: 'ann@example.com',
+      email: user.email,
       password: TEST_PASSWORD,
       clientId: web.clientId,
       organizationId: a.id,
@@ -198,7 +219,7 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
         }),
       ),
     ).toMatchObject({ code: 'invalid_token', status: 400 });
-    expect(await sessionCount()).toBe(0);
+    expect(await sessionCount(h, user.id)).toBe(0);
   });
 
   it('signs up with and without an organization, and refuses an organizationId and a taken email', async () => {
@@ -257,7 +278,7 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
   });
 
   it('completes a sign-in the first-party client authenticated itself, through organization selection and MFA', async () => {
-    const user = await h.given.user({ email: 'ann@example.com' });
+    const user = await h.given.user();
     const [a, b] = [await h.given.organization('Alpha'), await h.given.organization('Beta')];
     await h.given.membership(a.id, user.id);
     await h.given.membership(b.id, user.id);
@@ -277,6 +298,7 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
       .selectFrom('auditEvents')
       .selectAll()
       .where('kind', '=', 'oauth.direct_login.succeeded')
+      .where('clientId', '=', web.clientId)
       .execute();
     expect(events.map((e) => JSON.parse(e.dataJson) as unknown)).toContainEqual({
       route: 'completeClientAuthenticationAsync',
@@ -314,7 +336,9 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
       ],
     ];
     for (const [attempt, expected] of refusals) expect(await errorOf(attempt)).toMatchObject(expected);
-    const routes = (await rejectionEvents()).map((e) => (JSON.parse(e.dataJson) as { route: string }).route);
+    const routes = (await rejectionEvents(h, web.clientId, thirdParty.clientId, confidential.clientId)).map(
+      (e) => (JSON.parse(e.dataJson) as { route: string }).route,
+    );
     expect(routes).toEqual(['completeClientAuthenticationAsync', 'completeClientAuthenticationAsync']);
     expect(
       await h.auth.completeClientAuthenticationAsync({
@@ -328,6 +352,6 @@ describeAboveStorage('SvcAuthService sign-in', (kind) => {
       code: 'account_inactive',
       status: 403,
     });
-    expect(await sessionCount()).toBe(1);
+    expect(await sessionCount(h, user.id)).toBe(1);
   });
 });

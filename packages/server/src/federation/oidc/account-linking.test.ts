@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { AdminWiring } from '../../app/wire-admin.js';
 import { SvcConflictError } from '../../kernel/errors.js';
-import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
-import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
-import { wireTestAdmin } from '../../test-support/admin-wiring.js';
-import { FakeClock } from '../../test-support/fake-clock.js';
+import type { Db } from '../../storage/database.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
+import type { FakeClock } from '../../test-support/fake-clock.js';
+import { oidcAccountLinking } from '../../test-support/federation/account-linking.js';
 import { insertConnectionRow } from '../../test-support/federation/connections.js';
+import { createTestSvc, type TestSvc } from '../../test-support/test-svc.js';
 import type { ExternalIdentity, OidcAccountLinking } from './account-linking.js';
 
 const GOOGLE = { id: 'oidc_google', authenticationMethod: 'google', organizationId: null };
@@ -25,31 +25,27 @@ function identity(overrides: Partial<ExternalIdentity> = {}): ExternalIdentity {
 }
 
 describeAboveStorage('linking provider identities to accounts', (kind) => {
-  let testDb: TestDatabase;
-  let handle: DatabaseHandle;
+  // The tests sign the same identities in and count every user: each has an app of its own.
+  let t: TestSvc;
+  let db: Db;
   let clock: FakeClock;
-  let wiring: AdminWiring;
   let linking: OidcAccountLinking;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind, 'migrated');
-    handle = openDatabase(testDb.target);
-    clock = new FakeClock();
-    wiring = wireTestAdmin(handle.db, clock);
-    linking = wiring.oidc.linking;
+    t = await createTestSvc(kind);
+    db = t.svc.database.db;
+    clock = t.clock;
+    linking = oidcAccountLinking(t);
     for (const connection of [GOOGLE, GITHUB]) {
-      await insertConnectionRow(handle.db, connection.id, connection === GOOGLE ? 'Google' : 'GitHub');
+      await insertConnectionRow(db, connection.id, connection === GOOGLE ? 'Google' : 'GitHub');
     }
   });
   afterEach(async () => {
-    await handle.close();
-    await testDb.drop();
+    await t.close();
   });
 
   const auditKinds = async (): Promise<string[]> =>
-    (await handle.db.selectFrom('auditEvents').select('kind').orderBy('occurredAt').execute()).map(
-      (r) => r.kind,
-    );
+    (await db.selectFrom('auditEvents').select('kind').orderBy('occurredAt').execute()).map((r) => r.kind);
 
   it('signs up a new identity, then signs the same identity in to the same account', async () => {
     const first = await linking.resolve(GOOGLE, identity(), { ipAddress: '203.0.113.7' });
@@ -62,7 +58,7 @@ describeAboveStorage('linking provider identities to accounts', (kind) => {
     const [link] = await linking.list(first.user.id);
     expect(link).toMatchObject({ connectionId: GOOGLE.id, subject: 'sub-ann', email: 'ann.new@example.com' });
     expect(link?.lastUsedAt).toBe(link === undefined ? 0 : link.createdAt + 60_000);
-    const linked = await handle.db
+    const linked = await db
       .selectFrom('auditEvents')
       .selectAll()
       .where('kind', '=', 'oidc.identity.linked')
@@ -71,7 +67,7 @@ describeAboveStorage('linking provider identities to accounts', (kind) => {
   });
 
   it('links a new identity to the account of an address the provider asserts verified', async () => {
-    const ann = await wiring.users.create({
+    const ann = await t.svc.admin.createUserAsync({
       displayName: 'Ann',
       email: 'Ann@Example.com',
       password: 'a long password',
@@ -82,7 +78,7 @@ describeAboveStorage('linking provider identities to accounts', (kind) => {
   });
 
   it('never links by an address the provider did not assert verified', async () => {
-    const ann = await wiring.users.create({
+    const ann = await t.svc.admin.createUserAsync({
       displayName: 'Ann',
       email: 'ann@example.com',
       password: 'a long password',
@@ -118,7 +114,7 @@ describeAboveStorage('linking provider identities to accounts', (kind) => {
   it('refuses a linked identity of a deactivated account', async () => {
     const created = await linking.resolve(GOOGLE, identity());
     if (created.kind !== 'created') throw new Error('expected a new account');
-    await handle.db.updateTable('users').set({ active: 0 }).where('id', '=', created.user.id).execute();
+    await db.updateTable('users').set({ active: 0 }).where('id', '=', created.user.id).execute();
     expect(await linking.resolve(GOOGLE, identity())).toEqual({
       kind: 'refused',
       reason: 'account_inactive',
@@ -126,7 +122,7 @@ describeAboveStorage('linking provider identities to accounts', (kind) => {
   });
 
   it('lets a user remove a link, but not the last way an account without password or address signs in', async () => {
-    const ann = await wiring.users.create({
+    const ann = await t.svc.admin.createUserAsync({
       displayName: 'Ann',
       email: 'ann@example.com',
       password: 'a long password',
@@ -149,6 +145,6 @@ describeAboveStorage('linking provider identities to accounts', (kind) => {
     const outcomes = await Promise.all([1, 2, 3].map(() => linking.resolve(GOOGLE, identity())));
     const users = new Set(outcomes.map((o) => (o.kind === 'refused' ? o.reason : o.user.id)));
     expect(users.size).toBe(1);
-    expect(await handle.db.selectFrom('users').select('id').execute()).toHaveLength(1);
+    expect(await db.selectFrom('users').select('id').execute()).toHaveLength(1);
   });
 });

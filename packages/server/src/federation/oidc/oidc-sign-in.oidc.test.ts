@@ -1,15 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { createAuditLog } from '../../audit/audit-service.js';
-import { randomIds } from '../../kernel/ids.js';
-import { DEFAULT_FAILURE_RULES } from '../../ratelimit/failure-rules.js';
-import { FailureThrottle } from '../../ratelimit/failure-throttle.js';
-import { failureCounterRepository } from '../../storage/repositories/failure-counters.js';
-import { auditEventsRepository } from '../../storage/repositories/audit-events.js';
-import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
-import { createTestDatabase, describeAboveStorage, type TestDatabase } from '../../test-support/databases.js';
-import { wireTestAdmin } from '../../test-support/admin-wiring.js';
-import { FakeClock } from '../../test-support/fake-clock.js';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject, it } from 'vitest';
+import { SecretBox } from '../../kernel/crypto.js';
+import type { Db } from '../../storage/database.js';
+import { oidcLoginStateRepository } from '../../storage/repositories/oidc-login-states.js';
+import { describeAboveStorage } from '../../test-support/databases.js';
+import type { FakeClock } from '../../test-support/fake-clock.js';
+import { oidcAccountLinking } from '../../test-support/federation/account-linking.js';
 import { startOidcPeer, type OidcPeer } from '../../test-support/federation/oidc-peer.js';
+import { createTestSvc, type TestSvc } from '../../test-support/test-svc.js';
+import { OidcLoginStates } from './login-states.js';
 import { OIDC_LOGIN_STATE_LIFETIME_MS } from './login-states.js';
 import { OidcRelyingParty } from './relying-party.js';
 import { OidcRelyingPartyError } from './rp-errors.js';
@@ -39,19 +37,21 @@ async function refusal(promise: Promise<unknown>): Promise<OidcRelyingPartyError
 
 /** Begin, a real provider's sign-in, then finish: the sign-in through a provider end to end. */
 describeAboveStorage('signing in through a provider', (kind) => {
-  let testDb: TestDatabase;
-  let handle: DatabaseHandle;
+  // Each test disables, signs up or counts what the others would see: each has an app of its own.
+  let t: TestSvc;
+  let db: Db;
   let clock: FakeClock;
   let signIn: OidcSignIn;
   let connectionId: string;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind, 'migrated');
-    handle = openDatabase(testDb.target);
-    clock = new FakeClock(Date.now());
-    const admin = wireTestAdmin(handle.db, clock);
-    const oidc = admin.oidc;
-    const connection = await admin.facade.createOidcConnectionAsync({
+    t = await createTestSvc(kind);
+    db = t.svc.database.db;
+    clock = t.clock;
+    // The peer's ID tokens carry the real time: the clock moves there once the app has started (at the
+    // time its signing key was made, so that starting rotates no key).
+    clock.set(Date.now());
+    const connection = await t.svc.admin.createOidcConnectionAsync({
       providerType: 'Custom',
       displayName: 'Corporate',
       clientId: CLIENT.clientId,
@@ -60,24 +60,25 @@ describeAboveStorage('signing in through a provider', (kind) => {
       allowedCallbackUris: [CALLBACK],
     });
     connectionId = connection.id;
-    const audit = createAuditLog({ repository: auditEventsRepository(handle.db), clock, ids: randomIds });
+    const { ids } = t.svc.config;
+    // The unit under test over the app's connections, refusal limits and audit log; the app builds its
+    // own sign-in with its callback under the issuer and a relying party that calls no loopback address.
     signIn = new OidcSignIn({
-      connections: oidc.connections,
-      relyingParty: new OidcRelyingParty({ clock, ids: randomIds, allowHttpLoopback: true, timeoutMs: 2000 }),
-      states: oidc.loginStates,
-      linking: oidc.linking,
-      tokenChecks: {
-        throttle: new FailureThrottle({ store: failureCounterRepository(handle.db), clock }),
-        rule: DEFAULT_FAILURE_RULES.tokenIp,
-        audit,
-      },
-      audit,
+      connections: t.svc.oidcConnections,
+      relyingParty: new OidcRelyingParty({ clock, ids, allowHttpLoopback: true, timeoutMs: 2000 }),
+      states: new OidcLoginStates({
+        repository: oidcLoginStateRepository(db),
+        secrets: new SecretBox(Buffer.from(inject('testMasterKey'), 'hex')),
+        clock,
+      }),
+      linking: oidcAccountLinking(t),
+      tokenChecks: t.svc.authEngine.tokenChecks,
+      audit: t.svc.audit,
       callbackUri: CALLBACK,
     });
   });
   afterEach(async () => {
-    await handle.close();
-    await testDb.drop();
+    await t.close();
   });
 
   it('lists the enabled providers for the sign-in page', async () => {
@@ -101,7 +102,7 @@ describeAboveStorage('signing in through a provider', (kind) => {
       emailVerified: true,
     });
     expect(completed?.account).toMatchObject({ kind: 'created', user: { email: 'alice@example.com' } });
-    const event = await handle.db
+    const event = await db
       .selectFrom('auditEvents')
       .selectAll()
       .where('kind', '=', 'oidc.authorization.completed')
@@ -139,7 +140,7 @@ describeAboveStorage('signing in through a provider', (kind) => {
   it('refuses a connection disabled while the user was at the provider, and an unknown one', async () => {
     const { authorizationUrl } = await signIn.begin(connectionId, { authRequestId: null });
     const callback = await peer.signIn(authorizationUrl, 'alice');
-    await handle.db.updateTable('oidcConnections').set({ enabled: 0 }).execute();
+    await db.updateTable('oidcConnections').set({ enabled: 0 }).execute();
     expect((await refusal(signIn.finish(callback.searchParams))).code).toBe('invalid_callback');
     expect((await refusal(signIn.begin(connectionId, { authRequestId: null }))).code).toBe(
       'invalid_callback',
@@ -150,7 +151,7 @@ describeAboveStorage('signing in through a provider', (kind) => {
   });
 
   it('never hands an account over by an address the provider does not assert verified', async () => {
-    await handle.db
+    await db
       .insertInto('users')
       .values({
         id: 'usr_bob',
@@ -183,7 +184,7 @@ describeAboveStorage('signing in through a provider', (kind) => {
       kind: 'failed',
       error: { code: 'provider_error', providerError: 'access_denied' },
     });
-    const event = await handle.db
+    const event = await db
       .selectFrom('auditEvents')
       .selectAll()
       .where('kind', '=', 'oidc.authorization.failed')

@@ -1,14 +1,14 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { sha256Hex } from '../../kernel/crypto.js';
-import { openDatabase, type DatabaseHandle } from '../../storage/database.js';
 import { deleteExpiredRows } from '../../storage/expired-rows.js';
 import {
   samlAuthnRequestRepository,
   samlUsedAssertionRepository,
 } from '../../storage/repositories/saml-requests.js';
-import { wireTestAdmin } from '../../test-support/admin-wiring.js';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test-support/databases.js';
+import { describeEachDatabase } from '../../test-support/databases.js';
+import { useFreshMigratedDatabase } from '../../test-support/fresh-database.js';
 import { FakeClock } from '../../test-support/fake-clock.js';
+import { insertOrganizationRows, insertSsoConnectionRow } from '../../test-support/user-rows.js';
 import type { SamlUsedAssertionRepository } from './authn-request-repository.js';
 import { SAML_AUTHN_REQUEST_LIFETIME_MS, SamlAuthnRequests } from './authn-requests.js';
 
@@ -20,36 +20,20 @@ const CONTINUATION = { authRequestId: 'azr_1', nested: { list: [1, 'two', true, 
  * both after their expiry.
  */
 describeEachDatabase('SAML requests in flight and used assertions', (kind) => {
-  let testDb: TestDatabase;
-  let handle: DatabaseHandle;
+  // The request and assertion ids are fixed and housekeeping sweeps whole tables: a database per test.
+  const handle = useFreshMigratedDatabase(kind);
   let clock: FakeClock;
   let requests: SamlAuthnRequests;
   let used: SamlUsedAssertionRepository;
   let connectionIds: string[];
 
   beforeEach(async () => {
-    testDb = await createTestDatabase(kind, 'migrated');
-    handle = openDatabase(testDb.target);
     clock = new FakeClock();
-    const admin = wireTestAdmin(handle.db, clock);
-    const organization = await admin.facade.createOrganizationAsync({ name: 'Acme' });
-    connectionIds = [];
-    for (const displayName of ['First', 'Second']) {
-      const draft = await admin.sso.admin.createDraft({
-        organizationId: organization.id,
-        displayName,
-        primaryDomain: null,
-        autoProvisionUsers: false,
-        autoLinkByEmail: false,
-      });
-      connectionIds.push(draft.id);
-    }
+    await insertOrganizationRows(handle.db, ['org_acme'], clock.now());
+    connectionIds = ['sso_first', 'sso_second'];
+    for (const id of connectionIds) await insertSsoConnectionRow(handle.db, id, 'org_acme', clock.now());
     requests = new SamlAuthnRequests({ repository: samlAuthnRequestRepository(handle.db), clock });
     used = samlUsedAssertionRepository(handle.db);
-  });
-  afterEach(async () => {
-    await handle.close();
-    await testDb.drop();
   });
 
   const connection = (index: number) => connectionIds[index] ?? '';

@@ -1,10 +1,14 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ClientRecord } from '../../directory/repository.js';
 import { sha256Hex } from '../../kernel/crypto.js';
 import { SvcConfigError, SvcPublicAuthError } from '../../kernel/errors.js';
 import { HARNESS_ISSUER } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
-import { createDeviceHarness, type DeviceHarness } from '../../test-support/device-harness.js';
+import {
+  createDeviceHarness,
+  deviceAuthorizationsWith,
+  type DeviceHarness,
+} from '../../test-support/device-harness.js';
 import { OAuthError } from '../errors.js';
 
 const FILES = 'https://files.example.com';
@@ -21,18 +25,32 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
   let client: ClientRecord;
   let userId: string;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and a user of its own.
+  beforeAll(async () => {
     h = await createDeviceHarness(kind, {
       rateLimits: { deviceStart: { identifier: { limit: 3 } } },
     });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
     client = await h.deviceClient({ name: 'Living room TV', allowedResources: [FILES] });
     userId = (await h.given.user()).id;
   });
-  afterEach(async () => {
-    await h.close();
-  });
 
-  const rows = () => h.db.selectFrom('deviceAuthorizations').selectAll().execute();
+  /** The requests of the test's client (or of the clients named). */
+  const rows = (...of: ClientRecord[]) =>
+    h.db
+      .selectFrom('deviceAuthorizations')
+      .selectAll()
+      .where(
+        'clientId',
+        'in',
+        (of.length === 0 ? [client] : of).map((c) => c.clientId),
+      )
+      .execute();
+  const clientAuditKinds = () => h.auditKinds({ clientId: client.clientId });
   const approve = (userCode: string, fields: { organizationId?: string | null; user?: string } = {}) =>
     h.devices.approve({
       userCode,
@@ -68,7 +86,11 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
       userId: null,
     });
     // Neither code is stored or audited in the clear.
-    const audit = await h.db.selectFrom('auditEvents').selectAll().execute();
+    const audit = await h.db
+      .selectFrom('auditEvents')
+      .selectAll()
+      .where('clientId', '=', client.clientId)
+      .execute();
     for (const secret of [started.deviceCode, started.userCode, started.userCode.replace('-', '')]) {
       expect(JSON.stringify(row)).not.toContain(secret);
       expect(JSON.stringify(audit)).not.toContain(secret);
@@ -98,7 +120,7 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
       expect(error).toBeInstanceOf(OAuthError);
       expect((error as OAuthError).code).toBe(code);
     }
-    expect(await rows()).toEqual([]);
+    expect(await rows(client, plain)).toEqual([]);
   });
 
   it('limits starts per client and IP address: slow_down once the window is full', async () => {
@@ -107,20 +129,17 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
     expect(error).toMatchObject({ code: 'slow_down', status: 400 });
     // Another address, or another client from the same address, is counted apart.
     await h.devices.start({ client, scope: 'openid', resources: [], ipAddress: '198.51.100.7' });
-    await h.start(await h.deviceClient());
-    expect(await rows()).toHaveLength(5);
+    const another = await h.deviceClient();
+    await h.start(another);
+    expect(await rows(client, another)).toHaveLength(5);
   });
 
   it('takes its lifetimes as options, and refuses ones that are not whole seconds', async () => {
-    const other = await createDeviceHarness(kind, { device: { lifetimeSeconds: 120, intervalSeconds: 2 } });
-    try {
-      const started = await other.start(await other.deviceClient());
-      expect(started).toMatchObject({ expiresIn: 120, interval: 2 });
-    } finally {
-      await other.close();
-    }
+    const other = deviceAuthorizationsWith(h, { lifetimeSeconds: 120, intervalSeconds: 2 });
+    const started = await other.start({ client, scope: 'openid', resources: [], ipAddress: '192.0.2.1' });
+    expect(started).toMatchObject({ expiresIn: 120, interval: 2 });
     for (const device of [{ lifetimeSeconds: 0 }, { intervalSeconds: 1.5 }]) {
-      await expect(createDeviceHarness(kind, { device })).rejects.toThrow(SvcConfigError);
+      expect(() => deviceAuthorizationsWith(h, device)).toThrow(SvcConfigError);
     }
   });
 
@@ -165,7 +184,7 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
     expect(await h.devices.resolve(started.userCode)).toMatchObject({ status: 'approved' });
     expect(await approve(started.userCode)).toBe('already_decided');
     expect(await h.devices.deny({ userCode: started.userCode, userId })).toBe('already_decided');
-    expect(await h.auditKinds()).toContain('device.authorization.approved');
+    expect(await clientAuditKinds()).toContain('device.authorization.approved');
   });
 
   it('denies: resolve shows denied and approval is refused', async () => {
@@ -173,7 +192,7 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
     expect(await h.devices.deny({ userCode: started.userCode, userId: null })).toBe('denied');
     expect(await h.devices.resolve(started.userCode)).toMatchObject({ status: 'denied' });
     expect(await approve(started.userCode)).toBe('already_decided');
-    expect(await h.auditKinds()).toContain('device.authorization.denied');
+    expect(await clientAuditKinds()).toContain('device.authorization.denied');
   });
 
   it('expires after expires_in: resolve says expired and decisions are refused as expired', async () => {
@@ -222,7 +241,7 @@ describeEachDatabase('device authorizations: start, resolve, approve, deny', (ki
     const decided = outcomes.filter((outcome) => outcome !== 'already_decided');
     expect(decided).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome === 'already_decided')).toHaveLength(19);
-    const kinds = await h.auditKinds();
+    const kinds = await clientAuditKinds();
     expect(
       kinds.filter(
         (kind) => kind === 'device.authorization.approved' || kind === 'device.authorization.denied',

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ClientRecord } from '../../directory/repository.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
 import { createDeviceHarness, type DeviceHarness } from '../../test-support/device-harness.js';
@@ -12,13 +12,16 @@ describeEachDatabase('device authorizations: polling', (kind) => {
   let client: ClientRecord;
   let user: { id: string; email: string };
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and a user of its own.
+  beforeAll(async () => {
     h = await createDeviceHarness(kind);
-    client = await h.deviceClient({ allowedResources: [FILES] });
-    user = await h.given.user({ displayName: 'Ann', email: 'ann@example.com' });
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await h.close();
+  });
+  beforeEach(async () => {
+    client = await h.deviceClient({ allowedResources: [FILES] });
+    user = await h.given.user({ displayName: 'Ann' });
   });
 
   const poll = (deviceCode: string, fields: { client?: ClientRecord; resource?: string | null } = {}) =>
@@ -37,7 +40,12 @@ describeEachDatabase('device authorizations: polling', (kind) => {
       amr: ['pwd', 'mfa'],
       authTime: h.clock.now(),
     });
-  const row = () => h.db.selectFrom('deviceAuthorizations').selectAll().executeTakeFirstOrThrow();
+  const row = () =>
+    h.db
+      .selectFrom('deviceAuthorizations')
+      .selectAll()
+      .where('clientId', '=', client.clientId)
+      .executeTakeFirstOrThrow();
   const statusOf = (result: DevicePollResult) => result.status;
   const SECOND = 1000;
 
@@ -96,7 +104,7 @@ describeEachDatabase('device authorizations: polling', (kind) => {
     expect(decodeJwt(tokens.idToken ?? '')).toMatchObject({
       sub: user.id,
       aud: client.clientId,
-      email: 'ann@example.com',
+      email: user.email,
       amr: ['pwd', 'mfa'],
       auth_time: Math.floor(approvedAt / 1000),
     });
@@ -123,7 +131,7 @@ describeEachDatabase('device authorizations: polling', (kind) => {
       status: 'invalid_grant',
       description: 'The device code was already used.',
     });
-    const kinds = await h.auditKinds();
+    const kinds = await h.auditKinds({ clientId: client.clientId });
     expect(kinds.filter((kind) => kind === 'device.authorization.tokens_issued')).toHaveLength(1);
     // The refresh token of the new session works like any other.
     await expect(

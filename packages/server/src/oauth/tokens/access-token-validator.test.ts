@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ClientRecord } from '../../directory/repository.js';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
@@ -10,16 +10,22 @@ describeAboveStorage('access token validation', (kind) => {
   let client: ClientRecord;
   let userId: string;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and a user of its own, and gets the initial settings.
+  beforeAll(async () => {
     h = await createAuthHarness(kind, {
       // Idle 5 minutes and absolute 10 minutes: both end inside one 15-minute access token lifetime.
       settings: { sessionIdleTimeoutMinutes: 5, sessionAbsoluteLifetimeMinutes: 10 },
     });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
     client = (await h.given.client({ audience: 'https://api.example.com' })).record;
     userId = (await h.given.user()).id;
   });
   afterEach(async () => {
-    await h.close();
+    await h.resetSecuritySettings();
   });
 
   const issue = (organizationId: string | null = null) =>
@@ -159,10 +165,10 @@ describeAboveStorage('access token validation', (kind) => {
       organizationId: org.id,
       principal: { org_id: org.id },
     });
-    await h.db.updateTable('memberships').set({ active: 0 }).execute();
+    await h.db.updateTable('memberships').set({ active: 0 }).where('organizationId', '=', org.id).execute();
     expect(await h.auth.validateAccessTokenAsync(scoped.accessToken, 'https://api.example.com')).toBeNull();
-    await h.db.updateTable('memberships').set({ active: 1 }).execute();
-    await h.db.updateTable('organizations').set({ active: 0 }).execute();
+    await h.db.updateTable('memberships').set({ active: 1 }).where('organizationId', '=', org.id).execute();
+    await h.db.updateTable('organizations').set({ active: 0 }).where('id', '=', org.id).execute();
     expect(await h.auth.validateAccessTokenAsync(scoped.accessToken, 'https://api.example.com')).toBeNull();
 
     const plain = await issue();

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ClientRecord } from '../../directory/repository.js';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
@@ -15,16 +15,27 @@ describeEachDatabase('authorization codes', (kind) => {
   let h: AuthHarness;
   let client: ClientRecord;
   let userId: string;
+  let email: string;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and a user of its own.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
-    client = (await h.given.client({ isFirstParty: false, allowedResources: ['https://files.example.com'] }))
-      .record;
-    userId = (await h.given.user({ displayName: 'Ann', email: 'ann@example.com' })).id;
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await h.close();
   });
+  beforeEach(async () => {
+    client = (await h.given.client({ isFirstParty: false, allowedResources: ['https://files.example.com'] }))
+      .record;
+    ({ id: userId, email } = await h.given.user({ displayName: 'Ann' }));
+  });
+  /** The codes issued to the test's client. */
+  const codeRow = () =>
+    h.db
+      .selectFrom('authorizationCodes')
+      .selectAll()
+      .where('clientId', '=', client.clientId)
+      .executeTakeFirstOrThrow();
 
   const issue = (fields: { scopes?: string[]; resource?: string | null; challenge?: string | null } = {}) =>
     h.engine.tokens.codes.issue({
@@ -66,7 +77,7 @@ describeEachDatabase('authorization codes', (kind) => {
   it('issues a hashed five-minute code and redeems it once for tokens with the nonce in the ID token', async () => {
     const { code, expiresAt } = await issue();
     expect(expiresAt).toBe(h.clock.now() + 5 * MINUTE_MS);
-    const row = await h.db.selectFrom('authorizationCodes').selectAll().executeTakeFirstOrThrow();
+    const row = await codeRow();
     expect(row.codeHash).toBe(sha256Hex(code));
 
     const tokens = await redeem(code);
@@ -76,10 +87,10 @@ describeEachDatabase('authorization codes', (kind) => {
       nonce: 'n-0S6_WzA2Mj',
       aud: client.clientId,
       sub: userId,
-      email: 'ann@example.com',
+      email,
     });
     expect(idToken).not.toHaveProperty('name');
-    const stored = await h.db.selectFrom('authorizationCodes').selectAll().executeTakeFirstOrThrow();
+    const stored = await codeRow();
     expect(stored).toMatchObject({ consumedAt: h.clock.now(), sessionId: tokens.sessionId });
   });
 
@@ -101,14 +112,16 @@ describeEachDatabase('authorization codes', (kind) => {
     ).toMatchObject({
       code: 'invalid_grant',
     });
-    expect(await h.auditKinds()).toContain('oauth.authorization_code.reuse_detected');
+    expect(await h.auditKinds({ clientId: client.clientId })).toContain(
+      'oauth.authorization_code.reuse_detected',
+    );
   });
 
   it('lets exactly one of concurrent redemptions through and revokes what it issued', async () => {
     const { code } = await issue();
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => redeem(code)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const sessions = await h.db.selectFrom('sessions').selectAll().execute();
+    const sessions = await h.db.selectFrom('sessions').selectAll().where('userId', '=', userId).execute();
     expect(sessions).toHaveLength(1);
     expect(sessions[0]?.revokedReason).toBe('authorization_code_reuse');
   });

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ClientRecord } from '../../directory/repository.js';
 import { MINUTE_MS } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
@@ -15,13 +15,19 @@ describeEachDatabase('refresh rotation', (kind) => {
   let client: ClientRecord;
   let userId: string;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and a user of its own, and gets the initial settings.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
     client = (await h.given.client({ allowedScopes: ['openid', 'profile', 'email', 'api'] })).record;
     userId = (await h.given.user()).id;
   });
   afterEach(async () => {
-    await h.close();
+    await h.resetSecuritySettings();
   });
 
   const setLifetimes = (refresh: number, idle: number, absolute: number, graceSeconds = 30) =>
@@ -69,6 +75,7 @@ describeEachDatabase('refresh rotation', (kind) => {
       .selectFrom('auditEvents')
       .selectAll()
       .where('kind', '=', 'oauth.refresh_token.reuse_in_grace')
+      .where('clientId', '=', client.clientId)
       .execute();
 
   const tokenRow = (raw: string) =>
@@ -214,7 +221,9 @@ describeEachDatabase('refresh rotation', (kind) => {
     expect(JSON.parse(event?.dataJson ?? '')).toEqual({ sessionId: first.sessionId });
     expect(JSON.stringify(event)).not.toContain(first.refreshToken);
     expect((await refresh(second.refreshToken)).sessionId).toBe(first.sessionId);
-    expect(await h.auditKinds()).not.toContain('oauth.refresh_token.reuse_detected');
+    expect(await h.auditKinds({ clientId: client.clientId })).not.toContain(
+      'oauth.refresh_token.reuse_detected',
+    );
   });
 
   it('revokes the whole family when a consumed token is replayed after the grace window', async () => {
@@ -228,7 +237,7 @@ describeEachDatabase('refresh rotation', (kind) => {
     });
     expect((await tokenRow(second.refreshToken)).revokedAt).toBe(h.clock.now());
     expect(await errorOf(refresh(second.refreshToken))).toMatchObject({ code: 'invalid_grant' });
-    expect(await h.auditKinds()).toContain('oauth.refresh_token.reuse_detected');
+    expect(await h.auditKinds({ clientId: client.clientId })).toContain('oauth.refresh_token.reuse_detected');
     expect(await reusesInGrace()).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ClientRecord } from '../../directory/repository.js';
 import { DAY_MS, MINUTE_MS } from '../../kernel/clock.js';
 import { sha256Hex } from '../../kernel/crypto.js';
@@ -12,14 +12,22 @@ describeAboveStorage('session issuer', (kind) => {
   let h: AuthHarness;
   let client: ClientRecord;
   let user: { id: string };
+  /** The user's address as typed, in mixed case. */
+  let email: string;
+  let serial = 0;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and a user of its own.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
-    client = (await h.given.client({ audience: 'https://api.example.com' })).record;
-    user = await h.given.user({ displayName: 'Ann Smith', email: 'Ann@Example.com' });
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await h.close();
+  });
+  beforeEach(async () => {
+    client = (await h.given.client({ audience: 'https://api.example.com' })).record;
+    serial += 1;
+    email = `Ann${serial}@Example.com`;
+    user = await h.given.user({ displayName: 'Ann Smith', email });
   });
 
   const verify = async (jwt: string, audience: string) => {
@@ -72,7 +80,11 @@ describeAboveStorage('session issuer', (kind) => {
       ipAddress: '203.0.113.9',
       revokedAt: null,
     });
-    const token = await h.db.selectFrom('refreshTokens').selectAll().executeTakeFirstOrThrow();
+    const token = await h.db
+      .selectFrom('refreshTokens')
+      .selectAll()
+      .where('sessionId', '=', issued.sessionId)
+      .executeTakeFirstOrThrow();
     expect(token).toMatchObject({
       tokenHash: sha256Hex(issued.refreshToken),
       expiresAt: now + 30 * DAY_MS,
@@ -123,8 +135,8 @@ describeAboveStorage('session issuer', (kind) => {
       sid: full.sessionId,
       at_hash: digest.subarray(0, 16).toString('base64url'),
       name: 'Ann Smith',
-      preferred_username: 'Ann@Example.com',
-      email: 'Ann@Example.com',
+      preferred_username: email,
+      email,
       email_verified: false,
     });
     expect(typeof payload.updated_at).toBe('number');

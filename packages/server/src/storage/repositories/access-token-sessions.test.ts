@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ClientRecord } from '../../directory/repository.js';
 import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
@@ -8,14 +8,18 @@ describeEachDatabase('access-token validation storage', (kind) => {
   let h: AuthHarness;
   let client: ClientRecord;
   let userId: string;
+  let email: string;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and a user of its own.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
-    client = (await h.given.client()).record;
-    userId = (await h.given.user({ email: 'ada@example.com', displayName: 'Ada' })).id;
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await h.close();
+  });
+  beforeEach(async () => {
+    client = (await h.given.client()).record;
+    ({ id: userId, email } = await h.given.user({ displayName: 'Ada' }));
   });
 
   const issue = async (organizationId: string | null = null) =>
@@ -60,7 +64,7 @@ describeEachDatabase('access-token validation storage', (kind) => {
       user: {
         id: userId,
         displayName: 'Ada',
-        email: 'ada@example.com',
+        email,
         emailVerified: false,
         active: true,
         updatedAt: expect.any(Number),
@@ -76,10 +80,10 @@ describeEachDatabase('access-token validation storage', (kind) => {
     const sessionId = await issue(org.id);
     const membershipActive = async () => (await accessTokenSessions(h.db).find(sessionId))?.membershipActive;
     expect(await membershipActive()).toBe(true);
-    await h.db.updateTable('organizations').set({ active: 0 }).execute();
+    await h.db.updateTable('organizations').set({ active: 0 }).where('id', '=', org.id).execute();
     expect(await membershipActive()).toBe(false);
-    await h.db.updateTable('organizations').set({ active: 1 }).execute();
-    await h.db.updateTable('memberships').set({ active: 0 }).execute();
+    await h.db.updateTable('organizations').set({ active: 1 }).where('id', '=', org.id).execute();
+    await h.db.updateTable('memberships').set({ active: 0 }).where('organizationId', '=', org.id).execute();
     expect(await membershipActive()).toBe(false);
   });
 

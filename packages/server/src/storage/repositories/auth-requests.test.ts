@@ -1,25 +1,26 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { AuthRequestRecord, AuthRequestStore } from '../../signin/flow/repository.js';
-import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { authRequestRecord } from '../../test-support/auth-request-record.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
+import { useFreshMigratedDatabase } from '../../test-support/fresh-database.js';
+import { FakeClock } from '../../test-support/fake-clock.js';
+import { insertOrganizationRows, insertUserRows } from '../../test-support/user-rows.js';
 import { authRequestRepository } from './auth-requests.js';
 
 describeEachDatabase('auth request repository', (kind) => {
-  let h: AuthHarness;
+  // Deleting expired requests counts the whole table: each test has a database of its own.
+  const database = useFreshMigratedDatabase(kind);
+  let clock: FakeClock;
   let store: AuthRequestStore;
-  let userId: string;
-  let organizationId: string;
-  const now = () => h.clock.now();
+  const userId = 'usr_ada';
+  const organizationId = 'org_acme';
+  const now = () => clock.now();
 
   beforeEach(async () => {
-    h = await createAuthHarness(kind);
-    store = authRequestRepository(h.db);
-    userId = (await h.given.user()).id;
-    organizationId = (await h.given.organization()).id;
-  });
-  afterEach(async () => {
-    await h.close();
+    clock = new FakeClock();
+    store = authRequestRepository(database.db);
+    await insertUserRows(database.db, [userId], now());
+    await insertOrganizationRows(database.db, [organizationId], now());
   });
 
   const request = (overrides: Partial<AuthRequestRecord> = {}) => authRequestRecord(now(), overrides);
@@ -80,7 +81,7 @@ describeEachDatabase('auth request repository', (kind) => {
   it('moves a request only from the expected status, sets progress fields and completedAt when terminal', async () => {
     const record = request();
     await store.insert(record);
-    h.clock.advance(1000);
+    clock.advance(1000);
     expect(await store.transition(record.id, 'consent', { status: 'completed' }, now())).toBe(false);
     expect(
       await store.transition(record.id, 'pending', { status: 'pending', email: 'ada@example.com' }, now()),
@@ -96,7 +97,7 @@ describeEachDatabase('auth request repository', (kind) => {
       ...identity,
       updatedAt: now(),
     });
-    h.clock.advance(1000);
+    clock.advance(1000);
     expect(await store.transition(record.id, 'consent', { status: 'completed' }, now())).toBe(true);
     const completed = await store.find(record.id);
     expect(completed).toMatchObject({
@@ -134,7 +135,7 @@ describeEachDatabase('auth request repository', (kind) => {
   it('refuses transitions of an expired request', async () => {
     const record = request({ expiresAt: now() + 1000 });
     await store.insert(record);
-    h.clock.advance(1000);
+    clock.advance(1000);
     expect(await store.transition(record.id, 'pending', { status: 'denied' }, now())).toBe(false);
     expect((await store.find(record.id))?.status).toBe('pending');
   });

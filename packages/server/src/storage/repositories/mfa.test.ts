@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DAY_MS, MINUTE_MS } from '../../kernel/clock.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../test-support/auth-harness.js';
 import { TOTP_STEP_MS, wrongCode } from '../../test-support/authenticator-app.js';
@@ -15,19 +15,31 @@ describeEachDatabase('MFA storage', (kind) => {
   let h: AuthHarness;
   let clientId: string;
 
-  beforeEach(async () => {
-    // The per-user limit on wrong codes (five in 15 minutes) is raised, so that the challenge's own
-    // limit is what these tests reach.
-    h = await createAuthHarness(kind, { failureLimits: { mfaUser: { threshold: 10 } } });
+  // The per-user limit on wrong codes (five in 15 minutes) is raised, so that the challenge's own
+  // limit is what these tests reach.
+  const harness = () => createAuthHarness(kind, { failureLimits: { mfaUser: { threshold: 10 } } });
+  // One app for the file (each test signs in users of its own), but for the housekeeping test.
+  beforeAll(async () => {
+    h = await harness();
     clientId = (await h.given.client()).clientId;
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await h.close();
   });
 
-  const login = async (email: string) =>
-    (await h.auth.loginWithPasswordAsync({ email, password: TEST_PASSWORD, clientId, organizationId: null }))
-      .mfaToken ?? '';
+  /** The MFA token of a password sign-in (through the file's app and client unless `on` names others). */
+  const login = async (
+    email: string,
+    on: { auth: AuthHarness['auth']; clientId: string } = { auth: h.auth, clientId },
+  ) =>
+    (
+      await on.auth.loginWithPasswordAsync({
+        email,
+        password: TEST_PASSWORD,
+        clientId: on.clientId,
+        organizationId: null,
+      })
+    ).mfaToken ?? '';
   const codeOf = (error: unknown) => (error as { code?: string } | undefined)?.code ?? 'ok';
 
   it('concurrent guesses cannot pass the limit of five attempts', async () => {
@@ -42,7 +54,11 @@ describeEachDatabase('MFA storage', (kind) => {
       ...Array<string>(5).fill('invalid_code'),
       ...Array<string>(3).fill('invalid_token'),
     ]);
-    const row = await h.db.selectFrom('mfaChallenges').select('attempts').executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('mfaChallenges')
+      .select('attempts')
+      .where('userId', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(Number(row.attempts)).toBe(5);
   });
 
@@ -56,7 +72,9 @@ describeEachDatabase('MFA storage', (kind) => {
       [a, a, b, b].map((mfaToken) => rejectionOf(h.auth.verifyMfaChallengeAsync({ mfaToken, code }))),
     );
     expect(outcomes.filter((outcome) => outcome === undefined)).toHaveLength(1);
-    expect(await h.db.selectFrom('sessions').select('id').execute()).toHaveLength(1);
+    expect(
+      await h.db.selectFrom('sessions').select('id').where('userId', '=', user.id).execute(),
+    ).toHaveLength(1);
   });
 
   it('a step only moves forward, and an enrollment confirms once within its attempts', async () => {
@@ -120,14 +138,21 @@ describeEachDatabase('MFA storage', (kind) => {
   });
 
   it('expired MFA challenges are deleted by the housekeeping a day after they expire', async () => {
-    const user = await h.given.user();
-    await selfEnroll(h.auth, h.clock, user.id);
-    await login(user.email);
-    h.clock.advance(10 * MINUTE_MS + DAY_MS - 1);
-    expect((await deleteExpiredRows(h.db, h.clock.now() - DAY_MS)).mfaChallenges).toBe(0);
-    await login(user.email);
-    h.clock.advance(2);
-    expect((await deleteExpiredRows(h.db, h.clock.now() - DAY_MS)).mfaChallenges).toBe(1);
-    expect(await h.db.selectFrom('mfaChallenges').select('tokenHash').execute()).toHaveLength(1);
+    // The housekeeping sweeps the whole table: an app of its own.
+    const own = await harness();
+    try {
+      const user = await own.given.user();
+      const at = { auth: own.auth, clientId: (await own.given.client()).clientId };
+      await selfEnroll(own.auth, own.clock, user.id);
+      await login(user.email, at);
+      own.clock.advance(10 * MINUTE_MS + DAY_MS - 1);
+      expect((await deleteExpiredRows(own.db, own.clock.now() - DAY_MS)).mfaChallenges).toBe(0);
+      await login(user.email, at);
+      own.clock.advance(2);
+      expect((await deleteExpiredRows(own.db, own.clock.now() - DAY_MS)).mfaChallenges).toBe(1);
+      expect(await own.db.selectFrom('mfaChallenges').select('tokenHash').execute()).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -1,27 +1,36 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { RefreshTokenRecord, SessionRecord } from '../../oauth/tokens/repository.js';
-import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
+import { clientRecord } from '../../test-support/client-record.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
+import { useFreshMigratedDatabase } from '../../test-support/fresh-database.js';
+import { clientRepository } from './clients.js';
 import { tokenStore } from './token-store.js';
+import { userRepository } from './users.js';
 
 // The grant writes of the token store, each all or nothing (one statement on PostgreSQL, one
 // transaction on SQLite): what each writes, and what it leaves alone when it refuses.
 describeEachDatabase('token store grant writes', (kind) => {
-  let h: AuthHarness;
-  let userId: string;
-  let userEmail: string;
-  let clientId: string;
+  // The ids are fixed: each test has a database of its own.
+  const h = useFreshMigratedDatabase(kind);
+  const userId = 'usr_ada';
+  const userEmail = 'ada@example.com';
+  const { clientId } = clientRecord();
   const now = 1_800_000_000_000;
 
   beforeEach(async () => {
-    h = await createAuthHarness(kind);
-    const user = await h.given.user({ displayName: 'Ada Lovelace' });
-    userId = user.id;
-    userEmail = user.email;
-    clientId = (await h.given.client()).record.clientId;
-  });
-  afterEach(async () => {
-    await h.close();
+    await userRepository(h.db).insertIfEmailFree({
+      id: userId,
+      displayName: 'Ada Lovelace',
+      email: userEmail,
+      emailKey: userEmail.toUpperCase(),
+      emailVerified: false,
+      passwordHash: null,
+      isOperator: false,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await clientRepository(h.db).insertIfClientIdFree(clientRecord());
   });
 
   const store = () => tokenStore(h.db);

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ClientRegistrationMetadata } from '../../directory/repository.js';
-import { createAuthHarness, type AuthHarness } from '../../test-support/auth-harness.js';
 import { authRequestRecord } from '../../test-support/auth-request-record.js';
 import { clientRecord } from '../../test-support/client-record.js';
 import { describeEachDatabase } from '../../test-support/databases.js';
+import { useFreshMigratedDatabase } from '../../test-support/fresh-database.js';
+import { insertUserRows } from '../../test-support/user-rows.js';
 import { applicationAccessRepository } from './application-access.js';
 import { authRequestRepository } from './auth-requests.js';
 import { clientRepository } from './clients.js';
@@ -14,7 +15,8 @@ const DAY = 86_400_000;
 describeEachDatabase(
   'client storage: first use, and deleting unused self-described clients (0035)',
   (kind) => {
-    let h: AuthHarness;
+    // The client ids are fixed and the deletion sweeps the whole table: each test has a database of its own.
+    const h = useFreshMigratedDatabase(kind);
     const registered = (method: ClientRegistrationMetadata['method']): ClientRegistrationMetadata => ({
       method,
       clientUri: null,
@@ -39,11 +41,6 @@ describeEachDatabase(
       );
     };
 
-    beforeEach(async () => {
-      h = await createAuthHarness(kind);
-    });
-    afterEach(() => h.close());
-
     it('notes the first use once, and keeps it when the registration is rewritten', async () => {
       await store('dcr_used');
       await clients().markFirstUse('dcr_used', 5_000);
@@ -57,7 +54,8 @@ describeEachDatabase(
     });
 
     it('deletes only the self-described clients never used and untouched since the cut-off', async () => {
-      const user = await h.given.user();
+      const user = { id: 'usr_ada' };
+      await insertUserRows(h.db, [user.id], 0);
       await store('dcr_junk');
       await store('https://junk.example/client.json', { registration: registered('metadata_document') });
       await store('dcr_used');

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { OidcAccountLinking } from '../../../federation/oidc/account-linking.js';
 import { SvcPublicAuthError } from '../../../kernel/errors.js';
-import { wireTestAdmin } from '../../../test-support/admin-wiring.js';
 import { describeEachDatabase } from '../../../test-support/databases.js';
+import { oidcAccountLinking } from '../../../test-support/federation/account-linking.js';
 import { insertConnectionRow } from '../../../test-support/federation/connections.js';
 import {
   createInvitationHarness,
@@ -25,7 +25,7 @@ describeEachDatabase('invitations and look-alike addresses', (kind) => {
   beforeEach(async () => {
     h = await createInvitationHarness(kind);
     const db = h.t.svc.database.db;
-    linking = wireTestAdmin(db, h.t.clock).oidc.linking;
+    linking = oidcAccountLinking(h.t);
     await insertConnectionRow(db, GOOGLE.id, 'Google');
     organizationId = (await h.t.svc.admin.createOrganizationAsync({ name: 'GitHub' })).id;
   });

@@ -1,5 +1,5 @@
 import type { SvcCreatedClient, SvcTotpEnrollmentStartResult } from '@svc/contract';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../../test-support/auth-harness.js';
 import { authenticatorCode, TOTP_STEP_MS } from '../../../test-support/authenticator-app.js';
 import { describeAboveStorage } from '../../../test-support/databases.js';
@@ -14,13 +14,16 @@ describeAboveStorage('MFA proof binding', (kind) => {
   let h: AuthHarness;
   let client: SvcCreatedClient;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client and users of its own, and sets the MFA settings.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
     client = await h.given.client();
     await h.admin.updateMfaSettingsAsync(mfaSettings({ requireForAllUsers: true }));
-  });
-  afterEach(async () => {
-    await h.close();
   });
 
   /** A user in the mfa_enrollment state of a direct password login: the MFA token. */
@@ -152,13 +155,18 @@ describeAboveStorage('MFA proof binding', (kind) => {
       .selectFrom('auditEvents')
       .select(['clientId', 'dataJson'])
       .where('kind', '=', 'oauth.direct_login.rejected')
+      .where('clientId', '=', client.clientId)
       .execute();
     expect(
       rejections.map((r) => ({ clientId: r.clientId, data: JSON.parse(r.dataJson) as unknown })),
     ).toEqual([
       { clientId: client.clientId, data: { client_id: client.clientId, route: 'verifyMfaChallengeAsync' } },
     ]);
-    const attempts = await h.db.selectFrom('mfaChallenges').select('attempts').executeTakeFirstOrThrow();
+    const attempts = await h.db
+      .selectFrom('mfaChallenges')
+      .select('attempts')
+      .where('userId', '=', ann.id)
+      .executeTakeFirstOrThrow();
     expect(Number(attempts.attempts)).toBe(0);
 
     // Once first-party again, the untouched challenge completes with the same code.

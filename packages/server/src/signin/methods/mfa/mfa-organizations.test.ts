@@ -1,5 +1,5 @@
 import type { SvcCreatedClient, SvcLoginResult, SvcOrganization } from '@svc/contract';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { SvcInvalidOperationError } from '../../../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../../test-support/auth-harness.js';
 import { TOTP_STEP_MS } from '../../../test-support/authenticator-app.js';
@@ -17,8 +17,15 @@ describeAboveStorage('MFA and organizations', (kind) => {
   let open: SvcOrganization;
   let strict: SvcOrganization;
 
-  beforeEach(async () => {
+  // One app for the file: each test has a client, organizations and users of its own, and starts from
+  // the default MFA settings.
+  beforeAll(async () => {
     h = await createAuthHarness(kind);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(async () => {
     client = await h.given.client();
     open = await h.given.organization('Open');
     strict = await h.given.organization('Strict');
@@ -28,7 +35,7 @@ describeAboveStorage('MFA and organizations', (kind) => {
     );
   });
   afterEach(async () => {
-    await h.close();
+    await h.admin.updateMfaSettingsAsync(mfaSettings());
   });
 
   const login = (email: string, organizationId: string | null = null) =>

@@ -1,5 +1,5 @@
 import { svcMfaSettingsSchema, svcOrganizationMfaPolicySchema } from '@svc/contract';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { SvcInvalidOperationError, SvcNotFoundError, SvcValidationError } from '../../../kernel/errors.js';
 import { createAuthHarness, TEST_PASSWORD, type AuthHarness } from '../../../test-support/auth-harness.js';
 import { authenticatorCode, TOTP_STEP_MS, wrongCode } from '../../../test-support/authenticator-app.js';
@@ -10,15 +10,24 @@ import { DEFAULT_MFA_SETTINGS, DEFAULT_ORGANIZATION_MFA_POLICY } from './mfa-set
 describeAboveStorage('MFA settings, organization policies and self-enrollment', (kind) => {
   let h: AuthHarness;
 
-  beforeEach(async () => {
-    h = await createAuthHarness(kind);
+  // One app for the file: each test has users and organizations of its own, and starts from the default
+  // MFA settings. The per-user limit on wrong codes (mfa-throttle.http.test.ts) is raised, so that the
+  // enrollment's own limit is what the test of five wrong codes reaches; no other test comes near either.
+  beforeAll(async () => {
+    h = await createAuthHarness(kind, { failureLimits: { mfaUser: { threshold: 10 } } });
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await h.close();
   });
+  afterEach(async () => {
+    await h.admin.updateMfaSettingsAsync(mfaSettings());
+  });
+  /** How many events of `kind` the audit log holds. */
+  const audited = async (kind: string) => (await h.auditKinds()).filter((k) => k === kind).length;
 
   it('global settings: defaults until saved; an update replaces the record, normalized, and is audited', async () => {
     expect(await h.admin.getMfaSettingsAsync()).toEqual(DEFAULT_MFA_SETTINGS);
+    const updates = await audited('mfa.settings.updated');
     expect(DEFAULT_MFA_SETTINGS).toMatchObject({ enabled: true, requireForAllUsers: false });
     const saved = await h.admin.updateMfaSettingsAsync({
       ...DEFAULT_MFA_SETTINGS,
@@ -34,7 +43,7 @@ describeAboveStorage('MFA settings, organization policies and self-enrollment', 
     expect(saved).toEqual(expected);
     expect(await h.admin.getMfaSettingsAsync()).toEqual(expected);
     expect(svcMfaSettingsSchema.parse(saved)).toEqual(saved);
-    expect(await h.auditKinds()).toContain('mfa.settings.updated');
+    expect(await audited('mfa.settings.updated')).toBe(updates + 1);
     expect(
       (await h.admin.updateMfaSettingsAsync({ ...expected, availableFactors: ['totp', 'totp'] }))
         .availableFactors,
@@ -60,13 +69,14 @@ describeAboveStorage('MFA settings, organization policies and self-enrollment', 
   it('organization policy: defaults (not enabled) until saved; 404 for an unknown organization', async () => {
     const org = await h.given.organization();
     expect(await h.admin.getOrganizationMfaPolicyAsync(org.id)).toEqual(DEFAULT_ORGANIZATION_MFA_POLICY);
+    const updates = await audited('mfa.organization_policy.updated');
     expect(DEFAULT_ORGANIZATION_MFA_POLICY.isEnabled).toBe(false);
     const policy = organizationMfaPolicy({ requireMfaForOwnersAndAdmins: true, requiredRoles: ['Finance'] });
     const saved = await h.admin.updateOrganizationMfaPolicyAsync(org.id, policy);
     expect(saved).toEqual({ ...policy, requiredRoles: ['finance'] });
     expect(svcOrganizationMfaPolicySchema.parse(saved)).toEqual(saved);
     expect(await h.admin.getOrganizationMfaPolicyAsync(org.id)).toEqual(saved);
-    expect(await h.auditKinds()).toContain('mfa.organization_policy.updated');
+    expect(await audited('mfa.organization_policy.updated')).toBe(updates + 1);
 
     for (const unknown of ['org_missing', 'org\u0000', '']) {
       expect(await rejectionOf(h.admin.getOrganizationMfaPolicyAsync(unknown))).toBeInstanceOf(
@@ -122,9 +132,6 @@ describeAboveStorage('MFA settings, organization policies and self-enrollment', 
   });
 
   it('self-enrollment: five wrong codes end an enrollment; starting again replaces the secret', async () => {
-    // The per-user limit (mfa-throttle.http.test.ts) raised, so that the enrollment's own limit shows.
-    await h.close();
-    h = await createAuthHarness(kind, { failureLimits: { mfaUser: { threshold: 10 } } });
     const user = await h.given.user();
     const first = await h.auth.startTotpEnrollmentAsync(user.id);
     for (let i = 0; i < 5; i += 1) {
@@ -146,7 +153,9 @@ describeAboveStorage('MFA settings, organization policies and self-enrollment', 
       code: authenticatorCode(second.secret, h.clock.now()),
     });
     expect(done.authenticatorId).toEqual(expect.any(String));
-    expect(await h.db.selectFrom('mfaAuthenticators').select('id').execute()).toHaveLength(1);
+    expect(
+      await h.db.selectFrom('mfaAuthenticators').select('id').where('userId', '=', user.id).execute(),
+    ).toHaveLength(1);
   });
 
   it('self-enrollment: refused when switched off (globally, or with MFA or TOTP off); unknown users are 404', async () => {

@@ -5,7 +5,7 @@ import {
   type SvcCreatedClient,
   type SvcLoginResult,
 } from '@svc/contract';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MINUTE_MS, toIso } from '../../../kernel/clock.js';
 import { sha256Hex } from '../../../kernel/crypto.js';
 import { SvcInvalidOperationError } from '../../../kernel/errors.js';
@@ -31,12 +31,20 @@ describeAboveStorage('MFA sign-in (direct flow)', (kind) => {
   let h: AuthHarness;
   let client: SvcCreatedClient;
 
+  // One app for the file: each test has a client and users of its own, and starts from the default MFA
+  // settings. The per-user limit on wrong codes (mfa-throttle.http.test.ts) is raised, so that the
+  // challenge's own limit is what the test of five wrong codes reaches; no other test comes near either.
+  beforeAll(async () => {
+    h = await createAuthHarness(kind, { failureLimits: { mfaUser: { threshold: 10 } } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
   beforeEach(async () => {
-    h = await createAuthHarness(kind);
     client = await h.given.client();
   });
   afterEach(async () => {
-    await h.close();
+    await h.admin.updateMfaSettingsAsync(mfaSettings());
   });
 
   const login = (email: string) =>
@@ -86,7 +94,11 @@ describeAboveStorage('MFA sign-in (direct flow)', (kind) => {
     const png = Buffer.from(started.qrCodeDataUrl.replace(/^data:image\/png;base64,/, ''), 'base64');
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     // At rest: the secret sealed, the tokens as hashes.
-    const row = await h.db.selectFrom('mfaAuthenticators').selectAll().executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('mfaAuthenticators')
+      .selectAll()
+      .where('userId', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
       userId: user.id,
       confirmedAt: null,
@@ -107,7 +119,11 @@ describeAboveStorage('MFA sign-in (direct flow)', (kind) => {
     for (const code of verified.recoveryCodes) expect(code).toMatch(RECOVERY_CODE);
     expect(verified.tokens).toMatchObject({ clientId: client.clientId, organizationId: null });
     expect(await amrOf(verified.tokens?.accessToken)).toEqual(['pwd', 'otp', 'mfa']);
-    const stored = await h.db.selectFrom('mfaRecoveryCodes').select('codeHash').execute();
+    const stored = await h.db
+      .selectFrom('mfaRecoveryCodes')
+      .select('codeHash')
+      .where('userId', '=', user.id)
+      .execute();
     expect(stored).toHaveLength(10);
     expect(stored.map((r) => r.codeHash).join()).not.toContain(verified.recoveryCodes[0]);
 
@@ -141,7 +157,7 @@ describeAboveStorage('MFA sign-in (direct flow)', (kind) => {
     ).toMatchObject({
       code: 'invalid_token',
     });
-    expect(await h.auditKinds()).toContain('mfa.totp.enrolled');
+    expect(await h.auditKinds({ userId: user.id })).toContain('mfa.totp.enrolled');
   });
 
   it('a later login is challenged (totp and recovery_code); the app code completes it once, and a used code is refused', async () => {
@@ -218,10 +234,6 @@ describeAboveStorage('MFA sign-in (direct flow)', (kind) => {
   });
 
   it('five wrong codes end the challenge: then even the right code fails, and a new sign-in still works', async () => {
-    // The per-user limit (mfa-throttle.http.test.ts) raised, so that the challenge's own limit shows.
-    await h.close();
-    h = await createAuthHarness(kind, { failureLimits: { mfaUser: { threshold: 10 } } });
-    client = await h.given.client();
     const user = await h.given.user();
     const app = await selfEnroll(h.auth, h.clock, user.id);
     h.clock.advance(TOTP_STEP_MS);
@@ -237,7 +249,7 @@ describeAboveStorage('MFA sign-in (direct flow)', (kind) => {
       code: 'invalid_token',
       status: 400,
     });
-    const failures = (await h.auditKinds()).filter((k) => k === 'mfa.challenge.failed');
+    const failures = (await h.auditKinds({ userId: user.id })).filter((k) => k === 'mfa.challenge.failed');
     expect(failures).toHaveLength(6);
     // The refused right code was never checked, so its step is still unused.
     expect((await verify(mfaTokenOf(await login(user.email)), app.code())).method).toBe('totp');

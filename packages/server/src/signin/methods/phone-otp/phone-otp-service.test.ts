@@ -22,11 +22,12 @@ const nextNumber = () => {
   return { national: `(201) 555-0${line}`, e164: `+12015550${line}` };
 };
 
-/** The phone OTP operations over a test Svc, as a host calls them (`svc.auth`: parsed, then run). */
+/** A test Svc that texts through a fake SMS provider, and its phone OTP operations. */
 interface Harness {
   readonly t: TestSvc;
   readonly fake: FakeSmsProvider;
-  readonly phone: TestSvc['svc']['auth'];
+  /** SvcAuthService, whose RequestPhoneOtpAsync and friends are the operations under test. */
+  readonly auth: TestSvc['svc']['auth'];
   user(e164: string, active?: boolean): Promise<string>;
   client(isFirstParty?: boolean): Promise<string>;
   events(kind: string): Promise<{ userId: string | null; data: string }[]>;
@@ -38,12 +39,11 @@ async function createHarness(kind: 'sqlite' | 'postgres', sms: SmsOptions | fals
   const t = await createTestSvc(kind, sms === false ? {} : { sms: { ...fake.config(), ...sms } });
   const { svc } = t;
   const db = svc.database.db;
-  const phone = svc.auth;
   const phones = phoneOtpRepository(db);
   return {
     t,
     fake,
-    phone,
+    auth: svc.auth,
     async user(e164, active = true) {
       const user = await svc.admin.createUserAsync({
         displayName: 'Pat Phone',
@@ -91,10 +91,10 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const before = h.fake.sent.length;
     const refusals: unknown[] = [];
     for (const start of [
-      () => h.phone.requestPhoneOtpAsync({ phoneNumber: known, clientId }),
-      () => h.phone.requestPhoneOtpAsync({ phoneNumber: '+44 7400 123457', clientId }),
+      () => h.auth.requestPhoneOtpAsync({ phoneNumber: known, clientId }),
+      () => h.auth.requestPhoneOtpAsync({ phoneNumber: '+44 7400 123457', clientId }),
       () =>
-        h.phone.requestPhoneOtpSignupAsync({ displayName: 'Pat', phoneNumber: '+44 7400 123458', clientId }),
+        h.auth.requestPhoneOtpSignupAsync({ displayName: 'Pat', phoneNumber: '+44 7400 123458', clientId }),
     ]) {
       const error: unknown = await start().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SvcValidationError);
@@ -118,7 +118,7 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
   it('texts a code through the provider API and signs the user in with it', async () => {
     const number = nextNumber();
     const userId = await h.user(number.e164);
-    const started = await h.phone.requestPhoneOtpAsync(
+    const started = await h.auth.requestPhoneOtpAsync(
       { phoneNumber: number.national, clientId },
       { ipAddress: '203.0.113.7' },
     );
@@ -132,7 +132,7 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const sms = h.fake.sent.filter((s) => s.to === number.e164);
     expect(sms).toHaveLength(1);
 
-    const result = await h.phone.verifyPhoneOtpAsync({
+    const result = await h.auth.verifyPhoneOtpAsync({
       challengeToken: started.challengeToken,
       code: sms[0]?.code ?? '',
     });
@@ -158,14 +158,14 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
 
     // Single use: the challenge is spent.
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code: sms[0]?.code ?? '' }),
+      h.auth.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code: sms[0]?.code ?? '' }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
   });
 
   it('stores only the hash of the challenge token and no code', async () => {
     const number = nextNumber();
     await h.user(number.e164);
-    const started = await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    const started = await h.auth.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
     const code = h.fake.sent.find((s) => s.to === number.e164)?.code ?? '';
     const rows = await h.t.svc.database.db
       .selectFrom('phoneOtpChallenges')
@@ -183,8 +183,8 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const unknown = nextNumber();
     await h.user(known.e164);
     const before = h.fake.sent.length;
-    const a = await h.phone.requestPhoneOtpAsync({ phoneNumber: known.e164, clientId });
-    const b = await h.phone.requestPhoneOtpAsync({ phoneNumber: unknown.e164, clientId });
+    const a = await h.auth.requestPhoneOtpAsync({ phoneNumber: known.e164, clientId });
+    const b = await h.auth.requestPhoneOtpAsync({ phoneNumber: unknown.e164, clientId });
     expect(h.fake.sent.length).toBe(before + 1);
     const shape = (r: typeof a, n: { e164: string }) =>
       JSON.stringify({ ...r, challengeToken: 'T', phoneNumber: r.phoneNumber.replace(n.e164, 'N') }).replace(
@@ -195,23 +195,23 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     expect(b.challengeToken).toMatch(/^[\x21-\x7e]{20,}$/);
     // The unknown number's challenge never verifies, whatever code is tried.
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: b.challengeToken, code: '123456' }),
+      h.auth.verifyPhoneOtpAsync({ challengeToken: b.challengeToken, code: '123456' }),
     ).rejects.toThrow('The code is not valid or has expired; request a new code.');
   });
 
   it('counts attempts: five wrong codes and the right one no longer works', async () => {
     const number = nextNumber();
     await h.user(number.e164);
-    const started = await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    const started = await h.auth.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
     const code = h.fake.sent.find((s) => s.to === number.e164)?.code ?? '';
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i += 1) {
       await expect(
-        h.phone.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code: wrong }),
+        h.auth.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code: wrong }),
       ).rejects.toBeInstanceOf(SvcInvalidOperationError);
     }
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code }),
+      h.auth.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
     const row = await h.t.svc.database.db
       .selectFrom('phoneOtpChallenges')
@@ -225,21 +225,21 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
   it('expires challenges after ten minutes', async () => {
     const number = nextNumber();
     await h.user(number.e164);
-    const started = await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    const started = await h.auth.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
     const code = h.fake.sent.find((s) => s.to === number.e164)?.code ?? '';
     h.t.clock.advance(10 * 60_000);
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code }),
+      h.auth.verifyPhoneOtpAsync({ challengeToken: started.challengeToken, code }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
   });
 
   it('rate-limits sends per number: SvcSendRefusedError with NextAllowedSendAt, no second text', async () => {
     const number = nextNumber();
     await h.user(number.e164);
-    const first = await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    const first = await h.auth.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
     h.t.clock.advance(10_000);
     const calls = h.fake.requests.length;
-    await expect(h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId })).rejects.toMatchObject({
+    await expect(h.auth.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId })).rejects.toMatchObject({
       error: 'resend_too_soon',
       status: 429,
       extra: { nextAllowedSendAt: first.nextAllowedSendAt },
@@ -249,7 +249,7 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     expect(h.fake.sent.filter((s) => s.to === number.e164)).toHaveLength(1);
     expect(await h.events('auth.phone_otp.rate_limited')).not.toHaveLength(0);
     h.t.clock.advance(20_000);
-    await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    await h.auth.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
     expect(h.fake.sent.filter((s) => s.to === number.e164)).toHaveLength(2);
   });
 
@@ -257,45 +257,45 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const number = nextNumber();
     await h.user(number.e164, false);
     const before = h.fake.sent.length;
-    await h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
+    await h.auth.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId });
     expect(h.fake.sent.length).toBe(before);
 
     const thirdParty = await h.client(false);
     await expect(
-      h.phone.requestPhoneOtpAsync({ phoneNumber: nextNumber().e164, clientId: thirdParty }),
+      h.auth.requestPhoneOtpAsync({ phoneNumber: nextNumber().e164, clientId: thirdParty }),
     ).rejects.toMatchObject({ error: 'invalid_client' });
     await expect(
-      h.phone.requestPhoneOtpAsync({ phoneNumber: nextNumber().e164, clientId: 'no-such-client' }),
+      h.auth.requestPhoneOtpAsync({ phoneNumber: nextNumber().e164, clientId: 'no-such-client' }),
     ).rejects.toBeInstanceOf(SvcPublicAuthError);
   });
 
   it('validates input: bad numbers, codes and tokens are validation errors', async () => {
     for (const phoneNumber of ['', 'abc', '+999 123 456 789', '1'.repeat(40)]) {
-      await expect(h.phone.requestPhoneOtpAsync({ phoneNumber, clientId })).rejects.toBeInstanceOf(
+      await expect(h.auth.requestPhoneOtpAsync({ phoneNumber, clientId })).rejects.toBeInstanceOf(
         SvcValidationError,
       );
     }
     for (const code of ['', '12345', '1234567', 'abcdef']) {
       await expect(
-        h.phone.verifyPhoneOtpAsync({ challengeToken: 'x'.repeat(43), code }),
+        h.auth.verifyPhoneOtpAsync({ challengeToken: 'x'.repeat(43), code }),
       ).rejects.toBeInstanceOf(SvcValidationError);
     }
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: 'unknown-token', code: '123456' }),
+      h.auth.verifyPhoneOtpAsync({ challengeToken: 'unknown-token', code: '123456' }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
   });
 
   it('counts unknown challenge tokens against the address the host names, with every handed-out token', async () => {
     const context = { ipAddress: '203.0.113.77' };
     const unknown = () =>
-      h.phone.verifyPhoneOtpAsync({ challengeToken: `unknown-${unique('t')}`, code: '123456' }, context);
+      h.auth.verifyPhoneOtpAsync({ challengeToken: `unknown-${unique('t')}`, code: '123456' }, context);
     for (let i = 0; i < DEFAULT_FAILURE_RULES.tokenIp.threshold; i += 1) {
       await expect(unknown()).rejects.toBeInstanceOf(SvcInvalidOperationError);
     }
     await expect(unknown()).rejects.toBeInstanceOf(SvcTooManyAttemptsError);
     // Without an address (the host limits its own callers) nothing is counted.
     await expect(
-      h.phone.verifyPhoneOtpAsync({ challengeToken: 'unknown-token', code: '123456' }),
+      h.auth.verifyPhoneOtpAsync({ challengeToken: 'unknown-token', code: '123456' }),
     ).rejects.toBeInstanceOf(SvcInvalidOperationError);
   });
 
@@ -303,7 +303,7 @@ describeAboveStorage('phone OTP sign-in', (kind) => {
     const number = nextNumber();
     await h.user(number.e164);
     h.fake.failNext(503, { code: 20003, message: 'down' });
-    await expect(h.phone.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId })).rejects.toBeInstanceOf(
+    await expect(h.auth.requestPhoneOtpAsync({ phoneNumber: number.e164, clientId })).rejects.toBeInstanceOf(
       SvcInvalidOperationError,
     );
   });
@@ -315,10 +315,10 @@ describe('phone OTP without SMS configuration', () => {
     try {
       const clientId = await h.client();
       await expect(
-        h.phone.requestPhoneOtpAsync({ phoneNumber: '+12015550123', clientId }),
+        h.auth.requestPhoneOtpAsync({ phoneNumber: '+12015550123', clientId }),
       ).rejects.toBeInstanceOf(SvcInvalidOperationError);
       await expect(
-        h.phone.verifyPhoneOtpAsync({ challengeToken: 'abc', code: '123456' }),
+        h.auth.verifyPhoneOtpAsync({ challengeToken: 'abc', code: '123456' }),
       ).rejects.toBeInstanceOf(SvcInvalidOperationError);
     } finally {
       await h.close();
