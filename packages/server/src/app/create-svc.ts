@@ -295,6 +295,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
           sessions: operatorSessionStore(db),
           clock,
         }),
+        homeRealms: auth,
       },
       scim: directory.scim.serviceProvider,
       setupPortal: ssoPortal,

@@ -23,6 +23,7 @@ import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordles
 import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
 import type { MfaOperations } from '../signin/methods/mfa/mfa-operations.js';
 import type { SvcAdminService } from './facades/svc-admin-service.js';
+import type { SvcAuthProviders } from './facades/svc-auth-providers.js';
 import type { SvcAuthService } from './facades/svc-auth-service.js';
 import type { SvcCalendarService } from './facades/svc-calendar-service.js';
 import type { SvcSsoService } from './facades/svc-sso-service.js';
@@ -79,6 +80,8 @@ export interface OperatorSurface {
   readonly fga: FgaAdmin;
   readonly audit: AuditReader;
   readonly auditSummary: AuditSummarizer;
+  /** Home-realm discovery, for the operators' preview of where an address signs in. */
+  readonly homeRealms: Pick<SvcAuthProviders, 'discoverAsync'>;
 }
 
 /**

@@ -24,6 +24,7 @@ import { calendarAdminRoutes } from '../admin/calendar-routes.js';
 import { calendarCallbackRoutes } from '../calendar/callback-routes.js';
 import { calendarDirectRoutes } from '../direct/calendar-routes.js';
 import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
+import { homeRealmAdminRoutes } from '../admin/home-realm-routes.js';
 import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
 import { ssoPortalLinkAdminRoutes } from '../admin/sso-portal-link-routes.js';
 import { samlMetadataRoutes } from '../federation/saml/routes.js';
@@ -245,6 +246,7 @@ async function mountOperator({ svc, config }: Mount, operator: OperatorSurface):
     await scope.register(scimConnectionAdminRoutes({ admin }));
     await scope.register(scimMappingAdminRoutes({ admin }));
     await scope.register(ssoPortalLinkAdminRoutes({ admin }));
+    await scope.register(homeRealmAdminRoutes({ homeRealms: operator.homeRealms }));
   });
   await guarded('/admin/email/api', async (scope) => {
     await scope.register(emailAdminRoutes({ email: operator.email }));
