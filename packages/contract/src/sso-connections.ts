@@ -62,6 +62,26 @@ export type ImportSsoMetadataInput = z.output<typeof importSsoMetadataBodySchema
 /** The longest metadata URL the setup portal takes. */
 export const SSO_METADATA_URL_MAX_LENGTH = 2048;
 
+/** The https URL of an IdP's metadata, which Svc fetches; that Svc may reach it is the server's check. */
+const metadataUrlSchema = z
+  .string()
+  .trim()
+  .min(1, { message: 'must hold the https URL of the identity provider metadata' })
+  .max(SSO_METADATA_URL_MAX_LENGTH, {
+    message: `must be at most ${SSO_METADATA_URL_MAX_LENGTH} characters`,
+  });
+
+/**
+ * POST /sso-connections/{id}/metadata-url: the operators' import of the metadata Svc fetches from the
+ * IdP's URL, enabling the connection unless `enableConnection` is false, as an import of the XML does.
+ */
+export const importSsoMetadataUrlBodySchema = z.object({
+  metadataUrl: metadataUrlSchema,
+  enableConnection: z.boolean().optional(),
+});
+export type ImportSsoMetadataUrlBody = z.input<typeof importSsoMetadataUrlBodySchema>;
+export type ImportSsoMetadataUrlInput = z.output<typeof importSsoMetadataUrlBodySchema>;
+
 /** The metadata the setup portal imports: given, or to be fetched from a URL. */
 type PortalMetadataSource =
   | { readonly metadataXml: string; readonly enableConnection?: boolean | undefined }
@@ -69,19 +89,13 @@ type PortalMetadataSource =
 
 /**
  * The setup portal's POST /sso-connections/{id}/metadata: the metadata XML, or the https URL Svc fetches
- * it from (exactly one of them; the server checks the URL). The operator route takes the XML only.
+ * it from (exactly one of them; the server checks the URL). Operators import either through a route
+ * of its own (`/metadata`, `/metadata-url`).
  */
 export const importSsoPortalMetadataBodySchema = z
   .object({
     metadataXml: metadataXmlSchema.optional(),
-    metadataUrl: z
-      .string()
-      .trim()
-      .min(1, { message: 'must hold the https URL of the identity provider metadata' })
-      .max(SSO_METADATA_URL_MAX_LENGTH, {
-        message: `must be at most ${SSO_METADATA_URL_MAX_LENGTH} characters`,
-      })
-      .optional(),
+    metadataUrl: metadataUrlSchema.optional(),
     enableConnection: z.boolean().optional(),
   })
   .transform(({ metadataXml, metadataUrl, enableConnection }, context): PortalMetadataSource => {

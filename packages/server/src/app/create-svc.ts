@@ -296,6 +296,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
           clock,
         }),
         homeRealms: auth,
+        ssoMetadataUrls: ssoPortal.metadataUrlImport,
       },
       scim: directory.scim.serviceProvider,
       setupPortal: ssoPortal,

@@ -6,6 +6,7 @@ import type { AuditSummarizer } from '../audit/summary.js';
 import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { EmailService } from '../email/email-service.js';
 import type { SamlAssertionConsumer } from '../federation/saml/assertion-consumer.js';
+import type { SsoMetadataUrlImport } from '../federation/saml/metadata-url-import.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
 import type { FgaAdmin } from '../fga/fga-admin.js';
 import type { Readiness } from '../health/readiness.js';
@@ -82,6 +83,8 @@ export interface OperatorSurface {
   readonly auditSummary: AuditSummarizer;
   /** Home-realm discovery, for the operators' preview of where an address signs in. */
   readonly homeRealms: Pick<SvcAuthProviders, 'discoverAsync'>;
+  /** SAML metadata imported from the IdP's URL. */
+  readonly ssoMetadataUrls: SsoMetadataUrlImport;
 }
 
 /**
