@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Takes the README's screenshots of the operator console: starts a Svc with the demo seed on a
 // throwaway SQLite database, adds a few organizations, users and applications through the operator
-// API, signs the demo user in as an operator in Chromium and saves each main page to docs/images/.
+// API (Acme Corp with single sign-on: a SAML connection whose IdP metadata carries a certificate made
+// with openssl here, a Google connection and a domain claim), signs the demo user in as an operator in
+// Chromium and saves each main page, and the single sign-on pages, to docs/images/.
 // Run after `npm run build`: `node scripts/console-screenshots.mjs`.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -44,8 +46,10 @@ try {
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return response.json();
   };
+  const organizations = [];
   for (const name of ['Acme Corp', 'Globex', 'Initech', 'Umbrella Health'])
-    await admin('/organizations', { name });
+    organizations.push(await admin('/organizations', { name }));
+  const acme = organizations[0].id;
   for (const [displayName, email] of [
     ['Ada Lovelace', 'ada@acme.example'],
     ['Grace Hopper', 'grace@globex.example'],
@@ -61,6 +65,22 @@ try {
     audience: 'https://api.acme.example',
     tokenEndpointAuthMethod: 'client_secret_basic',
   });
+
+  // Acme's single sign-on: a SAML connection with its IdP's metadata, a Google connection, a domain claim.
+  const saml = await admin(`/organizations/${acme}/sso-connections`, {
+    displayName: 'Acme Okta',
+    primaryDomain: 'acme.example',
+    autoProvisionUsers: true,
+  });
+  await admin(`/sso-connections/${saml.id}/metadata`, { metadataXml: idpMetadata() });
+  await admin('/oidc-connections', {
+    providerType: 'Google',
+    clientId: 'acme-google-client.apps.googleusercontent.com',
+    clientSecret: 'a demo client secret',
+    allowedCallbackUris: [`${origin}/svc/auth/oidc/callback`],
+    organizationId: acme,
+  });
+  await admin(`/organizations/${acme}/domains`, { domain: 'acme.example' });
 
   const browser = await chromium.launch({
     executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -88,6 +108,16 @@ try {
     await page.screenshot({ path: `docs/images/console-${name}.png` });
     console.log(`docs/images/console-${name}.png`);
   }
+  await page.goto(`${origin}/svc/organizations/${acme}?tab=sso`);
+  await page.getByLabel('Email address', { exact: true }).fill('ada@acme.example');
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await page.getByRole('status').getByRole('link', { name: 'Acme Okta' }).waitFor();
+  await page.screenshot({ path: 'docs/images/console-sso.png' });
+  console.log('docs/images/console-sso.png');
+  await page.goto(`${origin}/svc/organizations/${acme}/saml/${saml.id}`);
+  await page.getByRole('heading', { name: 'Signing certificates' }).waitFor();
+  await page.screenshot({ path: 'docs/images/console-saml-connection.png' });
+  console.log('docs/images/console-saml-connection.png');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${origin}/svc/users`);
   await page.getByRole('heading', { level: 1 }).waitFor();
@@ -97,4 +127,32 @@ try {
 } finally {
   server.kill();
   rmSync(data, { recursive: true, force: true });
+}
+
+/** An identity provider's SAML metadata with a signing certificate made now (openssl, one year). */
+function idpMetadata() {
+  const made = spawnSync('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    '365',
+    '-subj',
+    '/CN=idp.acme.example',
+    '-keyout',
+    join(data, 'idp.key'),
+    '-out',
+    join(data, 'idp.crt'),
+  ]);
+  if (made.status !== 0) throw new Error(String(made.stderr));
+  const certificate = readFileSync(join(data, 'idp.crt'), 'utf8').replace(/-----[^-]+-----|\s/g, '');
+  return `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.acme.example/saml">
+  <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
+    <md:KeyDescriptor use="signing"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data><ds:X509Certificate>${certificate}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>
+    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://idp.acme.example/sso"/>
+  </md:IDPSSODescriptor>
+</md:EntityDescriptor>`;
 }

@@ -7,15 +7,19 @@ export const svcHomeRealmDiscoveryRequestSchema = z.object({ email: emailSchema 
 export type SvcHomeRealmDiscoveryRequest = z.input<typeof svcHomeRealmDiscoveryRequestSchema>;
 
 /**
- * docs/reference/sign-in.md "Steps": `sso` names the enabled connection of an active organization
- * the address's users sign in through; `password` every other address.
+ * docs/reference/federation.md "Home-realm discovery": `sso` names the enabled connection of an active
+ * organization the address's users sign in through; `password` every other address. The answer of
+ * DiscoverAsync and of the operators' preview (`POST /home-realm-discovery`).
  */
-export type SvcHomeRealmDiscoveryResult =
-  | {
-      readonly mode: 'sso';
-      readonly organizationId: string;
-      readonly organizationName: string;
-      readonly primaryDomain: string | null;
-      readonly connectionId: string;
-    }
-  | { readonly mode: 'password' };
+export const svcHomeRealmDiscoveryResultSchema = z.discriminatedUnion('mode', [
+  z.object({
+    mode: z.literal('sso'),
+    organizationId: z.string(),
+    organizationName: z.string(),
+    primaryDomain: z.string().nullable(),
+    connectionId: z.string(),
+  }),
+  z.object({ mode: z.literal('password') }),
+]);
+
+export type SvcHomeRealmDiscoveryResult = z.output<typeof svcHomeRealmDiscoveryResultSchema>;

@@ -62,6 +62,26 @@ export type ImportSsoMetadataInput = z.output<typeof importSsoMetadataBodySchema
 /** The longest metadata URL the setup portal takes. */
 export const SSO_METADATA_URL_MAX_LENGTH = 2048;
 
+/** The https URL of an IdP's metadata, which Svc fetches; that Svc may reach it is the server's check. */
+const metadataUrlSchema = z
+  .string()
+  .trim()
+  .min(1, { message: 'must hold the https URL of the identity provider metadata' })
+  .max(SSO_METADATA_URL_MAX_LENGTH, {
+    message: `must be at most ${SSO_METADATA_URL_MAX_LENGTH} characters`,
+  });
+
+/**
+ * POST /sso-connections/{id}/metadata-url: the operators' import of the metadata Svc fetches from the
+ * IdP's URL, enabling the connection unless `enableConnection` is false, as an import of the XML does.
+ */
+export const importSsoMetadataUrlBodySchema = z.object({
+  metadataUrl: metadataUrlSchema,
+  enableConnection: z.boolean().optional(),
+});
+export type ImportSsoMetadataUrlBody = z.input<typeof importSsoMetadataUrlBodySchema>;
+export type ImportSsoMetadataUrlInput = z.output<typeof importSsoMetadataUrlBodySchema>;
+
 /** The metadata the setup portal imports: given, or to be fetched from a URL. */
 type PortalMetadataSource =
   | { readonly metadataXml: string; readonly enableConnection?: boolean | undefined }
@@ -69,19 +89,13 @@ type PortalMetadataSource =
 
 /**
  * The setup portal's POST /sso-connections/{id}/metadata: the metadata XML, or the https URL Svc fetches
- * it from (exactly one of them; the server checks the URL). The operator route takes the XML only.
+ * it from (exactly one of them; the server checks the URL). Operators import either through a route
+ * of its own (`/metadata`, `/metadata-url`).
  */
 export const importSsoPortalMetadataBodySchema = z
   .object({
     metadataXml: metadataXmlSchema.optional(),
-    metadataUrl: z
-      .string()
-      .trim()
-      .min(1, { message: 'must hold the https URL of the identity provider metadata' })
-      .max(SSO_METADATA_URL_MAX_LENGTH, {
-        message: `must be at most ${SSO_METADATA_URL_MAX_LENGTH} characters`,
-      })
-      .optional(),
+    metadataUrl: metadataUrlSchema.optional(),
     enableConnection: z.boolean().optional(),
   })
   .transform(({ metadataXml, metadataUrl, enableConnection }, context): PortalMetadataSource => {
@@ -99,6 +113,52 @@ export const importSsoPortalMetadataBodySchema = z
   });
 export type ImportSsoPortalMetadataBody = z.input<typeof importSsoPortalMetadataBodySchema>;
 export type ImportSsoPortalMetadataInput = z.output<typeof importSsoPortalMetadataBodySchema>;
+
+/**
+ * The SAML attribute names Svc reads each field of a user from (docs/reference/federation.md "Bindings"),
+ * in order of preference, compared without regard to case: the names Microsoft Entra ID (the `…/claims/…`
+ * URIs), Okta and Google Workspace (whatever the admin typed; these are the names their guides use) send
+ * by default, the LDAP / eduPerson OIDs, and ADFS's. Fixed: a connection has no mapping of its own, and
+ * the console shows these.
+ */
+export const SAML_ATTRIBUTE_NAMES = {
+  email: [
+    'email',
+    'emailaddress',
+    'mail',
+    'user.email',
+    'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+    'http://schemas.xmlsoap.org/claims/EmailAddress',
+    'urn:oid:0.9.2342.19200300.100.1.3',
+  ],
+  firstName: [
+    'firstname',
+    'first_name',
+    'givenname',
+    'given_name',
+    'user.firstname',
+    'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+    'urn:oid:2.5.4.42',
+  ],
+  lastName: [
+    'lastname',
+    'last_name',
+    'surname',
+    'sn',
+    'family_name',
+    'user.lastname',
+    'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
+    'urn:oid:2.5.4.4',
+  ],
+  displayName: [
+    'displayname',
+    'display_name',
+    'http://schemas.microsoft.com/identity/claims/displayname',
+    'urn:oid:2.16.840.1.113730.3.1.241',
+    'cn',
+    'urn:oid:2.5.4.3',
+  ],
+} as const satisfies Record<string, readonly string[]>;
 
 /** The `{id}` of an SSO connection route. */
 export const ssoConnectionPathSchema = z.object({ id: recordIdSchema });

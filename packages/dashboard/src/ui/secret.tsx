@@ -1,39 +1,37 @@
-import { Input, Label, Text, TextField } from 'react-aria-components';
+import type { ReactNode } from 'react';
 import { Button } from './button.js';
-import { notify } from './toast.js';
+import { CopyField } from './copy-field.js';
 
 /**
- * A dialog's view of a secret the server answers once (a client secret after create or rotate): shown
- * read-only with a copy button and the warning that it cannot be shown again, since the server keeps
- * only its hash; `onDone` closes the dialog.
+ * A dialog's view of a secret the server answers once (a client secret after create or rotate, a setup
+ * link): shown read-only with a copy button and the warning that it cannot be shown again, since the
+ * server keeps only its hash; `onDone` closes the dialog. `notice` and `description` say what the secret
+ * is for, when it is not an application's.
  */
 export function OneTimeSecret(props: {
   readonly label: string;
   readonly value: string;
   readonly onDone: () => void;
+  readonly notice?: ReactNode;
+  readonly description?: ReactNode;
 }) {
-  const copy = () =>
-    navigator.clipboard.writeText(props.value).then(
-      () => notify.success('Copied the secret.'),
-      () => notify.failure('Could not copy', 'Select the secret and copy it with the keyboard.'),
-    );
   return (
     <>
       <div className="dialog-body">
         <p className="notice notice-warning" role="note">
-          Copy this secret now: this is the only time it is shown. Svc keeps only its hash, so if it is lost,
-          rotate it to get a new one.
+          {props.notice ??
+            'Copy this secret now: this is the only time it is shown. Svc keeps only its hash, so if it is lost, rotate it to get a new one.'}
         </p>
-        <TextField className="field" value={props.value} isReadOnly>
-          <Label>{props.label}</Label>
-          <div className="search-row">
-            <Input className="secret-value" onFocus={(event) => event.currentTarget.select()} />
-            <Button onPress={() => void copy()}>Copy</Button>
-          </div>
-          <Text slot="description">
-            Put it in the application&apos;s server-side configuration, never in a browser.
-          </Text>
-        </TextField>
+        <CopyField
+          label={props.label}
+          value={props.value}
+          what="the secret"
+          description={
+            props.description ?? (
+              <>Put it in the application&apos;s server-side configuration, never in a browser.</>
+            )
+          }
+        />
       </div>
       <div className="dialog-actions">
         <Button tone="primary" onPress={props.onDone}>

@@ -10,7 +10,7 @@ import {
 interface Note {
   readonly title: string;
   readonly description?: string | undefined;
-  readonly tone: 'success' | 'failure';
+  readonly tone: 'success' | 'notice' | 'failure';
 }
 
 const queue = new ToastQueue<Note>({ maxVisibleToasts: 4 });
@@ -19,6 +19,9 @@ const queue = new ToastQueue<Note>({ maxVisibleToasts: 4 });
 export const notify = {
   success: (title: string, description?: string) =>
     queue.add({ title, description, tone: 'success' }, { timeout: 5000 }),
+  /** What an action found that is no failure of it (a DNS record not published yet). */
+  notice: (title: string, description?: string) =>
+    queue.add({ title, description, tone: 'notice' }, { timeout: 8000 }),
   // A failure stays until dismissed: its reason is worth reading.
   failure: (title: string, description?: string) => queue.add({ title, description, tone: 'failure' }),
 };

@@ -286,6 +286,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
           sessions: operatorSessionStore(db),
           clock,
         }),
+        homeRealms: auth,
+        ssoMetadataUrls: ssoPortal.metadataUrlImport,
       },
       scim: directory.scim.serviceProvider,
       setupPortal: ssoPortal,

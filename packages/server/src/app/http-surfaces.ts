@@ -6,6 +6,7 @@ import type { AuditSummarizer } from '../audit/summary.js';
 import type { CalendarConsent } from '../calendar/calendar-consent.js';
 import type { EmailService } from '../email/email-service.js';
 import type { SamlAssertionConsumer } from '../federation/saml/assertion-consumer.js';
+import type { SsoMetadataUrlImport } from '../federation/saml/metadata-url-import.js';
 import type { SamlServiceProvider } from '../federation/saml/service-provider.js';
 import type { FgaAdmin } from '../fga/fga-admin.js';
 import type { Readiness } from '../health/readiness.js';
@@ -23,6 +24,7 @@ import type { PasswordlessSignIn } from '../signin/methods/email-otp/passwordles
 import type { InvitationService } from '../signin/methods/invitation/invitation-service.js';
 import type { MfaOperations } from '../signin/methods/mfa/mfa-operations.js';
 import type { SvcAdminService } from './facades/svc-admin-service.js';
+import type { SvcAuthProviders } from './facades/svc-auth-providers.js';
 import type { SvcAuthService } from './facades/svc-auth-service.js';
 import type { SvcCalendarService } from './facades/svc-calendar-service.js';
 import type { SvcSsoService } from './facades/svc-sso-service.js';
@@ -79,6 +81,10 @@ export interface OperatorSurface {
   readonly fga: FgaAdmin;
   readonly audit: AuditReader;
   readonly auditSummary: AuditSummarizer;
+  /** Home-realm discovery, for the operators' preview of where an address signs in. */
+  readonly homeRealms: Pick<SvcAuthProviders, 'discoverAsync'>;
+  /** SAML metadata imported from the IdP's URL. */
+  readonly ssoMetadataUrls: SsoMetadataUrlImport;
 }
 
 /**

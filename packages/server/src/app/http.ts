@@ -24,8 +24,10 @@ import { calendarAdminRoutes } from '../admin/calendar-routes.js';
 import { calendarCallbackRoutes } from '../calendar/callback-routes.js';
 import { calendarDirectRoutes } from '../direct/calendar-routes.js';
 import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
+import { homeRealmAdminRoutes } from '../admin/home-realm-routes.js';
 import { ssoConnectionAdminRoutes } from '../admin/sso-connection-routes.js';
 import { ssoPortalLinkAdminRoutes } from '../admin/sso-portal-link-routes.js';
+import { ssoMetadataUrlAdminRoutes } from '../admin/sso-metadata-url-routes.js';
 import { samlMetadataRoutes } from '../federation/saml/routes.js';
 import { scimRoutes } from '../scim/routes.js';
 import { scimConnectionAdminRoutes } from '../admin/scim-connection-routes.js';
@@ -245,6 +247,8 @@ async function mountOperator({ svc, config }: Mount, operator: OperatorSurface):
     await scope.register(scimConnectionAdminRoutes({ admin }));
     await scope.register(scimMappingAdminRoutes({ admin }));
     await scope.register(ssoPortalLinkAdminRoutes({ admin }));
+    await scope.register(homeRealmAdminRoutes({ homeRealms: operator.homeRealms }));
+    await scope.register(ssoMetadataUrlAdminRoutes({ metadataUrls: operator.ssoMetadataUrls }));
   });
   await guarded('/admin/email/api', async (scope) => {
     await scope.register(emailAdminRoutes({ email: operator.email }));

@@ -13,6 +13,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Ids } from '../kernel/ids.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { MetadataFetcher } from '../federation/saml/metadata-fetch.js';
+import { SsoMetadataUrlImport } from '../federation/saml/metadata-url-import.js';
 import { hostLookup, PublicFetcher } from '../outbound/public-fetch.js';
 import type { HandedOutTokenLimit } from '../ratelimit/handed-out-tokens.js';
 import type { Db } from '../storage/database.js';
@@ -62,6 +63,8 @@ export interface SsoPortalWiring {
    * which the ACS route dispatches to by the continuation's kind.
    */
   readonly portalTestHandler: SamlContinuationHandler;
+  /** The operators' import of metadata from a URL, through the portal's fetch. */
+  readonly metadataUrlImport: SsoMetadataUrlImport;
 }
 
 export function wireSsoPortal(
@@ -76,6 +79,7 @@ export function wireSsoPortal(
   },
 ): SsoPortalWiring {
   const organizations = organizationRepository(ctx.db);
+  const fetcher = metadataFetcher(ctx.config);
   const sessions = new SsoPortalSessions({
     repository: ssoPortalRepository(ctx.db),
     tokenChecks: ctx.tokenChecks,
@@ -91,7 +95,7 @@ export function wireSsoPortal(
       serviceProvider: ctx.sso.serviceProvider,
       organizationName: async (id) => (await organizations.findById(id))?.name,
       metadataFetch: {
-        fetcher: metadataFetcher(ctx.config),
+        fetcher,
         rateLimiter: ctx.rateLimiter,
         policy: ctx.config.rateLimits.ssoMetadataFetch,
       },
@@ -106,6 +110,7 @@ export function wireSsoPortal(
       portalUrl: `${ctx.config.publicOrigin}${ssoPortalBase(ctx.config)}${SSO_PORTAL_PAGE_PATH}`,
       clock: ctx.clock,
     }),
+    metadataUrlImport: new SsoMetadataUrlImport({ connections: ctx.sso.admin, fetcher }),
   };
 }
 

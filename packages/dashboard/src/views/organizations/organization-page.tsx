@@ -10,12 +10,17 @@ import { MembersPanel } from './members-panel.js';
 import { MfaPolicyPanel } from './mfa-policy-panel.js';
 import { EditOrganization, OrganizationActivation } from './organization-settings.js';
 import type { OrganizationTab } from './routes.js';
+import { SetupLinksPanel } from './setup-links-panel.js';
+import { SsoPanel } from './sso/sso-panel.js';
 
 const route = getRouteApi('/organizations/$organizationId');
 
 const back = <Link to="/organizations">← Organizations</Link>;
 
-/** An organization: its facts and settings, then its members, invitations, MFA policy and domains. */
+/**
+ * An organization: its facts and settings, then its members, invitations, MFA policy, single sign-on,
+ * domains and SSO setup links.
+ */
 export function OrganizationPage() {
   const { organizationId } = route.useParams();
   const search = route.useSearch();
@@ -67,7 +72,13 @@ export function OrganizationPage() {
             content: <InvitationsPanel organization={organization} />,
           },
           { id: 'mfa', label: 'MFA policy', content: <MfaPolicyPanel organization={organization} /> },
+          { id: 'sso', label: 'Single sign-on', content: <SsoPanel organization={organization} /> },
           { id: 'domains', label: 'Domains', content: <DomainsPanel organization={organization} /> },
+          {
+            id: 'setup-links',
+            label: 'Setup links',
+            content: <SetupLinksPanel organization={organization} />,
+          },
         ]}
       />
     </Page>

@@ -5,8 +5,10 @@ import { rootRoute } from '../../shell/root-route.js';
 import { listSearchSchema } from '../list-search.js';
 import { OrganizationPage } from './organization-page.js';
 import { OrganizationsPage } from './organizations-page.js';
+import { OidcConnectionPage } from './sso/oidc-connection-page.js';
+import { SamlConnectionPage } from './sso/saml-connection-page.js';
 
-export const ORGANIZATION_TABS = ['members', 'invitations', 'mfa', 'domains'] as const;
+export const ORGANIZATION_TABS = ['members', 'invitations', 'mfa', 'sso', 'domains', 'setup-links'] as const;
 export type OrganizationTab = (typeof ORGANIZATION_TABS)[number];
 
 /**
@@ -30,5 +32,15 @@ export const organizationRoutes = [
     path: 'organizations/$organizationId',
     validateSearch: organizationSearchSchema,
     component: OrganizationPage,
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: 'organizations/$organizationId/saml/$connectionId',
+    component: SamlConnectionPage,
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: 'organizations/$organizationId/oidc/$connectionId',
+    component: OidcConnectionPage,
   }),
 ] as const;

@@ -1,50 +1,6 @@
-import { emailSchema } from '@svc/contract';
+import { emailSchema, SAML_ATTRIBUTE_NAMES } from '@svc/contract';
 import { EMAIL_NAME_ID_FORMAT } from './saml-client.js';
 import type { AssertionFacts } from './verified-assertion.js';
-
-/**
- * The attribute names each field is read from, in order of preference, compared without regard to case:
- * the names Microsoft Entra ID (the `…/claims/…` URIs), Okta and Google Workspace (whatever the admin
- * typed; these are the names their guides use) send by default, the LDAP / eduPerson OIDs, and ADFS's.
- */
-export const SAML_ATTRIBUTE_NAMES = {
-  email: [
-    'email',
-    'emailaddress',
-    'mail',
-    'user.email',
-    'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-    'http://schemas.xmlsoap.org/claims/EmailAddress',
-    'urn:oid:0.9.2342.19200300.100.1.3',
-  ],
-  firstName: [
-    'firstname',
-    'first_name',
-    'givenname',
-    'given_name',
-    'user.firstname',
-    'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
-    'urn:oid:2.5.4.42',
-  ],
-  lastName: [
-    'lastname',
-    'last_name',
-    'surname',
-    'sn',
-    'family_name',
-    'user.lastname',
-    'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
-    'urn:oid:2.5.4.4',
-  ],
-  displayName: [
-    'displayname',
-    'display_name',
-    'http://schemas.microsoft.com/identity/claims/displayname',
-    'urn:oid:2.16.840.1.113730.3.1.241',
-    'cn',
-    'urn:oid:2.5.4.3',
-  ],
-} as const satisfies Record<string, readonly string[]>;
 
 /** Who the assertion says signed in, as Svc's sign-in reads it. */
 export interface SamlIdentity {
