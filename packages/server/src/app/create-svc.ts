@@ -145,7 +145,8 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const emailWiring = wireEmail({ db, config, clock, ids, audit, logger: appLog });
     const { email } = emailWiring;
     const smsProvider = createSmsVerificationProvider(config.sms);
-    const limits = { rateLimiter, failureThrottle, audit, clock, ids };
+    const counted = { rateLimiter, audit, clock, ids };
+    const limits = { ...counted, failureThrottle };
     const phoneOtp = wirePhoneOtp({ db, config, direct, signup, smsProvider, ...limits });
     const account = wireAccount({
       db,
@@ -171,7 +172,7 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
       email,
       ...limits,
     });
-    const invitationWiring = wireInvitations({ db, config, email, signup, direct, tokenChecks, ...limits });
+    const invitationWiring = wireInvitations({ db, config, email, signup, direct, tokenChecks, ...counted });
     const oidcSignIn = wireOidcSignIn({
       db,
       config,
@@ -249,7 +250,16 @@ export async function createSvc(options: SvcOptions = {}, context: CreateSvcCont
     const samlApps = wireSamlAppEntry({ ...samlContext, hostedSignIn, direct, oidc: oidcSignIn });
     // The SAML continuations of entry points other than the engine's own sign-in, for the ACS route.
     const samlContinuationHandlers = [ssoPortal.portalTestHandler, ...samlApps.handlers];
-    const dashboard = wireDashboard({ ...samlContext, tokenEngine, rejectedTokens, masterKey });
+    const dashboard = wireDashboard({
+      db,
+      config,
+      audit,
+      clock,
+      ids,
+      tokenEngine,
+      rejectedTokens,
+      masterKey,
+    });
     const surfaces: SvcHttpSurfaces = {
       readiness,
       discovery: { discovery, keys: signingKeys },

@@ -173,16 +173,21 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     audit: ctx.audit,
     clock: ctx.clock,
   });
-  const domainClaims = wireDomainClaims(ctx);
+  // What every federation part is built over; each is handed its other parts by name.
+  const { db, config, audit, clock, ids } = ctx;
+  const common = { db, config, audit, clock, ids };
+  const domainClaims = wireDomainClaims(common);
   const oidc = wireOidcConnections({
-    ...ctx,
+    ...common,
+    secretBox: ctx.secretBox,
     users,
     accountClaims,
     domainClaims: domainClaims.claims,
     seeds: ctx.config.oidc.connections,
   });
   const sso = wireSsoConnections({
-    ...ctx,
+    ...common,
+    issuer: ctx.issuer,
     users,
     memberships,
     accountClaims,
@@ -207,8 +212,8 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     clock: ctx.clock,
     ids: ctx.ids,
   });
-  const fga = wireFga(ctx);
-  const scimMappings = wireScimMappings({ ...ctx, fga: fga.admin, scim });
+  const fga = wireFga(common);
+  const scimMappings = wireScimMappings({ ...common, fga: fga.admin, scim });
   const clients = new ClientService({ ...deps, onClientsChanged: ctx.onClientsChanged });
   // The operator API, one group of operations per concern, each given only the services it calls.
   const groups: SvcAdminGroups = {
@@ -234,7 +239,7 @@ export function wireAdmin(ctx: WireAdminContext): AdminWiring {
     }),
     oidcConnections: new SvcAdminOidcConnections(oidc.admin),
     ssoConnections: new SvcAdminSsoConnections({ ssoConnections: sso.admin }),
-    ssoPortal: new SvcAdminSsoPortal({ ssoPortalLinks: wireSsoPortalLinks(ctx), clock: ctx.clock }),
+    ssoPortal: new SvcAdminSsoPortal({ ssoPortalLinks: wireSsoPortalLinks(common), clock: ctx.clock }),
     scimConnections: new SvcAdminScimConnections({
       scimConnections: { admin: scim.admin, boundaries: scim.boundaries, baseUrl: scim.baseUrl },
     }),
