@@ -23,6 +23,7 @@ export * from './sso-connections.js';
 export * from './scim-connections.js';
 export * from './scim-mappings.js';
 export * from './fga.js';
+export * from './fga-answers.js';
 export * from './sso-portal.js';
 export * from './home-realm.js';
 export * from './access-modes.js';
