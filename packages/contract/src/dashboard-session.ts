@@ -25,5 +25,6 @@ export const DASHBOARD_SECTIONS = [
   'sessions',
   'audit',
   'email',
+  'authorization',
 ] as const;
 export type DashboardSection = (typeof DASHBOARD_SECTIONS)[number];

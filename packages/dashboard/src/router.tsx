@@ -3,6 +3,7 @@ import { DASHBOARD_BASE } from './api/base.js';
 import { rootRoute } from './shell/root-route.js';
 import { applicationRoutes } from './views/applications/routes.js';
 import { auditRoutes } from './views/audit/routes.js';
+import { authorizationRoutes } from './views/authorization/routes.js';
 import { emailRoutes } from './views/email/routes.js';
 import { organizationRoutes } from './views/organizations/routes.js';
 import { overviewRoutes } from './views/overview/routes.js';
@@ -30,6 +31,7 @@ const routeTree = rootRoute.addChildren([
   ...applicationRoutes,
   ...policyRoutes,
   ...sessionRoutes,
+  ...authorizationRoutes,
   ...auditRoutes,
   ...emailRoutes,
 ]);

@@ -15,6 +15,7 @@ export const NAVIGATION = [
   {
     title: 'Security',
     items: [
+      { to: '/authorization', label: 'Authorization' },
       { to: '/policies', label: 'Policies' },
       { to: '/sessions', label: 'Sessions' },
       { to: '/audit', label: 'Audit' },
