@@ -17,6 +17,7 @@ export * from './linked-identities.js';
 export * from './oidc-sign-in.js';
 export * from './sso-sign-in.js';
 export * from './calendar.js';
+export * from './calendar-status.js';
 export * from './domain-claims.js';
 export * from './connection-lists.js';
 export * from './sso-connections.js';
