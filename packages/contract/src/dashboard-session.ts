@@ -26,5 +26,6 @@ export const DASHBOARD_SECTIONS = [
   'audit',
   'email',
   'authorization',
+  'calendar',
 ] as const;
 export type DashboardSection = (typeof DASHBOARD_SECTIONS)[number];

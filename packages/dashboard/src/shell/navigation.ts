@@ -9,6 +9,7 @@ export const NAVIGATION = [
     items: [
       { to: '/organizations', label: 'Organizations' },
       { to: '/users', label: 'Users' },
+      { to: '/calendar', label: 'Calendar' },
     ],
   },
   { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },

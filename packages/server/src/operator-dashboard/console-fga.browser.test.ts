@@ -2,18 +2,20 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityProblems, startConsole, type ConsoleFixture } from '../test-support/console-browser.js';
 import { createDocumentModel, createFgaUser, fgaApi } from '../test-support/fga-api.js';
+import { operatorApi } from '../test-support/operator-api.js';
 
 /**
  * The console's fine-grained authorization section in Chromium: an operator adds a resource type (the
  * contract's key rule shown beside the field), models a resource tree, moves and deletes a resource,
  * grants a role on the root, and asks the access tester, whose answer and explanation match the FGA check
- * of the API. axe checks each tab and dialog.
+ * of the API. axe checks each tab and dialog. Calendar connections are off here, and their page says so.
  */
 describe('the console: fine-grained authorization', () => {
   let console: ConsoleFixture;
 
   beforeAll(async () => {
-    console = await startConsole();
+    // Calendar connections off: the calendar page says so (the SCIM file's server has them on).
+    console = await startConsole({ calendar: { enabled: false } });
   });
   afterAll(async () => {
     await console?.close();
@@ -180,6 +182,19 @@ describe('the console: fine-grained authorization', () => {
         permissionKey: model.write,
       }),
     ).toBe(false);
+    await expectAccessible(page);
+    expect(console.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says calendar connections are off when they are', async () => {
+    const page = await console.open('/calendar');
+    await page.getByText('Calendar connections are off.').waitFor();
+    const status = await operatorApi('/svc/admin/auth/api', () => ({ svc: svc() }))(
+      'GET',
+      '/calendar/status',
+    );
+    expect(status.body).toEqual({ enabled: false });
     await expectAccessible(page);
     expect(console.problems).toEqual([]);
     await page.close();

@@ -9,7 +9,8 @@ import { GROUP_SCHEMA, scimUser } from '../test-support/scim.js';
  * The console's directory sync in Chromium: an operator creates a SCIM connection (its token shown
  * once), enables it and adds a mapping rule inside its grant boundary; the identity provider's SCIM
  * requests with that token then provision a user and a group, the sync events show it, and the rule's
- * grant is read through the FGA API. Rotation ends the old token. axe checks each page and dialog.
+ * grant is read through the FGA API. Rotation ends the old token. axe checks each page and dialog; the
+ * calendar page (calendar connections on, as by default) lists none.
  */
 describe('the console: directory sync', () => {
   let console: ConsoleFixture;
@@ -134,6 +135,17 @@ describe('the console: directory sync', () => {
     await rotated.getByRole('button', { name: 'I have copied it' }).click();
     expect((await scim(baseUrl, token, 'GET', '/Users')).status).toBe(401);
     expect((await scim(baseUrl, next, 'GET', '/Users')).status).toBe(200);
+    expect(console.problems).toEqual([]);
+    await page.close();
+  });
+
+  it("lists calendar connections when they are on: a user's, none yet", async () => {
+    const user = await console.served.hosted.given.user();
+    const page = await console.open(`/calendar?userId=${user.id}`);
+    await page.getByText('No calendar connections.').waitFor();
+    expect(await page.getByRole('combobox', { name: 'User' }).inputValue()).toBe(user.displayName);
+    expect((await svc().calendar.listConnectionsAsync({ userId: user.id })).data).toEqual([]);
+    await expectAccessible(page);
     expect(console.problems).toEqual([]);
     await page.close();
   });
