@@ -7,8 +7,9 @@ import { operatorApi } from '../test-support/operator-api.js';
 /**
  * The console's fine-grained authorization section in Chromium: an operator adds a resource type (the
  * contract's key rule shown beside the field), models a resource tree, moves and deletes a resource,
- * grants a role on the root, and asks the access tester, whose answer and explanation match the FGA check
- * of the API. axe checks each tab and dialog. Calendar connections are off here, and their page says so.
+ * puts a user in a group and grants the group a role on the root, and asks the access tester, whose
+ * answer and explanation match the FGA check of the API. axe checks each tab and dialog. Calendar
+ * connections are off here, and their page says so.
  */
 describe('the console: fine-grained authorization', () => {
   let console: ConsoleFixture;
@@ -127,18 +128,45 @@ describe('the console: fine-grained authorization', () => {
     await remove.waitFor({ state: 'detached' });
     await tree.getByRole('button', { name: /^Scratch/ }).waitFor({ state: 'detached' });
 
-    // A grant of the viewer role on the workspace, from the workspace's own panel.
+    // A group with the user in it, and a grant of the viewer role to the group on the workspace.
+    await page.getByRole('tab', { name: 'Groups' }).click();
+    await page.getByText('No groups.').waitFor();
+    await page.getByRole('button', { name: 'New group' }).click();
+    const group = await dialog(page, 'New group');
+    await group.getByLabel('Name', { exact: true }).fill('Console engineers');
+    await group.getByRole('button', { name: 'Create group' }).click();
+    await group.waitFor({ state: 'detached' });
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'Console engineers' })
+      .getByRole('button', { name: 'Members' })
+      .click();
+    const members = await dialog(page, 'Members of Console engineers');
+    await members.getByRole('combobox', { name: 'Add a user' }).fill('ada-console');
+    await page.getByRole('option', { name: /ada-console@example\.com/ }).click();
+    await members.getByRole('button', { name: 'Add', exact: true }).click();
+    await members.getByRole('rowheader', { name: 'ada-console' }).waitFor();
+    await expectAccessible(page);
+    await members.getByRole('button', { name: 'Close', exact: true }).click();
+    const groupId = ((await api.call('GET', '/groups')).body.data as { id: string; name: string }[]).find(
+      (listed) => listed.name === 'Console engineers',
+    )?.id;
+    expect((await api.call('GET', `/groups/${groupId}/members`)).body.data).toEqual([
+      expect.objectContaining({ userId }),
+    ]);
+
+    await page.getByRole('tab', { name: 'Resources' }).click();
     await tree.getByRole('button', { name: /^Acme workspace/ }).click();
     await page.getByRole('heading', { level: 2, name: 'Acme workspace' }).waitFor();
     expect(new URL(page.url()).searchParams.get('resource')).toBe(byName('Acme workspace')?.id);
     await page.getByRole('button', { name: 'Grant a role' }).click();
     const grant = await dialog(page, 'Grant a role');
-    await pick(grant, page, 'Subject', 'ada-console (User)');
+    await pick(grant, page, 'Subject', 'Console engineers (Group)');
     await pick(grant, page, 'Role', 'Viewer (console-viewer)');
     await grant.getByRole('button', { name: 'Grant', exact: true }).click();
     await grant.waitFor({ state: 'detached' });
     const grants = page.getByRole('grid', { name: 'Grants on this resource' });
-    await grants.getByRole('rowheader', { name: 'ada-console (User)' }).waitFor();
+    await grants.getByRole('rowheader', { name: 'Console engineers (Group)' }).waitFor();
     await grants.getByText('An operator').waitFor();
     await expectAccessible(page);
 
@@ -157,7 +185,7 @@ describe('the console: fine-grained authorization', () => {
       'Roadmap (parent)',
       'Acme workspace (granted console-viewer here)',
     ]);
-    await answer.getByText(/held directly/).waitFor();
+    await answer.getByText(/held through the group Console engineers/).waitFor();
     await expectAccessible(page);
     const spec = byName('Spec')?.id ?? '';
     const explained = await svc().fga.explainAsync({
@@ -167,7 +195,11 @@ describe('the console: fine-grained authorization', () => {
     });
     expect(explained).toMatchObject({
       allowed: true,
-      explanation: { roleId: model.viewer, grantedOnResourceId: byName('Acme workspace')?.id },
+      explanation: {
+        roleId: model.viewer,
+        grantedOnResourceId: byName('Acme workspace')?.id,
+        viaGroupId: groupId,
+      },
     });
     await answer.getByText(explained.explanation?.grantId ?? 'none', { exact: true }).waitFor();
 

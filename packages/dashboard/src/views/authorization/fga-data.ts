@@ -1,6 +1,5 @@
 import {
   pageSchema,
-  svcFgaGroupSchema,
   svcFgaKeyedRecordSchema,
   svcFgaResourceSchema,
   svcFgaRoleSchema,
@@ -55,7 +54,8 @@ export const useResourceTypes = () => useFgaAll(fgaPaths.resourceTypes, svcFgaKe
 export const usePermissions = () => useFgaAll(fgaPaths.permissions, svcFgaKeyedRecordSchema);
 export const useRoles = () => useFgaAll(fgaPaths.roles, svcFgaRoleSchema);
 export const useResources = () => useFgaAll(fgaPaths.resources, svcFgaResourceSchema);
-export const useGroups = () => useFgaAll(fgaPaths.groups, svcFgaGroupSchema);
+// GET /groups answers each group as a subject (no updatedAt), as GET /subjects does.
+export const useGroups = () => useFgaAll(fgaPaths.groups, svcFgaSubjectSchema);
 export const useSubjects = () => useFgaAll(fgaPaths.subjects, svcFgaSubjectSchema);
 
 /** A name by id from one of those lists, or the id itself while it loads or when it is gone. */

@@ -2,7 +2,7 @@ import {
   createFgaGroupBodySchema,
   svcFgaGroupMemberSchema,
   svcFgaGroupSchema,
-  type SvcFgaGroup,
+  type SvcFgaSubject as SvcFgaGroup,
   type SvcFgaGroupMember,
 } from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
