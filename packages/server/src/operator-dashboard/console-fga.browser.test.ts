@@ -170,6 +170,17 @@ describe('the console: fine-grained authorization', () => {
     await grants.getByText('An operator').waitFor();
     await expectAccessible(page);
 
+    // Every grant, with where the audit log keeps who made each.
+    await page.getByRole('tab', { name: 'Grants' }).click();
+    const all = page.getByRole('grid', { name: 'Grants' });
+    await all
+      .getByRole('row')
+      .filter({ hasText: 'Console engineers (Group)' })
+      .filter({ hasText: 'Acme workspace' })
+      .waitFor();
+    await page.getByRole('link', { name: 'audit log' }).waitFor();
+    await expectAccessible(page);
+
     // The access tester: reading the document is allowed through the workspace's grant.
     await page.getByRole('tab', { name: 'Access tester' }).click();
     const tester = page.getByRole('region', { name: 'Access tester' });

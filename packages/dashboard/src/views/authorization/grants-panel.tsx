@@ -1,5 +1,6 @@
 import { createFgaGrantBodySchema, svcFgaGrantSchema, type SvcFgaGrant } from '@svc/contract';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { apiSend, noBody } from '../../api/client.js';
 import { invalidate, useAction, useList } from '../../data/queries.js';
 import { Button } from '../../ui/button.js';
@@ -158,7 +159,12 @@ export function GrantsPanel() {
     <Panel title="Grants" actions={<GrantButton resourceId={undefined} />}>
       <p className="hint">
         A grant gives a subject a role on a resource and everything below it. Grants made by a SCIM
-        connection&apos;s mapping rules are managed by the connection: change the rule, not the grant.
+        connection&apos;s mapping rules are managed by the connection: change the rule, not the grant. Which
+        operator made or revoked a grant is in the{' '}
+        <Link to="/audit" search={{ kind: 'fga.grant.*' }}>
+          audit log
+        </Link>
+        .
       </p>
       <GrantsTable resourceId={undefined} />
     </Panel>
