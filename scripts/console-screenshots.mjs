@@ -3,7 +3,8 @@
 // throwaway SQLite database, adds a few organizations, users and applications through the operator
 // API (Acme Corp with single sign-on: a SAML connection whose IdP metadata carries a certificate made
 // with openssl here, a Google connection and a domain claim), signs the demo user in as an operator in
-// Chromium and saves each main page, and the single sign-on pages, to docs/images/.
+// Chromium and saves each main page, the single sign-on pages, and the authorization section's resource
+// tree and access tester (over a small FGA model made here) to docs/images/.
 // Run after `npm run build`: `node scripts/console-screenshots.mjs`.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -37,8 +38,8 @@ try {
   if (operator.status !== 0) throw new Error(String(operator.stderr));
 
   const token = readFileSync(join(data, 'admin.token'), 'utf8').trim();
-  const admin = async (path, body) => {
-    const response = await fetch(`${origin}/svc/admin/auth/api${path}`, {
+  const post = (surface) => async (path, body) => {
+    const response = await fetch(`${origin}/svc/admin/${surface}/api${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -46,17 +47,20 @@ try {
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return response.json();
   };
+  const admin = post('auth');
+  const fga = post('fga');
   const organizations = [];
   for (const name of ['Acme Corp', 'Globex', 'Initech', 'Umbrella Health'])
     organizations.push(await admin('/organizations', { name }));
   const acme = organizations[0].id;
+  const users = [];
   for (const [displayName, email] of [
     ['Ada Lovelace', 'ada@acme.example'],
     ['Grace Hopper', 'grace@globex.example'],
     ['Alan Turing', 'alan@initech.example'],
     ['Katherine Johnson', 'katherine@umbrella.example'],
   ]) {
-    await admin('/users', { displayName, email, password: 'a long demo password' });
+    users.push(await admin('/users', { displayName, email, password: 'a long demo password' }));
   }
   await admin('/clients', {
     clientId: 'acme-portal',
@@ -81,6 +85,24 @@ try {
     organizationId: acme,
   });
   await admin(`/organizations/${acme}/domains`, { domain: 'acme.example' });
+
+  // A small FGA model: Acme's workspace, a project and a document; its engineers may read below it.
+  const workspace = await fga('/resource-types', { key: 'workspace', name: 'Workspace' });
+  const project = await fga('/resource-types', { key: 'project', name: 'Project' });
+  const document = await fga('/resource-types', { key: 'document', name: 'Document' });
+  await fga('/permissions', { key: 'document.read', name: 'Read documents' });
+  await fga('/permissions', { key: 'document.write', name: 'Write documents' });
+  const viewer = await fga('/roles', { key: 'viewer', name: 'Viewer', permissionKeys: ['document.read'] });
+  await fga('/roles', { key: 'editor', name: 'Editor', permissionKeys: ['document.read', 'document.write'] });
+  const root = await fga('/resources', { name: 'Acme workspace', typeId: workspace.id, parentId: null });
+  const roadmap = await fga('/resources', { name: 'Roadmap', typeId: project.id, parentId: root.id });
+  await fga('/resources', { name: 'Q3 plan', typeId: document.id, parentId: roadmap.id });
+  await fga('/resources', { name: 'Launch notes', typeId: document.id, parentId: roadmap.id });
+  const hiring = await fga('/resources', { name: 'Hiring', typeId: project.id, parentId: root.id });
+  await fga('/resources', { name: 'Interview guide', typeId: document.id, parentId: hiring.id });
+  const engineers = await fga('/groups', { name: 'Acme engineers', organizationId: acme });
+  await fga(`/groups/${engineers.id}/members/${users[0].id}`, {});
+  await fga('/grants', { subjectId: engineers.id, roleId: viewer.id, resourceId: root.id });
 
   const browser = await chromium.launch({
     executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -118,6 +140,25 @@ try {
   await page.getByRole('heading', { name: 'Signing certificates' }).waitFor();
   await page.screenshot({ path: 'docs/images/console-saml-connection.png' });
   console.log('docs/images/console-saml-connection.png');
+  await page.goto(`${origin}/svc/authorization?resource=${roadmap.id}`);
+  await page.getByRole('heading', { level: 2, name: 'Roadmap' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: 'docs/images/console-resource-tree.png' });
+  console.log('docs/images/console-resource-tree.png');
+  await page.goto(`${origin}/svc/authorization?tab=access`);
+  const tester = page.getByRole('region', { name: 'Access tester' });
+  for (const [label, option] of [
+    ['Subject', 'Ada Lovelace (User)'],
+    ['Permission', 'document.read'],
+    ['Resource', 'Q3 plan'],
+  ]) {
+    await tester.getByRole('button', { name: new RegExp(`${label}$`) }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  }
+  await tester.getByRole('button', { name: 'Test access' }).click();
+  await page.getByRole('status', { name: 'Access test result' }).getByText('Allowed').waitFor();
+  await page.screenshot({ path: 'docs/images/console-access-tester.png' });
+  console.log('docs/images/console-access-tester.png');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${origin}/svc/users`);
   await page.getByRole('heading', { level: 1 }).waitFor();

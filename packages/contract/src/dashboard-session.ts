@@ -25,5 +25,7 @@ export const DASHBOARD_SECTIONS = [
   'sessions',
   'audit',
   'email',
+  'authorization',
+  'calendar',
 ] as const;
 export type DashboardSection = (typeof DASHBOARD_SECTIONS)[number];

@@ -7,6 +7,7 @@ const SURFACES = {
   audit: '/admin/audit/api',
   email: '/admin/email/api',
   fga: '/admin/fga/api',
+  calendar: '/admin/calendar/api',
 } as const;
 export type Surface = keyof typeof SURFACES;
 

@@ -9,12 +9,14 @@ export const NAVIGATION = [
     items: [
       { to: '/organizations', label: 'Organizations' },
       { to: '/users', label: 'Users' },
+      { to: '/calendar', label: 'Calendar' },
     ],
   },
   { title: 'Applications', items: [{ to: '/applications', label: 'Applications' }] },
   {
     title: 'Security',
     items: [
+      { to: '/authorization', label: 'Authorization' },
       { to: '/policies', label: 'Policies' },
       { to: '/sessions', label: 'Sessions' },
       { to: '/audit', label: 'Audit' },

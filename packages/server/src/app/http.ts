@@ -21,6 +21,7 @@ import { passwordlessDirectRoutes } from '../direct/passwordless-routes.js';
 import { mfaDirectRoutes } from '../direct/mfa-routes.js';
 import { oidcConnectionAdminRoutes } from '../admin/oidc-connection-routes.js';
 import { calendarAdminRoutes } from '../admin/calendar-routes.js';
+import { calendarStatusAdminRoutes } from '../admin/calendar-status-routes.js';
 import { calendarCallbackRoutes } from '../calendar/callback-routes.js';
 import { calendarDirectRoutes } from '../direct/calendar-routes.js';
 import { domainClaimAdminRoutes } from '../admin/domain-claim-routes.js';
@@ -249,6 +250,7 @@ async function mountOperator({ svc, config }: Mount, operator: OperatorSurface):
     await scope.register(ssoPortalLinkAdminRoutes({ admin }));
     await scope.register(homeRealmAdminRoutes({ homeRealms: operator.homeRealms }));
     await scope.register(ssoMetadataUrlAdminRoutes({ metadataUrls: operator.ssoMetadataUrls }));
+    await scope.register(calendarStatusAdminRoutes({ enabled: config.calendar.enabled }));
   });
   await guarded('/admin/email/api', async (scope) => {
     await scope.register(emailAdminRoutes({ email: operator.email }));

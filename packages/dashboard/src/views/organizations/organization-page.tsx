@@ -10,6 +10,7 @@ import { MembersPanel } from './members-panel.js';
 import { MfaPolicyPanel } from './mfa-policy-panel.js';
 import { EditOrganization, OrganizationActivation } from './organization-settings.js';
 import type { OrganizationTab } from './routes.js';
+import { ScimPanel } from './scim/scim-panel.js';
 import { SetupLinksPanel } from './setup-links-panel.js';
 import { SsoPanel } from './sso/sso-panel.js';
 
@@ -19,7 +20,7 @@ const back = <Link to="/organizations">← Organizations</Link>;
 
 /**
  * An organization: its facts and settings, then its members, invitations, MFA policy, single sign-on,
- * domains and SSO setup links.
+ * domains, SSO setup links and directory sync.
  */
 export function OrganizationPage() {
   const { organizationId } = route.useParams();
@@ -78,6 +79,11 @@ export function OrganizationPage() {
             id: 'setup-links',
             label: 'Setup links',
             content: <SetupLinksPanel organization={organization} />,
+          },
+          {
+            id: 'directory-sync',
+            label: 'Directory sync',
+            content: <ScimPanel organization={organization} />,
           },
         ]}
       />

@@ -5,10 +5,19 @@ import { rootRoute } from '../../shell/root-route.js';
 import { listSearchSchema } from '../list-search.js';
 import { OrganizationPage } from './organization-page.js';
 import { OrganizationsPage } from './organizations-page.js';
+import { ScimConnectionPage } from './scim/scim-connection-page.js';
 import { OidcConnectionPage } from './sso/oidc-connection-page.js';
 import { SamlConnectionPage } from './sso/saml-connection-page.js';
 
-export const ORGANIZATION_TABS = ['members', 'invitations', 'mfa', 'sso', 'domains', 'setup-links'] as const;
+export const ORGANIZATION_TABS = [
+  'members',
+  'invitations',
+  'mfa',
+  'sso',
+  'domains',
+  'setup-links',
+  'directory-sync',
+] as const;
 export type OrganizationTab = (typeof ORGANIZATION_TABS)[number];
 
 /**
@@ -42,5 +51,10 @@ export const organizationRoutes = [
     getParentRoute: () => rootRoute,
     path: 'organizations/$organizationId/oidc/$connectionId',
     component: OidcConnectionPage,
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: 'organizations/$organizationId/scim/$connectionId',
+    component: ScimConnectionPage,
   }),
 ] as const;
