@@ -1,7 +1,12 @@
 import type { SvcUser } from '@svc/contract';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, startConsole, type ConsoleFixture } from '../test-support/console-browser.js';
+import {
+  accessibilityProblems,
+  startConsole,
+  type ConsoleFixture,
+  openedDialog,
+} from '../test-support/console-browser.js';
 import { HOSTED_PASSWORD, uniqueName } from '../test-support/hosted-test-app.js';
 import { readOutbox } from '../test-support/outbox.js';
 
@@ -28,18 +33,10 @@ describe('the console directory in a browser', () => {
     return page;
   }
 
-  /** The dialog named `name`, once open; axe checks the page with it unless it did already. */
-  async function dialog(page: Page, name: string, checked = false): Promise<Locator> {
-    const opened = page.getByRole('dialog', { name });
-    await opened.waitFor();
-    if (!checked) expect(await accessibilityProblems(page)).toEqual([]);
-    return opened;
-  }
-
   /** Presses `trigger`, checks that its confirmation `name` says `says`, and confirms. */
   async function confirm(page: Page, trigger: string, name: string, says: string | RegExp) {
     await page.getByRole('button', { name: trigger, exact: true }).first().click();
-    const opened = await dialog(page, name);
+    const opened = await openedDialog(page, name);
     await opened.getByText(says).waitFor();
     await opened.getByRole('button', { name: trigger, exact: true }).click();
     await opened.waitFor({ state: 'detached' });
@@ -58,7 +55,7 @@ describe('the console directory in a browser', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'New organization' }).click();
-    const create = await dialog(page, 'New organization');
+    const create = await openedDialog(page, 'New organization');
     await create.getByLabel('Slug').fill('Not A Slug');
     await create.getByRole('button', { name: 'Create organization' }).click();
     // The contract's schema refuses it before anything is sent, beside the field.
@@ -76,7 +73,7 @@ describe('the console directory in a browser', () => {
     });
 
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    const edit = await dialog(page, `Edit ${name}`);
+    const edit = await openedDialog(page, `Edit ${name}`);
     await edit.getByLabel('Name').fill(`${name} Corp`);
     await edit.getByLabel('Slug').fill('acme-corp');
     await edit.getByLabel('Primary domain').fill('acme-corp.example');
@@ -110,7 +107,7 @@ describe('the console directory in a browser', () => {
     const page = await open(`/organizations/${organization.id}`);
     await page.getByText('No members yet.').waitFor();
     await page.getByRole('button', { name: 'Add member' }).click();
-    const add = await dialog(page, `Add a member to ${organization.name}`);
+    const add = await openedDialog(page, `Add a member to ${organization.name}`);
     // The picker by keyboard: type, wait for the server's match, arrow to it, Enter.
     const picker = add.getByRole('combobox', { name: 'User' });
     await picker.fill(member.displayName);
@@ -135,7 +132,7 @@ describe('the console directory in a browser', () => {
       { userId: member.id, role: 'admin', active: true },
     ]);
     await page.getByRole('button', { name: 'Change role' }).click();
-    const change = await dialog(page, 'Change the role');
+    const change = await openedDialog(page, 'Change the role');
     await change.getByLabel('Role').fill('owner');
     await change.getByRole('button', { name: 'Change role' }).click();
     await page.getByText('The role is owner now.').waitFor();
@@ -158,7 +155,7 @@ describe('the console directory in a browser', () => {
     const page = await open(`/organizations/${organization.id}`);
     await page.getByRole('tab', { name: 'Invitations' }).click();
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
-    const invite = await dialog(page, `Invite someone to ${organization.name}`);
+    const invite = await openedDialog(page, `Invite someone to ${organization.name}`);
     const invitee = `${uniqueName('invitee')}@example.com`;
     await invite.getByLabel('Email').fill(invitee);
     await invite.getByRole('button', { name: 'Send invitation' }).click();
@@ -209,7 +206,7 @@ describe('the console directory in a browser', () => {
   it('creates users with and without a password and edits one', async () => {
     const page = await open('/users');
     await page.getByRole('button', { name: 'New user' }).click();
-    const withoutPassword = await dialog(page, 'New user');
+    const withoutPassword = await openedDialog(page, 'New user');
     const quiet = uniqueName('Quiet');
     await withoutPassword.getByLabel('Name').fill(quiet);
     await withoutPassword.getByLabel('Email').fill(`${quiet.toLowerCase()}@example.com`);
@@ -220,7 +217,7 @@ describe('the console directory in a browser', () => {
 
     await page.getByRole('link', { name: '← Users' }).click();
     await page.getByRole('button', { name: 'New user' }).click();
-    const withPassword = await dialog(page, 'New user', true);
+    const withPassword = await openedDialog(page, 'New user', true);
     const loud = uniqueName('Loud');
     await withPassword.getByLabel('Name').fill(loud);
     await withPassword.getByLabel('Email').fill(`${loud.toLowerCase()}@example.com`);
@@ -235,7 +232,7 @@ describe('the console directory in a browser', () => {
     expect(await admin().getUserAsync(id)).toMatchObject({ hasPassword: true });
 
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    const edit = await dialog(page, `Edit ${loud}`);
+    const edit = await openedDialog(page, `Edit ${loud}`);
     const renamed = `renamed-${loud.toLowerCase()}@example.com`;
     await edit.getByLabel('Name').fill(`${loud} R`);
     await edit.getByLabel('Email').fill(renamed);
@@ -310,7 +307,7 @@ describe('the console directory in a browser', () => {
     await session.getByText('Active', { exact: true }).waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
     await session.getByRole('button', { name: 'Revoke' }).click();
-    const revoke = await dialog(page, 'Revoke this session?');
+    const revoke = await openedDialog(page, 'Revoke this session?');
     await revoke.getByText('This ends 1 session').waitFor();
     await revoke.getByRole('button', { name: 'Revoke' }).click();
     await session.getByText('Revoked', { exact: true }).waitFor();

@@ -1,6 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, startConsole, type ConsoleFixture } from '../test-support/console-browser.js';
+import {
+  accessibilityProblems,
+  startConsole,
+  type ConsoleFixture,
+  openedDialog,
+  pickOption,
+} from '../test-support/console-browser.js';
 import { createDocumentModel, createFgaUser, fgaApi } from '../test-support/fga-api.js';
 import { operatorApi } from '../test-support/operator-api.js';
 
@@ -25,24 +31,11 @@ describe('the console: fine-grained authorization', () => {
   const svc = () => console.served.hosted.t.svc;
   const expectAccessible = async (page: Page) => expect(await accessibilityProblems(page)).toEqual([]);
 
-  async function dialog(page: Page, name: string): Promise<Locator> {
-    const opened = page.getByRole('dialog', { name });
-    await opened.waitFor();
-    await expectAccessible(page);
-    return opened;
-  }
-
-  /** Opens the React Aria select labelled `label` in `scope` and picks `option`. */
-  async function pick(scope: Locator, page: Page, label: string, option: string) {
-    await scope.getByRole('button', { name: new RegExp(`${label}$`) }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  }
-
   async function createResource(page: Page, trigger: string, title: string, name: string, type: string) {
     await page.getByRole('button', { name: trigger, exact: true }).click();
-    const create = await dialog(page, title);
+    const create = await openedDialog(page, title);
     await create.getByLabel('Name', { exact: true }).fill(name);
-    await pick(create, page, 'Type', type);
+    await pickOption(create, page, 'Type', type);
     await create.getByRole('button', { name: 'Create resource' }).click();
     await create.waitFor({ state: 'detached' });
     await page.getByRole('heading', { level: 2, name }).waitFor();
@@ -62,7 +55,7 @@ describe('the console: fine-grained authorization', () => {
     await page.getByRole('rowheader', { name: 'console-viewer' }).waitFor();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'New resource type' }).click();
-    const type = await dialog(page, 'New resource type');
+    const type = await openedDialog(page, 'New resource type');
     await type.getByLabel('Key', { exact: true }).fill('Folder!');
     await type.getByLabel('Name', { exact: true }).fill('Folder');
     await type.getByRole('button', { name: 'Create resource type' }).click();
@@ -106,8 +99,8 @@ describe('the console: fine-grained authorization', () => {
 
     // Move the scratch folder under the workspace, then delete it.
     await page.getByRole('button', { name: 'Move', exact: true }).click();
-    const move = await dialog(page, 'Move Scratch');
-    await pick(move, page, 'New parent', 'Acme workspace');
+    const move = await openedDialog(page, 'Move Scratch');
+    await pickOption(move, page, 'New parent', 'Acme workspace');
     await move.getByRole('button', { name: 'Move', exact: true }).click();
     await move.waitFor({ state: 'detached' });
     await page
@@ -123,7 +116,7 @@ describe('the console: fine-grained authorization', () => {
     expect(byName('Scratch')?.parentId).toBe(byName('Acme workspace')?.id);
     expect(byName('Spec')?.parentId).toBe(byName('Roadmap')?.id);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    const remove = await dialog(page, 'Delete Scratch?');
+    const remove = await openedDialog(page, 'Delete Scratch?');
     await remove.getByRole('button', { name: 'Delete', exact: true }).click();
     await remove.waitFor({ state: 'detached' });
     await tree.getByRole('button', { name: /^Scratch/ }).waitFor({ state: 'detached' });
@@ -132,7 +125,7 @@ describe('the console: fine-grained authorization', () => {
     await page.getByRole('tab', { name: 'Groups' }).click();
     await page.getByText('No groups.').waitFor();
     await page.getByRole('button', { name: 'New group' }).click();
-    const group = await dialog(page, 'New group');
+    const group = await openedDialog(page, 'New group');
     await group.getByLabel('Name', { exact: true }).fill('Console engineers');
     await group.getByRole('button', { name: 'Create group' }).click();
     await group.waitFor({ state: 'detached' });
@@ -141,7 +134,7 @@ describe('the console: fine-grained authorization', () => {
       .filter({ hasText: 'Console engineers' })
       .getByRole('button', { name: 'Members' })
       .click();
-    const members = await dialog(page, 'Members of Console engineers');
+    const members = await openedDialog(page, 'Members of Console engineers');
     await members.getByRole('combobox', { name: 'Add a user' }).fill('ada-console');
     await page.getByRole('option', { name: /ada-console@example\.com/ }).click();
     await members.getByRole('button', { name: 'Add', exact: true }).click();
@@ -160,9 +153,9 @@ describe('the console: fine-grained authorization', () => {
     await page.getByRole('heading', { level: 2, name: 'Acme workspace' }).waitFor();
     expect(new URL(page.url()).searchParams.get('resource')).toBe(byName('Acme workspace')?.id);
     await page.getByRole('button', { name: 'Grant a role' }).click();
-    const grant = await dialog(page, 'Grant a role');
-    await pick(grant, page, 'Subject', 'Console engineers (Group)');
-    await pick(grant, page, 'Role', 'Viewer (console-viewer)');
+    const grant = await openedDialog(page, 'Grant a role');
+    await pickOption(grant, page, 'Subject', 'Console engineers (Group)');
+    await pickOption(grant, page, 'Role', 'Viewer (console-viewer)');
     await grant.getByRole('button', { name: 'Grant', exact: true }).click();
     await grant.waitFor({ state: 'detached' });
     const grants = page.getByRole('grid', { name: 'Grants on this resource' });
@@ -184,9 +177,9 @@ describe('the console: fine-grained authorization', () => {
     // The access tester: reading the document is allowed through the workspace's grant.
     await page.getByRole('tab', { name: 'Access tester' }).click();
     const tester = page.getByRole('region', { name: 'Access tester' });
-    await pick(tester, page, 'Subject', 'ada-console (User)');
-    await pick(tester, page, 'Permission', model.read);
-    await pick(tester, page, 'Resource', 'Spec');
+    await pickOption(tester, page, 'Subject', 'ada-console (User)');
+    await pickOption(tester, page, 'Permission', model.read);
+    await pickOption(tester, page, 'Resource', 'Spec');
     await tester.getByRole('button', { name: 'Test access' }).click();
     const answer = page.getByRole('status', { name: 'Access test result' });
     await answer.getByText('Allowed').waitFor();
@@ -215,7 +208,7 @@ describe('the console: fine-grained authorization', () => {
     await answer.getByText(explained.explanation?.grantId ?? 'none', { exact: true }).waitFor();
 
     // Writing is not in the viewer role: denied, as the check says.
-    await pick(tester, page, 'Permission', model.write);
+    await pickOption(tester, page, 'Permission', model.write);
     await tester.getByRole('button', { name: 'Test access' }).click();
     await answer.getByText('Denied').waitFor();
     expect(

@@ -1,6 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, startConsole, type ConsoleFixture } from '../test-support/console-browser.js';
+import {
+  accessibilityProblems,
+  startConsole,
+  type ConsoleFixture,
+  openedDialog,
+  pickOption,
+} from '../test-support/console-browser.js';
 import { createDocumentModel, fgaApi } from '../test-support/fga-api.js';
 import { uniqueName } from '../test-support/hosted-test-app.js';
 import { GROUP_SCHEMA, scimUser } from '../test-support/scim.js';
@@ -24,18 +30,6 @@ describe('the console: directory sync', () => {
 
   const svc = () => console.served.hosted.t.svc;
   const expectAccessible = async (page: Page) => expect(await accessibilityProblems(page)).toEqual([]);
-
-  async function dialog(page: Page, name: string): Promise<Locator> {
-    const opened = page.getByRole('dialog', { name });
-    await opened.waitFor();
-    await expectAccessible(page);
-    return opened;
-  }
-
-  async function pick(scope: Locator, page: Page, label: string, option: string) {
-    await scope.getByRole('button', { name: new RegExp(`${label}$`) }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  }
 
   /** A SCIM request as an identity provider sends it. */
   async function scim(baseUrl: string, token: string, method: string, path: string, body?: unknown) {
@@ -62,11 +56,11 @@ describe('the console: directory sync', () => {
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'New SCIM connection' }).click();
-    const create = await dialog(page, `New SCIM connection for ${organization.name}`);
+    const create = await openedDialog(page, `New SCIM connection for ${organization.name}`);
     await create.getByLabel('Name', { exact: true }).fill('Acme Entra');
-    await pick(create, page, 'Grant boundary', 'Acme tenant');
+    await pickOption(create, page, 'Grant boundary', 'Acme tenant');
     await create.getByRole('button', { name: 'Create connection' }).click();
-    const shown = await dialog(page, 'The bearer token');
+    const shown = await openedDialog(page, 'The bearer token');
     const token = await shown.getByLabel('Bearer token', { exact: true }).inputValue();
     const baseUrl = await shown.getByLabel('SCIM base URL', { exact: true }).inputValue();
     expect(baseUrl).toBe(`${console.served.origin}/svc/scim/v2`);
@@ -88,14 +82,14 @@ describe('the console: directory sync', () => {
     await page.getByRole('button', { name: 'Disable', exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'New mapping rule' }).click();
-    const rule = await dialog(page, 'New mapping rule');
+    const rule = await openedDialog(page, 'New mapping rule');
     await rule.getByLabel('Name', { exact: true }).fill('Engineers view the tenant');
     await rule.getByRole('button', { name: 'Create rule' }).click();
     // The contract's rule: a group must be named one way or the other.
     await rule.getByText('must name groupDisplayName, groupExternalId or both').waitFor();
     await rule.getByLabel('SCIM group name', { exact: true }).fill('Engineering');
-    await pick(rule, page, 'Role', 'Viewer (scim-viewer)');
-    await pick(rule, page, 'On resource', 'Acme tenant');
+    await pickOption(rule, page, 'Role', 'Viewer (scim-viewer)');
+    await pickOption(rule, page, 'On resource', 'Acme tenant');
     await rule.getByRole('button', { name: 'Create rule' }).click();
     await rule.waitFor({ state: 'detached' });
     const rules = page.getByRole('grid', { name: 'Mapping rules' });
@@ -128,9 +122,9 @@ describe('the console: directory sync', () => {
 
     // Rotation: the new token shown once, the old one refused from now on.
     await page.getByRole('button', { name: 'Rotate token' }).click();
-    const rotate = await dialog(page, 'Rotate the bearer token?');
+    const rotate = await openedDialog(page, 'Rotate the bearer token?');
     await rotate.getByRole('button', { name: 'Rotate token' }).click();
-    const rotated = await dialog(page, 'The new bearer token');
+    const rotated = await openedDialog(page, 'The new bearer token');
     const next = await rotated.getByLabel('Bearer token', { exact: true }).inputValue();
     await rotated.getByRole('button', { name: 'I have copied it' }).click();
     expect((await scim(baseUrl, token, 'GET', '/Users')).status).toBe(401);

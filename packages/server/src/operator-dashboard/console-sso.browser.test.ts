@@ -1,6 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, startConsole, type ConsoleFixture } from '../test-support/console-browser.js';
+import {
+  accessibilityProblems,
+  startConsole,
+  type ConsoleFixture,
+  openedDialog,
+} from '../test-support/console-browser.js';
 import { startDnsServer, type TestDnsServer } from '../test-support/dns-server.js';
 import { samlTestKeys } from '../test-support/federation/saml-certificates.js';
 import { startSamlPeer, type SamlPeer } from '../test-support/federation/saml-peer.js';
@@ -38,14 +43,6 @@ describe('the console: single sign-on', () => {
     return page;
   }
 
-  /** The dialog named `name`, once open and checked by axe. */
-  async function dialog(page: Page, name: string): Promise<Locator> {
-    const opened = page.getByRole('dialog', { name });
-    await opened.waitFor();
-    await expectAccessible(page);
-    return opened;
-  }
-
   /**
    * Puts the toasts in the corner away, as an operator would: they lie over the rows' last buttons, and
    * React Aria keeps them while the pointer rests on them.
@@ -58,7 +55,7 @@ describe('the console: single sign-on', () => {
   /** Presses `trigger`, checks that its confirmation says `says`, and confirms. */
   async function confirm(scope: Page | Locator, page: Page, trigger: string, name: string, says: RegExp) {
     await scope.getByRole('button', { name: trigger, exact: true }).click();
-    const opened = await dialog(page, name);
+    const opened = await openedDialog(page, name);
     await opened.getByText(says).waitFor();
     await opened.getByRole('button', { name: trigger, exact: true }).click();
     await opened.waitFor({ state: 'detached' });
@@ -72,7 +69,7 @@ describe('the console: single sign-on', () => {
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'New SAML connection' }).click();
-    const create = await dialog(page, `New SAML connection for ${organization.name}`);
+    const create = await openedDialog(page, `New SAML connection for ${organization.name}`);
     await create.getByRole('button', { name: 'Create connection' }).click();
     // The contract's schema refuses an empty name before anything is sent, beside the field.
     await create.getByText('Too small').waitFor();
@@ -89,7 +86,7 @@ describe('the console: single sign-on', () => {
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Import metadata' }).click();
-    const metadata = await dialog(page, 'Import the IdP metadata');
+    const metadata = await openedDialog(page, 'Import the IdP metadata');
     await metadata.getByLabel('IdP metadata XML').fill('<EntityDescriptor/>');
     await metadata.getByRole('button', { name: 'Import metadata' }).click();
     // The server's refusal, beside the field; Chromium reports the refused call itself.
@@ -107,7 +104,7 @@ describe('the console: single sign-on', () => {
       idpSsoUrl: peer.ssoUrl,
     });
     await page.getByRole('button', { name: 'Try the sign-in' }).click();
-    await dialog(page, 'Try the sign-in through Acme Okta');
+    await openedDialog(page, 'Try the sign-in through Acme Okta');
     await page.getByRole('button', { name: 'Close', exact: true }).click();
     await expectAccessible(page);
 
@@ -117,7 +114,7 @@ describe('the console: single sign-on', () => {
     await page.getByText('No domain claims.').waitFor();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Claim a domain' }).click();
-    const claim = await dialog(page, `Claim a domain for ${organization.name}`);
+    const claim = await openedDialog(page, `Claim a domain for ${organization.name}`);
     const domain = `${uniqueName('acme').toLowerCase()}.test`;
     await claim.getByLabel('Domain', { exact: true }).fill(domain);
     await claim.getByRole('button', { name: 'Claim domain' }).click();
@@ -166,7 +163,7 @@ describe('the console: single sign-on', () => {
     const organization = await console.served.hosted.given.organization(uniqueName('Globex'));
     const page = await open(`/organizations/${organization.id}?tab=sso`);
     await page.getByRole('button', { name: 'New provider connection' }).click();
-    const create = await dialog(page, `New provider connection for ${organization.name}`);
+    const create = await openedDialog(page, `New provider connection for ${organization.name}`);
     await create.getByLabel('Client ID', { exact: true }).fill('globex-google-client');
     await create.getByRole('button', { name: 'Create connection' }).click();
     // The provider type's rule is the server's: its 400 names the field, and the form shows it there.
@@ -189,7 +186,7 @@ describe('the console: single sign-on', () => {
 
     // Its claim mapping: one claim named, the rest the provider's defaults; the secret is kept.
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    const edit = await dialog(page, 'Edit Google');
+    const edit = await openedDialog(page, 'Edit Google');
     await edit.getByText('Claim mapping (optional)').click();
     await edit.getByLabel('Email', { exact: true }).fill('upn');
     await expectAccessible(page);
@@ -218,9 +215,9 @@ describe('the console: single sign-on', () => {
     await page.getByText('No setup links.').waitFor();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'New setup link' }).click();
-    const create = await dialog(page, `A setup link for ${organization.name}`);
+    const create = await openedDialog(page, `A setup link for ${organization.name}`);
     await create.getByRole('button', { name: 'Make the link' }).click();
-    const shown = await dialog(page, 'The setup link');
+    const shown = await openedDialog(page, 'The setup link');
     const url = await shown.getByLabel('Setup link', { exact: true }).inputValue();
     expect(url).toMatch(new RegExp(`^${console.served.origin}/svc/admin/auth/sso-portal/start\\?token=`));
     await shown.getByRole('button', { name: 'I have copied it' }).click();

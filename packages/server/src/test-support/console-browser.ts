@@ -1,5 +1,6 @@
 import axe from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { SvcOptions } from '../config/options.js';
 import { launchBrowser, type TestBrowser } from './browser.js';
 import { signInWithPassword } from './browser-flow.js';
@@ -79,4 +80,18 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     );
   });
   return violations;
+}
+
+/** The dialog named `name`, once open; axe checks the page with it unless `checked` says it did already. */
+export async function openedDialog(page: Page, name: string, checked = false): Promise<Locator> {
+  const opened = page.getByRole('dialog', { name });
+  await opened.waitFor();
+  if (!checked) expect(await accessibilityProblems(page)).toEqual([]);
+  return opened;
+}
+
+/** Opens the React Aria select labelled `label` in `scope` and picks `option`. */
+export async function pickOption(scope: Locator, page: Page, label: string, option: string): Promise<void> {
+  await scope.getByRole('button', { name: new RegExp(`${label}$`) }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
 }
