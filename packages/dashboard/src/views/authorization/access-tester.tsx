@@ -7,7 +7,15 @@ import { FormActions } from '../../ui/form-parts.js';
 import { useContractForm } from '../../ui/form.js';
 import { Panel } from '../../ui/page.js';
 import { useSubjectChoices } from './grants-panel.js';
-import { fgaPaths, nameOf, useGroups, usePermissions, useResources, useSubjects } from './fga-data.js';
+import {
+  fgaPaths,
+  nameOf,
+  resourceChoices,
+  useGroups,
+  usePermissions,
+  useResources,
+  useSubjects,
+} from './fga-data.js';
 
 type Result = z.output<typeof svcFgaAccessTestResultSchema>;
 
@@ -101,7 +109,7 @@ export function AccessTester() {
         <SelectField
           label="Resource"
           field={form.field('resourceId')}
-          choices={(resources.data ?? []).map((resource) => ({ id: resource.id, label: resource.name }))}
+          choices={resourceChoices(resources.data)}
         />
         <FormActions form={form} submit="Test access" />
       </form>

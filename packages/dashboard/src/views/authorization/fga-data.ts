@@ -65,3 +65,13 @@ export function nameOf(
 ): string {
   return records?.find((record) => record.id === id)?.name ?? id;
 }
+
+/** The roles as a select's choices, named with their key (`Editor (editor)`). */
+export function roleChoices(roles: readonly { id: string; name: string; key: string }[] | undefined) {
+  return (roles ?? []).map((role) => ({ id: role.id, label: `${role.name} (${role.key})` }));
+}
+
+/** The resources as a select's choices, by name. */
+export function resourceChoices(resources: readonly { id: string; name: string }[] | undefined) {
+  return (resources ?? []).map((resource) => ({ id: resource.id, label: resource.name }));
+}

@@ -12,7 +12,15 @@ import { Time } from '../../ui/format.js';
 import { EmptyState, Panel } from '../../ui/page.js';
 import { DataTable, type TableColumn } from '../../ui/table.js';
 import { notify } from '../../ui/toast.js';
-import { fgaPaths, nameOf, useResources, useRoles, useSubjects } from './fga-data.js';
+import {
+  fgaPaths,
+  nameOf,
+  resourceChoices,
+  roleChoices,
+  useResources,
+  useRoles,
+  useSubjects,
+} from './fga-data.js';
 import { managedByWords, SUBJECT_TYPE_LABELS } from './subject-words.js';
 
 /** The subjects a grant or a check can name, each with its kind. */
@@ -43,16 +51,12 @@ function GrantForm(props: { readonly resourceId: string | undefined; readonly cl
   return (
     <DialogForm form={form} submitLabel="Grant" onCancel={props.close}>
       <SelectField label="Subject" field={form.field('subjectId')} choices={subjects} />
-      <SelectField
-        label="Role"
-        field={form.field('roleId')}
-        choices={(roles.data ?? []).map((role) => ({ id: role.id, label: `${role.name} (${role.key})` }))}
-      />
+      <SelectField label="Role" field={form.field('roleId')} choices={roleChoices(roles.data)} />
       <SelectField
         label="On resource"
         field={form.field('resourceId')}
         description="And everything below it."
-        choices={(resources.data ?? []).map((resource) => ({ id: resource.id, label: resource.name }))}
+        choices={resourceChoices(resources.data)}
       />
     </DialogForm>
   );

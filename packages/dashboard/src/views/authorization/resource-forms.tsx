@@ -11,7 +11,7 @@ import { DialogForm } from '../../ui/dialog-form.js';
 import { SelectField, TextField } from '../../ui/fields.js';
 import { useContractForm } from '../../ui/form.js';
 import { notify } from '../../ui/toast.js';
-import { fgaPaths, useResources, useResourceTypes } from './fga-data.js';
+import { fgaPaths, resourceChoices, useResourceTypes, useResources } from './fga-data.js';
 
 const ROOT = '';
 
@@ -20,9 +20,7 @@ function useParentChoices(except?: string) {
   const resources = useResources();
   return [
     { id: ROOT, label: 'None: a root' },
-    ...(resources.data ?? [])
-      .filter((resource) => resource.id !== except)
-      .map((resource) => ({ id: resource.id, label: resource.name })),
+    ...resourceChoices(resources.data?.filter((resource) => resource.id !== except)),
   ];
 }
 

@@ -16,7 +16,13 @@ import { Badge } from '../../../ui/format.js';
 import { EmptyState, Panel } from '../../../ui/page.js';
 import { DataTable, type TableColumn } from '../../../ui/table.js';
 import { notify } from '../../../ui/toast.js';
-import { nameOf, useResources, useRoles } from '../../authorization/fga-data.js';
+import {
+  nameOf,
+  resourceChoices,
+  roleChoices,
+  useResources,
+  useRoles,
+} from '../../authorization/fga-data.js';
 import { BOUNDARY_LABELS, scimPaths } from './scim-paths.js';
 
 const orUndefined = (value: string) => (value.trim() === '' ? undefined : value);
@@ -66,16 +72,12 @@ function CreateMappingForm(props: { readonly connection: SvcScimConnection; read
         field={form.field('groupExternalId')}
         description="Optional; a group must match both when both are given."
       />
-      <SelectField
-        label="Role"
-        field={form.field('roleId')}
-        choices={(roles.data ?? []).map((role) => ({ id: role.id, label: `${role.name} (${role.key})` }))}
-      />
+      <SelectField label="Role" field={form.field('roleId')} choices={roleChoices(roles.data)} />
       <SelectField
         label="On resource"
         field={form.field('resourceId')}
         description="The grant boundary or a resource below it."
-        choices={(resources.data ?? []).map((resource) => ({ id: resource.id, label: resource.name }))}
+        choices={resourceChoices(resources.data)}
       />
     </DialogForm>
   );

@@ -19,7 +19,7 @@ import { Badge, Time } from '../../../ui/format.js';
 import { EmptyState, Panel } from '../../../ui/page.js';
 import { DataTable, type TableColumn } from '../../../ui/table.js';
 import { notify } from '../../../ui/toast.js';
-import { nameOf, useResources } from '../../authorization/fga-data.js';
+import { nameOf, resourceChoices, useResources } from '../../authorization/fga-data.js';
 import { BOUNDARY_LABELS, scimConnectionHref, scimPaths } from './scim-paths.js';
 import { ScimToken } from './scim-token.js';
 
@@ -30,7 +30,7 @@ export function useBoundaryChoices() {
   const resources = useResources();
   return [
     { id: NO_BOUNDARY, label: 'None yet (mapping rules grant nothing)' },
-    ...(resources.data ?? []).map((resource) => ({ id: resource.id, label: resource.name })),
+    ...resourceChoices(resources.data),
   ];
 }
 
