@@ -115,8 +115,13 @@ describe('the console: directory sync', () => {
       }),
     ]);
 
-    await page.reload();
+    const eventsPanel = page.getByRole('region', { name: 'Sync events' });
+    await eventsPanel.getByRole('button', { name: 'Refresh' }).click();
     const events = page.getByRole('grid', { name: 'Sync events' });
+    await events.getByRole('row').filter({ hasText: 'user created' }).filter({ hasText: userId }).waitFor();
+    await pickOption(eventsPanel, page, 'Outcome', 'Refused');
+    await eventsPanel.getByText('No refused sync events.').waitFor();
+    await pickOption(eventsPanel, page, 'Outcome', 'Done');
     await events.getByRole('row').filter({ hasText: 'user created' }).filter({ hasText: userId }).waitFor();
     await expectAccessible(page);
 

@@ -1,5 +1,8 @@
 import { svcScimSyncEventSchema, type SvcScimConnection, type SvcScimSyncEvent } from '@svc/contract';
+import { useState } from 'react';
 import { useList } from '../../../data/queries.js';
+import { Button } from '../../../ui/button.js';
+import { SelectField } from '../../../ui/fields.js';
 import { Time } from '../../../ui/format.js';
 import { EmptyState, Panel } from '../../../ui/page.js';
 import { DataTable, type TableColumn } from '../../../ui/table.js';
@@ -33,20 +36,55 @@ const COLUMNS: readonly TableColumn<SvcScimSyncEvent>[] = [
   { id: 'message', label: 'Why', cell: (event) => event.message ?? '—' },
 ];
 
-/** What the identity provider pushed and what came of it, newest first: created, changed or refused. */
+type Outcome = SvcScimSyncEvent['outcome'] | 'any';
+
+/**
+ * What the identity provider pushed and what came of it, newest first: created, changed or refused.
+ * Refused alone answers "why did this user not arrive?"; Refresh shows what came in since the page opened.
+ */
 export function SyncEventsPanel(props: { readonly connection: SvcScimConnection }) {
-  const list = useList('auth', scimPaths.events(props.connection.id), svcScimSyncEventSchema);
+  const [outcome, setOutcome] = useState<Outcome>('any');
+  const list = useList(
+    'auth',
+    scimPaths.events(props.connection.id),
+    svcScimSyncEventSchema,
+    outcome === 'any' ? {} : { outcome },
+  );
   return (
-    <Panel title="Sync events">
+    <Panel
+      title="Sync events"
+      actions={
+        <Button onPress={list.retry} isDisabled={list.isPending}>
+          Refresh
+        </Button>
+      }
+    >
+      <div className="filters">
+        <SelectField<Outcome>
+          label="Outcome"
+          field={{ name: 'outcome', value: outcome, onChange: setOutcome, errorMessage: undefined }}
+          choices={[
+            { id: 'any', label: 'Any' },
+            { id: 'succeeded', label: 'Done' },
+            { id: 'failed', label: 'Refused' },
+          ]}
+        />
+      </div>
       <DataTable
         label="Sync events"
         columns={COLUMNS}
         list={list}
         rowKey={(event) => event.id}
         empty={
-          <EmptyState title="No sync events yet.">
-            They appear once the identity provider sends its first SCIM request with the token.
-          </EmptyState>
+          outcome === 'any' ? (
+            <EmptyState title="No sync events yet.">
+              They appear once the identity provider sends its first SCIM request with the token.
+            </EmptyState>
+          ) : (
+            <EmptyState title={`No ${outcome === 'failed' ? 'refused' : 'completed'} sync events.`}>
+              Choose another outcome to see the rest.
+            </EmptyState>
+          )
         }
       />
     </Panel>
