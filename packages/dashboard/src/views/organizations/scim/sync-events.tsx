@@ -11,6 +11,11 @@ import { scimPaths } from './scim-paths.js';
 /** `scim.user.created` → "user created". */
 const kindWords = (kind: string) => kind.replace(/^scim\./, '').replace(/[._]/g, ' ');
 
+type Outcome = SvcScimSyncEvent['outcome'];
+
+/** The words of an outcome, in its badge and in the filter. */
+const OUTCOME_LABELS: Readonly<Record<Outcome, string>> = { succeeded: 'Done', failed: 'Refused' };
+
 const COLUMNS: readonly TableColumn<SvcScimSyncEvent>[] = [
   { id: 'when', label: 'When', cell: (event) => <Time iso={event.occurredAt} />, isRowHeader: true },
   { id: 'kind', label: 'What', cell: (event) => kindWords(event.kind) },
@@ -19,7 +24,7 @@ const COLUMNS: readonly TableColumn<SvcScimSyncEvent>[] = [
     label: 'Outcome',
     cell: (event) => (
       <span className={event.outcome === 'succeeded' ? 'badge badge-on' : 'badge badge-danger'}>
-        {event.outcome === 'succeeded' ? 'Done' : 'Refused'}
+        {OUTCOME_LABELS[event.outcome]}
       </span>
     ),
   },
@@ -36,14 +41,12 @@ const COLUMNS: readonly TableColumn<SvcScimSyncEvent>[] = [
   { id: 'message', label: 'Why', cell: (event) => event.message ?? '—' },
 ];
 
-type Outcome = SvcScimSyncEvent['outcome'] | 'any';
-
 /**
  * What the identity provider pushed and what came of it, newest first: created, changed or refused.
  * Refused alone answers "why did this user not arrive?"; Refresh shows what came in since the page opened.
  */
 export function SyncEventsPanel(props: { readonly connection: SvcScimConnection }) {
-  const [outcome, setOutcome] = useState<Outcome>('any');
+  const [outcome, setOutcome] = useState<Outcome | 'any'>('any');
   const list = useList(
     'auth',
     scimPaths.events(props.connection.id),
@@ -60,13 +63,13 @@ export function SyncEventsPanel(props: { readonly connection: SvcScimConnection 
       }
     >
       <div className="filters">
-        <SelectField<Outcome>
+        <SelectField<Outcome | 'any'>
           label="Outcome"
           field={{ name: 'outcome', value: outcome, onChange: setOutcome, errorMessage: undefined }}
           choices={[
             { id: 'any', label: 'Any' },
-            { id: 'succeeded', label: 'Done' },
-            { id: 'failed', label: 'Refused' },
+            { id: 'succeeded', label: OUTCOME_LABELS.succeeded },
+            { id: 'failed', label: OUTCOME_LABELS.failed },
           ]}
         />
       </div>
